@@ -1,0 +1,54 @@
+// The forward pass, keeping everything the explorer shows: the Trace.
+#pragma once
+#include <vector>
+
+#include "model.h"
+#include "preprocess.h"
+#include "tensor.h"
+
+namespace vit {
+
+struct HeadTrace {
+    Mat q, k, v;   // N x head_dim, after the qkv projection (bias included)
+    Mat attn;      // N x N softmax weights, row i = query token i
+    Mat out;       // N x head_dim, out = attn * v (before the output projection)
+};
+
+struct LayerTrace {
+    Mat x_in;      // N x dim token states entering the block
+    std::vector<HeadTrace> heads;
+};
+
+struct Trace {
+    int grid = 0;              // patches per side
+    int prefix = 1;            // CLS (+ distillation) + registers, before the patches
+    int tokens = 0;            // N = prefix + grid*grid
+    int head_dim = 0;
+    std::vector<LayerTrace> layers;
+    Mat final_tokens;          // N x dim after the final LayerNorm
+    Vec logits;                // num_classes (empty without a classifier)
+    double seconds = 0;        // wall time of the forward pass
+
+    // Token index of patch (row, col); row, col from the top left of the grid.
+    int token_of(int row, int col) const { return prefix + row * grid + col; }
+    bool is_patch(int token) const { return token >= prefix && token < tokens; }
+    int row_of(int token) const { return is_patch(token) ? (token - prefix) / grid : -1; }
+    int col_of(int token) const { return is_patch(token) ? (token - prefix) % grid : -1; }
+};
+
+// What run() keeps; false fields are skipped (the benchmark's plain forward).
+struct TraceOptions {
+    bool keep_qkv = true;
+    bool keep_attention = true;
+    bool keep_states = true;
+};
+
+// Runs the model on a preprocessed input of any size that is a multiple of the
+// patch size; position embeddings are bicubically interpolated when the grid
+// differs from the one trained. Throws vit::Error on a size mismatch.
+Trace run(const Model& model, const Input& input, const TraceOptions& options = {});
+
+// Position embeddings resized to a grid x grid patch layout (prefix rows kept).
+Mat interpolate_pos_embed(const Model& model, int grid);
+
+}  // namespace vit

@@ -1,0 +1,54 @@
+// The canonical in-memory ViT that every naming scheme loads into.
+// Linear layers follow PyTorch: weight is [out, in], y = x W^T + b.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "config.h"
+#include "tensor.h"
+
+namespace vit {
+
+struct Linear {
+    Mat w;  // out x in
+    Vec b;  // out
+};
+
+struct Block {
+    Vec ln1_w, ln1_b;
+    Linear q, k, v;     // each dim x dim; head h owns rows [h*dh, (h+1)*dh)
+    Linear proj;
+    Vec ls1;            // layer scale (DINOv2); empty when the model has none
+    Vec ln2_w, ln2_b;
+    Linear fc1, fc2;
+    Vec ls2;
+};
+
+struct Model {
+    ModelConfig config;
+    std::string scheme;        // "timm", "hf-vit", "hf-deit", "hf-dino", "dinov2"
+    int dim = 0, depth = 0, heads = 0, head_dim = 0, patch = 16, mlp_dim = 0;
+    int num_registers = 0;     // register tokens, placed after CLS (and distillation)
+    bool has_dist_token = false;
+    Mat patch_w;               // dim x (3*patch*patch), flattened [c][y][x]
+    Vec patch_b;
+    RowVec cls;                // dim
+    RowVec dist;               // dim, when has_dist_token
+    Mat registers;             // num_registers x dim
+    Mat pos;                   // (prefix + grid*grid) x dim, prefix = CLS (+dist); registers get none
+    int pos_grid = 0;          // the grid the position embeddings were trained for
+    std::vector<Block> blocks;
+    Vec norm_w, norm_b;
+    Linear head;               // num_classes x dim; empty w when the checkpoint has no classifier
+    Linear head_dist;          // DeiT distilled: logits = (head(cls) + head_dist(dist)) / 2
+
+    int prefix_tokens() const { return 1 + (has_dist_token ? 1 : 0) + num_registers; }
+    int num_classes() const { return static_cast<int>(head.w.rows()); }
+    long long parameter_count() const;
+};
+
+// Loads DIR/model.safetensors + DIR/config.json, detects the naming scheme from
+// the tensor names, checks every shape against the config. Throws vit::Error.
+Model load_model(const std::string& dir);
+
+}  // namespace vit

@@ -1,0 +1,31 @@
+# Locates the Debian packages vitscope builds against. Only CMake glue lives
+# in third_party/: no copied sources.
+find_package(Eigen3 3.4 REQUIRED NO_MODULE)
+find_package(nlohmann_json 3.10 REQUIRED)
+find_package(OpenMP REQUIRED)
+find_package(PkgConfig REQUIRED)
+
+# libstb-dev ships stb_image and stb_image_write compiled into libstb.
+pkg_check_modules(STB REQUIRED IMPORTED_TARGET stb)
+add_library(vitscope::stb ALIAS PkgConfig::STB)
+
+if(VITSCOPE_GUI)
+  find_package(glfw3 3.3 REQUIRED)
+  pkg_check_modules(EPOXY REQUIRED IMPORTED_TARGET epoxy)
+  find_package(OpenGL REQUIRED COMPONENTS OpenGL EGL)
+  add_library(vitscope_gl INTERFACE)
+  target_link_libraries(vitscope_gl INTERFACE glfw PkgConfig::EPOXY OpenGL::OpenGL OpenGL::EGL)
+  add_library(vitscope::gl ALIAS vitscope_gl)
+  # libimgui-dev 1.86 ships the core and its GLFW + OpenGL3 backends in libimgui.a.
+  pkg_check_modules(IMGUI REQUIRED IMPORTED_TARGET imgui)
+  add_library(vitscope_imgui INTERFACE)
+  target_link_libraries(vitscope_imgui INTERFACE PkgConfig::IMGUI glfw vitscope::gl)
+  add_library(vitscope::imgui ALIAS vitscope_imgui)
+endif()
+
+if(VITSCOPE_TESTS)
+  find_package(GTest REQUIRED)
+endif()
+if(VITSCOPE_BENCH)
+  find_package(benchmark REQUIRED)
+endif()
