@@ -1,0 +1,39 @@
+// Command-line parsing shared by every vitscope command.
+#pragma once
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "vit/forward.h"
+
+namespace app {
+
+struct CliArgs {
+    std::string command;                       // "classify", "attention", ... or "" for the window
+    std::vector<std::string> positional;       // e.g. the IMAGE
+    std::map<std::string, std::string> options;  // "--layer" -> "8"
+    std::set<std::string> flags;               // "--mean-heads", "--quit"
+
+    bool has(const std::string& name) const { return options.count(name) || flags.count(name); }
+    std::string get(const std::string& name, const std::string& fallback = "") const;
+    // Whole number in [lo, hi]; throws vit::Error naming the option otherwise.
+    int get_int(const std::string& name, int lo, int hi) const;
+    std::optional<int> get_int_opt(const std::string& name, int lo, int hi) const;
+    const std::string& image() const;          // the one positional IMAGE; throws if absent
+};
+
+// Options that take no value. Everything else starting with "--" takes one.
+CliArgs parse_cli(int argc, char** argv, const std::set<std::string>& flag_names);
+
+// --model, else $VITSCOPE_MODEL, else models/<default> in the project.
+std::string resolve_model_dir(const CliArgs& args);
+constexpr const char* kDefaultModelName = "vit_tiny_patch16_224.augreg_in21k_ft_in1k";
+
+// "5,7" -> {5, 7}; throws vit::Error on anything else.
+std::pair<int, int> parse_patch(const std::string& text);
+// The query token from --patch ROW,COL or --query cls|INDEX, checked against the trace.
+int query_token(const CliArgs& args, const vit::Trace& trace);
+
+}  // namespace app

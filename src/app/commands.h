@@ -1,0 +1,15 @@
+// Entry points of the vitscope subcommands; each returns the process exit code
+// and throws vit::Error for anything it refuses (main prints it as one line).
+#pragma once
+#include "cli_args.h"
+
+namespace app {
+
+int cmd_classify(const CliArgs& args);
+int cmd_attention(const CliArgs& args);
+int cmd_info(const CliArgs& args);
+int cmd_dump(const CliArgs& args);     // developer: trace as .npy files for the reference tests
+int cmd_export(const CliArgs& args);   // offscreen figure (needs the GUI build)
+int run_window(const CliArgs& args);   // the explorer window (needs the GUI build)
+
+}  // namespace app

@@ -1,0 +1,49 @@
+// vitscope: dispatches to the subcommands; every refusal becomes one line
+// "vitscope: error: ..." on stderr and exit code 2.
+#include <cstdio>
+#include <exception>
+#include <string>
+
+#include "commands.h"
+#include "vit/error.h"
+
+namespace {
+
+const char* kUsage =
+    "usage:\n"
+    "  vitscope [IMAGE] [--model DIR]                 open the explorer window\n"
+    "  vitscope classify IMAGE [--model DIR] [--top K]\n"
+    "  vitscope attention IMAGE --layer L --head H (--patch ROW,COL | --query cls|INDEX) [--model DIR]\n"
+    "  vitscope export IMAGE --layer L (--head H | --mean-heads) (--patch ROW,COL | --query cls) -o OUT.png\n"
+    "  vitscope info [--model DIR]\n"
+    "  vitscope dump IMAGE -o DIR [--model DIR] [--size S]   (trace as .npy, for tests)\n";
+
+int dispatch(const app::CliArgs& args) {
+    const std::string& c = args.command;
+    if (c == "classify") return app::cmd_classify(args);
+    if (c == "attention") return app::cmd_attention(args);
+    if (c == "info") return app::cmd_info(args);
+    if (c == "dump") return app::cmd_dump(args);
+    if (c == "export") return app::cmd_export(args);
+    if (c == "help" || args.flags.count("--help")) {
+        std::fputs(kUsage, stdout);
+        return 0;
+    }
+    return app::run_window(args);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    try {
+        app::CliArgs args = app::parse_cli(argc, argv, {"--mean-heads", "--quit", "--help", "--no-settings"});
+        return dispatch(args);
+    } catch (const vit::Error& e) {
+        std::fprintf(stderr, "vitscope: error: %s\n", e.what());
+    } catch (const std::bad_alloc&) {
+        std::fprintf(stderr, "vitscope: error: out of memory\n");
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "vitscope: error: %s\n", e.what());
+    }
+    return 2;
+}
