@@ -19,5 +19,7 @@ struct Image {
 // over kMaxImagePixels.
 Image load_image(const std::string& path);
 Image decode_image(const uint8_t* bytes, size_t size);  // the same from memory
+// The same, naming the image `name` in error messages (load_image passes the path).
+Image decode_image(const uint8_t* bytes, size_t size, const std::string& name);
 
 }  // namespace vit

@@ -1,0 +1,52 @@
+// Forward pass of the default model with the full trace (what the explorer
+// runs) and without it, at 224 and 448 px. Reports ms and effective GFLOP/s.
+// Run: build/bench/vitscope_bench --benchmark_filter=Forward
+#include <benchmark/benchmark.h>
+
+#include <cstdlib>
+#include <string>
+
+#include "vit/forward.h"
+#include "vit/image.h"
+#include "vit/model.h"
+#include "vit/preprocess.h"
+
+namespace {
+
+std::string model_dir() {
+    if (const char* env = std::getenv("VITSCOPE_MODEL"); env && *env) return env;
+    return std::string(VITSCOPE_SOURCE_DIR) + "/../shared/models/vit_tiny_patch16_224.augreg_in21k_ft_in1k";
+}
+
+const vit::Model& model() {
+    static const vit::Model m = vit::load_model(model_dir());
+    return m;
+}
+
+// Multiply-adds counted as two FLOPs: patch embedding, qkv, scores, weighted
+// values, output projection and the MLP of every block.
+double forward_flops(const vit::Model& m, int grid) {
+    const double n = m.prefix_tokens() + grid * grid, d = m.dim, mlp = m.mlp_dim;
+    const double per_block = 2 * (3 * n * d * d + 2 * n * n * d + n * d * d + 2 * n * d * mlp);
+    return 2 * grid * grid * (3.0 * m.patch * m.patch) * d + m.depth * per_block;
+}
+
+void run_forward(benchmark::State& state, const vit::TraceOptions& options) {
+    const int size = static_cast<int>(state.range(0));
+    const vit::Image image = vit::load_image(std::string(VITSCOPE_SOURCE_DIR) + "/assets/dog.jpg");
+    const vit::Input input = vit::preprocess(image, model().config.pre, size);
+    for (auto _ : state) benchmark::DoNotOptimize(vit::run(model(), input, options));
+    const double flops = forward_flops(model(), size / model().patch);
+    state.counters["GFLOP/s"] = benchmark::Counter(flops * 1e-9, benchmark::Counter::kIsIterationInvariantRate);
+    state.counters["tokens"] = model().prefix_tokens() + (size / model().patch) * (size / model().patch);
+}
+
+void BM_ForwardTrace(benchmark::State& state) { run_forward(state, vit::TraceOptions{}); }
+void BM_ForwardPlain(benchmark::State& state) { run_forward(state, vit::TraceOptions{false, false, false}); }
+
+BENCHMARK(BM_ForwardTrace)->Arg(224)->Arg(448)->Unit(benchmark::kMillisecond)->UseRealTime()->MinTime(2.0);
+BENCHMARK(BM_ForwardPlain)->Arg(224)->Unit(benchmark::kMillisecond)->UseRealTime()->MinTime(2.0);
+
+}  // namespace
+
+BENCHMARK_MAIN();

@@ -1,0 +1,61 @@
+// vitscope dump IMAGE -o DIR [--model DIR] [--size S]: the whole trace as .npy
+// files (input, q, k, v, attn, logits) plus meta.json, for the reference tests.
+#include <cstdio>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "commands.h"
+#include "npy.h"
+#include "pipeline.h"
+#include "vit/atomic_file.h"
+#include "vit/error.h"
+
+namespace app {
+namespace {
+
+// Stacks one per-head matrix of every layer and head into [L, H, rows, cols].
+template <typename Pick>
+std::string stack_heads(const vit::Trace& t, Pick pick) {
+    const vit::Mat& first = pick(t.layers[0].heads[0]);
+    const int64_t layers = t.layers.size(), heads = t.layers[0].heads.size();
+    std::vector<float> all;
+    all.reserve(layers * heads * first.size());
+    for (const auto& layer : t.layers)
+        for (const auto& head : layer.heads) {
+            const vit::Mat& m = pick(head);
+            all.insert(all.end(), m.data(), m.data() + m.size());
+        }
+    return encode_npy({layers, heads, first.rows(), first.cols()}, all.data());
+}
+
+}  // namespace
+
+int cmd_dump(const CliArgs& args) {
+    const std::string dir = args.get("--output");
+    if (dir.empty()) throw vit::Error("dump needs -o DIR");
+    Pipeline p = run_pipeline(args);
+    std::error_code ec;
+    std::filesystem::create_directories(dir, ec);
+    if (ec) throw vit::Error(dir + ": cannot create (" + ec.message() + ")");
+    const vit::Trace& t = p.trace;
+    const auto file = [&](const char* name) { return (std::filesystem::path(dir) / name).string(); };
+    vit::write_file_atomic(file("input.npy"), encode_npy({3, p.input.size, p.input.size}, p.input.chw.data()));
+    vit::write_file_atomic(file("attn.npy"), stack_heads(t, [](const vit::HeadTrace& h) -> const vit::Mat& { return h.attn; }));
+    vit::write_file_atomic(file("q.npy"), stack_heads(t, [](const vit::HeadTrace& h) -> const vit::Mat& { return h.q; }));
+    vit::write_file_atomic(file("k.npy"), stack_heads(t, [](const vit::HeadTrace& h) -> const vit::Mat& { return h.k; }));
+    vit::write_file_atomic(file("v.npy"), stack_heads(t, [](const vit::HeadTrace& h) -> const vit::Mat& { return h.v; }));
+    vit::write_file_atomic(file("out.npy"), stack_heads(t, [](const vit::HeadTrace& h) -> const vit::Mat& { return h.out; }));
+    if (t.logits.size())
+        vit::write_file_atomic(file("logits.npy"), encode_npy({t.logits.size()}, t.logits.data()));
+    char meta[512];
+    std::snprintf(meta, sizeof meta,
+                  "{\"grid\": %d, \"prefix\": %d, \"tokens\": %d, \"layers\": %zu, \"heads\": %zu, \"head_dim\": %d, "
+                  "\"scheme\": \"%s\", \"crop\": [%.6f, %.6f, %.6f, %.6f], \"seconds\": %.6f}\n",
+                  t.grid, t.prefix, t.tokens, t.layers.size(), t.layers[0].heads.size(), t.head_dim,
+                  p.model.scheme.c_str(), p.input.crop.x, p.input.crop.y, p.input.crop.w, p.input.crop.h, t.seconds);
+    vit::write_file_atomic(file("meta.json"), meta);
+    return 0;
+}
+
+}  // namespace app

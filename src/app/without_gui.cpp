@@ -1,0 +1,10 @@
+// Built instead of the window and export when CMake has VITSCOPE_GUI=OFF.
+#include "commands.h"
+#include "vit/error.h"
+
+namespace app {
+
+int cmd_export(const CliArgs&) { throw vit::Error("this build has no graphics (configured with VITSCOPE_GUI=OFF)"); }
+int run_window(const CliArgs&) { throw vit::Error("this build has no window (configured with VITSCOPE_GUI=OFF)"); }
+
+}  // namespace app

@@ -1,0 +1,176 @@
+#include "forward.h"
+
+#include <chrono>
+#include <cmath>
+#include <string>
+
+#include "error.h"
+#include "kernels.h"
+
+namespace vit {
+namespace {
+
+// PyTorch's bicubic kernel (A = -0.75), as F.interpolate(mode="bicubic",
+// align_corners=False) uses when timm resamples position embeddings.
+void cubic_weights(float t, float w[4]) {
+    const float a = -0.75f;
+    auto near = [a](float x) { return ((a + 2) * x - (a + 3)) * x * x + 1; };          // |x| <= 1
+    auto far = [a](float x) { return ((a * x - 5 * a) * x + 8 * a) * x - 4 * a; };     // 1 < |x| < 2
+    w[0] = far(t + 1);
+    w[1] = near(t);
+    w[2] = near(1 - t);
+    w[3] = far(2 - t);
+}
+
+// Resizes a grid x grid x dim field to out x out x dim along one axis at a time.
+Mat resize_axis(const Mat& in, int in_h, int in_w, int out_h, int out_w, bool along_rows) {
+    const int dim = static_cast<int>(in.cols());
+    Mat out(static_cast<Eigen::Index>(out_h) * out_w, dim);
+    const int in_len = along_rows ? in_h : in_w, out_len = along_rows ? out_h : out_w;
+    const float scale = static_cast<float>(in_len) / static_cast<float>(out_len);
+    for (int o = 0; o < out_len; ++o) {
+        const float src = (o + 0.5f) * scale - 0.5f;
+        const int base = static_cast<int>(std::floor(src));
+        float w[4];
+        cubic_weights(src - static_cast<float>(base), w);
+        for (int other = 0; other < (along_rows ? out_w : out_h); ++other) {
+            RowVec acc = RowVec::Zero(dim);
+            for (int k = 0; k < 4; ++k) {
+                const int s = std::clamp(base - 1 + k, 0, in_len - 1);
+                const int r = along_rows ? s : other, c = along_rows ? other : s;
+                acc += w[k] * in.row(static_cast<Eigen::Index>(r) * in_w + c);
+            }
+            const int r = along_rows ? o : other, c = along_rows ? other : o;
+            out.row(static_cast<Eigen::Index>(r) * out_w + c) = acc;
+        }
+    }
+    return out;
+}
+
+// Flattens the input into one row per patch, [c][y][x] like the conv weight.
+Mat patches_of(const Input& input, int patch) {
+    const int grid = input.size / patch;
+    Mat p(static_cast<Eigen::Index>(grid) * grid, 3 * patch * patch);
+    for (int gy = 0; gy < grid; ++gy)
+        for (int gx = 0; gx < grid; ++gx) {
+            float* dst = p.row(gy * grid + gx).data();
+            for (int c = 0; c < 3; ++c)
+                for (int y = 0; y < patch; ++y)
+                    for (int x = 0; x < patch; ++x)
+                        *dst++ = input.at(c, gy * patch + y, gx * patch + x);
+        }
+    return p;
+}
+
+// Token sequence before the first block: CLS (+dist) + pos, registers, patches + pos.
+Mat embed(const Model& m, const Input& input, int grid) {
+    Mat patch_tokens;
+    linear(patches_of(input, m.patch), Linear{m.patch_w, m.patch_b}, patch_tokens);
+    const Mat pos = interpolate_pos_embed(m, grid);
+    const int lead = 1 + (m.has_dist_token ? 1 : 0);  // tokens with a position embedding before the patches
+    Mat x(m.prefix_tokens() + grid * grid, m.dim);
+    x.row(0) = m.cls + pos.row(0);
+    if (m.has_dist_token) x.row(1) = m.dist + pos.row(1);
+    if (m.num_registers) x.middleRows(lead, m.num_registers) = m.registers;
+    x.bottomRows(grid * grid) = patch_tokens + pos.bottomRows(grid * grid);
+    return x;
+}
+
+void attention(const Block& b, const Mat& h, int heads, int head_dim, const TraceOptions& opt,
+               LayerTrace& trace, Mat& context) {
+    Mat q, k, v;
+    linear(h, b.q, q);
+    linear(h, b.k, k);
+    linear(h, b.v, v);
+    const Eigen::Index n = h.rows();
+    const float scale = 1.0f / std::sqrt(static_cast<float>(head_dim));
+    context.resize(n, heads * head_dim);
+    trace.heads.resize(heads);
+    if (opt.keep_attention)
+        for (HeadTrace& ht : trace.heads) ht.attn.resize(n, n);
+    // Every (head, half of the query rows) pair is independent: spread over the cores.
+    const int halves = 2;
+#pragma omp parallel for collapse(2) schedule(static)
+    for (int hd = 0; hd < heads; ++hd)
+        for (int part = 0; part < halves; ++part) {
+            const Eigen::Index begin = n * part / halves, end = n * (part + 1) / halves;
+            const auto qh = q.block(begin, hd * head_dim, end - begin, head_dim);
+            const auto kh = k.middleCols(hd * head_dim, head_dim);
+            const auto vh = v.middleCols(hd * head_dim, head_dim);
+            Mat a = (qh * scale) * kh.transpose();
+            softmax_rows(a);
+            context.block(begin, hd * head_dim, end - begin, head_dim).noalias() = a * vh;
+            if (opt.keep_attention) trace.heads[hd].attn.middleRows(begin, end - begin) = a;
+        }
+    if (opt.keep_qkv)
+        for (int hd = 0; hd < heads; ++hd) {
+            HeadTrace& ht = trace.heads[hd];
+            ht.q = q.middleCols(hd * head_dim, head_dim);
+            ht.k = k.middleCols(hd * head_dim, head_dim);
+            ht.v = v.middleCols(hd * head_dim, head_dim);
+            ht.out = context.middleCols(hd * head_dim, head_dim);
+        }
+}
+
+void add_residual(Mat& x, const Mat& branch, const Vec& layer_scale) {
+    if (layer_scale.size())
+        x.array() += branch.array().rowwise() * layer_scale.transpose().array();
+    else
+        x += branch;
+}
+
+}  // namespace
+
+Mat interpolate_pos_embed(const Model& m, int grid) {
+    if (grid == m.pos_grid) return m.pos;
+    const int lead = static_cast<int>(m.pos.rows()) - m.pos_grid * m.pos_grid;
+    const Mat field = m.pos.bottomRows(static_cast<Eigen::Index>(m.pos_grid) * m.pos_grid);
+    const Mat wide = resize_axis(field, m.pos_grid, m.pos_grid, m.pos_grid, grid, false);
+    const Mat both = resize_axis(wide, m.pos_grid, grid, grid, grid, true);
+    Mat out(lead + grid * grid, m.pos.cols());
+    out.topRows(lead) = m.pos.topRows(lead);
+    out.bottomRows(static_cast<Eigen::Index>(grid) * grid) = both;
+    return out;
+}
+
+Trace run(const Model& m, const Input& input, const TraceOptions& opt) {
+    if (input.size <= 0 || input.size % m.patch != 0)
+        throw Error("input size " + std::to_string(input.size) + " px is not a multiple of the patch size " +
+                    std::to_string(m.patch));
+    if (input.chw.size() != static_cast<size_t>(3) * input.size * input.size)
+        throw Error("input holds " + std::to_string(input.chw.size()) + " values, expected 3 x " +
+                    std::to_string(input.size) + " x " + std::to_string(input.size));
+    const auto start = std::chrono::steady_clock::now();
+    Trace t;
+    t.grid = input.size / m.patch;
+    t.prefix = m.prefix_tokens();
+    t.tokens = t.prefix + t.grid * t.grid;
+    t.head_dim = m.head_dim;
+    t.layers.resize(m.blocks.size());
+
+    Mat x = embed(m, input, t.grid), h, context, branch, hidden;
+    const float eps = m.config.ln_eps;
+    for (size_t l = 0; l < m.blocks.size(); ++l) {
+        const Block& b = m.blocks[l];
+        if (opt.keep_states) t.layers[l].x_in = x;
+        layer_norm(x, b.ln1_w, b.ln1_b, eps, h);
+        attention(b, h, m.heads, m.head_dim, opt, t.layers[l], context);
+        linear(context, b.proj, branch);
+        add_residual(x, branch, b.ls1);
+        layer_norm(x, b.ln2_w, b.ln2_b, eps, h);
+        linear(h, b.fc1, hidden);
+        gelu(hidden, m.config.gelu_tanh);
+        linear(hidden, b.fc2, branch);
+        add_residual(x, branch, b.ls2);
+    }
+    layer_norm(x, m.norm_w, m.norm_b, eps, t.final_tokens);
+    if (m.head.w.size()) {
+        t.logits = m.head.w * t.final_tokens.row(0).transpose() + m.head.b;
+        if (m.has_dist_token && m.head_dist.w.size())
+            t.logits = 0.5f * (t.logits + m.head_dist.w * t.final_tokens.row(1).transpose() + m.head_dist.b);
+    }
+    t.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return t;
+}
+
+}  // namespace vit

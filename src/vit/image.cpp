@@ -1,0 +1,97 @@
+#include "image.h"
+
+#include <stb/stb_image.h>
+
+#include <cerrno>
+#include <climits>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <memory>
+
+#include "error.h"
+#include "image_format.h"
+
+namespace vit {
+namespace {
+
+// Far above any photo worth opening, and refused before reading it.
+constexpr unsigned long long kMaxFileBytes = 512ULL << 20;
+
+std::vector<uint8_t> read_file(const std::string& path) {
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    const fs::file_status status = fs::status(path, ec);
+    if (!fs::exists(status)) throw Error(path + " does not exist");
+    if (fs::is_directory(status)) throw Error(path + " is a directory, not an image");
+    const auto fail = [&path](int err) { return Error("cannot read " + path + ": " + std::strerror(err)); };
+
+    std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(path.c_str(), "rb"), &std::fclose);
+    if (!file) throw fail(errno);
+    // The size from the open file, so a file swapped after the check cannot slip past it.
+    if (std::fseek(file.get(), 0, SEEK_END) != 0) throw fail(errno);
+    const long size = std::ftell(file.get());
+    if (size < 0) throw fail(errno);
+    if (size == 0) throw Error(path + " is empty");
+    if (static_cast<unsigned long long>(size) > kMaxFileBytes)
+        throw Error(path + " is " + std::to_string(size >> 20) + " MiB, over the 512 MiB limit for images");
+    std::rewind(file.get());
+
+    std::vector<uint8_t> bytes(static_cast<size_t>(size));
+    if (std::fread(bytes.data(), 1, bytes.size(), file.get()) != bytes.size())
+        throw std::ferror(file.get()) ? fail(errno) : Error("cannot read " + path + ": it shrank while being read");
+    return bytes;
+}
+
+std::string stb_reason() {
+    const char* reason = stbi_failure_reason();
+    return reason ? reason : "unknown reason";
+}
+
+}  // namespace
+
+Image decode_image(const uint8_t* bytes, size_t size, const std::string& name) {
+    using namespace detail;
+    if (size == 0) throw Error(name + " is empty");
+    if (size > INT_MAX) throw Error(name + " is over 2 GiB, too large to decode");
+    const ImageFormat format = sniff_format(bytes, size);
+    if (format == ImageFormat::Unknown)
+        throw Error(name + " is not an image vitscope can read (JPEG, PNG, BMP or GIF)");
+    const std::string damaged = name + " is a damaged or unsupported " + format_name(format) + " (";
+
+    // Dimensions come from the header alone: a huge image is refused before
+    // any pixel memory is allocated.
+    int width = 0, height = 0, channels = 0;
+    if (!stbi_info_from_memory(bytes, static_cast<int>(size), &width, &height, &channels))
+        throw Error(damaged + stb_reason() + ")");
+    if (width <= 0 || height <= 0) throw Error(damaged + "no pixels)");
+    if (static_cast<long long>(width) * height > kMaxImagePixels)
+        throw Error(name + ": " + std::to_string(width) + " x " + std::to_string(height) +
+                    " pixels is over the 64-megapixel limit");
+    if (const std::string problem = check_container(format, bytes, size); !problem.empty())
+        throw Error(name + " " + problem);
+
+    // The flip flag is global in stb_image; the GL code may set it for its own
+    // textures, so pin it off for this thread's decode.
+    stbi_set_flip_vertically_on_load_thread(0);
+    // Asking for 3 channels turns grey, grey+alpha and RGBA into RGB (alpha
+    // dropped, as PIL's convert('RGB') does) and 16-bit samples into 8-bit.
+    std::unique_ptr<stbi_uc, void (*)(void*)> pixels(
+        stbi_load_from_memory(bytes, static_cast<int>(size), &width, &height, &channels, 3), &stbi_image_free);
+    if (!pixels) throw Error(damaged + stb_reason() + ")");
+
+    Image image;
+    image.width = width;
+    image.height = height;
+    image.rgb.assign(pixels.get(), pixels.get() + static_cast<size_t>(width) * height * 3);
+    return image;
+}
+
+Image decode_image(const uint8_t* bytes, size_t size) { return decode_image(bytes, size, "the image"); }
+
+Image load_image(const std::string& path) {
+    const std::vector<uint8_t> bytes = read_file(path);
+    return decode_image(bytes.data(), bytes.size(), path);
+}
+
+}  // namespace vit

@@ -1,0 +1,234 @@
+#include "preprocess.h"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <cstdint>
+#include <string>
+
+#include "error.h"
+
+// The filter weights must be rounded as Pillow rounds them (a separate
+// multiply and add, as built for baseline x86-64) to get its fixed-point
+// coefficients bit for bit; a fused multiply-add would change the last bit.
+#if defined(__clang__)
+#pragma clang fp contract(off)
+#elif defined(__GNUC__)
+#pragma GCC optimize("fp-contract=off")
+#endif
+
+namespace vit {
+namespace {
+
+// Pillow's 8-bit resampling: weights as integers with this many fraction
+// bits, leaving 8 bits for the value and 2 for overshoot and sign.
+constexpr int kPrecisionBits = 32 - 8 - 2;
+
+struct Filter {
+    double (*weight)(double x);
+    double support;  // half-width at scale 1
+};
+
+double bilinear_weight(double x) {
+    if (x < 0.0) x = -x;
+    return x < 1.0 ? 1.0 - x : 0.0;
+}
+
+// Keys' cubic convolution with a = -0.5, evaluated in Pillow's operation order.
+double bicubic_weight(double x) {
+    constexpr double a = -0.5;
+    if (x < 0.0) x = -x;
+    if (x < 1.0) return ((a + 2.0) * x - (a + 3.0)) * x * x + 1;
+    if (x < 2.0) return (((x - 5) * x + 8) * x - 4) * a;
+    return 0.0;
+}
+
+Filter filter_for(const std::string& interpolation) {
+    if (interpolation == "bicubic") return {bicubic_weight, 2.0};
+    if (interpolation == "bilinear") return {bilinear_weight, 1.0};
+    throw Error("unsupported interpolation \"" + interpolation + "\" (vitscope resizes with bicubic or bilinear)");
+}
+
+// For each output pixel along one axis: the first input pixel it reads, how
+// many it reads, and their fixed-point weights (ksize slots per output).
+struct Taps {
+    int ksize = 0;
+    std::vector<int> first, count;
+    std::vector<int32_t> weights;
+};
+
+Taps compute_taps(int in_size, int out_size, const Filter& filter) {
+    const double scale = static_cast<double>(in_size) / out_size;
+    const double filter_scale = std::max(scale, 1.0);  // widen the filter when shrinking: antialiasing
+    const double support = filter.support * filter_scale;
+    Taps taps;
+    taps.ksize = static_cast<int>(std::ceil(support)) * 2 + 1;
+    taps.first.resize(out_size);
+    taps.count.resize(out_size);
+    taps.weights.assign(static_cast<size_t>(out_size) * taps.ksize, 0);
+    std::vector<double> w(taps.ksize);
+    for (int i = 0; i < out_size; ++i) {
+        const double center = (i + 0.5) * scale;
+        const double inv_scale = 1.0 / filter_scale;
+        // Truncating casts round here because the operands are non-negative once clamped.
+        const int lo = std::max(static_cast<int>(center - support + 0.5), 0);
+        const int n = std::min(static_cast<int>(center + support + 0.5), in_size) - lo;
+        double sum = 0.0;
+        for (int k = 0; k < n; ++k) {
+            w[k] = filter.weight((k + lo - center + 0.5) * inv_scale);
+            sum += w[k];
+        }
+        int32_t* out = &taps.weights[static_cast<size_t>(i) * taps.ksize];
+        for (int k = 0; k < n; ++k) {
+            const double normalised = sum != 0.0 ? w[k] / sum : w[k];
+            const double fixed = normalised * (1 << kPrecisionBits);
+            out[k] = static_cast<int32_t>(normalised < 0 ? fixed - 0.5 : fixed + 0.5);  // round half away from zero
+        }
+        taps.first[i] = lo;
+        taps.count[i] = n;
+    }
+    return taps;
+}
+
+uint8_t clip8(int32_t acc) {  // acc cannot overflow: |weights| sum to well under 2^31 / 255
+    return static_cast<uint8_t>(std::clamp(acc >> kPrecisionBits, 0, 255));
+}
+
+constexpr int32_t kHalf = 1 << (kPrecisionBits - 1);  // rounds the final shift to nearest
+
+// Resizes rows [row0, row0 + out.height) of `in` to out.width columns.
+void resample_horizontal(const Image& in, int row0, const Taps& taps, Image& out) {
+#pragma omp parallel for schedule(static)
+    for (int y = 0; y < out.height; ++y) {
+        const uint8_t* src = &in.rgb[static_cast<size_t>(row0 + y) * in.width * 3];
+        uint8_t* dst = &out.rgb[static_cast<size_t>(y) * out.width * 3];
+        for (int x = 0; x < out.width; ++x) {
+            const int32_t* k = &taps.weights[static_cast<size_t>(x) * taps.ksize];
+            const uint8_t* p = src + static_cast<size_t>(taps.first[x]) * 3;
+            int32_t r = kHalf, g = kHalf, b = kHalf;
+            for (int i = 0; i < taps.count[x]; ++i) {
+                r += p[i * 3 + 0] * k[i];
+                g += p[i * 3 + 1] * k[i];
+                b += p[i * 3 + 2] * k[i];
+            }
+            dst[x * 3 + 0] = clip8(r);
+            dst[x * 3 + 1] = clip8(g);
+            dst[x * 3 + 2] = clip8(b);
+        }
+    }
+}
+
+// Resizes `in` to out.height rows; taps.first counts rows of `in`.
+void resample_vertical(const Image& in, const Taps& taps, Image& out) {
+    const size_t row_bytes = static_cast<size_t>(in.width) * 3;
+#pragma omp parallel for schedule(static)
+    for (int y = 0; y < out.height; ++y) {
+        const int32_t* k = &taps.weights[static_cast<size_t>(y) * taps.ksize];
+        const uint8_t* src = &in.rgb[static_cast<size_t>(taps.first[y]) * row_bytes];
+        uint8_t* dst = &out.rgb[static_cast<size_t>(y) * row_bytes];
+        for (size_t c = 0; c < row_bytes; ++c) {
+            int32_t acc = kHalf;
+            for (int i = 0; i < taps.count[y]; ++i) acc += src[i * row_bytes + c] * k[i];
+            dst[c] = clip8(acc);
+        }
+    }
+}
+
+Image blank(int width, int height) {
+    Image image;
+    image.width = width;
+    image.height = height;
+    image.rgb.resize(static_cast<size_t>(width) * height * 3);
+    return image;
+}
+
+// The config's float as the decimal Python read from config.json (0.9, not
+// 0.899999976), so floor(input_size / crop_pct) lands where timm's does.
+double as_written(float value) {
+    char text[32];
+    const auto [end, ec] = std::to_chars(text, text + sizeof text, value);
+    double out = value;
+    std::from_chars(text, end, out);
+    return out;
+}
+
+// Python's round(): halves go to the even neighbour (needs the default rounding mode).
+int round_half_even(double value) { return static_cast<int>(std::nearbyint(value)); }
+
+// torchvision's CenterCrop offset along one axis; negative when the image is
+// smaller than the crop and torchvision pads it with zeros.
+int crop_offset(int image_size, int crop_size) {
+    if (crop_size > image_size) return -((crop_size - image_size) / 2);
+    return round_half_even((image_size - crop_size) / 2.0);
+}
+
+}  // namespace
+
+Image resize_pil(const Image& image, int out_w, int out_h, const std::string& interpolation) {
+    if (image.width <= 0 || image.height <= 0 || image.rgb.size() != static_cast<size_t>(image.width) * image.height * 3)
+        throw Error("cannot resize an empty or malformed image");
+    if (out_w <= 0 || out_h <= 0)
+        throw Error("cannot resize to " + std::to_string(out_w) + " x " + std::to_string(out_h) + " pixels");
+    const Filter filter = filter_for(interpolation);
+    const bool horizontal = out_w != image.width, vertical = out_h != image.height;
+    if (!horizontal && !vertical) return image;
+
+    Taps rows = compute_taps(image.height, out_h, filter);
+    Image narrowed;
+    const Image* source = &image;
+    if (horizontal) {
+        // Only the rows the vertical pass reads (all of them when the height stays).
+        const int first_row = vertical ? rows.first.front() : 0;
+        const int end_row = vertical ? rows.first.back() + rows.count.back() : image.height;
+        narrowed = blank(out_w, end_row - first_row);
+        resample_horizontal(image, first_row, compute_taps(image.width, out_w, filter), narrowed);
+        for (int& first : rows.first) first -= first_row;
+        if (!vertical) return narrowed;
+        source = &narrowed;
+    }
+    Image out = blank(source->width, out_h);
+    resample_vertical(*source, rows, out);
+    return out;
+}
+
+Input preprocess(const Image& image, const PreprocessConfig& cfg, int input_size) {
+    const int size = input_size > 0 ? input_size : cfg.input_size;
+    if (size <= 0) throw Error("the model's input size must be positive, not " + std::to_string(size));
+    if (!(cfg.crop_pct > 0.0f)) throw Error("crop_pct must be positive");
+    if (image.width <= 0 || image.height <= 0) throw Error("cannot preprocess an empty image");
+
+    // timm: scale_size = floor(img_size / crop_pct); torchvision Resize(int)
+    // gives the shorter side that length and the longer int(scale * long / short).
+    const int scale_size = static_cast<int>(std::floor(size / as_written(cfg.crop_pct)));
+    const bool portrait = image.width <= image.height;
+    const int short_side = portrait ? image.width : image.height;
+    const int long_side = portrait ? image.height : image.width;
+    const int long_scaled = static_cast<int>(static_cast<double>(static_cast<long long>(scale_size) * long_side) / short_side);
+    const int resized_w = portrait ? scale_size : long_scaled;
+    const int resized_h = portrait ? long_scaled : scale_size;
+    const Image resized = resize_pil(image, resized_w, resized_h, cfg.interpolation);
+
+    const int left = crop_offset(resized_w, size), top = crop_offset(resized_h, size);
+    Input input;
+    input.size = size;
+    input.chw.resize(static_cast<size_t>(3) * size * size);
+    for (int c = 0; c < 3; ++c) {
+        for (int y = 0; y < size; ++y) {
+            for (int x = 0; x < size; ++x) {
+                const int sx = x + left, sy = y + top;
+                const bool inside = sx >= 0 && sx < resized_w && sy >= 0 && sy < resized_h;
+                const uint8_t v = inside ? resized.at(sx, sy, c) : 0;  // torchvision pads with black
+                // ToTensor then Normalize, in float32 and in that order, as torchvision does.
+                input.chw[(static_cast<size_t>(c) * size + y) * size + x] =
+                    (static_cast<float>(v) / 255.0f - cfg.mean[c]) / cfg.std[c];
+            }
+        }
+    }
+
+    const double scale_x = static_cast<double>(resized_w) / image.width;
+    const double scale_y = static_cast<double>(resized_h) / image.height;
+    input.crop = {left / scale_x, top / scale_y, size / scale_x, size / scale_y};
+    return input;
+}
+
+}  // namespace vit
