@@ -1,6 +1,7 @@
 #include "pipeline.h"
 
 #include "vit/analysis.h"
+#include "vit/error.h"
 
 namespace app {
 
