@@ -94,13 +94,11 @@ void attention(const Block& b, const Mat& h, int heads, int head_dim, const Trac
     for (int hd = 0; hd < heads; ++hd)
         for (int part = 0; part < halves; ++part) {
             const Eigen::Index begin = n * part / halves, end = n * (part + 1) / halves;
-            const auto qh = q.block(begin, hd * head_dim, end - begin, head_dim);
-            const auto kh = k.middleCols(hd * head_dim, head_dim);
-            const auto vh = v.middleCols(hd * head_dim, head_dim);
-            Mat a = (qh * scale) * kh.transpose();
-            softmax_rows(a);
-            context.block(begin, hd * head_dim, end - begin, head_dim).noalias() = a * vh;
-            if (opt.keep_attention) trace.heads[hd].attn.middleRows(begin, end - begin) = a;
+            Mat weights;
+            head_attention(q.middleCols(hd * head_dim, head_dim), k.middleCols(hd * head_dim, head_dim),
+                           v.middleCols(hd * head_dim, head_dim), scale, begin, end, weights,
+                           context.middleCols(hd * head_dim, head_dim));
+            if (opt.keep_attention) trace.heads[hd].attn.middleRows(begin, end - begin) = weights;
         }
     if (opt.keep_qkv)
         for (int hd = 0; hd < heads; ++hd) {

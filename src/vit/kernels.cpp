@@ -1,56 +1,71 @@
 #include "kernels.h"
 
 #include <algorithm>
-#include <cmath>
+#include <cstdlib>
+#include <cstring>
 
 #include <omp.h>
-#include <unsupported/Eigen/SpecialFunctions>
+
+#include "kernel_table.h"
 
 namespace vit {
+namespace {
+
+const isa::KernelTable& pick_table() {
+    const char* forced = std::getenv("VITSCOPE_ISA");
+    const bool want_v3 = forced && std::strcmp(forced, "v3") == 0;
+    __builtin_cpu_init();
+    const bool has_v4 = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+                        __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl");
+    return has_v4 && !want_v3 ? isa::table_v4() : isa::table_v3();
+}
+
+const isa::KernelTable& table() {
+    static const isa::KernelTable& chosen = pick_table();
+    return chosen;
+}
+
+}  // namespace
+
+const char* kernel_isa() { return table().name; }
 
 void linear(const Mat& x, const Linear& layer, Mat& y) {
-    const Eigen::Index rows = x.rows();
-    y.resize(rows, layer.w.rows());
-    // Row blocks per thread: each block is one Eigen GEMM, so both cores work
-    // even though Eigen's own threading is off (it would split too finely here).
-    const int threads = std::max(1, std::min<int>(omp_get_max_threads(), static_cast<int>(rows / 16)));
+    const int rows = static_cast<int>(x.rows()), in = static_cast<int>(x.cols()), out = static_cast<int>(layer.w.rows());
+    y.resize(rows, out);
+    // One GEMM per core on a block of rows: Eigen's own threading splits these
+    // small products too finely to pay off.
+    const int threads = std::max(1, std::min(omp_get_max_threads(), rows / 16));
+    const isa::KernelTable& k = table();
 #pragma omp parallel for num_threads(threads) schedule(static)
     for (int t = 0; t < threads; ++t) {
-        const Eigen::Index begin = rows * t / threads, end = rows * (t + 1) / threads;
-        auto out = y.middleRows(begin, end - begin);
-        out.noalias() = x.middleRows(begin, end - begin) * layer.w.transpose();
-        out.rowwise() += layer.b.transpose();
+        const int begin = rows * t / threads, end = rows * (t + 1) / threads;
+        k.gemm_nt(x.data() + static_cast<long>(begin) * in, in, layer.w.data(), in, layer.b.data(), 1.0f,
+                  y.data() + static_cast<long>(begin) * out, out, end - begin, out, in);
     }
 }
 
 void layer_norm(const Mat& x, const Vec& weight, const Vec& bias, float eps, Mat& y) {
     y.resize(x.rows(), x.cols());
-    const float inv_n = 1.0f / static_cast<float>(x.cols());
-    for (Eigen::Index i = 0; i < x.rows(); ++i) {
-        const auto row = x.row(i).array();
-        const float mean = row.sum() * inv_n;
-        const float var = (row - mean).square().sum() * inv_n;
-        const float inv_std = 1.0f / std::sqrt(var + eps);
-        y.row(i).array() = (row - mean) * inv_std * weight.transpose().array() + bias.transpose().array();
-    }
+    table().layer_norm_rows(x.data(), static_cast<int>(x.rows()), static_cast<int>(x.cols()), weight.data(),
+                            bias.data(), eps, y.data());
 }
 
-void gelu(Mat& x, bool tanh_form) {
-    auto a = x.array();
-    if (tanh_form) {
-        const float c = std::sqrt(2.0f / static_cast<float>(M_PI));
-        a = 0.5f * a * (1.0f + (c * (a + 0.044715f * a.cube())).tanh());
-    } else {
-        a = 0.5f * a * (1.0f + (a * static_cast<float>(M_SQRT1_2)).erf());
-    }
-}
+void gelu(Mat& x, bool tanh_form) { table().gelu(x.data(), static_cast<long>(x.size()), tanh_form); }
 
 void softmax_rows(Mat& x) {
-    for (Eigen::Index i = 0; i < x.rows(); ++i) {
-        auto row = x.row(i).array();
-        row = (row - row.maxCoeff()).exp();
-        row /= row.sum();
-    }
+    table().softmax_rows(x.data(), static_cast<int>(x.rows()), static_cast<int>(x.cols()), static_cast<int>(x.cols()));
 }
 
+namespace detail {
+
+void head_attention_raw(const float* q, const float* k, const float* v, int ld_in, int n, int head_dim, float scale,
+                        int begin, int end, float* weights, float* out, int ld_out) {
+    const isa::KernelTable& t = table();
+    const int rows = end - begin;
+    t.gemm_nt(q + static_cast<long>(begin) * ld_in, ld_in, k, ld_in, nullptr, scale, weights, n, rows, n, head_dim);
+    t.softmax_rows(weights, rows, n, n);
+    t.gemm_nn(weights, n, v, ld_in, out + static_cast<long>(begin) * ld_out, ld_out, rows, head_dim, n);
+}
+
+}  // namespace detail
 }  // namespace vit
