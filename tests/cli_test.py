@@ -166,6 +166,11 @@ def test_bad_input(tmp):
     expect_error("query index out of range", att + ["--layer", "0", "--head", "0", "--query", "197"], "--query")
     expect_error("non-numeric --layer", att + ["--layer", "two", "--head", "0", "--patch", "1,1"], "--layer")
 
+    expect_error("trace over the memory budget", att + ["--layer", "0", "--head", "0", "--patch", "1,1", "--size", "1600"],
+                 "memory budget", env_extra={"VITSCOPE_MEMORY_BUDGET": "1G"})
+    expect_error("malformed memory budget", att + ["--layer", "0", "--head", "0", "--patch", "1,1"],
+                 "VITSCOPE_MEMORY_BUDGET", env_extra={"VITSCOPE_MEMORY_BUDGET": "lots"})
+
     out = os.path.join(tmp, "dumpdir")
     expect_error("dump of a broken image writes nothing", ["dump", f("bad2.png", b"\x89PNG\r\n\x1a\n"), "-o", out, "--model", MODEL], "bad2.png")
     check("no partial dump folder", not os.path.exists(out))

@@ -169,3 +169,32 @@ TEST(Forward, RefusesAnInputThatIsNotAMultipleOfThePatch) {
 
 }  // namespace
 }  // namespace vit
+
+namespace vit {
+namespace {
+
+TEST_F(RealModel, TraceMemoryIsComputedBeforeRunningAndBounded) {
+    // 12 layers x 3 heads x 197^2 weights, plus Q/K/V/out and states.
+    const size_t bytes = trace_bytes(*model, 224, TraceOptions{});
+    EXPECT_GE(bytes, 12u * 3 * 197 * 197 * 4);
+    EXPECT_LT(bytes, 64u << 20);
+    // At 2240 px the trace (19,601 tokens) would need about 55 GiB: refused, not attempted.
+    TraceOptions opt;
+    opt.memory_budget = size_t{2} << 30;
+    EXPECT_GT(trace_bytes(*model, 2240, opt), opt.memory_budget);
+    Input huge;
+    huge.size = 2240;
+    huge.chw.assign(size_t{3} * 2240 * 2240, 0.f);
+    try {
+        run(*model, huge, opt);
+        FAIL() << "expected the budget to refuse";
+    } catch (const Error& e) {
+        EXPECT_NE(std::string(e.what()).find("memory budget"), std::string::npos) << e.what();
+    }
+    // A tight budget refuses even the normal size; a plain forward fits.
+    opt.memory_budget = 1 << 20;
+    EXPECT_THROW(run(*model, *input, opt), Error);
+}
+
+}  // namespace
+}  // namespace vit

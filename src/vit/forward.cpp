@@ -1,6 +1,8 @@
 #include "forward.h"
 
 #include <chrono>
+#include <cstdio>
+#include <cstdlib>
 #include <cmath>
 #include <string>
 
@@ -117,7 +119,35 @@ void add_residual(Mat& x, const Mat& branch, const Vec& layer_scale) {
         x += branch;
 }
 
+std::string gib(size_t bytes) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.2f GiB", static_cast<double>(bytes) / (1u << 30));
+    return text;
+}
+
 }  // namespace
+
+size_t default_memory_budget() {
+    const char* env = std::getenv("VITSCOPE_MEMORY_BUDGET");
+    if (!env || !*env) return size_t{2} << 30;
+    char* end = nullptr;
+    const double value = std::strtod(env, &end);
+    const std::string unit(end);
+    const double scale = unit.empty() ? 1 : unit == "K" ? 1 << 10 : unit == "M" ? 1 << 20 : unit == "G" ? 1 << 30 : 0;
+    if (!(value > 0) || scale == 0)
+        throw Error(std::string("VITSCOPE_MEMORY_BUDGET '") + env + "' is not a size like 512M or 4G");
+    return static_cast<size_t>(value * scale);
+}
+
+size_t trace_bytes(const Model& m, int input_size, const TraceOptions& opt) {
+    const size_t grid = m.patch > 0 ? static_cast<size_t>(input_size / m.patch) : 0;
+    const size_t n = m.prefix_tokens() + grid * grid, dim = m.dim, layers = m.blocks.size(), heads = m.heads;
+    size_t floats = n * dim * 2;                                    // final tokens and working states
+    if (opt.keep_states) floats += layers * n * dim;
+    if (opt.keep_qkv) floats += layers * 4 * n * dim;                // q, k, v and the head outputs
+    floats += (opt.keep_attention ? layers * heads : heads) * n * n;  // weights (one layer's while running)
+    return floats * sizeof(float);
+}
 
 Mat interpolate_pos_embed(const Model& m, int grid) {
     if (grid == m.pos_grid) return m.pos;
@@ -138,6 +168,11 @@ Trace run(const Model& m, const Input& input, const TraceOptions& opt) {
     if (input.chw.size() != static_cast<size_t>(3) * input.size * input.size)
         throw Error("input holds " + std::to_string(input.chw.size()) + " values, expected 3 x " +
                     std::to_string(input.size) + " x " + std::to_string(input.size));
+    const size_t budget = opt.memory_budget ? opt.memory_budget : default_memory_budget();
+    if (const size_t need = trace_bytes(m, input.size, opt); need > budget)
+        throw Error("the trace at " + std::to_string(input.size) + " px would take " + gib(need) +
+                    ", over the memory budget of " + gib(budget) +
+                    " (use a smaller --size, or raise VITSCOPE_MEMORY_BUDGET)");
     const auto start = std::chrono::steady_clock::now();
     Trace t;
     t.grid = input.size / m.patch;

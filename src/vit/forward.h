@@ -1,5 +1,6 @@
 // The forward pass, keeping everything the explorer shows: the Trace.
 #pragma once
+#include <cstddef>
 #include <vector>
 
 #include "model.h"
@@ -36,16 +37,25 @@ struct Trace {
     int col_of(int token) const { return is_patch(token) ? (token - prefix) % grid : -1; }
 };
 
+// The most memory a trace may take: 2 GiB, or $VITSCOPE_MEMORY_BUDGET in
+// bytes with an optional K, M or G suffix ("512M"). Throws on a malformed value.
+size_t default_memory_budget();
+
 // What run() keeps; false fields are skipped (the benchmark's plain forward).
 struct TraceOptions {
     bool keep_qkv = true;
     bool keep_attention = true;
     bool keep_states = true;
+    size_t memory_budget = 0;  // 0: default_memory_budget()
 };
+
+// Bytes the trace of a run at this input size will hold, computed before running.
+size_t trace_bytes(const Model& model, int input_size, const TraceOptions& options);
 
 // Runs the model on a preprocessed input of any size that is a multiple of the
 // patch size; position embeddings are bicubically interpolated when the grid
-// differs from the one trained. Throws vit::Error on a size mismatch.
+// differs from the one trained. Throws vit::Error on a size mismatch, or when
+// the trace would exceed the memory budget (before allocating any of it).
 Trace run(const Model& model, const Input& input, const TraceOptions& options = {});
 
 // Position embeddings resized to a grid x grid patch layout (prefix rows kept).
