@@ -29,11 +29,29 @@ import sys
 import time
 
 import numpy as np
-import torch
-import torch.nn.functional as F
-import torchvision
-from PIL import Image
-from torchvision import transforms
+
+
+def _threads_from_argv(default="2"):
+    for i, arg in enumerate(sys.argv):
+        if arg == "--threads" and i + 1 < len(sys.argv):
+            return sys.argv[i + 1]
+        if arg.startswith("--threads="):
+            return arg.split("=", 1)[1]
+    return default
+
+
+if __name__ == "__main__":
+    # Debian's torch calls OpenBLAS (own pthread pool, not governed by
+    # torch.set_num_threads) for Linear layers: cap both pools before loading it,
+    # or the two oversubscribe the cores.
+    for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS"):
+        os.environ.setdefault(_var, _threads_from_argv())
+
+import torch  # noqa: E402
+import torch.nn.functional as F  # noqa: E402
+import torchvision  # noqa: E402
+from PIL import Image  # noqa: E402
+from torchvision import transforms  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SOURCE_DIR = os.path.dirname(HERE)
@@ -174,10 +192,10 @@ def vitscope_top1(binary, image, model_dir):
     return rows[0][2], float(rows[0][1])
 
 
-def run_bench(binary, model_dir):
+def run_bench(binary, model_dir, threads):
     cmd = [binary, "--benchmark_format=json", "--benchmark_filter=Forward"]
-    env = dict(os.environ, VITSCOPE_MODEL_DIR=model_dir)
-    print("$ " + shlex.join(cmd) + f"    (env VITSCOPE_MODEL_DIR={model_dir})")
+    env = dict(os.environ, VITSCOPE_MODEL=model_dir, OMP_NUM_THREADS=str(threads))
+    print(f"$ VITSCOPE_MODEL={shlex.quote(model_dir)} OMP_NUM_THREADS={threads} " + shlex.join(cmd))
     r = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=1800)
     if r.returncode != 0:
         print(f"  benchmark failed (exit {r.returncode}): {r.stderr.strip()[-2000:]}")
@@ -238,9 +256,12 @@ def main():
     print("$ " + shlex.join([sys.executable] + sys.argv))
     print(f"torch {torch.__version__}, torchvision {torchvision.__version__}, threads {torch.get_num_threads()}")
     print(torch.__config__.parallel_info().strip())
+    print("OPENBLAS_NUM_THREADS=" + os.environ.get("OPENBLAS_NUM_THREADS", "(unset)"))
     m = re.search(r"BLAS_INFO=([^,]+)", torch.__config__.show())
     print(f"BLAS_INFO={m.group(1) if m else '?'}; loaded: {', '.join(loaded_blas()) or '?'}")
-    print(f"model {a.model}\nimage {a.image}\n")
+    load = os.getloadavg()
+    print(f"model {a.model}\nimage {a.image}\nload average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} on {os.cpu_count()} cpus"
+          + ("  (busy machine: timings are not meaningful)" if load[0] > 0.5 else "") + "\n")
 
     if a.check_reference and not check_reference(a.model, a.image, sizes):
         print("reference check FAILED")
@@ -278,7 +299,7 @@ def main():
         print(f"(no benchmark binary at {a.bench}: build it with "
               f"`cmake --build build --target vitscope_bench` or pass --bench PATH; PyTorch numbers only)")
     else:
-        bench = run_bench(a.bench, a.model)
+        bench = run_bench(a.bench, a.model, a.threads)
 
     print()
     print(f"{'size':>5} {'PyTorch ms':>11} {'vitscope trace ms':>18} {'vitscope plain ms':>18} "
