@@ -17,6 +17,7 @@
 // Without preprocessor_config.json: HF ViTImageProcessor's defaults (image_size,
 // bilinear, mean = std = 0.5, crop_pct 1), or for dinov2 BitImageProcessor's
 // (bicubic, ImageNet mean/std, shorter side 256 then crop 224).
+#include <charconv>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -220,11 +221,20 @@ int hf_size(const Doc& d, const json& v, const std::string& key) {
     return d.square_size(json::array({*h, *w}), key);
 }
 
-// A crop_pct whose floor(input / crop_pct) gives back `resize` despite float rounding.
+// A float read back as the shortest decimal that names it (0.8f -> 0.8), which
+// is how preprocessing undoes float storage to match timm's Python arithmetic.
+double as_decimal(float value) {
+    char text[32];
+    const auto [end, ec] = std::to_chars(text, text + sizeof text, value);
+    double out = value;
+    std::from_chars(text, end, out);
+    return out;
+}
+
+// A crop_pct for which floor(input / crop_pct) gives back `resize` despite rounding.
 float crop_pct_for(int input, int resize) {
     float pct = static_cast<float>(input) / static_cast<float>(resize);
-    while (std::floor(input / pct) < resize || std::floor(static_cast<double>(input) / pct) < resize)
-        pct = std::nextafter(pct, 0.0f);
+    while (std::floor(input / as_decimal(pct)) < resize) pct = std::nextafter(pct, 0.0f);
     return pct;
 }
 

@@ -59,15 +59,21 @@ Image decode_image(const uint8_t* bytes, size_t size, const std::string& name) {
         throw Error(name + " is not an image vitscope can read (JPEG, PNG, BMP or GIF)");
     const std::string damaged = name + " is a damaged or unsupported " + format_name(format) + " (";
 
-    // Dimensions come from the header alone: a huge image is refused before
-    // any pixel memory is allocated.
+    // A huge image is refused from its header, before any pixel memory is
+    // allocated. Our own header read, because stbi_info itself refuses images
+    // over 2^30 bytes with only "unknown image type".
+    const auto refuse_if_huge = [&name](long long width, long long height) {
+        if (width * height > kMaxImagePixels)
+            throw Error(name + ": " + std::to_string(width) + " x " + std::to_string(height) +
+                        " pixels is over the 64-megapixel limit");
+    };
+    const HeaderSize header = read_header_size(format, bytes, size);
+    refuse_if_huge(header.width, header.height);
     int width = 0, height = 0, channels = 0;
     if (!stbi_info_from_memory(bytes, static_cast<int>(size), &width, &height, &channels))
         throw Error(damaged + stb_reason() + ")");
     if (width <= 0 || height <= 0) throw Error(damaged + "no pixels)");
-    if (static_cast<long long>(width) * height > kMaxImagePixels)
-        throw Error(name + ": " + std::to_string(width) + " x " + std::to_string(height) +
-                    " pixels is over the 64-megapixel limit");
+    refuse_if_huge(width, height);
     if (const std::string problem = check_container(format, bytes, size); !problem.empty())
         throw Error(name + " " + problem);
 

@@ -8,6 +8,7 @@ namespace {
 
 uint32_t be32(const uint8_t* p) { return uint32_t(p[0]) << 24 | uint32_t(p[1]) << 16 | uint32_t(p[2]) << 8 | p[3]; }
 uint32_t le32(const uint8_t* p) { return uint32_t(p[3]) << 24 | uint32_t(p[2]) << 16 | uint32_t(p[1]) << 8 | p[0]; }
+uint32_t be16(const uint8_t* p) { return uint32_t(p[0]) << 8 | p[1]; }
 uint32_t le16(const uint8_t* p) { return uint32_t(p[1]) << 8 | p[0]; }
 
 bool starts_with(const uint8_t* bytes, size_t size, const char* magic, size_t magic_size) {
@@ -26,6 +27,21 @@ size_t skip_scan_data(const uint8_t* b, size_t n, size_t i) {
         else return i;
     }
     return n;
+}
+
+HeaderSize jpeg_header_size(const uint8_t* b, size_t n) {
+    size_t i = 2;  // after SOI; frame headers come before the first scan
+    while (i + 4 <= n && b[i] == 0xFF) {
+        const uint8_t marker = b[i + 1];
+        if (marker == 0xFF) { ++i; continue; }  // fill byte
+        const size_t length = size_t(b[i + 2]) << 8 | b[i + 3];
+        // SOF0..SOF15 except DHT (C4), JPG (C8) and DAC (CC): precision, height, width.
+        const bool frame = marker >= 0xC0 && marker <= 0xCF && marker != 0xC4 && marker != 0xC8 && marker != 0xCC;
+        if (frame) return i + 9 <= n ? HeaderSize{be16(b + i + 7), be16(b + i + 5)} : HeaderSize{};
+        if (marker == 0xDA || length < 2) break;
+        i += 2 + length;
+    }
+    return {};
 }
 
 std::string check_jpeg(const uint8_t* b, size_t n) {
@@ -131,6 +147,24 @@ const char* format_name(ImageFormat format) {
         case ImageFormat::Unknown: break;
     }
     return "image";
+}
+
+HeaderSize read_header_size(ImageFormat format, const uint8_t* b, size_t n) {
+    switch (format) {
+        case ImageFormat::Jpeg: return jpeg_header_size(b, n);
+        case ImageFormat::Png:  // IHDR is the first chunk
+            if (n >= 24 && std::memcmp(b + 12, "IHDR", 4) == 0) return {be32(b + 16), be32(b + 20)};
+            break;
+        case ImageFormat::Bmp:
+            if (n >= 22 && le32(b + 14) == 12) return {le16(b + 18), le16(b + 20)};
+            if (n >= 26) return {int32_t(le32(b + 18)), std::llabs(int32_t(le32(b + 22)))};  // negative: top-down rows
+            break;
+        case ImageFormat::Gif:
+            if (n >= 10) return {le16(b + 6), le16(b + 8)};
+            break;
+        case ImageFormat::Unknown: break;
+    }
+    return {};
 }
 
 std::string check_container(ImageFormat format, const uint8_t* bytes, size_t size) {

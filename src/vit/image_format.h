@@ -15,6 +15,14 @@ enum class ImageFormat { Unknown, Jpeg, Png, Bmp, Gif };
 ImageFormat sniff_format(const uint8_t* bytes, size_t size);
 const char* format_name(ImageFormat format);  // "JPEG", "PNG", ...
 
+// Width and height as the header states them, before any decoding (0, 0
+// when the header is too short or malformed to say). JPEG: the first SOF
+// segment; PNG: IHDR; BMP: the info header; GIF: the logical screen.
+struct HeaderSize {
+    long long width = 0, height = 0;
+};
+HeaderSize read_header_size(ImageFormat format, const uint8_t* bytes, size_t size);
+
 // Empty when the file's structure is whole, else what is wrong, worded to
 // follow the file's name: "is truncated (the JPEG ends before its
 // end-of-image marker)". Walks the container only, never decodes pixels.

@@ -192,6 +192,7 @@ Image resize_pil(const Image& image, int out_w, int out_h, const std::string& in
 }
 
 Input preprocess(const Image& image, const PreprocessConfig& cfg, int input_size) {
+    if (input_size < 0) throw Error("the input size must be positive, not " + std::to_string(input_size));
     const int size = input_size > 0 ? input_size : cfg.input_size;
     if (size <= 0) throw Error("the model's input size must be positive, not " + std::to_string(size));
     if (!(cfg.crop_pct > 0.0f)) throw Error("crop_pct must be positive");
