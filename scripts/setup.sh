@@ -5,7 +5,7 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 packages=(build-essential cmake pkg-config git curl
   libeigen3-dev libstb-dev nlohmann-json3-dev libgtest-dev googletest libbenchmark-dev
-  libimgui-dev libglfw3-dev libepoxy-dev libegl-dev libgl1-mesa-dri libegl-mesa0 fonts-dejavu-core
+  libimgui-dev libglfw3-dev libepoxy-dev libegl-dev zlib1g-dev libgl1-mesa-dri libegl-mesa0 fonts-dejavu-core
   xvfb xauth xdotool python3-numpy python3-pil)
 missing=()
 for p in "${packages[@]}"; do

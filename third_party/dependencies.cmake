@@ -14,7 +14,8 @@ if(VITSCOPE_GUI)
   pkg_check_modules(EPOXY REQUIRED IMPORTED_TARGET epoxy)
   find_package(OpenGL REQUIRED COMPONENTS OpenGL EGL)
   add_library(vitscope_gl INTERFACE)
-  target_link_libraries(vitscope_gl INTERFACE glfw PkgConfig::EPOXY OpenGL::OpenGL OpenGL::EGL)
+  find_package(ZLIB REQUIRED)  # CRCs of the PNG text chunks
+  target_link_libraries(vitscope_gl INTERFACE glfw PkgConfig::EPOXY OpenGL::OpenGL OpenGL::EGL ZLIB::ZLIB)
   add_library(vitscope::gl ALIAS vitscope_gl)
   # libimgui-dev 1.86 ships the core and its GLFW + OpenGL3 backends in libimgui.a.
   pkg_check_modules(IMGUI REQUIRED IMPORTED_TARGET imgui)

@@ -25,7 +25,7 @@ int cmd_info(const CliArgs& args) {
     std::printf("classes: %d\n", m.num_classes());
     std::printf("layer norm eps: %g\ngelu: %s\n", m.config.ln_eps, m.config.gelu_tanh ? "tanh" : "erf");
     std::printf("preprocessing: resize shorter side to %d (%s, crop_pct %.3f), centre crop %d, mean %.4f %.4f %.4f, std %.4f %.4f %.4f\n",
-                static_cast<int>(pre.input_size / pre.crop_pct), pre.interpolation.c_str(), pre.crop_pct,
+                vit::resize_side(pre, pre.input_size), pre.interpolation.c_str(), pre.crop_pct,
                 pre.input_size, pre.mean[0], pre.mean[1], pre.mean[2], pre.std[0], pre.std[1], pre.std[2]);
     return 0;
 }

@@ -15,6 +15,7 @@ const char* kUsage =
     "  vitscope classify IMAGE [--model DIR] [--top K]\n"
     "  vitscope attention IMAGE --layer L --head H (--patch ROW,COL | --query cls|INDEX) [--model DIR]\n"
     "  vitscope export IMAGE --layer L (--head H | --mean-heads) (--patch ROW,COL | --query cls) -o OUT.png\n"
+    "           [--size PX] [--colormap viridis|magma|turbo] [--force]\n"
     "  vitscope info [--model DIR]\n"
     "  vitscope dump IMAGE -o DIR [--model DIR] [--size S]   (trace as .npy, for tests)\n";
 
@@ -36,7 +37,7 @@ int dispatch(const app::CliArgs& args) {
 
 int main(int argc, char** argv) {
     try {
-        app::CliArgs args = app::parse_cli(argc, argv, {"--mean-heads", "--quit", "--help", "--no-settings"});
+        app::CliArgs args = app::parse_cli(argc, argv, {"--mean-heads", "--quit", "--help", "--no-settings", "--force"});
         return dispatch(args);
     } catch (const vit::Error& e) {
         std::fprintf(stderr, "vitscope: error: %s\n", e.what());

@@ -15,6 +15,14 @@ namespace gfx {
 enum class Colormap { Viridis, Magma, Turbo, Diverging };   // Diverging: blue-white-red, for raw scores
 enum class Normalization { RowMax, Absolute, Log };          // map value -> [0,1] before the colormap
 
+// How a grid value v becomes a colormap position t in [0, 1]:
+//   RowMax:   n = v / max            (max = the largest value on the grid)
+//   Absolute: n = v
+//   Log:      n = log10(v / (max * 1e-3)) / 3, i.e. three decades below max (smaller clamps to 0)
+//   then t = (n - value_min) / (value_max - value_min), clamped.
+// So with the defaults [0, 1], RowMax and Log span the whole map, and Absolute
+// shows attention weights on their own 0..1 scale. Raw scores: Diverging with
+// Absolute and a range symmetric around 0.
 struct OverlayStyle {
     Colormap colormap = Colormap::Viridis;
     Normalization normalization = Normalization::RowMax;
@@ -23,6 +31,9 @@ struct OverlayStyle {
     bool show_grid = true;
     float value_min = 0.f;        // the range the colormap spans (after normalisation choice)
     float value_max = 1.f;
+    float dim_outside = 0.45f;    // brightness of the photo outside the model's crop
+    float line_width = 1.f;       // grid line width in pixels; outlines scale with it
+    float background[3] = {0.12f, 0.12f, 0.12f};  // where the view goes beyond the photo
 };
 
 // What to highlight, in patch-grid coordinates; -1 = none.
@@ -32,8 +43,16 @@ struct Marks {
     int pinned_row = -1, pinned_col = -1;
 };
 
+// GL objects below need a current context for every call, the destructor included.
 class PhotoTexture {
 public:
+    PhotoTexture() = default;
+    PhotoTexture(const PhotoTexture&) = delete;             // owns a GL name: move, never copy
+    PhotoTexture& operator=(const PhotoTexture&) = delete;
+    PhotoTexture(PhotoTexture&& other) noexcept;
+    PhotoTexture& operator=(PhotoTexture&& other) noexcept;
+    // Photos larger than GL_MAX_TEXTURE_SIZE are box-filtered down to fit;
+    // width()/height() stay the photo's own, which crop rectangles refer to.
     void upload(const vit::Image& image);
     GLuint id() const { return tex_; }
     int width() const { return w_; }
@@ -47,13 +66,21 @@ private:
 // grid x grid float values (row-major from the top-left patch), R32F.
 class GridTexture {
 public:
-    void upload(const std::vector<float>& values, int grid);
+    GridTexture() = default;
+    GridTexture(const GridTexture&) = delete;
+    GridTexture& operator=(const GridTexture&) = delete;
+    GridTexture(GridTexture&& other) noexcept;
+    GridTexture& operator=(GridTexture&& other) noexcept;
+    void upload(const std::vector<float>& values, int grid);  // values.size() must be grid*grid
     GLuint id() const { return tex_; }
     int grid() const { return grid_; }
+    float min_value() const { return min_; }   // of the finite values uploaded
+    float max_value() const { return max_; }
     ~GridTexture();
 private:
     GLuint tex_ = 0;
     int grid_ = 0;
+    float min_ = 0.f, max_ = 0.f;
 };
 
 class OverlayRenderer {
@@ -61,14 +88,21 @@ public:
     // Compiles shaders/overlay.vert + overlay.frag; throws vit::Error on failure.
     OverlayRenderer();
     ~OverlayRenderer();
+    OverlayRenderer(const OverlayRenderer&) = delete;
+    OverlayRenderer& operator=(const OverlayRenderer&) = delete;
     // Draws into the bound framebuffer's current viewport: the whole photo
     // stretched to the viewport (the caller keeps the aspect ratio), the map
     // over crop (in photo pixels), the grid and marks. values may be null
-    // (photo and grid only).
+    // (photo and dimmed surround only: no grid, no marks). view, when given,
+    // is the part of the photo (in photo pixels) that fills the viewport
+    // instead, for zoom and pan; it may reach beyond the photo (drawn as
+    // style.background).
+    // Sets its own program, VAO, texture units 0-1; disables blending and depth test.
     void draw(const PhotoTexture& photo, const vit::CropRect& crop, const GridTexture* values,
-              const OverlayStyle& style, const Marks& marks);
-    // A horizontal colour bar of the style's colormap into the current viewport.
-    void draw_colorbar(const OverlayStyle& style);
+              const OverlayStyle& style, const Marks& marks, const vit::CropRect* view = nullptr);
+    // A colour bar of the style's colormap filling the current viewport: t = 0
+    // at the left (bottom when vertical) to 1 at the right (top).
+    void draw_colorbar(const OverlayStyle& style, bool vertical = false);
 private:
     GLuint program_ = 0, colorbar_program_ = 0, vao_ = 0;
 };

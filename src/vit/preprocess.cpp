@@ -164,6 +164,10 @@ int crop_offset(int image_size, int crop_size) {
 
 }  // namespace
 
+int resize_side(const PreprocessConfig& cfg, int input_size) {
+    return static_cast<int>(std::floor(input_size / as_written(cfg.crop_pct)));
+}
+
 Image resize_pil(const Image& image, int out_w, int out_h, const std::string& interpolation) {
     if (image.width <= 0 || image.height <= 0 || image.rgb.size() != static_cast<size_t>(image.width) * image.height * 3)
         throw Error("cannot resize an empty or malformed image");
@@ -200,10 +204,16 @@ Input preprocess(const Image& image, const PreprocessConfig& cfg, int input_size
 
     // timm: scale_size = floor(img_size / crop_pct); torchvision Resize(int)
     // gives the shorter side that length and the longer int(scale * long / short).
-    const int scale_size = static_cast<int>(std::floor(size / as_written(cfg.crop_pct)));
+    const int scale_size = resize_side(cfg, size);
     const bool portrait = image.width <= image.height;
     const int short_side = portrait ? image.width : image.height;
     const int long_side = portrait ? image.height : image.width;
+    const double long_exact = static_cast<double>(scale_size) * long_side / short_side;
+    // A very elongated photo (say 60000 x 2) would resize to billions of pixels.
+    if (long_exact * scale_size > static_cast<double>(kMaxImagePixels))
+        throw Error("a " + std::to_string(image.width) + " x " + std::to_string(image.height) +
+                    " photo is too elongated: resizing its shorter side to " + std::to_string(scale_size) +
+                    " px would make it over 64 megapixels");
     const int long_scaled = static_cast<int>(static_cast<double>(static_cast<long long>(scale_size) * long_side) / short_side);
     const int resized_w = portrait ? scale_size : long_scaled;
     const int resized_h = portrait ? long_scaled : scale_size;

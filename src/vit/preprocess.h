@@ -27,6 +27,10 @@ struct Input {
 // the same way (floor(input_size / crop_pct)).
 Input preprocess(const Image& image, const PreprocessConfig& cfg, int input_size = 0);
 
+// The length the shorter side is resized to: floor(input_size / crop_pct),
+// with crop_pct as written in the config (0.9, not 0.899999976).
+int resize_side(const PreprocessConfig& cfg, int input_size);
+
 // The resize alone, as PIL's Image.resize does it on 8-bit RGB (separable
 // passes with fixed-point coefficients, rounded to 8 bits after each pass),
 // exposed for tests against PIL itself.

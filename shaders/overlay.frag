@@ -1,0 +1,115 @@
+#version 330 core
+// The photo with an attention (or score) map over the model's crop, the patch
+// grid and the patch outlines. colormaps.glsl is prepended at load time.
+in vec2 v_uv;
+out vec4 frag_color;
+
+uniform sampler2D u_photo;
+uniform sampler2D u_values;       // grid x grid R32F; texel (col, row), row 0 = top
+uniform bool u_has_values;
+uniform int u_grid;
+uniform vec4 u_view;              // the part of the photo shown, in photo uv: x0, y0, x1, y1
+uniform vec4 u_crop;              // the model's square crop, in photo uv
+uniform int u_colormap;
+uniform int u_normalization;      // 0 row max, 1 absolute, 2 log
+uniform float u_row_max;          // largest value on the grid
+uniform vec2 u_range;             // the normalised values the colormap spans
+uniform float u_opacity;
+uniform bool u_bilinear;
+uniform bool u_show_grid;
+uniform float u_dim;              // brightness outside the crop
+uniform float u_line_px;          // grid line width, pixels; outlines scale with it
+uniform vec3 u_background;        // beyond the photo's edges
+uniform ivec2 u_selected;         // (row, col); negative = none
+uniform ivec2 u_hover;
+uniform ivec2 u_pinned;
+
+float value_at(ivec2 cell) {
+    cell = clamp(cell, ivec2(0), ivec2(u_grid - 1));
+    return texelFetch(u_values, cell, 0).r;
+}
+
+// Interpolates between patch centres here rather than with GL_LINEAR so the
+// result does not depend on the texture's filter state; beyond the outer
+// centres the edge value holds.
+float grid_value(vec2 pc) {
+    if (!u_bilinear) return value_at(ivec2(floor(pc)));
+    vec2 p = pc - 0.5;
+    ivec2 i = ivec2(floor(p));
+    vec2 f = p - vec2(i);
+    float top = mix(value_at(i), value_at(i + ivec2(1, 0)), f.x);
+    float bottom = mix(value_at(i + ivec2(0, 1)), value_at(i + ivec2(1, 1)), f.x);
+    return mix(top, bottom, f.y);
+}
+
+// Value -> [0, 1] along the colormap.
+float normalise(float v) {
+    float n;
+    if (u_normalization == 1) {
+        n = v;
+    } else if (u_normalization == 2) {
+        // Three decades below the row maximum; anything smaller sits at the floor.
+        if (u_row_max <= 0.0) return 0.0;
+        float lo = u_row_max * 1e-3;
+        n = (log(max(v, lo)) - log(lo)) / log(1e3);
+    } else {
+        n = u_row_max > 0.0 ? v / u_row_max : 0.0;
+    }
+    float span = u_range.y - u_range.x;
+    return span != 0.0 ? (n - u_range.x) / span : 0.0;
+}
+
+// Signed distance in pixels from the fragment to the border of a patch cell
+// (negative inside); cell is (row, col).
+float cell_distance(vec2 pc, ivec2 cell, vec2 px_per_patch) {
+    vec2 lo = vec2(cell.y, cell.x);
+    vec2 d = max(lo - pc, pc - (lo + 1.0)) * px_per_patch;
+    return length(max(d, 0.0)) + min(max(d.x, d.y), 0.0);
+}
+
+// Coverage of the band a <= d <= b, antialiased over one pixel.
+float band(float d, float a, float b) {
+    return clamp(min(d - a, b - d) + 0.5, 0.0, 1.0);
+}
+
+// A coloured line on the cell border with dark edges, readable on any photo.
+vec3 outline(vec3 col, vec2 pc, ivec2 cell, vec2 px_per_patch, float half_width, vec3 colour) {
+    if (cell.x < 0 || cell.y < 0) return col;
+    float d = cell_distance(pc, cell, px_per_patch);
+    float edge = max(1.0, half_width * 0.5);
+    col = mix(col, vec3(0.0), 0.85 * band(d, -half_width - edge, half_width + edge));
+    return mix(col, colour, band(d, -half_width, half_width));
+}
+
+void main() {
+    vec2 uv = mix(u_view.xy, u_view.zw, v_uv);
+    vec2 pc = (uv - u_crop.xy) / (u_crop.zw - u_crop.xy) * float(u_grid);
+    // Derivatives before any branch: pixels per patch along x and y.
+    vec2 px_per_patch = 1.0 / max(fwidth(pc), vec2(1e-6));
+
+    if (any(lessThan(uv, vec2(0.0))) || any(greaterThan(uv, vec2(1.0)))) {
+        frag_color = vec4(u_background, 1.0);
+        return;
+    }
+    vec3 col = texture(u_photo, uv).rgb;
+    bool in_crop = all(greaterThanEqual(pc, vec2(0.0))) && all(lessThan(pc, vec2(float(u_grid))));
+    if (!in_crop) {
+        col *= u_dim;
+    } else {
+        if (u_has_values) {
+            float t = normalise(grid_value(pc));
+            col = mix(col, colormap(u_colormap, t), u_opacity);
+        }
+        if (u_show_grid) {
+            vec2 to_line = min(fract(pc), 1.0 - fract(pc)) * px_per_patch;
+            float w = 0.5 * u_line_px;
+            float line = max(band(to_line.x, -w, w), band(to_line.y, -w, w));
+            col = mix(col, vec3(1.0), 0.3 * line);
+        }
+    }
+    float w = max(0.5, u_line_px);
+    col = outline(col, pc, u_pinned, px_per_patch, w, vec3(1.0, 0.62, 0.05));
+    col = outline(col, pc, u_hover, px_per_patch, 0.5 * w, vec3(0.92));
+    col = outline(col, pc, u_selected, px_per_patch, 1.5 * w, vec3(1.0));
+    frag_color = vec4(col, 1.0);
+}

@@ -1,0 +1,86 @@
+#include "overlay_renderer.h"
+
+#include "shader_program.h"
+#include "vit/error.h"
+
+namespace gfx {
+namespace {
+
+GLint loc(GLuint program, const char* name) { return glGetUniformLocation(program, name); }
+
+}  // namespace
+
+OverlayRenderer::OverlayRenderer() {
+    program_ = build_program("overlay.vert", "overlay.frag", {"colormaps.glsl"});
+    try {
+        colorbar_program_ = build_program("overlay.vert", "colorbar.frag", {"colormaps.glsl"});
+    } catch (...) {
+        glDeleteProgram(program_);
+        throw;
+    }
+    glGenVertexArrays(1, &vao_);  // core profile draws need a VAO, even an empty one
+}
+
+OverlayRenderer::~OverlayRenderer() {
+    glDeleteProgram(program_);
+    glDeleteProgram(colorbar_program_);
+    glDeleteVertexArrays(1, &vao_);
+}
+
+void OverlayRenderer::draw(const PhotoTexture& photo, const vit::CropRect& crop, const GridTexture* values,
+                           const OverlayStyle& style, const Marks& marks, const vit::CropRect* view) {
+    if (!photo.id() || photo.width() <= 0) throw vit::Error("overlay: no photo uploaded");
+    const float pw = static_cast<float>(photo.width()), ph = static_cast<float>(photo.height());
+    const bool has_values = values && values->id() && values->grid() > 0;
+
+    glDisable(GL_BLEND);
+    glDisable(GL_DEPTH_TEST);
+    glDisable(GL_CULL_FACE);
+    glUseProgram(program_);
+    glActiveTexture(GL_TEXTURE0);
+    glBindTexture(GL_TEXTURE_2D, photo.id());
+    glActiveTexture(GL_TEXTURE1);
+    glBindTexture(GL_TEXTURE_2D, has_values ? values->id() : 0);
+    glActiveTexture(GL_TEXTURE0);
+    glUniform1i(loc(program_, "u_photo"), 0);
+    glUniform1i(loc(program_, "u_values"), 1);
+    glUniform1i(loc(program_, "u_has_values"), has_values);
+    glUniform1i(loc(program_, "u_grid"), has_values ? values->grid() : 1);
+
+    const vit::CropRect whole{0, 0, pw, ph};
+    const vit::CropRect& v = view ? *view : whole;
+    glUniform4f(loc(program_, "u_view"), v.x / pw, v.y / ph, (v.x + v.w) / pw, (v.y + v.h) / ph);
+    glUniform4f(loc(program_, "u_crop"), crop.x / pw, crop.y / ph, (crop.x + crop.w) / pw, (crop.y + crop.h) / ph);
+    glUniform1i(loc(program_, "u_colormap"), static_cast<int>(style.colormap));
+    glUniform1i(loc(program_, "u_normalization"), static_cast<int>(style.normalization));
+    glUniform1f(loc(program_, "u_row_max"), has_values ? values->max_value() : 0.f);
+    glUniform2f(loc(program_, "u_range"), style.value_min, style.value_max);
+    glUniform1f(loc(program_, "u_opacity"), style.opacity);
+    glUniform1i(loc(program_, "u_bilinear"), style.bilinear);
+    glUniform1i(loc(program_, "u_show_grid"), style.show_grid && has_values);
+    glUniform1f(loc(program_, "u_dim"), style.dim_outside);
+    glUniform1f(loc(program_, "u_line_px"), style.line_width);
+    glUniform3f(loc(program_, "u_background"), style.background[0], style.background[1], style.background[2]);
+    // Marks are patch coordinates: without a grid they have nothing to refer to.
+    const Marks m = has_values ? marks : Marks{};
+    glUniform2i(loc(program_, "u_selected"), m.selected_row, m.selected_col);
+    glUniform2i(loc(program_, "u_hover"), m.hover_row, m.hover_col);
+    glUniform2i(loc(program_, "u_pinned"), m.pinned_row, m.pinned_col);
+
+    glBindVertexArray(vao_);
+    glDrawArrays(GL_TRIANGLES, 0, 3);
+    glBindVertexArray(0);
+}
+
+void OverlayRenderer::draw_colorbar(const OverlayStyle& style, bool vertical) {
+    glDisable(GL_BLEND);
+    glDisable(GL_DEPTH_TEST);
+    glUseProgram(colorbar_program_);
+    glUniform1i(loc(colorbar_program_, "u_colormap"), static_cast<int>(style.colormap));
+    glUniform1i(loc(colorbar_program_, "u_vertical"), vertical);
+    glBindVertexArray(vao_);
+    glDrawArrays(GL_TRIANGLES, 0, 3);
+    glBindVertexArray(0);
+}
+
+}  // namespace gfx

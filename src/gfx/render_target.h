@@ -1,0 +1,60 @@
+// An offscreen framebuffer with an RGBA8 colour texture: the figure export
+// renders into one and reads it back; the window can show its texture.
+#pragma once
+#include <utility>
+
+#include <epoxy/gl.h>
+
+#include "rgba_image.h"
+
+namespace gfx {
+
+class RenderTarget {
+public:
+    RenderTarget() = default;
+    RenderTarget(int width, int height) { resize(width, height); }
+    ~RenderTarget();
+    RenderTarget(const RenderTarget&) = delete;
+    RenderTarget& operator=(const RenderTarget&) = delete;
+    RenderTarget(RenderTarget&& other) noexcept { *this = std::move(other); }
+    RenderTarget& operator=(RenderTarget&& other) noexcept {
+        std::swap(fbo_, other.fbo_);  // other's destructor frees what this held
+        std::swap(tex_, other.tex_);
+        std::swap(w_, other.w_);
+        std::swap(h_, other.h_);
+        return *this;
+    }
+
+    // (Re)allocates; throws vit::Error when the size is beyond the GPU's limits.
+    void resize(int width, int height);
+    // Binds the framebuffer for drawing and sets the viewport to all of it.
+    void bind() const;
+    // The pixels, rows from the top (GL's rows run from the bottom).
+    RgbaImage read() const;
+
+    GLuint texture() const { return tex_; }
+    GLuint framebuffer() const { return fbo_; }
+    int width() const { return w_; }
+    int height() const { return h_; }
+
+private:
+    GLuint fbo_ = 0, tex_ = 0;
+    int w_ = 0, h_ = 0;
+};
+
+// Restores the framebuffer binding, viewport, clear colour, program, texture
+// unit 0 and the scissor and blend switches on scope exit, so drawing offscreen from inside
+// the window's frame leaves the window's state alone.
+class FramebufferScope {
+public:
+    FramebufferScope();
+    ~FramebufferScope();
+    FramebufferScope(const FramebufferScope&) = delete;
+    FramebufferScope& operator=(const FramebufferScope&) = delete;
+private:
+    GLint fbo_ = 0, viewport_[4] = {0, 0, 0, 0}, program_ = 0, texture_ = 0, active_ = 0;
+    GLfloat clear_[4] = {0, 0, 0, 0};
+    GLboolean scissor_ = GL_FALSE, blend_ = GL_FALSE;
+};
+
+}  // namespace gfx

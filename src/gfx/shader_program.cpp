@@ -1,0 +1,119 @@
+#include "shader_program.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "vit/error.h"
+
+namespace gfx {
+namespace {
+
+namespace fs = std::filesystem;
+
+bool has_shaders(const fs::path& dir) {
+    std::error_code ec;
+    return fs::exists(dir / "overlay.frag", ec);
+}
+
+std::string read_text(const std::string& name) {
+    const fs::path path = fs::path(shader_dir()) / name;
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw vit::Error("cannot read shader " + path.string() + " (set VITSCOPE_SHADER_DIR to the shaders folder)");
+    std::ostringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+// Splits "#version ...\n" off the front so includes can follow it.
+std::pair<std::string, std::string> split_version(const std::string& src) {
+    if (src.rfind("#version", 0) != 0) return {"#version 330 core\n", src};
+    const size_t eol = src.find('\n');
+    if (eol == std::string::npos) return {src + "\n", ""};
+    return {src.substr(0, eol + 1), src.substr(eol + 1)};
+}
+
+std::string info_log(GLuint object, bool is_program) {
+    GLint len = 0;
+    if (is_program) glGetProgramiv(object, GL_INFO_LOG_LENGTH, &len);
+    else glGetShaderiv(object, GL_INFO_LOG_LENGTH, &len);
+    std::string log(static_cast<size_t>(std::max(len, 1)), '\0');
+    if (is_program) glGetProgramInfoLog(object, len, nullptr, log.data());
+    else glGetShaderInfoLog(object, len, nullptr, log.data());
+    while (!log.empty() && (log.back() == '\0' || log.back() == '\n')) log.pop_back();
+    for (char& c : log)
+        if (c == '\n') c = ' ';  // errors are one line
+    return log;
+}
+
+// parts[i] is GLSL source string i; `names` says which file each came from.
+GLuint compile(GLenum type, const std::vector<std::string>& parts, const std::string& names) {
+    GLuint shader = glCreateShader(type);
+    std::vector<const char*> ptrs;
+    for (const auto& p : parts) ptrs.push_back(p.c_str());
+    glShaderSource(shader, static_cast<GLsizei>(ptrs.size()), ptrs.data(), nullptr);
+    glCompileShader(shader);
+    GLint ok = 0;
+    glGetShaderiv(shader, GL_COMPILE_STATUS, &ok);
+    if (!ok) {
+        const std::string log = info_log(shader, false);
+        glDeleteShader(shader);
+        throw vit::Error("shader " + names + " does not compile: " + log);
+    }
+    return shader;
+}
+
+}  // namespace
+
+std::string shader_dir() {
+    if (const char* env = std::getenv("VITSCOPE_SHADER_DIR"); env && *env) return env;
+#ifdef VITSCOPE_SHADER_DIR
+    if (has_shaders(VITSCOPE_SHADER_DIR)) return VITSCOPE_SHADER_DIR;
+#endif
+    std::error_code ec;
+    const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+    return (exe.parent_path() / ".." / "share" / "vitscope" / "shaders").lexically_normal().string();
+}
+
+GLuint build_program(const std::string& vert, const std::string& frag, const std::vector<std::string>& frag_includes) {
+    const GLuint vs = compile(GL_VERTEX_SHADER, {read_text(vert)}, vert);
+
+    // "#line 1 N" makes the compiler's "N:line" messages point into file N of
+    // the list reported with the error.
+    auto [version, body] = split_version(read_text(frag));
+    std::vector<std::string> parts = {version};
+    std::string names = frag + " (source 0";
+    int index = 1;
+    for (const auto& inc : frag_includes) {
+        parts.push_back("#line 1 " + std::to_string(index) + "\n" + read_text(inc) + "\n");
+        names += ", " + std::to_string(index++) + " = " + inc;
+    }
+    parts.push_back("#line 2 0\n" + body);
+    names += ")";
+    GLuint fs_ = 0;
+    try {
+        fs_ = compile(GL_FRAGMENT_SHADER, parts, names);
+    } catch (...) {
+        glDeleteShader(vs);
+        throw;
+    }
+
+    GLuint program = glCreateProgram();
+    glAttachShader(program, vs);
+    glAttachShader(program, fs_);
+    glLinkProgram(program);
+    glDeleteShader(vs);
+    glDeleteShader(fs_);
+    GLint ok = 0;
+    glGetProgramiv(program, GL_LINK_STATUS, &ok);
+    if (!ok) {
+        const std::string log = info_log(program, true);
+        glDeleteProgram(program);
+        throw vit::Error("shaders " + vert + " + " + frag + " do not link: " + log);
+    }
+    return program;
+}
+
+}  // namespace gfx

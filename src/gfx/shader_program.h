@@ -1,0 +1,22 @@
+// GLSL programs built from the files in shaders/, read at run time so a
+// shader can be edited without rebuilding.
+#pragma once
+#include <string>
+#include <vector>
+
+#include <epoxy/gl.h>
+
+namespace gfx {
+
+// Where the shaders are read from: $VITSCOPE_SHADER_DIR when set, else the
+// source tree's shaders/ the build was configured with (when it still exists),
+// else <executable dir>/../share/vitscope/shaders.
+std::string shader_dir();
+
+// Compiles and links shader_dir()/vert and shader_dir()/frag. Each file in
+// frag_includes (e.g. "colormaps.glsl") is inserted after the fragment
+// shader's #version line. Throws vit::Error with the compiler's log.
+GLuint build_program(const std::string& vert, const std::string& frag,
+                     const std::vector<std::string>& frag_includes = {});
+
+}  // namespace gfx

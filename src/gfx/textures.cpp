@@ -1,0 +1,116 @@
+// PhotoTexture and GridTexture of overlay_renderer.h.
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <string>
+#include <utility>
+
+#include "overlay_renderer.h"
+#include "vit/error.h"
+
+namespace gfx {
+namespace {
+
+// Averages factor x factor blocks, for photos beyond the GPU's texture limit.
+std::vector<uint8_t> shrink(const vit::Image& im, int factor, int& out_w, int& out_h) {
+    out_w = (im.width + factor - 1) / factor;
+    out_h = (im.height + factor - 1) / factor;
+    std::vector<uint8_t> out(static_cast<size_t>(out_w) * out_h * 3);
+    for (int y = 0; y < out_h; ++y)
+        for (int x = 0; x < out_w; ++x) {
+            const int x1 = std::min(im.width, (x + 1) * factor), y1 = std::min(im.height, (y + 1) * factor);
+            for (int c = 0; c < 3; ++c) {
+                unsigned sum = 0, n = 0;
+                for (int yy = y * factor; yy < y1; ++yy)
+                    for (int xx = x * factor; xx < x1; ++xx, ++n) sum += im.at(xx, yy, c);
+                out[(static_cast<size_t>(y) * out_w + x) * 3 + c] = static_cast<uint8_t>((sum + n / 2) / n);
+            }
+        }
+    return out;
+}
+
+}  // namespace
+
+void PhotoTexture::upload(const vit::Image& image) {
+    if (image.width <= 0 || image.height <= 0) throw vit::Error("cannot show an empty photo");
+    GLint max_size = 0;
+    glGetIntegerv(GL_MAX_TEXTURE_SIZE, &max_size);
+    int factor = 1;
+    while ((image.width + factor - 1) / factor > max_size || (image.height + factor - 1) / factor > max_size) ++factor;
+
+    int tw = image.width, th = image.height;
+    std::vector<uint8_t> shrunk;
+    const uint8_t* data = image.rgb.data();
+    if (factor > 1) {
+        shrunk = shrink(image, factor, tw, th);
+        data = shrunk.data();
+    }
+    if (!tex_) glGenTextures(1, &tex_);
+    GLint unpack = 4;
+    glGetIntegerv(GL_UNPACK_ALIGNMENT, &unpack);
+    glPixelStorei(GL_UNPACK_ALIGNMENT, 1);  // RGB rows need not be 4-byte aligned
+    glBindTexture(GL_TEXTURE_2D, tex_);
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_RGB8, tw, th, 0, GL_RGB, GL_UNSIGNED_BYTE, data);
+    glGenerateMipmap(GL_TEXTURE_2D);  // clean downscaling when the view is smaller than the photo
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR_MIPMAP_LINEAR);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+    glPixelStorei(GL_UNPACK_ALIGNMENT, unpack);
+    w_ = image.width;
+    h_ = image.height;
+}
+
+PhotoTexture::PhotoTexture(PhotoTexture&& o) noexcept { *this = std::move(o); }
+
+PhotoTexture& PhotoTexture::operator=(PhotoTexture&& o) noexcept {
+    std::swap(tex_, o.tex_);  // o's destructor frees what this held
+    std::swap(w_, o.w_);
+    std::swap(h_, o.h_);
+    return *this;
+}
+
+PhotoTexture::~PhotoTexture() {
+    if (tex_) glDeleteTextures(1, &tex_);
+}
+
+void GridTexture::upload(const std::vector<float>& values, int grid) {
+    if (grid <= 0 || values.size() != static_cast<size_t>(grid) * grid)
+        throw vit::Error("grid texture: " + std::to_string(values.size()) + " values for a " + std::to_string(grid) +
+                         " x " + std::to_string(grid) + " grid");
+    float lo = std::numeric_limits<float>::infinity(), hi = -lo;
+    for (float v : values)
+        if (std::isfinite(v)) lo = std::min(lo, v), hi = std::max(hi, v);
+    min_ = std::isfinite(lo) ? lo : 0.f;
+    max_ = std::isfinite(hi) ? hi : 0.f;
+
+    if (!tex_) glGenTextures(1, &tex_);
+    glBindTexture(GL_TEXTURE_2D, tex_);
+    GLint unpack = 4;
+    glGetIntegerv(GL_UNPACK_ALIGNMENT, &unpack);
+    glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_R32F, grid, grid, 0, GL_RED, GL_FLOAT, values.data());
+    glPixelStorei(GL_UNPACK_ALIGNMENT, unpack);
+    // The shader reads texels with texelFetch; the filter only matters to anyone else.
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+    grid_ = grid;
+}
+
+GridTexture::GridTexture(GridTexture&& o) noexcept { *this = std::move(o); }
+
+GridTexture& GridTexture::operator=(GridTexture&& o) noexcept {
+    std::swap(tex_, o.tex_);
+    std::swap(grid_, o.grid_);
+    std::swap(min_, o.min_);
+    std::swap(max_, o.max_);
+    return *this;
+}
+
+GridTexture::~GridTexture() {
+    if (tex_) glDeleteTextures(1, &tex_);
+}
+
+}  // namespace gfx
