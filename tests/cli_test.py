@@ -151,6 +151,11 @@ def test_bad_input(tmp):
         return ({("weird." + k if k != "__metadata__" else k): v for k, v in h.items()}, b)
     expect_error("unknown naming scheme", cls(DOG)[:2] + ["--model", model_variant(tmp, "names", renamed)], "naming scheme")
 
+    def nan_weight(h, b):
+        begin = h["blocks.2.attn.proj.bias"]["data_offsets"][0]
+        return (h, b[:begin] + struct.pack("<f", float("nan")) + b[begin + 4:])
+    expect_error("NaN weight", cls(DOG)[:2] + ["--model", model_variant(tmp, "nan", nan_weight)], "blocks.2.attn.proj.bias")
+
     d = os.path.join(tmp, "heads")
     shutil.copytree(MODEL, d)
     cfg = json.load(open(os.path.join(d, "config.json")))

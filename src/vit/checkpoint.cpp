@@ -133,7 +133,13 @@ public:
         if (t.shape != expected)
             fail("tensor '" + name + "' has shape " + dims(t.shape) + ", expected " + dims(expected));
         used_.insert(name);
-        return st_.to_f32(name);
+        std::vector<float> values = st_.to_f32(name);
+        // A NaN or infinity would silently turn every map it reaches into noise.
+        const auto bad = std::count_if(values.begin(), values.end(), [](float v) { return !std::isfinite(v); });
+        if (bad)
+            fail("tensor '" + name + "' holds " + std::to_string(bad) + " NaN or infinite value" + (bad > 1 ? "s" : "") +
+                 " of " + std::to_string(values.size()) + "; the checkpoint is damaged");
+        return values;
     }
 
     Vec vec(const std::string& name, int n) {
