@@ -3,19 +3,21 @@
 #   scripts/fetch_model.sh [NAME]        NAME defaults to the default model
 # With VITSCOPE_MODEL_MIRROR=DIR it copies DIR/NAME instead of downloading
 # (CI uses the mirror beside the checkout: ../shared/models).
+# VITSCOPE_MODELS_DIR puts the folder somewhere other than models/.
 set -euo pipefail
 name=${1:-vit_tiny_patch16_224.augreg_in21k_ft_in1k}
 here=$(cd "$(dirname "$0")/.." && pwd)
-dest="$here/models/$name"
+root=${VITSCOPE_MODELS_DIR:-$here/models}
+dest="$root/$name"
 
 # Hub repository of each supported model name.
 case "$name" in
   vit_tiny_patch16_224.augreg_in21k_ft_in1k|vit_small_patch16_224.augreg_in21k_ft_in1k|\
   vit_base_patch16_224.augreg2_in21k_ft_in1k) repo="timm/$name"; files="model.safetensors config.json" ;;
   deit-tiny-patch16-224|facebook/deit-tiny-patch16-224) name=deit-tiny-patch16-224; repo="facebook/$name"
-    dest="$here/models/$name"; files="model.safetensors config.json preprocessor_config.json" ;;
+    dest="$root/$name"; files="model.safetensors config.json preprocessor_config.json" ;;
   dino-vits16|facebook/dino-vits16) name=dino-vits16; repo="facebook/$name"
-    dest="$here/models/$name"; files="model.safetensors config.json preprocessor_config.json" ;;
+    dest="$root/$name"; files="model.safetensors config.json preprocessor_config.json" ;;
   *) echo "fetch_model.sh: error: unknown model '$name' (known: vit_tiny_patch16_224.augreg_in21k_ft_in1k," \
           "vit_small_patch16_224.augreg_in21k_ft_in1k, vit_base_patch16_224.augreg2_in21k_ft_in1k," \
           "facebook/deit-tiny-patch16-224, facebook/dino-vits16)" >&2; exit 2 ;;
