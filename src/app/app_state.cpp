@@ -1,0 +1,156 @@
+#include "app_state.h"
+
+#include <algorithm>
+#include <cctype>
+#include <filesystem>
+
+#include <nlohmann/json.hpp>
+
+namespace app {
+namespace {
+
+template <class... F>
+struct Overloaded : F... {
+    using F::operator()...;
+};
+template <class... F>
+Overloaded(F...) -> Overloaded<F...>;
+
+int clamp_token(const AppState& s, int token) {
+    return s.trace() ? std::clamp(token, 0, s.trace()->tokens - 1) : 0;
+}
+
+void set_layer(AppState& s, int layer) {
+    if (s.layers()) s.sel.layer = std::clamp(layer, 0, s.layers() - 1);
+}
+
+void move_query(AppState& s, int drow, int dcol) {
+    const vit::Trace* t = s.trace();
+    if (!t || t->grid <= 0) return;
+    if (!t->is_patch(s.sel.query)) {
+        // From CLS (or a register) the arrows step onto the centre of the grid.
+        s.sel.query = t->token_of(t->grid / 2, t->grid / 2);
+        return;
+    }
+    const int r = std::clamp(t->row_of(s.sel.query) + drow, 0, t->grid - 1);
+    const int c = std::clamp(t->col_of(s.sel.query) + dcol, 0, t->grid - 1);
+    s.sel.query = t->token_of(r, c);
+}
+
+}  // namespace
+
+bool apply(AppState& s, const Action& a) {
+    return std::visit(
+        Overloaded{
+            [&](const act::SelectQuery& x) { s.sel.query = clamp_token(s, x.token); return true; },
+            [&](const act::MoveQuery& x) { move_query(s, x.drow, x.dcol); return true; },
+            [&](const act::SetLayer& x) { set_layer(s, x.layer); return true; },
+            [&](const act::StepLayer& x) { set_layer(s, s.sel.layer + x.delta); return true; },
+            [&](const act::SetHead& x) {
+                if (s.heads()) s.sel.head = std::clamp(x.head, 0, s.heads() - 1);
+                s.sel.source = MapSource::Head;
+                return true;
+            },
+            [&](const act::ToggleHeadVisible& x) {
+                auto& v = s.sel.head_visible;
+                if (x.head >= 0 && x.head < static_cast<int>(v.size())) v[x.head] = !v[x.head];
+                return true;
+            },
+            [&](const act::SetMapSource& x) { s.sel.source = x.source; return true; },
+            [&](const act::HoverKey& x) { s.sel.hovered_key = x.token < 0 ? -1 : clamp_token(s, x.token); return true; },
+            [&](const act::PinKey& x) {
+                s.sel.pinned_key = (x.token < 0 || x.token == s.sel.pinned_key) ? -1 : clamp_token(s, x.token);
+                return true;
+            },
+            [&](const act::SetStyle& x) { s.style = x.style; return true; },
+            [&](const act::SetTemperature& x) { s.temperature = std::clamp(x.temperature, 0.01f, 100.f); return true; },
+            [&](const act::DismissError&) { s.last_error.clear(); return true; },
+            [&](const act::SetImageView& x) {
+                s.image_view[0] = x.x, s.image_view[1] = x.y, s.image_view[2] = x.w, s.image_view[3] = x.h;
+                return true;
+            },
+            [&](const act::ShowHelp& x) { s.show_help = x.show; return true; },
+            [&](const act::ShowTab& x) { s.tab = x.tab; return true; },
+            [&](const act::OpenBrowser& x) {
+                s.browser.mode = x.mode;
+                if (!x.dir.empty()) s.browser.dir = x.dir;
+                return true;
+            },
+            [&](const auto&) { return false; },
+        },
+        a);
+}
+
+void adopt(AppState& s, Loaded loaded) {
+    const vit::Trace* old = s.trace();
+    const int old_grid = old ? old->grid : 0, old_prefix = old ? old->prefix : 0;
+    const int old_row = old ? old->row_of(s.sel.query) : -1, old_col = old ? old->col_of(s.sel.query) : -1;
+    const int old_heads = s.heads();
+    s.loaded = std::move(loaded);
+    const vit::Trace* t = s.trace();
+    if (!t) return;
+    s.last_forward_seconds = t->seconds;
+    set_layer(s, s.sel.layer);
+    const int heads = s.heads();
+    s.sel.head = std::clamp(s.sel.head, 0, std::max(0, heads - 1));
+    if (heads != old_heads) s.sel.head_visible.assign(heads, true);
+    // Same patch when the grid matches, else CLS stays CLS and patches go to the centre.
+    if (old_row >= 0 && old_grid == t->grid)
+        s.sel.query = t->token_of(old_row, old_col);
+    else if (s.sel.query < old_prefix || !old)
+        s.sel.query = std::min(s.sel.query, t->prefix - 1);
+    else
+        s.sel.query = t->token_of(t->grid / 2, t->grid / 2);
+    s.sel.hovered_key = -1;
+    if (s.sel.pinned_key >= t->tokens || old_grid != t->grid) s.sel.pinned_key = -1;
+}
+
+std::string state_json(const AppState& s) {
+    using nlohmann::json;
+    const vit::Trace* t = s.trace();
+    json j;
+    j["layer"] = s.sel.layer;
+    j["head"] = s.sel.head;
+    j["visible_heads"] = s.sel.visible_heads();
+    j["map"] = s.sel.source == MapSource::Head ? "head" : "mean";
+    j["query_token"] = s.sel.query;
+    j["row"] = t ? t->row_of(s.sel.query) : -1;
+    j["col"] = t ? t->col_of(s.sel.query) : -1;
+    j["pinned_key"] = s.sel.pinned_key;
+    j["image"] = s.loaded.image_path;
+    j["model"] = s.loaded.model_dir;
+    j["last_error"] = s.last_error;
+    j["busy"] = s.work.busy;
+    j["ready"] = s.loaded.ready() && !s.work.busy;
+    j["grid"] = t ? t->grid : 0;
+    j["tokens"] = t ? t->tokens : 0;
+    j["photo_size"] = {s.loaded.image ? s.loaded.image->width : 0, s.loaded.image ? s.loaded.image->height : 0};
+    const auto& c = s.loaded.crop;
+    j["crop"] = {c.x, c.y, c.w, c.h};
+    j["image_view"] = {s.image_view[0], s.image_view[1], s.image_view[2], s.image_view[3]};
+    j["temperature"] = s.temperature;
+    j["tab"] = s.tab == AppState::Tab::Math ? "math" : "whatifs";
+    j["help"] = s.show_help;
+    j["browser"] = s.browser.mode == BrowserState::Mode::Closed      ? "closed"
+                   : s.browser.mode == BrowserState::Mode::OpenImage ? "image"
+                                                                      : "model";
+    return j.dump(2);
+}
+
+std::string selection_slug(const AppState& s) {
+    namespace fs = std::filesystem;
+    std::string stem = s.loaded.image_path.empty() ? "vitscope" : fs::path(s.loaded.image_path).stem().string();
+    const vit::Trace* t = s.trace();
+    std::string slug = stem + "_L" + std::to_string(s.sel.layer);
+    slug += s.sel.source == MapSource::MeanOfVisible ? "_Hmean" : "_H" + std::to_string(s.sel.head);
+    if (t && t->is_patch(s.sel.query))
+        slug += "_r" + std::to_string(t->row_of(s.sel.query)) + "c" + std::to_string(t->col_of(s.sel.query));
+    else
+        slug += s.sel.query == 0 ? "_cls" : "_t" + std::to_string(s.sel.query);
+    // Keep file names portable: photo names may hold spaces or odd characters.
+    for (char& ch : slug)
+        if (!std::isalnum(static_cast<unsigned char>(ch)) && ch != '_' && ch != '-' && ch != '.') ch = '_';
+    return slug;
+}
+
+}  // namespace app

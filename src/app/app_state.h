@@ -1,0 +1,145 @@
+// Everything the window shows is decided here: what is loaded, what is
+// selected, how maps are drawn, what went wrong. Panels read an AppState and
+// emit Actions; only apply() (and the window's handlers for actions with side
+// effects) change it, so every change goes through one place.
+#pragma once
+#include <memory>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "gfx/overlay_renderer.h"
+#include "vit/forward.h"
+#include "vit/image.h"
+#include "vit/model.h"
+#include "vit/preprocess.h"
+
+namespace app {
+
+struct ClassScore {
+    int index = 0;
+    float probability = 0;
+    std::string label;
+};
+
+// One consistent set: a model, a photo, and the trace of that model on that
+// photo. The worker builds it; the window swaps it in whole.
+struct Loaded {
+    std::shared_ptr<const vit::Model> model;
+    std::string model_dir;
+    std::shared_ptr<const vit::Image> image;
+    std::string image_path;
+    std::shared_ptr<const vit::Trace> trace;  // null until both model and photo are there
+    vit::CropRect crop;                       // the model's input square on the photo
+    std::vector<ClassScore> top5;
+    int generation = 0;                       // bumps with every swap; GPU caches key on it
+    bool ready() const { return trace != nullptr; }
+};
+
+// Which map the photo view shows.
+enum class MapSource { Head, MeanOfVisible };
+
+struct Selection {
+    int layer = 0;
+    int head = 0;                     // the head the math panel explains
+    std::vector<bool> head_visible;   // one per head of the model; the mean averages the visible ones
+    MapSource source = MapSource::Head;
+    int query = 0;                    // token index; 0 = CLS
+    int hovered_key = -1;             // token under the mouse in any map; -1 none
+    int pinned_key = -1;              // clicked key the math panel stays on; -1 none
+    int key() const { return pinned_key >= 0 ? pinned_key : hovered_key; }
+    std::vector<int> visible_heads() const {
+        std::vector<int> v;
+        for (size_t h = 0; h < head_visible.size(); ++h)
+            if (head_visible[h]) v.push_back(static_cast<int>(h));
+        return v;
+    }
+};
+
+struct WorkProgress {
+    bool busy = false;
+    std::string stage;       // "Running the forward pass", ...
+    double seconds = 0;      // since the job started
+};
+
+// The in-app file browser (File > Open image / Open model).
+struct BrowserState {
+    enum class Mode { Closed, OpenImage, OpenModel };
+    Mode mode = Mode::Closed;
+    std::string dir;                  // the folder listed
+};
+
+struct AppState {
+    Loaded loaded;
+    Selection sel;
+    gfx::OverlayStyle style;          // the weight maps (colormap, normalisation, opacity, filter, grid)
+    float temperature = 1.f;          // the temperature what-if
+    WorkProgress work;
+    std::string requested_image, requested_model;  // what the current job is loading
+    std::string last_error;           // shown until the next success or dismissal
+    std::string status;               // last completed action ("Saved ...")
+    double last_forward_seconds = 0;
+    BrowserState browser;
+    bool show_help = false;
+    enum class Tab { Math, WhatIfs };
+    Tab tab = Tab::Math;              // the right-hand panel's tab
+    std::string export_dir = ".";     // where screenshots and figures go
+    std::string photos_dir, models_dir;  // the project's sample photos and models, for the browser
+    // Where the photo (not the panel) sits in the window, logical pixels;
+    // the state file reports it so tests can click on a patch.
+    float image_view[4] = {0, 0, 0, 0};   // x, y, w, h
+    float frame_ms = 0;               // smoothed frame time
+    int frames = 0;                   // frames rendered so far
+    bool quit = false;
+
+    const vit::Trace* trace() const { return loaded.trace.get(); }
+    int layers() const { return trace() ? static_cast<int>(trace()->layers.size()) : 0; }
+    int heads() const { return layers() ? static_cast<int>(trace()->layers[0].heads.size()) : 0; }
+};
+
+// What panels ask for. State-only actions are handled by apply(); the rest
+// (opening files, screenshots, quitting) by the window, which owns the worker
+// and the GL context.
+namespace act {
+struct SelectQuery { int token; };
+struct MoveQuery { int drow, dcol; };          // arrow keys; from CLS, moves onto the centre patch
+struct SetLayer { int layer; };
+struct StepLayer { int delta; };
+struct SetHead { int head; };
+struct ToggleHeadVisible { int head; };
+struct SetMapSource { MapSource source; };
+struct HoverKey { int token; };                // -1: nothing hovered
+struct PinKey { int token; };                  // pinning the pinned key again unpins; -1 unpins
+struct SetStyle { gfx::OverlayStyle style; };
+struct SetTemperature { float temperature; };
+struct DismissError {};
+struct SetImageView { float x, y, w, h; };     // where the photo view drew the photo
+struct ShowHelp { bool show; };
+struct ShowTab { AppState::Tab tab; };
+struct OpenBrowser { BrowserState::Mode mode; std::string dir; };
+struct OpenImage { std::string path; };
+struct OpenModel { std::string dir; };
+struct Screenshot { std::string path; };       // empty: a descriptive name in export_dir
+struct ExportFigure { std::string path; };     // empty: a descriptive name in export_dir
+struct Quit {};
+}  // namespace act
+
+using Action = std::variant<act::SelectQuery, act::MoveQuery, act::SetLayer, act::StepLayer, act::SetHead,
+                            act::ToggleHeadVisible, act::SetMapSource, act::HoverKey, act::PinKey, act::SetStyle,
+                            act::SetTemperature, act::DismissError, act::SetImageView, act::ShowHelp, act::ShowTab, act::OpenBrowser, act::OpenImage,
+                            act::OpenModel, act::Screenshot, act::ExportFigure, act::Quit>;
+
+// Applies a state-only action; returns false for actions the window handles.
+bool apply(AppState& s, const Action& a);
+
+// Swaps in a new model/photo/trace, keeping the selection where it still
+// makes sense (same layer, head and patch when they exist in the new trace).
+void adopt(AppState& s, Loaded loaded);
+
+// The selection as the state file reports it (JSON text, one object).
+std::string state_json(const AppState& s);
+
+// Short description of the selection for file names: "dog_L8_H1_r5c7".
+std::string selection_slug(const AppState& s);
+
+}  // namespace app

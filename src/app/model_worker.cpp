@@ -1,0 +1,171 @@
+#include "model_worker.h"
+
+#include <algorithm>
+#include <chrono>
+#include <exception>
+#include <filesystem>
+#include <new>
+
+#include "pipeline.h"
+#include "vit/error.h"
+
+namespace app {
+namespace {
+
+double now_seconds() {
+    using namespace std::chrono;
+    return duration<double>(steady_clock::now().time_since_epoch()).count();
+}
+
+std::string describe(const std::exception_ptr& e) {
+    try {
+        std::rethrow_exception(e);
+    } catch (const std::bad_alloc&) {
+        return "out of memory";
+    } catch (const std::exception& x) {
+        return x.what();
+    }
+    return "unknown error";
+}
+
+std::vector<ClassScore> top_classes(const vit::Model& model, const vit::Trace& trace, int k) {
+    std::vector<ClassScore> all;
+    if (trace.logits.size() == 0) return all;
+    const vit::Vec p = probabilities(trace.logits);
+    for (int i = 0; i < p.size(); ++i) all.push_back({i, p[i], label_of(model, i)});
+    k = std::min<int>(k, static_cast<int>(all.size()));
+    std::partial_sort(all.begin(), all.begin() + k, all.end(),
+                      [](const ClassScore& a, const ClassScore& b) { return a.probability > b.probability; });
+    all.resize(k);
+    return all;
+}
+
+}  // namespace
+
+ModelWorker::ModelWorker(std::function<void()> on_done) : on_done_(std::move(on_done)), thread_([this] { loop(); }) {}
+
+ModelWorker::~ModelWorker() {
+    {
+        std::lock_guard lock(mutex_);
+        stop_ = true;
+    }
+    wake_.notify_all();
+    thread_.join();
+}
+
+void ModelWorker::submit(const Request& request) {
+    {
+        std::lock_guard lock(mutex_);
+        Request merged = pending_.value_or(Request{});
+        if (!request.model_dir.empty()) merged.model_dir = request.model_dir;
+        if (!request.image_path.empty()) merged.image_path = request.image_path;
+        pending_ = merged;
+    }
+    wake_.notify_all();
+}
+
+std::optional<ModelWorker::Result> ModelWorker::poll() {
+    std::lock_guard lock(mutex_);
+    std::optional<Result> r = std::move(done_);
+    done_.reset();
+    return r;
+}
+
+WorkProgress ModelWorker::progress() const {
+    std::lock_guard lock(mutex_);
+    WorkProgress p;
+    p.busy = running_ || pending_.has_value();
+    p.stage = running_ ? stage_ : (pending_ ? "Waiting" : "");
+    p.seconds = running_ ? now_seconds() - started_ : 0;
+    return p;
+}
+
+void ModelWorker::set_stage(const std::string& stage) {
+    std::lock_guard lock(mutex_);
+    stage_ = stage;
+}
+
+void ModelWorker::loop() {
+    for (;;) {
+        Request request;
+        {
+            std::unique_lock lock(mutex_);
+            wake_.wait(lock, [this] { return stop_ || pending_.has_value(); });
+            if (stop_) return;
+            request = *pending_;
+            pending_.reset();
+            running_ = true;
+            started_ = now_seconds();
+            stage_ = "Starting";
+        }
+        Result result = process(request);
+        {
+            std::lock_guard lock(mutex_);
+            // A newer job's result replaces an unread older one: only the latest state matters.
+            done_ = std::move(result);
+            running_ = false;
+        }
+        if (on_done_) on_done_();
+    }
+}
+
+ModelWorker::Result ModelWorker::process(const Request& request) {
+    Result r;
+    auto model = current_.model;
+    auto image = current_.image;
+    std::string model_dir = current_.model_dir, image_path = current_.image_path;
+    std::vector<std::string> errors;
+
+    // Each part loads on its own: a broken photo does not cost a good model, and the reverse.
+    if (!request.model_dir.empty()) {
+        set_stage("Loading model " + std::filesystem::path(request.model_dir).filename().string());
+        try {
+            model = std::make_shared<const vit::Model>(vit::load_model(request.model_dir));
+            model_dir = request.model_dir;
+        } catch (...) {
+            errors.push_back("Could not open model: " + describe(std::current_exception()));
+        }
+    }
+    if (!request.image_path.empty()) {
+        set_stage("Decoding " + std::filesystem::path(request.image_path).filename().string());
+        try {
+            image = std::make_shared<const vit::Image>(vit::load_image(request.image_path));
+            image_path = request.image_path;
+        } catch (...) {
+            errors.push_back("Could not open image: " + describe(std::current_exception()));
+        }
+    }
+
+    const bool changed = model != current_.model || image != current_.image;
+    if (changed) {
+        Loaded next;
+        next.model = model;
+        next.model_dir = model_dir;
+        next.image = image;
+        next.image_path = image_path;
+        if (model && image) {
+            try {
+                set_stage("Preprocessing");
+                const vit::Input input = vit::preprocess(*image, model->config.pre);
+                set_stage("Running the forward pass");
+                auto trace = std::make_shared<vit::Trace>(vit::run(*model, input));
+                next.crop = input.crop;
+                next.top5 = top_classes(*model, *trace, 5);
+                next.trace = std::move(trace);
+            } catch (...) {
+                errors.push_back("Forward pass failed: " + describe(std::current_exception()));
+                next = current_;  // keep what worked before
+            }
+        }
+        if (next.model != current_.model || next.image != current_.image) {
+            next.generation = ++generation_;
+            current_ = next;
+            r.changed = true;
+        }
+    }
+    r.loaded = current_;
+    for (const std::string& e : errors) r.error += (r.error.empty() ? "" : "; ") + e;
+    return r;
+}
+
+}  // namespace app

@@ -1,0 +1,59 @@
+// Loads models and photos and runs the forward pass on a background thread,
+// so the window never blocks on it. The worker keeps the last good model and
+// photo: a request that fails leaves them in place and reports the error.
+#pragma once
+#include <condition_variable>
+#include <functional>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+
+#include "app_state.h"
+
+namespace app {
+
+class ModelWorker {
+public:
+    struct Request {
+        std::string model_dir;    // empty: keep the current model
+        std::string image_path;   // empty: keep the current photo
+    };
+    struct Result {
+        Loaded loaded;            // the new set, or the previous one when nothing new succeeded
+        bool changed = false;     // loaded differs from the previous set
+        std::string error;        // empty on success; one line otherwise
+    };
+
+    // on_done runs on the worker thread after each job (the window wakes its event loop with it).
+    explicit ModelWorker(std::function<void()> on_done = {});
+    ~ModelWorker();               // waits for a running job to finish
+    ModelWorker(const ModelWorker&) = delete;
+    ModelWorker& operator=(const ModelWorker&) = delete;
+
+    // Queues a request; a request still waiting is merged with it (the newest
+    // model and photo win), so quick successive opens do not pile up.
+    void submit(const Request& request);
+    // The result of the last finished job, once.
+    std::optional<Result> poll();
+    WorkProgress progress() const;
+
+private:
+    void loop();
+    Result process(const Request& request);
+    void set_stage(const std::string& stage);
+
+    std::function<void()> on_done_;
+    mutable std::mutex mutex_;
+    std::condition_variable wake_;
+    std::optional<Request> pending_;
+    std::optional<Result> done_;
+    bool running_ = false, stop_ = false;
+    std::string stage_;
+    double started_ = 0;
+    Loaded current_;              // only the worker thread touches it
+    int generation_ = 0;
+    std::thread thread_;          // last: starts after everything above exists
+};
+
+}  // namespace app

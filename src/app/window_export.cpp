@@ -1,0 +1,72 @@
+#include "window_export.h"
+
+#include <filesystem>
+#include <vector>
+
+#include <epoxy/gl.h>
+
+#include "gfx/figure.h"
+#include "gfx/png_writer.h"
+#include "vit/analysis.h"
+#include "vit/error.h"
+
+namespace app {
+
+std::string unique_path(const std::string& dir, const std::string& stem, const std::string& ext) {
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    fs::path p = fs::path(dir) / (stem + ext);
+    for (int n = 2; fs::exists(p, ec); ++n) p = fs::path(dir) / (stem + "_" + std::to_string(n) + ext);
+    return p.string();
+}
+
+void save_window_png(const std::string& path, int w, int h) {
+    if (w <= 0 || h <= 0) throw vit::Error("the window has no pixels to save");
+    std::vector<uint8_t> px(static_cast<size_t>(w) * h * 4);
+    GLint pack = 4;
+    glGetIntegerv(GL_PACK_ALIGNMENT, &pack);
+    glPixelStorei(GL_PACK_ALIGNMENT, 4);
+    glBindFramebuffer(GL_READ_FRAMEBUFFER, 0);
+    glReadBuffer(GL_BACK);
+    glReadPixels(0, 0, w, h, GL_RGBA, GL_UNSIGNED_BYTE, px.data());
+    glPixelStorei(GL_PACK_ALIGNMENT, pack);
+    if (glGetError() != GL_NO_ERROR) throw vit::Error("reading the window's pixels failed");
+    // GL rows run from the bottom; PNG rows from the top. The window is opaque.
+    const size_t row = static_cast<size_t>(w) * 4;
+    std::vector<uint8_t> flipped(px.size());
+    for (int y = 0; y < h; ++y)
+        std::copy(px.begin() + (h - 1 - y) * row, px.begin() + (h - y) * row, flipped.begin() + y * row);
+    for (size_t i = 3; i < flipped.size(); i += 4) flipped[i] = 255;
+    gfx::write_png(path, flipped.data(), w, h, {{"Software", "vitscope"}});
+}
+
+void save_figure_png(const AppState& s, const std::string& path) {
+    const vit::Trace* t = s.trace();
+    if (!t || !s.loaded.image) throw vit::Error("nothing to export yet: no model has run on a photo");
+    const Selection& sel = s.sel;
+    vit::Vec row;
+    int head = sel.head;
+    if (sel.source == MapSource::Head) {
+        row = vit::attention_row(*t, sel.layer, sel.head, sel.query);
+    } else {
+        if (sel.visible_heads().empty()) throw vit::Error("no heads are visible: nothing to average");
+        row = vit::mean_attention_row(*t, sel.layer, sel.visible_heads(), sel.query);
+        head = -1;
+    }
+    gfx::FigureSpec spec;
+    spec.photo = s.loaded.image.get();
+    spec.crop = s.loaded.crop;
+    spec.grid = t->grid;
+    spec.values.assign(row.data() + t->prefix, row.data() + t->tokens);
+    spec.marks.selected_row = t->row_of(sel.query);
+    spec.marks.selected_col = t->col_of(sel.query);
+    spec.style = s.style;
+    spec.title = s.loaded.model ? s.loaded.model->config.name : "";
+    spec.subtitle = gfx::attention_caption(sel.layer, head, sel.query, t->row_of(sel.query), t->col_of(sel.query));
+    char note[96];
+    std::snprintf(note, sizeof note, "weight on CLS: %.4f", row[0]);
+    spec.note = note;
+    gfx::export_figure(spec, path);
+}
+
+}  // namespace app

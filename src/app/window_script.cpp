@@ -1,0 +1,163 @@
+#include "window_script.h"
+
+#include <algorithm>
+#include <cctype>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include "vit/error.h"
+
+namespace app {
+namespace {
+
+// Verbs that take an argument, and those that do not.
+const std::set<std::string> kWithArg = {"frames", "select", "layer", "head", "toggle-head", "pin", "temperature",
+                                        "tab", "open-image", "open-model"};
+const std::set<std::string> kNoArg = {"wait", "mean", "quit", "screenshot", "export"};  // these two: PATH optional
+constexpr int kWaitTimeoutFrames = 20000;   // ~ minutes at llvmpipe speed: a stuck worker ends the script
+
+int to_int(const ScriptCommand& c) {
+    try {
+        size_t used = 0;
+        const int v = std::stoi(c.arg, &used);
+        if (used == c.arg.size()) return v;
+    } catch (const std::exception&) {
+    }
+    throw vit::Error(c.where + ": " + c.verb + " expects a whole number, got '" + c.arg + "'");
+}
+
+// A patch "ROW,COL" or "cls" as a token of the current trace.
+int to_token(const ScriptCommand& c, const vit::Trace& t) {
+    if (c.arg == "cls" || c.arg == "CLS") return 0;
+    if (c.arg == "none") return -1;
+    const auto [r, col] = parse_patch(c.arg);
+    if (r >= t.grid || col >= t.grid)
+        throw vit::Error(c.where + ": patch " + c.arg + " is outside the " + std::to_string(t.grid) + " x " +
+                         std::to_string(t.grid) + " grid");
+    return t.token_of(r, col);
+}
+
+}  // namespace
+
+std::vector<ScriptCommand> parse_script(const std::string& text, const std::string& name) {
+    std::vector<ScriptCommand> out;
+    std::istringstream in(text);
+    std::string line;
+    for (int n = 1; std::getline(in, line); ++n) {
+        if (auto hash = line.find('#'); hash != std::string::npos) line.resize(hash);
+        std::istringstream words(line);
+        ScriptCommand c;
+        c.where = name + ":" + std::to_string(n);
+        if (!(words >> c.verb)) continue;
+        std::getline(words >> std::ws, c.arg);
+        while (!c.arg.empty() && std::isspace(static_cast<unsigned char>(c.arg.back()))) c.arg.pop_back();
+        if (kWithArg.count(c.verb) && c.arg.empty()) throw vit::Error(c.where + ": " + c.verb + " needs an argument");
+        if (!kWithArg.count(c.verb) && !kNoArg.count(c.verb)) throw vit::Error(c.where + ": unknown command '" + c.verb + "'");
+        out.push_back(c);
+    }
+    return out;
+}
+
+std::vector<ScriptCommand> script_from_cli(const CliArgs& args) {
+    std::vector<ScriptCommand> out;
+    const bool scripted = args.has("--layer") || args.has("--head") || args.has("--select") || args.has("--script") ||
+                          args.has("--screenshot") || args.has("--quit");
+    if (!scripted) return out;
+    out.push_back({"wait", "", "startup"});
+    if (args.has("--layer")) out.push_back({"layer", args.get("--layer"), "--layer"});
+    if (args.has("--head")) out.push_back({"head", args.get("--head"), "--head"});
+    if (args.has("--select")) out.push_back({"select", args.get("--select"), "--select"});
+    if (args.has("--script")) {
+        const std::string path = args.get("--script");
+        std::ifstream in(path);
+        if (!in) throw vit::Error(path + ": cannot read the script");
+        std::stringstream text;
+        text << in.rdbuf();
+        for (auto& c : parse_script(text.str(), path)) out.push_back(std::move(c));
+    }
+    if (args.has("--screenshot")) {
+        out.push_back({"frames", "3", "--screenshot"});
+        out.push_back({"screenshot", args.get("--screenshot"), "--screenshot"});
+    }
+    if (args.has("--quit")) out.push_back({"quit", "", "--quit"});
+    return out;
+}
+
+bool ScriptRunner::wait_over(const AppState& s) {
+    if (waiting_) {
+        const bool settled = !s.work.busy && (s.loaded.ready() || !s.last_error.empty());
+        if (!settled) {
+            if (++wait_frames_ > kWaitTimeoutFrames) {
+                error_ = "timed out waiting for the model";
+                waiting_ = false;
+                next_ = commands_.size();
+            }
+            return false;
+        }
+        waiting_ = false;
+        frames_left_ = std::max(frames_left_, 2);  // let the new trace reach the screen
+    }
+    if (frames_left_ > 0) {
+        --frames_left_;
+        return false;
+    }
+    return true;
+}
+
+void ScriptRunner::step(const AppState& s, std::vector<Action>& out) {
+    if (!wait_over(s) || next_ >= commands_.size()) return;
+    const ScriptCommand& c = commands_[next_++];
+    try {
+        const vit::Trace* t = s.trace();
+        auto need_trace = [&] {
+            if (!t) throw vit::Error(c.where + ": " + c.verb + " needs a model run on a photo");
+            return *t;
+        };
+        if (c.verb == "wait") {
+            waiting_ = true;
+            wait_frames_ = 0;
+        } else if (c.verb == "frames") {
+            frames_left_ = to_int(c);
+        } else if (c.verb == "select") {
+            out.push_back(act::SelectQuery{to_token(c, need_trace())});
+        } else if (c.verb == "layer") {
+            const int l = to_int(c);
+            if (l < 0 || l >= s.layers()) throw vit::Error(c.where + ": layer " + c.arg + " is out of range");
+            out.push_back(act::SetLayer{l});
+        } else if (c.verb == "head" || c.verb == "toggle-head") {
+            const int h = to_int(c);
+            if (h < 0 || h >= s.heads()) throw vit::Error(c.where + ": head " + c.arg + " is out of range");
+            if (c.verb == "head") out.push_back(act::SetHead{h});
+            else out.push_back(act::ToggleHeadVisible{h});
+        } else if (c.verb == "mean") {
+            out.push_back(act::SetMapSource{MapSource::MeanOfVisible});
+        } else if (c.verb == "pin") {
+            const int token = to_token(c, need_trace());
+            out.push_back(act::PinKey{token});
+        } else if (c.verb == "temperature") {
+            out.push_back(act::SetTemperature{std::stof(c.arg)});
+        } else if (c.verb == "tab") {
+            if (c.arg != "math" && c.arg != "whatifs") throw vit::Error(c.where + ": tab is math or whatifs");
+            out.push_back(act::ShowTab{c.arg == "math" ? AppState::Tab::Math : AppState::Tab::WhatIfs});
+        } else if (c.verb == "open-image" || c.verb == "open-model") {
+            if (c.verb == "open-image") out.push_back(act::OpenImage{c.arg});
+            else out.push_back(act::OpenModel{c.arg});
+            waiting_ = true;
+            wait_frames_ = 0;
+        } else if (c.verb == "screenshot") {
+            out.push_back(act::Screenshot{c.arg});
+            frames_left_ = 1;
+        } else if (c.verb == "export") {
+            out.push_back(act::ExportFigure{c.arg});
+            frames_left_ = 1;
+        } else if (c.verb == "quit") {
+            out.push_back(act::Quit{});
+        }
+    } catch (const std::exception& e) {
+        error_ = e.what();
+        next_ = commands_.size();
+    }
+}
+
+}  // namespace app

@@ -1,0 +1,61 @@
+// Scripted control of the window, for tests and benchmarks: the command-line
+// options --layer, --head, --select, --script FILE, --screenshot, --quit
+// become a list of commands run one per frame through the same actions the
+// mouse and keyboard emit.
+//
+// Script file: one command per line, '#' starts a comment.
+//   wait                      until the model has run and nothing is loading, then 2 frames
+//   frames N                  let N frames render
+//   select ROW,COL | cls      the query
+//   layer L / head H          (head also shows that head on the photo)
+//   mean                      the photo shows the mean of the visible heads
+//   toggle-head H             show/hide head H
+//   pin ROW,COL | none        the key the math panel explains
+//   temperature T             the temperature what-if
+//   tab math | whatifs        the right-hand panel's tab
+//   open-image PATH           as File > Open image (then waits)
+//   open-model DIR            as File > Open model (then waits)
+//   screenshot [PATH]         the whole window, as F12 does (default: a descriptive name)
+//   export [PATH]             the figure, as File > Export figure
+//   quit
+#pragma once
+#include <string>
+#include <vector>
+
+#include "app_state.h"
+#include "cli_args.h"
+
+namespace app {
+
+struct ScriptCommand {
+    std::string verb, arg;
+    std::string where;   // "FILE:LINE" or "--option", for error messages
+};
+
+// Throws vit::Error naming the line for an unknown command or a missing argument.
+std::vector<ScriptCommand> parse_script(const std::string& text, const std::string& name);
+
+// The commands the command-line options ask for (reads --script FILE too).
+std::vector<ScriptCommand> script_from_cli(const CliArgs& args);
+
+class ScriptRunner {
+public:
+    explicit ScriptRunner(std::vector<ScriptCommand> commands) : commands_(std::move(commands)) {}
+    // Once per frame: emits the actions of the next command once its wait is over.
+    void step(const AppState& s, std::vector<Action>& out);
+    bool finished() const { return next_ >= commands_.size() && !waiting_; }
+    // The first command that failed (bad patch, timeout); empty while all went well.
+    const std::string& error() const { return error_; }
+
+private:
+    bool wait_over(const AppState& s);
+
+    std::vector<ScriptCommand> commands_;
+    size_t next_ = 0;
+    bool waiting_ = false;      // for the model/worker
+    int frames_left_ = 0;       // then for this many frames
+    int wait_frames_ = 0;       // frames spent waiting, for the timeout
+    std::string error_;
+};
+
+}  // namespace app

@@ -1,0 +1,34 @@
+// What every panel gets for one frame: the state to read, the list to append
+// its actions to, the shared GPU resources and the fonts. Panels never change
+// the state themselves.
+#pragma once
+#include <vector>
+
+#include <imgui.h>
+
+#include "app/app_state.h"
+
+namespace ui {
+
+class Gpu;
+
+struct Fonts {
+    ImFont* regular = nullptr;
+    ImFont* bold = nullptr;
+    ImFont* mono = nullptr;    // numbers in tables, so digits line up
+    ImFont* title = nullptr;   // step numbers and panel headings
+};
+
+struct Frame {
+    const app::AppState& s;
+    std::vector<app::Action>& out;
+    Gpu& gpu;
+    const Fonts& fonts;
+    float scale = 1;       // UI scale: multiplies every size given in pixels
+    float fb_scale = 1;    // framebuffer pixels per window coordinate (Retina-style HiDPI)
+
+    void emit(app::Action a) const { out.push_back(std::move(a)); }
+    float px(float logical) const { return logical * scale; }
+};
+
+}  // namespace ui

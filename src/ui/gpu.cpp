@@ -1,0 +1,37 @@
+#include "gpu.h"
+
+#include <exception>
+
+namespace ui {
+
+Gpu::Gpu() {
+    try {
+        renderer_ = std::make_unique<gfx::OverlayRenderer>();
+    } catch (const std::exception& e) {
+        error_ = std::string("Overlays unavailable: ") + e.what();
+    }
+}
+
+Gpu::~Gpu() = default;
+
+void Gpu::sync(const app::AppState& s) {
+    const app::Loaded& l = s.loaded;
+    if (!l.image || l.generation == photo_generation_) return;
+    photo_.upload(*l.image);
+    photo_generation_ = l.generation;
+}
+
+GLuint Gpu::colormap_texture(gfx::Colormap c) {
+    auto& bar = bars_[static_cast<size_t>(c)];
+    if (!bar && renderer_) {
+        gfx::FramebufferScope keep;
+        bar = std::make_unique<gfx::RenderTarget>(256, 4);
+        bar->bind();
+        gfx::OverlayStyle style;
+        style.colormap = c;
+        renderer_->draw_colorbar(style);
+    }
+    return bar ? bar->texture() : 0;
+}
+
+}  // namespace ui

@@ -1,0 +1,19 @@
+// Where the three panels sit: photo on the left, heads and layers in the
+// middle, the math and what-ifs on the right; proportional, so the window
+// works from 1280x800 to 4K.
+#pragma once
+#include <imgui.h>
+
+namespace ui {
+
+struct PanelRect {
+    ImVec2 pos, size;
+};
+
+struct Layout {
+    PanelRect photo, heads, math;
+};
+
+Layout compute_layout(ImVec2 display, float top, float bottom);
+
+}  // namespace ui

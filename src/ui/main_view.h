@@ -1,0 +1,27 @@
+// The whole window's content for one frame: menu, the three panels, status
+// bar, dialogs and shortcuts. Owns the panels (their GL caches); the state
+// stays in the AppState.
+#pragma once
+#include "file_browser.h"
+#include "frame.h"
+#include "heads_panel.h"
+#include "math_panel.h"
+#include "photo_panel.h"
+#include "whatif_panel.h"
+
+namespace ui {
+
+class MainView {
+public:
+    void draw(const Frame& f);
+
+private:
+    PhotoPanel photo_;
+    HeadsPanel heads_;
+    MathPanel math_;
+    WhatIfPanel whatif_;
+    FileBrowser browser_;
+    app::AppState::Tab shown_tab_ = app::AppState::Tab::Math;  // the tab ImGui showed last frame
+};
+
+}  // namespace ui

@@ -1,0 +1,79 @@
+#include "menu_bar.h"
+
+#include <filesystem>
+
+#include "gfx/style_names.h"
+
+namespace ui {
+namespace {
+
+std::string folder_of(const std::string& path, const std::string& fallback) {
+    if (path.empty()) return fallback;
+    const std::filesystem::path p(path);
+    return p.has_parent_path() ? p.parent_path().string() : fallback;
+}
+
+void file_menu(const Frame& f) {
+    const app::AppState& s = f.s;
+    if (!ImGui::BeginMenu("File")) return;
+    const std::string browse = s.browser.dir.empty() ? folder_of(s.loaded.image_path, ".") : s.browser.dir;
+    if (ImGui::MenuItem("Open image…", "Ctrl+O"))
+        f.emit(app::act::OpenBrowser{app::BrowserState::Mode::OpenImage, browse});
+    if (ImGui::MenuItem("Open model…", "Ctrl+M"))
+        f.emit(app::act::OpenBrowser{app::BrowserState::Mode::OpenModel, folder_of(s.loaded.model_dir, browse)});
+    ImGui::Separator();
+    if (ImGui::MenuItem("Export figure", "Ctrl+E", false, s.trace() != nullptr)) f.emit(app::act::ExportFigure{""});
+    if (ImGui::MenuItem("Screenshot of the window", "F12")) f.emit(app::act::Screenshot{""});
+    ImGui::Separator();
+    if (ImGui::MenuItem("Quit", "Ctrl+Q")) f.emit(app::act::Quit{});
+    ImGui::EndMenu();
+}
+
+void view_menu(const Frame& f) {
+    const app::AppState& s = f.s;
+    if (!ImGui::BeginMenu("View")) return;
+    gfx::OverlayStyle st = s.style;
+    bool changed = false;
+    if (ImGui::BeginMenu("Colormap")) {
+        for (gfx::Colormap c : {gfx::Colormap::Viridis, gfx::Colormap::Magma, gfx::Colormap::Turbo})
+            if (ImGui::MenuItem(gfx::name_of(c), nullptr, st.colormap == c)) st.colormap = c, changed = true;
+        ImGui::EndMenu();
+    }
+    if (ImGui::BeginMenu("Scale")) {
+        const char* labels[] = {"row max", "absolute (0..1)", "log (3 decades)"};
+        for (gfx::Normalization n : gfx::kNormalizations)
+            if (ImGui::MenuItem(labels[static_cast<int>(n)], nullptr, st.normalization == n))
+                st.normalization = n, changed = true;
+        ImGui::EndMenu();
+    }
+    if (ImGui::MenuItem("Smooth (bilinear)", nullptr, st.bilinear)) st.bilinear = !st.bilinear, changed = true;
+    if (ImGui::MenuItem("Patch grid", nullptr, st.show_grid)) st.show_grid = !st.show_grid, changed = true;
+    if (changed) f.emit(app::act::SetStyle{st});
+    ImGui::Separator();
+    const bool mean = s.sel.source == app::MapSource::MeanOfVisible;
+    if (ImGui::MenuItem("Selected head", nullptr, !mean)) f.emit(app::act::SetMapSource{app::MapSource::Head});
+    if (ImGui::MenuItem("Mean of visible heads", "M", mean)) f.emit(app::act::SetMapSource{app::MapSource::MeanOfVisible});
+    ImGui::Separator();
+    if (ImGui::MenuItem("CLS as query", "C", false, s.trace() != nullptr)) f.emit(app::act::SelectQuery{0});
+    if (ImGui::MenuItem("Release pinned key", "Esc", false, s.sel.pinned_key >= 0)) f.emit(app::act::PinKey{-1});
+    ImGui::EndMenu();
+}
+
+}  // namespace
+
+float menu_bar(const Frame& f) {
+    float h = 0;
+    if (ImGui::BeginMainMenuBar()) {
+        file_menu(f);
+        view_menu(f);
+        if (ImGui::BeginMenu("Help")) {
+            if (ImGui::MenuItem("Mouse and keyboard", "F1")) f.emit(app::act::ShowHelp{true});
+            ImGui::EndMenu();
+        }
+        h = ImGui::GetWindowSize().y;
+        ImGui::EndMainMenuBar();
+    }
+    return h;
+}
+
+}  // namespace ui

@@ -1,0 +1,36 @@
+#include "rows.h"
+
+#include "vit/analysis.h"
+
+namespace ui {
+
+std::optional<vit::Vec> shown_row(const app::AppState& s, int layer) {
+    const vit::Trace* t = s.trace();
+    if (!t) return std::nullopt;
+    if (s.sel.source == app::MapSource::Head) return vit::attention_row(*t, layer, s.sel.head, s.sel.query);
+    const std::vector<int> heads = s.sel.visible_heads();
+    if (heads.empty()) return std::nullopt;
+    return vit::mean_attention_row(*t, layer, heads, s.sel.query);
+}
+
+std::string shown_caption(const app::AppState& s, int layer) {
+    std::string c = "Layer " + std::to_string(layer) + " · ";
+    if (s.sel.source == app::MapSource::Head) return c + "head " + std::to_string(s.sel.head);
+    const std::vector<int> heads = s.sel.visible_heads();
+    if (heads.empty()) return c + "no heads visible";
+    if (static_cast<int>(heads.size()) == s.heads()) return c + "mean of all heads";
+    c += "mean of heads ";
+    for (size_t i = 0; i < heads.size(); ++i) c += (i ? ", " : "") + std::to_string(heads[i]);
+    return c;
+}
+
+int explained_key(const app::AppState& s) {
+    const vit::Trace* t = s.trace();
+    if (!t) return -1;
+    if (s.sel.key() >= 0) return s.sel.key();
+    Eigen::Index best = 0;
+    vit::attention_row(*t, s.sel.layer, s.sel.head, s.sel.query).maxCoeff(&best);
+    return static_cast<int>(best);
+}
+
+}  // namespace ui
