@@ -2,7 +2,7 @@
 # in third_party/: no copied sources.
 find_package(Eigen3 3.4 REQUIRED NO_MODULE)
 find_package(nlohmann_json 3.10 REQUIRED)
-find_package(OpenMP REQUIRED)
+find_package(Threads REQUIRED)
 find_package(PkgConfig REQUIRED)
 
 # libstb-dev ships stb_image and stb_image_write compiled into libstb.

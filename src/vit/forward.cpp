@@ -8,6 +8,7 @@
 
 #include "error.h"
 #include "kernels.h"
+#include "worker_pool.h"
 
 namespace vit {
 namespace {
@@ -92,16 +93,15 @@ void attention(const Block& b, const Mat& h, int heads, int head_dim, const Trac
         for (HeadTrace& ht : trace.heads) ht.attn.resize(n, n);
     // Every (head, half of the query rows) pair is independent: spread over the cores.
     const int halves = 2;
-#pragma omp parallel for collapse(2) schedule(static)
-    for (int hd = 0; hd < heads; ++hd)
-        for (int part = 0; part < halves; ++part) {
-            const Eigen::Index begin = n * part / halves, end = n * (part + 1) / halves;
-            Mat weights;
-            head_attention(q.middleCols(hd * head_dim, head_dim), k.middleCols(hd * head_dim, head_dim),
-                           v.middleCols(hd * head_dim, head_dim), scale, begin, end, weights,
-                           context.middleCols(hd * head_dim, head_dim));
-            if (opt.keep_attention) trace.heads[hd].attn.middleRows(begin, end - begin) = weights;
-        }
+    WorkerPool::shared().run(heads * halves, [&](int task) {
+        const int hd = task / halves, part = task % halves;
+        const Eigen::Index begin = n * part / halves, end = n * (part + 1) / halves;
+        Mat weights;
+        head_attention(q.middleCols(hd * head_dim, head_dim), k.middleCols(hd * head_dim, head_dim),
+                       v.middleCols(hd * head_dim, head_dim), scale, begin, end, weights,
+                       context.middleCols(hd * head_dim, head_dim));
+        if (opt.keep_attention) trace.heads[hd].attn.middleRows(begin, end - begin) = weights;
+    });
     if (opt.keep_qkv)
         for (int hd = 0; hd < heads; ++hd) {
             HeadTrace& ht = trace.heads[hd];

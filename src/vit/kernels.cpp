@@ -4,9 +4,8 @@
 #include <cstdlib>
 #include <cstring>
 
-#include <omp.h>
-
 #include "kernel_table.h"
+#include "worker_pool.h"
 
 namespace vit {
 namespace {
@@ -34,14 +33,14 @@ void linear(const Mat& x, const Linear& layer, Mat& y) {
     y.resize(rows, out);
     // One GEMM per core on a block of rows: Eigen's own threading splits these
     // small products too finely to pay off.
-    const int threads = std::max(1, std::min(omp_get_max_threads(), rows / 16));
+    WorkerPool& pool = WorkerPool::shared();
+    const int parts = std::max(1, std::min(pool.threads(), rows / 16));
     const isa::KernelTable& k = table();
-#pragma omp parallel for num_threads(threads) schedule(static)
-    for (int t = 0; t < threads; ++t) {
-        const int begin = rows * t / threads, end = rows * (t + 1) / threads;
+    pool.run(parts, [&](int t) {
+        const int begin = rows * t / parts, end = rows * (t + 1) / parts;
         k.gemm_nt(x.data() + static_cast<long>(begin) * in, in, layer.w.data(), in, layer.b.data(), 1.0f,
                   y.data() + static_cast<long>(begin) * out, out, end - begin, out, in);
-    }
+    });
 }
 
 void layer_norm(const Mat& x, const Vec& weight, const Vec& bias, float eps, Mat& y) {

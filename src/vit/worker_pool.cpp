@@ -1,0 +1,75 @@
+#include "worker_pool.h"
+
+#include <algorithm>
+#include <cstdlib>
+
+namespace vit {
+namespace {
+
+thread_local bool inside_task = false;
+
+int configured_threads() {
+    if (const char* env = std::getenv("VITSCOPE_THREADS"); env && *env) return std::clamp(std::atoi(env), 1, 256);
+    return static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+}
+
+}  // namespace
+
+WorkerPool& WorkerPool::shared() {
+    static WorkerPool pool(configured_threads());
+    return pool;
+}
+
+WorkerPool::WorkerPool(int threads) : done_(new std::atomic<unsigned>[std::max(threads, 1)]) {
+    for (int i = 1; i < threads; ++i) {
+        done_[i] = 0;
+        workers_.emplace_back([this, i] { work_loop(i); });
+    }
+}
+
+WorkerPool::~WorkerPool() {
+    {
+        std::lock_guard lock(one_job_at_a_time_);
+        stopping_ = true;
+        job_.fetch_add(1);  // the job counter's release publishes stopping_
+    }
+    job_.notify_all();
+    for (auto& w : workers_) w.join();
+}
+
+void WorkerPool::run_share(int index) const {
+    inside_task = true;
+    for (int i = index; i < count_; i += threads()) (*task_)(i);
+    inside_task = false;
+}
+
+void WorkerPool::work_loop(int index) {
+    unsigned seen = 0;
+    for (;;) {
+        job_.wait(seen);
+        seen = job_.load();
+        if (stopping_) return;
+        run_share(index);
+        done_[index].store(seen);
+        done_[index].notify_one();
+    }
+}
+
+void WorkerPool::run(int count, const std::function<void(int)>& task) {
+    if (inside_task || workers_.empty() || count <= 1) {
+        for (int i = 0; i < count; ++i) task(i);
+        return;
+    }
+    std::lock_guard lock(one_job_at_a_time_);
+    task_ = &task;
+    count_ = count;
+    const unsigned job = job_.fetch_add(1) + 1;  // publishes task_ and count_
+    job_.notify_all();
+    run_share(0);
+    // Every worker acknowledges every job, so none can still be reading
+    // task_ or count_ when the next job overwrites them.
+    for (size_t w = 1; w <= workers_.size(); ++w)
+        for (unsigned seen; (seen = done_[w].load()) != job;) done_[w].wait(seen);
+}
+
+}  // namespace vit
