@@ -74,6 +74,7 @@ bool apply(AppState& s, const Action& a) {
             [&](const act::OpenBrowser& x) {
                 s.browser.mode = x.mode;
                 if (!x.dir.empty()) s.browser.dir = x.dir;
+                if (x.mode != BrowserState::Mode::Closed) s.show_help = false;  // one dialog at a time
                 return true;
             },
             [&](const auto&) { return false; },
@@ -131,6 +132,7 @@ std::string state_json(const AppState& s) {
     j["temperature"] = s.temperature;
     j["tab"] = s.tab == AppState::Tab::Math ? "math" : "whatifs";
     j["help"] = s.show_help;
+    j["text_input"] = s.text_input;
     j["browser"] = s.browser.mode == BrowserState::Mode::Closed      ? "closed"
                    : s.browser.mode == BrowserState::Mode::OpenImage ? "image"
                                                                       : "model";

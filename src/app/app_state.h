@@ -75,7 +75,6 @@ struct AppState {
     gfx::OverlayStyle style;          // the weight maps (colormap, normalisation, opacity, filter, grid)
     float temperature = 1.f;          // the temperature what-if
     WorkProgress work;
-    std::string requested_image, requested_model;  // what the current job is loading
     std::string last_error;           // shown until the next success or dismissal
     std::string status;               // last completed action ("Saved ...")
     double last_forward_seconds = 0;
@@ -88,6 +87,7 @@ struct AppState {
     // Where the photo (not the panel) sits in the window, logical pixels;
     // the state file reports it so tests can click on a patch.
     float image_view[4] = {0, 0, 0, 0};   // x, y, w, h
+    bool text_input = false;          // a text field has the keyboard (the file browser's path)
     float frame_ms = 0;               // smoothed frame time
     int frames = 0;                   // frames rendered so far
     bool quit = false;

@@ -12,6 +12,8 @@ namespace {
 const char* kUsage =
     "usage:\n"
     "  vitscope [IMAGE] [--model DIR]                 open the explorer window\n"
+    "           [--select ROW,COL] [--layer L] [--head H] [--window-size WxH] [--ui-scale S] [--no-settings]\n"
+    "           [--screenshot OUT.png] [--state-file F.json] [--frame-stats F.json] [--script FILE] [--quit]\n"
     "  vitscope classify IMAGE [--model DIR] [--top K]\n"
     "  vitscope attention IMAGE --layer L --head H (--patch ROW,COL | --query cls|INDEX) [--model DIR]\n"
     "  vitscope export IMAGE --layer L (--head H | --mean-heads) (--patch ROW,COL | --query cls) -o OUT.png\n"

@@ -103,7 +103,7 @@ Settings settings_from_state(const AppState& st, int window_width, int window_he
     s.model_dir = absolute(st.loaded.model_dir);
     s.image_path = absolute(st.loaded.image_path);
     s.browse_dir = absolute(st.browser.dir);
-    s.export_dir = absolute(st.export_dir);
+    if (st.export_dir != ".") s.export_dir = absolute(st.export_dir);  // "." follows the working directory
     s.style = st.style;
     s.temperature = st.temperature;
     s.window_width = window_width;

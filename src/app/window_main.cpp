@@ -3,11 +3,11 @@
 // the actions the panels, shortcuts, drops and the script emit, applied once
 // per frame after drawing.
 #include <algorithm>
-#include <array>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -29,6 +29,8 @@
 #include "vit/atomic_file.h"
 #include "vit/error.h"
 #include "window_export.h"
+#include "window_input.h"
+#include "window_options.h"
 #include "window_script.h"
 
 namespace app {
@@ -39,93 +41,12 @@ using Clock = std::chrono::steady_clock;
 
 constexpr float kFontSize = 15.f;
 
-// GLFW callbacks carry no user data we could use without touching ImGui's
-// backend, so they report through these, read once per frame.
-std::vector<std::string> g_dropped;
-bool g_rescale = false;
-std::string g_glfw_error;
-
-// ImGui 1.86 reads keys as up/down states once per frame, so a press and
-// release within one frame (fast typists, xdotool, a loaded machine) would
-// be lost. Releases of keys pressed since the last frame wait for the next.
-std::vector<int> g_pressed_this_frame;
-std::vector<std::array<int, 4>> g_deferred_releases;   // key, scancode, action, mods
-
-void on_key(GLFWwindow* w, int key, int scancode, int action, int mods) {
-    // Later releases wait too, so Ctrl is still down when the E of Ctrl+E is seen.
-    const bool pressed_now =
-        std::find(g_pressed_this_frame.begin(), g_pressed_this_frame.end(), key) != g_pressed_this_frame.end();
-    if (action == GLFW_RELEASE && (pressed_now || !g_deferred_releases.empty())) {
-        g_deferred_releases.push_back({key, scancode, action, mods});
-        return;
-    }
-    if (action == GLFW_PRESS) g_pressed_this_frame.push_back(key);
-    ImGui_ImplGlfw_KeyCallback(w, key, scancode, action, mods);
-}
-
-// After a frame has seen its presses: deliver the held-back releases.
-void release_deferred_keys(GLFWwindow* w) {
-    g_pressed_this_frame.clear();
-    const auto releases = std::move(g_deferred_releases);
-    g_deferred_releases.clear();
-    for (const auto& r : releases) ImGui_ImplGlfw_KeyCallback(w, r[0], r[1], r[2], r[3]);
-}
-
-void on_drop(GLFWwindow*, int count, const char** paths) {
-    for (int i = 0; i < count; ++i) g_dropped.emplace_back(paths[i]);
-}
-void on_content_scale(GLFWwindow*, float, float) { g_rescale = true; }
+std::string g_glfw_error;   // GLFW reports errors through a callback without user data
 void on_glfw_error(int, const char* text) { g_glfw_error = text ? text : "unknown GLFW error"; }
-
-struct Options {
-    int width = 0, height = 0;        // 0: remembered or default
-    std::string state_file, frame_stats;
-    bool use_settings = true;
-    float ui_scale = 0;               // 0: from the monitor's content scale
-};
-
-Options parse_options(const CliArgs& args) {
-    Options o;
-    if (args.has("--window-size")) {
-        const std::string v = args.get("--window-size");
-        int w = 0, h = 0;
-        char tail = 0;
-        if (std::sscanf(v.c_str(), "%dx%d%c", &w, &h, &tail) != 2 || w < 320 || h < 240 || w > 16384 || h > 16384)
-            throw vit::Error("--window-size expects WxH (e.g. 1920x1080, at least 320x240), got '" + v + "'");
-        o.width = w;
-        o.height = h;
-    }
-    o.state_file = args.get("--state-file");
-    o.frame_stats = args.get("--frame-stats");
-    o.use_settings = !args.has("--no-settings");
-    if (args.has("--ui-scale")) {
-        o.ui_scale = std::strtof(args.get("--ui-scale").c_str(), nullptr);
-        if (!(o.ui_scale >= 0.5f && o.ui_scale <= 4.f)) throw vit::Error("--ui-scale expects a number from 0.5 to 4");
-    }
-    return o;
-}
 
 bool exists(const std::string& p) {
     std::error_code ec;
     return !p.empty() && fs::exists(p, ec);
-}
-
-// --model, $VITSCOPE_MODEL, the remembered model, the project's models/, then
-// the shared copy beside the checkout.
-std::string startup_model(const CliArgs& args, const Settings& remembered) {
-    const char* env = std::getenv("VITSCOPE_MODEL");
-    if (args.has("--model") || (env && *env)) return resolve_model_dir(args);
-    if (exists(remembered.model_dir)) return remembered.model_dir;
-    const std::string project = resolve_model_dir(args);
-    if (exists(project)) return project;
-    const std::string shared = (fs::path(VITSCOPE_SOURCE_DIR) / ".." / "shared" / "models" / kDefaultModelName).string();
-    return exists(shared) ? fs::path(shared).lexically_normal().string() : project;
-}
-
-std::string startup_image(const CliArgs& args, const Settings& remembered) {
-    if (!args.positional.empty()) return args.positional.front();
-    if (exists(remembered.image_path)) return remembered.image_path;
-    return (fs::path(VITSCOPE_SOURCE_DIR) / "assets" / "dog.jpg").string();
 }
 
 struct FrameStats {
@@ -150,7 +71,7 @@ struct FrameStats {
 
 class Window {
 public:
-    Window(const CliArgs& args, const Options& opt);
+    Window(const CliArgs& args, const WindowOptions& opt);
     ~Window();
     int run();
 
@@ -163,14 +84,16 @@ private:
     void write_state_file();
     void update_title();
 
-    Options opt_;
+    WindowOptions opt_;
     Settings settings_;
     std::string settings_file_;
     GLFWwindow* win_ = nullptr;
     AppState s_;
-    ModelWorker* worker_ = nullptr;   // created after the window, destroyed before it
-    ui::Gpu* gpu_ = nullptr;
-    ui::MainView* view_ = nullptr;
+    // Need the GL context (and the worker, the event loop): made after the
+    // window, released in ~Window before it goes.
+    std::unique_ptr<ModelWorker> worker_;
+    std::unique_ptr<ui::Gpu> gpu_;
+    std::unique_ptr<ui::MainView> view_;
     ui::Fonts fonts_;
     float ui_scale_ = 1, fb_scale_ = 1;
     ScriptRunner script_;
@@ -178,10 +101,11 @@ private:
     std::string last_state_;
     int last_title_generation_ = -1;
     int busy_frames_ = 3;             // frames still to draw before waiting for events
+    bool vsync_ = false;
     FrameStats stats_;
 };
 
-Window::Window(const CliArgs& args, const Options& opt) : opt_(opt), script_(script_from_cli(args)) {
+Window::Window(const CliArgs& args, const WindowOptions& opt) : opt_(opt), script_(script_from_cli(args)) {
     if (opt_.use_settings) {
         settings_file_ = settings_path();
         std::string warning;
@@ -192,7 +116,7 @@ Window::Window(const CliArgs& args, const Options& opt) : opt_(opt), script_(scr
     s_.temperature = settings_.temperature;
     s_.export_dir = exists(settings_.export_dir) ? settings_.export_dir : ".";
     s_.browser.dir = settings_.browse_dir;
-    s_.photos_dir = (fs::path(VITSCOPE_SOURCE_DIR) / "assets").string();
+    s_.photos_dir = sample_photos_dir();
     const std::string model = startup_model(args, settings_);
     s_.models_dir = fs::path(model).parent_path().string();
 
@@ -213,25 +137,22 @@ Window::Window(const CliArgs& args, const Options& opt) : opt_(opt), script_(scr
     }
     glfwMakeContextCurrent(win_);
     // Scripted runs measure and finish as fast as they can; people get vsync.
-    glfwSwapInterval(script_.finished() && opt_.frame_stats.empty() ? 1 : 0);
-    glfwSetDropCallback(win_, on_drop);
-    glfwSetWindowContentScaleCallback(win_, on_content_scale);
+    vsync_ = script_.finished() && opt_.frame_stats.empty();
+    glfwSwapInterval(vsync_ ? 1 : 0);
     init_imgui();
 
-    gpu_ = new ui::Gpu();
+    gpu_ = std::make_unique<ui::Gpu>();
     if (!gpu_->error().empty()) s_.last_error = gpu_->error();
-    view_ = new ui::MainView();
-    worker_ = new ModelWorker([] { glfwPostEmptyEvent(); });
-    s_.requested_model = model;
-    s_.requested_image = startup_image(args, settings_);
-    worker_->submit({model, s_.requested_image});
+    view_ = std::make_unique<ui::MainView>();
+    worker_ = std::make_unique<ModelWorker>([] { glfwPostEmptyEvent(); });
+    worker_->submit({model, startup_image(args, settings_)});
     s_.work.busy = true;
 }
 
 Window::~Window() {
-    delete worker_;   // joins the thread before anything it could notify goes away
-    delete view_;     // GL objects: the context must still exist
-    delete gpu_;
+    worker_.reset();  // joins the thread before anything it could notify goes away
+    view_.reset();    // GL objects: the context must still exist
+    gpu_.reset();
     ImGui_ImplOpenGL3_Shutdown();
     ImGui_ImplGlfw_Shutdown();
     ImGui::DestroyContext();
@@ -244,8 +165,9 @@ void Window::init_imgui() {
     ImGui::CreateContext();
     ImGuiIO& io = ImGui::GetIO();
     io.IniFilename = nullptr;   // layout is computed, nothing to remember there
+    install_activity_callbacks(win_);   // before the backend, which chains to them
     ImGui_ImplGlfw_InitForOpenGL(win_, true);
-    glfwSetKeyCallback(win_, on_key);   // in front of the backend's; it restores its own on shutdown
+    install_key_filter(win_);
     ImGui_ImplOpenGL3_Init("#version 330 core");
     load_fonts();
 }
@@ -287,8 +209,7 @@ void Window::begin_frame() {
     }
     s_.work = progress;
     update_title();
-    if (g_rescale) {
-        g_rescale = false;
+    if (take_rescale()) {
         load_fonts();
         ImGui_ImplOpenGL3_DestroyFontsTexture();
         ImGui_ImplOpenGL3_CreateFontsTexture();
@@ -301,18 +222,16 @@ void Window::handle(const Action& a) {
     try {
         if (auto* x = std::get_if<act::OpenImage>(&a)) {
             worker_->submit({"", x->path});
-            s_.requested_image = x->path;
-            s_.work.busy = true;
+            s_.work.busy = true;  // at once, so a script waiting for the worker sees it
         } else if (auto* x = std::get_if<act::OpenModel>(&a)) {
             worker_->submit({x->dir, ""});
-            s_.requested_model = x->dir;
             s_.work.busy = true;
         } else if (auto* x = std::get_if<act::Screenshot>(&a)) {
             pending_screenshot_ = x->path.empty() ? unique_path(s_.export_dir, selection_slug(s_) + "_window", ".png") : x->path;
         } else if (auto* x = std::get_if<act::ExportFigure>(&a)) {
             const std::string path = x->path.empty() ? unique_path(s_.export_dir, selection_slug(s_), ".png") : x->path;
             save_figure_png(s_, path);
-            s_.status = "Saved figure " + path;
+            s_.status = "Saved figure " + fs::absolute(path).lexically_normal().string();
         } else if (std::holds_alternative<act::Quit>(a)) {
             s_.quit = true;
         }
@@ -337,13 +256,12 @@ void Window::apply_all(std::vector<Action>& actions) {
         changed = true;
     }
     // Drops: a folder with config.json is a model, anything else a photo.
-    for (const std::string& p : g_dropped) {
+    for (const std::string& p : take_dropped_paths()) {
         std::error_code ec;
         if (fs::is_directory(p, ec)) handle(act::OpenModel{p});
         else handle(act::OpenImage{p});
         changed = true;
     }
-    g_dropped.clear();
     actions.clear();
     if (changed) busy_frames_ = 3;
 }
@@ -369,6 +287,10 @@ int Window::run() {
         else if (s_.work.busy) glfwWaitEventsTimeout(1.0 / 30);   // the spinner turns
         else glfwWaitEventsTimeout(0.5);
         busy_frames_ = std::max(0, busy_frames_ - 1);
+        // Woken by the timeout with nothing new: the picture is still right.
+        const bool input = take_activity();
+        if (!continuous && !s_.work.busy && !input) continue;
+        if (input) busy_frames_ = std::max(busy_frames_, 2);  // ImGui settles hover and popups over a few frames
         if (glfwGetWindowAttrib(win_, GLFW_ICONIFIED)) continue;
 
         const auto t0 = Clock::now();
@@ -390,22 +312,23 @@ int Window::run() {
         if (!pending_screenshot_.empty()) {
             try {
                 save_window_png(pending_screenshot_, fw, fh);
-                s_.status = "Saved screenshot " + pending_screenshot_;
+                s_.status = "Saved screenshot " + fs::absolute(pending_screenshot_).lexically_normal().string();
             } catch (const std::exception& e) {
                 s_.last_error = e.what();
             }
             pending_screenshot_.clear();
         }
         glfwSwapBuffers(win_);
-        if (!g_deferred_releases.empty()) busy_frames_ = std::max(busy_frames_, 2);
-        release_deferred_keys(win_);
+        if (release_held_keys(win_)) busy_frames_ = std::max(busy_frames_, 2);
 
         const double ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
         stats_.ms.push_back(ms);
         s_.frame_ms = s_.frames++ ? 0.9f * s_.frame_ms + 0.1f * static_cast<float>(ms) : static_cast<float>(ms);
         apply_all(actions);
+        s_.text_input = ImGui::GetIO().WantTextInput;
         write_state_file();
         if (!script_.error().empty()) break;
+        if (!vsync_ && script_.finished() && opt_.frame_stats.empty()) glfwSwapInterval(1), vsync_ = true;
     }
 
     int w = 0, h = 0;
@@ -425,7 +348,7 @@ int Window::run() {
 }  // namespace
 
 int run_window(const CliArgs& args) {
-    const Options opt = parse_options(args);
+    const WindowOptions opt = parse_window_options(args);
     Window window(args, opt);
     return window.run();
 }

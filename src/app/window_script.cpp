@@ -6,6 +6,7 @@
 #include <set>
 #include <sstream>
 
+#include "gfx/style_names.h"
 #include "vit/error.h"
 
 namespace app {
@@ -13,7 +14,7 @@ namespace {
 
 // Verbs that take an argument, and those that do not.
 const std::set<std::string> kWithArg = {"frames", "select", "layer", "head", "toggle-head", "pin", "temperature",
-                                        "tab", "open-image", "open-model"};
+                                        "tab", "style", "open-image", "open-model"};
 const std::set<std::string> kNoArg = {"wait", "mean", "quit", "screenshot", "export"};  // these two: PATH optional
 constexpr int kWaitTimeoutFrames = 20000;   // ~ minutes at llvmpipe speed: a stuck worker ends the script
 
@@ -36,6 +37,27 @@ int to_token(const ScriptCommand& c, const vit::Trace& t) {
         throw vit::Error(c.where + ": patch " + c.arg + " is outside the " + std::to_string(t.grid) + " x " +
                          std::to_string(t.grid) + " grid");
     return t.token_of(r, col);
+}
+
+// "colormap=magma scale=log opacity=0.8 smooth=on grid=off" applied to a style.
+gfx::OverlayStyle parse_style(const ScriptCommand& c, gfx::OverlayStyle st) {
+    std::istringstream words(c.arg);
+    std::string word;
+    while (words >> word) {
+        const auto eq = word.find('=');
+        const std::string key = word.substr(0, eq), value = eq == std::string::npos ? "" : word.substr(eq + 1);
+        auto flag = [&] {
+            if (value != "on" && value != "off") throw vit::Error(c.where + ": " + key + " is on or off");
+            return value == "on";
+        };
+        if (key == "colormap" && gfx::colormap_from_name(value)) st.colormap = *gfx::colormap_from_name(value);
+        else if (key == "scale" && gfx::normalization_from_name(value)) st.normalization = *gfx::normalization_from_name(value);
+        else if (key == "opacity") st.opacity = std::clamp(std::stof(value), 0.f, 1.f);
+        else if (key == "smooth") st.bilinear = flag();
+        else if (key == "grid") st.show_grid = flag();
+        else throw vit::Error(c.where + ": style " + word + " is not colormap=, scale=, opacity=, smooth= or grid=");
+    }
+    return st;
 }
 
 }  // namespace
@@ -137,6 +159,8 @@ void ScriptRunner::step(const AppState& s, std::vector<Action>& out) {
             out.push_back(act::PinKey{token});
         } else if (c.verb == "temperature") {
             out.push_back(act::SetTemperature{std::stof(c.arg)});
+        } else if (c.verb == "style") {
+            out.push_back(act::SetStyle{parse_style(c, s.style)});
         } else if (c.verb == "tab") {
             if (c.arg != "math" && c.arg != "whatifs") throw vit::Error(c.where + ": tab is math or whatifs");
             out.push_back(act::ShowTab{c.arg == "math" ? AppState::Tab::Math : AppState::Tab::WhatIfs});

@@ -68,7 +68,14 @@ void FileBrowser::draw(const Frame& f) {
     }
     const bool model_mode = b.mode == Mode::OpenModel;
     std::error_code ec;
-    const std::string dir = fs::absolute(b.dir.empty() ? "." : b.dir, ec).lexically_normal().string();
+    // Without a folder of its own, the browser starts where the current photo (or model) is.
+    std::string start = b.dir;
+    if (start.empty()) {
+        const std::string& current = model_mode ? f.s.loaded.model_dir : f.s.loaded.image_path;
+        start = current.empty() ? "." : fs::path(current).parent_path().string();
+        if (start.empty()) start = ".";
+    }
+    const std::string dir = fs::absolute(start, ec).lexically_normal().string();
     if (dir != listed_dir_ || listed_images_only_ == all_files_) {
         list(dir, !all_files_ && !model_mode);
         path_text_ = dir;

@@ -139,13 +139,15 @@ void HeadsPanel::layer_grid(const Frame& f) {
     };
     ImGui::PushStyleVar(ImGuiStyleVar_ItemSpacing, ImVec2(gap, gap));
     ImGui::Dummy(ImVec2(label_w - gap, text_h));
+    char label[32];
     for (int h = 0; h < cols; ++h) {
         ImGui::SameLine();
-        centred_text(ImVec2(cell.x, text_h), colors::muted, h == heads ? "mean" : ("H" + std::to_string(h)).c_str());
+        std::snprintf(label, sizeof label, h == heads ? "mean" : "H%d", h);
+        centred_text(ImVec2(cell.x, text_h), colors::muted, label);
     }
     for (int l = 0; l < layers; ++l) {
-        centred_text(ImVec2(label_w - gap, cell.y), l == s.sel.layer ? colors::accent : colors::muted,
-                     ("L" + std::to_string(l)).c_str());
+        std::snprintf(label, sizeof label, "L%d", l);
+        centred_text(ImVec2(label_w - gap, cell.y), l == s.sel.layer ? colors::accent : colors::muted, label);
         for (int h = 0; h < cols; ++h) {
             ImGui::SameLine();
             ImGui::PushID(l * cols + h);
@@ -164,7 +166,10 @@ void HeadsPanel::layer_grid(const Frame& f) {
                 if (is_mean) f.emit(app::act::SetMapSource{app::MapSource::MeanOfVisible});
                 else f.emit(app::act::SetHead{h});
             }
-            if (hit.hovered) ImGui::SetTooltip("layer %d · %s", l, is_mean ? "mean of visible heads" : ("head " + std::to_string(h)).c_str());
+            if (hit.hovered) {
+                if (is_mean) ImGui::SetTooltip("layer %d · mean of the visible heads", l);
+                else ImGui::SetTooltip("layer %d · head %d", l, h);
+            }
             ImGui::PopID();
         }
     }
@@ -173,7 +178,7 @@ void HeadsPanel::layer_grid(const Frame& f) {
 
 void HeadsPanel::draw(const Frame& f) {
     if (!f.s.trace()) {
-        ImGui::TextColored(colors::muted, f.s.work.busy ? "Waiting for the model…" : "Open a model and a photo to begin.");
+        ImGui::TextColored(colors::muted, f.s.work.busy ? "Waiting for the model…" : "No model has run yet: File › Open model… (Ctrl+M).");
         return;
     }
     layer_slider(f);

@@ -43,7 +43,10 @@ void MapView::render(const Frame& f, const MapData* map, const gfx::Marks& marks
     if (map && map->grid > 0) values_.upload(map->patches, map->grid);
     gfx::OverlayStyle style = map ? map->style : gfx::OverlayStyle{};
     style.line_width = std::max(1.f, f.fb_scale * f.scale);
-    r->draw(f.gpu.photo(), f.s.loaded.crop, map && map->grid > 0 ? &values_ : nullptr, style, marks);
+    // Before a model has run there is no crop: show the whole photo undimmed.
+    const vit::CropRect whole{0, 0, static_cast<double>(f.gpu.photo().width()), static_cast<double>(f.gpu.photo().height())};
+    const vit::CropRect& crop = f.s.trace() ? f.s.loaded.crop : whole;
+    r->draw(f.gpu.photo(), crop, map && map->grid > 0 ? &values_ : nullptr, style, marks);
 }
 
 MapHit MapView::show(const Frame& f, const char* id, const MapData* map, const gfx::Marks& marks, ImVec2 size) {
@@ -51,7 +54,8 @@ MapHit MapView::show(const Frame& f, const char* id, const MapData* map, const g
     const int w = std::max(1, static_cast<int>(std::lround(size.x * f.fb_scale)));
     const int h = std::max(1, static_cast<int>(std::lround(size.y * f.fb_scale)));
     const bool stale = !target_ || target_->width() != w || target_->height() != h ||
-                       shown_generation_ != f.gpu.photo_generation() || shown_has_map_ != (map != nullptr) ||
+                       shown_generation_ != f.gpu.photo_generation() || shown_has_trace_ != (f.s.trace() != nullptr) ||
+                       shown_has_map_ != (map != nullptr) ||
                        (map && !shown_.same_as(*map)) || !same_marks(marks, shown_marks_);
     if (stale) {
         render(f, map, marks, w, h);
@@ -59,6 +63,7 @@ MapHit MapView::show(const Frame& f, const char* id, const MapData* map, const g
         shown_has_map_ = map != nullptr;
         shown_marks_ = marks;
         shown_generation_ = f.gpu.photo_generation();
+        shown_has_trace_ = f.s.trace() != nullptr;
     }
 
     hit.min = ImGui::GetCursorScreenPos();

@@ -35,6 +35,7 @@ private:
     bool shown_has_map_ = false;
     gfx::Marks shown_marks_;
     int shown_generation_ = -1;
+    bool shown_has_trace_ = false;
 };
 
 // Marks for a query token and a key token (either may be a non-patch: no mark).

@@ -1,26 +1,15 @@
 #include "menu_bar.h"
 
-#include <filesystem>
-
 #include "gfx/style_names.h"
 
 namespace ui {
 namespace {
 
-std::string folder_of(const std::string& path, const std::string& fallback) {
-    if (path.empty()) return fallback;
-    const std::filesystem::path p(path);
-    return p.has_parent_path() ? p.parent_path().string() : fallback;
-}
-
 void file_menu(const Frame& f) {
     const app::AppState& s = f.s;
     if (!ImGui::BeginMenu("File")) return;
-    const std::string browse = s.browser.dir.empty() ? folder_of(s.loaded.image_path, ".") : s.browser.dir;
-    if (ImGui::MenuItem("Open image…", "Ctrl+O"))
-        f.emit(app::act::OpenBrowser{app::BrowserState::Mode::OpenImage, browse});
-    if (ImGui::MenuItem("Open model…", "Ctrl+M"))
-        f.emit(app::act::OpenBrowser{app::BrowserState::Mode::OpenModel, folder_of(s.loaded.model_dir, browse)});
+    if (ImGui::MenuItem("Open image…", "Ctrl+O")) f.emit(app::act::OpenBrowser{app::BrowserState::Mode::OpenImage, ""});
+    if (ImGui::MenuItem("Open model…", "Ctrl+M")) f.emit(app::act::OpenBrowser{app::BrowserState::Mode::OpenModel, ""});
     ImGui::Separator();
     if (ImGui::MenuItem("Export figure", "Ctrl+E", false, s.trace() != nullptr)) f.emit(app::act::ExportFigure{""});
     if (ImGui::MenuItem("Screenshot of the window", "F12")) f.emit(app::act::Screenshot{""});

@@ -14,9 +14,9 @@ void shortcuts(const Frame& f) {
     using namespace app::act;
     const ImGuiIO& io = ImGui::GetIO();
     const app::AppState& s = f.s;
-    if (pressed(GLFW_KEY_F1)) f.emit(ShowHelp{!s.show_help});
     if (pressed(GLFW_KEY_F12)) f.emit(Screenshot{""});
     if (io.WantTextInput || ImGui::IsPopupOpen("", ImGuiPopupFlags_AnyPopupId)) return;
+    if (pressed(GLFW_KEY_F1)) f.emit(ShowHelp{!s.show_help});
 
     if (io.KeyCtrl) {
         if (pressed(GLFW_KEY_O)) f.emit(OpenBrowser{app::BrowserState::Mode::OpenImage, ""});

@@ -106,6 +106,7 @@ void WhatIfPanel::draw(const Frame& f) {
         color_bar(f, map, size.x, distribution ? "weight" : "raw score used as weight");
 
         const vit::RowSummary sum = vit::summarize_row(row);
+        ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + card_w);  // a long line must not push the next card aside
         ImGui::PushFont(f.fonts.mono);
         if (distribution) {
             ImGui::Text("Σ = %.4f · max %.3f", sum.sum, sum.max);
@@ -117,11 +118,12 @@ void WhatIfPanel::draw(const Frame& f) {
         if (c > 0) {
             const double change = relative_change(vit::weighted_sum_of_values(t, l, h, row), real_out);
             if (change < 10) ImGui::Text("output changes by %.0f %%", 100.0 * change);
-            else ImGui::Text("output changes by %.3g× its size", change);
+            else ImGui::Text("‖o′ − o‖ = %.3g × ‖o‖", change);
         } else {
             ImGui::TextUnformatted("");
         }
         ImGui::PopFont();
+        ImGui::PopTextWrapPos();
         if (c > 0 && vit::kAllWhatIfs[c - 1] == vit::WhatIf::Temperature) {
             float temp = s.temperature;
             ImGui::SetNextItemWidth(card_w - ImGui::CalcTextSize("T").x - f.px(8));

@@ -3,10 +3,14 @@
 #include <algorithm>
 #include <cstdlib>
 
+#include <pthread.h>
+
 namespace vit {
 namespace {
 
 thread_local bool inside_task = false;
+// A child of fork() has none of the parent's worker threads: it runs inline.
+std::atomic<bool> forked_child{false};
 
 int configured_threads() {
     if (const char* env = std::getenv("VITSCOPE_THREADS"); env && *env) return std::clamp(std::atoi(env), 1, 256);
@@ -16,8 +20,12 @@ int configured_threads() {
 }  // namespace
 
 WorkerPool& WorkerPool::shared() {
-    static WorkerPool pool(configured_threads());
-    return pool;
+    // Never destroyed: joining at exit would race other static destructors.
+    static WorkerPool* pool = [] {
+        ::pthread_atfork(nullptr, nullptr, [] { forked_child = true; });
+        return new WorkerPool(configured_threads());
+    }();
+    return *pool;
 }
 
 WorkerPool::WorkerPool(int threads) : done_(new std::atomic<unsigned>[std::max(threads, 1)]) {
@@ -56,7 +64,7 @@ void WorkerPool::work_loop(int index) {
 }
 
 void WorkerPool::run(int count, const std::function<void(int)>& task) {
-    if (inside_task || workers_.empty() || count <= 1) {
+    if (inside_task || workers_.empty() || count <= 1 || forked_child) {
         for (int i = 0; i < count; ++i) task(i);
         return;
     }

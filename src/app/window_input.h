@@ -1,0 +1,35 @@
+// GLFW input the window needs beyond what ImGui's backend does: dropped
+// files, content-scale changes, and key presses that must not be lost.
+//
+// ImGui 1.86 reads keys as up/down states once per frame, so a press and its
+// release within one frame (fast typing, xdotool, a loaded machine) vanish.
+// Here, releases that arrive after a press in the same frame are held back
+// until the frame has seen the press.
+#pragma once
+#include <string>
+#include <vector>
+
+struct GLFWwindow;
+
+namespace app {
+
+// Call before ImGui_ImplGlfw_InitForOpenGL: callbacks that note any input
+// (the backend chains to them) so an idle window draws nothing.
+void install_activity_callbacks(GLFWwindow* window);
+// Call after ImGui_ImplGlfw_InitForOpenGL: puts the key filter in front of the
+// backend's key callback (the backend restores its own on shutdown).
+void install_key_filter(GLFWwindow* window);
+
+// Whether any input arrived since the last call.
+bool take_activity();
+
+// After each frame: delivers the held-back key releases. Returns whether there
+// were any (the next frame must then be drawn to see them).
+bool release_held_keys(GLFWwindow* window);
+
+// Paths dropped on the window since the last call.
+std::vector<std::string> take_dropped_paths();
+// Whether the monitor's content scale changed since the last call.
+bool take_rescale();
+
+}  // namespace app

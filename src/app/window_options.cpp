@@ -1,0 +1,60 @@
+#include "window_options.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+
+#include "vit/error.h"
+
+namespace app {
+namespace {
+
+namespace fs = std::filesystem;
+
+bool exists(const std::string& p) {
+    std::error_code ec;
+    return !p.empty() && fs::exists(p, ec);
+}
+
+}  // namespace
+
+WindowOptions parse_window_options(const CliArgs& args) {
+    WindowOptions o;
+    if (args.has("--window-size")) {
+        const std::string v = args.get("--window-size");
+        int w = 0, h = 0;
+        char tail = 0;
+        if (std::sscanf(v.c_str(), "%dx%d%c", &w, &h, &tail) != 2 || w < 320 || h < 240 || w > 16384 || h > 16384)
+            throw vit::Error("--window-size expects WxH (e.g. 1920x1080, at least 320x240), got '" + v + "'");
+        o.width = w;
+        o.height = h;
+    }
+    o.state_file = args.get("--state-file");
+    o.frame_stats = args.get("--frame-stats");
+    o.use_settings = !args.has("--no-settings");
+    if (args.has("--ui-scale")) {
+        o.ui_scale = std::strtof(args.get("--ui-scale").c_str(), nullptr);
+        if (!(o.ui_scale >= 0.5f && o.ui_scale <= 4.f)) throw vit::Error("--ui-scale expects a number from 0.5 to 4");
+    }
+    return o;
+}
+
+std::string startup_model(const CliArgs& args, const Settings& remembered) {
+    const char* env = std::getenv("VITSCOPE_MODEL");
+    if (args.has("--model") || (env && *env)) return resolve_model_dir(args);
+    if (exists(remembered.model_dir)) return remembered.model_dir;
+    const std::string project = resolve_model_dir(args);
+    if (exists(project)) return project;
+    const fs::path shared = fs::path(VITSCOPE_SOURCE_DIR) / ".." / "shared" / "models" / kDefaultModelName;
+    return exists(shared.string()) ? shared.lexically_normal().string() : project;
+}
+
+std::string startup_image(const CliArgs& args, const Settings& remembered) {
+    if (!args.positional.empty()) return args.positional.front();
+    if (exists(remembered.image_path)) return remembered.image_path;
+    return (fs::path(sample_photos_dir()) / "dog.jpg").string();
+}
+
+std::string sample_photos_dir() { return (fs::path(VITSCOPE_SOURCE_DIR) / "assets").string(); }
+
+}  // namespace app

@@ -1,0 +1,30 @@
+// The window's command-line options and where it starts: which model and
+// photo to open when none or some are given.
+#pragma once
+#include <string>
+
+#include "cli_args.h"
+#include "settings.h"
+
+namespace app {
+
+struct WindowOptions {
+    int width = 0, height = 0;        // --window-size WxH; 0: remembered or default
+    std::string state_file;           // --state-file PATH
+    std::string frame_stats;          // --frame-stats PATH
+    bool use_settings = true;         // not --no-settings
+    float ui_scale = 0;               // --ui-scale S; 0: from the monitor's content scale
+};
+
+// Throws vit::Error naming the option on a malformed value.
+WindowOptions parse_window_options(const CliArgs& args);
+
+// --model, $VITSCOPE_MODEL, the remembered model, the project's models/, then
+// the shared copy beside the checkout (../shared/models).
+std::string startup_model(const CliArgs& args, const Settings& remembered);
+// IMAGE, the remembered photo, then assets/dog.jpg in the project.
+std::string startup_image(const CliArgs& args, const Settings& remembered);
+// The project's sample photos (assets/).
+std::string sample_photos_dir();
+
+}  // namespace app

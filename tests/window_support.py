@@ -1,0 +1,119 @@
+"""Helpers for window_test.py: a private Xvfb display, the vitscope window as
+a child process, its state file, and real X input through xdotool."""
+import json
+import os
+import subprocess
+import tempfile
+import time
+
+
+class Xvfb:
+    """An X server of its own (so tests run in CI and beside a desktop)."""
+
+    def __init__(self, width=1920, height=1080):
+        read_fd, write_fd = os.pipe()
+        self.proc = subprocess.Popen(
+            ["Xvfb", "-displayfd", str(write_fd), "-screen", "0", f"{width}x{height}x24", "-nolisten", "tcp"],
+            pass_fds=(write_fd,), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        os.close(write_fd)
+        with os.fdopen(read_fd) as f:
+            number = f.readline().strip()  # Xvfb writes the display number once it accepts clients
+        if not number:
+            self.proc.kill()
+            raise RuntimeError("Xvfb did not start")
+        self.display = ":" + number
+
+    def env(self):
+        env = dict(os.environ, DISPLAY=self.display)
+        env.pop("WAYLAND_DISPLAY", None)
+        return env
+
+    def park_pointer(self):
+        """Moves the pointer to the bottom-right corner (the status bar), off every map."""
+        subprocess.run(["xdotool", "mousemove", "10000", "10000"], env=self.env(), check=True, timeout=30)
+
+    def close(self):
+        self.proc.terminate()
+        try:
+            self.proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+
+
+def read_state(path):
+    """The window's state file, or None while it is not there yet."""
+    try:
+        with open(path) as f:
+            return json.load(f)
+    except (OSError, ValueError):
+        return None
+
+
+class Window:
+    """vitscope's window as a child process with a state file in a temp folder."""
+
+    def __init__(self, xvfb, binary, args, cwd, size="1920x1080"):
+        self.xvfb = xvfb
+        self.state_file = os.path.join(cwd, "state.json")
+        self.log = tempfile.TemporaryFile(dir=cwd)
+        cmd = [binary, *args, "--no-settings", "--window-size", size, "--state-file", self.state_file]
+        self.proc = subprocess.Popen(cmd, cwd=cwd, env=xvfb.env(), stdout=self.log, stderr=subprocess.STDOUT)
+
+    def wait_for(self, predicate, timeout=180, what="the window"):
+        """Polls the state file until predicate(state) holds; returns that state."""
+        deadline = time.time() + timeout
+        state = None
+        while time.time() < deadline:
+            state = read_state(self.state_file)
+            if state is not None and predicate(state):
+                return state
+            if self.proc.poll() is not None:
+                raise AssertionError(f"vitscope exited ({self.proc.returncode}) while waiting for {what}: {self.output()}")
+            time.sleep(0.1)
+        raise AssertionError(f"timed out waiting for {what}; last state: {state}")
+
+    def xdotool(self, *args):
+        subprocess.run(["xdotool", *args], env=self.xvfb.env(), check=True, capture_output=True, timeout=30)
+
+    def window_id(self):
+        out = subprocess.run(["xdotool", "search", "--sync", "--onlyvisible", "--name", "^vitscope"],
+                             env=self.xvfb.env(), check=True, capture_output=True, text=True, timeout=30).stdout
+        return out.split()[0]
+
+    def output(self):
+        self.log.seek(0)
+        return self.log.read().decode(errors="replace")
+
+    def close(self):
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        self.log.close()
+
+
+def patch_centre(state, row, col):
+    """Window coordinates of a patch's centre, from the state file's photo view and crop."""
+    vx, vy, vw, vh = state["image_view"]
+    pw, ph = state["photo_size"]
+    cx, cy, cw, ch = state["crop"]
+    g = state["grid"]
+    x = vx + (cx + (col + 0.5) * cw / g) * vw / pw
+    y = vy + (cy + (row + 0.5) * ch / g) * vh / ph
+    return x, y
+
+
+def patch_box(state, row, col, fraction=0.4):
+    """The central `fraction` of a patch on the screen, as (x0, y0, x1, y1) pixels."""
+    vx, vy, vw, vh = state["image_view"]
+    pw, ph = state["photo_size"]
+    cx, cy, cw, ch = state["crop"]
+    g = state["grid"]
+    sx, sy = vw / pw, vh / ph
+    x0, y0 = vx + (cx + col * cw / g) * sx, vy + (cy + row * ch / g) * sy
+    w, h = cw / g * sx, ch / g * sy
+    m = (1 - fraction) / 2
+    return (int(round(x0 + m * w)), int(round(y0 + m * h)), int(round(x0 + (1 - m) * w)), int(round(y0 + (1 - m) * h)))

@@ -1,0 +1,206 @@
+"""The explorer window, driven for real on a private Xvfb display:
+  (a) the scripted screenshot has the window's size and the overlay is brightest
+      where `vitscope attention` says the weights are highest;
+  (b) real X mouse clicks and key presses (xdotool) change the selection;
+  (c) opening a broken image or model keeps the previous one and shows the error;
+  (d) figure export and F12 screenshots get descriptive names and never overwrite.
+Run by ctest with VITSCOPE_BIN and VITSCOPE_SOURCE_DIR; prints "N passed, M failed"."""
+import csv
+import io
+import os
+import subprocess
+import sys
+import tempfile
+import traceback
+
+import numpy as np
+from PIL import Image
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from window_support import Window, Xvfb, patch_box, patch_centre, read_state  # noqa: E402
+
+BIN = os.environ.get("VITSCOPE_BIN", "vitscope")
+SRC = os.environ.get("VITSCOPE_SOURCE_DIR", os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+NAME = "vit_tiny_patch16_224.augreg_in21k_ft_in1k"
+DOG = os.path.join(SRC, "assets", "dog.jpg")
+LAYER, HEAD, ROW, COL = 8, 1, 5, 7
+
+
+def model_dir():
+    mirror = os.environ.get("VITSCOPE_MODEL_MIRROR")
+    if mirror and os.path.isdir(os.path.join(mirror, NAME)):
+        return os.path.join(mirror, NAME)
+    return os.path.normpath(os.path.join(SRC, "..", "shared", "models", NAME))
+
+
+MODEL = model_dir()
+
+
+def trace_weights(layer, head, row, col):
+    """The weights of the query's row from the command line: {(row, col): weight} over patches."""
+    out = subprocess.run([BIN, "attention", DOG, "--layer", str(layer), "--head", str(head), "--patch", f"{row},{col}",
+                          "--model", MODEL], check=True, capture_output=True, text=True, timeout=300).stdout
+    return {(int(r["row"]), int(r["col"])): float(r["weight"]) for r in csv.DictReader(io.StringIO(out))
+            if int(r["row"]) >= 0}
+
+
+def luminance(pixels, box):
+    x0, y0, x1, y1 = box
+    rgb = pixels[y0:y1, x0:x1, :3].astype(np.float64) / 255.0
+    return float((0.2126 * rgb[..., 0] + 0.7152 * rgb[..., 1] + 0.0722 * rgb[..., 2]).mean())
+
+
+def test_scripted_screenshot(xvfb, tmp):
+    xvfb.park_pointer()  # no hover outline on the photo
+    shot = os.path.join(tmp, "out.png")
+    w = Window(xvfb, BIN, [DOG, "--model", MODEL, "--select", f"{ROW},{COL}", "--layer", str(LAYER), "--head",
+                           str(HEAD), "--screenshot", shot, "--quit"], tmp)
+    try:
+        assert w.proc.wait(timeout=300) == 0, f"exit code {w.proc.returncode}: {w.output()}"
+    finally:
+        w.close()
+    state = read_state(w.state_file)
+    assert (state["layer"], state["head"], state["row"], state["col"]) == (LAYER, HEAD, ROW, COL), state
+    assert state["last_error"] == "", state["last_error"]
+    img = Image.open(shot)
+    assert img.size == (1920, 1080), img.size
+    px = np.asarray(img.convert("RGB"))
+
+    weights = trace_weights(LAYER, HEAD, ROW, COL)
+    grid = state["grid"]
+    assert len(weights) == grid * grid
+    lum = {rc: luminance(px, patch_box(state, *rc)) for rc in weights}
+    ranked = sorted(weights, key=weights.get, reverse=True)
+    # viridis runs from dark purple (0) to bright yellow (the row's largest weight),
+    # so the most attended patches must be among the brightest on the screen.
+    brightest = sorted(lum.values(), reverse=True)
+    assert lum[ranked[0]] >= brightest[max(0, len(brightest) // 20 - 1)], \
+        f"highest-weight patch {ranked[0]} has luminance {lum[ranked[0]]:.3f}; top 5% start at {brightest[len(brightest) // 20 - 1]:.3f}"
+    top = np.mean([lum[rc] for rc in ranked[:5]])
+    rest = np.mean([lum[rc] for rc in ranked[len(ranked) // 2:]])
+    assert top > rest + 0.1, f"top-5 weight patches {top:.3f} vs the lower half {rest:.3f}"
+
+
+def test_mouse_and_keys(xvfb, tmp):
+    w = Window(xvfb, BIN, [DOG, "--model", MODEL], tmp)
+    try:
+        state = w.wait_for(lambda s: s.get("ready"), what="the first forward pass")
+        win = w.window_id()
+        w.xdotool("windowfocus", "--sync", win)
+        for row, col in [(3, 9), (10, 2)]:
+            x, y = patch_centre(state, row, col)
+            w.xdotool("mousemove", "--window", win, str(int(x)), str(int(y)))
+            w.xdotool("click", "1")
+            state = w.wait_for(lambda s: (s["row"], s["col"]) == (row, col), timeout=30,
+                               what=f"the click on patch ({row}, {col}) to select it")
+            assert state["query_token"] == 1 + row * state["grid"] + col
+        w.xdotool("mousemove", "--window", win, "5", "5")  # off the photo: no hover marks
+        w.xdotool("key", "Right")
+        w.wait_for(lambda s: (s["row"], s["col"]) == (10, 3), timeout=30, what="the Right arrow to move the query")
+        w.xdotool("key", "Next")  # PageDown
+        w.wait_for(lambda s: s["layer"] == 1, timeout=30, what="PageDown to go to layer 1")
+        w.xdotool("key", "c")
+        w.wait_for(lambda s: s["query_token"] == 0 and s["row"] == -1, timeout=30, what="C to make CLS the query")
+    finally:
+        w.close()
+
+
+def test_broken_files_keep_the_previous(xvfb, tmp):
+    garbage = os.path.join(tmp, "broken.jpg")
+    with open(garbage, "wb") as f:
+        f.write(b"\xff\xd8\xff\xe0 this is not really a JPEG" * 10)
+    truncated = os.path.join(tmp, "truncated.jpg")
+    with open(DOG, "rb") as f, open(truncated, "wb") as g:
+        g.write(f.read()[:3000])
+    script = os.path.join(tmp, "broken.txt")
+    shot = os.path.join(tmp, "broken.png")
+    with open(script, "w") as f:
+        f.write(f"select 4,4\nopen-image {garbage}\nscreenshot {shot}\n")
+    w = Window(xvfb, BIN, [DOG, "--model", MODEL, "--script", script], tmp)
+    try:
+        state = w.wait_for(lambda s: s.get("ready") and s["last_error"], what="the broken image's error")
+        assert state["image"] == DOG, f"the photo changed to {state['image']}"
+        assert "broken.jpg" in state["last_error"], state["last_error"]
+        assert (state["row"], state["col"]) == (4, 4), "the selection was lost"
+        assert state["model"] == MODEL
+        w.wait_for(lambda s: os.path.exists(shot), timeout=30, what="the screenshot after the error")
+        # The same for a truncated photo and a model folder that is not one, through real key presses:
+        # Ctrl+O opens the in-app browser, the path is typed, Enter opens it.
+        win = w.window_id()
+        w.xdotool("windowfocus", "--sync", win)
+        w.xdotool("key", "Escape")  # nothing pinned: harmless
+        w.xdotool("key", "ctrl+o")
+        w.wait_for(lambda s: s["browser"] == "image" and s["text_input"], timeout=30,
+                   what="the file browser's path field to take the keyboard")
+        w.xdotool("key", "ctrl+a")
+        w.xdotool("type", "--delay", "5", truncated)
+        w.xdotool("key", "Return")
+        state = w.wait_for(lambda s: "truncated.jpg" in s["last_error"], timeout=60, what="the truncated image's error")
+        assert state["image"] == DOG and state["ready"], state
+    finally:
+        w.close()
+
+    script2 = os.path.join(tmp, "badmodel.txt")
+    with open(script2, "w") as f:
+        f.write(f"open-model {tmp}\nquit\n")
+    w = Window(xvfb, BIN, [DOG, "--model", MODEL, "--script", script2], tmp)
+    try:
+        assert w.proc.wait(timeout=300) == 0, w.output()
+        state = read_state(w.state_file)
+        assert state["model"] == MODEL and state["ready"], state
+        assert "model" in state["last_error"].lower(), state["last_error"]
+    finally:
+        w.close()
+
+
+def test_export_names(xvfb, tmp):
+    figure = os.path.join(tmp, "figure.png")
+    script = os.path.join(tmp, "export.txt")
+    with open(script, "w") as f:
+        f.write(f"select {ROW},{COL}\nlayer {LAYER}\nhead {HEAD}\nexport {figure}\n")
+    w = Window(xvfb, BIN, [DOG, "--model", MODEL, "--script", script], tmp)
+    try:
+        w.wait_for(lambda s: s.get("ready") and (s["row"], s["col"], s["layer"]) == (ROW, COL, LAYER))
+        w.wait_for(lambda s: os.path.exists(figure), timeout=60, what="the exported figure")
+        win = w.window_id()
+        w.xdotool("windowfocus", "--sync", win)
+        expected = [os.path.join(tmp, f"dog_L{LAYER}_H{HEAD}_r{ROW}c{COL}_window{n}.png") for n in ("", "_2")]
+        for path in expected:
+            w.xdotool("key", "F12")
+            w.wait_for(lambda s: os.path.exists(path), timeout=60, what=os.path.basename(path))
+        w.xdotool("key", "ctrl+e")
+        default_figure = os.path.join(tmp, f"dog_L{LAYER}_H{HEAD}_r{ROW}c{COL}.png")
+        w.wait_for(lambda s: os.path.exists(default_figure), timeout=60, what=os.path.basename(default_figure))
+        assert Image.open(expected[0]).size == (1920, 1080)
+        assert Image.open(figure).size[0] > 0
+    finally:
+        w.close()
+
+
+def main():
+    if not os.path.isdir(MODEL):
+        print(f"model not found at {MODEL}; set VITSCOPE_MODEL_MIRROR")
+        print("0 passed, 1 failed")
+        return 1
+    tests = [test_scripted_screenshot, test_mouse_and_keys, test_broken_files_keep_the_previous, test_export_names]
+    passed = failed = 0
+    xvfb = Xvfb()
+    try:
+        for t in tests:
+            with tempfile.TemporaryDirectory(prefix="vitscope_window_") as tmp:
+                try:
+                    t(xvfb, tmp)
+                    passed += 1
+                    print(f"PASS {t.__name__}", flush=True)
+                except Exception:
+                    failed += 1
+                    print(f"FAIL {t.__name__}", flush=True)
+                    traceback.print_exc()
+    finally:
+        xvfb.close()
+    print(f"{passed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
