@@ -82,9 +82,7 @@ Mat embed(const Model& m, const Input& input, int grid) {
 void attention(const Block& b, const Mat& h, int heads, int head_dim, const TraceOptions& opt,
                LayerTrace& trace, Mat& context) {
     Mat q, k, v;
-    linear(h, b.q, q);
-    linear(h, b.k, k);
-    linear(h, b.v, v);
+    linear(h, {{&b.q, &q}, {&b.k, &k}, {&b.v, &v}});
     const Eigen::Index n = h.rows();
     const float scale = 1.0f / std::sqrt(static_cast<float>(head_dim));
     context.resize(n, heads * head_dim);
@@ -95,12 +93,11 @@ void attention(const Block& b, const Mat& h, int heads, int head_dim, const Trac
     const int halves = 2;
     WorkerPool::shared().run(heads * halves, [&](int task) {
         const int hd = task / halves, part = task % halves;
-        const Eigen::Index begin = n * part / halves, end = n * (part + 1) / halves;
-        Mat weights;
-        head_attention(q.middleCols(hd * head_dim, head_dim), k.middleCols(hd * head_dim, head_dim),
-                       v.middleCols(hd * head_dim, head_dim), scale, begin, end, weights,
-                       context.middleCols(hd * head_dim, head_dim));
-        if (opt.keep_attention) trace.heads[hd].attn.middleRows(begin, end - begin) = weights;
+        const int begin = static_cast<int>(n * part / halves), end = static_cast<int>(n * (part + 1) / halves);
+        Mat scratch;  // the weights' home when the trace does not keep them
+        float* weights = opt.keep_attention ? trace.heads[hd].attn.row(begin).data()
+                                            : (scratch.resize(end - begin, n), scratch.data());
+        head_attention(q, k, v, hd, head_dim, scale, begin, end, weights, context);
     });
     if (opt.keep_qkv)
         for (int hd = 0; hd < heads; ++hd) {
@@ -191,8 +188,7 @@ Trace run(const Model& m, const Input& input, const TraceOptions& opt) {
         linear(context, b.proj, branch);
         add_residual(x, branch, b.ls1);
         layer_norm(x, b.ln2_w, b.ln2_b, eps, h);
-        linear(h, b.fc1, hidden);
-        gelu(hidden, m.config.gelu_tanh);
+        linear_gelu(h, b.fc1, m.config.gelu_tanh, hidden);
         linear(hidden, b.fc2, branch);
         add_residual(x, branch, b.ls2);
     }
