@@ -6,6 +6,7 @@
 #include <set>
 
 #include "error.h"
+#include "memory_budget.h"
 #include "model.h"
 #include "safetensors.h"
 
@@ -369,6 +370,12 @@ Model load_model(const std::string& dir) {
     if (!fs::exists(weights, ec)) throw Error(weights + ": not found (a model folder holds model.safetensors and config.json)");
     ModelConfig cfg = read_model_config(dir);
     const SafeTensors st(weights);
+    // Every weight becomes f32: refuse before converting any when that is too much.
+    size_t f32_bytes = 0;
+    for (const auto& [name, info] : st.tensors()) f32_bytes += static_cast<size_t>(info.numel()) * sizeof(float);
+    if (const size_t budget = default_memory_budget(); f32_bytes > budget)
+        throw Error(weights + ": the weights take " + gib(f32_bytes) + " as f32, over the memory budget of " +
+                    gib(budget) + " (raise VITSCOPE_MEMORY_BUDGET)");
     return build(st, std::move(cfg));
 }
 

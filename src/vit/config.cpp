@@ -126,6 +126,8 @@ NameSizes sizes_from_name(const std::string& name) {
         if (auto it = widths.find(p); it != widths.end() && s.dim == 0) std::tie(s.dim, s.heads) = it->second;
         const bool digits = !p.empty() && p.find_first_not_of("0123456789") == std::string::npos;
         if (p.rfind("patch", 0) == 0 && p.size() > 5 && p.find_first_not_of("0123456789", 5) == std::string::npos) {
+            // More than 4 digits is no patch size (and would overflow stoi).
+            if (p.size() > 9) throw Error("the architecture name '" + name + "' has an impossible patch size");
             s.patch = std::stoi(p.substr(5));
             after_patch = true;
         } else if (after_patch && digits && p.size() <= 4) {
@@ -332,6 +334,7 @@ std::optional<std::string> read_file(const std::string& path, bool required) {
         return std::nullopt;
     }
     if (std::filesystem::is_directory(path, ec)) throw Error(path + ": is a directory, not a file");
+    if (!std::filesystem::is_regular_file(path, ec)) throw Error(path + ": is not a regular file");
     std::ifstream in(path, std::ios::binary);
     if (!in) throw Error(path + ": cannot be read");
     std::ostringstream s;

@@ -8,6 +8,7 @@
 
 #include "error.h"
 #include "kernels.h"
+#include "memory_budget.h"
 #include "worker_pool.h"
 
 namespace vit {
@@ -116,25 +117,7 @@ void add_residual(Mat& x, const Mat& branch, const Vec& layer_scale) {
         x += branch;
 }
 
-std::string gib(size_t bytes) {
-    char text[32];
-    std::snprintf(text, sizeof text, "%.2f GiB", static_cast<double>(bytes) / (1u << 30));
-    return text;
-}
-
 }  // namespace
-
-size_t default_memory_budget() {
-    const char* env = std::getenv("VITSCOPE_MEMORY_BUDGET");
-    if (!env || !*env) return size_t{2} << 30;
-    char* end = nullptr;
-    const double value = std::strtod(env, &end);
-    const std::string unit(end);
-    const double scale = unit.empty() ? 1 : unit == "K" ? 1 << 10 : unit == "M" ? 1 << 20 : unit == "G" ? 1 << 30 : 0;
-    if (!(value > 0) || scale == 0)
-        throw Error(std::string("VITSCOPE_MEMORY_BUDGET '") + env + "' is not a size like 512M or 4G");
-    return static_cast<size_t>(value * scale);
-}
 
 size_t trace_bytes(const Model& m, int input_size, const TraceOptions& opt) {
     const size_t grid = m.patch > 0 ? static_cast<size_t>(input_size / m.patch) : 0;

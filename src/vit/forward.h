@@ -3,6 +3,7 @@
 #include <cstddef>
 #include <vector>
 
+#include "memory_budget.h"
 #include "model.h"
 #include "preprocess.h"
 #include "tensor.h"
@@ -36,10 +37,6 @@ struct Trace {
     int row_of(int token) const { return is_patch(token) ? (token - prefix) / grid : -1; }
     int col_of(int token) const { return is_patch(token) ? (token - prefix) % grid : -1; }
 };
-
-// The most memory a trace may take: 2 GiB, or $VITSCOPE_MEMORY_BUDGET in
-// bytes with an optional K, M or G suffix ("512M"). Throws on a malformed value.
-size_t default_memory_budget();
 
 // What run() keeps; false fields are skipped (the benchmark's plain forward).
 struct TraceOptions {

@@ -24,6 +24,8 @@ std::vector<uint8_t> read_file(const std::string& path) {
     const fs::file_status status = fs::status(path, ec);
     if (!fs::exists(status)) throw Error(path + " does not exist");
     if (fs::is_directory(status)) throw Error(path + " is a directory, not an image");
+    // A FIFO or device would block or never end.
+    if (!fs::is_regular_file(status)) throw Error(path + " is not a regular file");
     const auto fail = [&path](int err) { return Error("cannot read " + path + ": " + std::strerror(err)); };
 
     std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(path.c_str(), "rb"), &std::fclose);
@@ -69,13 +71,15 @@ Image decode_image(const uint8_t* bytes, size_t size, const std::string& name) {
     };
     const HeaderSize header = read_header_size(format, bytes, size);
     refuse_if_huge(header.width, header.height);
+    // The container is checked before stb_image reads any of it: its header
+    // parser (stbi_info too) overruns on some damaged tables.
+    if (const std::string problem = check_container(format, bytes, size); !problem.empty())
+        throw Error(name + " " + problem);
     int width = 0, height = 0, channels = 0;
     if (!stbi_info_from_memory(bytes, static_cast<int>(size), &width, &height, &channels))
         throw Error(damaged + stb_reason() + ")");
     if (width <= 0 || height <= 0) throw Error(damaged + "no pixels)");
     refuse_if_huge(width, height);
-    if (const std::string problem = check_container(format, bytes, size); !problem.empty())
-        throw Error(name + " " + problem);
 
     // The flip flag is global in stb_image; the GL code may set it for its own
     // textures, so pin it off for this thread's decode.

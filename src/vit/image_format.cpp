@@ -1,5 +1,7 @@
 #include "image_format.h"
 
+#include <algorithm>
+
 #include <cstring>
 #include <cstdlib>
 
@@ -44,6 +46,20 @@ HeaderSize jpeg_header_size(const uint8_t* b, size_t n) {
     return {};
 }
 
+// A DHT segment (its bytes after the length field): tables of a class/id byte,
+// 16 code counts and the symbols. stb_image reads past its arrays when the
+// counts add up to more than 256, so such a table is refused here first.
+std::string check_huffman_tables(const uint8_t* b, size_t n) {
+    for (size_t i = 0; i < n;) {
+        size_t codes = 0;  // counted over the counts present, even in a truncated table
+        for (size_t k = 1; k <= 16 && i + k < n; ++k) codes += b[i + k];
+        if (codes > 256)
+            return "is a damaged JPEG (a Huffman table (DHT) defines " + std::to_string(codes) + " codes, more than 256)";
+        i += 17 + codes;
+    }
+    return {};  // what is cut short is reported as a truncated file
+}
+
 std::string check_jpeg(const uint8_t* b, size_t n) {
     const std::string cut = "is truncated (the JPEG ends before its end-of-image marker)";
     size_t i = 2;  // after SOI
@@ -58,6 +74,9 @@ std::string check_jpeg(const uint8_t* b, size_t n) {
         if (i + 2 > n) return cut;
         const size_t length = size_t(b[i]) << 8 | b[i + 1];
         if (length < 2) return "is a damaged JPEG (a marker segment has an impossible length)";
+        if (marker == 0xC4)  // the tables present, even in a truncated file
+            if (std::string bad = check_huffman_tables(b + i + 2, std::min(length, n - i) - 2); !bad.empty())
+                return bad;
         if (i + length > n) return cut;
         i += length;
         if (marker == 0xDA) i = skip_scan_data(b, n, i);  // SOS: the segment is followed by the scan

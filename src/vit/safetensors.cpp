@@ -11,7 +11,10 @@
 #include <bit>
 #include <cerrno>
 #include <cmath>
+#include <csetjmp>
+#include <csignal>
 #include <cstring>
+#include <mutex>
 #include <fstream>
 #include <limits>
 #include <nlohmann/json.hpp>
@@ -145,8 +148,45 @@ int64_t TensorInfo::numel() const {
     return n;
 }
 
+namespace {
+
+// A file truncated while mapped turns reads of the lost pages into SIGBUS.
+// Reads of the mapping run under this guard, which turns that into an error.
+thread_local sigjmp_buf* bus_escape = nullptr;
+
+void on_sigbus(int sig) {
+    if (bus_escape) siglongjmp(*bus_escape, 1);
+    std::signal(sig, SIG_DFL);  // not ours: die as the signal would have
+    std::raise(sig);
+}
+
+// Runs copy(); false when the mapping lost pages under it. copy() must own
+// nothing that needs destroying: a SIGBUS leaves it by siglongjmp.
+template <typename Copy>
+bool copy_from_mapping(Copy&& copy) {
+    static std::once_flag installed;
+    std::call_once(installed, [] {
+        struct sigaction action {};
+        action.sa_handler = on_sigbus;
+        sigemptyset(&action.sa_mask);
+        ::sigaction(SIGBUS, &action, nullptr);
+    });
+    sigjmp_buf escape;
+    if (sigsetjmp(escape, 1)) {
+        bus_escape = nullptr;
+        return false;
+    }
+    bus_escape = &escape;
+    copy();
+    bus_escape = nullptr;
+    return true;
+}
+
+}  // namespace
+
 SafeTensors::SafeTensors(const std::string& path) : path_(path) {
-    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    // O_NONBLOCK: a FIFO in the model's place must not wait for a writer.
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
     if (fd < 0) fail(path, std::string("cannot open (") + std::strerror(errno) + ")");
     struct stat st {};
     if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
@@ -230,16 +270,20 @@ std::vector<float> SafeTensors::to_f32(const std::string& name, const std::vecto
                             shape_string(expected_shape));
     }
     std::vector<float> out(n);
-    // The mapping is only byte-aligned in general, so elements are copied, not cast.
-    if (t.dtype == DType::F32) {
-        if (n) std::memcpy(out.data(), t.data, n * 4);
-        return out;
-    }
-    for (size_t i = 0; i < n; ++i) {
-        uint16_t h;
-        std::memcpy(&h, t.data + 2 * i, 2);
-        out[i] = t.dtype == DType::F16 ? f16_to_f32(h) : bf16_to_f32(h);
-    }
+    float* dst = out.data();
+    const bool copied = copy_from_mapping([&] {
+        // The mapping is only byte-aligned in general, so elements are copied, not cast.
+        if (t.dtype == DType::F32) {
+            if (n) std::memcpy(dst, t.data, n * 4);
+            return;
+        }
+        for (size_t i = 0; i < n; ++i) {
+            uint16_t h;
+            std::memcpy(&h, t.data + 2 * i, 2);
+            dst[i] = t.dtype == DType::F16 ? f16_to_f32(h) : bf16_to_f32(h);
+        }
+    });
+    if (!copied) fail(path_, "the file changed while it was read (truncated under vitscope?)");
     return out;
 }
 

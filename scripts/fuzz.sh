@@ -1,0 +1,124 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets (fuzz/, clang with ASan + UBSan) in build-fuzz/
+# and runs each for SECONDS (default 60) on a copy of its seed corpus.
+#   scripts/fuzz.sh [SECONDS]
+# First replays every input in tests/data/regressions/<target>/ (each once,
+# with the sanitizers on: some past crashes only show under them), then fuzzes.
+# Prints executions and exec/s per target; exits non-zero on any crash, leak,
+# out-of-memory or timeout, leaving the input in build-fuzz/artifacts/.
+# Add each such input to tests/data/regressions/<target>/ (regression_test.cpp
+# then checks it is refused with a vit::Error).
+# Environment: VITSCOPE_JOBS (build jobs, default 2), FUZZ_TARGETS (default
+# "safetensors config image"), FUZZ_RSS_MB (default 2048), FUZZ_KEEP_GOING=1
+# (triage: fuzz on past crashes in libFuzzer's fork mode, collecting every
+# crashing input in build-fuzz/artifacts/; still exits non-zero if any).
+set -euo pipefail
+here=$(cd "$(dirname "$0")/.." && pwd)
+seconds=${1:-60}
+targets=(${FUZZ_TARGETS:-safetensors config image})
+jobs=${VITSCOPE_JOBS:-2}
+rss_mb=${FUZZ_RSS_MB:-2048}
+
+# Packages (only the missing ones): clang 14 with its sanitizer and libFuzzer
+# runtimes, and what src/vit builds against.
+packages=(clang libclang-rt-14-dev cmake make pkg-config libeigen3-dev libstb-dev nlohmann-json3-dev)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  sudo=""; [ "$(id -u)" -eq 0 ] || sudo=sudo
+  echo "fuzz: installing ${missing[*]}"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+build="$here/build-fuzz"
+start=$(date +%s)
+cmake -S "$here" -B "$build" -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DVITSCOPE_FUZZ=ON -DVITSCOPE_GUI=OFF -DVITSCOPE_TESTS=OFF -DVITSCOPE_BENCH=OFF >/dev/null
+cmake --build "$build" -j"$jobs" --target fuzzers >"$build/build.log" 2>&1 || { tail -40 "$build/build.log"; exit 1; }
+echo "fuzz: built in $(( $(date +%s) - start )) s"
+
+export ASAN_OPTIONS="${ASAN_OPTIONS:-}${ASAN_OPTIONS:+:}abort_on_error=0:detect_leaks=1"
+export UBSAN_OPTIONS="${UBSAN_OPTIONS:-}${UBSAN_OPTIONS:+:}print_stacktrace=1"
+export VITSCOPE_THREADS=1  # one input at a time, on one thread: deterministic and lighter
+artifacts="$build/artifacts"
+mkdir -p "$artifacts"
+failed=0
+summary=()
+
+# What went wrong, from a log: the sanitizer's or the C++ runtime's first
+# line, else libFuzzer's verdict, else the exit code.
+why() {
+  grep -m1 -E "runtime error|terminate called|ERROR: (AddressSanitizer|LeakSanitizer)" "$1" ||
+    grep -m1 -E "ERROR: libFuzzer|out-of-memory|timeout" "$1" || echo "exit code $2"
+}
+
+for t in "${targets[@]}"; do
+  bin="$build/fuzz/fuzz_$t"
+  log="$build/fuzz_$t.log"
+  regressions="$here/tests/data/regressions/$t"
+  if [ -d "$regressions" ] && [ -n "$(ls -A "$regressions")" ]; then
+    n=0; bad=0
+    for input in "$regressions"/*; do
+      n=$((n + 1))
+      replay="$build/replay_${t}_$(basename "$input").log"
+      set +e
+      "$bin" -rss_limit_mb="$rss_mb" -timeout=60 "$input" >"$replay" 2>&1
+      rc=$?
+      set -e
+      if [ $rc -ne 0 ]; then
+        bad=$((bad + 1))
+        echo "fuzz: $t: regression input $(basename "$input") fails again: $(why "$replay" $rc)"
+      fi
+    done
+    echo "fuzz: $t: $n regression input(s) replayed, $bad failing"
+    [ $bad -eq 0 ] || { failed=1; summary+=("$t: $bad of $n regression inputs fail again"); }
+  fi
+
+  # A fresh copy of the seeds each run: the committed corpus stays small.
+  corpus="$build/corpus/$t"
+  rm -rf "$corpus"
+  mkdir -p "$corpus"
+  cp "$here/fuzz/corpus/$t"/* "$corpus/"
+  keep_going=(); crashes=""
+  [ "${FUZZ_KEEP_GOING:-0}" = 1 ] && keep_going=(-fork=1 -ignore_crashes=1 -ignore_ooms=1 -ignore_timeouts=1)
+  t0=$(date +%s)
+  set +e
+  "$bin" "$corpus" "${keep_going[@]}" -max_total_time="$seconds" -dict="$here/fuzz/$t.dict" -rss_limit_mb="$rss_mb" \
+    -timeout=30 -artifact_prefix="$artifacts/$t-" -print_final_stats=1 >"$log" 2>&1
+  rc=$?
+  set -e
+  took=$(( $(date +%s) - t0 ))
+  execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
+  rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -1)
+  if [ -z "$execs" ]; then  # fork mode: its last status line "#N: cov: C ... exec/s R ..."
+    execs=$(grep -oE "^#[0-9]+:" "$log" | tail -1 | tr -d '#:')
+    [ -n "$execs" ] && rate=$(( execs / (took > 0 ? took : 1) ))
+    crashes=$(grep -oE "oom/timeout/crash: [0-9]+/[0-9]+/[0-9]+" "$log" | tail -1 | cut -d' ' -f2)
+    [ -n "$crashes" ] && [ "$crashes" != "0/0/0" ] && rc=1
+  fi
+  cov=$(grep -oE "cov: [0-9]+" "$log" | tail -1 | cut -d' ' -f2)
+  line="$t: ${execs:-?} executions in ${took} s, ${rate:-?} exec/s, coverage ${cov:-?} edges"
+  [ -n "${crashes:-}" ] && line="$line, oom/timeout/crash ${crashes}"
+  if [ $rc -ne 0 ]; then
+    failed=1
+    unit=$(sed -n "s/.*Test unit written to //p" "$log" | tail -1)
+    line="$line -- FAILED: $(why "$log" $rc)${unit:+ (input: $unit)}"
+  fi
+  echo "fuzz: $line"
+  if [ -n "$crashes" ] && [ "$crashes" != "0/0/0" ]; then  # fork mode: each kind of finding once
+    grep -hE "runtime error|terminate called|ERROR: (AddressSanitizer|LeakSanitizer)|out-of-memory \(" "$log" \
+      | sed -E 's/0x[0-9a-f]+//g; s/==[0-9]+==//' | sort | uniq -c | sort -rn | head -10 | sed 's/^/fuzz:   /'
+  fi
+  summary+=("$line")
+done
+
+echo "fuzz summary:"
+printf '  %s\n' "${summary[@]}"
+if [ $failed -ne 0 ]; then
+  echo "fuzz: FAILED (logs in $build/fuzz_*.log; add each input to tests/data/regressions/<target>/)"
+  exit 1
+fi
+echo "fuzz: no crash in ${#targets[@]} target(s)"
