@@ -21,17 +21,7 @@ rss_mb=${FUZZ_RSS_MB:-2048}
 
 # Packages (only the missing ones): clang 14 with its sanitizer and libFuzzer
 # runtimes, and what src/vit builds against.
-packages=(clang libclang-rt-14-dev cmake make pkg-config libeigen3-dev libstb-dev nlohmann-json3-dev)
-missing=()
-for p in "${packages[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-done
-if [ ${#missing[@]} -gt 0 ]; then
-  sudo=""; [ "$(id -u)" -eq 0 ] || sudo=sudo
-  echo "fuzz: installing ${missing[*]}"
-  $sudo apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-fi
+"$here/scripts/install_packages.sh" clang libclang-rt-14-dev
 
 build="$here/build-fuzz"
 start=$(date +%s)

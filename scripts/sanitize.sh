@@ -13,20 +13,7 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 
 # The same packages as scripts/setup.sh (only the missing ones).
-packages=(build-essential cmake pkg-config git curl
-  libeigen3-dev libstb-dev nlohmann-json3-dev libgtest-dev googletest libbenchmark-dev
-  libimgui-dev libglfw3-dev libepoxy-dev libegl-dev libgl1-mesa-dri libegl-mesa0 fonts-dejavu-core
-  xvfb xauth xdotool python3-numpy python3-pil)
-missing=()
-for p in "${packages[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-done
-if [ ${#missing[@]} -gt 0 ]; then
-  sudo=""; [ "$(id -u)" -eq 0 ] || sudo=sudo
-  echo "sanitize: installing ${missing[*]}"
-  $sudo apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-fi
+"$here/scripts/install_packages.sh"
 
 build="$here/build-asan"
 start=$(date +%s)
