@@ -49,9 +49,12 @@ struct Doc {
     }
 
     int get_int(const json& v, const std::string& key) const {
-        if (v.is_number_integer()) return v.get<int>();
-        if (v.is_number_float() && v.get<double>() == std::floor(v.get<double>())) return static_cast<int>(v.get<double>());
-        fail("'" + key + "' must be an integer, not " + v.dump());
+        // Checked as a double first: a float like 1e300 does not fit an int.
+        if (v.is_number()) {
+            const double d = v.get<double>();
+            if (d == std::floor(d) && std::abs(d) <= 1e9) return static_cast<int>(d);
+        }
+        fail("'" + key + "' must be an integer (at most 1e9 in size), not " + v.dump());
     }
     float get_float(const json& v, const std::string& key) const {
         if (!v.is_number()) fail("'" + key + "' must be a number, not " + v.dump());

@@ -65,7 +65,8 @@ Image decode_image(const uint8_t* bytes, size_t size, const std::string& name) {
     // allocated. Our own header read, because stbi_info itself refuses images
     // over 2^30 bytes with only "unknown image type".
     const auto refuse_if_huge = [&name](long long width, long long height) {
-        if (width * height > kMaxImagePixels)
+        // Divided, not multiplied: two 32-bit header sizes overflow a product.
+        if (width > 0 && height > 0 && width > kMaxImagePixels / height)
             throw Error(name + ": " + std::to_string(width) + " x " + std::to_string(height) +
                         " pixels is over the 64-megapixel limit");
     };

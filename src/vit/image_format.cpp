@@ -49,15 +49,17 @@ HeaderSize jpeg_header_size(const uint8_t* b, size_t n) {
 // A DHT segment (its bytes after the length field): tables of a class/id byte,
 // 16 code counts and the symbols. stb_image reads past its arrays when the
 // counts add up to more than 256, so such a table is refused here first.
-std::string check_huffman_tables(const uint8_t* b, size_t n) {
+std::string check_huffman_tables(const uint8_t* b, size_t n, bool whole_segment) {
+    const std::string bad = "is a damaged JPEG (a Huffman table (DHT) ";
     for (size_t i = 0; i < n;) {
         size_t codes = 0;  // counted over the counts present, even in a truncated table
         for (size_t k = 1; k <= 16 && i + k < n; ++k) codes += b[i + k];
-        if (codes > 256)
-            return "is a damaged JPEG (a Huffman table (DHT) defines " + std::to_string(codes) + " codes, more than 256)";
+        if (codes > 256) return bad + "defines " + std::to_string(codes) + " codes, more than 256)";
+        if (n - i < 17 + codes)  // past the end: of the segment (damaged) or of the file (truncated, said later)
+            return whole_segment ? bad + "runs past the end of its segment)" : std::string{};
         i += 17 + codes;
     }
-    return {};  // what is cut short is reported as a truncated file
+    return {};
 }
 
 std::string check_jpeg(const uint8_t* b, size_t n) {
@@ -75,7 +77,8 @@ std::string check_jpeg(const uint8_t* b, size_t n) {
         const size_t length = size_t(b[i]) << 8 | b[i + 1];
         if (length < 2) return "is a damaged JPEG (a marker segment has an impossible length)";
         if (marker == 0xC4)  // the tables present, even in a truncated file
-            if (std::string bad = check_huffman_tables(b + i + 2, std::min(length, n - i) - 2); !bad.empty())
+            if (std::string bad = check_huffman_tables(b + i + 2, std::min(length, n - i) - 2, i + length <= n);
+                !bad.empty())
                 return bad;
         if (i + length > n) return cut;
         i += length;
