@@ -66,15 +66,8 @@ void expect_load_error(const std::string& dir, const std::vector<std::string>& c
     }
 }
 
-// The shorter-side resize preprocessing derives, as timm computes it in Python
-// (crop_pct read back as the decimal written in the config).
-int resize_of(const PreprocessConfig& p) {
-    char text[32];
-    const auto [end, ec] = std::to_chars(text, text + sizeof text, p.crop_pct);
-    double pct = p.crop_pct;
-    std::from_chars(text, end, pct);
-    return static_cast<int>(std::floor(p.input_size / pct));
-}
+// The shorter side's resize the config implies (floor(input / crop_pct)).
+int resize_of(const PreprocessConfig& p) { return resize_side(p, p.input_size); }
 
 TEST(CheckpointTest, EverySchemeAndDtypeLoadsTheSameModel) {
     for (const Family& f : families()) {

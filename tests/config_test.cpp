@@ -8,6 +8,7 @@
 #include "support/scratch_dir.h"
 #include "support/synthetic_model.h"
 #include "vit/config.h"
+#include "vit/preprocess.h"
 #include "vit/error.h"
 
 namespace vit {
@@ -28,15 +29,8 @@ void expect_refused(const std::string& config, const std::string& pre, const std
     }
 }
 
-// The shorter-side resize preprocessing derives, as timm computes it in Python
-// (crop_pct read back as the decimal written in the config).
-int resize_of(const PreprocessConfig& p) {
-    char text[32];
-    const auto [end, ec] = std::to_chars(text, text + sizeof text, p.crop_pct);
-    double pct = p.crop_pct;
-    std::from_chars(text, end, pct);
-    return static_cast<int>(std::floor(p.input_size / pct));
-}
+// The shorter side's resize the config implies (floor(input / crop_pct)).
+int resize_of(const PreprocessConfig& p) { return resize_side(p, p.input_size); }
 
 TEST(ConfigTest, ReadsTimmConfig) {
     const ModelConfig c = parse_model_config(R"({
