@@ -299,7 +299,8 @@ void read_heads(Reader& r, const SchemeNames& n, Model& m) {
 
 // Anything neither read nor known to be unused means an architecture we would run wrongly.
 void check_all_used(const SafeTensors& st, const Reader& r, const SchemeNames& n) {
-    for (const auto& [name, info] : st.tensors()) {
+    for (const auto& entry : st.tensors()) {
+        const std::string& name = entry.first;  // a plain reference: clang 14 cannot capture a structured binding
         if (r.used().count(name)) continue;
         const bool ignored = std::any_of(n.ignored.begin(), n.ignored.end(),
                                          [&](const std::string& p) { return name.compare(0, p.size(), p) == 0; });
