@@ -98,7 +98,6 @@ constexpr int32_t kHalf = 1 << (kPrecisionBits - 1);  // rounds the final shift 
 
 // Resizes rows [row0, row0 + out.height) of `in` to out.width columns.
 void resample_horizontal(const Image& in, int row0, const Taps& taps, Image& out) {
-#pragma omp parallel for schedule(static)
     for (int y = 0; y < out.height; ++y) {
         const uint8_t* src = &in.rgb[static_cast<size_t>(row0 + y) * in.width * 3];
         uint8_t* dst = &out.rgb[static_cast<size_t>(y) * out.width * 3];
@@ -121,7 +120,6 @@ void resample_horizontal(const Image& in, int row0, const Taps& taps, Image& out
 // Resizes `in` to out.height rows; taps.first counts rows of `in`.
 void resample_vertical(const Image& in, const Taps& taps, Image& out) {
     const size_t row_bytes = static_cast<size_t>(in.width) * 3;
-#pragma omp parallel for schedule(static)
     for (int y = 0; y < out.height; ++y) {
         const int32_t* k = &taps.weights[static_cast<size_t>(y) * taps.ksize];
         const uint8_t* src = &in.rgb[static_cast<size_t>(taps.first[y]) * row_bytes];
