@@ -23,6 +23,7 @@
 
 #include "../fuzz/input_paths.h"
 #include "support/scratch_dir.h"
+#include "support/synthetic_model.h"
 
 namespace {
 
@@ -167,8 +168,15 @@ TEST(FuzzRegressions, SeedsAreAccepted) {
     EXPECT_NO_THROW(vitscope_fuzz::feed_image(png.data(), png.size()));
     const auto cfg = read_bytes(corpus / "config" / "hf_vit_with_preprocessor.json");
     EXPECT_NO_THROW(vitscope_fuzz::feed_config(cfg.data(), cfg.size()));
-    vit::testing::ScratchDir dir("vitscope-regression");
-    const auto st = read_bytes(corpus / "safetensors" / "timm_f16.safetensors");
+    // Safetensors seeds are not committed (*.safetensors is ignored): write one.
+    vit::testing::ScratchDir dir("vitscope-regression"), model("vitscope-seed");
+    vit::testing::SyntheticSpec spec;  // the sizes input_paths.h's kModelConfig states
+    spec.heads = 2;
+    spec.patch = 4;
+    spec.image = 8;
+    vit::testing::write_checkpoint(vit::testing::make_synthetic_model(spec), model.str(), "timm", vit::DType::F16);
+    const auto st = read_bytes(fs::path(model.str()) / "model.safetensors");
+    ASSERT_FALSE(st.empty());
     EXPECT_NO_THROW(vitscope_fuzz::feed_safetensors(st.data(), st.size(), dir.str()));
 }
 
