@@ -9,18 +9,13 @@
 #include <vector>
 
 #include "gfx/overlay_renderer.h"
+#include "pipeline.h"
 #include "vit/forward.h"
 #include "vit/image.h"
 #include "vit/model.h"
 #include "vit/preprocess.h"
 
 namespace app {
-
-struct ClassScore {
-    int index = 0;
-    float probability = 0;
-    std::string label;
-};
 
 // One consistent set: a model, a photo, and the trace of that model on that
 // photo. The worker builds it; the window swaps it in whole.

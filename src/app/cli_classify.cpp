@@ -1,7 +1,5 @@
 // vitscope classify IMAGE [--model DIR] [--top K]: rank<TAB>probability<TAB>label.
-#include <algorithm>
 #include <cstdio>
-#include <numeric>
 #include <vector>
 
 #include "commands.h"
@@ -11,18 +9,13 @@
 namespace app {
 
 int cmd_classify(const CliArgs& args) {
-    const int top_requested = args.get_int_opt("--top", 1, 100000).value_or(5);
+    const int top = args.get_int_opt("--top", 1, 100000).value_or(5);
     vit::TraceOptions plain{false, false, false};
     Pipeline p = run_pipeline(args, plain);
     if (p.trace.logits.size() == 0) throw vit::Error("this model has no classifier head");
-    const vit::Vec prob = probabilities(p.trace.logits);
-    std::vector<int> order(prob.size());
-    std::iota(order.begin(), order.end(), 0);
-    const int top = std::min<int>(top_requested, static_cast<int>(order.size()));
-    std::partial_sort(order.begin(), order.begin() + top, order.end(),
-                      [&](int a, int b) { return prob[a] > prob[b]; });
-    for (int r = 0; r < top; ++r)
-        std::printf("%d\t%.6f\t%s\n", r + 1, prob[order[r]], label_of(p.model, order[r]).c_str());
+    const std::vector<ClassScore> best = top_classes(p.model, p.trace, top);
+    for (size_t rank = 0; rank < best.size(); ++rank)
+        std::printf("%zu\t%.6f\t%s\n", rank + 1, best[rank].probability, best[rank].label.c_str());
     return 0;
 }
 

@@ -28,18 +28,6 @@ std::string describe(const std::exception_ptr& e) {
     return "unknown error";
 }
 
-std::vector<ClassScore> top_classes(const vit::Model& model, const vit::Trace& trace, int k) {
-    std::vector<ClassScore> all;
-    if (trace.logits.size() == 0) return all;
-    const vit::Vec p = probabilities(trace.logits);
-    for (int i = 0; i < p.size(); ++i) all.push_back({i, p[i], label_of(model, i)});
-    k = std::min<int>(k, static_cast<int>(all.size()));
-    std::partial_sort(all.begin(), all.begin() + k, all.end(),
-                      [](const ClassScore& a, const ClassScore& b) { return a.probability > b.probability; });
-    all.resize(k);
-    return all;
-}
-
 }  // namespace
 
 ModelWorker::ModelWorker(std::function<void()> on_done) : on_done_(std::move(on_done)), thread_([this] { loop(); }) {}

@@ -1,5 +1,7 @@
 #include "pipeline.h"
 
+#include <algorithm>
+
 #include "vit/analysis.h"
 #include "vit/error.h"
 
@@ -19,7 +21,17 @@ Pipeline run_pipeline(const CliArgs& args, const vit::TraceOptions& options) {
     return p;
 }
 
-vit::Vec probabilities(const vit::Vec& logits) { return vit::softmax(logits); }
+std::vector<ClassScore> top_classes(const vit::Model& model, const vit::Trace& trace, int k) {
+    std::vector<ClassScore> all;
+    if (trace.logits.size() == 0) return all;
+    const vit::Vec p = vit::softmax(trace.logits);
+    for (int i = 0; i < p.size(); ++i) all.push_back({i, p[i], label_of(model, i)});
+    k = std::min<int>(k, static_cast<int>(all.size()));
+    std::partial_sort(all.begin(), all.begin() + k, all.end(),
+                      [](const ClassScore& a, const ClassScore& b) { return a.probability > b.probability; });
+    all.resize(k);
+    return all;
+}
 
 std::string label_of(const vit::Model& model, int cls) {
     const auto& labels = model.config.labels;

@@ -1,6 +1,7 @@
 // The steps every command shares: model folder -> model, IMAGE -> input -> trace.
 #pragma once
 #include <string>
+#include <vector>
 
 #include "cli_args.h"
 #include "vit/forward.h"
@@ -21,8 +22,16 @@ struct Pipeline {
 // model's size (or --size), and runs the forward pass.
 Pipeline run_pipeline(const CliArgs& args, const vit::TraceOptions& options = {});
 
-// Softmax probabilities of the logits, and the label of class i ("class i" when unnamed).
-vit::Vec probabilities(const vit::Vec& logits);
+// The label of class i ("class i" when unnamed).
 std::string label_of(const vit::Model& model, int cls);
+
+struct ClassScore {
+    int index = 0;
+    float probability = 0;
+    std::string label;
+};
+// The k most probable classes (softmax of the logits), most probable first;
+// empty when the model has no classifier.
+std::vector<ClassScore> top_classes(const vit::Model& model, const vit::Trace& trace, int k);
 
 }  // namespace app
