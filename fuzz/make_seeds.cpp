@@ -3,7 +3,9 @@
 //   fuzz_make_seeds OUT  ->  OUT/safetensors/*.safetensors, OUT/config/*.json
 // Every model has 16 wide, 2 heads, 4 px patches, 8 px images, so each one
 // loads beside fuzz_safetensors' fixed config.json. The image seeds come from
-// make_image_seeds.py. The committed corpus was made with these two.
+// make_image_seeds.py. The committed config and image corpora were made with
+// these two; scripts/fuzz.sh runs this at every run for the safetensors seeds,
+// as weight files are never committed.
 #include <filesystem>
 #include <fstream>
 #include <iostream>

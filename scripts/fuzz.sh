@@ -29,6 +29,10 @@ cmake -S "$here" -B "$build" -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang
   -DVITSCOPE_FUZZ=ON -DVITSCOPE_GUI=OFF -DVITSCOPE_TESTS=OFF -DVITSCOPE_BENCH=OFF >/dev/null
 cmake --build "$build" -j"$jobs" --target fuzzers >"$build/build.log" 2>&1 || { tail -40 "$build/build.log"; exit 1; }
 echo "fuzz: built in $(( $(date +%s) - start )) s"
+# The safetensors seeds (and the config seeds again): weight files are never committed.
+seeds="$build/seeds"
+rm -rf "$seeds"
+"$build/fuzz/fuzz_make_seeds" "$seeds" >/dev/null
 
 export ASAN_OPTIONS="${ASAN_OPTIONS:-}${ASAN_OPTIONS:+:}abort_on_error=0:detect_leaks=1"
 export UBSAN_OPTIONS="${UBSAN_OPTIONS:-}${UBSAN_OPTIONS:+:}print_stacktrace=1"
@@ -71,7 +75,10 @@ for t in "${targets[@]}"; do
   corpus="$build/corpus/$t"
   rm -rf "$corpus"
   mkdir -p "$corpus"
-  cp "$here/fuzz/corpus/$t"/* "$corpus/"
+  for dir in "$here/fuzz/corpus/$t" "$seeds/$t"; do
+    [ -d "$dir" ] && cp "$dir"/* "$corpus/"
+  done
+  [ -n "$(ls -A "$corpus")" ] || { echo "fuzz: $t: no seed inputs"; exit 1; }
   keep_going=(); crashes=""
   [ "${FUZZ_KEEP_GOING:-0}" = 1 ] && keep_going=(-fork=1 -ignore_crashes=1 -ignore_ooms=1 -ignore_timeouts=1)
   t0=$(date +%s)

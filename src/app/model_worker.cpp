@@ -132,16 +132,18 @@ ModelWorker::Result ModelWorker::process(const Request& request) {
         next.image = image;
         next.image_path = image_path;
         if (model && image) {
+            const char* step = "Preprocessing";  // names the step that failed
             try {
-                set_stage("Preprocessing");
+                set_stage(step);
                 const vit::Input input = vit::preprocess(*image, model->config.pre);
+                step = "The forward pass";
                 set_stage("Running the forward pass");
                 auto trace = std::make_shared<vit::Trace>(vit::run(*model, input));
                 next.crop = input.crop;
                 next.top5 = top_classes(*model, *trace, 5);
                 next.trace = std::move(trace);
             } catch (...) {
-                errors.push_back("Forward pass failed: " + describe(std::current_exception()));
+                errors.push_back(std::string(step) + " failed: " + describe(std::current_exception()));
                 next = current_;  // keep what worked before
             }
         }
