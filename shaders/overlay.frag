@@ -15,6 +15,7 @@ uniform int u_normalization;      // 0 row max, 1 absolute, 2 log
 uniform float u_row_max;          // largest value on the grid
 uniform vec2 u_range;             // the normalised values the colormap spans
 uniform float u_opacity;
+uniform bool u_fade;              // opacity grows with the value (diverging: with its distance from 0)
 uniform bool u_bilinear;
 uniform bool u_show_grid;
 uniform float u_dim;              // brightness outside the crop
@@ -98,7 +99,9 @@ void main() {
     } else {
         if (u_has_values) {
             float t = normalise(grid_value(pc));
-            col = mix(col, colormap(u_colormap, t), u_opacity);
+            float strength = u_colormap == CMAP_DIVERGING ? abs(2.0 * t - 1.0) : t;
+            float alpha = u_fade ? u_opacity * clamp(strength, 0.0, 1.0) : u_opacity;
+            col = mix(col, colormap(u_colormap, t), alpha);
         }
         if (u_show_grid) {
             vec2 to_line = min(fract(pc), 1.0 - fract(pc)) * px_per_patch;

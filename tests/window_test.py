@@ -1,6 +1,7 @@
 """The explorer window, driven for real on a private Xvfb display:
-  (a) the scripted screenshot has the window's size and the overlay is brightest
-      where `vitscope attention` says the weights are highest;
+  (a) scripted screenshots have the window's size; with one opacity the overlay
+      is brightest where `vitscope attention` says the weights are highest, and
+      with fade (the default) weak patches show the bare photo, strong ones not;
   (b) real X mouse clicks and key presses (xdotool) change the selection;
   (c) opening a broken image or model keeps the previous one and shows the error;
   (d) figure export and F12 screenshots get descriptive names and never overwrite.
@@ -52,9 +53,14 @@ def luminance(pixels, box):
 
 def test_scripted_screenshot(xvfb, tmp):
     xvfb.park_pointer()  # no hover outline on the photo
-    shot = os.path.join(tmp, "out.png")
+    shots = {name: os.path.join(tmp, name + ".png") for name in ("fade", "flat", "photo")}
+    script = os.path.join(tmp, "shots.txt")
+    with open(script, "w") as f:
+        f.write(f"frames 3\nscreenshot {shots['fade']}\n"                        # the default style: fade on
+                f"style fade=off\nframes 3\nscreenshot {shots['flat']}\n"      # one opacity for all patches
+                f"style opacity=0\nframes 3\nscreenshot {shots['photo']}\n")   # the photo alone
     w = Window(xvfb, BIN, [DOG, "--model", MODEL, "--select", f"{ROW},{COL}", "--layer", str(LAYER), "--head",
-                           str(HEAD), "--screenshot", shot, "--quit"], tmp)
+                           str(HEAD), "--script", script, "--quit"], tmp)
     try:
         assert w.proc.wait(timeout=300) == 0, f"exit code {w.proc.returncode}: {w.output()}"
     finally:
@@ -62,23 +68,37 @@ def test_scripted_screenshot(xvfb, tmp):
     state = read_state(w.state_file)
     assert (state["layer"], state["head"], state["row"], state["col"]) == (LAYER, HEAD, ROW, COL), state
     assert state["last_error"] == "", state["last_error"]
-    img = Image.open(shot)
-    assert img.size == (1920, 1080), img.size
-    px = np.asarray(img.convert("RGB"))
+    px = {}
+    for name, path in shots.items():
+        img = Image.open(path)
+        assert img.size == (1920, 1080), img.size
+        px[name] = np.asarray(img.convert("RGB"))
 
     weights = trace_weights(LAYER, HEAD, ROW, COL)
     grid = state["grid"]
     assert len(weights) == grid * grid
-    lum = {rc: luminance(px, patch_box(state, *rc)) for rc in weights}
+    boxes = {rc: patch_box(state, *rc) for rc in weights}
     ranked = sorted(weights, key=weights.get, reverse=True)
-    # viridis runs from dark purple (0) to bright yellow (the row's largest weight),
-    # so the most attended patches must be among the brightest on the screen.
+
+    # Fade off: viridis runs from dark purple (0) to bright yellow (the row's
+    # largest weight), so the most attended patches must be among the brightest.
+    lum = {rc: luminance(px["flat"], box) for rc, box in boxes.items()}
     brightest = sorted(lum.values(), reverse=True)
     assert lum[ranked[0]] >= brightest[max(0, len(brightest) // 20 - 1)], \
         f"highest-weight patch {ranked[0]} has luminance {lum[ranked[0]]:.3f}; top 5% start at {brightest[len(brightest) // 20 - 1]:.3f}"
     top = np.mean([lum[rc] for rc in ranked[:5]])
     rest = np.mean([lum[rc] for rc in ranked[len(ranked) // 2:]])
     assert top > rest + 0.1, f"top-5 weight patches {top:.3f} vs the lower half {rest:.3f}"
+
+    # Fade on: a patch departs from the bare photo in proportion to its weight,
+    # so the weakest half looks like the photo and the strongest patch does not.
+    def change(rc):
+        x0, y0, x1, y1 = boxes[rc]
+        a, b = (px[k][y0:y1, x0:x1].astype(np.float64) / 255 for k in ("fade", "photo"))
+        return float(np.abs(a - b).mean())
+    weak = np.mean([change(rc) for rc in ranked[len(ranked) // 2:]])
+    strong = change(ranked[0])
+    assert weak < 0.05 and strong > 4 * weak, f"fade: weakest half changed by {weak:.3f}, strongest patch by {strong:.3f}"
 
 
 def test_mouse_and_keys(xvfb, tmp):

@@ -67,6 +67,7 @@ Settings load_settings(const std::string& path, std::string& warning) {
         st.colormap = enum_from(o, "colormap", gfx::colormap_from_name, st.colormap);
         st.normalization = enum_from(o, "normalization", gfx::normalization_from_name, st.normalization);
         st.opacity = std::clamp(value_or(o, "opacity", st.opacity), 0.f, 1.f);
+        st.fade = value_or(o, "fade", st.fade);
         st.bilinear = value_or(o, "bilinear", st.bilinear);
         st.show_grid = value_or(o, "grid", st.show_grid);
     }
@@ -88,6 +89,7 @@ void save_settings(const std::string& path, const Settings& s) {
     j["overlay"] = {{"colormap", gfx::name_of(s.style.colormap)},
                     {"normalization", gfx::name_of(s.style.normalization)},
                     {"opacity", s.style.opacity},
+                    {"fade", s.style.fade},
                     {"bilinear", s.style.bilinear},
                     {"grid", s.style.show_grid}};
     vit::write_file_atomic(path, j.dump(2) + "\n");

@@ -1,6 +1,6 @@
 #include "window_input.h"
 
-#include <array>
+#include <deque>
 
 #include <GLFW/glfw3.h>
 #include <backends/imgui_impl_glfw.h>
@@ -13,20 +13,41 @@ namespace {
 std::vector<std::string> g_dropped;
 bool g_rescale = false;
 bool g_activity = true;
-std::vector<int> g_pressed_this_frame;
-std::vector<std::array<int, 4>> g_held_releases;   // key, scancode, action, mods
+// Key and text events on their way to ImGui, in the order they came.
+struct InputEvent {
+    bool is_char;
+    int key, scancode, action, mods;  // key events
+    unsigned int c;                   // characters
+    bool is_press() const { return !is_char && action == GLFW_PRESS; }
+};
+std::deque<InputEvent> g_held;
+bool g_pressed_this_frame = false;
+
+void deliver(GLFWwindow* w, const InputEvent& e) {
+    if (e.is_char) {
+        ImGui_ImplGlfw_CharCallback(w, e.c);
+    } else {
+        ImGui_ImplGlfw_KeyCallback(w, e.key, e.scancode, e.action, e.mods);
+        if (e.is_press()) g_pressed_this_frame = true;
+    }
+}
+
+// After a press, releases and text wait for the next frame (so Ctrl is still
+// down when the O of Ctrl+O is seen, and Ctrl+A has selected a field's text
+// before the typing replaces it); later presses wait behind them, in order.
+void arrive(GLFWwindow* w, const InputEvent& e) {
+    g_activity = true;
+    if (!g_held.empty() || (g_pressed_this_frame && !e.is_press()))
+        g_held.push_back(e);
+    else
+        deliver(w, e);
+}
 
 void on_key(GLFWwindow* w, int key, int scancode, int action, int mods) {
-    g_activity = true;
-    // Every release waits while a press is pending, so Ctrl is still down when
-    // the O of Ctrl+O is seen, whatever order the keys come up in.
-    if (action == GLFW_RELEASE && !g_pressed_this_frame.empty()) {
-        g_held_releases.push_back({key, scancode, action, mods});
-        return;
-    }
-    if (action == GLFW_PRESS) g_pressed_this_frame.push_back(key);
-    ImGui_ImplGlfw_KeyCallback(w, key, scancode, action, mods);
+    arrive(w, {false, key, scancode, action, mods, 0});
 }
+
+void on_char_filter(GLFWwindow* w, unsigned int c) { arrive(w, {true, 0, 0, 0, 0, c}); }
 
 void on_drop(GLFWwindow*, int count, const char** paths) {
     g_activity = true;
@@ -60,7 +81,10 @@ void install_activity_callbacks(GLFWwindow* window) {
     glfwSetWindowContentScaleCallback(window, on_content_scale);
 }
 
-void install_key_filter(GLFWwindow* window) { glfwSetKeyCallback(window, on_key); }
+void install_key_filter(GLFWwindow* window) {
+    glfwSetKeyCallback(window, on_key);
+    glfwSetCharCallback(window, on_char_filter);
+}
 
 bool take_activity() {
     const bool a = g_activity;
@@ -69,11 +93,13 @@ bool take_activity() {
 }
 
 bool release_held_keys(GLFWwindow* window) {
-    g_pressed_this_frame.clear();
-    const auto releases = std::move(g_held_releases);
-    g_held_releases.clear();
-    for (const auto& r : releases) ImGui_ImplGlfw_KeyCallback(window, r[0], r[1], r[2], r[3]);
-    return !releases.empty();
+    const bool any = !g_held.empty();
+    g_pressed_this_frame = false;
+    while (!g_held.empty() && !(g_pressed_this_frame && !g_held.front().is_press())) {
+        deliver(window, g_held.front());
+        g_held.pop_front();
+    }
+    return any;
 }
 
 std::vector<std::string> take_dropped_paths() {

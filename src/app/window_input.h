@@ -3,8 +3,8 @@
 //
 // ImGui 1.86 reads keys as up/down states once per frame, so a press and its
 // release within one frame (fast typing, xdotool, a loaded machine) vanish.
-// Here, releases that arrive after a press in the same frame are held back
-// until the frame has seen the press.
+// Here, after a press, the key and text events that follow wait for the next
+// frame, in the order they came: each frame sees at most one step of typing.
 #pragma once
 #include <string>
 #include <vector>
@@ -17,14 +17,14 @@ namespace app {
 // (the backend chains to them) so an idle window draws nothing.
 void install_activity_callbacks(GLFWwindow* window);
 // Call after ImGui_ImplGlfw_InitForOpenGL: puts the key filter in front of the
-// backend's key callback (the backend restores its own on shutdown).
+// backend's key and character callbacks (the backend restores its own on shutdown).
 void install_key_filter(GLFWwindow* window);
 
 // Whether any input arrived since the last call.
 bool take_activity();
 
-// After each frame: delivers the held-back key releases. Returns whether there
-// were any (the next frame must then be drawn to see them).
+// After each frame: delivers held-back key events and text, up to the next
+// press. Returns whether any were held (the next frame must then be drawn).
 bool release_held_keys(GLFWwindow* window);
 
 // Paths dropped on the window since the last call.

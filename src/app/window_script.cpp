@@ -39,7 +39,7 @@ int to_token(const ScriptCommand& c, const vit::Trace& t) {
     return t.token_of(r, col);
 }
 
-// "colormap=magma scale=log opacity=0.8 smooth=on grid=off" applied to a style.
+// "colormap=magma scale=log opacity=0.8 fade=off smooth=on grid=off" applied to a style.
 gfx::OverlayStyle parse_style(const ScriptCommand& c, gfx::OverlayStyle st) {
     std::istringstream words(c.arg);
     std::string word;
@@ -53,9 +53,10 @@ gfx::OverlayStyle parse_style(const ScriptCommand& c, gfx::OverlayStyle st) {
         if (key == "colormap" && gfx::colormap_from_name(value)) st.colormap = *gfx::colormap_from_name(value);
         else if (key == "scale" && gfx::normalization_from_name(value)) st.normalization = *gfx::normalization_from_name(value);
         else if (key == "opacity") st.opacity = std::clamp(std::stof(value), 0.f, 1.f);
+        else if (key == "fade") st.fade = flag();
         else if (key == "smooth") st.bilinear = flag();
         else if (key == "grid") st.show_grid = flag();
-        else throw vit::Error(c.where + ": style " + word + " is not colormap=, scale=, opacity=, smooth= or grid=");
+        else throw vit::Error(c.where + ": style " + word + " is not colormap=, scale=, opacity=, fade=, smooth= or grid=");
     }
     return st;
 }

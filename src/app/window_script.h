@@ -14,7 +14,7 @@
 //   temperature T             the temperature what-if
 //   tab math | whatifs        the right-hand panel's tab
 //   style KEY=VALUE ...       colormap=viridis|magma|turbo scale=row-max|absolute|log
-//                             opacity=0..1 smooth=on|off grid=on|off
+//                             opacity=0..1 fade=on|off smooth=on|off grid=on|off
 //   open-image PATH           as File > Open image (then waits)
 //   open-model DIR            as File > Open model (then waits)
 //   screenshot [PATH]         the whole window, as F12 does (default: a descriptive name)

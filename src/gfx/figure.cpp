@@ -70,7 +70,8 @@ std::string layout_json(const FigureSpec& s, const FigureLayout& L, float row_ma
            "],\"grid\":" + std::to_string(s.grid) + ",\"colormap\":\"" + name_of(s.style.colormap) +
            "\",\"normalization\":\"" + name_of(s.style.normalization) + "\",\"value_min\":" +
            json_number(s.style.value_min) + ",\"value_max\":" + json_number(s.style.value_max) +
-           ",\"row_max\":" + json_number(row_max) + ",\"opacity\":" + json_number(s.style.opacity) + "}";
+           ",\"row_max\":" + json_number(row_max) + ",\"opacity\":" + json_number(s.style.opacity) +
+           ",\"fade\":" + (s.style.fade ? "true" : "false") + "}";
 }
 
 // The GL part: both panels and the colour bar on a white page.
@@ -98,6 +99,7 @@ RgbaImage draw_panels(const FigureSpec& spec, const FigureLayout& L) {
     // The map alone, opaque, so its colours read straight off the colour bar.
     OverlayStyle opaque = style;
     opaque.opacity = 1.f;
+    opaque.fade = false;
     set_viewport(L, L.map_panel);
     renderer.draw(photo, spec.crop, &grid, opaque, marks, &spec.crop);
 

@@ -56,6 +56,7 @@ void OverlayRenderer::draw(const PhotoTexture& photo, const vit::CropRect& crop,
     glUniform1f(loc(program_, "u_row_max"), has_values ? values->max_value() : 0.f);
     glUniform2f(loc(program_, "u_range"), style.value_min, style.value_max);
     glUniform1f(loc(program_, "u_opacity"), style.opacity);
+    glUniform1i(loc(program_, "u_fade"), style.fade);
     glUniform1i(loc(program_, "u_bilinear"), style.bilinear);
     glUniform1i(loc(program_, "u_show_grid"), style.show_grid && has_values);
     glUniform1f(loc(program_, "u_dim"), style.dim_outside);

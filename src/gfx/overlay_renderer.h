@@ -26,7 +26,10 @@ enum class Normalization { RowMax, Absolute, Log };          // map value -> [0,
 struct OverlayStyle {
     Colormap colormap = Colormap::Viridis;
     Normalization normalization = Normalization::RowMax;
-    float opacity = 0.6f;
+    float opacity = 0.7f;
+    // Opacity follows the map: weak patches leave the photo as it is, so what
+    // the head attends to stands out (diverging maps fade towards 0).
+    bool fade = true;
     bool bilinear = false;        // nearest shows patches as they are; bilinear smooths
     bool show_grid = true;
     float value_min = 0.f;        // the range the colormap spans (after normalisation choice)

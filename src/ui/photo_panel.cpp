@@ -167,6 +167,9 @@ void PhotoPanel::style_controls(const Frame& f) {
     same_line_if_fits(labelled("opacity", w));
     ImGui::SetNextItemWidth(w);
     if (ImGui::SliderFloat("opacity", &st.opacity, 0.f, 1.f, "%.2f")) changed = true;
+    same_line_if_fits(check_width("fade"));
+    if (ImGui::Checkbox("fade", &st.fade)) changed = true;
+    tooltip("Opacity follows the weight: weak patches leave the photo visible. Off: one opacity for every patch.");
     same_line_if_fits(check_width("smooth"));
     if (ImGui::Checkbox("smooth", &st.bilinear)) changed = true;
     tooltip("Bilinear between patch centres; off shows each patch as the one value it has.");

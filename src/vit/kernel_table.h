@@ -14,7 +14,8 @@ struct KernelTable {
     // c[m x n] = a[m x k] * b[k x n].
     void (*gemm_nn)(const float* a, int lda, const float* b, int ldb, float* c, int ldc, int m, int n, int k);
     void (*layer_norm_rows)(const float* x, int rows, int cols, const float* w, const float* b, float eps, float* y);
-    void (*gelu)(float* x, long n, bool tanh_form);
+    // In place on rows x cols of x (row stride ld).
+    void (*gelu)(float* x, int rows, int cols, int ld, bool tanh_form);
     void (*softmax_rows)(float* x, int rows, int cols, int ld);
 };
 

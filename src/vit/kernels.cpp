@@ -30,27 +30,33 @@ const char* kernel_isa() { return table().name; }
 
 namespace {
 
-// Row blocks of x, one per core: each block is one GEMM per layer. (Eigen's
-// own threading splits these small products too finely to pay off.)
-template <typename Each>
-void over_row_blocks(int rows, Each&& each) {
-    WorkerPool& pool = WorkerPool::shared();
-    const int parts = std::max(1, std::min(pool.threads(), rows / 16));
-    pool.run(parts, [&](int t) { each(rows * t / parts, rows * (t + 1) / parts); });
-}
+// The output columns (rows of W) in one block per core, each a multiple of
+// 16 wide: every thread packs only its share of the weights, and all of x,
+// which is the smaller of the two in every layer here. Block t of parts is
+// [column_edge(t), column_edge(t + 1)).
+int column_edge(int columns, int t, int parts) { return t == parts ? columns : columns * t / parts / 16 * 16; }
 
-void gemm_rows(const Mat& x, const Linear& layer, Mat& y, int begin, int end) {
+int column_parts(int columns) { return std::max(1, std::min(WorkerPool::shared().threads(), columns / 32)); }
+
+// y[:, begin:end] = x W[begin:end]^T + b[begin:end].
+void gemm_columns(const Mat& x, const Linear& layer, Mat& y, int begin, int end) {
     const int in = static_cast<int>(x.cols()), out = static_cast<int>(layer.w.rows());
-    table().gemm_nt(x.data() + static_cast<long>(begin) * in, in, layer.w.data(), in, layer.b.data(), 1.0f,
-                    y.data() + static_cast<long>(begin) * out, out, end - begin, out, in);
+    const float* bias = layer.b.size() ? layer.b.data() + begin : nullptr;
+    table().gemm_nt(x.data(), in, layer.w.data() + static_cast<long>(begin) * in, in, bias, 1.0f, y.data() + begin,
+                    out, static_cast<int>(x.rows()), end - begin, in);
 }
 
 }  // namespace
 
 void linear(const Mat& x, std::initializer_list<LinearOut> outputs) {
     for (const LinearOut& o : outputs) o.y->resize(x.rows(), o.layer->w.rows());
-    over_row_blocks(static_cast<int>(x.rows()), [&](int begin, int end) {
-        for (const LinearOut& o : outputs) gemm_rows(x, *o.layer, *o.y, begin, end);
+    int parts = WorkerPool::shared().threads();
+    for (const LinearOut& o : outputs) parts = std::min(parts, column_parts(static_cast<int>(o.y->cols())));
+    WorkerPool::shared().run(parts, [&](int t) {
+        for (const LinearOut& o : outputs) {
+            const int columns = static_cast<int>(o.y->cols());
+            gemm_columns(x, *o.layer, *o.y, column_edge(columns, t, parts), column_edge(columns, t + 1, parts));
+        }
     });
 }
 
@@ -58,9 +64,11 @@ void linear(const Mat& x, const Linear& layer, Mat& y) { linear(x, {LinearOut{&l
 
 void linear_gelu(const Mat& x, const Linear& layer, bool tanh_form, Mat& y) {
     y.resize(x.rows(), layer.w.rows());
-    over_row_blocks(static_cast<int>(x.rows()), [&](int begin, int end) {
-        gemm_rows(x, layer, y, begin, end);
-        table().gelu(y.data() + static_cast<long>(begin) * y.cols(), static_cast<long>(end - begin) * y.cols(), tanh_form);
+    const int columns = static_cast<int>(y.cols()), parts = column_parts(columns);
+    WorkerPool::shared().run(parts, [&](int t) {
+        const int begin = column_edge(columns, t, parts), end = column_edge(columns, t + 1, parts);
+        gemm_columns(x, layer, y, begin, end);
+        table().gelu(y.data() + begin, static_cast<int>(y.rows()), end - begin, columns, tanh_form);
     });
 }
 
