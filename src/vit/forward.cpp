@@ -6,6 +6,8 @@
 #include <cmath>
 #include <string>
 
+#include <malloc.h>
+
 #include "error.h"
 #include "kernels.h"
 #include "memory_budget.h"
@@ -88,33 +90,44 @@ void attention(const Block& b, const Mat& h, int heads, int head_dim, const Trac
     const float scale = 1.0f / std::sqrt(static_cast<float>(head_dim));
     context.resize(n, heads * head_dim);
     trace.heads.resize(heads);
-    if (opt.keep_attention)
-        for (HeadTrace& ht : trace.heads) ht.attn.resize(n, n);
-    // Every (head, half of the query rows) pair is independent: spread over the cores.
+    for (HeadTrace& ht : trace.heads) {
+        if (opt.keep_attention) ht.attn.resize(n, n);
+        if (opt.keep_qkv)
+            for (Mat* m : {&ht.q, &ht.k, &ht.v, &ht.out}) m->resize(n, head_dim);
+    }
+    // Every (head, half of the query rows) pair is independent: spread over
+    // the cores, each keeping its own share of the trace.
     const int halves = 2;
     WorkerPool::shared().run(heads * halves, [&](int task) {
         const int hd = task / halves, part = task % halves;
         const int begin = static_cast<int>(n * part / halves), end = static_cast<int>(n * (part + 1) / halves);
+        HeadTrace& ht = trace.heads[hd];
         Mat scratch;  // the weights' home when the trace does not keep them
-        float* weights = opt.keep_attention ? trace.heads[hd].attn.row(begin).data()
-                                            : (scratch.resize(end - begin, n), scratch.data());
+        float* weights = opt.keep_attention ? ht.attn.row(begin).data() : (scratch.resize(end - begin, n), scratch.data());
         head_attention(q, k, v, hd, head_dim, scale, begin, end, weights, context);
-    });
-    if (opt.keep_qkv)
-        for (int hd = 0; hd < heads; ++hd) {
-            HeadTrace& ht = trace.heads[hd];
-            ht.q = q.middleCols(hd * head_dim, head_dim);
-            ht.k = k.middleCols(hd * head_dim, head_dim);
-            ht.v = v.middleCols(hd * head_dim, head_dim);
-            ht.out = context.middleCols(hd * head_dim, head_dim);
+        if (opt.keep_qkv) {
+            auto rows_of = [&](const Mat& all) { return all.block(begin, hd * head_dim, end - begin, head_dim); };
+            ht.q.middleRows(begin, end - begin) = rows_of(q);
+            ht.k.middleRows(begin, end - begin) = rows_of(k);
+            ht.v.middleRows(begin, end - begin) = rows_of(v);
+            ht.out.middleRows(begin, end - begin) = rows_of(context);
         }
+    });
 }
 
-void add_residual(Mat& x, const Mat& branch, const Vec& layer_scale) {
-    if (layer_scale.size())
-        x.array() += branch.array().rowwise() * layer_scale.transpose().array();
-    else
-        x += branch;
+// A forward pass allocates and frees the same few dozen large blocks (the
+// trace's matrices, Eigen's GEMM packing buffers) every run. glibc hands
+// blocks over 128 KiB back to the kernel on each free, so every run paid for
+// fresh zeroed pages and, with two threads, for the TLB shootdowns of each
+// munmap (a quarter of the run's time here). Keeping them in the heap instead
+// costs at most the largest trace of memory held after a run.
+void keep_large_blocks_in_the_heap() {
+    static const bool once = [] {
+        mallopt(M_MMAP_THRESHOLD, 32 << 20);  // glibc's largest allowed on 64-bit
+        mallopt(M_TRIM_THRESHOLD, 256 << 20);
+        return true;
+    }();
+    (void)once;
 }
 
 }  // namespace
@@ -153,6 +166,7 @@ Trace run(const Model& m, const Input& input, const TraceOptions& opt) {
         throw Error("the trace at " + std::to_string(input.size) + " px would take " + gib(need) +
                     ", over the memory budget of " + gib(budget) +
                     " (use a smaller --size, or raise VITSCOPE_MEMORY_BUDGET)");
+    keep_large_blocks_in_the_heap();
     const auto start = std::chrono::steady_clock::now();
     Trace t;
     t.grid = input.size / m.patch;
@@ -163,19 +177,27 @@ Trace run(const Model& m, const Input& input, const TraceOptions& opt) {
 
     Mat x = embed(m, input, t.grid), h, context, branch, hidden;
     const float eps = m.config.ln_eps;
+    // Each residual step runs together with the norm after it: the MLP's of
+    // block l with block l + 1's first norm (or the final norm).
+    const Block* previous = nullptr;
     for (size_t l = 0; l < m.blocks.size(); ++l) {
         const Block& b = m.blocks[l];
+        if (previous)
+            add_and_layer_norm(x, branch, previous->ls2, b.ln1_w, b.ln1_b, eps, h);
+        else
+            layer_norm(x, b.ln1_w, b.ln1_b, eps, h);
         if (opt.keep_states) t.layers[l].x_in = x;
-        layer_norm(x, b.ln1_w, b.ln1_b, eps, h);
         attention(b, h, m.heads, m.head_dim, opt, t.layers[l], context);
         linear(context, b.proj, branch);
-        add_residual(x, branch, b.ls1);
-        layer_norm(x, b.ln2_w, b.ln2_b, eps, h);
+        add_and_layer_norm(x, branch, b.ls1, b.ln2_w, b.ln2_b, eps, h);
         linear_gelu(h, b.fc1, m.config.gelu_tanh, hidden);
         linear(hidden, b.fc2, branch);
-        add_residual(x, branch, b.ls2);
+        previous = &b;
     }
-    layer_norm(x, m.norm_w, m.norm_b, eps, t.final_tokens);
+    if (previous)
+        add_and_layer_norm(x, branch, previous->ls2, m.norm_w, m.norm_b, eps, t.final_tokens);
+    else
+        layer_norm(x, m.norm_w, m.norm_b, eps, t.final_tokens);
     if (m.head.w.size()) {
         t.logits = m.head.w * t.final_tokens.row(0).transpose() + m.head.b;
         if (m.has_dist_token && m.head_dist.w.size())

@@ -36,6 +36,14 @@ namespace {
 // [column_edge(t), column_edge(t + 1)).
 int column_edge(int columns, int t, int parts) { return t == parts ? columns : columns * t / parts / 16 * 16; }
 
+// Rows [begin, end) of blocks of at least 16 rows, one per core.
+template <typename Each>
+void over_row_blocks(int rows, Each&& each) {
+    WorkerPool& pool = WorkerPool::shared();
+    const int parts = std::max(1, std::min(pool.threads(), rows / 16));
+    pool.run(parts, [&](int t) { each(rows * t / parts, rows * (t + 1) / parts); });
+}
+
 int column_parts(int columns) { return std::max(1, std::min(WorkerPool::shared().threads(), columns / 32)); }
 
 // y[:, begin:end] = x W[begin:end]^T + b[begin:end].
@@ -72,10 +80,33 @@ void linear_gelu(const Mat& x, const Linear& layer, bool tanh_form, Mat& y) {
     });
 }
 
+namespace {
+
+// y = LayerNorm(x) on rows [begin, end); y already has x's shape.
+void norm_rows(const Mat& x, const Vec& weight, const Vec& bias, float eps, Mat& y, int begin, int end) {
+    table().layer_norm_rows(x.row(begin).data(), end - begin, static_cast<int>(x.cols()), weight.data(), bias.data(),
+                            eps, y.row(begin).data());
+}
+
+}  // namespace
+
 void layer_norm(const Mat& x, const Vec& weight, const Vec& bias, float eps, Mat& y) {
     y.resize(x.rows(), x.cols());
-    table().layer_norm_rows(x.data(), static_cast<int>(x.rows()), static_cast<int>(x.cols()), weight.data(),
-                            bias.data(), eps, y.data());
+    over_row_blocks(static_cast<int>(x.rows()), [&](int begin, int end) { norm_rows(x, weight, bias, eps, y, begin, end); });
+}
+
+void add_and_layer_norm(Mat& x, const Mat& branch, const Vec& layer_scale, const Vec& weight, const Vec& bias,
+                        float eps, Mat& y) {
+    y.resize(x.rows(), x.cols());
+    over_row_blocks(static_cast<int>(x.rows()), [&](int begin, int end) {
+        auto rows = x.middleRows(begin, end - begin);
+        const auto add = branch.middleRows(begin, end - begin);
+        if (layer_scale.size())
+            rows.array() += add.array().rowwise() * layer_scale.transpose().array();
+        else
+            rows += add;
+        norm_rows(x, weight, bias, eps, y, begin, end);
+    });
 }
 
 void softmax_rows(Mat& x) {

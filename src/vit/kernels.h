@@ -23,8 +23,13 @@ struct LinearOut {
 void linear(const Mat& x, std::initializer_list<LinearOut> outputs);
 // y = GELU(x W^T + b) (exact: 0.5 x (1 + erf(x / sqrt 2)), or the tanh form), the activation applied by the thread that made the rows.
 void linear_gelu(const Mat& x, const Linear& layer, bool tanh_form, Mat& y);
-// Row-wise LayerNorm with affine weight and bias.
+// Row-wise LayerNorm with affine weight and bias, the rows split across the cores.
 void layer_norm(const Mat& x, const Vec& weight, const Vec& bias, float eps, Mat& y);
+// The residual step and the norm after it in one pass over the rows:
+// x += branch (each column times layer_scale, when that is not empty), then
+// y = LayerNorm(x).
+void add_and_layer_norm(Mat& x, const Mat& branch, const Vec& layer_scale, const Vec& weight, const Vec& bias,
+                        float eps, Mat& y);
 // In place: numerically stable softmax of every row.
 void softmax_rows(Mat& x);
 

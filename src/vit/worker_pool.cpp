@@ -1,6 +1,7 @@
 #include "worker_pool.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cstdlib>
 
 #include <pthread.h>
@@ -15,6 +16,24 @@ std::atomic<bool> forked_child{false};
 int configured_threads() {
     if (const char* env = std::getenv("VITSCOPE_THREADS"); env && *env) return std::clamp(std::atoi(env), 1, 256);
     return static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+}
+
+// Before sleeping on a futex, a waiting thread polls for this long: in a
+// forward pass the next job (or a worker's finish) comes within microseconds,
+// and waking a sleeping thread costs tens of them, more in a VM. Short enough
+// that an idle or busy machine loses nothing worth having.
+constexpr auto kSpin = std::chrono::microseconds(100);
+
+// Returns once value != old: polls for kSpin, then sleeps.
+void wait_while(const std::atomic<unsigned>& value, unsigned old) {
+    const auto until = std::chrono::steady_clock::now() + kSpin;
+    do {
+        for (int i = 0; i < 64; ++i) {
+            if (value.load(std::memory_order_acquire) != old) return;
+            __builtin_ia32_pause();
+        }
+    } while (std::chrono::steady_clock::now() < until);
+    value.wait(old);
 }
 
 }  // namespace
@@ -54,7 +73,7 @@ void WorkerPool::run_share(int index) const {
 void WorkerPool::work_loop(int index) {
     unsigned seen = 0;
     for (;;) {
-        job_.wait(seen);
+        wait_while(job_, seen);
         seen = job_.load();
         if (stopping_) return;
         run_share(index);
@@ -77,7 +96,7 @@ void WorkerPool::run(int count, const std::function<void(int)>& task) {
     // Every worker acknowledges every job, so none can still be reading
     // task_ or count_ when the next job overwrites them.
     for (size_t w = 1; w <= workers_.size(); ++w)
-        for (unsigned seen; (seen = done_[w].load()) != job;) done_[w].wait(seen);
+        for (unsigned seen; (seen = done_[w].load()) != job;) wait_while(done_[w], seen);
 }
 
 }  // namespace vit

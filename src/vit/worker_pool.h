@@ -1,5 +1,5 @@
 // The threads the forward pass splits its work over (both cores here).
-// Idle workers sleep on a futex (std::atomic::wait) instead of spinning, so a
+// Idle workers poll for 100 us, then sleep on a futex (std::atomic::wait): a
 // busy machine, or the window's software renderer, does not starve them the
 // way OpenMP's spinning barriers were starved (10x slower under load).
 #pragma once
