@@ -5,19 +5,21 @@ Loads the default model's safetensors (timm names) into
 torchvision.models.VisionTransformer, preprocesses one photo with timm's eval
 transform through PIL/torchvision, times PyTorch's plain forward
 (torch.inference_mode, 2 threads, median of --runs), checks that PyTorch's
-top-1 agrees with `vitscope classify`, then runs vitscope's Google Benchmark
-binary (BM_ForwardTrace/224, BM_ForwardTrace/448, BM_ForwardPlain/224) and
-prints one table.
+top-1 agrees with `vitscope classify`, and runs vitscope's Google Benchmark
+binary (BM_ForwardTrace/224, BM_ForwardTrace/448, BM_ForwardPlain/224), the
+two taking turns over --rounds so that both see the same machine, and prints
+one table.
 
     /usr/bin/python3 bench/compare_pytorch.py [--model DIR] [--image PATH]
         [--bench build/bench/vitscope_bench] [--vitscope build/vitscope]
-        [--runs 50] [--sizes 224,448] [--check-reference]
+        [--runs 50] [--rounds 5] [--sizes 224,448] [--check-reference]
 
 --check-reference also compares PyTorch's float32 logits and per-head attention
 with tests/reference/vit_reference.py's float64 forward (validates the
 reference). Use Debian's /usr/bin/python3 (python3-torch, python3-torchvision).
 """
 import argparse
+import ctypes
 import json
 import math
 import os
@@ -27,8 +29,6 @@ import statistics
 import subprocess
 import sys
 import time
-
-import numpy as np
 
 
 def _threads_from_argv(default="2"):
@@ -46,7 +46,15 @@ if __name__ == "__main__":
     # or the two oversubscribe the cores.
     for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS"):
         os.environ.setdefault(_var, _threads_from_argv())
+    # Debian's OpenBLAS 0.3.21 does not know this CPU generation (Sapphire
+    # Rapids) and may fall back to its SSE3 "Prescott" kernels, 3-5x slower;
+    # on AVX-512 CPUs name the kernels it has for them, for a fair peer.
+    with open("/proc/cpuinfo", encoding="utf-8") as _f:
+        _flags = next((line.split() for line in _f if line.startswith("flags")), [])
+    if all(f in _flags for f in ("avx512f", "avx512bw", "avx512dq", "avx512vl")):
+        os.environ.setdefault("OPENBLAS_CORETYPE", "SkylakeX")
 
+import numpy as np  # noqa: E402  (loads OpenBLAS: after the environment above)
 import torch  # noqa: E402
 import torch.nn.functional as F  # noqa: E402
 import torchvision  # noqa: E402
@@ -140,6 +148,7 @@ def torch_preprocess(path, pcfg, size):
 
 
 def time_forward(model, x, runs, warmup=5):
+    """The wall time of each of `runs` forward passes, ms."""
     with torch.inference_mode():
         for _ in range(warmup):
             model(x)
@@ -148,7 +157,7 @@ def time_forward(model, x, runs, warmup=5):
             t0 = time.perf_counter()
             model(x)
             times.append((time.perf_counter() - t0) * 1e3)
-    return statistics.median(times), min(times)
+    return times
 
 
 def torch_attention(model, x):
@@ -180,6 +189,42 @@ def loaded_blas():
     return sorted(libs)
 
 
+def openblas_setter():
+    """openblas_set_num_threads of the OpenBLAS that torch (and NumPy) loaded, or None."""
+    for path in loaded_blas():
+        try:
+            lib = ctypes.CDLL(path)
+            return lib.openblas_set_num_threads
+        except (OSError, AttributeError):
+            continue
+    return None
+
+
+def best_thread_split(model, x, threads, runs=10):
+    """PyTorch at its fastest on `threads` cores: its own threads (elementwise
+    ops, attention) and OpenBLAS's (the Linear layers) are two pools that
+    oversubscribe the cores when both are `threads` wide, so every split is
+    timed and the fastest is kept, for a fair peer."""
+    set_blas = openblas_setter()
+    splits = [(threads, threads)]
+    if set_blas:
+        splits = [(t, b) for t in range(1, threads + 1) for b in range(1, threads + 1)]
+    results = []
+    for torch_threads, blas_threads in splits:
+        torch.set_num_threads(torch_threads)
+        if set_blas:
+            set_blas(blas_threads)
+        ms = statistics.median(time_forward(model, x, runs, warmup=2))
+        results.append((ms, torch_threads, blas_threads))
+        print(f"  PyTorch threads {torch_threads}, OpenBLAS threads {blas_threads}: median {ms:.2f} ms over {runs}")
+    ms, torch_threads, blas_threads = min(results)
+    torch.set_num_threads(torch_threads)
+    if set_blas:
+        set_blas(blas_threads)
+    print(f"  -> PyTorch threads {torch_threads}, OpenBLAS threads {blas_threads}"
+          + ("" if set_blas else " (OpenBLAS not found: its threads stay as the environment set them)"))
+
+
 def vitscope_top1(binary, image, model_dir):
     cmd = [binary, "classify", image, "--model", model_dir, "--top", "5"]
     print("$ " + shlex.join(cmd))
@@ -192,17 +237,19 @@ def vitscope_top1(binary, image, model_dir):
     return rows[0][2], float(rows[0][1])
 
 
-def run_bench(binary, model_dir, threads):
+def run_bench(binary, model_dir, threads, quiet=False):
     cmd = [binary, "--benchmark_format=json", "--benchmark_filter=Forward"]
-    env = dict(os.environ, VITSCOPE_MODEL=model_dir, OMP_NUM_THREADS=str(threads))
-    print(f"$ VITSCOPE_MODEL={shlex.quote(model_dir)} OMP_NUM_THREADS={threads} " + shlex.join(cmd))
+    env = dict(os.environ, VITSCOPE_MODEL=model_dir, VITSCOPE_THREADS=str(threads))
+    if not quiet:
+        print(f"$ VITSCOPE_MODEL={shlex.quote(model_dir)} VITSCOPE_THREADS={threads} " + shlex.join(cmd))
     r = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=1800)
     if r.returncode != 0:
         print(f"  benchmark failed (exit {r.returncode}): {r.stderr.strip()[-2000:]}")
         return None
     data = json.loads(r.stdout)
     ctx = data.get("context", {})
-    print(f"  context: {ctx.get('num_cpus')} cpus @ {ctx.get('mhz_per_cpu')} MHz, library build {ctx.get('library_build_type')}")
+    if not quiet:
+        print(f"  context: {ctx.get('num_cpus')} cpus @ {ctx.get('mhz_per_cpu')} MHz, kernels {ctx.get('kernels', '?')}, {ctx.get('threads', '?')} threads")
     out = {}
     for b in data.get("benchmarks", []):
         if b.get("run_type", "iteration") != "iteration":
@@ -242,7 +289,9 @@ def main():
     ap.add_argument("--image", default=os.path.join(SOURCE_DIR, "assets", "chelsea.png"))
     ap.add_argument("--bench", default=os.path.join(SOURCE_DIR, "build", "bench", "vitscope_bench"))
     ap.add_argument("--vitscope", default=os.path.join(SOURCE_DIR, "build", "vitscope"))
-    ap.add_argument("--runs", type=int, default=50)
+    ap.add_argument("--runs", type=int, default=50, help="PyTorch forward passes per size, over all rounds")
+    ap.add_argument("--rounds", type=int, default=5,
+                    help="PyTorch and vitscope take turns this many times: the machine's speed drifts between minutes")
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--sizes", default="224,448")
     ap.add_argument("--check-reference", action="store_true")
@@ -256,7 +305,7 @@ def main():
     print("$ " + shlex.join([sys.executable] + sys.argv))
     print(f"torch {torch.__version__}, torchvision {torchvision.__version__}, threads {torch.get_num_threads()}")
     print(torch.__config__.parallel_info().strip())
-    print("OPENBLAS_NUM_THREADS=" + os.environ.get("OPENBLAS_NUM_THREADS", "(unset)"))
+    print("OPENBLAS_CORETYPE=" + os.environ.get("OPENBLAS_CORETYPE", "(unset: OpenBLAS detects the CPU)"))
     m = re.search(r"BLAS_INFO=([^,]+)", torch.__config__.show())
     print(f"BLAS_INFO={m.group(1) if m else '?'}; loaded: {', '.join(loaded_blas()) or '?'}")
     load = os.getloadavg()
@@ -267,22 +316,17 @@ def main():
         print("reference check FAILED")
         sys.exit(1)
 
-    torch_ms, torch_top1 = {}, None
-    for size in sizes:
-        model, cfg = build_torchvision(a.model, size)
-        x = torch_preprocess(a.image, cfg["pretrained_cfg"], size)
-        med, best = time_forward(model, x, a.runs)
-        torch_ms[size] = med
+    models = {size: build_torchvision(a.model, size) for size in sizes}
+    inputs = {size: torch_preprocess(a.image, cfg["pretrained_cfg"], size) for size, (_, cfg) in models.items()}
+    torch_top1 = None
+    for size, (model, cfg) in models.items():
         with torch.inference_mode():
-            p = model(x)[0].softmax(-1)
+            p = model(inputs[size])[0].softmax(-1)
         i = int(p.argmax())
         label = cfg.get("label_names", [])[i] if i < len(cfg.get("label_names", [])) else str(i)
-        print(f"PyTorch forward @{size}: median {med:.2f} ms, min {best:.2f} ms over {a.runs} runs; "
-              f"top-1 {label!r} p={float(p[i]):.4f}")
+        print(f"PyTorch @{size}: top-1 {label!r} p={float(p[i]):.4f}")
         if size == 224:
             torch_top1 = (label, float(p[i]))
-    print()
-
     if torch_top1 and os.path.isfile(a.vitscope):
         v = vitscope_top1(a.vitscope, a.image, a.model)
         if v:
@@ -292,14 +336,34 @@ def main():
     elif torch_top1:
         print(f"(no vitscope binary at {a.vitscope}: top-1 not compared; build target vitscope or pass --vitscope)\n")
 
-    bench = None
+    print(f"PyTorch's thread split on {a.threads} cores:")
+    best_thread_split(models[sizes[0]][0], inputs[sizes[0]], a.threads)
+    print()
+    have_bench = not a.no_bench and os.path.isfile(a.bench)
     if a.no_bench:
         print("(--no-bench: vitscope benchmark not run)")
-    elif not os.path.isfile(a.bench):
+    elif not have_bench:
         print(f"(no benchmark binary at {a.bench}: build it with "
               f"`cmake --build build --target vitscope_bench` or pass --bench PATH; PyTorch numbers only)")
-    else:
-        bench = run_bench(a.bench, a.model, a.threads)
+    # Rounds: PyTorch's share of runs at each size, then one vitscope benchmark
+    # run, so both see the same machine; each side's median is over all rounds.
+    torch_times = {size: [] for size in sizes}
+    bench_times = {}
+    for r in range(a.rounds):
+        for size in sizes:
+            torch_times[size] += time_forward(models[size][0], inputs[size], max(1, a.runs // a.rounds))
+        if have_bench:
+            for key, ms in (run_bench(a.bench, a.model, a.threads, quiet=r > 0) or {}).items():
+                bench_times.setdefault(key, []).append(ms)
+        print(f"round {r + 1}/{a.rounds}: PyTorch @224 median {statistics.median(torch_times[sizes[0]]):.2f} ms so far")
+    torch_ms = {size: statistics.median(t) for size, t in torch_times.items()}
+    bench = {key: statistics.median(v) for key, v in bench_times.items()} if bench_times else None
+    print()
+    for size in sizes:
+        t = torch_times[size]
+        print(f"PyTorch forward @{size}: median {statistics.median(t):.2f} ms, min {min(t):.2f} ms over {len(t)} runs")
+    for (name, size), v in sorted(bench_times.items()):
+        print(f"vitscope {name}/{size}: median {statistics.median(v):.2f} ms, min {min(v):.2f} ms over {len(v)} rounds")
 
     print()
     print(f"{'size':>5} {'PyTorch ms':>11} {'vitscope trace ms':>18} {'vitscope plain ms':>18} "

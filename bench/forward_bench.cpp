@@ -8,8 +8,10 @@
 
 #include "vit/forward.h"
 #include "vit/image.h"
+#include "vit/kernels.h"
 #include "vit/model.h"
 #include "vit/preprocess.h"
+#include "vit/worker_pool.h"
 
 namespace {
 
@@ -49,4 +51,12 @@ BENCHMARK(BM_ForwardPlain)->Arg(224)->Unit(benchmark::kMillisecond)->UseRealTime
 
 }  // namespace
 
-BENCHMARK_MAIN();
+int main(int argc, char** argv) {
+    benchmark::Initialize(&argc, argv);
+    if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+    // Which SIMD build ran, on how many threads: part of every result.
+    benchmark::AddCustomContext("kernels", vit::kernel_isa());
+    benchmark::AddCustomContext("threads", std::to_string(vit::WorkerPool::shared().threads()));
+    benchmark::RunSpecifiedBenchmarks();
+    benchmark::Shutdown();
+}

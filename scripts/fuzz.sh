@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets (fuzz/, clang with ASan + UBSan) in build-fuzz/
-# and runs each for SECONDS (default 60) on a copy of its seed corpus.
+# and runs each for SECONDS (default 60) on a copy of its seed corpus, the
+# targets side by side.
 #   scripts/fuzz.sh [SECONDS]
 # First replays every input in tests/data/regressions/<target>/ (each once,
 # with the sanitizers on: some past crashes only show under them), then fuzzes.
@@ -39,8 +40,6 @@ export UBSAN_OPTIONS="${UBSAN_OPTIONS:-}${UBSAN_OPTIONS:+:}print_stacktrace=1"
 export VITSCOPE_THREADS=1  # one input at a time, on one thread: deterministic and lighter
 artifacts="$build/artifacts"
 mkdir -p "$artifacts"
-failed=0
-summary=()
 
 # What went wrong, from a log: the sanitizer's or the C++ runtime's first
 # line, else libFuzzer's verdict, else the exit code.
@@ -49,7 +48,10 @@ why() {
     grep -m1 -E "ERROR: libFuzzer|out-of-memory|timeout" "$1" || echo "exit code $2"
 }
 
-for t in "${targets[@]}"; do
+# One target: replays its regression inputs, then fuzzes. Prints its
+# findings; its summary line goes to $build/summary_<target>; exit 1 on any.
+fuzz_one() {
+  local t=$1 failed=0
   bin="$build/fuzz/fuzz_$t"
   log="$build/fuzz_$t.log"
   regressions="$here/tests/data/regressions/$t"
@@ -68,7 +70,7 @@ for t in "${targets[@]}"; do
       fi
     done
     echo "fuzz: $t: $n regression input(s) replayed, $bad failing"
-    [ $bad -eq 0 ] || { failed=1; summary+=("$t: $bad of $n regression inputs fail again"); }
+    [ $bad -eq 0 ] || { failed=1; echo "$t: $bad of $n regression inputs fail again" >>"$build/summary_$t"; }
   fi
 
   # A fresh copy of the seeds each run: the committed corpus stays small.
@@ -79,7 +81,7 @@ for t in "${targets[@]}"; do
     [ -d "$dir" ] && cp "$dir"/* "$corpus/"
   done
   [ -n "$(ls -A "$corpus")" ] || { echo "fuzz: $t: no seed inputs"; exit 1; }
-  keep_going=(); crashes=""
+  local keep_going=() crashes=""
   [ "${FUZZ_KEEP_GOING:-0}" = 1 ] && keep_going=(-fork=1 -ignore_crashes=1 -ignore_ooms=1 -ignore_timeouts=1)
   t0=$(date +%s)
   set +e
@@ -109,11 +111,24 @@ for t in "${targets[@]}"; do
     grep -hE "runtime error|terminate called|ERROR: (AddressSanitizer|LeakSanitizer)|out-of-memory \(" "$log" \
       | sed -E 's/0x[0-9a-f]+//g; s/==[0-9]+==//' | sort | uniq -c | sort -rn | head -10 | sed 's/^/fuzz:   /'
   fi
-  summary+=("$line")
+  echo "$line" >>"$build/summary_$t"
+  return $failed
+}
+
+# The targets run side by side, one per core (each is single-threaded).
+rm -f "$build"/summary_*
+pids=()
+for t in "${targets[@]}"; do
+  fuzz_one "$t" &
+  pids+=($!)
 done
+failed=0
+for pid in "${pids[@]}"; do wait "$pid" || failed=1; done
 
 echo "fuzz summary:"
-printf '  %s\n' "${summary[@]}"
+for t in "${targets[@]}"; do
+  sed 's/^/  /' "$build/summary_$t" 2>/dev/null || echo "  $t: stopped early (see $build/fuzz_$t.log)"
+done
 if [ $failed -ne 0 ]; then
   echo "fuzz: FAILED (logs in $build/fuzz_*.log; add each input to tests/data/regressions/<target>/)"
   exit 1

@@ -33,7 +33,7 @@ export LD_PRELOAD="$build/liblsan_keep_modules.so${LD_PRELOAD:+:$LD_PRELOAD}"
 start=$(date +%s)
 cd "$build"
 set +e
-ctest --output-on-failure --timeout 1800 "$@" 2>&1 | tee "$build/ctest.log"
+ctest --output-on-failure --timeout 1800 -j"$(nproc)" "$@" 2>&1 | tee "$build/ctest.log"
 rc=${PIPESTATUS[0]}
 # LeakSanitizer's stop-the-world tracer itself crashes now and then at a
 # process's exit (google/sanitizers#1353): not a finding. Failed tests are run

@@ -6,4 +6,4 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 "$here/scripts/setup.sh"
 source "$here/scripts/model_env.sh"
 cd "$here/build"
-ctest --output-on-failure --timeout 900 "$@"
+ctest --output-on-failure --timeout 900 -j"$(nproc)" "$@"
