@@ -11,7 +11,6 @@ import csv
 import io
 import json
 import os
-import resource
 import shutil
 import signal
 import struct
@@ -25,14 +24,11 @@ import zlib
 import numpy as np
 from PIL import Image
 
-BIN = os.environ["VITSCOPE_BIN"]
-SRC = os.environ["VITSCOPE_SOURCE_DIR"]
-NAME = "vit_tiny_patch16_224.augreg_in21k_ft_in1k"
-MODEL = os.environ.get("VITSCOPE_MODEL") or os.path.join(
-    os.environ.get("VITSCOPE_MODEL_MIRROR") or os.path.join(SRC, "..", "shared", "models"), NAME)
-DOG = os.path.join(SRC, "assets", "dog.jpg")
+from script_support import BIN, DOG, MODEL, SRC, Tally
+
 COFFEE = os.path.join(SRC, "assets", "coffee.png")
-results = []
+tally = Tally()
+check = tally.check
 
 
 # --- running vitscope ---------------------------------------------------------------------------
@@ -68,11 +64,6 @@ def run(*args, env_extra=None, timeout=300):
         err.seek(0)
         return Run(rc, out.read().decode(errors="replace"), err.read().decode(errors="replace"), rss_kb / 1024,
                    time.time() - start)
-
-
-def check(name, ok, detail=""):
-    results.append(ok)
-    print(("PASS " if ok else "FAIL ") + name + ("" if ok else ": " + detail), flush=True)
 
 
 def is_refusal(r, must_mention):
@@ -473,9 +464,7 @@ def main():
         model_rows(tmp)
         changing_file_rows(tmp, base)
         window_rows(tmp)
-    failed = results.count(False)
-    print(f"{len(results) - failed} passed, {failed} failed")
-    sys.exit(1 if failed else 0)
+    sys.exit(tally.finish())
 
 
 if __name__ == "__main__":

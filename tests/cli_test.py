@@ -11,24 +11,16 @@ import subprocess
 import sys
 import tempfile
 
-BIN = os.environ["VITSCOPE_BIN"]
-SRC = os.environ["VITSCOPE_SOURCE_DIR"]
-NAME = "vit_tiny_patch16_224.augreg_in21k_ft_in1k"
-MODEL = os.environ.get("VITSCOPE_MODEL") or os.path.join(
-    os.environ.get("VITSCOPE_MODEL_MIRROR") or os.path.join(SRC, "..", "shared", "models"), NAME)
-DOG = os.path.join(SRC, "assets", "dog.jpg")
-results = []
+from script_support import BIN, DOG, MODEL, SRC, Tally
+
+tally = Tally()
+check = tally.check
 
 
 def run(*args, env_extra=None):
     env = dict(os.environ)
     env.update(env_extra or {})
     return subprocess.run([BIN, *args], capture_output=True, text=True, env=env, timeout=300)
-
-
-def check(name, ok, detail=""):
-    results.append(ok)
-    print(("PASS " if ok else "FAIL ") + name + ("" if ok else ": " + detail))
 
 
 def expect_error(name, args, must_mention, env_extra=None):
@@ -185,9 +177,7 @@ def main():
     test_outputs()
     with tempfile.TemporaryDirectory() as tmp:
         test_bad_input(tmp)
-    failed = results.count(False)
-    print(f"{len(results) - failed} passed, {failed} failed")
-    sys.exit(1 if failed else 0)
+    sys.exit(tally.finish())
 
 
 if __name__ == "__main__":

@@ -18,25 +18,10 @@ import tempfile
 import numpy as np
 from PIL import Image
 
-MODEL_NAME = "vit_tiny_patch16_224.augreg_in21k_ft_in1k"
-SRC = os.environ.get("VITSCOPE_SOURCE_DIR", os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-BIN = os.environ.get("VITSCOPE_BIN", os.path.join(SRC, "build", "vitscope"))
-DOG = os.path.join(SRC, "assets", "dog.jpg")
+from script_support import BIN, DOG, MODEL, MODEL_NAME, Tally
 
-passed, failed = 0, 0
-
-
-def model_dir():
-    mirror = os.environ.get("VITSCOPE_MODEL_MIRROR")
-    candidates = [os.path.join(mirror, MODEL_NAME)] if mirror else []
-    candidates.append(os.path.join(SRC, "..", "shared", "models", MODEL_NAME))
-    for c in candidates:
-        if os.path.exists(os.path.join(c, "model.safetensors")):
-            return os.path.abspath(c)
-    return None
-
-
-MODEL = model_dir()
+tally = Tally()
+check = tally.check
 TMP = tempfile.mkdtemp(prefix="vitscope_export_")
 ENV = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
 
@@ -44,16 +29,6 @@ ENV = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISP
 def vitscope(*args, env=None):
     return subprocess.run([BIN, *args, "--model", MODEL], env={**ENV, **(env or {})}, capture_output=True, text=True,
                           timeout=300)
-
-
-def check(name, ok, detail=""):
-    global passed, failed
-    if ok:
-        passed += 1
-        print(f"ok   {name}")
-    else:
-        failed += 1
-        print(f"FAIL {name} {detail}")
 
 
 def sha(path):
@@ -134,10 +109,9 @@ def check_map_matches(name, path, weights):
 
 
 def main():
-    if MODEL is None:
-        print(f"skip: model {MODEL_NAME} not found (set VITSCOPE_MODEL_MIRROR)")
-        print("0 passed, 0 failed, 1 skipped")
-        return 0
+    if not os.path.isfile(os.path.join(MODEL, "model.safetensors")):
+        check(f"model {MODEL_NAME} at {MODEL} (set VITSCOPE_MODEL or VITSCOPE_MODEL_MIRROR)", False)
+        return tally.finish()
     tmp = TMP
     out = os.path.join(tmp, "out.png")
     base = ["export", DOG, "--layer", "8", "--head", "1", "--patch", "5,7", "-o", out]
@@ -146,8 +120,7 @@ def main():
     r = vitscope(*base)
     check("export exits 0 without a display", r.returncode == 0, r.stderr)
     if r.returncode != 0:
-        print(f"{passed} passed, {failed} failed")
-        return 1
+        return tally.finish()
     check("no temporary file left behind", not os.path.exists(out + ".tmp"))
     try:
         Image.open(out).verify()    # chunk CRCs, the text chunks' included
@@ -239,8 +212,7 @@ def main():
         check("caption says query CLS", "query CLS" in im.info.get("Description", ""))
         check_map_matches("CLS", cls_png, attention_weights("--layer", "11", "--head", "0", "--query", "cls"))
 
-    print(f"{passed} passed, {failed} failed")
-    return 1 if failed else 0
+    return tally.finish()
 
 
 if __name__ == "__main__":

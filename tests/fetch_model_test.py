@@ -6,16 +6,11 @@ import subprocess
 import sys
 import tempfile
 
-SRC = os.environ["VITSCOPE_SOURCE_DIR"]
+from script_support import MIRROR, MODEL_NAME as NAME, SRC, Tally
+
 SCRIPT = os.path.join(SRC, "scripts", "fetch_model.sh")
-NAME = "vit_tiny_patch16_224.augreg_in21k_ft_in1k"
-MIRROR = os.environ.get("VITSCOPE_MODEL_MIRROR") or os.path.join(SRC, "..", "shared", "models")
-results = []
-
-
-def check(name, ok, detail=""):
-    results.append(ok)
-    print(("PASS " if ok else "FAIL ") + name + ("" if ok else ": " + detail))
+tally = Tally()
+check = tally.check
 
 
 with tempfile.TemporaryDirectory() as tmp:
@@ -34,6 +29,4 @@ with tempfile.TemporaryDirectory() as tmp:
     check("name missing from the mirror: exit 2, nothing left", r.returncode == 2
           and sorted(os.listdir(tmp)) == [NAME], r.stderr + str(os.listdir(tmp)))
 
-failed = results.count(False)
-print(f"{len(results) - failed} passed, {failed} failed")
-sys.exit(1 if failed else 0)
+sys.exit(tally.finish())

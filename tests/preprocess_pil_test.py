@@ -35,8 +35,9 @@ except ImportError as error:  # CI installs these; a missing one is a failure, n
     print(f"FAIL: {error} (install python3-pil and python3-numpy, run with /usr/bin/python3)")
     sys.exit(1)
 
-MODEL_NAME = "vit_tiny_patch16_224.augreg_in21k_ft_in1k"
-SOURCE = Path(os.environ.get("VITSCOPE_SOURCE_DIR", Path(__file__).resolve().parent.parent))
+from script_support import MODEL, MODEL_NAME, SRC  # noqa: E402
+
+SOURCE = Path(SRC)
 EXACT = 1e-6  # the same 8-bit pixels give the same float32 values
 # JPEG through stb_image vs libjpeg: their IDCT and colour conversion round
 # differently, so decoded pixels differ by a level or two; the shrink then
@@ -47,12 +48,9 @@ FILTERS = {"bicubic": Image.BICUBIC, "bilinear": Image.BILINEAR}
 
 
 def model_dir():
-    mirror = os.environ.get("VITSCOPE_MODEL_MIRROR")
-    candidates = ([Path(mirror) / MODEL_NAME] if mirror else []) + [SOURCE.parent / "shared" / "models" / MODEL_NAME]
-    for path in candidates:
-        if (path / "config.json").is_file():
-            return path
-    sys.exit(f"FAIL: model {MODEL_NAME} not found in {', '.join(map(str, candidates))}")
+    if not (Path(MODEL) / "config.json").is_file():
+        sys.exit(f"FAIL: model {MODEL_NAME} not found at {MODEL} (set VITSCOPE_MODEL or VITSCOPE_MODEL_MIRROR)")
+    return Path(MODEL)
 
 
 def pretrained_cfg(model):

@@ -18,23 +18,10 @@ import numpy as np
 from PIL import Image
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from script_support import BIN, DOG, MODEL, Tally  # noqa: E402
 from window_support import Window, Xvfb, patch_box, patch_centre, read_state  # noqa: E402
 
-BIN = os.environ.get("VITSCOPE_BIN", "vitscope")
-SRC = os.environ.get("VITSCOPE_SOURCE_DIR", os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-NAME = "vit_tiny_patch16_224.augreg_in21k_ft_in1k"
-DOG = os.path.join(SRC, "assets", "dog.jpg")
 LAYER, HEAD, ROW, COL = 8, 1, 5, 7
-
-
-def model_dir():
-    mirror = os.environ.get("VITSCOPE_MODEL_MIRROR")
-    if mirror and os.path.isdir(os.path.join(mirror, NAME)):
-        return os.path.join(mirror, NAME)
-    return os.path.normpath(os.path.join(SRC, "..", "shared", "models", NAME))
-
-
-MODEL = model_dir()
 
 
 def trace_weights(layer, head, row, col):
@@ -198,28 +185,23 @@ def test_export_names(xvfb, tmp):
 
 
 def main():
-    if not os.path.isdir(MODEL):
-        print(f"model not found at {MODEL}; set VITSCOPE_MODEL_MIRROR")
-        print("0 passed, 1 failed")
-        return 1
+    tally = Tally()
+    if not tally.check(f"the default model at {MODEL}", os.path.isdir(MODEL), "set VITSCOPE_MODEL or VITSCOPE_MODEL_MIRROR"):
+        return tally.finish()
     tests = [test_scripted_screenshot, test_mouse_and_keys, test_broken_files_keep_the_previous, test_export_names]
-    passed = failed = 0
     xvfb = Xvfb()
     try:
         for t in tests:
             with tempfile.TemporaryDirectory(prefix="vitscope_window_") as tmp:
                 try:
                     t(xvfb, tmp)
-                    passed += 1
-                    print(f"PASS {t.__name__}", flush=True)
+                    tally.check(t.__name__, True)
                 except Exception:
-                    failed += 1
-                    print(f"FAIL {t.__name__}", flush=True)
+                    tally.check(t.__name__, False)
                     traceback.print_exc()
     finally:
         xvfb.close()
-    print(f"{passed} passed, {failed} failed")
-    return 1 if failed else 0
+    return tally.finish()
 
 
 if __name__ == "__main__":
