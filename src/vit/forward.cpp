@@ -119,15 +119,14 @@ void attention(const Block& b, const Mat& h, int heads, int head_dim, const Trac
 // trace's matrices, Eigen's GEMM packing buffers) every run. glibc hands
 // blocks over 128 KiB back to the kernel on each free, so every run paid for
 // fresh zeroed pages and, with two threads, for the TLB shootdowns of each
-// munmap (a quarter of the run's time here). Keeping them in the heap instead
-// costs at most the largest trace of memory held after a run.
+// munmap (a quarter of the run's time here). Kept in the heap instead, up to
+// 256 MiB of freed memory waits there for the next run.
 void keep_large_blocks_in_the_heap() {
-    static const bool once = [] {
+    [[maybe_unused]] static const bool once = [] {
         mallopt(M_MMAP_THRESHOLD, 32 << 20);  // glibc's largest allowed on 64-bit
         mallopt(M_TRIM_THRESHOLD, 256 << 20);
         return true;
     }();
-    (void)once;
 }
 
 }  // namespace

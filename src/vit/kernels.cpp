@@ -30,12 +30,6 @@ const char* kernel_isa() { return table().name; }
 
 namespace {
 
-// The output columns (rows of W) in one block per core, each a multiple of
-// 16 wide: every thread packs only its share of the weights, and all of x,
-// which is the smaller of the two in every layer here. Block t of parts is
-// [column_edge(t), column_edge(t + 1)).
-int column_edge(int columns, int t, int parts) { return t == parts ? columns : columns * t / parts / 16 * 16; }
-
 // Rows [begin, end) of blocks of at least 16 rows, one per core.
 template <typename Each>
 void over_row_blocks(int rows, Each&& each) {
@@ -44,7 +38,13 @@ void over_row_blocks(int rows, Each&& each) {
     pool.run(parts, [&](int t) { each(rows * t / parts, rows * (t + 1) / parts); });
 }
 
+// Linear layers split their output columns (rows of W) into one block per
+// core, each a multiple of 16 wide: every thread packs only its share of the
+// weights (and all of x, no larger than the weights but in fc2, where the two
+// are about equal). Block t of parts is [column_edge(t), column_edge(t + 1)).
 int column_parts(int columns) { return std::max(1, std::min(WorkerPool::shared().threads(), columns / 32)); }
+
+int column_edge(int columns, int t, int parts) { return t == parts ? columns : columns * t / parts / 16 * 16; }
 
 // y[:, begin:end] = x W[begin:end]^T + b[begin:end].
 void gemm_columns(const Mat& x, const Linear& layer, Mat& y, int begin, int end) {

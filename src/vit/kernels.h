@@ -12,7 +12,7 @@ namespace vit {
 // VITSCOPE_ISA=v3 in the environment forces the baseline (for comparisons).
 const char* kernel_isa();
 
-// y = x W^T + b, the rows of x split across the cores.
+// y = x W^T + b, the output columns split across the cores.
 void linear(const Mat& x, const Linear& layer, Mat& y);
 // Several layers on the same x in one pass over the cores (Q, K and V), so
 // the threads meet once instead of once per layer.
