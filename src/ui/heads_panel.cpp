@@ -12,10 +12,13 @@
 namespace ui {
 namespace {
 
-// Thumbnails: the person's colours, no grid lines (too dense when small).
+// Thumbnails: the person's colours, no grid lines (too dense when small);
+// with fade, full opacity at the strongest patch, or at this size a faded map
+// is lost in the photo.
 gfx::OverlayStyle thumb_style(const app::AppState& s) {
     gfx::OverlayStyle st = s.style;
     st.show_grid = false;
+    if (st.fade) st.opacity = 1.f;
     return st;
 }
 
