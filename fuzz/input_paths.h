@@ -19,6 +19,7 @@
 #include "vit/model.h"
 #include "vit/preprocess.h"
 #include "vit/safetensors.h"
+#include "../tests/support/default_preprocess.h"
 
 namespace vitscope_fuzz {
 
@@ -95,12 +96,7 @@ inline void feed_config(const uint8_t* data, size_t size) {
 // preprocessing with the default model's settings (shorter side to 248 px
 // bicubic, centre crop 224, mean = std = 0.5), as vitscope does.
 inline void feed_image(const uint8_t* data, size_t size) {
-    vit::PreprocessConfig cfg;
-    cfg.input_size = 224;
-    cfg.crop_pct = 0.9f;
-    cfg.interpolation = "bicubic";
-    cfg.mean = {0.5f, 0.5f, 0.5f};
-    cfg.std = {0.5f, 0.5f, 0.5f};
+    const vit::PreprocessConfig cfg = vit::testing::default_model_preprocess();
     const vit::Image image = vit::decode_image(data, size);
     if (image.width <= 0 || image.height <= 0 ||
         image.rgb.size() != static_cast<size_t>(image.width) * image.height * 3)

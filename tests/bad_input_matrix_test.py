@@ -7,6 +7,7 @@ truncated, not an image, broken safetensors headers); this extends it.
 The window rows (when the binary has a window and Xvfb is installed) check
 that a bad photo or model keeps what was open and shows the error.
 Prints one line per row and a closing `N passed, N failed`."""
+import contextlib
 import csv
 import io
 import json
@@ -283,6 +284,24 @@ def image_rows(tmp):
     return base
 
 
+@contextlib.contextmanager
+def meanwhile(change):
+    """Calls change() over and over on another thread while the with-block runs."""
+    stop = threading.Event()
+
+    def loop():
+        while not stop.is_set():
+            change()
+
+    t = threading.Thread(target=loop)
+    t.start()
+    try:
+        yield
+    finally:
+        stop.set()
+        t.join()
+
+
 def changing_file_rows(tmp, base):
     # A model file truncated (and restored) in place while vitscope loads it. safetensors are
     # memory-mapped: touching a page past the new end of file raises SIGBUS unless the loader
@@ -293,51 +312,36 @@ def changing_file_rows(tmp, base):
     path = os.path.join(d, "model.safetensors")
     whole = open(os.path.join(MODEL, "model.safetensors"), "rb").read()
     open(path, "wb").write(whole)
-    stop = threading.Event()
 
     def truncate_and_restore():
         cut = len(whole) // 3
-        while not stop.is_set():
-            with open(path, "r+b") as f:
-                f.truncate(cut)
-            time.sleep(0.003)
-            with open(path, "r+b") as f:
-                f.seek(cut)
-                f.write(whole[cut:])
-            time.sleep(0.02)
+        with open(path, "r+b") as f:
+            f.truncate(cut)
+        time.sleep(0.003)
+        with open(path, "r+b") as f:
+            f.seek(cut)
+            f.write(whole[cut:])
+        time.sleep(0.02)
 
-    t = threading.Thread(target=truncate_and_restore)
-    t.start()
     outcomes = {}
-    try:
+    with meanwhile(truncate_and_restore):
         for _ in range(30):
             r = run("info", "--model", d, timeout=120)
             kind = ("ok" if r.rc == 0 else "clean error" if is_refusal(r, ["model.safetensors"])
                     else f"exit {r.rc}" + (f" ({signal.Signals(-r.rc).name})" if r.rc and r.rc < 0 else ""))
             outcomes[kind] = outcomes.get(kind, 0) + 1
-    finally:
-        stop.set()
-        t.join()
     check("model.safetensors truncated in place while loading (30 runs) -> result or clean error, never a signal",
           set(outcomes) <= {"ok", "clean error"}, str(outcomes))
 
     # A model folder whose file is replaced (written beside, renamed over) while loading: always whole.
-    stop.clear()
-
     def replace():
-        while not stop.is_set():
-            tmp_path = path + ".new"
-            open(tmp_path, "wb").write(whole)
-            os.replace(tmp_path, path)
-            time.sleep(0.01)
+        tmp_path = path + ".new"
+        open(tmp_path, "wb").write(whole)
+        os.replace(tmp_path, path)
+        time.sleep(0.01)
 
-    t = threading.Thread(target=replace)
-    t.start()
-    try:
+    with meanwhile(replace):
         runs = [run("info", "--model", d, timeout=120) for _ in range(10)]
-    finally:
-        stop.set()
-        t.join()
     check("model.safetensors replaced by rename while loading (10 runs) -> loads every time",
           all(r.rc == 0 for r in runs), str([r for r in runs if r.rc != 0][:1]))
 
@@ -347,28 +351,21 @@ def changing_file_rows(tmp, base):
     dog_bytes, coffee_bytes = open(DOG, "rb").read(), open(COFFEE, "rb").read()
     open(photo, "wb").write(dog_bytes)
     coffee_top = top(classify(COFFEE))[0][0]
-    stop.clear()
 
     def rewrite():
-        while not stop.is_set():
-            for b in (coffee_bytes, dog_bytes):
-                with open(photo, "wb") as f:
-                    f.write(b)
-                time.sleep(0.005)
+        for b in (coffee_bytes, dog_bytes):
+            with open(photo, "wb") as f:
+                f.write(b)
+            time.sleep(0.005)
 
-    t = threading.Thread(target=rewrite)
-    t.start()
     outcomes = {}
-    try:
+    with meanwhile(rewrite):
         for _ in range(20):
             r = classify(photo)
             kind = ("dog" if r.rc == 0 and top(r)[0][0] == top(base)[0][0] else
                     "coffee" if r.rc == 0 and top(r)[0][0] == coffee_top else
                     "clean error" if is_refusal(r, ["changing.jpg"]) else f"other: {r}")
             outcomes[kind] = outcomes.get(kind, 0) + 1
-    finally:
-        stop.set()
-        t.join()
     check("photo rewritten in place while read (20 runs) -> one of the two photos or a clean error",
           all(k in ("dog", "coffee", "clean error") for k in outcomes), str(outcomes))
 

@@ -18,13 +18,14 @@
 
 #include "vit/error.h"
 #include "vit/image.h"
+#include "support/default_model.h"
 
 namespace {
 
 namespace fs = std::filesystem;
 using Bytes = std::vector<uint8_t>;
 
-std::string asset(const std::string& name) { return std::string(VITSCOPE_SOURCE_DIR) + "/assets/" + name; }
+using vit::testing::asset;
 
 class TempDir {
 public:

@@ -10,20 +10,13 @@
 #include "vit/error.h"
 #include "vit/image.h"
 #include "vit/preprocess.h"
+#include "support/default_model.h"
+#include "support/default_preprocess.h"
 
 namespace {
 
-std::string asset(const std::string& name) { return std::string(VITSCOPE_SOURCE_DIR) + "/assets/" + name; }
-
-vit::PreprocessConfig default_model() {  // vit_tiny_patch16_224.augreg_in21k_ft_in1k
-    vit::PreprocessConfig cfg;
-    cfg.input_size = 224;
-    cfg.crop_pct = 0.9f;
-    cfg.interpolation = "bicubic";
-    cfg.mean = {0.5f, 0.5f, 0.5f};
-    cfg.std = {0.5f, 0.5f, 0.5f};
-    return cfg;
-}
+using vit::testing::asset;
+using vit::testing::default_model_preprocess;
 
 vit::Image filled(int w, int h, uint8_t r, uint8_t g, uint8_t b) {
     vit::Image image{w, h, {}};
@@ -133,7 +126,7 @@ TEST(PreprocessResize, RefusesBadArguments) {
 TEST(Preprocess, DogCropRect) {
     // 768 x 576 -> 330 x 248 (int(248 * 768 / 576) = 330), crop 224 at
     // left round(53.0) = 53, top round(12.0) = 12.
-    const vit::Input input = vit::preprocess(vit::load_image(asset("dog.jpg")), default_model());
+    const vit::Input input = vit::preprocess(vit::load_image(asset("dog.jpg")), default_model_preprocess());
     EXPECT_EQ(input.size, 224);
     EXPECT_EQ(input.chw.size(), 3u * 224 * 224);
     const double sx = 330.0 / 768, sy = 248.0 / 576;
@@ -141,7 +134,7 @@ TEST(Preprocess, DogCropRect) {
 }
 
 TEST(Preprocess, PortraitResizesWidth) {
-    const vit::Input input = vit::preprocess(filled(576, 768, 1, 2, 3), default_model());
+    const vit::Input input = vit::preprocess(filled(576, 768, 1, 2, 3), default_model_preprocess());
     const double sx = 248.0 / 576, sy = 330.0 / 768;
     expect_crop(input.crop, 12 / sx, 53 / sy, 224 / sx, 224 / sy);
 }
@@ -152,7 +145,7 @@ TEST(Preprocess, CropOffsetRoundsHalfToEven) {
     for (int width : {333, 331}) {
         SCOPED_TRACE(width);
         const vit::Image image = pattern(width, 248);
-        const vit::Input input = vit::preprocess(image, default_model());
+        const vit::Input input = vit::preprocess(image, default_model_preprocess());
         expect_crop(input.crop, 54, 12, 224, 224);
         for (int c = 0; c < 3; ++c) EXPECT_EQ(input.at(c, 0, 0), normalised(image.at(54, 12, c), 0.5f, 0.5f));
     }
@@ -160,7 +153,7 @@ TEST(Preprocess, CropOffsetRoundsHalfToEven) {
 
 TEST(Preprocess, OtherInputSize) {
     // 448: floor(448 / 0.9) = 497; 768 x 576 -> 662 x 497; top round(24.5) = 24.
-    const vit::Input input = vit::preprocess(filled(768, 576, 9, 9, 9), default_model(), 448);
+    const vit::Input input = vit::preprocess(filled(768, 576, 9, 9, 9), default_model_preprocess(), 448);
     EXPECT_EQ(input.size, 448);
     EXPECT_EQ(input.chw.size(), 3u * 448 * 448);
     const double sx = 662.0 / 768, sy = 497.0 / 576;
@@ -170,7 +163,7 @@ TEST(Preprocess, OtherInputSize) {
 TEST(Preprocess, CropPctAsWrittenInConfig) {
     // Python reads 0.85 as a double: floor(238 / 0.85) = 280. The float 0.85f
     // is a little larger and would give 279.
-    vit::PreprocessConfig cfg = default_model();
+    vit::PreprocessConfig cfg = default_model_preprocess();
     cfg.crop_pct = 0.85f;
     cfg.input_size = 238;
     const vit::Input input = vit::preprocess(filled(400, 300, 0, 0, 0), cfg);
@@ -178,7 +171,7 @@ TEST(Preprocess, CropPctAsWrittenInConfig) {
 }
 
 TEST(Preprocess, ConstantImageNormalisesExactly) {
-    vit::PreprocessConfig cfg = default_model();
+    vit::PreprocessConfig cfg = default_model_preprocess();
     cfg.mean = {0.485f, 0.456f, 0.406f};
     cfg.std = {0.229f, 0.224f, 0.225f};
     const uint8_t rgb[3] = {37, 150, 222};
@@ -193,7 +186,7 @@ TEST(Preprocess, ConstantImageNormalisesExactly) {
 TEST(Preprocess, PadsWhenTheCropIsLarger) {
     // crop_pct 1.2: shorter side floor(224 / 1.2) = 186 < 224, so torchvision
     // pads with black, (224 - 186) / 2 = 19 columns on the left.
-    vit::PreprocessConfig cfg = default_model();
+    vit::PreprocessConfig cfg = default_model_preprocess();
     cfg.crop_pct = 1.2f;
     const vit::Input input = vit::preprocess(filled(186, 186, 255, 255, 255), cfg);
     EXPECT_EQ(input.at(0, 100, 18), -1.0f);
@@ -204,7 +197,7 @@ TEST(Preprocess, PadsWhenTheCropIsLarger) {
 }
 
 TEST(Preprocess, RefusesBadConfig) {
-    vit::PreprocessConfig cfg = default_model();
+    vit::PreprocessConfig cfg = default_model_preprocess();
     EXPECT_THROW(vit::preprocess(vit::Image{}, cfg), vit::Error);
     EXPECT_THROW(vit::preprocess(pattern(8, 8), cfg, -5), vit::Error);
     cfg.interpolation = "nearest";

@@ -38,16 +38,22 @@ def luminance(pixels, box):
     return float((0.2126 * rgb[..., 0] + 0.7152 * rgb[..., 1] + 0.0722 * rgb[..., 2]).mean())
 
 
+def scripted_window(xvfb, tmp, name, commands, *options):
+    """The window on dog.jpg and the default model, running `commands` from tmp/name.txt."""
+    script = os.path.join(tmp, name + ".txt")
+    with open(script, "w") as f:
+        f.write(commands)
+    return Window(xvfb, BIN, [DOG, "--model", MODEL, *options, "--script", script], tmp)
+
+
 def test_scripted_screenshot(xvfb, tmp):
     xvfb.park_pointer()  # no hover outline on the photo
     shots = {name: os.path.join(tmp, name + ".png") for name in ("fade", "flat", "photo")}
-    script = os.path.join(tmp, "shots.txt")
-    with open(script, "w") as f:
-        f.write(f"frames 3\nscreenshot {shots['fade']}\n"                        # the default style: fade on
+    commands = (f"frames 3\nscreenshot {shots['fade']}\n"                        # the default style: fade on
                 f"style fade=off\nframes 3\nscreenshot {shots['flat']}\n"      # one opacity for all patches
                 f"style opacity=0\nframes 3\nscreenshot {shots['photo']}\n")   # the photo alone
-    w = Window(xvfb, BIN, [DOG, "--model", MODEL, "--select", f"{ROW},{COL}", "--layer", str(LAYER), "--head",
-                           str(HEAD), "--script", script, "--quit"], tmp)
+    w = scripted_window(xvfb, tmp, "shots", commands, "--select", f"{ROW},{COL}", "--layer", str(LAYER),
+                        "--head", str(HEAD), "--quit")
     try:
         assert w.proc.wait(timeout=300) == 0, f"exit code {w.proc.returncode}: {w.output()}"
     finally:
@@ -119,11 +125,8 @@ def test_broken_files_keep_the_previous(xvfb, tmp):
     truncated = os.path.join(tmp, "truncated.jpg")
     with open(DOG, "rb") as f, open(truncated, "wb") as g:
         g.write(f.read()[:3000])
-    script = os.path.join(tmp, "broken.txt")
     shot = os.path.join(tmp, "broken.png")
-    with open(script, "w") as f:
-        f.write(f"select 4,4\nopen-image {garbage}\nscreenshot {shot}\n")
-    w = Window(xvfb, BIN, [DOG, "--model", MODEL, "--script", script], tmp)
+    w = scripted_window(xvfb, tmp, "broken", f"select 4,4\nopen-image {garbage}\nscreenshot {shot}\n")
     try:
         state = w.wait_for(lambda s: s.get("ready") and s["last_error"], what="the broken image's error")
         assert state["image"] == DOG, f"the photo changed to {state['image']}"
@@ -147,10 +150,7 @@ def test_broken_files_keep_the_previous(xvfb, tmp):
     finally:
         w.close()
 
-    script2 = os.path.join(tmp, "badmodel.txt")
-    with open(script2, "w") as f:
-        f.write(f"open-model {tmp}\nquit\n")
-    w = Window(xvfb, BIN, [DOG, "--model", MODEL, "--script", script2], tmp)
+    w = scripted_window(xvfb, tmp, "badmodel", f"open-model {tmp}\nquit\n")
     try:
         assert w.proc.wait(timeout=300) == 0, w.output()
         state = read_state(w.state_file)
@@ -162,10 +162,7 @@ def test_broken_files_keep_the_previous(xvfb, tmp):
 
 def test_export_names(xvfb, tmp):
     figure = os.path.join(tmp, "figure.png")
-    script = os.path.join(tmp, "export.txt")
-    with open(script, "w") as f:
-        f.write(f"select {ROW},{COL}\nlayer {LAYER}\nhead {HEAD}\nexport {figure}\n")
-    w = Window(xvfb, BIN, [DOG, "--model", MODEL, "--script", script], tmp)
+    w = scripted_window(xvfb, tmp, "export", f"select {ROW},{COL}\nlayer {LAYER}\nhead {HEAD}\nexport {figure}\n")
     try:
         w.wait_for(lambda s: s.get("ready") and (s["row"], s["col"], s["layer"]) == (ROW, COL, LAYER))
         w.wait_for(lambda s: os.path.exists(figure), timeout=60, what="the exported figure")
