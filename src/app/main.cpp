@@ -19,6 +19,8 @@ const char* kUsage =
     "  vitscope export IMAGE --layer L (--head H | --mean-heads) (--patch ROW,COL | --query cls) -o OUT.png\n"
     "           [--size PX] [--colormap viridis|magma|turbo] [--force]\n"
     "  vitscope info [--model DIR]\n"
+    "  vitscope explain IMAGE --question NAME [--layer L] [--head H] [--patch ROW,COL | --query cls]\n"
+    "           [--compare IMAGE2] [--seed S] [--model DIR] --csv OUT.csv\n"
     "  vitscope dump IMAGE -o DIR [--model DIR] [--size S]   (trace as .npy, for tests)\n";
 
 int dispatch(const app::CliArgs& args) {
@@ -28,6 +30,7 @@ int dispatch(const app::CliArgs& args) {
     if (c == "info") return app::cmd_info(args);
     if (c == "dump") return app::cmd_dump(args);
     if (c == "export") return app::cmd_export(args);
+    if (c == "explain") return app::cmd_explain(args);
     if (c == "help" || args.flags.count("--help")) {
         std::fputs(kUsage, stdout);
         return 0;

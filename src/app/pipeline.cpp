@@ -8,9 +8,13 @@
 namespace app {
 
 Pipeline run_pipeline(const CliArgs& args, const vit::TraceOptions& options) {
+    return run_pipeline_on(args, args.image(), options);
+}
+
+Pipeline run_pipeline_on(const CliArgs& args, const std::string& image_path, const vit::TraceOptions& options) {
     Pipeline p;
     // The image is checked first: it is the cheaper of the two to refuse.
-    p.image = vit::load_image(args.image());
+    p.image = vit::load_image(image_path);
     p.model = vit::load_model(resolve_model_dir(args));
     const int size = args.get_int_opt("--size", p.model.patch, 4096).value_or(0);
     if (size % p.model.patch != 0)

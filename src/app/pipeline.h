@@ -21,6 +21,8 @@ struct Pipeline {
 // Loads --model (see resolve_model_dir) and the IMAGE, preprocesses at the
 // model's size (or --size), and runs the forward pass.
 Pipeline run_pipeline(const CliArgs& args, const vit::TraceOptions& options = {});
+// The same with another photo (e.g. --compare IMAGE2).
+Pipeline run_pipeline_on(const CliArgs& args, const std::string& image_path, const vit::TraceOptions& options = {});
 
 // The label of class i ("class i" when unnamed).
 std::string label_of(const vit::Model& model, int cls);

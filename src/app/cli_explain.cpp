@@ -1,0 +1,45 @@
+// vitscope explain IMAGE --question NAME [--layer L] [--head H] [--patch R,C | --query cls]
+//                  [--compare IMAGE2] [--model DIR] (--csv OUT.csv | -o OUT.png)
+#include <optional>
+#include <string>
+
+#include "commands.h"
+#include "explain_questions.h"
+#include "vit/atomic_file.h"
+#include "vit/error.h"
+
+namespace app {
+
+std::vector<ExplainQuestion> all_questions() {
+    std::vector<ExplainQuestion> all = why_questions();
+    for (const ExplainQuestion& q : property_questions()) all.push_back(q);
+    return all;
+}
+
+const ExplainQuestion& find_question(const std::string& name) {
+    static const std::vector<ExplainQuestion> all = all_questions();
+    std::string known;
+    for (const ExplainQuestion& q : all) {
+        if (name == q.name) return q;
+        known += (known.empty() ? "" : ", ") + std::string(q.name);
+    }
+    throw vit::Error("unknown --question '" + name + "' (known: " + known + ")");
+}
+
+int cmd_explain(const CliArgs& args) {
+    if (!args.has("--question")) throw vit::Error("missing --question NAME");
+    const ExplainQuestion& question = find_question(args.get("--question"));
+    const bool csv = args.has("--csv"), png = args.has("--output");
+    if (csv == png) throw vit::Error("give exactly one of --csv OUT.csv or -o OUT.png");
+    if (png) throw vit::Error("figures of the Questions pages are not available from the command line yet; use --csv");
+    if (question.needs_compare && !args.has("--compare"))
+        throw vit::Error("--question " + std::string(question.name) + " needs --compare IMAGE2");
+    Pipeline photo = run_pipeline(args);
+    std::optional<Pipeline> compare;
+    if (args.has("--compare")) compare = run_pipeline_on(args, args.get("--compare"));
+    const std::string text = question.csv({args, photo, compare ? &*compare : nullptr});
+    vit::write_file_atomic(args.get("--csv"), text);
+    return 0;
+}
+
+}  // namespace app
