@@ -4,6 +4,7 @@
 
 #include "commands.h"
 #include "pipeline.h"
+#include "vit/classes.h"
 #include "vit/error.h"
 
 namespace app {
@@ -13,7 +14,7 @@ int cmd_classify(const CliArgs& args) {
     vit::TraceOptions plain{false, false, false};
     Pipeline p = run_pipeline(args, plain);
     if (p.trace.logits.size() == 0) throw vit::Error("this model has no classifier head");
-    const std::vector<ClassScore> best = top_classes(p.model, p.trace, top);
+    const std::vector<vit::ClassScore> best = vit::top_classes(p.model, p.trace, top);
     for (size_t rank = 0; rank < best.size(); ++rank)
         std::printf("%zu\t%.6f\t%s\n", rank + 1, best[rank].probability, best[rank].label.c_str());
     return 0;

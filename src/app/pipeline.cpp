@@ -1,8 +1,5 @@
 #include "pipeline.h"
 
-#include <algorithm>
-
-#include "vit/analysis.h"
 #include "vit/error.h"
 
 namespace app {
@@ -23,23 +20,6 @@ Pipeline run_pipeline_on(const CliArgs& args, const std::string& image_path, con
     p.input = vit::preprocess(p.image, p.model.config.pre, size);
     p.trace = vit::run(p.model, p.input, options);
     return p;
-}
-
-std::vector<ClassScore> top_classes(const vit::Model& model, const vit::Trace& trace, int k) {
-    std::vector<ClassScore> all;
-    if (trace.logits.size() == 0) return all;
-    const vit::Vec p = vit::softmax(trace.logits);
-    for (int i = 0; i < p.size(); ++i) all.push_back({i, p[i], label_of(model, i)});
-    k = std::min<int>(k, static_cast<int>(all.size()));
-    std::partial_sort(all.begin(), all.begin() + k, all.end(),
-                      [](const ClassScore& a, const ClassScore& b) { return a.probability > b.probability; });
-    all.resize(k);
-    return all;
-}
-
-std::string label_of(const vit::Model& model, int cls) {
-    const auto& labels = model.config.labels;
-    return cls < static_cast<int>(labels.size()) ? labels[cls] : "class " + std::to_string(cls);
 }
 
 }  // namespace app

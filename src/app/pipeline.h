@@ -24,16 +24,4 @@ Pipeline run_pipeline(const CliArgs& args, const vit::TraceOptions& options = {}
 // The same with another photo (e.g. --compare IMAGE2).
 Pipeline run_pipeline_on(const CliArgs& args, const std::string& image_path, const vit::TraceOptions& options = {});
 
-// The label of class i ("class i" when unnamed).
-std::string label_of(const vit::Model& model, int cls);
-
-struct ClassScore {
-    int index = 0;
-    float probability = 0;
-    std::string label;
-};
-// The k most probable classes (softmax of the logits), most probable first;
-// empty when the model has no classifier.
-std::vector<ClassScore> top_classes(const vit::Model& model, const vit::Trace& trace, int k);
-
 }  // namespace app

@@ -53,14 +53,14 @@ void FileBrowser::list(const std::string& dir, bool images_only) {
 
 void FileBrowser::open_path(const Frame& f, const std::string& path, bool model_mode) {
     ImGui::CloseCurrentPopup();
-    if (model_mode) f.emit(app::act::OpenModel{path});
-    else f.emit(app::act::OpenImage{path});
-    f.emit(app::act::OpenBrowser{app::BrowserState::Mode::Closed, fs::path(path).parent_path().string()});
+    if (model_mode) f.emit(session::act::OpenModel{path});
+    else f.emit(session::act::OpenImage{path});
+    f.emit(session::act::OpenBrowser{session::BrowserState::Mode::Closed, fs::path(path).parent_path().string()});
 }
 
 void FileBrowser::draw(const Frame& f) {
-    using Mode = app::BrowserState::Mode;
-    const app::BrowserState& b = f.s.browser;
+    using Mode = session::BrowserState::Mode;
+    const session::BrowserState& b = f.s.browser;
     const char* title = "Open##browser";
     if (b.mode == Mode::Closed) {
         listed_dir_.clear();
@@ -81,7 +81,7 @@ void FileBrowser::draw(const Frame& f) {
         path_text_ = dir;
         selected_.clear();
     }
-    auto go = [&](const std::string& d) { f.emit(app::act::OpenBrowser{b.mode, d}); };
+    auto go = [&](const std::string& d) { f.emit(session::act::OpenBrowser{b.mode, d}); };
 
     if (!ImGui::IsPopupOpen(title)) ImGui::OpenPopup(title);
     const ImVec2 display = ImGui::GetIO().DisplaySize;
@@ -148,7 +148,7 @@ void FileBrowser::draw(const Frame& f) {
     if (ImGui::Button("Cancel", ImVec2(f.px(85), 0)) || ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape))) open = false;
     if (!open) {
         ImGui::CloseCurrentPopup();
-        f.emit(app::act::OpenBrowser{Mode::Closed, dir});
+        f.emit(session::act::OpenBrowser{Mode::Closed, dir});
     }
     ImGui::EndPopup();
 }

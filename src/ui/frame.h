@@ -6,7 +6,7 @@
 
 #include <imgui.h>
 
-#include "app/app_state.h"
+#include "session/state.h"
 
 namespace ui {
 
@@ -20,14 +20,14 @@ struct Fonts {
 };
 
 struct Frame {
-    const app::AppState& s;
-    std::vector<app::Action>& out;
+    const session::AppState& s;
+    std::vector<session::Action>& out;
     Gpu& gpu;
     const Fonts& fonts;
     float scale = 1;       // UI scale: multiplies every size given in pixels
     float fb_scale = 1;    // framebuffer pixels per window coordinate (Retina-style HiDPI)
 
-    void emit(app::Action a) const { out.push_back(std::move(a)); }
+    void emit(session::Action a) const { out.push_back(std::move(a)); }
     float px(float logical) const { return logical * scale; }
 };
 

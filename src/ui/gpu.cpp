@@ -14,8 +14,8 @@ Gpu::Gpu() {
 
 Gpu::~Gpu() = default;
 
-void Gpu::sync(const app::AppState& s) {
-    const app::Loaded& l = s.loaded;
+void Gpu::sync(const session::AppState& s) {
+    const session::Loaded& l = s.loaded;
     if (!l.image || l.generation == photo_generation_) return;
     photo_.upload(*l.image);
     photo_generation_ = l.generation;

@@ -5,7 +5,7 @@
 #include <memory>
 #include <string>
 
-#include "app/app_state.h"
+#include "session/state.h"
 #include "gfx/overlay_renderer.h"
 #include "gfx/render_target.h"
 
@@ -21,7 +21,7 @@ public:
     Gpu& operator=(const Gpu&) = delete;
 
     // Uploads the photo when the loaded set changed.
-    void sync(const app::AppState& s);
+    void sync(const session::AppState& s);
 
     gfx::OverlayRenderer* renderer() { return renderer_.get(); }
     bool has_photo() const { return photo_generation_ >= 0 && photo_.id() != 0; }

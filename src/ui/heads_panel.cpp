@@ -4,7 +4,7 @@
 #include <cmath>
 #include <cstdio>
 
-#include "rows.h"
+#include "session/shown_rows.h"
 #include "theme.h"
 #include "vit/analysis.h"
 #include "widgets.h"
@@ -15,7 +15,7 @@ namespace {
 // Thumbnails: the person's colours, no grid lines (too dense when small);
 // with fade, full opacity at the strongest patch, or at this size a faded map
 // is lost in the photo.
-gfx::OverlayStyle thumb_style(const app::AppState& s) {
+gfx::OverlayStyle thumb_style(const session::AppState& s) {
     gfx::OverlayStyle st = s.style;
     st.show_grid = false;
     if (st.fade) st.opacity = 1.f;
@@ -38,23 +38,23 @@ void dim_last(const char* text) {
 }  // namespace
 
 void HeadsPanel::layer_slider(const Frame& f) {
-    const app::AppState& s = f.s;
+    const session::AppState& s = f.s;
     ImGui::AlignTextToFramePadding();
     ImGui::TextUnformatted("Layer");
     ImGui::SameLine();
-    if (ImGui::ArrowButton("##prev", ImGuiDir_Left)) f.emit(app::act::StepLayer{-1});
+    if (ImGui::ArrowButton("##prev", ImGuiDir_Left)) f.emit(session::act::StepLayer{-1});
     ImGui::SameLine(0, f.px(3));
     ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x - ImGui::GetFrameHeight() - f.px(6));
     int layer = s.sel.layer;
-    if (ImGui::SliderInt("##layer", &layer, 0, std::max(0, s.layers() - 1), "%d")) f.emit(app::act::SetLayer{layer});
+    if (ImGui::SliderInt("##layer", &layer, 0, std::max(0, s.layers() - 1), "%d")) f.emit(session::act::SetLayer{layer});
     tooltip("Which transformer block's attention to show (PageUp / PageDown). Early layers look at nearby "
             "patches and colours; later ones at objects and the whole image.");
     ImGui::SameLine(0, f.px(3));
-    if (ImGui::ArrowButton("##next", ImGuiDir_Right)) f.emit(app::act::StepLayer{+1});
+    if (ImGui::ArrowButton("##next", ImGuiDir_Right)) f.emit(session::act::StepLayer{+1});
 }
 
 void HeadsPanel::head_strip(const Frame& f) {
-    const app::AppState& s = f.s;
+    const session::AppState& s = f.s;
     const vit::Trace& t = *s.trace();
     const int heads = s.heads();
     heads_.resize(heads);
@@ -86,13 +86,13 @@ void HeadsPanel::head_strip(const Frame& f) {
         const MapData map = row ? weights_map(t, *row, style) : MapData{};
         MapView& view = is_mean ? mean_ : heads_[h];
         const MapHit hit = view.show(f, "##thumb", row ? &map : nullptr, marks, size);
-        const bool shown = is_mean ? s.sel.source == app::MapSource::MeanOfVisible
-                                   : s.sel.source == app::MapSource::Head && s.sel.head == h;
+        const bool shown = is_mean ? s.sel.source == session::MapSource::MeanOfVisible
+                                   : s.sel.source == session::MapSource::Head && s.sel.head == h;
         if (!is_mean && !s.sel.head_visible[h]) dim_last("hidden");
         if (shown) outline_last(f, colors::accent, 2.5f);
         if (hit.clicked) {
-            if (is_mean) f.emit(app::act::SetMapSource{app::MapSource::MeanOfVisible});
-            else f.emit(app::act::ToggleHeadVisible{h});
+            if (is_mean) f.emit(session::act::SetMapSource{session::MapSource::MeanOfVisible});
+            else f.emit(session::act::ToggleHeadVisible{h});
         }
         if (is_mean) {
             const int n = static_cast<int>(s.sel.visible_heads().size());
@@ -102,8 +102,8 @@ void HeadsPanel::head_strip(const Frame& f) {
             char label[32];
             std::snprintf(label, sizeof label, "head %d", h);
             if (check_width(label) > size.x) std::snprintf(label, sizeof label, "H%d", h);  // narrow thumbnails
-            if (ImGui::RadioButton(label, s.sel.head == h && s.sel.source == app::MapSource::Head))
-                f.emit(app::act::SetHead{h});
+            if (ImGui::RadioButton(label, s.sel.head == h && s.sel.source == session::MapSource::Head))
+                f.emit(session::act::SetHead{h});
             tooltip("Show this head on the photo and explain it in the math panel.");
         }
         ImGui::PopID();
@@ -112,7 +112,7 @@ void HeadsPanel::head_strip(const Frame& f) {
 }
 
 void HeadsPanel::layer_grid(const Frame& f) {
-    const app::AppState& s = f.s;
+    const session::AppState& s = f.s;
     const vit::Trace& t = *s.trace();
     const int layers = s.layers(), heads = s.heads(), cols = heads + 1;
     grid_.resize(static_cast<size_t>(layers) * cols);
@@ -160,14 +160,14 @@ void HeadsPanel::layer_grid(const Frame& f) {
             else if (!visible.empty()) row = vit::mean_attention_row(t, l, visible, s.sel.query);
             const MapData map = row ? weights_map(t, *row, style) : MapData{};
             const MapHit hit = grid_[static_cast<size_t>(l) * cols + h].show(f, "##cell", row ? &map : nullptr, marks, cell);
-            const bool current = l == s.sel.layer && (is_mean ? s.sel.source == app::MapSource::MeanOfVisible
-                                                               : s.sel.source == app::MapSource::Head && s.sel.head == h);
+            const bool current = l == s.sel.layer && (is_mean ? s.sel.source == session::MapSource::MeanOfVisible
+                                                               : s.sel.source == session::MapSource::Head && s.sel.head == h);
             if (current) outline_last(f, colors::accent, 2.f);
             else if (!is_mean && !s.sel.head_visible[h]) dim_last("");
             if (hit.clicked) {
-                f.emit(app::act::SetLayer{l});
-                if (is_mean) f.emit(app::act::SetMapSource{app::MapSource::MeanOfVisible});
-                else f.emit(app::act::SetHead{h});
+                f.emit(session::act::SetLayer{l});
+                if (is_mean) f.emit(session::act::SetMapSource{session::MapSource::MeanOfVisible});
+                else f.emit(session::act::SetHead{h});
             }
             if (hit.hovered) {
                 if (is_mean) ImGui::SetTooltip("layer %d · mean of the visible heads", l);

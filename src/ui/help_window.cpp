@@ -60,7 +60,7 @@ void help_window(const Frame& f) {
         ImGui::PopTextWrapPos();
     }
     ImGui::End();
-    if (!open) f.emit(app::act::ShowHelp{false});
+    if (!open) f.emit(session::act::ShowHelp{false});
 }
 
 }  // namespace ui

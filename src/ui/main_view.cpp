@@ -37,7 +37,7 @@ void MainView::draw(const Frame& f) {
     if (begin_panel("Inside one head", layout.math)) {
         if (ImGui::BeginTabBar("##right")) {
             // A tab chosen through the state (a script) is forced once; clicks report back.
-            using Tab = app::AppState::Tab;
+            using Tab = session::AppState::Tab;
             auto flags_for = [&](Tab t) { return f.s.tab == t && shown_tab_ != t ? ImGuiTabItemFlags_SetSelected : 0; };
             Tab shown = shown_tab_;
             if (ImGui::BeginTabItem("Attention, step by step", nullptr, flags_for(Tab::Math))) {
@@ -57,7 +57,7 @@ void MainView::draw(const Frame& f) {
                 ImGui::EndChild();
                 ImGui::EndTabItem();
             }
-            if (shown != shown_tab_ && shown != f.s.tab && f.s.tab == shown_tab_) f.emit(app::act::ShowTab{shown});
+            if (shown != shown_tab_ && shown != f.s.tab && f.s.tab == shown_tab_) f.emit(session::act::ShowTab{shown});
             shown_tab_ = shown;
             ImGui::EndTabBar();
         }

@@ -21,7 +21,7 @@ private:
     MathPanel math_;
     WhatIfPanel whatif_;
     FileBrowser browser_;
-    app::AppState::Tab shown_tab_ = app::AppState::Tab::Math;  // the tab ImGui showed last frame
+    session::AppState::Tab shown_tab_ = session::AppState::Tab::Math;  // the tab ImGui showed last frame
 };
 
 }  // namespace ui

@@ -24,7 +24,7 @@ gfx::Marks marks_for(const vit::Trace& t, int query, int hovered, int pinned) {
     return m;
 }
 
-ImVec2 fit_photo(const app::AppState& s, ImVec2 avail) {
+ImVec2 fit_photo(const session::AppState& s, ImVec2 avail) {
     const vit::Image* im = s.loaded.image.get();
     const float aspect = im && im->height > 0 ? static_cast<float>(im->width) / im->height : 1.f;
     float w = std::max(1.f, avail.x), h = w / aspect;

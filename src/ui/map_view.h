@@ -42,6 +42,6 @@ private:
 gfx::Marks marks_for(const vit::Trace& t, int query, int hovered, int pinned);
 
 // The largest size with the photo's aspect ratio that fits in `avail`.
-ImVec2 fit_photo(const app::AppState& s, ImVec2 avail);
+ImVec2 fit_photo(const session::AppState& s, ImVec2 avail);
 
 }  // namespace ui

@@ -5,7 +5,7 @@
 #include <cstdio>
 
 #include "color_bar.h"
-#include "rows.h"
+#include "session/shown_rows.h"
 #include "theme.h"
 #include "vector_strip.h"
 #include "vit/analysis.h"
@@ -48,7 +48,7 @@ struct Key {
     const char* why = "";
 };
 
-Key key_of(const app::AppState& s) {
+Key key_of(const session::AppState& s) {
     if (s.sel.pinned_key >= 0) return {s.sel.pinned_key, "pinned: click it again or press Esc to release"};
     if (s.sel.hovered_key >= 0) return {s.sel.hovered_key, "under the mouse; click a map to pin it"};
     return {explained_key(s), "the key the query attends to most; hover a map to pick another"};
@@ -57,7 +57,7 @@ Key key_of(const app::AppState& s) {
 }  // namespace
 
 void MathPanel::draw(const Frame& f) {
-    const app::AppState& s = f.s;
+    const session::AppState& s = f.s;
     const vit::Trace* tp = s.trace();
     if (!tp) {
         ImGui::TextColored(colors::muted, "The math appears once a model has run on a photo.");
@@ -91,7 +91,7 @@ void MathPanel::draw(const Frame& f) {
     ImGui::PushTextWrapPos(0);
     ImGui::TextColored(colors::muted, "(%s)", key.why);
     ImGui::PopTextWrapPos();
-    if (s.sel.source == app::MapSource::MeanOfVisible)
+    if (s.sel.source == session::MapSource::MeanOfVisible)
         ImGui::TextColored(colors::muted, "The photo shows the mean of heads; this panel explains head %d alone.", h);
 
     const float* q = hd.q.row(i).data();
@@ -152,8 +152,8 @@ void MathPanel::draw(const Frame& f) {
         const MapHit hit = views[m]->show(f, "##map", &maps[m], marks, size);
         color_bar(f, maps[m], size.x, m < 2 ? "score" : "weight");
         if (hit.hovered) {
-            f.emit(app::act::HoverKey{hit.token});
-            if (hit.clicked && hit.token >= 0) f.emit(app::act::PinKey{hit.token});
+            f.emit(session::act::HoverKey{hit.token});
+            if (hit.clicked && hit.token >= 0) f.emit(session::act::PinKey{hit.token});
         }
         ImGui::PopID();
         ImGui::EndGroup();
@@ -201,8 +201,8 @@ void MathPanel::draw(const Frame& f) {
             ImGui::TableNextColumn();
             char label[64];
             std::snprintf(label, sizeof label, "%s##c%zu", token_name(t, c.token).c_str(), r);
-            if (ImGui::Selectable(label, c.token == j, ImGuiSelectableFlags_SpanAllColumns)) f.emit(app::act::PinKey{c.token});
-            if (ImGui::IsItemHovered()) f.emit(app::act::HoverKey{c.token});
+            if (ImGui::Selectable(label, c.token == j, ImGuiSelectableFlags_SpanAllColumns)) f.emit(session::act::PinKey{c.token});
+            if (ImGui::IsItemHovered()) f.emit(session::act::HoverKey{c.token});
             ImGui::PushFont(f.fonts.mono);
             ImGui::TableNextColumn();
             ImGui::Text("%.4f", c.weight);

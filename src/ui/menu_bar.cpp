@@ -6,20 +6,20 @@ namespace ui {
 namespace {
 
 void file_menu(const Frame& f) {
-    const app::AppState& s = f.s;
+    const session::AppState& s = f.s;
     if (!ImGui::BeginMenu("File")) return;
-    if (ImGui::MenuItem("Open image…", "Ctrl+O")) f.emit(app::act::OpenBrowser{app::BrowserState::Mode::OpenImage, ""});
-    if (ImGui::MenuItem("Open model…", "Ctrl+M")) f.emit(app::act::OpenBrowser{app::BrowserState::Mode::OpenModel, ""});
+    if (ImGui::MenuItem("Open image…", "Ctrl+O")) f.emit(session::act::OpenBrowser{session::BrowserState::Mode::OpenImage, ""});
+    if (ImGui::MenuItem("Open model…", "Ctrl+M")) f.emit(session::act::OpenBrowser{session::BrowserState::Mode::OpenModel, ""});
     ImGui::Separator();
-    if (ImGui::MenuItem("Export figure", "Ctrl+E", false, s.trace() != nullptr)) f.emit(app::act::ExportFigure{""});
-    if (ImGui::MenuItem("Screenshot of the window", "F12")) f.emit(app::act::Screenshot{""});
+    if (ImGui::MenuItem("Export figure", "Ctrl+E", false, s.trace() != nullptr)) f.emit(session::act::ExportFigure{""});
+    if (ImGui::MenuItem("Screenshot of the window", "F12")) f.emit(session::act::Screenshot{""});
     ImGui::Separator();
-    if (ImGui::MenuItem("Quit", "Ctrl+Q")) f.emit(app::act::Quit{});
+    if (ImGui::MenuItem("Quit", "Ctrl+Q")) f.emit(session::act::Quit{});
     ImGui::EndMenu();
 }
 
 void view_menu(const Frame& f) {
-    const app::AppState& s = f.s;
+    const session::AppState& s = f.s;
     if (!ImGui::BeginMenu("View")) return;
     gfx::OverlayStyle st = s.style;
     bool changed = false;
@@ -37,14 +37,14 @@ void view_menu(const Frame& f) {
     }
     if (ImGui::MenuItem("Smooth (bilinear)", nullptr, st.bilinear)) st.bilinear = !st.bilinear, changed = true;
     if (ImGui::MenuItem("Patch grid", nullptr, st.show_grid)) st.show_grid = !st.show_grid, changed = true;
-    if (changed) f.emit(app::act::SetStyle{st});
+    if (changed) f.emit(session::act::SetStyle{st});
     ImGui::Separator();
-    const bool mean = s.sel.source == app::MapSource::MeanOfVisible;
-    if (ImGui::MenuItem("Selected head", nullptr, !mean)) f.emit(app::act::SetMapSource{app::MapSource::Head});
-    if (ImGui::MenuItem("Mean of visible heads", "M", mean)) f.emit(app::act::SetMapSource{app::MapSource::MeanOfVisible});
+    const bool mean = s.sel.source == session::MapSource::MeanOfVisible;
+    if (ImGui::MenuItem("Selected head", nullptr, !mean)) f.emit(session::act::SetMapSource{session::MapSource::Head});
+    if (ImGui::MenuItem("Mean of visible heads", "M", mean)) f.emit(session::act::SetMapSource{session::MapSource::MeanOfVisible});
     ImGui::Separator();
-    if (ImGui::MenuItem("CLS as query", "C", false, s.trace() != nullptr)) f.emit(app::act::SelectQuery{0});
-    if (ImGui::MenuItem("Release pinned key", "Esc", false, s.sel.pinned_key >= 0)) f.emit(app::act::PinKey{-1});
+    if (ImGui::MenuItem("CLS as query", "C", false, s.trace() != nullptr)) f.emit(session::act::SelectQuery{0});
+    if (ImGui::MenuItem("Release pinned key", "Esc", false, s.sel.pinned_key >= 0)) f.emit(session::act::PinKey{-1});
     ImGui::EndMenu();
 }
 
@@ -56,7 +56,7 @@ float menu_bar(const Frame& f) {
         file_menu(f);
         view_menu(f);
         if (ImGui::BeginMenu("Help")) {
-            if (ImGui::MenuItem("Mouse and keyboard", "F1")) f.emit(app::act::ShowHelp{true});
+            if (ImGui::MenuItem("Mouse and keyboard", "F1")) f.emit(session::act::ShowHelp{true});
             ImGui::EndMenu();
         }
         h = ImGui::GetWindowSize().y;

@@ -6,7 +6,7 @@
 
 #include "color_bar.h"
 #include "gfx/style_names.h"
-#include "rows.h"
+#include "session/shown_rows.h"
 #include "theme.h"
 #include "widgets.h"
 
@@ -19,7 +19,7 @@ const char* kNormLabels[] = {"row max", "absolute (0..1)", "log (3 decades)"};
 }  // namespace
 
 void busy_overlay(const Frame& f, ImVec2 min, ImVec2 max) {
-    const app::WorkProgress& w = f.s.work;
+    const session::WorkProgress& w = f.s.work;
     if (!w.busy) return;
     ImDrawList* dl = ImGui::GetWindowDrawList();
     char text[256];
@@ -39,7 +39,7 @@ void busy_overlay(const Frame& f, ImVec2 min, ImVec2 max) {
 }
 
 void PhotoPanel::toolbar(const Frame& f) {
-    const app::AppState& s = f.s;
+    const session::AppState& s = f.s;
     const vit::Trace* t = s.trace();
     ImGui::AlignTextToFramePadding();
     ImGui::TextUnformatted("Query");
@@ -54,7 +54,7 @@ void PhotoPanel::toolbar(const Frame& f) {
     ImGui::PopFont();
     ImGui::SameLine();
     ImGui::BeginDisabled(!t || s.sel.query == 0);
-    if (ImGui::SmallButton("CLS (C)")) f.emit(app::act::SelectQuery{0});
+    if (ImGui::SmallButton("CLS (C)")) f.emit(session::act::SelectQuery{0});
     ImGui::EndDisabled();
     tooltip("Make the CLS token the query: the token the classifier reads.");
 
@@ -68,23 +68,23 @@ void PhotoPanel::toolbar(const Frame& f) {
     ImGui::AlignTextToFramePadding();
     ImGui::TextUnformatted("Map");
     ImGui::SameLine();
-    const bool head = s.sel.source == app::MapSource::Head;
-    if (ImGui::RadioButton("head", head)) f.emit(app::act::SetMapSource{app::MapSource::Head});
+    const bool head = s.sel.source == session::MapSource::Head;
+    if (ImGui::RadioButton("head", head)) f.emit(session::act::SetMapSource{session::MapSource::Head});
     ImGui::SameLine();
     ImGui::SetNextItemWidth(combo_w);
     int h = s.sel.head;
     if (ImGui::BeginCombo("##head", std::to_string(h).c_str())) {
         for (int i = 0; i < s.heads(); ++i)
-            if (ImGui::Selectable(std::to_string(i).c_str(), i == h)) f.emit(app::act::SetHead{i});
+            if (ImGui::Selectable(std::to_string(i).c_str(), i == h)) f.emit(session::act::SetHead{i});
         ImGui::EndCombo();
     }
     ImGui::SameLine();
-    if (ImGui::RadioButton("mean of visible (M)", !head)) f.emit(app::act::SetMapSource{app::MapSource::MeanOfVisible});
+    if (ImGui::RadioButton("mean of visible (M)", !head)) f.emit(session::act::SetMapSource{session::MapSource::MeanOfVisible});
     tooltip("The average of the weights of the heads shown in the middle panel.");
 }
 
 void PhotoPanel::photo(const Frame& f, const MapData* map, ImVec2 size) {
-    const app::AppState& s = f.s;
+    const session::AppState& s = f.s;
     const vit::Trace* t = s.trace();
     // Centre the photo in the panel's width.
     const float avail = ImGui::GetContentRegionAvail().x;
@@ -95,7 +95,7 @@ void PhotoPanel::photo(const Frame& f, const MapData* map, ImVec2 size) {
     // The state file reports where the photo is, so a test can click a patch.
     const float* v = s.image_view;
     if (v[0] != hit.min.x || v[1] != hit.min.y || v[2] != size.x || v[3] != size.y)
-        f.emit(app::act::SetImageView{hit.min.x, hit.min.y, size.x, size.y});
+        f.emit(session::act::SetImageView{hit.min.x, hit.min.y, size.x, size.y});
 
     ImDrawList* dl = ImGui::GetWindowDrawList();
     const vit::Image* im = s.loaded.image.get();
@@ -117,10 +117,10 @@ void PhotoPanel::photo(const Frame& f, const MapData* map, ImVec2 size) {
 
     if (!t) return;
     // Hover is reported every frame it lasts; the window clears it when nobody reports one.
-    if (hit.hovered) f.emit(app::act::HoverKey{hit.token});
+    if (hit.hovered) f.emit(session::act::HoverKey{hit.token});
     if (hit.hovered && hit.token >= 0) {
-        if (hit.clicked) f.emit(app::act::SelectQuery{hit.token});
-        if (hit.right_clicked) f.emit(app::act::PinKey{hit.token});
+        if (hit.clicked) f.emit(session::act::SelectQuery{hit.token});
+        if (hit.right_clicked) f.emit(session::act::PinKey{hit.token});
         const float w = map ? map->patches[static_cast<size_t>(hit.row * t->grid + hit.col)] : 0.f;
         ImGui::BeginTooltip();
         ImGui::PushFont(f.fonts.bold);
@@ -175,7 +175,7 @@ void PhotoPanel::style_controls(const Frame& f) {
     tooltip("Bilinear between patch centres; off shows each patch as the one value it has.");
     same_line_if_fits(check_width("grid"));
     if (ImGui::Checkbox("grid", &st.show_grid)) changed = true;
-    if (changed) f.emit(app::act::SetStyle{st});
+    if (changed) f.emit(session::act::SetStyle{st});
 }
 
 void PhotoPanel::classes(const Frame& f) {
@@ -185,7 +185,7 @@ void PhotoPanel::classes(const Frame& f) {
     ImGui::TextUnformatted("What the model sees (top-5 classes)");
     ImGui::PopFont();
     const float bar_w = std::min(ImGui::GetContentRegionAvail().x * 0.35f, f.px(220));
-    for (const app::ClassScore& c : top) {
+    for (const vit::ClassScore& c : top) {
         char pct[32];
         std::snprintf(pct, sizeof pct, "%.1f %%", 100.0 * c.probability);
         ImGui::ProgressBar(c.probability, ImVec2(bar_w, 0), pct);
@@ -195,7 +195,7 @@ void PhotoPanel::classes(const Frame& f) {
 }
 
 void PhotoPanel::draw(const Frame& f) {
-    const app::AppState& s = f.s;
+    const session::AppState& s = f.s;
     error_banner(f);
     toolbar(f);
 

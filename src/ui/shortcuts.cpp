@@ -11,16 +11,16 @@ bool pressed(int glfw_key, bool repeat = false) { return ImGui::IsKeyPressed(glf
 }  // namespace
 
 void shortcuts(const Frame& f) {
-    using namespace app::act;
+    using namespace session::act;
     const ImGuiIO& io = ImGui::GetIO();
-    const app::AppState& s = f.s;
+    const session::AppState& s = f.s;
     if (pressed(GLFW_KEY_F12)) f.emit(Screenshot{""});
     if (io.WantTextInput || ImGui::IsPopupOpen("", ImGuiPopupFlags_AnyPopupId)) return;
     if (pressed(GLFW_KEY_F1)) f.emit(ShowHelp{!s.show_help});
 
     if (io.KeyCtrl) {
-        if (pressed(GLFW_KEY_O)) f.emit(OpenBrowser{app::BrowserState::Mode::OpenImage, ""});
-        if (pressed(GLFW_KEY_M)) f.emit(OpenBrowser{app::BrowserState::Mode::OpenModel, ""});
+        if (pressed(GLFW_KEY_O)) f.emit(OpenBrowser{session::BrowserState::Mode::OpenImage, ""});
+        if (pressed(GLFW_KEY_M)) f.emit(OpenBrowser{session::BrowserState::Mode::OpenModel, ""});
         if (pressed(GLFW_KEY_E) && s.trace()) f.emit(ExportFigure{""});
         if (pressed(GLFW_KEY_Q)) f.emit(Quit{});
         return;
@@ -35,7 +35,7 @@ void shortcuts(const Frame& f) {
     if (pressed(GLFW_KEY_LEFT_BRACKET, true)) f.emit(SetHead{s.sel.head - 1});
     if (pressed(GLFW_KEY_RIGHT_BRACKET, true)) f.emit(SetHead{s.sel.head + 1});
     if (pressed(GLFW_KEY_M))
-        f.emit(SetMapSource{s.sel.source == app::MapSource::Head ? app::MapSource::MeanOfVisible : app::MapSource::Head});
+        f.emit(SetMapSource{s.sel.source == session::MapSource::Head ? session::MapSource::MeanOfVisible : session::MapSource::Head});
     if (pressed(GLFW_KEY_ESCAPE)) {
         if (s.show_help) f.emit(ShowHelp{false});
         else f.emit(PinKey{-1});

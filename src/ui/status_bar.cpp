@@ -9,7 +9,7 @@ namespace ui {
 float status_bar_height() { return ImGui::GetFrameHeight() + ImGui::GetStyle().WindowPadding.y; }
 
 void status_bar(const Frame& f, float height) {
-    const app::AppState& s = f.s;
+    const session::AppState& s = f.s;
     const ImVec2 display = ImGui::GetIO().DisplaySize;
     ImGui::SetNextWindowPos(ImVec2(0, display.y - height));
     ImGui::SetNextWindowSize(ImVec2(display.x, height));

@@ -22,7 +22,7 @@ double relative_change(const vit::Vec& changed, const vit::Vec& real) {
 }  // namespace
 
 void WhatIfPanel::draw(const Frame& f) {
-    const app::AppState& s = f.s;
+    const session::AppState& s = f.s;
     const vit::Trace* tp = s.trace();
     if (!tp) {
         ImGui::TextColored(colors::muted, "What-ifs appear once a model has run on a photo.");
@@ -96,11 +96,11 @@ void WhatIfPanel::draw(const Frame& f) {
         const MapData map = distribution ? weights_map(t, row, s.style) : signed_map(t, row, s.style);
         const MapHit hit = views_[c].show(f, "##map", &map, marks, size);
         if (hit.hovered) {
-            f.emit(app::act::HoverKey{hit.token});
+            f.emit(session::act::HoverKey{hit.token});
             if (hit.token >= 0) {
                 ImGui::SetTooltip("%s: %s %.4f", token_name(t, hit.token).c_str(),
                                   c == 0 ? "weight" : "what-if weight", row[hit.token]);
-                if (hit.clicked) f.emit(app::act::PinKey{hit.token});
+                if (hit.clicked) f.emit(session::act::PinKey{hit.token});
             }
         }
         color_bar(f, map, size.x, distribution ? "weight" : "raw score used as weight");
@@ -128,11 +128,11 @@ void WhatIfPanel::draw(const Frame& f) {
             float temp = s.temperature;
             ImGui::SetNextItemWidth(card_w - ImGui::CalcTextSize("T").x - f.px(8));
             if (ImGui::SliderFloat("T", &temp, 0.05f, 20.f, "%.2f", ImGuiSliderFlags_Logarithmic))
-                f.emit(app::act::SetTemperature{temp});
+                f.emit(session::act::SetTemperature{temp});
             tooltip("T < 1 sharpens the weights towards the best-matching key; T > 1 flattens them towards uniform. "
                     "T = 1 gives back the model's own weights.");
             if (ImGui::IsItemHovered() && ImGui::IsMouseDoubleClicked(ImGuiMouseButton_Left))
-                f.emit(app::act::SetTemperature{1.f});
+                f.emit(session::act::SetTemperature{1.f});
         }
         ImGui::PopID();
         ImGui::EndGroup();

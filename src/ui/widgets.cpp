@@ -37,7 +37,7 @@ void error_banner(const Frame& f) {
         ImGui::PopTextWrapPos();
         ImGui::SameLine(ImGui::GetWindowWidth() - f.px(90));
         ImGui::SetCursorPosY(f.px(6));
-        if (ImGui::Button("Dismiss")) f.emit(app::act::DismissError{});
+        if (ImGui::Button("Dismiss")) f.emit(session::act::DismissError{});
     }
     ImGui::EndChild();
     ImGui::PopStyleColor();

@@ -12,7 +12,7 @@
 #include "vit/atomic_file.h"
 #include "vit/error.h"
 
-namespace app {
+namespace session {
 namespace {
 
 using nlohmann::json;
@@ -113,4 +113,4 @@ Settings settings_from_state(const AppState& st, int window_width, int window_he
     return s;
 }
 
-}  // namespace app
+}  // namespace session

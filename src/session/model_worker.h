@@ -9,9 +9,9 @@
 #include <string>
 #include <thread>
 
-#include "app_state.h"
+#include "state.h"
 
-namespace app {
+namespace session {
 
 class ModelWorker {
 public:
@@ -56,4 +56,4 @@ private:
     std::thread thread_;          // last: starts after everything above exists
 };
 
-}  // namespace app
+}  // namespace session

@@ -3,8 +3,8 @@
 #pragma once
 #include <string>
 
-#include "cli_args.h"
-#include "settings.h"
+#include "app/cli_args.h"
+#include "session/settings.h"
 
 namespace app {
 
@@ -21,9 +21,9 @@ WindowOptions parse_window_options(const CliArgs& args);
 
 // --model, $VITSCOPE_MODEL, the remembered model, the project's models/, then
 // the shared copy beside the checkout (../shared/models).
-std::string startup_model(const CliArgs& args, const Settings& remembered);
+std::string startup_model(const CliArgs& args, const session::Settings& remembered);
 // IMAGE, the remembered photo, then assets/dog.jpg in the project.
-std::string startup_image(const CliArgs& args, const Settings& remembered);
+std::string startup_image(const CliArgs& args, const session::Settings& remembered);
 // The project's sample photos (assets/).
 std::string sample_photos_dir();
 

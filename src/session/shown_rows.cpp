@@ -1,21 +1,21 @@
-#include "rows.h"
+#include "shown_rows.h"
 
 #include "vit/analysis.h"
 
-namespace ui {
+namespace session {
 
-std::optional<vit::Vec> shown_row(const app::AppState& s, int layer) {
+std::optional<vit::Vec> shown_row(const AppState& s, int layer) {
     const vit::Trace* t = s.trace();
     if (!t) return std::nullopt;
-    if (s.sel.source == app::MapSource::Head) return vit::attention_row(*t, layer, s.sel.head, s.sel.query);
+    if (s.sel.source == MapSource::Head) return vit::attention_row(*t, layer, s.sel.head, s.sel.query);
     const std::vector<int> heads = s.sel.visible_heads();
     if (heads.empty()) return std::nullopt;
     return vit::mean_attention_row(*t, layer, heads, s.sel.query);
 }
 
-std::string shown_caption(const app::AppState& s, int layer) {
+std::string shown_caption(const AppState& s, int layer) {
     std::string c = "Layer " + std::to_string(layer) + " · ";
-    if (s.sel.source == app::MapSource::Head) return c + "head " + std::to_string(s.sel.head);
+    if (s.sel.source == MapSource::Head) return c + "head " + std::to_string(s.sel.head);
     const std::vector<int> heads = s.sel.visible_heads();
     if (heads.empty()) return c + "no heads visible";
     if (static_cast<int>(heads.size()) == s.heads()) return c + "mean of all heads";
@@ -24,7 +24,7 @@ std::string shown_caption(const app::AppState& s, int layer) {
     return c;
 }
 
-int explained_key(const app::AppState& s) {
+int explained_key(const AppState& s) {
     const vit::Trace* t = s.trace();
     if (!t) return -1;
     if (s.sel.key() >= 0) return s.sel.key();
@@ -33,4 +33,4 @@ int explained_key(const app::AppState& s) {
     return static_cast<int>(best);
 }
 
-}  // namespace ui
+}  // namespace session

@@ -8,14 +8,14 @@
 #include <variant>
 #include <vector>
 
-#include "gfx/overlay_renderer.h"
-#include "pipeline.h"
+#include "gfx/overlay_style.h"
+#include "vit/classes.h"
 #include "vit/forward.h"
 #include "vit/image.h"
 #include "vit/model.h"
 #include "vit/preprocess.h"
 
-namespace app {
+namespace session {
 
 // One consistent set: a model, a photo, and the trace of that model on that
 // photo. The worker builds it; the window swaps it in whole.
@@ -26,7 +26,7 @@ struct Loaded {
     std::string image_path;
     std::shared_ptr<const vit::Trace> trace;  // null until both model and photo are there
     vit::CropRect crop;                       // the model's input square on the photo
-    std::vector<ClassScore> top5;
+    std::vector<vit::ClassScore> top5;
     int generation = 0;                       // bumps with every swap; GPU caches key on it
     bool ready() const { return trace != nullptr; }
 };
@@ -137,4 +137,4 @@ std::string state_json(const AppState& s);
 // Short description of the selection for file names: "dog_L8_H1_r5c7".
 std::string selection_slug(const AppState& s);
 
-}  // namespace app
+}  // namespace session

@@ -1,4 +1,4 @@
-#include "app_state.h"
+#include "state.h"
 
 #include <algorithm>
 #include <cctype>
@@ -6,7 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
-namespace app {
+namespace session {
 namespace {
 
 template <class... F>
@@ -155,4 +155,4 @@ std::string selection_slug(const AppState& s) {
     return slug;
 }
 
-}  // namespace app
+}  // namespace session

@@ -4,20 +4,20 @@
 #include <optional>
 #include <string>
 
-#include "app/app_state.h"
+#include "state.h"
 #include "vit/tensor.h"
 
-namespace ui {
+namespace session {
 
 // The row the photo view shows: the selected head's weights for the query,
 // or the mean over the visible heads; nothing when no heads are visible.
-std::optional<vit::Vec> shown_row(const app::AppState& s, int layer);
+std::optional<vit::Vec> shown_row(const AppState& s, int layer);
 
 // "Layer 8 · head 1" or "Layer 8 · mean of heads 0, 2".
-std::string shown_caption(const app::AppState& s, int layer);
+std::string shown_caption(const AppState& s, int layer);
 
 // The key the math panel explains: pinned, else hovered, else the key the
 // query attends to most.
-int explained_key(const app::AppState& s);
+int explained_key(const AppState& s);
 
-}  // namespace ui
+}  // namespace session

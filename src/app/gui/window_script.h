@@ -24,8 +24,8 @@
 #include <string>
 #include <vector>
 
-#include "app_state.h"
-#include "cli_args.h"
+#include "session/state.h"
+#include "app/cli_args.h"
 
 namespace app {
 
@@ -44,13 +44,13 @@ class ScriptRunner {
 public:
     explicit ScriptRunner(std::vector<ScriptCommand> commands) : commands_(std::move(commands)) {}
     // Once per frame: emits the actions of the next command once its wait is over.
-    void step(const AppState& s, std::vector<Action>& out);
+    void step(const session::AppState& s, std::vector<session::Action>& out);
     bool finished() const { return next_ >= commands_.size() && !waiting_; }
     // The first command that failed (bad patch, timeout); empty while all went well.
     const std::string& error() const { return error_; }
 
 private:
-    bool wait_over(const AppState& s);
+    bool wait_over(const session::AppState& s);
 
     std::vector<ScriptCommand> commands_;
     size_t next_ = 0;

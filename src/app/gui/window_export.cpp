@@ -40,13 +40,13 @@ void save_window_png(const std::string& path, int w, int h) {
     gfx::write_png(path, flipped.data(), w, h, {{"Software", "vitscope"}});
 }
 
-void save_figure_png(const AppState& s, const std::string& path) {
+void save_figure_png(const session::AppState& s, const std::string& path) {
     const vit::Trace* t = s.trace();
     if (!t || !s.loaded.image) throw vit::Error("nothing to export yet: no model has run on a photo");
-    const Selection& sel = s.sel;
+    const session::Selection& sel = s.sel;
     vit::Vec row;
     int head = sel.head;
-    if (sel.source == MapSource::Head) {
+    if (sel.source == session::MapSource::Head) {
         row = vit::attention_row(*t, sel.layer, sel.head, sel.query);
     } else {
         if (sel.visible_heads().empty()) throw vit::Error("no heads are visible: nothing to average");

@@ -107,7 +107,7 @@ std::vector<ScriptCommand> script_from_cli(const CliArgs& args) {
     return out;
 }
 
-bool ScriptRunner::wait_over(const AppState& s) {
+bool ScriptRunner::wait_over(const session::AppState& s) {
     if (waiting_) {
         const bool settled = !s.work.busy && (s.loaded.ready() || !s.last_error.empty());
         if (!settled) {
@@ -128,7 +128,7 @@ bool ScriptRunner::wait_over(const AppState& s) {
     return true;
 }
 
-void ScriptRunner::step(const AppState& s, std::vector<Action>& out) {
+void ScriptRunner::step(const session::AppState& s, std::vector<session::Action>& out) {
     if (!wait_over(s) || next_ >= commands_.size()) return;
     const ScriptCommand& c = commands_[next_++];
     try {
@@ -143,41 +143,41 @@ void ScriptRunner::step(const AppState& s, std::vector<Action>& out) {
         } else if (c.verb == "frames") {
             frames_left_ = to_int(c);
         } else if (c.verb == "select") {
-            out.push_back(act::SelectQuery{to_token(c, need_trace())});
+            out.push_back(session::act::SelectQuery{to_token(c, need_trace())});
         } else if (c.verb == "layer") {
             const int l = to_int(c);
             if (l < 0 || l >= s.layers()) throw vit::Error(c.where + ": layer " + c.arg + " is out of range");
-            out.push_back(act::SetLayer{l});
+            out.push_back(session::act::SetLayer{l});
         } else if (c.verb == "head" || c.verb == "toggle-head") {
             const int h = to_int(c);
             if (h < 0 || h >= s.heads()) throw vit::Error(c.where + ": head " + c.arg + " is out of range");
-            if (c.verb == "head") out.push_back(act::SetHead{h});
-            else out.push_back(act::ToggleHeadVisible{h});
+            if (c.verb == "head") out.push_back(session::act::SetHead{h});
+            else out.push_back(session::act::ToggleHeadVisible{h});
         } else if (c.verb == "mean") {
-            out.push_back(act::SetMapSource{MapSource::MeanOfVisible});
+            out.push_back(session::act::SetMapSource{session::MapSource::MeanOfVisible});
         } else if (c.verb == "pin") {
             const int token = to_token(c, need_trace());
-            out.push_back(act::PinKey{token});
+            out.push_back(session::act::PinKey{token});
         } else if (c.verb == "temperature") {
-            out.push_back(act::SetTemperature{std::stof(c.arg)});
+            out.push_back(session::act::SetTemperature{std::stof(c.arg)});
         } else if (c.verb == "style") {
-            out.push_back(act::SetStyle{parse_style(c, s.style)});
+            out.push_back(session::act::SetStyle{parse_style(c, s.style)});
         } else if (c.verb == "tab") {
             if (c.arg != "math" && c.arg != "whatifs") throw vit::Error(c.where + ": tab is math or whatifs");
-            out.push_back(act::ShowTab{c.arg == "math" ? AppState::Tab::Math : AppState::Tab::WhatIfs});
+            out.push_back(session::act::ShowTab{c.arg == "math" ? session::AppState::Tab::Math : session::AppState::Tab::WhatIfs});
         } else if (c.verb == "open-image" || c.verb == "open-model") {
-            if (c.verb == "open-image") out.push_back(act::OpenImage{c.arg});
-            else out.push_back(act::OpenModel{c.arg});
+            if (c.verb == "open-image") out.push_back(session::act::OpenImage{c.arg});
+            else out.push_back(session::act::OpenModel{c.arg});
             waiting_ = true;
             wait_frames_ = 0;
         } else if (c.verb == "screenshot") {
-            out.push_back(act::Screenshot{c.arg});
+            out.push_back(session::act::Screenshot{c.arg});
             frames_left_ = 1;
         } else if (c.verb == "export") {
-            out.push_back(act::ExportFigure{c.arg});
+            out.push_back(session::act::ExportFigure{c.arg});
             frames_left_ = 1;
         } else if (c.verb == "quit") {
-            out.push_back(act::Quit{});
+            out.push_back(session::act::Quit{});
         }
     } catch (const std::exception& e) {
         error_ = e.what();

@@ -8,7 +8,7 @@
 #include <numeric>
 #include <string>
 
-#include "commands.h"
+#include "app/commands.h"
 #include "gfx/figure.h"
 #include "gfx/headless_context.h"
 #include "gfx/style_names.h"

@@ -5,9 +5,9 @@
 #pragma once
 #include <string>
 
-#include "app_state.h"
+#include "state.h"
 
-namespace app {
+namespace session {
 
 struct Settings {
     std::string model_dir;
@@ -31,4 +31,4 @@ void save_settings(const std::string& path, const Settings& settings);
 // The parts of the state that are remembered.
 Settings settings_from_state(const AppState& s, int window_width, int window_height);
 
-}  // namespace app
+}  // namespace session

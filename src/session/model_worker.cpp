@@ -6,10 +6,10 @@
 #include <filesystem>
 #include <new>
 
-#include "pipeline.h"
+#include "vit/classes.h"
 #include "vit/error.h"
 
-namespace app {
+namespace session {
 namespace {
 
 double now_seconds() {
@@ -140,7 +140,7 @@ ModelWorker::Result ModelWorker::process(const Request& request) {
                 set_stage("Running the forward pass");
                 auto trace = std::make_shared<vit::Trace>(vit::run(*model, input));
                 next.crop = input.crop;
-                next.top5 = top_classes(*model, *trace, 5);
+                next.top5 = vit::top_classes(*model, *trace, 5);
                 next.trace = std::move(trace);
             } catch (...) {
                 errors.push_back(std::string(step) + " failed: " + describe(std::current_exception()));
@@ -158,4 +158,4 @@ ModelWorker::Result ModelWorker::process(const Request& request) {
     return r;
 }
 
-}  // namespace app
+}  // namespace session

@@ -39,7 +39,7 @@ WindowOptions parse_window_options(const CliArgs& args) {
     return o;
 }
 
-std::string startup_model(const CliArgs& args, const Settings& remembered) {
+std::string startup_model(const CliArgs& args, const session::Settings& remembered) {
     const char* env = std::getenv("VITSCOPE_MODEL");
     if (args.has("--model") || (env && *env)) return resolve_model_dir(args);
     if (exists(remembered.model_dir)) return remembered.model_dir;
@@ -49,7 +49,7 @@ std::string startup_model(const CliArgs& args, const Settings& remembered) {
     return exists(shared.string()) ? shared.lexically_normal().string() : project;
 }
 
-std::string startup_image(const CliArgs& args, const Settings& remembered) {
+std::string startup_image(const CliArgs& args, const session::Settings& remembered) {
     if (!args.positional.empty()) return args.positional.front();
     if (exists(remembered.image_path)) return remembered.image_path;
     return (fs::path(sample_photos_dir()) / "dog.jpg").string();

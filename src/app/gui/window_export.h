@@ -4,7 +4,7 @@
 #pragma once
 #include <string>
 
-#include "app_state.h"
+#include "session/state.h"
 
 namespace app {
 
@@ -17,6 +17,6 @@ void save_window_png(const std::string& path, int fb_width, int fb_height);
 
 // The current map as the figure the command line's `vitscope export` makes.
 // Needs the window's GL context. Throws vit::Error.
-void save_figure_png(const AppState& s, const std::string& path);
+void save_figure_png(const session::AppState& s, const std::string& path);
 
 }  // namespace app

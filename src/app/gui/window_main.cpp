@@ -18,10 +18,10 @@
 #include <imgui.h>
 #include <nlohmann/json.hpp>
 
-#include "app_state.h"
-#include "commands.h"
-#include "model_worker.h"
-#include "settings.h"
+#include "session/state.h"
+#include "app/commands.h"
+#include "session/model_worker.h"
+#include "session/settings.h"
 #include "ui/fonts.h"
 #include "ui/gpu.h"
 #include "ui/main_view.h"
@@ -79,19 +79,19 @@ private:
     void init_imgui();
     void load_fonts();
     void begin_frame();
-    void handle(const Action& a);
-    void apply_all(std::vector<Action>& actions);
+    void handle(const session::Action& a);
+    void apply_all(std::vector<session::Action>& actions);
     void write_state_file();
     void update_title();
 
     WindowOptions opt_;
-    Settings settings_;
+    session::Settings settings_;
     std::string settings_file_;
     GLFWwindow* win_ = nullptr;
-    AppState s_;
+    session::AppState s_;
     // Need the GL context (and the worker, the event loop): made after the
     // window, released in ~Window before it goes.
-    std::unique_ptr<ModelWorker> worker_;
+    std::unique_ptr<session::ModelWorker> worker_;
     std::unique_ptr<ui::Gpu> gpu_;
     std::unique_ptr<ui::MainView> view_;
     ui::Fonts fonts_;
@@ -107,9 +107,9 @@ private:
 
 Window::Window(const CliArgs& args, const WindowOptions& opt) : opt_(opt), script_(script_from_cli(args)) {
     if (opt_.use_settings) {
-        settings_file_ = settings_path();
+        settings_file_ = session::settings_path();
         std::string warning;
-        if (!settings_file_.empty()) settings_ = load_settings(settings_file_, warning);
+        if (!settings_file_.empty()) settings_ = session::load_settings(settings_file_, warning);
         if (!warning.empty()) s_.status = warning;
     }
     s_.style = settings_.style;
@@ -144,7 +144,7 @@ Window::Window(const CliArgs& args, const WindowOptions& opt) : opt_(opt), scrip
     gpu_ = std::make_unique<ui::Gpu>();
     if (!gpu_->error().empty()) s_.last_error = gpu_->error();
     view_ = std::make_unique<ui::MainView>();
-    worker_ = std::make_unique<ModelWorker>([] { glfwPostEmptyEvent(); });
+    worker_ = std::make_unique<session::ModelWorker>([] { glfwPostEmptyEvent(); });
     worker_->submit({model, startup_image(args, settings_)});
     s_.work.busy = true;
 }
@@ -200,9 +200,9 @@ void Window::update_title() {
 
 void Window::begin_frame() {
     // Progress before the result: if the job ended in between, poll() still sees it.
-    const WorkProgress progress = worker_->progress();
+    const session::WorkProgress progress = worker_->progress();
     if (auto r = worker_->poll()) {
-        if (r->changed) adopt(s_, std::move(r->loaded));
+        if (r->changed) session::adopt(s_, std::move(r->loaded));
         s_.last_error = r->error;
         if (r->error.empty()) s_.status = "Ready";
         busy_frames_ = 3;
@@ -217,22 +217,22 @@ void Window::begin_frame() {
     gpu_->sync(s_);
 }
 
-void Window::handle(const Action& a) {
-    if (apply(s_, a)) return;
+void Window::handle(const session::Action& a) {
+    if (session::apply(s_, a)) return;
     try {
-        if (auto* x = std::get_if<act::OpenImage>(&a)) {
+        if (auto* x = std::get_if<session::act::OpenImage>(&a)) {
             worker_->submit({"", x->path});
             s_.work.busy = true;  // at once, so a script waiting for the worker sees it
-        } else if (auto* x = std::get_if<act::OpenModel>(&a)) {
+        } else if (auto* x = std::get_if<session::act::OpenModel>(&a)) {
             worker_->submit({x->dir, ""});
             s_.work.busy = true;
-        } else if (auto* x = std::get_if<act::Screenshot>(&a)) {
-            pending_screenshot_ = x->path.empty() ? unique_path(s_.export_dir, selection_slug(s_) + "_window", ".png") : x->path;
-        } else if (auto* x = std::get_if<act::ExportFigure>(&a)) {
-            const std::string path = x->path.empty() ? unique_path(s_.export_dir, selection_slug(s_), ".png") : x->path;
+        } else if (auto* x = std::get_if<session::act::Screenshot>(&a)) {
+            pending_screenshot_ = x->path.empty() ? unique_path(s_.export_dir, session::selection_slug(s_) + "_window", ".png") : x->path;
+        } else if (auto* x = std::get_if<session::act::ExportFigure>(&a)) {
+            const std::string path = x->path.empty() ? unique_path(s_.export_dir, session::selection_slug(s_), ".png") : x->path;
             save_figure_png(s_, path);
             s_.status = "Saved figure " + fs::absolute(path).lexically_normal().string();
-        } else if (std::holds_alternative<act::Quit>(a)) {
+        } else if (std::holds_alternative<session::act::Quit>(a)) {
             s_.quit = true;
         }
     } catch (const std::exception& e) {
@@ -240,11 +240,11 @@ void Window::handle(const Action& a) {
     }
 }
 
-void Window::apply_all(std::vector<Action>& actions) {
+void Window::apply_all(std::vector<session::Action>& actions) {
     // Hover lasts while someone reports it: no report this frame, nothing hovered.
     bool hover_reported = false, changed = false;
-    for (const Action& a : actions) {
-        if (auto* h = std::get_if<act::HoverKey>(&a)) {
+    for (const session::Action& a : actions) {
+        if (auto* h = std::get_if<session::act::HoverKey>(&a)) {
             hover_reported = true;
             if (h->token == s_.sel.hovered_key) continue;
         }
@@ -252,14 +252,14 @@ void Window::apply_all(std::vector<Action>& actions) {
         changed = true;
     }
     if (!hover_reported && s_.sel.hovered_key >= 0) {
-        handle(act::HoverKey{-1});
+        handle(session::act::HoverKey{-1});
         changed = true;
     }
     // Drops: a folder with config.json is a model, anything else a photo.
     for (const std::string& p : take_dropped_paths()) {
         std::error_code ec;
-        if (fs::is_directory(p, ec)) handle(act::OpenModel{p});
-        else handle(act::OpenImage{p});
+        if (fs::is_directory(p, ec)) handle(session::act::OpenModel{p});
+        else handle(session::act::OpenImage{p});
         changed = true;
     }
     actions.clear();
@@ -268,7 +268,7 @@ void Window::apply_all(std::vector<Action>& actions) {
 
 void Window::write_state_file() {
     if (opt_.state_file.empty()) return;
-    std::string text = state_json(s_);
+    std::string text = session::state_json(s_);
     if (text == last_state_) return;
     try {
         vit::write_file_atomic(opt_.state_file, text + "\n");
@@ -279,7 +279,7 @@ void Window::write_state_file() {
 }
 
 int Window::run() {
-    std::vector<Action> actions;
+    std::vector<session::Action> actions;
     while (!s_.quit && !glfwWindowShouldClose(win_)) {
         // Sleep until something happens, unless a script, an animation or a change needs frames.
         const bool continuous = !script_.finished() || !opt_.frame_stats.empty() || busy_frames_ > 0;
@@ -336,7 +336,7 @@ int Window::run() {
     if (!opt_.frame_stats.empty()) stats_.write(opt_.frame_stats, w, h);
     if (!settings_file_.empty()) {
         try {
-            save_settings(settings_file_, settings_from_state(s_, w, h));
+            session::save_settings(settings_file_, session::settings_from_state(s_, w, h));
         } catch (const std::exception& e) {
             std::fprintf(stderr, "vitscope: warning: settings not saved: %s\n", e.what());
         }

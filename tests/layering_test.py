@@ -1,0 +1,64 @@
+"""The layers depend one way: vit -> gfx -> session -> ui -> app. Every
+#include "layer/..." in src/ must name a layer at or below the includer's own,
+and the GL-free layers must not include GL, GLFW or ImGui headers. Plain
+includes ("file.h") must resolve inside the includer's own folder."""
+import os
+import re
+import sys
+
+from script_support import SRC, Tally
+
+ORDER = ["vit", "gfx", "session", "ui", "app"]
+# Headers a layer may not include at all, whatever the order says.
+FORBIDDEN = {
+    "vit": re.compile(r"^(epoxy|GLFW|EGL|GL|imgui|backends)/|^imgui"),
+    "session": re.compile(r"^(epoxy|GLFW|EGL|GL|imgui|backends)/|^imgui"),
+}
+# gfx may be included by session only through its GL-free style header.
+SESSION_GFX_ALLOWED = {"gfx/overlay_style.h", "gfx/style_names.h"}
+INCLUDE = re.compile(r'^\s*#\s*include\s*([<"])([^>"]+)[>"]')
+
+
+def layer_of(path):
+    return os.path.relpath(path, os.path.join(SRC, "src")).split(os.sep)[0]
+
+
+def main():
+    tally = Tally()
+    problems = []
+    files = 0
+    for root, _, names in os.walk(os.path.join(SRC, "src")):
+        for name in names:
+            if not name.endswith((".h", ".cpp", ".inc")):
+                continue
+            path = os.path.join(root, name)
+            layer = layer_of(path)
+            files += 1
+            with open(path, encoding="utf-8") as f:
+                for number, line in enumerate(f, 1):
+                    m = INCLUDE.match(line)
+                    if not m:
+                        continue
+                    kind, target = m.groups()
+                    where = f"{os.path.relpath(path, SRC)}:{number} includes {target}"
+                    if layer in FORBIDDEN and FORBIDDEN[layer].search(target):
+                        problems.append(where + f" (no GL or ImGui in {layer})")
+                    if kind == "<":
+                        continue
+                    first = target.split("/")[0]
+                    if first in ORDER:
+                        if ORDER.index(first) > ORDER.index(layer):
+                            problems.append(where + f" (upward: {layer} sits below {first})")
+                        if layer == "session" and first == "gfx" and target not in SESSION_GFX_ALLOWED:
+                            problems.append(where + " (session may use only gfx's GL-free style headers)")
+                    elif not os.path.exists(os.path.join(root, target)):
+                        problems.append(where + " (not a file beside it: name the layer)")
+    tally.check(f"{files} source files scanned", files > 50, files)
+    for p in problems:
+        tally.check("one-way include", False, p)
+    tally.check("no include reaches upward or sideways into GL", not problems, f"{len(problems)} problems")
+    return tally.finish()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
