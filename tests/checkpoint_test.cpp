@@ -3,6 +3,8 @@
 // folders are refused with one-line messages; the real default model loads.
 #include <gtest/gtest.h>
 
+#include "support/default_model.h"
+
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
@@ -400,15 +402,8 @@ TEST(CheckpointTest, RejectsMalformedPreprocessorConfig) {
 
 // ---- the real default model -------------------------------------------------
 
-fs::path default_model_dir() {
-    const std::string name = "vit_tiny_patch16_224.augreg_in21k_ft_in1k";
-    if (const char* m = std::getenv("VITSCOPE_MODEL_MIRROR")) return fs::path(m) / name;
-    return fs::path(VITSCOPE_SOURCE_DIR) / ".." / "shared" / "models" / name;
-}
-
 TEST(CheckpointTest, LoadsTheRealDefaultModel) {
-    const fs::path dir = default_model_dir();
-    if (!fs::exists(dir / "model.safetensors")) GTEST_SKIP() << "no model at " << dir;
+    const fs::path dir = vit::testing::default_model_dir();
     const Model m = load_model(dir.string());
     EXPECT_EQ(m.scheme, "timm");
     EXPECT_EQ(m.depth, 12);

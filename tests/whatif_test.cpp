@@ -1,14 +1,14 @@
 // Properties of the what-if rows: temperature 1 is the real model, no scaling is
 // the softmax of the raw scores, every softmax row sums to one and the
 // no-softmax row does not. A small synthetic trace (seeded, test-only random
-// values) covers the algebra; the real model, when present, covers the claim
+// values) covers the algebra; the real model covers the claim
 // that T = 1 reproduces exactly what the forward pass stored.
 #include <cmath>
-#include <cstdlib>
-#include <filesystem>
-#include <random>
 
 #include <gtest/gtest.h>
+
+#include "support/default_model.h"
+#include "support/synthetic_trace.h"
 
 #include "vit/error.h"
 #include "vit/forward.h"
@@ -19,45 +19,15 @@
 
 namespace {
 
-constexpr int kGrid = 3, kTokens = 1 + kGrid * kGrid, kDim = 4, kLayers = 2, kHeads = 2;
-
-// Softmax in double, written out here so the test does not lean on the library's.
-vit::Vec reference_softmax(const Eigen::VectorXd& s) {
-    const double m = s.maxCoeff();
-    Eigen::VectorXd e = (s.array() - m).exp();
-    return (e / e.sum()).cast<float>();
-}
-
-vit::Trace synthetic_trace() {
-    std::mt19937 rng(1234);
-    std::normal_distribution<float> normal(0.f, 2.f);
-    vit::Trace t;
-    t.grid = kGrid;
-    t.prefix = 1;
-    t.tokens = kTokens;
-    t.head_dim = kDim;
-    t.layers.resize(kLayers);
-    for (auto& layer : t.layers) {
-        layer.heads.resize(kHeads);
-        for (auto& h : layer.heads) {
-            for (vit::Mat* m : {&h.q, &h.k, &h.v}) {
-                m->resize(kTokens, kDim);
-                for (int i = 0; i < m->size(); ++i) m->data()[i] = normal(rng);
-            }
-            h.attn.resize(kTokens, kTokens);
-            for (int i = 0; i < kTokens; ++i) {
-                Eigen::VectorXd s = (h.k.cast<double>() * h.q.row(i).transpose().cast<double>()) / std::sqrt(kDim);
-                h.attn.row(i) = reference_softmax(s).transpose();
-            }
-            h.out = h.attn * h.v;
-        }
-    }
-    return t;
-}
+using vit::testing::kDim;
+using vit::testing::kHeads;
+using vit::testing::kLayers;
+using vit::testing::kTokens;
+using vit::testing::reference_softmax;
 
 class WhatIfTest : public ::testing::Test {
 protected:
-    vit::Trace t = synthetic_trace();
+    vit::Trace t = vit::testing::synthetic_trace();
 };
 
 TEST_F(WhatIfTest, TemperatureOneIsTheRealRow) {
@@ -145,7 +115,9 @@ TEST_F(WhatIfTest, TopContributionsAreOrderedProducts) {
         EXPECT_FLOAT_EQ(c.weight, w[c.token]);
         EXPECT_NEAR(c.value_norm, hd.v.row(c.token).norm(), 1e-5f);
         EXPECT_NEAR(c.amount, c.weight * c.value_norm, 1e-6f);
-        if (i) EXPECT_GE(top[i - 1].amount, c.amount);
+        if (i) {
+            EXPECT_GE(top[i - 1].amount, c.amount);
+        }
     }
     // Nothing left out is larger than the smallest kept.
     for (int j = 0; j < kTokens; ++j) EXPECT_LE(w[j] * hd.v.row(j).norm(), top.front().amount + 1e-6f);
@@ -173,19 +145,8 @@ TEST_F(WhatIfTest, RefusesBadArguments) {
     EXPECT_THROW(vit::weighted_sum_of_values(t, 0, 0, vit::Vec::Zero(3)), vit::Error);
 }
 
-// The real model: the what-if at T = 1 must reproduce the weights the forward pass stored.
-std::string model_dir() {
-    namespace fs = std::filesystem;
-    const std::string name = "vit_tiny_patch16_224.augreg_in21k_ft_in1k";
-    if (const char* m = std::getenv("VITSCOPE_MODEL_MIRROR"); m && fs::exists(fs::path(m) / name)) return fs::path(m) / name;
-    const fs::path shared = fs::path(VITSCOPE_SOURCE_DIR) / ".." / "shared" / "models" / name;
-    return fs::exists(shared) ? shared.string() : "";
-}
-
 TEST(WhatIfRealModel, TemperatureOneMatchesTheForwardPass) {
-    const std::string dir = model_dir();
-    if (dir.empty()) GTEST_SKIP() << "pretrained model not found";
-    const vit::Model model = vit::load_model(dir);
+    const vit::Model model = vit::load_model(vit::testing::default_model_dir());
     const vit::Image image = vit::load_image(std::string(VITSCOPE_SOURCE_DIR) + "/assets/dog.jpg");
     const vit::Trace t = vit::run(model, vit::preprocess(image, model.config.pre));
     for (int l : {0, 8, 11})

@@ -1,9 +1,9 @@
 #include "cli_args.h"
 
 #include <cstdlib>
-#include <filesystem>
 #include <string>
 
+#include "vit/default_model.h"
 #include "vit/error.h"
 
 namespace app {
@@ -73,14 +73,10 @@ CliArgs parse_cli(int argc, char** argv, const std::set<std::string>& flag_names
 
 std::string resolve_model_dir(const CliArgs& args) {
     if (args.options.count("--model")) return args.get("--model");
-    if (const char* env = std::getenv("VITSCOPE_MODEL"); env && *env) return env;
-    // models/<default> in the project: beside the working directory first, then the source tree.
-    const std::filesystem::path local = std::filesystem::path("models") / kDefaultModelName;
-    if (std::filesystem::exists(local)) return local.string();
 #ifdef VITSCOPE_SOURCE_DIR
-    return (std::filesystem::path(VITSCOPE_SOURCE_DIR) / "models" / kDefaultModelName).string();
+    return vit::default_model_dir(VITSCOPE_SOURCE_DIR);
 #else
-    return local.string();
+    return vit::default_model_dir("");
 #endif
 }
 

@@ -27,9 +27,8 @@ struct CliArgs {
 // Options that take no value. Everything else starting with "--" takes one.
 CliArgs parse_cli(int argc, char** argv, const std::set<std::string>& flag_names);
 
-// --model, else $VITSCOPE_MODEL, else models/<default> in the project.
+// --model, else vit::default_model_dir ($VITSCOPE_MODEL, else models/<default>).
 std::string resolve_model_dir(const CliArgs& args);
-constexpr const char* kDefaultModelName = "vit_tiny_patch16_224.augreg_in21k_ft_in1k";
 
 // "5,7" -> {5, 7}; throws vit::Error on anything else.
 std::pair<int, int> parse_patch(const std::string& text);

@@ -1,6 +1,7 @@
 #include "shown_rows.h"
 
 #include "vit/analysis.h"
+#include "vit/step_explanation.h"
 
 namespace session {
 
@@ -28,9 +29,7 @@ int explained_key(const AppState& s) {
     const vit::Trace* t = s.trace();
     if (!t) return -1;
     if (s.sel.key() >= 0) return s.sel.key();
-    Eigen::Index best = 0;
-    vit::attention_row(*t, s.sel.layer, s.sel.head, s.sel.query).maxCoeff(&best);
-    return static_cast<int>(best);
+    return vit::strongest_key(*t, s.sel.layer, s.sel.head, s.sel.query);
 }
 
 }  // namespace session

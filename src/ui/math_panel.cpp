@@ -8,18 +8,11 @@
 #include "session/shown_rows.h"
 #include "theme.h"
 #include "vector_strip.h"
-#include "vit/analysis.h"
-#include "vit/whatif.h"
+#include "vit/step_explanation.h"
 #include "widgets.h"
 
 namespace ui {
 namespace {
-
-float max_abs(const float* v, int n) {
-    float m = 0.f;
-    for (int i = 0; i < n; ++i) m = std::max(m, std::abs(v[i]));
-    return m > 0.f ? m : 1.f;
-}
 
 // A labelled strip: name on the left, the strip, a note on the right.
 void strip_row(const Frame& f, const char* name, const char* id, const float* v, int n, float extent, const char* note) {
@@ -51,7 +44,7 @@ struct Key {
 Key key_of(const session::AppState& s) {
     if (s.sel.pinned_key >= 0) return {s.sel.pinned_key, "pinned: click it again or press Esc to release"};
     if (s.sel.hovered_key >= 0) return {s.sel.hovered_key, "under the mouse; click a map to pin it"};
-    return {explained_key(s), "the key the query attends to most; hover a map to pick another"};
+    return {session::explained_key(s), "the key the query attends to most; hover a map to pick another"};
 }
 
 }  // namespace
@@ -65,15 +58,9 @@ void MathPanel::draw(const Frame& f) {
     }
     const vit::Trace& t = *tp;
     const int l = s.sel.layer, h = s.sel.head, i = s.sel.query, d = t.head_dim;
-    const vit::HeadTrace& hd = t.layers[l].heads[h];
     const Key key = key_of(s);
     const int j = key.token;
-
-    const vit::Vec raw = vit::raw_scores(t, l, h, i);
-    const vit::Vec scaled = vit::scaled_scores(t, l, h, i);
-    const vit::Vec a = vit::attention_row(t, l, h, i);
-    const float sqrt_dk = std::sqrt(static_cast<float>(d));
-
+    const vit::StepExplanation e = vit::explain_step(t, l, h, i, j);
     // Header: what is being explained.
     ImGui::PushFont(f.fonts.title);
     ImGui::Text("Layer %d · head %d", l, h);
@@ -94,46 +81,35 @@ void MathPanel::draw(const Frame& f) {
     if (s.sel.source == session::MapSource::MeanOfVisible)
         ImGui::TextColored(colors::muted, "The photo shows the mean of heads; this panel explains head %d alone.", h);
 
-    const float* q = hd.q.row(i).data();
-    const float* k = hd.k.row(j).data();
-    const float* v = hd.v.row(j).data();
-    std::vector<float> prod(d);
-    for (int c = 0; c < d; ++c) prod[c] = q[c] * k[c];
-    const float qk_extent = std::max(max_abs(q, d), max_abs(k, d));
     char note[96];
 
     ImGui::Separator();
     step_heading(f, "1", "Query", "What this patch is looking for: its token times W_Q, a question asked of every other token.");
-    std::snprintf(note, sizeof note, "‖qᵢ‖ = %.3f", hd.q.row(i).norm());
-    strip_row(f, sym::q_i, "##q", q, d, qk_extent, note);
+    std::snprintf(note, sizeof note, "‖qᵢ‖ = %.3f", e.q.norm());
+    strip_row(f, sym::q_i, "##q", e.q.data(), d, e.qk_extent, note);
 
     step_heading(f, "2", "Key", "What each patch offers: its token times W_K, the label a query is matched against.");
-    std::snprintf(note, sizeof note, "‖kⱼ‖ = %.3f", hd.k.row(j).norm());
-    strip_row(f, sym::k_j, "##k", k, d, qk_extent, note);
+    std::snprintf(note, sizeof note, "‖kⱼ‖ = %.3f", e.k.norm());
+    strip_row(f, sym::k_j, "##k", e.k.data(), d, e.qk_extent, note);
 
     step_heading(f, "3", "Score", "How well the question matches the offer: multiply dimension by dimension and add "
                                   "up. Red cells agree in sign, blue cells disagree.");
-    std::snprintf(note, sizeof note, "Σ = %.4f", raw[j]);
-    strip_row(f, "qᵢ⊙kⱼ", "##qk", prod.data(), d, max_abs(prod.data(), d), note);
-    equation(f, "%s = qᵢ · kⱼ = Σ_d qᵢ[d]·kⱼ[d] = %.4f", sym::s_ij, raw[j]);
+    std::snprintf(note, sizeof note, "Σ = %.4f", e.score);
+    strip_row(f, "qᵢ⊙kⱼ", "##qk", e.qk_product.data(), d, e.product_extent, note);
+    equation(f, "%s = qᵢ · kⱼ = Σ_d qᵢ[d]·kⱼ[d] = %.4f", sym::s_ij, e.score);
 
     step_heading(f, "4", "Scale", "Dividing by √dₖ keeps scores from growing with the vector length, so the softmax "
                                   "still spreads its weight (see the What-ifs without it).");
-    equation(f, "%s / %s = %.4f / √%d = %.4f / %.4g = %.4f", sym::s_ij, sym::sqrt_dk, raw[j], d, raw[j], sqrt_dk, scaled[j]);
+    equation(f, "%s / %s = %.4f / √%d = %.4f / %.4g = %.4f", sym::s_ij, sym::sqrt_dk, e.score, d, e.score, e.sqrt_dk, e.scaled_score);
 
     step_heading(f, "5", "Softmax", "Turns the scores of all keys into weights that are positive and add up to 1: "
                                     "exponentiate each, divide by the total Z.");
-    // In double: exp of a scaled score fits easily; Z sums all keys.
-    double z = 0;
-    for (int c = 0; c < t.tokens; ++c) z += std::exp(static_cast<double>(scaled[c]));
-    const double e = std::exp(static_cast<double>(scaled[j]));
-    equation(f, "exp(%s/%s) = exp(%.4f) = %s", sym::s_ij, sym::sqrt_dk, scaled[j], num(e).c_str());
-    equation(f, "Z = Σₖ exp(sᵢₖ/√dₖ) = %s   (over all %d keys)", num(z).c_str(), t.tokens);
-    equation(f, "%s = %s / %s = %s", sym::a_ij, num(e).c_str(), num(z).c_str(), num(e / z).c_str());
+    equation(f, "exp(%s/%s) = exp(%.4f) = %s", sym::s_ij, sym::sqrt_dk, e.scaled_score, num(e.exp_score).c_str());
+    equation(f, "Z = Σₖ exp(sᵢₖ/√dₖ) = %s   (over all %d keys)", num(e.z).c_str(), t.tokens);
+    equation(f, "%s = %s / %s = %s", sym::a_ij, num(e.exp_score).c_str(), num(e.z).c_str(), num(e.recomputed_weight).c_str());
     ImGui::SameLine();
     // The recomputation against what the forward pass stored (float32 there).
-    const bool agrees = std::abs(e / z - a[j]) <= 1e-6 + 1e-4 * a[j];
-    ImGui::TextColored(agrees ? colors::ok : colors::error, "%s the model's %s", agrees ? "✓" : "≠", num(a[j]).c_str());
+    ImGui::TextColored(e.agrees ? colors::ok : colors::error, "%s the model's %s", e.agrees ? "✓" : "≠", num(e.model_weight).c_str());
 
     // The three stages as maps over the photo.
     ImGui::Spacing();
@@ -141,7 +117,7 @@ void MathPanel::draw(const Frame& f) {
     const float w = std::floor((ImGui::GetContentRegionAvail().x - 2 * gap) / 3);
     const ImVec2 size = fit_photo(s, ImVec2(w, w));
     const gfx::Marks marks = marks_for(t, i, s.sel.hovered_key, s.sel.pinned_key);
-    const MapData maps[3] = {signed_map(t, raw, s.style), signed_map(t, scaled, s.style), weights_map(t, a, s.style)};
+    const MapData maps[3] = {signed_map(t, e.raw, s.style), signed_map(t, e.scaled, s.style), weights_map(t, e.weights, s.style)};
     const char* titles[3] = {"raw score sᵢⱼ", "scaled sᵢⱼ/√dₖ", "softmax weight aᵢⱼ"};
     MapView* views[3] = {&raw_, &scaled_, &weights_};
     for (int m = 0; m < 3; ++m) {
@@ -162,30 +138,20 @@ void MathPanel::draw(const Frame& f) {
     ImGui::TextColored(colors::muted, "Raw and scaled maps share a pattern; only the numbers on the bar shrink by √dₖ. "
                                       "The softmax makes the largest scores dominate.");
     ImGui::PopTextWrapPos();
-    const auto row_sum = vit::summarize_row(a);
-    equation(f, "Σⱼ aᵢⱼ = %.6f   largest %.4f on %s   spread ≈ %.1f keys", row_sum.sum, row_sum.max,
-             token_name(t, row_sum.argmax).c_str(), row_sum.effective_keys);
+    equation(f, "Σⱼ aᵢⱼ = %.6f   largest %.4f on %s   spread ≈ %.1f keys", e.row.sum, e.row.max,
+             token_name(t, e.row.argmax).c_str(), e.row.effective_keys);
 
     step_heading(f, "6", "Value", "What each patch hands over when attended: its token times W_V.");
-    const float* o = hd.out.rows() == t.tokens ? hd.out.row(i).data() : nullptr;
-    const vit::Vec o_fallback = o ? vit::Vec() : vit::weighted_sum_of_values(t, l, h, a);
-    if (!o) o = o_fallback.data();
-    float vo_extent = max_abs(o, d);
-    for (int c = 0; c < t.tokens; ++c) vo_extent = std::max(vo_extent, max_abs(hd.v.row(c).data(), d));
-    std::snprintf(note, sizeof note, "‖vⱼ‖ = %.3f", hd.v.row(j).norm());
-    strip_row(f, sym::v_j, "##v", v, d, vo_extent, note);
+    std::snprintf(note, sizeof note, "‖vⱼ‖ = %.3f", e.v.norm());
+    strip_row(f, sym::v_j, "##v", e.v.data(), d, e.value_extent, note);
 
     step_heading(f, "7", "Output", "The query's new information: all values averaged with the attention weights. "
                                    "A few keys usually dominate.");
-    float o_norm = 0;
-    for (int c = 0; c < d; ++c) o_norm += o[c] * o[c];
-    std::snprintf(note, sizeof note, "‖oᵢ‖ = %.3f", std::sqrt(o_norm));
-    strip_row(f, "oᵢ", "##o", o, d, vo_extent, note);
+    std::snprintf(note, sizeof note, "‖oᵢ‖ = %.3f", e.output.norm());
+    strip_row(f, "oᵢ", "##o", e.output.data(), d, e.value_extent, note);
     equation(f, "%s = Σⱼ aᵢⱼ vⱼ   (the strips of v share one colour scale)", sym::o_i);
 
-    const auto all = vit::top_contributions(t, l, h, a, t.tokens);
-    double total = 0;
-    for (const auto& c : all) total += c.amount;
+    const auto& all = e.contributions;
     ImGui::TextColored(colors::muted, "Keys contributing most (by aᵢⱼ · ‖vⱼ‖):");
     const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingStretchProp;
     if (ImGui::BeginTable("##top", 5, flags)) {
@@ -211,7 +177,7 @@ void MathPanel::draw(const Frame& f) {
             ImGui::TableNextColumn();
             ImGui::Text("%.4f", c.amount);
             ImGui::TableNextColumn();
-            ImGui::Text("%.1f %%", total > 0 ? 100.0 * c.amount / total : 0.0);
+            ImGui::Text("%.1f %%", 100.0 * c.share);
             ImGui::PopFont();
         }
         ImGui::EndTable();

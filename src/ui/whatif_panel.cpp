@@ -1,7 +1,6 @@
 #include "whatif_panel.h"
 
 #include <algorithm>
-#include <cmath>
 #include <cstdio>
 
 #include "color_bar.h"
@@ -11,16 +10,6 @@
 #include "widgets.h"
 
 namespace ui {
-namespace {
-
-// How different the what-if's output o' is from the real o.
-double relative_change(const vit::Vec& changed, const vit::Vec& real) {
-    const double n = real.norm();
-    return n > 0 ? (changed - real).norm() / n : 0.0;
-}
-
-}  // namespace
-
 void WhatIfPanel::draw(const Frame& f) {
     const session::AppState& s = f.s;
     const vit::Trace* tp = s.trace();
@@ -52,7 +41,6 @@ void WhatIfPanel::draw(const Frame& f) {
     ImGui::PopStyleColor();
 
     const vit::Vec real = vit::attention_row(t, l, h, i);
-    const vit::Vec real_out = vit::weighted_sum_of_values(t, l, h, real);
     const gfx::Marks marks = marks_for(t, i, s.sel.hovered_key, s.sel.pinned_key);
 
     const float gap = ImGui::GetStyle().ItemSpacing.x * 2;
@@ -72,27 +60,26 @@ void WhatIfPanel::draw(const Frame& f) {
         ImGui::PushID(c);
         const float top = ImGui::GetCursorPosY();
         ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + card_w);
-        vit::Vec row;
-        bool distribution = true;
+        vit::WhatIfOutcome outcome{real, true, vit::summarize_row(real), 0.0};
         if (c == 0) {
             ImGui::PushFont(f.fonts.bold);
             ImGui::TextColored(colors::ok, "The model: softmax(qᵢ·kⱼ/√dₖ)");
             ImGui::PopFont();
             ImGui::TextColored(colors::muted, "The real weights, for comparison.");
-            row = real;
         } else {
             const vit::WhatIf kind = vit::kAllWhatIfs[c - 1];
             char badge[96];
             std::snprintf(badge, sizeof badge, "WHAT-IF · %s", vit::whatif_name(kind));
             whatif_badge(f, badge);
             ImGui::TextColored(colors::muted, "%s", vit::whatif_explanation(kind));
-            row = vit::whatif_row(t, l, h, i, kind, s.temperature);
-            distribution = vit::whatif_is_distribution(kind);
+            outcome = vit::whatif_outcome(t, l, h, i, kind, s.temperature);
         }
         ImGui::PopTextWrapPos();
         // Headers of different lengths still leave the maps of a row aligned.
         const float header_end = top + header_h;
         if (ImGui::GetCursorPosY() < header_end) ImGui::SetCursorPosY(header_end);
+        const vit::Vec& row = outcome.weights;
+        const bool distribution = outcome.distribution;
         const MapData map = distribution ? weights_map(t, row, s.style) : signed_map(t, row, s.style);
         const MapHit hit = views_[c].show(f, "##map", &map, marks, size);
         if (hit.hovered) {
@@ -105,7 +92,7 @@ void WhatIfPanel::draw(const Frame& f) {
         }
         color_bar(f, map, size.x, distribution ? "weight" : "raw score used as weight");
 
-        const vit::RowSummary sum = vit::summarize_row(row);
+        const vit::RowSummary& sum = outcome.summary;
         ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + card_w);  // a long line must not push the next card aside
         ImGui::PushFont(f.fonts.mono);
         if (distribution) {
@@ -116,7 +103,7 @@ void WhatIfPanel::draw(const Frame& f) {
             ImGui::TextColored(colors::error, "min %.2f: negative weights", sum.min);
         }
         if (c > 0) {
-            const double change = relative_change(vit::weighted_sum_of_values(t, l, h, row), real_out);
+            const double change = outcome.output_change;
             if (change < 10) ImGui::Text("output changes by %.0f %%", 100.0 * change);
             else ImGui::Text("‖o′ − o‖ = %.3g × ‖o‖", change);
         } else {

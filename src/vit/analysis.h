@@ -3,6 +3,7 @@
 #pragma once
 #include <vector>
 
+
 #include "forward.h"
 
 namespace vit {
@@ -16,5 +17,32 @@ Vec softmax(const Vec& scores);
 // Attention weights of one query row, per head or averaged over the given heads.
 Vec attention_row(const Trace& t, int layer, int head, int query);
 Vec mean_attention_row(const Trace& t, int layer, const std::vector<int>& heads, int query);
+
+// The trace of (layer, head); throws vit::Error naming whichever is out of range.
+const HeadTrace& head_trace(const Trace& t, int layer, int head);
+
+// o = sum_j w_j v_j (the head's real output when w is its real weight row).
+Vec weighted_sum_of_values(const Trace& t, int layer, int head, const Vec& weights);
+
+// How much key j contributes to o: |w_j| * ||v_j||.
+struct Contribution {
+    int token = 0;
+    float weight = 0;       // w_j
+    float value_norm = 0;   // ||v_j||
+    float amount = 0;       // |w_j| * ||v_j||
+    float share = 0;        // amount over the sum of all keys' amounts
+};
+// The `count` largest contributions, the largest first.
+std::vector<Contribution> top_contributions(const Trace& t, int layer, int head, const Vec& weights, int count);
+
+struct RowSummary {
+    double sum = 0, min = 0, max = 0;
+    int argmax = 0;
+    // exp(entropy) for a distribution: how many keys it effectively spreads
+    // over (1 = all on one key, N = uniform); 0 when the row has negative entries.
+    double effective_keys = 0;
+};
+RowSummary summarize_row(const Vec& w);
+
 
 }  // namespace vit

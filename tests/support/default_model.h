@@ -1,18 +1,22 @@
-// Where the tests find the real default model: $VITSCOPE_MODEL, else the
-// mirror ($VITSCOPE_MODEL_MIRROR or ../shared/models beside the checkout).
+// Where the tests find the real default model: the program's own lookup
+// (vit::default_model_dir: $VITSCOPE_MODEL, else models/<default>; scripts/test.sh
+// sets it). A missing model is a failure, never a skip.
 #pragma once
-#include <cstdlib>
 #include <filesystem>
 #include <string>
 
+#include "vit/default_model.h"
+#include "vit/error.h"
+
 namespace vit::testing {
 
+// Throws vit::Error (failing the test that asked) when the model is not there.
 inline std::string default_model_dir() {
-    const std::string name = "vit_tiny_patch16_224.augreg_in21k_ft_in1k";
-    if (const char* env = std::getenv("VITSCOPE_MODEL"); env && *env) return env;
-    if (const char* mirror = std::getenv("VITSCOPE_MODEL_MIRROR"); mirror && *mirror)
-        return std::string(mirror) + "/" + name;
-    return std::string(VITSCOPE_SOURCE_DIR) + "/../shared/models/" + name;
+    const std::string dir = vit::default_model_dir(VITSCOPE_SOURCE_DIR);
+    if (!std::filesystem::exists(std::filesystem::path(dir) / "config.json"))
+        throw vit::Error("the default model is not at " + dir +
+                         " (run the tests through scripts/test.sh, or set VITSCOPE_MODEL)");
+    return dir;
 }
 
 inline std::string asset(const std::string& name) { return std::string(VITSCOPE_SOURCE_DIR) + "/assets/" + name; }

@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <filesystem>
 
+#include "vit/default_model.h"
 #include "vit/error.h"
 
 namespace app {
@@ -45,7 +46,7 @@ std::string startup_model(const CliArgs& args, const session::Settings& remember
     if (exists(remembered.model_dir)) return remembered.model_dir;
     const std::string project = resolve_model_dir(args);
     if (exists(project)) return project;
-    const fs::path shared = fs::path(VITSCOPE_SOURCE_DIR) / ".." / "shared" / "models" / kDefaultModelName;
+    const fs::path shared = fs::path(VITSCOPE_SOURCE_DIR) / ".." / "shared" / "models" / vit::kDefaultModelName;
     return exists(shared.string()) ? shared.lexically_normal().string() : project;
 }
 

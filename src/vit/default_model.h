@@ -1,0 +1,14 @@
+// Where the default model is looked for when no --model is given: one lookup
+// for the program and its tests.
+#pragma once
+#include <string>
+
+namespace vit {
+
+constexpr const char* kDefaultModelName = "vit_tiny_patch16_224.augreg_in21k_ft_in1k";
+
+// $VITSCOPE_MODEL, else models/<default> beside the working directory, else
+// models/<default> in project_dir (the source tree; scripts/fetch_model.sh puts it there).
+std::string default_model_dir(const std::string& project_dir);
+
+}  // namespace vit
