@@ -4,7 +4,8 @@
       with fade (the default) weak patches show the bare photo, strong ones not;
   (b) real X mouse clicks and key presses (xdotool) change the selection;
   (c) opening a broken image or model keeps the previous one and shows the error;
-  (d) figure export and F12 screenshots get descriptive names and never overwrite.
+  (d) figure export and F12 screenshots get descriptive names and never overwrite, and
+      the window's figure equals `vitscope export`'s for the same selection.
 Run by ctest with VITSCOPE_BIN and VITSCOPE_SOURCE_DIR; prints "N passed, M failed"."""
 import csv
 import io
@@ -179,6 +180,14 @@ def test_export_names(xvfb, tmp):
         assert Image.open(figure).size[0] > 0
     finally:
         w.close()
+    # The command line's figure of the same selection is the same picture, caption included.
+    cli_figure = os.path.join(tmp, "cli.png")
+    subprocess.run([BIN, "export", DOG, "--layer", str(LAYER), "--head", str(HEAD), "--patch", f"{ROW},{COL}",
+                    "--model", MODEL, "-o", cli_figure], check=True, capture_output=True, timeout=300)
+    window_png, cli_png = Image.open(figure), Image.open(cli_figure)
+    assert window_png.text.get("Description") == cli_png.text.get("Description"), (window_png.text, cli_png.text)
+    assert window_png.text.get("Title") == cli_png.text.get("Title"), (window_png.text, cli_png.text)
+    assert np.array_equal(np.asarray(window_png), np.asarray(cli_png)), "the window's and the command line's figures differ"
 
 
 def main():

@@ -5,13 +5,17 @@
 
 namespace session {
 
+std::optional<vit::Vec> map_row(const vit::Trace& t, int layer, MapSource source, int head,
+                                const std::vector<int>& visible_heads, int query) {
+    if (source == MapSource::Head) return vit::attention_row(t, layer, head, query);
+    if (visible_heads.empty()) return std::nullopt;
+    return vit::mean_attention_row(t, layer, visible_heads, query);
+}
+
 std::optional<vit::Vec> shown_row(const AppState& s, int layer) {
     const vit::Trace* t = s.trace();
     if (!t) return std::nullopt;
-    if (s.sel.source == MapSource::Head) return vit::attention_row(*t, layer, s.sel.head, s.sel.query);
-    const std::vector<int> heads = s.sel.visible_heads();
-    if (heads.empty()) return std::nullopt;
-    return vit::mean_attention_row(*t, layer, heads, s.sel.query);
+    return map_row(*t, layer, s.sel.source, s.sel.head, s.sel.visible_heads(), s.sel.query);
 }
 
 std::string shown_caption(const AppState& s, int layer) {

@@ -3,11 +3,19 @@
 #pragma once
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "state.h"
 #include "vit/tensor.h"
 
 namespace session {
+
+// The one place that decides what a map shows: the weights of `head` for the
+// query, or (MeanOfVisible) their mean over `visible_heads`; nothing when no
+// heads are visible. The photo view, the thumbnails, the layers x heads grid
+// and both figure exports go through it.
+std::optional<vit::Vec> map_row(const vit::Trace& t, int layer, MapSource source, int head,
+                                const std::vector<int>& visible_heads, int query);
 
 // The row the photo view shows: the selected head's weights for the query,
 // or the mean over the visible heads; nothing when no heads are visible.

@@ -6,7 +6,6 @@
 
 #include "session/shown_rows.h"
 #include "theme.h"
-#include "vit/analysis.h"
 #include "widgets.h"
 
 namespace ui {
@@ -79,10 +78,8 @@ void HeadsPanel::head_strip(const Frame& f) {
         ImGui::BeginGroup();
         ImGui::PushID(h);
         const bool is_mean = h == heads;
-        std::optional<vit::Vec> row;
-        if (!is_mean) row = vit::attention_row(t, s.sel.layer, h, s.sel.query);
-        else if (!s.sel.visible_heads().empty())
-            row = vit::mean_attention_row(t, s.sel.layer, s.sel.visible_heads(), s.sel.query);
+        const std::optional<vit::Vec> row = session::map_row(t, s.sel.layer, is_mean ? session::MapSource::MeanOfVisible : session::MapSource::Head,
+                                                             h, s.sel.visible_heads(), s.sel.query);
         const MapData map = row ? weights_map(t, *row, style) : MapData{};
         MapView& view = is_mean ? mean_ : heads_[h];
         const MapHit hit = view.show(f, "##thumb", row ? &map : nullptr, marks, size);
@@ -155,9 +152,8 @@ void HeadsPanel::layer_grid(const Frame& f) {
             ImGui::SameLine();
             ImGui::PushID(l * cols + h);
             const bool is_mean = h == heads;
-            std::optional<vit::Vec> row;
-            if (!is_mean) row = vit::attention_row(t, l, h, s.sel.query);
-            else if (!visible.empty()) row = vit::mean_attention_row(t, l, visible, s.sel.query);
+            const std::optional<vit::Vec> row =
+                session::map_row(t, l, is_mean ? session::MapSource::MeanOfVisible : session::MapSource::Head, h, visible, s.sel.query);
             const MapData map = row ? weights_map(t, *row, style) : MapData{};
             const MapHit hit = grid_[static_cast<size_t>(l) * cols + h].show(f, "##cell", row ? &map : nullptr, marks, cell);
             const bool current = l == s.sel.layer && (is_mean ? s.sel.source == session::MapSource::MeanOfVisible

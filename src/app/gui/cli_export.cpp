@@ -9,10 +9,10 @@
 #include <string>
 
 #include "app/commands.h"
+#include "attention_figure.h"
 #include "gfx/figure.h"
 #include "gfx/headless_context.h"
 #include "gfx/style_names.h"
-#include "vit/analysis.h"
 #include "vit/error.h"
 #include "vit/forward.h"
 #include "vit/image.h"
@@ -50,21 +50,6 @@ gfx::Colormap colormap_option(const CliArgs& args) {
     return *c;
 }
 
-// The folder's name says which checkpoint it is (e.g. ..._augreg_in21k_ft_in1k),
-// more than the architecture name in its config.
-std::string model_title(const std::string& dir, const vit::Model& model) {
-    fs::path p = fs::path(dir).lexically_normal();
-    if (p.filename().empty()) p = p.parent_path();
-    const std::string name = p.filename().string();
-    return name.empty() || name == "." ? model.config.name : name;
-}
-
-std::string format_weight(double w) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.3f", w);
-    return buf;
-}
-
 }  // namespace
 
 int cmd_export(const CliArgs& args) {
@@ -90,33 +75,17 @@ int cmd_export(const CliArgs& args) {
     const vit::Trace trace = vit::run(model, input, keep);
     const int query = query_token(args, trace);
 
-    vit::Vec row;
-    if (mean) {
-        std::vector<int> heads(model.heads);
-        std::iota(heads.begin(), heads.end(), 0);
-        row = vit::mean_attention_row(trace, layer, heads, query);
-    } else {
-        row = vit::attention_row(trace, layer, head, query);
-    }
-    const int patches = trace.grid * trace.grid;
-
-    gfx::FigureSpec spec;
-    spec.photo = &image;
-    spec.crop = input.crop;
-    spec.grid = trace.grid;
-    spec.values.assign(row.data() + trace.prefix, row.data() + trace.prefix + patches);
-    spec.marks.selected_row = trace.row_of(query);
-    spec.marks.selected_col = trace.col_of(query);
-    spec.style.colormap = colormap;
+    FigureChoice choice;
+    choice.layer = layer;
+    choice.source = mean ? session::MapSource::MeanOfVisible : session::MapSource::Head;
+    choice.head = std::max(head, 0);
+    choice.visible_heads.resize(model.heads);
+    std::iota(choice.visible_heads.begin(), choice.visible_heads.end(), 0);
+    choice.query = query;
+    gfx::OverlayStyle style;
+    style.colormap = colormap;
+    gfx::FigureSpec spec = attention_figure(image, image_path, input.crop, model, model_dir, trace, choice, style);
     spec.size = size;
-    spec.title = model_title(model_dir, model);
-    spec.subtitle = gfx::attention_caption(layer, head, query, trace.row_of(query), trace.col_of(query));
-    // The map shows patches only; say where the rest of the weight went.
-    spec.note = fs::path(image_path).filename().string() + " \u00b7 weight on CLS " + format_weight(row[0]);
-    if (trace.prefix > 1)
-        spec.note += ", on the other " + std::to_string(trace.prefix - 1) + " non-patch tokens " +
-                     format_weight(row.segment(1, trace.prefix - 1).sum());
-    spec.note += " (not in the map)";
 
     const gfx::Figure fig = gfx::render_figure(spec);
     gfx::write_png(out, fig.image, fig.metadata);

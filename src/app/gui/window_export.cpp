@@ -7,7 +7,7 @@
 
 #include "gfx/figure.h"
 #include "gfx/png_writer.h"
-#include "vit/analysis.h"
+#include "attention_figure.h"
 #include "vit/error.h"
 
 namespace app {
@@ -44,28 +44,9 @@ void save_figure_png(const session::AppState& s, const std::string& path) {
     const vit::Trace* t = s.trace();
     if (!t || !s.loaded.image) throw vit::Error("nothing to export yet: no model has run on a photo");
     const session::Selection& sel = s.sel;
-    vit::Vec row;
-    int head = sel.head;
-    if (sel.source == session::MapSource::Head) {
-        row = vit::attention_row(*t, sel.layer, sel.head, sel.query);
-    } else {
-        if (sel.visible_heads().empty()) throw vit::Error("no heads are visible: nothing to average");
-        row = vit::mean_attention_row(*t, sel.layer, sel.visible_heads(), sel.query);
-        head = -1;
-    }
-    gfx::FigureSpec spec;
-    spec.photo = s.loaded.image.get();
-    spec.crop = s.loaded.crop;
-    spec.grid = t->grid;
-    spec.values.assign(row.data() + t->prefix, row.data() + t->tokens);
-    spec.marks.selected_row = t->row_of(sel.query);
-    spec.marks.selected_col = t->col_of(sel.query);
-    spec.style = s.style;
-    spec.title = s.loaded.model ? s.loaded.model->config.name : "";
-    spec.subtitle = gfx::attention_caption(sel.layer, head, sel.query, t->row_of(sel.query), t->col_of(sel.query));
-    char note[96];
-    std::snprintf(note, sizeof note, "weight on CLS: %.4f", row[0]);
-    spec.note = note;
+    const FigureChoice choice{sel.layer, sel.source, sel.head, sel.visible_heads(), sel.query};
+    const gfx::FigureSpec spec = attention_figure(*s.loaded.image, s.loaded.image_path, s.loaded.crop, *s.loaded.model,
+                                                  s.loaded.model_dir, *t, choice, s.style);
     gfx::export_figure(spec, path);
 }
 
