@@ -25,7 +25,7 @@ import zlib
 import numpy as np
 from PIL import Image
 
-from script_support import BIN, DOG, MODEL, SRC, Tally
+from script_support import BIN, DOG, MIRROR, MODEL, SRC, Tally
 
 COFFEE = os.path.join(SRC, "assets", "coffee.png")
 tally = Tally()
@@ -396,6 +396,34 @@ def model_rows(tmp):
                    "pos_embed")
     expect_refusal("config names 999 classes, classifier has 1000",
                    cls(model_copy(tmp, "labels", edit(label_names=["x"] * 999))), "999")
+
+    expect_refusal("config num_classes 500, classifier has 1000",
+                   cls(model_copy(tmp, "num_classes", lambda cfg: cfg.update(num_classes=500))), "num_classes 500")
+
+    # Hugging Face preprocessor_config.json beside the HF-layout weights.
+    hf = os.path.join(MIRROR, "vit_tiny_patch16_224.augreg_in21k_ft_in1k-hf")
+    def hf_copy(name, preprocessor):
+        d = os.path.join(tmp, name)
+        os.makedirs(d)
+        shutil.copy(os.path.join(hf, "config.json"), d)
+        os.symlink(os.path.join(hf, "model.safetensors"), os.path.join(d, "model.safetensors"))
+        json.dump(preprocessor, open(os.path.join(d, "preprocessor_config.json"), "w"))
+        return d
+    for name, pre, cause in [
+            ("HF preprocessor resample 1 (LANCZOS)", {"resample": 1}, "resample 1"),
+            ("HF preprocessor resample 4 (BOX)", {"resample": 4}, "resample 4"),
+            ("HF preprocessor size 0", {"size": 0}, "'size' must be positive"),
+            ("HF preprocessor size {height: 0, width: 224}", {"size": {"height": 0, "width": 224}}, "'size' must be positive"),
+            ("HF preprocessor crop_size -1", {"image_processor_type": "DeiTImageProcessor", "crop_size": -1}, "'crop_size' must be positive"),
+            ("HF preprocessor 224 x 320, nothing crops it", {"size": {"height": 224, "width": 320}}, "not square"),
+            ("HF preprocessor of another model family", {"image_processor_type": "CLIPImageProcessor"}, "CLIPImageProcessor"),
+            ("HF preprocessor rescale_factor 0", {"rescale_factor": 0}, "rescale_factor")]:
+        expect_refusal(name, cls(hf_copy(f"hf_pre_{len(os.listdir(tmp))}", pre)), cause)
+    expect_refusal("HF preprocessor without resize or crop, non-square photo",
+                   ["classify", DOG, "--model", hf_copy("hf_no_resize", {"do_resize": False})], "square")
+    expect_refusal("HF preprocessor size 1000000, crop 224 (a 10^12-pixel squash, refused before allocating)",
+                   cls(hf_copy("hf_huge", {"image_processor_type": "DeiTImageProcessor", "size": 1000000,
+                                           "crop_size": 224})), "64 megapixels", timeout=60)
 
     def huge_input(cfg):
         cfg["pretrained_cfg"]["input_size"] = [3, 100000, 100000]

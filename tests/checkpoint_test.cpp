@@ -68,8 +68,9 @@ void expect_load_error(const std::string& dir, const std::vector<std::string>& c
     }
 }
 
-// The shorter side's resize the config implies (floor(input / crop_pct)).
-int resize_of(const PreprocessConfig& p) { return resize_side(p, p.input_size); }
+// The shorter side's resize the config implies: timm's floor(input / crop_pct),
+// or a Hugging Face processor's shortest_edge.
+int resize_of(const PreprocessConfig& p) { return p.hf ? p.hf->shortest_edge : resize_side(p, p.input_size); }
 
 TEST(CheckpointTest, EverySchemeAndDtypeLoadsTheSameModel) {
     for (const Family& f : families()) {

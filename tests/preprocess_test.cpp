@@ -72,6 +72,37 @@ TEST(PreprocessResize, BilinearMatchesPil) {
         95, 127, 122, 121, 127, 180, 221, 185, 166, 86, 69, 50, 103, 55, 108, 161}));
 }
 
+TEST(PreprocessResize, BilinearShrinkMatchesPil) {  // antialiased like bicubic: the triangle widens by the scale
+    const vit::Image out = vit::resize_pil(pattern(7, 5), 3, 2, "bilinear");
+    EXPECT_EQ(out.rgb, (std::vector<uint8_t>{99, 127, 137, 129, 154, 131, 129, 126, 137,
+                                             106, 134, 147, 118, 132, 127, 128, 141, 127}));
+}
+
+// PIL's NEAREST is no filter but its affine scaling: pixel int((i + 0.5) * in / out).
+TEST(PreprocessResize, NearestShrinkMatchesPil) {
+    const vit::Image out = vit::resize_pil(pattern(7, 5), 3, 2, "nearest");
+    EXPECT_EQ(out.rgb, (std::vector<uint8_t>{128, 181, 234, 202, 255, 52, 20, 73, 126,
+                                             54, 107, 160, 128, 181, 234, 202, 255, 52}));
+}
+
+TEST(PreprocessResize, NearestMixedMatchesPil) {  // 7 -> 10 columns repeat some, 5 -> 3 rows skip some
+    const vit::Image out = vit::resize_pil(pattern(7, 5), 10, 3, "nearest");
+    EXPECT_EQ(out.rgb, (std::vector<uint8_t>{
+        0, 53, 106, 37, 90, 143, 37, 90, 143, 74, 127, 180, 111, 164, 217, 111, 164, 217, 148, 201,
+        254, 185, 238, 35, 185, 238, 35, 222, 19, 72, 182, 235, 32, 219, 16, 69, 219, 16, 69, 0,
+        53, 106, 37, 90, 143, 37, 90, 143, 74, 127, 180, 111, 164, 217, 111, 164, 217, 148, 201, 254,
+        108, 161, 214, 145, 198, 251, 145, 198, 251, 182, 235, 32, 219, 16, 69, 219, 16, 69, 0, 53,
+        106, 37, 90, 143, 37, 90, 143, 74, 127, 180}));
+}
+
+TEST(PreprocessResize, NearestPicksWholePixels) {  // every output pixel is some input pixel, unblended
+    const vit::Image in = pattern(7, 5);
+    const vit::Image out = vit::resize_pil(in, 7, 12, "nearest");
+    for (int y = 0; y < 12; ++y)
+        for (int x = 0; x < 7; ++x)  // the width is kept: column x is column x; row y is row int((y + 0.5) * 5 / 12)
+            for (int c = 0; c < 3; ++c) ASSERT_EQ(out.at(x, y, c), in.at(x, (2 * y + 1) * 5 / 24, c)) << x << " " << y;
+}
+
 TEST(PreprocessResize, OnePassWhenOneSideKeepsItsSize) {  // Pillow skips the other pass
     EXPECT_EQ(vit::resize_pil(pattern(7, 5), 3, 5, "bicubic").rgb, (std::vector<uint8_t>{
         27, 80, 134, 111, 172, 213, 195, 150, 91, 119, 180, 178, 198, 181, 56, 76, 74, 135, 163, 104,
@@ -200,7 +231,7 @@ TEST(Preprocess, RefusesBadConfig) {
     vit::PreprocessConfig cfg = default_model_preprocess();
     EXPECT_THROW(vit::preprocess(vit::Image{}, cfg), vit::Error);
     EXPECT_THROW(vit::preprocess(pattern(8, 8), cfg, -5), vit::Error);
-    cfg.interpolation = "nearest";
+    cfg.interpolation = "lanczos";
     EXPECT_THROW(vit::preprocess(pattern(8, 8), cfg), vit::Error);
     cfg.interpolation = "bicubic";
     cfg.crop_pct = 0;

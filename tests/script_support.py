@@ -9,6 +9,8 @@ MIRROR = os.environ.get("VITSCOPE_MODEL_MIRROR") or os.path.normpath(os.path.joi
 # $VITSCOPE_MODEL (scripts/model_env.sh sets it), else the mirror's copy.
 MODEL = os.environ.get("VITSCOPE_MODEL") or os.path.join(MIRROR, MODEL_NAME)
 DOG = os.path.join(SRC, "assets", "dog.jpg")
+# The config files the Hugging Face hub serves (README there), beside the mirror.
+HUB_CONFIGS = os.environ.get("VITSCOPE_HUB_CONFIGS") or os.path.normpath(os.path.join(SRC, "..", "shared", "hub_configs"))
 
 
 class Tally:

@@ -4,6 +4,7 @@
 
 #include "commands.h"
 #include "pipeline.h"
+#include "vit/labels.h"
 
 namespace app {
 
@@ -22,11 +23,18 @@ int cmd_info(const CliArgs& args) {
     std::printf("tokens: %d (%d x %d patches at %d px)\n", m.prefix_tokens() + grid * grid, grid, grid,
                 pre.input_size);
     std::printf("parameters: %lld\n", m.parameter_count());
-    std::printf("classes: %d\n", m.num_classes());
+    std::printf("classes: %d%s\n", m.num_classes(), m.num_classes() ? "" : " (no classifier head)");
+    if (m.num_classes() > 0) {
+        std::string names = m.config.labels_source;
+        if (names.empty() && m.num_classes() == vit::kImageNet21kClasses)
+            names = "none (\"class N\"): vitscope ships no names for ImageNet-21k's 21843 classes";
+        else if (names.empty())
+            names = "none (\"class N\"): the config names no classes";
+        std::printf("class names: %s\n", names.c_str());
+    }
     std::printf("layer norm eps: %g\ngelu: %s\n", m.config.ln_eps, m.config.gelu_tanh ? "tanh" : "erf");
-    std::printf("preprocessing: resize shorter side to %d (%s, crop_pct %.3f), centre crop %d, mean %.4f %.4f %.4f, std %.4f %.4f %.4f\n",
-                vit::resize_side(pre, pre.input_size), pre.interpolation.c_str(), pre.crop_pct,
-                pre.input_size, pre.mean[0], pre.mean[1], pre.mean[2], pre.std[0], pre.std[1], pre.std[2]);
+    std::printf("preprocessing: %s\n", vit::describe_preprocessing(pre).c_str());
+    if (pre.hf && !pre.hf->defaults_note.empty()) std::printf("preprocessing note: %s\n", pre.hf->defaults_note.c_str());
     return 0;
 }
 

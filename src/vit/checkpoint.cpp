@@ -6,6 +6,7 @@
 #include <set>
 
 #include "error.h"
+#include "labels.h"
 #include "memory_budget.h"
 #include "model.h"
 #include "safetensors.h"
@@ -346,8 +347,14 @@ Model build(const SafeTensors& st, ModelConfig cfg) {
     read_heads(r, n, m);
     check_all_used(st, r, n);
 
+    if (cfg.num_classes >= 0 && cfg.num_classes != m.num_classes())
+        r.fail("the config says num_classes " + std::to_string(cfg.num_classes) + " but the classifier has " +
+               std::to_string(m.num_classes()));
     // Labels only mean something beside a classifier of the same size.
-    if (m.num_classes() == 0) cfg.labels.clear();
+    if (m.num_classes() == 0) {
+        cfg.labels.clear();
+        cfg.labels_source.clear();
+    }
     else if (!cfg.labels.empty() && static_cast<int>(cfg.labels.size()) != m.num_classes())
         r.fail("the config names " + std::to_string(cfg.labels.size()) + " classes but the classifier has " +
                std::to_string(m.num_classes()));
@@ -377,7 +384,9 @@ Model load_model(const std::string& dir) {
     if (const size_t budget = default_memory_budget(); f32_bytes > budget)
         throw Error(weights + ": the weights take " + gib(f32_bytes) + " as f32, over the memory budget of " +
                     gib(budget) + " (raise VITSCOPE_MEMORY_BUDGET)");
-    return build(st, std::move(cfg));
+    Model m = build(st, std::move(cfg));
+    add_shipped_labels(m, shipped_labels_dir());
+    return m;
 }
 
 }  // namespace vit

@@ -8,16 +8,12 @@
 // Hugging Face (has "model_type", "architectures" or "hidden_size"): sizes from
 // hidden_size, num_hidden_layers, num_attention_heads, intermediate_size (or
 // mlp_ratio), layer_norm_eps (default 1e-12, as HF's ViTConfig; 1e-6 for
-// dinov2), hidden_act; labels from id2label. Preprocessing from
-// preprocessor_config.json, mapped onto timm's resize-shorter-side + centre crop:
-//   resize side R = size (an int, {"shortest_edge"}, or {"height","width"} with
-//   height == width); with do_center_crop and crop_size C: input C, crop_pct C/R;
-//   otherwise input R, crop_pct 1 (for HF's resize-to-square this matches exactly
-//   on square photos; on others we keep the aspect ratio and crop instead of squashing).
-// Without preprocessor_config.json: HF ViTImageProcessor's defaults (image_size,
-// bilinear, mean = std = 0.5, crop_pct 1), or for dinov2 BitImageProcessor's
-// (bicubic, ImageNet mean/std, shorter side 256 then crop 224).
-#include <charconv>
+// dinov2), hidden_act; labels from id2label. Preprocessing: the transformers
+// image processor that preprocessor_config.json names (image_processor_type or
+// feature_extractor_type), else the one config.json's model_type implies (deit:
+// DeiTImageProcessor, dinov2*: BitImageProcessor, others ViTImageProcessor),
+// with that processor's defaults under the file's settings. Without the file:
+// the processor's defaults (for dinov2, the settings its hub repositories ship).
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -103,7 +99,8 @@ Doc parse_doc(const std::string& file, const std::string& text) {
 }
 
 void check_preprocess(const Doc& d, const PreprocessConfig& p) {
-    for (float s : p.std) if (!(s > 0)) d.fail("std must be positive in every channel");
+    const bool normalises = !p.hf || p.hf->do_normalize;
+    for (float s : p.std) if (normalises && !(s > 0)) d.fail("std must be positive in every channel");
     if (!(p.crop_pct > 0 && p.crop_pct <= 1)) d.fail("crop_pct must be in (0, 1], not " + std::to_string(p.crop_pct));
 }
 
@@ -201,73 +198,188 @@ void read_timm(const Doc& d, ModelConfig& c) {
         c.pre.input_size = c.image_size;
     }
 
+    if (const json* v = d.find(d.j, "num_classes")) {
+        c.num_classes = d.get_int(*v, "num_classes");
+        if (c.num_classes < 0) d.fail("'num_classes' must not be negative");
+    }
     if (const json* v = d.find(d.j, "label_names")) {
         if (!v->is_array()) d.fail("'label_names' must be a list of strings");
         for (const json& l : *v) c.labels.push_back(d.get_string(l, "label_names"));
+        c.labels_source = "label_names in config.json";
     }
 }
 
 // --- Hugging Face ------------------------------------------------------------
 
-// PIL resampling codes as HF stores them.
+// PIL resampling codes as HF stores them (PIL.Image.Resampling).
 std::string interpolation_from_pil(const Doc& d, int code) {
+    if (code == 0) return "nearest";
     if (code == 2) return "bilinear";
     if (code == 3) return "bicubic";
-    d.fail("resample " + std::to_string(code) + " is not supported (2 bilinear or 3 bicubic)");
+    static const char* const names[] = {"NEAREST", "LANCZOS", "BILINEAR", "BICUBIC", "BOX", "HAMMING"};
+    const std::string name = code >= 0 && code <= 5 ? std::string(" (PIL ") + names[code] + ")" : "";
+    d.fail("resample " + std::to_string(code) + name + " is not supported (0 nearest, 2 bilinear or 3 bicubic)");
 }
 
-// HF "size": an int, {"shortest_edge": s}, or {"height": h, "width": w}.
-int hf_size(const Doc& d, const json& v, const std::string& key) {
-    if (!v.is_object()) return d.square_size(v, key);
-    if (const json* s = d.find(v, "shortest_edge")) return d.positive(d.get_int(*s, key), key);
-    const json* h = d.find(v, "height");
-    const json* w = d.find(v, "width");
-    if (!h || !w) d.fail("'" + key + "' needs shortest_edge or height and width");
-    return d.square_size(json::array({*h, *w}), key);
+// The transformers image processors vitscope reproduces; which one a folder
+// uses is named by preprocessor_config.json or, failing that, follows from
+// config.json's model_type, as AutoImageProcessor decides.
+enum class Processor { ViT, DeiT, Bit };
+
+const char* processor_name(Processor p) {
+    return p == Processor::DeiT ? "DeiTImageProcessor" : p == Processor::Bit ? "BitImageProcessor" : "ViTImageProcessor";
 }
 
-// A float read back as the shortest decimal that names it (0.8f -> 0.8), which
-// is how preprocessing undoes float storage to match timm's Python arithmetic.
-double as_decimal(float value) {
-    char text[32];
-    const auto [end, ec] = std::to_chars(text, text + sizeof text, value);
-    double out = value;
-    std::from_chars(text, end, out);
-    return out;
+Processor processor_for_model_type(const std::string& model_type) {
+    if (model_type == "deit") return Processor::DeiT;
+    if (model_type.rfind("dinov2", 0) == 0) return Processor::Bit;  // dinov2, dinov2_with_registers
+    return Processor::ViT;
 }
 
-// A crop_pct for which floor(input / crop_pct) gives back `resize` despite rounding.
-float crop_pct_for(int input, int resize) {
-    float pct = static_cast<float>(input) / static_cast<float>(resize);
-    while (std::floor(input / as_decimal(pct)) < resize) pct = std::nextafter(pct, 0.0f);
-    return pct;
-}
-
-void read_hf_preprocessor(const Doc& d, ModelConfig& c) {
-    PreprocessConfig& p = c.pre;
-    if (const json* v = d.find(d.j, "image_mean")) p.mean = d.rgb(*v, "image_mean");
-    if (const json* v = d.find(d.j, "image_std")) p.std = d.rgb(*v, "image_std");
-    if (const json* v = d.find(d.j, "resample")) p.interpolation = interpolation_from_pil(d, d.get_int(*v, "resample"));
-    if (const json* v = d.find(d.j, "do_normalize"); v && !d.get_bool(*v, "do_normalize")) {
-        p.mean = {0, 0, 0};
-        p.std = {1, 1, 1};
+// image_processor_type or the older feature_extractor_type; the Fast
+// (torchvision) variants are run as their PIL originals.
+std::optional<Processor> processor_named(const Doc& d) {
+    for (const char* key : {"image_processor_type", "feature_extractor_type"}) {
+        const json* v = d.find(d.j, key);
+        if (!v) continue;
+        const std::string name = d.get_string(*v, key);
+        for (Processor p : {Processor::ViT, Processor::DeiT, Processor::Bit}) {
+            const std::string base = processor_name(p);
+            const std::string family = base.substr(0, base.size() - std::string("ImageProcessor").size());
+            if (name == base || name == base + "Fast" || name == family + "FeatureExtractor") return p;
+        }
+        d.fail(std::string(key) + " '" + name +
+               "' is not supported (ViTImageProcessor, DeiTImageProcessor or BitImageProcessor)");
     }
-    if (const json* v = d.find(d.j, "do_resize"); v && !d.get_bool(*v, "do_resize"))
-        d.fail("do_resize false is not supported (inputs are always resized)");
-    int resize = c.image_size;
-    if (const json* v = d.find(d.j, "size")) resize = hf_size(d, *v, "size");
-    bool crop = d.find(d.j, "crop_size") != nullptr;
-    if (const json* v = d.find(d.j, "do_center_crop")) crop = crop && d.get_bool(*v, "do_center_crop");
-    if (crop) {
-        const int crop_size = hf_size(d, d.j["crop_size"], "crop_size");
-        if (crop_size > resize)
-            d.fail("crop_size " + std::to_string(crop_size) + " is larger than the resize " + std::to_string(resize));
-        p.input_size = crop_size;
-        p.crop_pct = crop_pct_for(crop_size, resize);
+    return std::nullopt;
+}
+
+// Each processor's own defaults (transformers' __init__ arguments).
+HfImageProcessor processor_defaults(Processor p, PreprocessConfig& pre) {
+    HfImageProcessor hf;
+    hf.name = processor_name(p);
+    if (p == Processor::ViT) {
+        pre.interpolation = "bilinear";
+        pre.mean = pre.std = {0.5f, 0.5f, 0.5f};  // IMAGENET_STANDARD_MEAN / _STD
+    } else if (p == Processor::DeiT) {
+        pre.interpolation = "bicubic";
+        hf.resize_height = hf.resize_width = 256;
+        hf.do_center_crop = true;
+        pre.mean = pre.std = {0.5f, 0.5f, 0.5f};
     } else {
-        p.input_size = resize;
-        p.crop_pct = 1.0f;
+        pre.interpolation = "bicubic";
+        hf.shortest_edge = 224;
+        hf.do_center_crop = true;
+        pre.mean = {0.48145466f, 0.4578275f, 0.40821073f};  // OPENAI_CLIP_MEAN / _STD
+        pre.std = {0.26862954f, 0.26130258f, 0.27577711f};
     }
+    return hf;
+}
+
+// A size as transformers' get_size_dict reads it: an int is a square
+// {height, width} (or, for BitImageProcessor's size, the shortest edge), a
+// list is [height, width], an object names height and width or shortest_edge.
+void read_size(const Doc& d, const json& v, const std::string& key, bool int_is_edge, int& edge, int& h, int& w) {
+    const auto one = [&](const json& x) { return d.positive(d.get_int(x, key), key); };
+    edge = 0;
+    if (v.is_number()) {
+        if (int_is_edge) edge = one(v);
+        else h = w = one(v);
+    } else if (v.is_array() && v.size() == 2) {
+        h = one(v[0]);
+        w = one(v[1]);
+    } else if (v.is_object() && v.size() == 1 && d.find(v, "shortest_edge")) {
+        edge = one(v["shortest_edge"]);
+    } else if (v.is_object() && v.size() == 2 && d.find(v, "height") && d.find(v, "width")) {
+        h = one(v["height"]);
+        w = one(v["width"]);
+    } else {
+        d.fail("'" + key + "' must be an integer, [height, width], {\"height\", \"width\"} or {\"shortest_edge\"}, not " +
+               v.dump());
+    }
+}
+
+std::string dims(int h, int w) { return std::to_string(h) + " x " + std::to_string(w); }
+
+// The processor's settings from preprocessor_config.json over its defaults,
+// then the square model input they lead to (vitscope runs square inputs only).
+void read_hf_preprocessor(const Doc& d, Processor p, PreprocessConfig& pre) {
+    HfImageProcessor& hf = *pre.hf;
+    if (const json* v = d.find(d.j, "do_resize")) hf.do_resize = d.get_bool(*v, "do_resize");
+    if (const json* v = d.find(d.j, "size"))
+        read_size(d, *v, "size", p == Processor::Bit, hf.shortest_edge, hf.resize_height, hf.resize_width);
+    if (hf.shortest_edge > 0 && p != Processor::Bit)
+        d.fail(hf.name + " resizes to a height and width; 'size' {\"shortest_edge\"} is only BitImageProcessor's");
+    if (p != Processor::ViT) {  // ViTImageProcessor has no crop step: its crop keys are ignored, as transformers does
+        if (const json* v = d.find(d.j, "do_center_crop")) hf.do_center_crop = d.get_bool(*v, "do_center_crop");
+        if (const json* v = d.find(d.j, "crop_size")) {
+            int edge = 0;
+            read_size(d, *v, "crop_size", false, edge, hf.crop_height, hf.crop_width);
+            if (edge > 0) d.fail("'crop_size' must give a height and width, not a shortest edge");
+        }
+    }
+    if (const json* v = d.find(d.j, "resample")) pre.interpolation = interpolation_from_pil(d, d.get_int(*v, "resample"));
+    if (const json* v = d.find(d.j, "do_rescale")) hf.do_rescale = d.get_bool(*v, "do_rescale");
+    if (const json* v = d.find(d.j, "rescale_factor")) {
+        if (!v->is_number()) d.fail("'rescale_factor' must be a number, not " + v->dump());
+        hf.rescale_factor = v->get<double>();
+        if (!(hf.rescale_factor > 0) || !std::isfinite(hf.rescale_factor))
+            d.fail("'rescale_factor' must be positive, not " + v->dump());
+    }
+    if (const json* v = d.find(d.j, "do_normalize")) hf.do_normalize = d.get_bool(*v, "do_normalize");
+    if (const json* v = d.find(d.j, "image_mean")) pre.mean = d.rgb(*v, "image_mean");
+    if (const json* v = d.find(d.j, "image_std")) pre.std = d.rgb(*v, "image_std");
+}
+
+// The side of the square the model sees; other shapes are refused here,
+// except a photo that is not resized, whose own size counts (checked then).
+void set_hf_input_size(const Doc& d, ModelConfig& c) {
+    PreprocessConfig& pre = c.pre;
+    const HfImageProcessor& hf = *pre.hf;
+    pre.crop_pct = 1.0f;  // timm's; unused
+    if (hf.do_center_crop) {
+        if (hf.crop_height != hf.crop_width)
+            d.fail("crop_size " + dims(hf.crop_height, hf.crop_width) + " is not square; vitscope runs square inputs only");
+        pre.input_size = hf.crop_height;
+    } else if (!hf.do_resize) {
+        pre.input_size = c.image_size;  // nominal: the photo goes in at its own size
+    } else if (hf.shortest_edge > 0) {
+        d.fail("size {\"shortest_edge\": " + std::to_string(hf.shortest_edge) +
+               "} without a centre crop keeps the photo's aspect ratio; vitscope runs square inputs only");
+    } else if (hf.resize_height != hf.resize_width) {
+        d.fail("size " + dims(hf.resize_height, hf.resize_width) + " is not square and nothing crops it; vitscope runs square inputs only");
+    } else {
+        pre.input_size = hf.resize_height;
+    }
+}
+
+// Preprocessing of a Hugging Face model folder: its processor, with
+// preprocessor_config.json's settings when the file is there.
+void read_hf_preprocessing(const Doc& config, const Doc* preprocessor, ModelConfig& c) {
+    std::string model_type;
+    if (const json* v = config.find(config.j, "model_type")) model_type = config.get_string(*v, "model_type");
+    std::optional<Processor> named;
+    if (preprocessor) named = processor_named(*preprocessor);
+    const Processor p = named.value_or(processor_for_model_type(model_type));
+    PreprocessConfig& pre = c.pre;
+    pre.hf = processor_defaults(p, pre);
+    if (preprocessor) {
+        read_hf_preprocessor(*preprocessor, p, pre);
+        set_hf_input_size(*preprocessor, c);
+        return;
+    }
+    if (p == Processor::Bit) {
+        // What every facebook/dinov2-* repository ships, rather than
+        // BitImageProcessor's bare defaults (224, CLIP statistics) that no DINOv2 uses.
+        pre.hf->shortest_edge = 256;
+        pre.mean = {0.485f, 0.456f, 0.406f};
+        pre.std = {0.229f, 0.224f, 0.225f};
+        pre.hf->defaults_note = "no preprocessor_config.json: the settings facebook/dinov2-* ship "
+                                "(BitImageProcessor, shortest edge 256, crop 224, bicubic, ImageNet mean and std)";
+    } else {
+        pre.hf->defaults_note = std::string("no preprocessor_config.json: ") + pre.hf->name + "'s defaults";
+    }
+    set_hf_input_size(config, c);
 }
 
 void read_hf(const Doc& d, ModelConfig& c) {
@@ -312,20 +424,7 @@ void read_hf(const Doc& d, ModelConfig& c) {
             c.labels.push_back(name);
             ++next;
         }
-    }
-
-    // Defaults of the HF image processor when preprocessor_config.json is absent.
-    PreprocessConfig& p = c.pre;
-    if (dinov2) {
-        p.interpolation = "bicubic";
-        p.input_size = 224;
-        p.crop_pct = crop_pct_for(224, 256);
-    } else {
-        p.interpolation = "bilinear";
-        p.input_size = c.image_size;
-        p.crop_pct = 1.0f;
-        p.mean = {0.5f, 0.5f, 0.5f};
-        p.std = {0.5f, 0.5f, 0.5f};
+        if (!c.labels.empty()) c.labels_source = "id2label in config.json";
     }
 }
 
@@ -354,10 +453,11 @@ ModelConfig parse_files(const std::string& config_file, const std::string& confi
     if (timm) read_timm(d, c);
     else if (hf) read_hf(d, c);
     else d.fail("neither a timm config (architecture, pretrained_cfg) nor a Hugging Face one (model_type, hidden_size)");
-    if (hf && !timm && pre_json) {
-        const Doc pd = parse_doc(pre_file, *pre_json);
-        read_hf_preprocessor(pd, c);
-        check_preprocess(pd, c.pre);
+    if (hf && !timm) {
+        std::optional<Doc> pd;
+        if (pre_json) pd = parse_doc(pre_file, *pre_json);
+        read_hf_preprocessing(d, pd ? &*pd : nullptr, c);
+        check_preprocess(pd ? *pd : d, c.pre);
     }
     check_preprocess(d, c.pre);
     if (!(c.ln_eps > 0)) d.fail("layer norm eps must be positive");

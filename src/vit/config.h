@@ -2,17 +2,36 @@
 // reduced to the fields the forward pass and preprocessing need.
 #pragma once
 #include <array>
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace vit {
 
+// A Hugging Face image processor as transformers runs it with PIL
+// (ViTImageProcessor, DeiTImageProcessor, BitImageProcessor): resize, centre
+// crop, rescale, normalise, each step only when its do_* flag says so.
+struct HfImageProcessor {
+    std::string name;                 // "ViTImageProcessor", "DeiTImageProcessor" or "BitImageProcessor"
+    bool do_resize = true;
+    int shortest_edge = 0;            // > 0: the shorter side goes to this length, aspect kept;
+    int resize_height = 224;          // otherwise the photo is squashed to exactly
+    int resize_width = 224;           // resize_height x resize_width
+    bool do_center_crop = false;
+    int crop_height = 224, crop_width = 224;
+    bool do_rescale = true;
+    double rescale_factor = 1.0 / 255.0;  // as Python reads it: a double
+    bool do_normalize = true;         // with PreprocessConfig::mean and std
+    std::string defaults_note;        // set when preprocessor_config.json is absent: whose values these are
+};
+
 struct PreprocessConfig {
     int input_size = 224;        // square model input, pixels
-    float crop_pct = 0.875f;     // shorter side is resized to floor(input_size / crop_pct)
-    std::string interpolation = "bicubic";  // "bicubic" or "bilinear"
+    float crop_pct = 0.875f;     // timm: shorter side is resized to floor(input_size / crop_pct)
+    std::string interpolation = "bicubic";  // PIL's filter: "bicubic", "bilinear" or "nearest"
     std::array<float, 3> mean{0.485f, 0.456f, 0.406f};
     std::array<float, 3> std{0.229f, 0.224f, 0.225f};
+    std::optional<HfImageProcessor> hf;  // set: transformers' pipeline instead of timm's eval transform
 };
 
 struct ModelConfig {
@@ -24,9 +43,11 @@ struct ModelConfig {
     int depth = 0;
     int heads = 0;
     int mlp_dim = 0;
+    int num_classes = -1;        // timm's num_classes; -1 = not stated
     float ln_eps = 1e-6f;
     bool gelu_tanh = false;      // approximate GELU if the config says so
     std::vector<std::string> labels;  // class names in index order (may be empty)
+    std::string labels_source;   // where the names came from, for `info`; empty when there are none
     PreprocessConfig pre;
 };
 

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "error.h"
+#include "preprocess_steps.h"
 
 // The filter weights must be rounded as Pillow rounds them (a separate
 // multiply and add, as built for baseline x86-64) to get its fixed-point
@@ -160,7 +161,76 @@ int crop_offset(int image_size, int crop_size) {
     return round_half_even((image_size - crop_size) / 2.0);
 }
 
+// PIL's nearest-neighbour scaling (ImagingScaleAffine): output pixel i reads
+// input pixel int(p), p running from half a step in steps of in/out, summed
+// one step at a time in double as Pillow does (so its rounding is Pillow's too).
+std::vector<int> nearest_sources(int in_size, int out_size) {
+    const double step = static_cast<double>(static_cast<float>(in_size)) / out_size;
+    std::vector<int> source(out_size);
+    double p = step * 0.5;
+    for (int i = 0; i < out_size; ++i, p += step) source[i] = p < in_size ? static_cast<int>(p) : -1;
+    return source;
+}
+
+Image resize_nearest(const Image& in, int out_w, int out_h) {
+    const std::vector<int> xs = nearest_sources(in.width, out_w), ys = nearest_sources(in.height, out_h);
+    Image out = blank(out_w, out_h);  // zeros: where Pillow finds no source pixel it leaves black
+    for (int y = 0; y < out_h; ++y) {
+        if (ys[y] < 0) continue;
+        for (int x = 0; x < out_w; ++x) {
+            if (xs[x] < 0) continue;
+            for (int c = 0; c < 3; ++c) out.rgb[(static_cast<size_t>(y) * out_w + x) * 3 + c] = in.at(xs[x], ys[y], c);
+        }
+    }
+    return out;
+}
+
 }  // namespace
+
+namespace detail {
+
+void check_resize_target(const Image& image, long long w, long long h) {
+    if (static_cast<double>(w) * static_cast<double>(h) > static_cast<double>(kMaxImagePixels))
+        throw Error("resizing the " + std::to_string(image.width) + " x " + std::to_string(image.height) +
+                    " photo to " + std::to_string(w) + " x " + std::to_string(h) + " px would make it over 64 megapixels");
+}
+
+Size shorter_side_to(const Image& image, int side) {
+    const bool portrait = image.width <= image.height;
+    const int short_side = portrait ? image.width : image.height;
+    const int long_side = portrait ? image.height : image.width;
+    const double long_exact = static_cast<double>(side) * long_side / short_side;
+    // A very elongated photo (say 60000 x 2) would resize to billions of pixels.
+    if (long_exact * side > static_cast<double>(kMaxImagePixels))
+        throw Error("a " + std::to_string(image.width) + " x " + std::to_string(image.height) +
+                    " photo is too elongated: resizing its shorter side to " + std::to_string(side) +
+                    " px would make it over 64 megapixels");
+    // Python's int(side * long / short): the exact product, one rounded division, truncated.
+    const int long_scaled = static_cast<int>(static_cast<double>(static_cast<long long>(side) * long_side) / short_side);
+    return portrait ? Size{side, long_scaled} : Size{long_scaled, side};
+}
+
+Input cut_input(const Image& resized, int left, int top, int size, const ValueTable& values, int photo_w, int photo_h) {
+    Input input;
+    input.size = size;
+    input.chw.resize(static_cast<size_t>(3) * size * size);
+    for (int c = 0; c < 3; ++c) {
+        for (int y = 0; y < size; ++y) {
+            for (int x = 0; x < size; ++x) {
+                const int sx = x + left, sy = y + top;
+                const bool inside = sx >= 0 && sx < resized.width && sy >= 0 && sy < resized.height;
+                const uint8_t v = inside ? resized.at(sx, sy, c) : 0;
+                input.chw[(static_cast<size_t>(c) * size + y) * size + x] = values[c][v];
+            }
+        }
+    }
+    const double scale_x = static_cast<double>(resized.width) / photo_w;
+    const double scale_y = static_cast<double>(resized.height) / photo_h;
+    input.crop = {left / scale_x, top / scale_y, size / scale_x, size / scale_y};
+    return input;
+}
+
+}  // namespace detail
 
 int resize_side(const PreprocessConfig& cfg, int input_size) {
     return static_cast<int>(std::floor(input_size / as_written(cfg.crop_pct)));
@@ -171,6 +241,10 @@ Image resize_pil(const Image& image, int out_w, int out_h, const std::string& in
         throw Error("cannot resize an empty or malformed image");
     if (out_w <= 0 || out_h <= 0)
         throw Error("cannot resize to " + std::to_string(out_w) + " x " + std::to_string(out_h) + " pixels");
+    if (interpolation == "nearest") {
+        if (out_w == image.width && out_h == image.height) return image;
+        return resize_nearest(image, out_w, out_h);
+    }
     const Filter filter = filter_for(interpolation);
     const bool horizontal = out_w != image.width, vertical = out_h != image.height;
     if (!horizontal && !vertical) return image;
@@ -197,47 +271,24 @@ Input preprocess(const Image& image, const PreprocessConfig& cfg, int input_size
     if (input_size < 0) throw Error("the input size must be positive, not " + std::to_string(input_size));
     const int size = input_size > 0 ? input_size : cfg.input_size;
     if (size <= 0) throw Error("the model's input size must be positive, not " + std::to_string(size));
-    if (!(cfg.crop_pct > 0.0f)) throw Error("crop_pct must be positive");
     if (image.width <= 0 || image.height <= 0) throw Error("cannot preprocess an empty image");
+    // The input itself is size x size floats: bound it like a photo.
+    if (static_cast<long long>(size) * size > kMaxImagePixels)
+        throw Error("an input of " + std::to_string(size) + " x " + std::to_string(size) + " px is over 64 megapixels");
+    if (cfg.hf) return detail::preprocess_hf(image, cfg, input_size);
+    if (!(cfg.crop_pct > 0.0f)) throw Error("crop_pct must be positive");
 
     // timm: scale_size = floor(img_size / crop_pct); torchvision Resize(int)
     // gives the shorter side that length and the longer int(scale * long / short).
-    const int scale_size = resize_side(cfg, size);
-    const bool portrait = image.width <= image.height;
-    const int short_side = portrait ? image.width : image.height;
-    const int long_side = portrait ? image.height : image.width;
-    const double long_exact = static_cast<double>(scale_size) * long_side / short_side;
-    // A very elongated photo (say 60000 x 2) would resize to billions of pixels.
-    if (long_exact * scale_size > static_cast<double>(kMaxImagePixels))
-        throw Error("a " + std::to_string(image.width) + " x " + std::to_string(image.height) +
-                    " photo is too elongated: resizing its shorter side to " + std::to_string(scale_size) +
-                    " px would make it over 64 megapixels");
-    const int long_scaled = static_cast<int>(static_cast<double>(static_cast<long long>(scale_size) * long_side) / short_side);
-    const int resized_w = portrait ? scale_size : long_scaled;
-    const int resized_h = portrait ? long_scaled : scale_size;
-    const Image resized = resize_pil(image, resized_w, resized_h, cfg.interpolation);
+    const detail::Size resized_size = detail::shorter_side_to(image, resize_side(cfg, size));
+    const Image resized = resize_pil(image, resized_size.w, resized_size.h, cfg.interpolation);
 
-    const int left = crop_offset(resized_w, size), top = crop_offset(resized_h, size);
-    Input input;
-    input.size = size;
-    input.chw.resize(static_cast<size_t>(3) * size * size);
-    for (int c = 0; c < 3; ++c) {
-        for (int y = 0; y < size; ++y) {
-            for (int x = 0; x < size; ++x) {
-                const int sx = x + left, sy = y + top;
-                const bool inside = sx >= 0 && sx < resized_w && sy >= 0 && sy < resized_h;
-                const uint8_t v = inside ? resized.at(sx, sy, c) : 0;  // torchvision pads with black
-                // ToTensor then Normalize, in float32 and in that order, as torchvision does.
-                input.chw[(static_cast<size_t>(c) * size + y) * size + x] =
-                    (static_cast<float>(v) / 255.0f - cfg.mean[c]) / cfg.std[c];
-            }
-        }
-    }
-
-    const double scale_x = static_cast<double>(resized_w) / image.width;
-    const double scale_y = static_cast<double>(resized_h) / image.height;
-    input.crop = {left / scale_x, top / scale_y, size / scale_x, size / scale_y};
-    return input;
+    detail::ValueTable values;
+    for (int c = 0; c < 3; ++c)
+        for (int v = 0; v < 256; ++v)  // ToTensor then Normalize, in float32 and in that order, as torchvision does
+            values[c][v] = (static_cast<float>(v) / 255.0f - cfg.mean[c]) / cfg.std[c];
+    const int left = crop_offset(resized.width, size), top = crop_offset(resized.height, size);
+    return detail::cut_input(resized, left, top, size, values, image.width, image.height);  // torchvision pads with black
 }
 
 }  // namespace vit

@@ -279,7 +279,9 @@ std::string config_json(const Model& m, const std::string& scheme) {
 std::string preprocessor_json(const Model& m) {
     const PreprocessConfig& p = m.config.pre;
     const int resize = static_cast<int>(std::floor(p.input_size / static_cast<double>(p.crop_pct) + 1e-6));
-    json j = {{"image_mean", p.mean},
+    // BitImageProcessor: the processor that resizes the shorter side then crops, as the timm config does.
+    json j = {{"image_processor_type", "BitImageProcessor"},
+              {"image_mean", p.mean},
               {"image_std", p.std},
               {"resample", p.interpolation == "bilinear" ? 2 : 3},
               {"do_resize", true},
