@@ -7,7 +7,7 @@ side is ImageOps.exif_transpose(Image.open(path)).convert("RGB") from Debian's
 python3-pil. Cases:
   * PIL and vitscope load the same libjpeg-turbo and libwebp files (what ldd
     resolves for both), so equal settings must give equal pixels;
-  * every JPEG in assets/ and fuzz/corpus/image/;
+  * every JPEG in assets/, every JPEG and WebP in fuzz/corpus/image/;
   * JPEGs written by PIL in every flavour a camera or a program writes:
     baseline and progressive, 4:4:4 / 4:2:2 / 4:2:0 at odd sizes, grey, CMYK,
     qualities 30 to 100, noise (the hardest for rounding) and a photo;
@@ -103,7 +103,8 @@ def main():
     with tempfile.TemporaryDirectory(prefix="vitscope_photo_pil_") as tmp:
         tmp = Path(tmp)
         source = Path(SRC)
-        for path in sorted((source / "assets").glob("*.jpg")) + sorted((source / "fuzz" / "corpus" / "image").glob("*.jpg")):
+        seeds = source / "fuzz" / "corpus" / "image"
+        for path in sorted((source / "assets").glob("*.jpg")) + sorted(seeds.glob("*.jpg")) + sorted(seeds.glob("*.webp")):
             compare(f"{path.relative_to(source)} equals PIL's", path, tmp)
 
         jpegs = [  # (name, image, save options)
