@@ -123,9 +123,10 @@ def decoded_photo(tmp, image):
 def as_pil_sees_it(tmp, image):
     """vitscope's pixels equal ImageOps.exif_transpose(Image.open(image)).convert("RGB")."""
     ours = decoded_photo(tmp, image)
-    with Image.open(image) as im, warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # PIL warns about the EXIF rows' damaged blocks
-        ref = np.asarray(ImageOps.exif_transpose(im).convert("RGB"))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # PIL warns about the EXIF rows' damaged blocks (in open() already)
+        with Image.open(image) as im:
+            ref = np.asarray(ImageOps.exif_transpose(im).convert("RGB"))
     return ours is not None and ours.shape == ref.shape and np.array_equal(ours, ref)
 
 
