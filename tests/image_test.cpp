@@ -24,6 +24,7 @@
 #include "vit/error.h"
 #include "vit/exif_orientation.h"
 #include "vit/image.h"
+#include "vit/image_format.h"
 #include "support/default_model.h"
 
 namespace {
@@ -353,6 +354,24 @@ TEST(ImageDecode, WebpAlphaIsDroppedWithoutBlending) {  // as PIL's convert('RGB
     expect_rgb(image, 0, 0, 200, 100, 50);
     expect_rgb(image, 1, 0, 1, 2, 3);
     expect_rgb(image, 2, 0, 90, 80, 70);
+}
+
+// The size each WebP header states (VP8X canvas, VP8L and VP8 frames), read
+// before decoding for the megapixel limit, is the size libwebp decodes.
+TEST(ImageDecode, WebpHeaderSizeIsTheDecodedSize) {
+    const std::string seeds = std::string(VITSCOPE_SOURCE_DIR) + "/fuzz/corpus/image/";
+    for (const char* name : {"lossy.webp", "lossless_alpha.webp", "exif_orientation_6.webp", "animated.webp"}) {
+        SCOPED_TRACE(name);
+        const Bytes bytes = read_bytes(seeds + name);
+        ASSERT_FALSE(bytes.empty());
+        ASSERT_EQ(vit::detail::sniff_format(bytes.data(), bytes.size()), vit::detail::ImageFormat::WebP);
+        const vit::detail::HeaderSize header = vit::detail::read_header_size(vit::detail::ImageFormat::WebP,
+                                                                             bytes.data(), bytes.size());
+        const vit::Image image = vit::decode_image(bytes.data(), bytes.size());
+        const bool turned = image.orientation >= 5;
+        EXPECT_EQ(header.width, turned ? image.height : image.width);
+        EXPECT_EQ(header.height, turned ? image.width : image.height);
+    }
 }
 
 // --- EXIF orientation ---
