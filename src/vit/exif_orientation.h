@@ -14,7 +14,9 @@ namespace vit::detail {
 // "Exif\0\0" header of a JPEG APP1 segment. 1 (as stored) when there is none,
 // when its value is not 1..8, or when the block cannot be read: a damaged
 // EXIF block never stops the photo from opening. Entries past the block's end
-// (an IFD that claims more than the block holds) are not read.
+// (an IFD that claims more than the block holds) are not read. Not read
+// either: the XMP tiff:Orientation and ImageMagick "Raw profile type exif"
+// text that Pillow falls back on when a file has no EXIF block.
 int exif_orientation(const uint8_t* exif, size_t size);
 
 // Turns `image` by one of the eight EXIF orientations, as exif_transpose
