@@ -92,7 +92,8 @@ inline void feed_config(const uint8_t* data, size_t size) {
 }
 
 // A photo file: decode_image (format sniffing, the header's size against the
-// megapixel limit, the container check, stb_image's decoders), then
+// megapixel limit, the container check, libjpeg-turbo, libwebp or
+// stb_image's decoders, the EXIF orientation through libexif), then
 // preprocessing with the default model's settings (shorter side to 248 px
 // bicubic, centre crop 224, mean = std = 0.5), as vitscope does.
 inline void feed_image(const uint8_t* data, size_t size) {

@@ -61,6 +61,15 @@ def main():
     save(out, "still.gif", p.convert("P"), "GIF")
     frames = [picture(10, 8).convert("P"), picture(10, 8).transpose(Image.FLIP_LEFT_RIGHT).convert("P")]
     save(out, "animated.gif", frames[0], "GIF", save_all=True, append_images=frames[1:], duration=100, loop=0)
+    # EXIF: a photo stored sideways (orientation 6, turned upright when opened), in JPEG and WebP.
+    exif = Image.Exif()
+    exif[0x0112] = 6
+    save(out, "exif_orientation_6.jpg", p, "JPEG", quality=80, exif=exif.tobytes())
+    save(out, "exif_orientation_6.webp", p, "WEBP", lossless=True, exif=exif.tobytes())
+    save(out, "lossy.webp", picture(17, 13), "WEBP", quality=60)
+    save(out, "lossless_alpha.webp", p.convert("RGBA"), "WEBP", lossless=True)
+    save(out, "animated.webp", frames[0].convert("RGB"), "WEBP", save_all=True,
+         append_images=[frames[1].convert("RGB")], duration=100, quality=50)
 
 
 if __name__ == "__main__":

@@ -20,10 +20,11 @@ import sys
 import tempfile
 import threading
 import time
+import warnings
 import zlib
 
 import numpy as np
-from PIL import Image
+from PIL import Image, ImageOps
 
 from script_support import BIN, DOG, MIRROR, MODEL, SRC, Tally
 
@@ -111,6 +112,24 @@ def model_input(tmp, image):
     return np.load(os.path.join(out, "input.npy")) if r.rc == 0 else None
 
 
+def decoded_photo(tmp, image):
+    """The photo as vitscope decoded it (`dump`'s photo.npy, upright), or None."""
+    out = tempfile.mkdtemp(dir=tmp)
+    shutil.rmtree(out)
+    r = run("dump", image, "-o", out, "--model", MODEL)
+    return np.load(os.path.join(out, "photo.npy")) if r.rc == 0 else None
+
+
+def as_pil_sees_it(tmp, image):
+    """vitscope's pixels equal ImageOps.exif_transpose(Image.open(image)).convert("RGB")."""
+    ours = decoded_photo(tmp, image)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # PIL warns about the EXIF rows' damaged blocks (in open() already)
+        with Image.open(image) as im:
+            ref = np.asarray(ImageOps.exif_transpose(im).convert("RGB"))
+    return ours is not None and ours.shape == ref.shape and np.array_equal(ours, ref)
+
+
 def same_input(tmp, a, b):
     """Both photos give the model exactly the same input tensor."""
     x, y = model_input(tmp, a), model_input(tmp, b)
@@ -189,6 +208,71 @@ def set_value(header, start, data, tensor, index, value):
 
 
 # --- the rows -----------------------------------------------------------------------------------
+
+def photo_decoder_rows(tmp):
+    """JPEG (libjpeg-turbo), WebP (libwebp) and EXIF: refused where Pillow refuses, decoded as
+    Pillow decodes where it decodes, and refused early where only a crafted file would go."""
+    dog_bytes = open(DOG, "rb").read()
+    small = Image.open(DOG).convert("RGB").resize((192, 144))
+    webp = io.BytesIO()
+    small.save(webp, "WEBP", quality=80)
+    webp = webp.getvalue()
+    expect_refusal("truncated WebP", ["classify", write(tmp, "cut.webp", webp[:len(webp) // 2]), "--model", MODEL],
+                   "cut.webp", "truncated")
+    # A VP8X header with a 16384 x 16384 canvas and nothing after it: refused from the header.
+    huge = b"RIFF" + struct.pack("<I", 22) + b"WEBPVP8X" + struct.pack("<I", 10) + bytes(4) + \
+        (16383).to_bytes(3, "little") * 2
+    r = expect_refusal("WebP header claiming 16384 x 16384", ["classify", write(tmp, "huge.webp", huge), "--model", MODEL],
+                       "16384 x 16384", "64-megapixel", timeout=20)
+    check("WebP header claiming 16384 x 16384 -> refused before decoding (peak RSS < 200 MB)", r.max_rss_mb < 200,
+          f"{r.max_rss_mb:.0f} MB")
+
+    # dog.jpg starts with its EXIF block (APP1). Its length field says 60000 in a file of 9000 bytes:
+    # Pillow refuses it too ("Truncated File Read").
+    lying = bytearray(dog_bytes[:9000])
+    assert lying[2:4] == b"\xff\xe1" and lying[6:10] == b"Exif"
+    lying[4:6] = struct.pack(">H", 60000)
+    expect_refusal("EXIF block (APP1) longer than the file", ["classify", write(tmp, "long_exif.jpg", bytes(lying)),
+                   "--model", MODEL], "long_exif.jpg", "APP1", "EXIF")
+    # Inside the block: IFD0 claims 500 entries where the block holds a few. Read as Pillow reads
+    # it (the entries that are there count; here orientation 6): the photo is turned upright.
+    exif = Image.Exif()
+    exif[0x0112] = 6
+    block = bytearray(exif.tobytes())  # "Exif\0\0" + a big-endian TIFF block, IFD0 at offset 8
+    assert block[6:8] == b"MM"
+    block[14:16] = struct.pack(">H", 500)
+    path = os.path.join(tmp, "exif_claims_500.jpg")
+    small.save(path, quality=90, exif=bytes(block))
+    expect_result("EXIF IFD claiming 500 entries (holds 1)", classify(path),
+                  as_pil_sees_it(tmp, path) and decoded_photo(tmp, path).shape == (192, 144, 3),
+                  "expected PIL's exif_transpose pixels, turned to 144 x 192")
+
+    # A Huffman table declaring 16 x 255 codes: libjpeg refuses it, as it does for Pillow.
+    bad = bytearray(dog_bytes)
+    dht = bad.find(b"\xff\xc4")
+    bad[dht + 5:dht + 21] = bytes([255] * 16)
+    expect_refusal("corrupt JPEG (a bogus Huffman table)", ["classify", write(tmp, "bad_dht.jpg", bytes(bad)),
+                   "--model", MODEL], "bad_dht.jpg", "damaged JPEG", "Huffman")
+    # Damaged entropy-coded data is a warning in libjpeg: Pillow decodes the rest, and so does vitscope.
+    noisy = bytearray(dog_bytes)
+    sos = noisy.find(b"\xff\xda")
+    for i in range(sos + 5000, sos + 5400, 7):
+        if 0xFF not in (noisy[i], noisy[i] ^ 0x5A):  # no marker made or broken
+            noisy[i] ^= 0x5A
+    path = write(tmp, "noisy_scan.jpg", bytes(noisy))
+    expect_result("JPEG with damaged scan data (decoded as Pillow decodes it)", classify(path),
+                  as_pil_sees_it(tmp, path), "expected PIL's pixels")
+    # A progressive JPEG whose first scan is repeated 600 times: Pillow would decode every copy;
+    # vitscope stops at 500 (each scan re-decodes the frame: hours at 64 megapixels).
+    prog = io.BytesIO()
+    small.save(prog, "JPEG", quality=90, progressive=True)
+    prog = prog.getvalue()
+    first = prog.find(b"\xff\xda")
+    second = prog.find(b"\xff\xda", first + 2)
+    many = prog[:first] + prog[first:second] * 600 + prog[second:]
+    expect_refusal("JPEG of 600 scans", ["classify", write(tmp, "many_scans.jpg", many), "--model", MODEL],
+                   "many_scans.jpg", "500 scans", timeout=60)
+
 
 def image_rows(tmp):
     dog = Image.open(DOG).convert("RGB")
@@ -486,6 +570,7 @@ def window_rows(tmp):
 def main():
     with tempfile.TemporaryDirectory() as tmp:
         base = image_rows(tmp)
+        photo_decoder_rows(tmp)
         model_rows(tmp)
         changing_file_rows(tmp, base)
         window_rows(tmp)

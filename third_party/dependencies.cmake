@@ -9,6 +9,16 @@ find_package(PkgConfig REQUIRED)
 pkg_check_modules(STB REQUIRED IMPORTED_TARGET stb)
 add_library(vitscope::stb ALIAS PkgConfig::STB)
 
+# The photo decoders beside stb_image, the libraries Debian's Pillow links:
+# libjpeg-turbo (libjpeg62-turbo-dev) for JPEG, libwebp with its demuxer
+# (libwebp-dev) for WebP, and libexif (libexif-dev) for EXIF orientation.
+pkg_check_modules(JPEG REQUIRED IMPORTED_TARGET libjpeg)
+pkg_check_modules(WEBP REQUIRED IMPORTED_TARGET libwebp libwebpdemux)
+pkg_check_modules(EXIF REQUIRED IMPORTED_TARGET libexif)
+add_library(vitscope_photo_decoders INTERFACE)
+target_link_libraries(vitscope_photo_decoders INTERFACE PkgConfig::JPEG PkgConfig::WEBP PkgConfig::EXIF)
+add_library(vitscope::photo_decoders ALIAS vitscope_photo_decoders)
+
 if(VITSCOPE_GUI)
   find_package(glfw3 3.3 REQUIRED)
   pkg_check_modules(EPOXY REQUIRED IMPORTED_TARGET epoxy)

@@ -1,5 +1,6 @@
 // vitscope dump IMAGE -o DIR [--model DIR] [--size S]: the whole trace as .npy
-// files (input, q, k, v, attn, logits) plus meta.json, for the reference tests.
+// files (input, q, k, v, attn, logits) plus meta.json, for the reference tests,
+// and the decoded photo (photo.npy: height x width x 3 bytes, upright).
 #include <cstdio>
 #include <filesystem>
 #include <string>
@@ -40,6 +41,7 @@ int cmd_dump(const CliArgs& args) {
     if (ec) throw vit::Error(dir + ": cannot create (" + ec.message() + ")");
     const vit::Trace& t = p.trace;
     const auto file = [&](const char* name) { return (std::filesystem::path(dir) / name).string(); };
+    vit::write_file_atomic(file("photo.npy"), encode_npy({p.image.height, p.image.width, 3}, p.image.rgb.data()));
     vit::write_file_atomic(file("input.npy"), encode_npy({3, p.input.size, p.input.size}, p.input.chw.data()));
     vit::write_file_atomic(file("attn.npy"), stack_heads(t, [](const vit::HeadTrace& h) -> const vit::Mat& { return h.attn; }));
     vit::write_file_atomic(file("q.npy"), stack_heads(t, [](const vit::HeadTrace& h) -> const vit::Mat& { return h.q; }));

@@ -4,7 +4,9 @@
 
 namespace app {
 
-std::string encode_npy(const std::vector<int64_t>& shape, const float* data) {
+namespace {
+
+std::string encode(const std::vector<int64_t>& shape, const char* descr, const void* data, size_t item_size) {
     std::string dims;
     int64_t count = 1;
     for (int64_t d : shape) {
@@ -12,7 +14,7 @@ std::string encode_npy(const std::vector<int64_t>& shape, const float* data) {
         count *= d;
     }
     if (shape.size() > 1) dims.pop_back();  // (3,) needs its comma, (3,4) does not end with one
-    std::string header = "{'descr': '<f4', 'fortran_order': False, 'shape': (" + dims + "), }";
+    std::string header = "{'descr': '" + std::string(descr) + "', 'fortran_order': False, 'shape': (" + dims + "), }";
     // Magic (6) + version (2) + length (2) + header + '\n' is padded to a multiple of 64.
     const size_t total = 10 + header.size() + 1;
     header.append((64 - total % 64) % 64, ' ');
@@ -23,9 +25,17 @@ std::string encode_npy(const std::vector<int64_t>& shape, const float* data) {
     out += static_cast<char>(header.size() >> 8);
     out += header;
     const size_t offset = out.size();
-    out.resize(offset + count * sizeof(float));
-    std::memcpy(out.data() + offset, data, count * sizeof(float));
+    out.resize(offset + count * item_size);
+    std::memcpy(out.data() + offset, data, count * item_size);
     return out;
 }
+
+}  // namespace
+
+std::string encode_npy(const std::vector<int64_t>& shape, const float* data) {
+    return encode(shape, "<f4", data, sizeof(float));
+}
+
+std::string encode_npy(const std::vector<int64_t>& shape, const uint8_t* data) { return encode(shape, "|u1", data, 1); }
 
 }  // namespace app

@@ -15,7 +15,7 @@ namespace fs = std::filesystem;
 bool is_image_name(const std::string& name) {
     std::string ext = fs::path(name).extension().string();
     std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return std::tolower(c); });
-    return ext == ".jpg" || ext == ".jpeg" || ext == ".png" || ext == ".bmp" || ext == ".gif";
+    return ext == ".jpg" || ext == ".jpeg" || ext == ".png" || ext == ".webp" || ext == ".bmp" || ext == ".gif";
 }
 
 bool is_model_dir(const std::string& dir) {
@@ -95,7 +95,7 @@ void FileBrowser::draw(const Frame& f) {
     ImGui::TextUnformatted(model_mode ? "Open a model folder" : "Open an image");
     ImGui::PopFont();
     ImGui::TextColored(colors::muted, model_mode ? "A model is a folder with model.safetensors and config.json."
-                                                 : "JPEG, PNG, BMP or GIF. The current photo stays if this one fails.");
+                                                 : "JPEG, PNG, WebP, BMP or GIF. The current photo stays if this one fails.");
     if (ImGui::Button("Up")) go(fs::path(dir).parent_path().string());
     ImGui::SameLine();
     if (ImGui::Button("Home")) go(std::getenv("HOME") ? std::getenv("HOME") : "/");

@@ -8,9 +8,12 @@
 #include <cstring>
 #include <filesystem>
 #include <memory>
+#include <utility>
 
 #include "error.h"
+#include "exif_orientation.h"
 #include "image_format.h"
+#include "photo_decoders.h"
 
 namespace vit {
 namespace {
@@ -52,50 +55,71 @@ std::string stb_reason() {
 
 }  // namespace
 
+namespace detail {
+
+void refuse_if_huge(const std::string& name, long long width, long long height) {
+    // Divided, not multiplied: two 32-bit header sizes overflow a product.
+    if (width > 0 && height > 0 && width > kMaxImagePixels / height)
+        throw Error(name + ": " + std::to_string(width) + " x " + std::to_string(height) +
+                    " pixels is over the 64-megapixel limit");
+}
+
+}  // namespace detail
+
+namespace {
+
+// PNG, BMP and GIF. Asking for 3 channels turns grey, grey+alpha and RGBA
+// into RGB (alpha dropped, as PIL's convert('RGB') does) and 16-bit samples
+// into 8-bit.
+detail::DecodedPhoto decode_with_stb(const uint8_t* bytes, size_t size, const std::string& name,
+                                     detail::ImageFormat format) {
+    using namespace detail;
+    const std::string damaged = name + " is a damaged or unsupported " + format_name(format) + " (";
+    int width = 0, height = 0, channels = 0;
+    if (!stbi_info_from_memory(bytes, static_cast<int>(size), &width, &height, &channels))
+        throw Error(damaged + stb_reason() + ")");
+    if (width <= 0 || height <= 0) throw Error(damaged + "no pixels)");
+    refuse_if_huge(name, width, height);
+
+    // The flip flag is global in stb_image; the GL code may set it for its own
+    // textures, so pin it off for this thread's decode.
+    stbi_set_flip_vertically_on_load_thread(0);
+    std::unique_ptr<stbi_uc, void (*)(void*)> pixels(
+        stbi_load_from_memory(bytes, static_cast<int>(size), &width, &height, &channels, 3), &stbi_image_free);
+    if (!pixels) throw Error(damaged + stb_reason() + ")");
+
+    DecodedPhoto out;
+    out.image.width = width;
+    out.image.height = height;
+    out.image.rgb.assign(pixels.get(), pixels.get() + static_cast<size_t>(width) * height * 3);
+    if (format == ImageFormat::Png) out.exif = png_exif(bytes, size);
+    return out;
+}
+
+}  // namespace
+
 Image decode_image(const uint8_t* bytes, size_t size, const std::string& name) {
     using namespace detail;
     if (size == 0) throw Error(name + " is empty");
     if (size > INT_MAX) throw Error(name + " is over 2 GiB, too large to decode");
     const ImageFormat format = sniff_format(bytes, size);
     if (format == ImageFormat::Unknown)
-        throw Error(name + " is not an image vitscope can read (JPEG, PNG, BMP or GIF)");
-    const std::string damaged = name + " is a damaged or unsupported " + format_name(format) + " (";
+        throw Error(name + " is not an image vitscope can read (JPEG, PNG, WebP, BMP or GIF)");
 
     // A huge image is refused from its header, before any pixel memory is
     // allocated. Our own header read, because stbi_info itself refuses images
     // over 2^30 bytes with only "unknown image type".
-    const auto refuse_if_huge = [&name](long long width, long long height) {
-        // Divided, not multiplied: two 32-bit header sizes overflow a product.
-        if (width > 0 && height > 0 && width > kMaxImagePixels / height)
-            throw Error(name + ": " + std::to_string(width) + " x " + std::to_string(height) +
-                        " pixels is over the 64-megapixel limit");
-    };
     const HeaderSize header = read_header_size(format, bytes, size);
-    refuse_if_huge(header.width, header.height);
-    // The container is checked before stb_image reads any of it: its header
-    // parser (stbi_info too) overruns on some damaged tables.
+    refuse_if_huge(name, header.width, header.height);
+    // The container is checked before the decoder reads any of it: stb_image
+    // decodes truncated files as if the rest were black.
     if (const std::string problem = check_container(format, bytes, size); !problem.empty())
         throw Error(name + " " + problem);
-    int width = 0, height = 0, channels = 0;
-    if (!stbi_info_from_memory(bytes, static_cast<int>(size), &width, &height, &channels))
-        throw Error(damaged + stb_reason() + ")");
-    if (width <= 0 || height <= 0) throw Error(damaged + "no pixels)");
-    refuse_if_huge(width, height);
-
-    // The flip flag is global in stb_image; the GL code may set it for its own
-    // textures, so pin it off for this thread's decode.
-    stbi_set_flip_vertically_on_load_thread(0);
-    // Asking for 3 channels turns grey, grey+alpha and RGBA into RGB (alpha
-    // dropped, as PIL's convert('RGB') does) and 16-bit samples into 8-bit.
-    std::unique_ptr<stbi_uc, void (*)(void*)> pixels(
-        stbi_load_from_memory(bytes, static_cast<int>(size), &width, &height, &channels, 3), &stbi_image_free);
-    if (!pixels) throw Error(damaged + stb_reason() + ")");
-
-    Image image;
-    image.width = width;
-    image.height = height;
-    image.rgb.assign(pixels.get(), pixels.get() + static_cast<size_t>(width) * height * 3);
-    return image;
+    DecodedPhoto photo = format == ImageFormat::Jpeg   ? decode_jpeg(bytes, size, name)
+                         : format == ImageFormat::WebP ? decode_webp(bytes, size, name)
+                                                       : decode_with_stb(bytes, size, name, format);
+    if (!photo.exif.empty()) apply_orientation(photo.image, exif_orientation(photo.exif.data(), photo.exif.size()));
+    return std::move(photo.image);
 }
 
 Image decode_image(const uint8_t* bytes, size_t size) { return decode_image(bytes, size, "the image"); }

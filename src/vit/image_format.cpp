@@ -1,9 +1,7 @@
 #include "image_format.h"
 
-#include <algorithm>
-
-#include <cstring>
 #include <cstdlib>
+#include <cstring>
 
 namespace vit::detail {
 namespace {
@@ -12,23 +10,10 @@ uint32_t be32(const uint8_t* p) { return uint32_t(p[0]) << 24 | uint32_t(p[1]) <
 uint32_t le32(const uint8_t* p) { return uint32_t(p[3]) << 24 | uint32_t(p[2]) << 16 | uint32_t(p[1]) << 8 | p[0]; }
 uint32_t be16(const uint8_t* p) { return uint32_t(p[0]) << 8 | p[1]; }
 uint32_t le16(const uint8_t* p) { return uint32_t(p[1]) << 8 | p[0]; }
+uint32_t le24(const uint8_t* p) { return uint32_t(p[2]) << 16 | uint32_t(p[1]) << 8 | p[0]; }
 
 bool starts_with(const uint8_t* bytes, size_t size, const char* magic, size_t magic_size) {
     return size >= magic_size && std::memcmp(bytes, magic, magic_size) == 0;
-}
-
-// Entropy-coded data after SOS: 0xFF is stuffed as FF 00 and restart markers
-// FF D0..D7 sit inside it, so the scan ends at the first other marker.
-// Returns that marker's position, or size when the data runs out first.
-size_t skip_scan_data(const uint8_t* b, size_t n, size_t i) {
-    while (i + 1 < n) {
-        if (b[i] != 0xFF) { ++i; continue; }
-        const uint8_t next = b[i + 1];
-        if (next == 0x00 || (next >= 0xD0 && next <= 0xD7)) i += 2;
-        else if (next == 0xFF) ++i;  // fill byte before a marker
-        else return i;
-    }
-    return n;
 }
 
 HeaderSize jpeg_header_size(const uint8_t* b, size_t n) {
@@ -46,44 +31,27 @@ HeaderSize jpeg_header_size(const uint8_t* b, size_t n) {
     return {};
 }
 
-// A DHT segment (its bytes after the length field): tables of a class/id byte,
-// 16 code counts and the symbols. stb_image reads past its arrays when the
-// counts add up to more than 256, so such a table is refused here first.
-std::string check_huffman_tables(const uint8_t* b, size_t n, bool whole_segment) {
-    const std::string bad = "is a damaged JPEG (a Huffman table (DHT) ";
-    for (size_t i = 0; i < n;) {
-        size_t codes = 0;  // counted over the counts present, even in a truncated table
-        for (size_t k = 1; k <= 16 && i + k < n; ++k) codes += b[i + k];
-        if (codes > 256) return bad + "defines " + std::to_string(codes) + " codes, more than 256)";
-        if (n - i < 17 + codes)  // past the end: of the segment (damaged) or of the file (truncated, said later)
-            return whole_segment ? bad + "runs past the end of its segment)" : std::string{};
-        i += 17 + codes;
+// The first chunk after "RIFF" size "WEBP" states the size: VP8X its canvas,
+// VP8L and VP8 (lossless and lossy still images) their bitstream's frame.
+HeaderSize webp_header_size(const uint8_t* b, size_t n) {
+    if (n >= 30 && std::memcmp(b + 12, "VP8X", 4) == 0) return {1 + le24(b + 24), 1 + le24(b + 27)};
+    if (n >= 25 && std::memcmp(b + 12, "VP8L", 4) == 0 && b[20] == 0x2F) {
+        const uint32_t bits = le32(b + 21);  // 14 bits width - 1, 14 bits height - 1
+        return {1 + (bits & 0x3FFF), 1 + ((bits >> 14) & 0x3FFF)};
     }
+    if (n >= 30 && std::memcmp(b + 12, "VP8 ", 4) == 0 && std::memcmp(b + 23, "\x9D\x01\x2A", 3) == 0)
+        return {le16(b + 26) & 0x3FFF, le16(b + 28) & 0x3FFF};  // the top 2 bits are upscaling hints
     return {};
 }
 
-std::string check_jpeg(const uint8_t* b, size_t n) {
-    const std::string cut = "is truncated (the JPEG ends before its end-of-image marker)";
-    size_t i = 2;  // after SOI
-    for (;;) {
-        // Like libjpeg, tolerate stray bytes between segments; then skip fill bytes.
-        while (i < n && b[i] != 0xFF) ++i;
-        while (i < n && b[i] == 0xFF) ++i;
-        if (i >= n) return cut;
-        const uint8_t marker = b[i++];
-        if (marker == 0xD9) return {};  // EOI: anything after it (thumbnails, motion video) is ignored
-        if (marker == 0x00 || marker == 0x01 || (marker >= 0xD0 && marker <= 0xD8)) continue;  // no length field
-        if (i + 2 > n) return cut;
-        const size_t length = size_t(b[i]) << 8 | b[i + 1];
-        if (length < 2) return "is a damaged JPEG (a marker segment has an impossible length)";
-        if (marker == 0xC4)  // the tables present, even in a truncated file
-            if (std::string bad = check_huffman_tables(b + i + 2, std::min(length, n - i) - 2, i + length <= n);
-                !bad.empty())
-                return bad;
-        if (i + length > n) return cut;
-        i += length;
-        if (marker == 0xDA) i = skip_scan_data(b, n, i);  // SOS: the segment is followed by the scan
-    }
+// RIFF's size field covers everything after it; bytes past it are ignored.
+std::string check_webp(const uint8_t* b, size_t n) {
+    if (n < 12) return "is truncated (the WebP ends inside its RIFF header)";
+    const uint64_t riff_end = uint64_t(le32(b + 4)) + 8;
+    if (riff_end > n)
+        return "is truncated (the WebP's RIFF header states " + std::to_string(riff_end) + " bytes, the file has " +
+               std::to_string(n) + ")";
+    return {};
 }
 
 std::string check_png(const uint8_t* b, size_t n) {
@@ -157,6 +125,8 @@ ImageFormat sniff_format(const uint8_t* bytes, size_t size) {
     if (starts_with(bytes, size, "\x89PNG\r\n\x1A\n", 8)) return ImageFormat::Png;
     if (starts_with(bytes, size, "GIF87a", 6) || starts_with(bytes, size, "GIF89a", 6)) return ImageFormat::Gif;
     if (starts_with(bytes, size, "BM", 2)) return ImageFormat::Bmp;
+    if (size >= 12 && std::memcmp(bytes, "RIFF", 4) == 0 && std::memcmp(bytes + 8, "WEBP", 4) == 0)
+        return ImageFormat::WebP;
     return ImageFormat::Unknown;
 }
 
@@ -166,6 +136,7 @@ const char* format_name(ImageFormat format) {
         case ImageFormat::Png: return "PNG";
         case ImageFormat::Bmp: return "BMP";
         case ImageFormat::Gif: return "GIF";
+        case ImageFormat::WebP: return "WebP";
         case ImageFormat::Unknown: break;
     }
     return "image";
@@ -184,6 +155,7 @@ HeaderSize read_header_size(ImageFormat format, const uint8_t* b, size_t n) {
         case ImageFormat::Gif:
             if (n >= 10) return {le16(b + 6), le16(b + 8)};
             break;
+        case ImageFormat::WebP: return webp_header_size(b, n);
         case ImageFormat::Unknown: break;
     }
     return {};
@@ -191,13 +163,27 @@ HeaderSize read_header_size(ImageFormat format, const uint8_t* b, size_t n) {
 
 std::string check_container(ImageFormat format, const uint8_t* bytes, size_t size) {
     switch (format) {
-        case ImageFormat::Jpeg: return check_jpeg(bytes, size);
         case ImageFormat::Png: return check_png(bytes, size);
         case ImageFormat::Bmp: return check_bmp(bytes, size);
         case ImageFormat::Gif: return check_gif(bytes, size);
+        case ImageFormat::WebP: return check_webp(bytes, size);
+        case ImageFormat::Jpeg:  // libjpeg finds a JPEG's end itself (jpeg_decode.cpp)
         case ImageFormat::Unknown: break;
     }
     return {};
+}
+
+std::vector<uint8_t> png_exif(const uint8_t* b, size_t n) {
+    std::vector<uint8_t> exif;
+    for (size_t i = 8; i + 8 <= n;) {  // chunks: length, type, data, CRC
+        const size_t length = be32(b + i);
+        if (length > n - i - 8) break;
+        if (std::memcmp(b + i + 4, "IEND", 4) == 0) break;
+        if (std::memcmp(b + i + 4, "eXIf", 4) == 0) exif.assign(b + i + 8, b + i + 8 + length);
+        if (n - i - 8 - length < 4) break;
+        i += length + 12;
+    }
+    return exif;
 }
 
 }  // namespace vit::detail
