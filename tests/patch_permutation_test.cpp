@@ -99,8 +99,10 @@ TEST(PositionEmbeddingsOff, AddsNothingToPatchesAndKeepsTheClsRow) {
         TraceOptions off;
         off.position_embeddings = false;
         const Trace a = run(m, in, off), b = run(zeroed, in);
-        EXPECT_EQ(a.final_tokens, b.final_tokens);
+        // The same numbers (two runs need not agree to the last bit: Eigen's
+        // kernels may take another path on differently aligned buffers).
         EXPECT_EQ(a.layers[0].x_in, b.layers[0].x_in);
+        EXPECT_LT((a.final_tokens - b.final_tokens).cwiseAbs().maxCoeff(), 1e-5f);
         // and it changes something: the real run differs
         EXPECT_GT((run(m, in).final_tokens - a.final_tokens).cwiseAbs().maxCoeff(), 1e-2f);
     }
@@ -154,7 +156,9 @@ TEST(ContentShift, WithoutPositionsTheShiftedRunIsTheOriginalPermuted) {
             for (int query : {original.token_of(0, 0), original.token_of(3, 1), 0}) {
                 const MovedMapDifferences diff = moved_map_differences(original, s, layer, 1, query);
                 EXPECT_LT(diff.without_pos, 1e-6);
-                if (layer == 0) EXPECT_GT(diff.with_pos, 1e-3) << query;
+                if (layer == 0) {
+                    EXPECT_GT(diff.with_pos, 1e-3) << query;
+                }
             }
         // With no shift at all both differences vanish.
         const ContentShift none = run_content_shift(m, in, 0, 4);
