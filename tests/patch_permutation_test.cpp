@@ -122,16 +122,19 @@ TEST(PermutationExperiment, EquivariantWithoutPositionsNotWith) {
         EXPECT_GT(e.with_pos.final_tokens, 1e-2);
         // Without positions the classifier sees the same tokens, shuffled or not.
         if (original.logits.size()) {
-            EXPECT_LT((e.original_without_pos.logits - e.shuffled_without_pos.logits).cwiseAbs().maxCoeff(), 1e-5f);
+            const Vec& as_is = e.runs.original_without_pos.logits;
+            EXPECT_LT((as_is - e.runs.rearranged_without_pos.logits).cwiseAbs().maxCoeff(), 1e-5f);
             EXPECT_EQ(e.top1_with_pos, top_class_index(original.logits));
-            EXPECT_EQ(e.top1_without_pos, top_class_index(e.original_without_pos.logits));
+            EXPECT_EQ(e.top1_without_pos, top_class_index(e.runs.original_without_pos.logits));
         } else {
             EXPECT_EQ(e.top1_with_pos, -1);
         }
         // The un-shuffled comparison is not vacuous: against the identity the
         // shuffled run differs a lot.
-        EXPECT_GT(unpermuted_difference(e.original_without_pos, e.shuffled_without_pos, identity_permutation(16)).max(),
+        EXPECT_GT(unpermuted_difference(e.runs.original_without_pos, e.runs.rearranged_without_pos,
+                                        identity_permutation(16)).max(),
                   1e-2);
+        EXPECT_EQ(e.runs.input.chw, permute_patches(in, spec.patch, e.shuffle).chw);
     }
 }
 
@@ -150,7 +153,8 @@ TEST(ContentShift, WithoutPositionsTheShiftedRunIsTheOriginalPermuted) {
         const ContentShift s = run_content_shift(m, in, 1, -2);
         EXPECT_EQ(s.moves.to, cyclic_shift(4, 1, -2).to);
         // A cyclic shift of whole patches is a permutation: the whole traces agree.
-        const UnpermutedDifference d = unpermuted_difference(s.original_without_pos, s.shifted_without_pos, s.moves);
+        const UnpermutedDifference d =
+            unpermuted_difference(s.runs.original_without_pos, s.runs.rearranged_without_pos, s.moves);
         EXPECT_LT(d.max(), 1e-5);
         for (int layer = 0; layer < spec.depth; ++layer)
             for (int query : {original.token_of(0, 0), original.token_of(3, 1), 0}) {
@@ -164,6 +168,23 @@ TEST(ContentShift, WithoutPositionsTheShiftedRunIsTheOriginalPermuted) {
         const ContentShift none = run_content_shift(m, in, 0, 4);
         EXPECT_LT(moved_map_differences(original, none, 1, 0, original.token_of(2, 2)).with_pos, 1e-7);
     }
+}
+
+TEST(RearrangedRuns, TheThreeRunsAreCheckedAgainstTheBudgetTogether) {
+    const testing::SyntheticSpec spec;
+    const Model m = testing::make_synthetic_model(spec);
+    const Input in = random_input(spec.image, 41);
+    TraceOptions options;
+    const size_t one = trace_bytes(m, spec.image, options);
+    options.memory_budget = 3 * one - 1;  // each run fits, the three do not
+    try {
+        run_rearranged(m, in, random_patch_permutation(16, 0), options);
+        FAIL() << "expected the budget to refuse";
+    } catch (const Error& e) {
+        EXPECT_NE(std::string(e.what()).find("memory budget"), std::string::npos) << e.what();
+    }
+    options.memory_budget = 3 * one;
+    EXPECT_EQ(run_rearranged(m, in, random_patch_permutation(16, 0), options).rearranged.tokens, 17);
 }
 
 }  // namespace

@@ -51,7 +51,8 @@ TEST_F(RealExperiments, ShuffleIsEquivariantOnlyWithoutPositions) {
 
 TEST_F(RealExperiments, ShiftedContentMovesTheMap) {
     const ContentShift s = run_content_shift(*model, *input, 2, 3);
-    const UnpermutedDifference d = unpermuted_difference(s.original_without_pos, s.shifted_without_pos, s.moves);
+    const UnpermutedDifference d =
+        unpermuted_difference(s.runs.original_without_pos, s.runs.rearranged_without_pos, s.moves);
     EXPECT_LT(d.attention, 1e-5);
     for (int layer : {0, 5, 11}) {
         const MovedMapDifferences m = moved_map_differences(*trace, s, layer, 1, trace->token_of(5, 7));

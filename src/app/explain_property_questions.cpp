@@ -4,6 +4,7 @@
 // contracts are in the README's command-line section).
 #include <climits>
 #include <cstdio>
+#include <initializer_list>
 #include <string>
 
 #include "explain_questions.h"
@@ -22,6 +23,22 @@ std::string number(double v) {
     char text[32];
     std::snprintf(text, sizeof text, "%.9g", v);
     return text;
+}
+
+std::string number(int v) { return std::to_string(v); }
+
+// One CSV line from its fields (appended one by one: GCC 12 warns wrongly,
+// -Wrestrict, about chains of std::string + on temporaries).
+std::string line(std::initializer_list<std::string> fields) {
+    std::string out;
+    bool first = true;
+    for (const std::string& f : fields) {
+        if (!first) out += ',';
+        out += f;
+        first = false;
+    }
+    out += '\n';
+    return out;
 }
 
 // A CSV field: quoted when it holds a comma, a quote or a line break.
@@ -47,9 +64,8 @@ std::string global_csv(const ExplainInput& in) {
     for (int l = 0; l < static_cast<int>(t.layers.size()); ++l)
         for (int h = 0; h < static_cast<int>(t.layers[l].heads.size()); ++h) {
             const vit::DistanceMass m = vit::distance_mass(t, l, h, query);
-            out += std::to_string(l) + "," + std::to_string(h);
-            for (double band : m.band) out += "," + number(band);
-            out += "," + number(m.far_quarter) + "\n";
+            out += line({number(l), number(h), number(m.band[0]), number(m.band[1]), number(m.band[2]),
+                         number(m.band[3]), number(m.band[4]), number(m.far_quarter)});
         }
     return out;
 }
@@ -60,7 +76,7 @@ std::string dynamic_csv(const ExplainInput& in) {
     std::string out = "layer,head,jsd\n";
     for (int l = 0; l < static_cast<int>(a.layers.size()); ++l)
         for (int h = 0; h < static_cast<int>(a.layers[l].heads.size()); ++h)
-            out += std::to_string(l) + "," + std::to_string(h) + "," + number(vit::attention_jsd(a, b, l, h, query)) + "\n";
+            out += line({number(l), number(h), number(vit::attention_jsd(a, b, l, h, query))});
     return out;
 }
 
@@ -77,8 +93,8 @@ std::string permutation_csv(const ExplainInput& in) {
         return top.empty() ? std::string() : field(top[0].label);
     };
     return "with_pos_max_abs_diff,without_pos_max_abs_diff,top1_with_pos,top1_without_pos\n" +
-           number(e.with_pos.max()) + "," + number(e.without_pos.max()) + "," + top1(p.trace) + "," +
-           top1(e.original_without_pos) + "\n";
+           line({number(e.with_pos.max()), number(e.without_pos.max()), top1(p.trace),
+                 top1(e.runs.original_without_pos)});
 }
 
 std::string position_csv(const ExplainInput& in) {
@@ -88,7 +104,7 @@ std::string position_csv(const ExplainInput& in) {
     std::string out = "row,col,cosine\n";
     for (int r = 0; r < t.grid; ++r)
         for (int c = 0; c < t.grid; ++c)
-            out += std::to_string(r) + "," + std::to_string(c) + "," + number(cosine[r * t.grid + c]) + "\n";
+            out += line({number(r), number(c), number(cosine[r * t.grid + c])});
     return out;
 }
 
@@ -99,8 +115,8 @@ std::string cross_csv(const ExplainInput& in) {
     const vit::CrossAttentionRow r = vit::cross_attention_row(a, b, layer, head, query_token(in.args, a));
     std::string out = "key,row,col,score,scaled,weight\n";
     for (int j = 0; j < b.tokens; ++j)
-        out += std::to_string(j) + "," + std::to_string(b.row_of(j)) + "," + std::to_string(b.col_of(j)) + "," +
-               number(r.raw[j]) + "," + number(r.scaled[j]) + "," + number(r.weights[j]) + "\n";
+        out += line({number(j), number(b.row_of(j)), number(b.col_of(j)), number(r.raw[j]), number(r.scaled[j]),
+                     number(r.weights[j])});
     return out;
 }
 
@@ -109,10 +125,10 @@ std::string mlp_csv(const ExplainInput& in) {
     const vit::TokenPath path =
         vit::token_path(in.photo.model, in.photo.trace, layer, query_token(in.args, in.photo.trace));
     std::string out = "part,norm\n";
-    for (const vit::PartNorm& part : vit::token_path_norms(path)) out += part.part + "," + number(part.norm) + "\n";
-    out += "mlp_alone_max_abs_diff," + number(path.mlp_alone_max_abs_diff) + "\n";
-    out += "mlp_others_zeroed_max_abs_diff," + number(path.mlp_others_zeroed_max_abs_diff) + "\n";
-    out += "attention_others_zeroed_max_abs_diff," + number(path.attention_others_zeroed_max_abs_diff) + "\n";
+    for (const vit::PartNorm& part : vit::token_path_norms(path)) out += line({part.part, number(part.norm)});
+    out += line({"mlp_alone_max_abs_diff", number(path.mlp_alone_max_abs_diff)});
+    out += line({"mlp_others_zeroed_max_abs_diff", number(path.mlp_others_zeroed_max_abs_diff)});
+    out += line({"attention_others_zeroed_max_abs_diff", number(path.attention_others_zeroed_max_abs_diff)});
     return out;
 }
 

@@ -1,7 +1,5 @@
 #include "content_shift.h"
 
-#include <cmath>
-
 #include "analysis.h"
 #include "error.h"
 
@@ -12,13 +10,7 @@ ContentShift run_content_shift(const Model& m, const Input& input, int rows, int
     s.rows = rows;
     s.cols = cols;
     s.moves = cyclic_shift(input.size / m.patch, rows, cols);
-    s.shifted_input = permute_patches(input, m.patch, s.moves);
-    options.keep_attention = true;
-    options.position_embeddings = true;
-    s.shifted = run(m, s.shifted_input, options);
-    options.position_embeddings = false;
-    s.original_without_pos = run(m, input, options);
-    s.shifted_without_pos = run(m, s.shifted_input, options);
+    s.runs = run_rearranged(m, input, s.moves, options);
     return s;
 }
 
@@ -35,8 +27,9 @@ double moved_map_difference(const Trace& original, const Trace& shifted, const P
 
 MovedMapDifferences moved_map_differences(const Trace& original, const ContentShift& s, int layer, int head,
                                           int query) {
-    return {moved_map_difference(original, s.shifted, s.moves, layer, head, query),
-            moved_map_difference(s.original_without_pos, s.shifted_without_pos, s.moves, layer, head, query)};
+    return {moved_map_difference(original, s.runs.rearranged, s.moves, layer, head, query),
+            moved_map_difference(s.runs.original_without_pos, s.runs.rearranged_without_pos, s.moves, layer, head,
+                                 query)};
 }
 
 }  // namespace vit

@@ -16,16 +16,14 @@
 namespace vit {
 
 struct ContentShift {
-    int rows = 0, cols = 0;       // content moved down / right (negative: up / left), wrapping
-    PatchPermutation moves;       // cyclic_shift(grid, rows, cols)
-    Input shifted_input;
-    Trace shifted;                // the shifted input, position embeddings kept (a what-if input)
-    Trace original_without_pos;   // the photo as is, no position embeddings (what-if)
-    Trace shifted_without_pos;    // the shifted input, no position embeddings (what-if)
+    int rows = 0, cols = 0;  // content moved down / right (negative: up / left), wrapping
+    PatchPermutation moves;  // cyclic_shift(grid, rows, cols)
+    // runs.input: the shifted input; runs.rearranged: its run with position
+    // embeddings; runs.*_without_pos: the photo as is and shifted, without them.
+    RearrangedRuns runs;
 };
 
-// Three forward passes. options.position_embeddings is set per run; the
-// runs need attention weights (options.keep_attention is forced on).
+// Three forward passes (see run_rearranged; throws vit::Error over the memory budget).
 ContentShift run_content_shift(const Model& model, const Input& input, int rows, int cols, TraceOptions options = {});
 
 // Mean |shifted[moved query, moved j] - original[query, j]| over the patch keys
@@ -35,8 +33,8 @@ double moved_map_difference(const Trace& original, const Trace& shifted, const P
                             int head, int query);
 
 struct MovedMapDifferences {
-    double with_pos = 0;      // `original` (the real run) against shift.shifted
-    double without_pos = 0;   // shift.original_without_pos against shift.shifted_without_pos
+    double with_pos = 0;      // `original` (the real run) against runs.rearranged
+    double without_pos = 0;   // runs.original_without_pos against runs.rearranged_without_pos
 };
 MovedMapDifferences moved_map_differences(const Trace& original, const ContentShift& shift, int layer, int head,
                                           int query);

@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "error.h"
+#include "memory_budget.h"
 
 namespace vit {
 namespace {
@@ -90,6 +91,23 @@ Vec move_row(const Trace& t, const PatchPermutation& p, const Vec& row) {
     Vec out = row;
     for (int j = t.prefix; j < t.tokens; ++j) out[t.prefix + p.to[j - t.prefix]] = row[j];
     return out;
+}
+
+RearrangedRuns run_rearranged(const Model& m, const Input& input, const PatchPermutation& p, TraceOptions options) {
+    options.keep_attention = true;
+    const size_t budget = options.memory_budget ? options.memory_budget : default_memory_budget();
+    if (const size_t need = 3 * trace_bytes(m, input.size, options); need > budget)
+        throw Error("the what-if's three extra runs at " + std::to_string(input.size) + " px would take " + gib(need) +
+                    ", over the memory budget of " + gib(budget) +
+                    " (use a smaller --size, or raise VITSCOPE_MEMORY_BUDGET)");
+    RearrangedRuns r;
+    r.input = permute_patches(input, m.patch, p);
+    options.position_embeddings = true;
+    r.rearranged = run(m, r.input, options);
+    options.position_embeddings = false;
+    r.original_without_pos = run(m, input, options);
+    r.rearranged_without_pos = run(m, r.input, options);
+    return r;
 }
 
 UnpermutedDifference unpermuted_difference(const Trace& a, const Trace& b, const PatchPermutation& p) {

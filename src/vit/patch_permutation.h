@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "forward.h"
+#include "model.h"
 #include "preprocess.h"
 
 namespace vit {
@@ -40,6 +41,19 @@ int moved_token(const Trace& t, const PatchPermutation& p, int token);
 // A row over the original run's tokens re-indexed onto the rearranged run's:
 // out[moved_token(j)] = row[j] (the original map moved with the patches).
 Vec move_row(const Trace& t, const PatchPermutation& p, const Vec& row);
+
+// The what-if runs both the shuffle and the shift experiments make: the
+// rearranged input with position embeddings, and the input as is and
+// rearranged without them. The three traces are checked together against the
+// memory budget before any runs (options.memory_budget, or the default);
+// options.keep_attention is forced on, options.position_embeddings set per run.
+struct RearrangedRuns {
+    Input input;                   // the rearranged input (a mosaic)
+    Trace rearranged;              // with position embeddings
+    Trace original_without_pos;    // the input as is, without position embeddings
+    Trace rearranged_without_pos;  // the rearranged input, without position embeddings
+};
+RearrangedRuns run_rearranged(const Model& model, const Input& input, const PatchPermutation& p, TraceOptions options);
 
 // The largest differences between an original run and a run on the permuted
 // input once the latter's tokens are put back: every attention weight (rows

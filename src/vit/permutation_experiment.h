@@ -16,20 +16,19 @@ namespace vit {
 
 struct PermutationExperiment {
     uint32_t seed = 0;
-    PatchPermutation shuffle;      // random_patch_permutation(grid^2, seed)
-    Input shuffled_input;          // the mosaic
-    Trace shuffled;                // the mosaic, position embeddings kept (what-if input)
-    Trace original_without_pos;    // the photo as is, no position embeddings (what-if)
-    Trace shuffled_without_pos;    // the mosaic, no position embeddings (what-if)
-    UnpermutedDifference with_pos;     // `original` against `shuffled`, put back
-    UnpermutedDifference without_pos;  // original_without_pos against shuffled_without_pos, put back
-    int top1_with_pos = -1;        // argmax of original's logits (-1: no classifier)
-    int top1_without_pos = -1;     // argmax of original_without_pos's logits
+    PatchPermutation shuffle;  // random_patch_permutation(grid^2, seed)
+    // runs.input: the mosaic; runs.rearranged: the mosaic with position
+    // embeddings; runs.*_without_pos: the photo as is and the mosaic, without them.
+    RearrangedRuns runs;
+    UnpermutedDifference with_pos;     // `original` against runs.rearranged, put back
+    UnpermutedDifference without_pos;  // runs.original_without_pos against runs.rearranged_without_pos, put back
+    int top1_with_pos = -1;            // argmax of original's logits (-1: no classifier)
+    int top1_without_pos = -1;         // argmax of runs.original_without_pos's logits
 };
 
 // `original` is the real run of `input` (position embeddings kept, with
-// attention weights). Three forward passes; options.position_embeddings is
-// set per run and options.keep_attention forced on.
+// attention weights). Three forward passes (see run_rearranged; throws
+// vit::Error over the memory budget).
 PermutationExperiment run_permutation_experiment(const Model& model, const Input& input, const Trace& original,
                                                  uint32_t seed, TraceOptions options = {});
 
