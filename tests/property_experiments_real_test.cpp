@@ -5,6 +5,7 @@
 // figures the pages show.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 
 #include "support/default_model.h"

@@ -57,6 +57,11 @@ int patch_query(const ExplainInput& in, const char* question) {
     return query;
 }
 
+const vit::Trace& compare_trace(const ExplainInput& in, const char* question) {
+    if (!in.compare) throw vit::Error(std::string("--question ") + question + " needs --compare IMAGE2");
+    return in.compare->trace;
+}
+
 std::string global_csv(const ExplainInput& in) {
     const vit::Trace& t = in.photo.trace;
     const int query = patch_query(in, "global");
@@ -71,7 +76,7 @@ std::string global_csv(const ExplainInput& in) {
 }
 
 std::string dynamic_csv(const ExplainInput& in) {
-    const vit::Trace &a = in.photo.trace, &b = in.compare->trace;
+    const vit::Trace &a = in.photo.trace, &b = compare_trace(in, "dynamic");
     const int query = query_token(in.args, a);
     std::string out = "layer,head,jsd\n";
     for (int l = 0; l < static_cast<int>(a.layers.size()); ++l)
@@ -109,7 +114,7 @@ std::string position_csv(const ExplainInput& in) {
 }
 
 std::string cross_csv(const ExplainInput& in) {
-    const vit::Trace &a = in.photo.trace, &b = in.compare->trace;
+    const vit::Trace &a = in.photo.trace, &b = compare_trace(in, "cross");
     const int layer = in.args.get_int("--layer", 0, in.photo.model.depth - 1);
     const int head = in.args.get_int("--head", 0, in.photo.model.heads - 1);
     const vit::CrossAttentionRow r = vit::cross_attention_row(a, b, layer, head, query_token(in.args, a));

@@ -13,7 +13,7 @@ namespace {
 void check_patch_query(const Trace& t, int query) {
     if (!t.is_patch(query))
         throw Error("token " + std::to_string(query) +
-                    " is not a patch: distances on the grid need a patch query (--patch ROW,COL)");
+                    " is not a patch: distances on the grid need a patch as the query");
 }
 
 int chebyshev(const Trace& t, int a, int b) {
