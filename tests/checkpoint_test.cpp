@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
+#include "support/random_input.h"
 #include "support/scratch_dir.h"
 #include "support/synthetic_model.h"
 #include "vit/error.h"
@@ -148,18 +149,7 @@ TEST(CheckpointTest, TimmRegisterPositionsFoldIntoRegisters) {
     EXPECT_EQ(testing::first_difference(m, canonical, 1e-6f), "");
 }
 
-Input random_input(int size, uint32_t seed) {
-    Input in;
-    in.size = size;
-    in.chw.resize(3 * static_cast<size_t>(size) * size);
-    uint32_t state = seed;
-    for (float& v : in.chw) {
-        state = state * 1664525u + 1013904223u;  // LCG: a fixed, portable sequence
-        v = static_cast<float>(state >> 8) / 16777216.0f * 4.0f - 2.0f;
-    }
-    in.crop = {0, 0, static_cast<double>(size), static_cast<double>(size)};
-    return in;
-}
+using testing::random_input;
 
 // Largest absolute difference between two same-sized matrices (inf when sizes differ).
 template <class A, class B>

@@ -1,7 +1,157 @@
+// The pages on what attention is, as `vitscope explain --csv` writes them:
+// global, dynamic, permutation, position, cross, mlp. The numbers come from
+// src/vit; here only the selection is read and the columns formatted (the
+// contracts are in the README's command-line section).
+#include <climits>
+#include <cstdio>
+#include <initializer_list>
+#include <string>
+
 #include "explain_questions.h"
+#include "vit/cross_attention.h"
+#include "vit/distance_bands.h"
+#include "vit/divergence.h"
+#include "vit/error.h"
+#include "vit/permutation_experiment.h"
+#include "vit/position_similarity.h"
+#include "vit/token_path.h"
 
 namespace app {
+namespace {
 
-std::vector<ExplainQuestion> property_questions() { return {}; }
+std::string number(double v) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.9g", v);
+    return text;
+}
+
+std::string number(int v) { return std::to_string(v); }
+
+// One CSV line from its fields (appended one by one: GCC 12 warns wrongly,
+// -Wrestrict, about chains of std::string + on temporaries).
+std::string line(std::initializer_list<std::string> fields) {
+    std::string out;
+    bool first = true;
+    for (const std::string& f : fields) {
+        if (!first) out += ',';
+        out += f;
+        first = false;
+    }
+    out += '\n';
+    return out;
+}
+
+// A CSV field: quoted when it holds a comma, a quote or a line break.
+std::string field(const std::string& text) {
+    if (text.find_first_of(",\"\n\r") == std::string::npos) return text;
+    std::string quoted = "\"";
+    for (char c : text) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
+    return quoted + "\"";
+}
+
+int patch_query(const ExplainInput& in, const char* question) {
+    const int query = query_token(in.args, in.photo.trace);
+    if (!in.photo.trace.is_patch(query))
+        throw vit::Error(std::string("--question ") + question + " needs a patch query (--patch ROW,COL), not token " +
+                         std::to_string(query));
+    return query;
+}
+
+const vit::Trace& compare_trace(const ExplainInput& in, const char* question) {
+    if (!in.compare) throw vit::Error(std::string("--question ") + question + " needs --compare IMAGE2");
+    return in.compare->trace;
+}
+
+std::string global_csv(const ExplainInput& in) {
+    const vit::Trace& t = in.photo.trace;
+    const int query = patch_query(in, "global");
+    std::string out = "layer,head,mass_same,mass_1,mass_2_3,mass_4_7,mass_8_plus,mass_far_quarter\n";
+    for (int l = 0; l < static_cast<int>(t.layers.size()); ++l)
+        for (int h = 0; h < static_cast<int>(t.layers[l].heads.size()); ++h) {
+            const vit::DistanceMass m = vit::distance_mass(t, l, h, query);
+            out += line({number(l), number(h), number(m.band[0]), number(m.band[1]), number(m.band[2]),
+                         number(m.band[3]), number(m.band[4]), number(m.far_quarter)});
+        }
+    return out;
+}
+
+std::string dynamic_csv(const ExplainInput& in) {
+    const vit::Trace &a = in.photo.trace, &b = compare_trace(in, "dynamic");
+    const int query = query_token(in.args, a);
+    std::string out = "layer,head,jsd\n";
+    for (int l = 0; l < static_cast<int>(a.layers.size()); ++l)
+        for (int h = 0; h < static_cast<int>(a.layers[l].heads.size()); ++h)
+            out += line({number(l), number(h), number(vit::attention_jsd(a, b, l, h, query))});
+    return out;
+}
+
+std::string permutation_csv(const ExplainInput& in) {
+    const int seed = in.args.get_int_opt("--seed", 0, INT_MAX).value_or(0);
+    vit::TraceOptions options;  // the comparison needs the weights and the final states only
+    options.keep_qkv = false;
+    options.keep_states = false;
+    const Pipeline& p = in.photo;
+    const vit::PermutationExperiment e =
+        vit::run_permutation_experiment(p.model, p.input, p.trace, static_cast<uint32_t>(seed), options);
+    const auto top1 = [&](const vit::Trace& t) {
+        const auto top = top_classes(p.model, t, 1);
+        return top.empty() ? std::string() : field(top[0].label);
+    };
+    return "with_pos_max_abs_diff,without_pos_max_abs_diff,top1_with_pos,top1_without_pos\n" +
+           line({number(e.with_pos.max()), number(e.without_pos.max()), top1(p.trace),
+                 top1(e.runs.original_without_pos)});
+}
+
+std::string position_csv(const ExplainInput& in) {
+    const vit::Trace& t = in.photo.trace;
+    const int query = patch_query(in, "position");
+    const vit::Vec cosine = vit::position_similarity_row(in.photo.model, t.grid, t.row_of(query), t.col_of(query));
+    std::string out = "row,col,cosine\n";
+    for (int r = 0; r < t.grid; ++r)
+        for (int c = 0; c < t.grid; ++c)
+            out += line({number(r), number(c), number(cosine[r * t.grid + c])});
+    return out;
+}
+
+std::string cross_csv(const ExplainInput& in) {
+    const vit::Trace &a = in.photo.trace, &b = compare_trace(in, "cross");
+    const int layer = in.args.get_int("--layer", 0, in.photo.model.depth - 1);
+    const int head = in.args.get_int("--head", 0, in.photo.model.heads - 1);
+    const vit::CrossAttentionRow r = vit::cross_attention_row(a, b, layer, head, query_token(in.args, a));
+    std::string out = "key,row,col,score,scaled,weight\n";
+    for (int j = 0; j < b.tokens; ++j)
+        out += line({number(j), number(b.row_of(j)), number(b.col_of(j)), number(r.raw[j]), number(r.scaled[j]),
+                     number(r.weights[j])});
+    return out;
+}
+
+std::string mlp_csv(const ExplainInput& in) {
+    const int layer = in.args.get_int("--layer", 0, in.photo.model.depth - 1);
+    const vit::TokenPath path =
+        vit::token_path(in.photo.model, in.photo.trace, layer, query_token(in.args, in.photo.trace));
+    std::string out = "part,norm\n";
+    for (const vit::PartNorm& part : vit::token_path_norms(path)) out += line({part.part, number(part.norm)});
+    out += line({"mlp_alone_max_abs_diff", number(path.mlp_alone_max_abs_diff)});
+    out += line({"mlp_others_zeroed_max_abs_diff", number(path.mlp_others_zeroed_max_abs_diff)});
+    out += line({"attention_others_zeroed_max_abs_diff", number(path.attention_others_zeroed_max_abs_diff)});
+    return out;
+}
+
+}  // namespace
+
+std::vector<ExplainQuestion> property_questions() {
+    return {
+        {"global", "Global, not local: attention weight by distance on the patch grid", false, global_csv},
+        {"dynamic", "Content-based: the same query position on two photos", true, dynamic_csv},
+        {"permutation", "Permutation-equivariance: shuffled patches with and without position embeddings", false,
+         permutation_csv},
+        {"position", "What the position embeddings learned: cosine similarity with the query's position", false,
+         position_csv},
+        {"cross", "Cross-attention (what-if): queries from this photo, keys and values from the other", true,
+         cross_csv},
+        {"mlp", "After attention: one token's path through the block; the MLP works on each token alone", false,
+         mlp_csv},
+    };
+}
 
 }  // namespace app

@@ -68,8 +68,9 @@ Mat patches_of(const Input& input, int patch) {
     return p;
 }
 
-// Token sequence before the first block: CLS (+dist) + pos, registers, patches + pos.
-Mat embed(const Model& m, const Input& input, int grid) {
+// Token sequence before the first block: CLS (+dist) + pos, registers, patches + pos
+// (patches without pos in the what-if that leaves position embeddings out).
+Mat embed(const Model& m, const Input& input, int grid, bool patch_positions) {
     Mat patch_tokens;
     linear(patches_of(input, m.patch), Linear{m.patch_w, m.patch_b}, patch_tokens);
     const Mat pos = interpolate_pos_embed(m, grid);
@@ -78,7 +79,8 @@ Mat embed(const Model& m, const Input& input, int grid) {
     x.row(0) = m.cls + pos.row(0);
     if (m.has_dist_token) x.row(1) = m.dist + pos.row(1);
     if (m.num_registers) x.middleRows(lead, m.num_registers) = m.registers;
-    x.bottomRows(grid * grid) = patch_tokens + pos.bottomRows(grid * grid);
+    x.bottomRows(grid * grid) = patch_tokens;
+    if (patch_positions) x.bottomRows(grid * grid) += pos.bottomRows(grid * grid);
     return x;
 }
 
@@ -174,7 +176,7 @@ Trace run(const Model& m, const Input& input, const TraceOptions& opt) {
     t.head_dim = m.head_dim;
     t.layers.resize(m.blocks.size());
 
-    Mat x = embed(m, input, t.grid), h, context, branch, hidden;
+    Mat x = embed(m, input, t.grid, opt.position_embeddings), h, context, branch, hidden;
     const float eps = m.config.ln_eps;
     // Each residual step runs together with the norm after it: the MLP's of
     // block l with block l + 1's first norm (or the final norm).

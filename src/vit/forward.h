@@ -44,6 +44,11 @@ struct TraceOptions {
     bool keep_attention = true;
     bool keep_states = true;
     size_t memory_budget = 0;  // 0: default_memory_budget()
+    // What-if (the Questions pages): false adds no position embedding to the
+    // patch tokens, so the model cannot tell where a patch is. The CLS (and
+    // distillation) token keeps its own row: it is the same constant on every
+    // run, part of that token rather than a position (registers have none).
+    bool position_embeddings = true;
 };
 
 // Bytes the trace of a run at this input size will hold, computed before running.

@@ -147,8 +147,10 @@ def linear(x, t, name):
     return y if b is None else y + b
 
 
-def embed(model, image):
-    """image: (3, S, S) normalised input -> (N, dim) tokens entering block 0."""
+def embed(model, image, position_embeddings=True):
+    """image: (3, S, S) normalised input -> (N, dim) tokens entering block 0.
+    position_embeddings=False (a what-if): the patches get none; CLS (and the
+    distillation token) keep their own row, as in vitscope's what-if."""
     t, p, d = model.t, model.patch, model.dim
     image = np.asarray(image, dtype=np.float64)
     c, h, w = image.shape
@@ -163,6 +165,8 @@ def embed(model, image):
     if g != model.pos_grid:
         pos = resample_pos_embed(pos, pre, model.pos_grid, g)
     prefix = [t["cls_token"][0]] + ([t["dist_token"][0]] if model.has_dist else [])
+    if not position_embeddings:
+        pos = np.concatenate([pos[:pre], np.zeros((g * g, d))], axis=0)
     if model.pos_has_prefix:
         x = np.concatenate(prefix + [x], axis=0) + pos
     else:
@@ -172,12 +176,12 @@ def embed(model, image):
     return x, g
 
 
-def forward(model, image, keep_states=False):
+def forward(model, image, keep_states=False, position_embeddings=True):
     """Returns a dict: grid, prefix, tokens, attn (L,H,N,N), q/k/v (L,H,N,dh),
     out (L,H,N,dh) = A v, logits (C,) or None, final (N, dim), and with
     keep_states the block inputs x_in (L,N,dim). All float64."""
     t, H, dh = model.t, model.heads, model.head_dim
-    x, g = embed(model, image)
+    x, g = embed(model, image, position_embeddings)
     n = x.shape[0]
     act = gelu_tanh if model.config.get("gelu_tanh") or model.config.get("hidden_act") == "gelu_pytorch_tanh" else gelu_erf
     L = model.depth
