@@ -8,6 +8,7 @@
 #include <string>
 
 #include "explain_questions.h"
+#include "vit/classes.h"
 #include "vit/cross_attention.h"
 #include "vit/distance_bands.h"
 #include "vit/divergence.h"
@@ -94,7 +95,7 @@ std::string permutation_csv(const ExplainInput& in) {
     const vit::PermutationExperiment e =
         vit::run_permutation_experiment(p.model, p.input, p.trace, static_cast<uint32_t>(seed), options);
     const auto top1 = [&](const vit::Trace& t) {
-        const auto top = top_classes(p.model, t, 1);
+        const auto top = vit::top_classes(p.model, t, 1);
         return top.empty() ? std::string() : field(top[0].label);
     };
     return "with_pos_max_abs_diff,without_pos_max_abs_diff,top1_with_pos,top1_without_pos\n" +
