@@ -71,6 +71,11 @@ bool apply(AppState& s, const Action& a) {
             },
             [&](const act::ShowHelp& x) { s.show_help = x.show; return true; },
             [&](const act::ShowTab& x) { s.tab = x.tab; return true; },
+            [&](const act::ShowQuestion& x) {
+                s.tab = AppState::Tab::Questions;
+                s.question = x.name;
+                return true;
+            },
             [&](const act::OpenBrowser& x) {
                 s.browser.mode = x.mode;
                 if (!x.dir.empty()) s.browser.dir = x.dir;
@@ -130,13 +135,23 @@ std::string state_json(const AppState& s) {
     j["crop"] = {c.x, c.y, c.w, c.h};
     j["image_view"] = {s.image_view[0], s.image_view[1], s.image_view[2], s.image_view[3]};
     j["temperature"] = s.temperature;
-    j["tab"] = s.tab == AppState::Tab::Math ? "math" : "whatifs";
+    j["tab"] = tab_name(s.tab);
+    j["question"] = s.question;
     j["help"] = s.show_help;
     j["text_input"] = s.text_input;
     j["browser"] = s.browser.mode == BrowserState::Mode::Closed      ? "closed"
                    : s.browser.mode == BrowserState::Mode::OpenImage ? "image"
                                                                       : "model";
     return j.dump(2);
+}
+
+const char* tab_name(AppState::Tab tab) {
+    switch (tab) {
+        case AppState::Tab::Math: return "math";
+        case AppState::Tab::WhatIfs: return "whatifs";
+        case AppState::Tab::Questions: return "questions";
+    }
+    return "";
 }
 
 std::string selection_slug(const AppState& s) {

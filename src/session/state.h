@@ -75,8 +75,9 @@ struct AppState {
     double last_forward_seconds = 0;
     BrowserState browser;
     bool show_help = false;
-    enum class Tab { Math, WhatIfs };
+    enum class Tab { Math, WhatIfs, Questions };
     Tab tab = Tab::Math;              // the right-hand panel's tab
+    std::string question = "scaling"; // the Questions tab's page (explain's --question name)
     std::string export_dir = ".";     // where screenshots and figures go
     std::string photos_dir, models_dir;  // the project's sample photos and models, for the browser
     // Where the photo (not the panel) sits in the window, logical pixels;
@@ -111,6 +112,7 @@ struct DismissError {};
 struct SetImageView { float x, y, w, h; };     // where the photo view drew the photo
 struct ShowHelp { bool show; };
 struct ShowTab { AppState::Tab tab; };
+struct ShowQuestion { std::string name; };     // opens the Questions tab on that page
 struct OpenBrowser { BrowserState::Mode mode; std::string dir; };
 struct OpenImage { std::string path; };
 struct OpenModel { std::string dir; };
@@ -121,7 +123,7 @@ struct Quit {};
 
 using Action = std::variant<act::SelectQuery, act::MoveQuery, act::SetLayer, act::StepLayer, act::SetHead,
                             act::ToggleHeadVisible, act::SetMapSource, act::HoverKey, act::PinKey, act::SetStyle,
-                            act::SetTemperature, act::DismissError, act::SetImageView, act::ShowHelp, act::ShowTab, act::OpenBrowser, act::OpenImage,
+                            act::SetTemperature, act::DismissError, act::SetImageView, act::ShowHelp, act::ShowTab, act::ShowQuestion, act::OpenBrowser, act::OpenImage,
                             act::OpenModel, act::Screenshot, act::ExportFigure, act::Quit>;
 
 // Applies a state-only action; returns false for actions the window handles.
@@ -133,6 +135,9 @@ void adopt(AppState& s, Loaded loaded);
 
 // The selection as the state file reports it (JSON text, one object).
 std::string state_json(const AppState& s);
+
+// "math", "whatifs", "questions": the tab as scripts and the state file name it.
+const char* tab_name(AppState::Tab tab);
 
 // Short description of the selection for file names: "dog_L8_H1_r5c7".
 std::string selection_slug(const AppState& s);

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "gfx/style_names.h"
+#include "session/questions.h"
 #include "vit/error.h"
 
 namespace app {
@@ -14,7 +15,7 @@ namespace {
 
 // Verbs that take an argument, and those that do not.
 const std::set<std::string> kWithArg = {"frames", "select", "layer", "head", "toggle-head", "pin", "temperature",
-                                        "tab", "style", "open-image", "open-model"};
+                                        "tab", "question", "style", "open-image", "open-model"};
 const std::set<std::string> kNoArg = {"wait", "mean", "quit", "screenshot", "export"};  // these two: PATH optional
 constexpr int kWaitTimeoutFrames = 20000;   // ~ minutes at llvmpipe speed: a stuck worker ends the script
 
@@ -163,8 +164,14 @@ void ScriptRunner::step(const session::AppState& s, std::vector<session::Action>
         } else if (c.verb == "style") {
             out.push_back(session::act::SetStyle{parse_style(c, s.style)});
         } else if (c.verb == "tab") {
-            if (c.arg != "math" && c.arg != "whatifs") throw vit::Error(c.where + ": tab is math or whatifs");
-            out.push_back(session::act::ShowTab{c.arg == "math" ? session::AppState::Tab::Math : session::AppState::Tab::WhatIfs});
+            using Tab = session::AppState::Tab;
+            const Tab tabs[] = {Tab::Math, Tab::WhatIfs, Tab::Questions};
+            const Tab* tab = std::find_if(std::begin(tabs), std::end(tabs), [&](Tab t) { return c.arg == session::tab_name(t); });
+            if (tab == std::end(tabs)) throw vit::Error(c.where + ": tab is math, whatifs or questions");
+            out.push_back(session::act::ShowTab{*tab});
+        } else if (c.verb == "question") {
+            if (!session::find_question_page(c.arg)) throw vit::Error(c.where + ": no question page '" + c.arg + "'");
+            out.push_back(session::act::ShowQuestion{c.arg});
         } else if (c.verb == "open-image" || c.verb == "open-model") {
             if (c.verb == "open-image") out.push_back(session::act::OpenImage{c.arg});
             else out.push_back(session::act::OpenModel{c.arg});

@@ -12,7 +12,8 @@
 //   toggle-head H             show/hide head H
 //   pin ROW,COL | none        the key the math panel explains
 //   temperature T             the temperature what-if
-//   tab math | whatifs        the right-hand panel's tab
+//   tab math | whatifs | questions   the right-hand panel's tab
+//   question NAME            the Questions tab on that page (scaling, heads, global, ...)
 //   style KEY=VALUE ...       colormap=viridis|magma|turbo scale=row-max|absolute|log
 //                             opacity=0..1 fade=on|off smooth=on|off grid=on|off
 //   open-image PATH           as File > Open image (then waits)

@@ -1,0 +1,38 @@
+// One small plot widget for every Questions page, drawn with ImGui's draw
+// lists (Debian's ImGui 1.86 has no plotting add-on): axes with round-numbered
+// ticks, lines, dots and bars, a legend, and a read-out of the point under the
+// mouse. It draws numbers it is given; it computes none.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "frame.h"
+
+namespace ui {
+
+struct PlotSeries {
+    enum class Kind { Line, Dots, Bars };
+    Kind kind = Kind::Line;
+    std::string label;             // in the legend and the read-out; empty: not in the legend
+    std::vector<double> x, y;      // same length
+    ImVec4 color{0.9f, 0.9f, 0.9f, 1.f};
+    int highlight = -1;            // a point drawn larger and outlined (the selected head)
+    float bar_width = 0.8f;        // Bars: in x units
+};
+
+struct PlotAxes {
+    std::string x_label, y_label;
+    // The ranges; when lo >= hi the data's own range (with 0 included for bars).
+    double x_lo = 0, x_hi = 0, y_lo = 0, y_hi = 0;
+    bool x_integer = false;        // ticks on whole numbers only (layers, bands)
+    std::vector<std::string> x_names;  // names for x = 0, 1, ... instead of numbers (bands)
+};
+
+struct PlotHit {
+    int series = -1, index = -1;   // the point under the mouse, if any
+    bool clicked = false;
+};
+
+PlotHit plot(const Frame& f, const char* id, ImVec2 size, const PlotAxes& axes, const std::vector<PlotSeries>& series);
+
+}  // namespace ui
