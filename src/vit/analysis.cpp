@@ -24,6 +24,9 @@ void check_query(const Trace& t, int query) {
 
 }  // namespace
 
+const HeadTrace& checked_head(const Trace& t, int layer, int head) { return head_of(t, layer, head); }
+void check_query_token(const Trace& t, int query) { check_query(t, query); }
+
 Vec raw_scores(const Trace& t, int layer, int head, int query) {
     const HeadTrace& h = head_of(t, layer, head);
     check_query(t, query);

@@ -7,6 +7,11 @@
 
 namespace vit {
 
+// One head of the trace; throws vit::Error naming the layer or head out of range.
+const HeadTrace& checked_head(const Trace& t, int layer, int head);
+// Throws vit::Error when query is not a token of the trace.
+void check_query_token(const Trace& t, int query);
+
 // s_ij = q_i . k_j for every key j (raw scores).
 Vec raw_scores(const Trace& t, int layer, int head, int query);
 // s_ij / sqrt(d_k).
