@@ -75,7 +75,9 @@ TEST(ClsWeights, SelfAndPrefixPerHead) {
     EXPECT_NEAR(w.self(0, 1), 0.2, 1e-7);
     EXPECT_NEAR(w.prefix(0, 0), 0.3, 1e-7);
     EXPECT_NEAR(w.prefix(0, 1), 0.4, 1e-7);
-    EXPECT_NEAR(w.self.row(0).mean(), 0.15, 1e-7);
+    EXPECT_NEAR(w.self_mean[0], 0.15, 1e-7);
+    EXPECT_NEAR(w.prefix_mean[0], 0.35, 1e-7);
+    EXPECT_EQ(w.self_mean[1], 1.0);  // layer 1: every head's CLS row is one-hot on itself
     EXPECT_EQ(w.self(1, 1), 1.0);
     EXPECT_EQ(w.prefix(1, 0), 1.0);
 }

@@ -103,6 +103,26 @@ TEST_F(Ablation, TableHoldsEachHeadsTop1ChangeAndReportsProgress) {
     for (size_t i = 0; i < reports.size(); ++i) EXPECT_EQ(reports[i], std::make_pair(int(i) + 1, 7));
 }
 
+TEST_F(Ablation, RemoveHeadGivesTopClassesBeforeAndAfter) {
+    const Vec real = plain_logits(model);
+    const HeadRemoved r = remove_head(model, input, real, 2, 1, 5);
+    ASSERT_EQ(r.before.size(), 5u);
+    ASSERT_EQ(r.after.size(), 5u);
+    const Eigen::VectorXd before = probabilities(real), after = probabilities(logits_without_head(model, input, 2, 1));
+    for (size_t k = 0; k < 5; ++k) {
+        EXPECT_NEAR(r.before[k].probability, before[r.before[k].index], 1e-9);
+        EXPECT_NEAR(r.after[k].probability, after[r.after[k].index], 1e-6);
+        if (k > 0) {
+            EXPECT_GE(r.after[k - 1].probability, r.after[k].probability);
+        }
+    }
+    int top1 = 0;
+    before.maxCoeff(&top1);
+    EXPECT_EQ(r.before[0].index, top1);
+    EXPECT_NEAR(r.top1_change, after[top1] - before[top1], 1e-6);
+    EXPECT_THROW(remove_head(model, input, Vec(), 2, 1), Error);
+}
+
 TEST_F(Ablation, TableStopsBetweenForwardsWhenCancelled) {
     std::atomic<bool> cancel{false};
     TaskControl control;

@@ -23,7 +23,7 @@ namespace app {
 namespace {
 
 // printf into a string ("%.9g" for numbers: a float32 exactly).
-std::string format(const char* format, ...) {
+__attribute__((format(printf, 1, 2))) std::string format(const char* format, ...) {
     char text[512];
     va_list args;
     va_start(args, format);
@@ -94,7 +94,7 @@ std::string quadratic_csv(const ExplainInput& in) {
 
 std::string cls_csv(const ExplainInput& in) {
     const vit::LogitLens lens = vit::logit_lens(in.photo.model, in.photo.trace);
-    const Eigen::VectorXd self = vit::cls_weights(in.photo.trace).self.rowwise().mean();
+    const Eigen::VectorXd self = vit::cls_weights(in.photo.trace).self_mean;
     std::string out = "layer,cls_self_weight,lens_top1,lens_top1_prob,final_top1_prob\n";
     for (const vit::LensLayer& l : lens.layers)
         out += format("%d,%.9g,", l.layer, self[l.layer]) + csv_field(label_of(in.photo.model, l.top[0].index)) +
@@ -114,13 +114,13 @@ std::string ablation_csv(const ExplainInput& in) {
     const vit::Model& model = in.photo.model;
     const int layer = in.args.get_int("--layer", 0, model.depth - 1);
     const int head = in.args.get_int("--head", 0, model.heads - 1);
-    if (in.photo.trace.logits.size() == 0) throw vit::Error("this model has no classifier head");
-    const auto before = vit::top_classes(in.photo.trace.logits, 5);
-    const auto after = vit::top_classes(vit::logits_without_head(model, in.photo.input, layer, head), 5);
+    const vit::HeadRemoved removed = vit::remove_head(model, in.photo.input, in.photo.trace.logits, layer, head, 5);
     std::string out = "rank,prob_before,label_before,prob_after,label_after\n";
-    for (size_t r = 0; r < before.size(); ++r)
-        out += format("%zu,%.9g,", r + 1, before[r].probability) + csv_field(label_of(model, before[r].index)) +
-               format(",%.9g,", after[r].probability) + csv_field(label_of(model, after[r].index)) + "\n";
+    for (size_t r = 0; r < removed.before.size(); ++r) {
+        const vit::ClassProbability &before = removed.before[r], &after = removed.after[r];
+        out += format("%zu,%.9g,", r + 1, before.probability) + csv_field(label_of(model, before.index)) +
+               format(",%.9g,", after.probability) + csv_field(label_of(model, after.index)) + "\n";
+    }
     return out;
 }
 

@@ -17,6 +17,8 @@ ClsWeights cls_weights(const Trace& t) {
             w.self(l, h) = a(0, 0);
             w.prefix(l, h) = a.row(0).head(t.prefix).cast<double>().sum();
         }
+    w.self_mean = w.self.rowwise().mean();
+    w.prefix_mean = w.prefix.rowwise().mean();
     return w;
 }
 

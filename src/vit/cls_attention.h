@@ -10,8 +10,8 @@ struct ClsWeights {
     Eigen::MatrixXd self;     // layers x heads: a_CLS,CLS
     Eigen::MatrixXd prefix;   // layers x heads: sum of CLS's weights on the prefix tokens (itself included);
                               // 1 - prefix is its weight on the patches
+    Eigen::VectorXd self_mean, prefix_mean;  // per layer, the mean over heads
 };
-// The mean over heads is self.rowwise().mean() (and the same for prefix).
 ClsWeights cls_weights(const Trace& t);
 
 }  // namespace vit

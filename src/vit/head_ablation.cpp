@@ -1,6 +1,7 @@
 #include "head_ablation.h"
 
 #include <limits>
+#include <string>
 
 #include "error.h"
 
@@ -25,6 +26,17 @@ void require_classifier(const Model& m) {
 Vec logits_without_head(const Model& model, const Input& input, int layer, int head) {
     require_classifier(model);
     return run(model, input, plain_forward(layer, head)).logits;
+}
+
+HeadRemoved remove_head(const Model& model, const Input& input, const Vec& real_logits, int layer, int head, int k) {
+    require_classifier(model);
+    if (real_logits.size() != model.num_classes()) throw Error("the model's own logits are missing");
+    HeadRemoved r;
+    const Vec logits = logits_without_head(model, input, layer, head);
+    r.before = top_classes(real_logits, k);
+    r.after = top_classes(logits, k);
+    r.top1_change = class_probabilities(logits)[r.before[0].index] - r.before[0].probability;
+    return r;
 }
 
 AblationTable ablation_table(const Model& model, const Input& input, const TaskControl& control) {

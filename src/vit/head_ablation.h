@@ -13,6 +13,15 @@ namespace vit {
 // or a model without a classifier.
 Vec logits_without_head(const Model& model, const Input& input, int layer, int head);
 
+// One head removed: the top classes before and after, and how much the
+// model's top-1 class loses (or gains).
+struct HeadRemoved {
+    std::vector<ClassProbability> before, after;  // top-k of the model (real_logits) and of the what-if
+    double top1_change = 0;                       // p_after(before[0].index) - before[0].probability
+};
+// real_logits: the model's own logits on this input (e.g. the trace's).
+HeadRemoved remove_head(const Model& model, const Input& input, const Vec& real_logits, int layer, int head, int k = 5);
+
 // The top-1 probability change for every layer and head removed in turn.
 struct AblationTable {
     int top1_class = 0;              // the real model's most probable class
