@@ -51,6 +51,7 @@ struct TraceOptions {
     size_t memory_budget = 0;  // 0: default_memory_budget()
     // What-if (head ablation): zero this head's output (its columns of the
     // context, before the output projection) at this layer; -1: the real model.
+    // The trace still holds what that head computed (HeadTrace::out).
     int ablate_layer = -1;
     int ablate_head = -1;
 };
