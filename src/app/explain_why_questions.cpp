@@ -1,7 +1,141 @@
+// The follow-up questions' numbers as CSV (`vitscope explain --question NAME
+// --csv OUT.csv`): why sqrt(d_k), what heads buy, why quadratic, how CLS
+// aggregates (with rollout and head ablation on their own). The column
+// contracts are in the README; every number comes from src/vit.
+#include <algorithm>
+#include <cstdarg>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
 #include "explain_questions.h"
+#include "vit/attention_cost.h"
+#include "vit/classes.h"
+#include "vit/cls_attention.h"
+#include "vit/error.h"
+#include "vit/head_ablation.h"
+#include "vit/head_analysis.h"
+#include "vit/logit_lens.h"
+#include "vit/rollout.h"
+#include "vit/scaling_analysis.h"
 
 namespace app {
+namespace {
 
-std::vector<ExplainQuestion> why_questions() { return {}; }
+// printf into a string ("%.9g" for numbers: a float32 exactly).
+__attribute__((format(printf, 1, 2))) std::string format(const char* format, ...) {
+    char text[512];
+    va_list args;
+    va_start(args, format);
+    std::vsnprintf(text, sizeof text, format, args);
+    va_end(args);
+    return text;
+}
+
+// A label as one CSV field: quoted when it holds a comma or a quote
+// (Hugging Face labels such as "tench, Tinca tinca").
+std::string csv_field(const std::string& text) {
+    if (text.find_first_of(",\"\n") == std::string::npos) return text;
+    std::string quoted = "\"";
+    for (char c : text) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
+    return quoted + "\"";
+}
+
+std::string scaling_csv(const ExplainInput& in) {
+    const vit::ScalingTable s = vit::scaling_table(in.photo.trace);
+    std::string out = "layer,head,raw_std,scaled_std,saturated_share_raw,saturated_share_scaled\n";
+    for (int l = 0; l < s.raw_std.rows(); ++l)
+        for (int h = 0; h < s.raw_std.cols(); ++h)
+            out += format("%d,%d,%.9g,%.9g,%.9g,%.9g\n", l, h, s.raw_std(l, h), s.scaled_std(l, h),
+                          s.saturated_raw(l, h), s.saturated_scaled(l, h));
+    return out;
+}
+
+std::string heads_csv(const ExplainInput& in) {
+    const Eigen::MatrixXd distance = vit::mean_attention_distances(in.photo.trace, in.photo.model.patch);
+    const Eigen::MatrixXd spread = vit::mean_spreads(in.photo.trace);
+    std::string out = "layer,head,mean_distance_px,spread_keys\n";
+    for (int l = 0; l < distance.rows(); ++l)
+        for (int h = 0; h < distance.cols(); ++h) out += format("%d,%d,%.9g,%.9g\n", l, h, distance(l, h), spread(l, h));
+    return out;
+}
+
+// --sizes 224,448 (default: the page's list for the model's patch size).
+std::vector<int> timing_sizes(const ExplainInput& in) {
+    if (!in.args.has("--sizes")) return vit::default_timing_sizes(in.photo.model);
+    const std::string text = in.args.get("--sizes");
+    std::vector<int> sizes;
+    size_t start = 0;
+    while (start <= text.size()) {
+        const size_t comma = std::min(text.find(',', start), text.size());
+        const std::string item = text.substr(start, comma - start);
+        char* end = nullptr;
+        const long v = item.empty() ? 0 : std::strtol(item.c_str(), &end, 10);
+        if (item.empty() || *end != '\0' || v < 1 || v > 4096)
+            throw vit::Error("--sizes expects input sizes in pixels (1..4096) separated by commas, e.g. 224,448; got '" +
+                             text + "'");
+        sizes.push_back(static_cast<int>(v));
+        start = comma + 1;
+    }
+    return sizes;
+}
+
+std::string quadratic_csv(const ExplainInput& in) {
+    const vit::Model& model = in.photo.model;
+    const vit::TimingRun run = vit::measure_forward_times(model, in.photo.image, timing_sizes(in));
+    std::string out = "size,tokens,attention_weights,attention_bytes,linear_ms,attention_ms\n";
+    for (const vit::TimingPoint& p : run.points) {
+        const vit::AttentionSize s = vit::attention_size(model, p.input_size);
+        out += format("%d,%d,%lld,%lld,%.9g,%.9g\n", p.input_size, s.tokens, s.attention_weights, s.attention_bytes,
+                      1e3 * p.linear_seconds, 1e3 * p.attention_seconds);
+    }
+    return out;
+}
+
+std::string cls_csv(const ExplainInput& in) {
+    const vit::LogitLens lens = vit::logit_lens(in.photo.model, in.photo.trace);
+    const Eigen::VectorXd self = vit::cls_weights(in.photo.trace).self_mean;
+    std::string out = "layer,cls_self_weight,lens_top1,lens_top1_prob,final_top1_prob\n";
+    for (const vit::LensLayer& l : lens.layers)
+        out += format("%d,%.9g,", l.layer, self[l.layer]) + csv_field(vit::label_of(in.photo.model, l.top[0].index)) +
+               format(",%.9g,%.9g\n", l.top[0].probability, l.final_top1_probability);
+    return out;
+}
+
+std::string rollout_csv(const ExplainInput& in) {
+    const vit::Trace& t = in.photo.trace;
+    const Eigen::VectorXd r = vit::rollout_row(t, 0);
+    std::string out = "token,row,col,rollout\n";
+    for (int j = 0; j < t.tokens; ++j) out += format("%d,%d,%d,%.9g\n", j, t.row_of(j), t.col_of(j), r[j]);
+    return out;
+}
+
+std::string ablation_csv(const ExplainInput& in) {
+    const vit::Model& model = in.photo.model;
+    const int layer = in.args.get_int("--layer", 0, model.depth - 1);
+    const int head = in.args.get_int("--head", 0, model.heads - 1);
+    const vit::HeadRemoved removed = vit::remove_head(model, in.photo.input, in.photo.trace.logits, layer, head, 5);
+    std::string out = "rank,prob_before,label_before,prob_after,label_after\n";
+    for (size_t r = 0; r < removed.before.size(); ++r) {
+        const vit::ClassProbability &before = removed.before[r], &after = removed.after[r];
+        out += format("%zu,%.9g,", r + 1, before.probability) + csv_field(label_of(model, before.index)) +
+               format(",%.9g,", after.probability) + csv_field(label_of(model, after.index)) + "\n";
+    }
+    return out;
+}
+
+}  // namespace
+
+std::vector<ExplainQuestion> why_questions() {
+    return {
+        {"scaling", "Why divide by the square root of d_k?", false, scaling_csv},
+        {"heads", "What do multiple heads buy?", false, heads_csv},
+        {"quadratic", "Why is attention quadratic in the number of patches?", false, quadratic_csv},
+        {"cls", "How does the class token aggregate the image?", false, cls_csv},
+        {"rollout", "Attention rollout: where the class token gathers from", false, rollout_csv},
+        {"ablation", "What if one head is removed?", false, ablation_csv},
+    };
+}
 
 }  // namespace app

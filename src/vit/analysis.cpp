@@ -26,16 +26,16 @@ const HeadTrace& values_of(const Trace& t, int layer, int head) {
     return h;
 }
 
-void check_query(const Trace& t, int query) {
+}  // namespace
+
+void check_query_token(const Trace& t, int query) {
     if (query < 0 || query >= t.tokens)
         throw Error("query token " + std::to_string(query) + " is out of range (0.." + std::to_string(t.tokens - 1) + ")");
 }
 
-}  // namespace
-
 Vec raw_scores(const Trace& t, int layer, int head, int query) {
     const HeadTrace& h = head_trace(t, layer, head);
-    check_query(t, query);
+    check_query_token(t, query);
     if (h.q.size() == 0) throw Error("this trace was run without Q and K");
     return h.k * h.q.row(query).transpose();
 }
@@ -51,7 +51,7 @@ Vec softmax(const Vec& scores) {
 
 Vec attention_row(const Trace& t, int layer, int head, int query) {
     const HeadTrace& h = head_trace(t, layer, head);
-    check_query(t, query);
+    check_query_token(t, query);
     if (h.attn.size() == 0) throw Error("this trace was run without attention weights");
     return h.attn.row(query).transpose();
 }

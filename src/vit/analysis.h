@@ -3,10 +3,14 @@
 #pragma once
 #include <vector>
 
-
 #include "forward.h"
 
 namespace vit {
+
+// One head of the trace; throws vit::Error naming the layer or head out of range.
+const HeadTrace& head_trace(const Trace& t, int layer, int head);
+// Throws vit::Error when query is not a token of the trace.
+void check_query_token(const Trace& t, int query);
 
 // s_ij = q_i . k_j for every key j (raw scores).
 Vec raw_scores(const Trace& t, int layer, int head, int query);
@@ -17,9 +21,6 @@ Vec softmax(const Vec& scores);
 // Attention weights of one query row, per head or averaged over the given heads.
 Vec attention_row(const Trace& t, int layer, int head, int query);
 Vec mean_attention_row(const Trace& t, int layer, const std::vector<int>& heads, int query);
-
-// The trace of (layer, head); throws vit::Error naming whichever is out of range.
-const HeadTrace& head_trace(const Trace& t, int layer, int head);
 
 // o = sum_j w_j v_j (the head's real output when w is its real weight row).
 Vec weighted_sum_of_values(const Trace& t, int layer, int head, const Vec& weights);

@@ -2,20 +2,34 @@
 
 #include <algorithm>
 
-#include "analysis.h"
+#include <numeric>
 
 namespace vit {
 
+Eigen::VectorXd class_probabilities(const Vec& logits) {
+    if (logits.size() == 0) return {};
+    const Eigen::VectorXd z = logits.cast<double>();
+    const Eigen::VectorXd e = (z.array() - z.maxCoeff()).exp();
+    return e / e.sum();
+}
+
+std::vector<ClassProbability> rank_classes(const Vec& logits, int k) {
+    const Eigen::VectorXd p = class_probabilities(logits);
+    std::vector<int> order(p.size());
+    std::iota(order.begin(), order.end(), 0);
+    k = std::clamp(k, 0, static_cast<int>(order.size()));
+    std::partial_sort(order.begin(), order.begin() + k, order.end(),
+                      [&](int a, int b) { return p[a] > p[b] || (p[a] == p[b] && a < b); });
+    std::vector<ClassProbability> top;
+    for (int i = 0; i < k; ++i) top.push_back({order[i], p[order[i]]});
+    return top;
+}
+
 std::vector<ClassScore> top_classes(const Model& model, const Trace& trace, int k) {
-    std::vector<ClassScore> all;
-    if (trace.logits.size() == 0) return all;
-    const Vec p = softmax(trace.logits);
-    for (int i = 0; i < p.size(); ++i) all.push_back({i, p[i], label_of(model, i)});
-    k = std::min<int>(k, static_cast<int>(all.size()));
-    std::partial_sort(all.begin(), all.begin() + k, all.end(),
-                      [](const ClassScore& a, const ClassScore& b) { return a.probability > b.probability; });
-    all.resize(k);
-    return all;
+    std::vector<ClassScore> top;
+    for (const ClassProbability& c : rank_classes(trace.logits, k))
+        top.push_back({c.index, static_cast<float>(c.probability), label_of(model, c.index)});
+    return top;
 }
 
 std::string label_of(const Model& model, int cls) {

@@ -1,12 +1,24 @@
-// The classifier's answer in words: class names and the most probable classes.
+// The classifier's answer: the classes a logit vector ranks highest, with their
+// softmax probabilities, and their names.
 #pragma once
 #include <string>
 #include <vector>
 
 #include "forward.h"
 #include "model.h"
+#include "tensor.h"
 
 namespace vit {
+
+struct ClassProbability {
+    int index = 0;
+    double probability = 0;
+};
+
+// Softmax of the logits in double (numerically stable); empty for empty logits.
+Eigen::VectorXd class_probabilities(const Vec& logits);
+// The k most probable classes, most probable first (ties: lower index first).
+std::vector<ClassProbability> rank_classes(const Vec& logits, int k);
 
 // The label of class i ("class i" when unnamed).
 std::string label_of(const Model& model, int cls);

@@ -84,11 +84,10 @@ Mat embed(const Model& m, const Input& input, int grid, bool patch_positions) {
     return x;
 }
 
-void attention(const Block& b, const Mat& h, int heads, int head_dim, const TraceOptions& opt,
+// softmax(q_h k_h^T / sqrt(d_k)) v_h for every head h, into its columns of context.
+void attention(const Mat& q, const Mat& k, const Mat& v, int heads, int head_dim, const TraceOptions& opt,
                LayerTrace& trace, Mat& context) {
-    Mat q, k, v;
-    linear(h, {{&b.q, &q}, {&b.k, &k}, {&b.v, &v}});
-    const Eigen::Index n = h.rows();
+    const Eigen::Index n = q.rows();
     const float scale = 1.0f / std::sqrt(static_cast<float>(head_dim));
     context.resize(n, heads * head_dim);
     trace.heads.resize(heads);
@@ -117,6 +116,14 @@ void attention(const Block& b, const Mat& h, int heads, int head_dim, const Trac
     });
 }
 
+// Adds the wall time of one step to a running total (the trace's time split).
+template <class Step>
+void timed(double& total, Step&& step) {
+    const auto start = std::chrono::steady_clock::now();
+    step();
+    total += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
 // A forward pass allocates and frees the same few dozen large blocks (the
 // trace's matrices, Eigen's GEMM packing buffers) every run. glibc hands
 // blocks over 128 KiB back to the kernel on each free, so every run paid for
@@ -137,10 +144,21 @@ size_t trace_bytes(const Model& m, int input_size, const TraceOptions& opt) {
     const size_t grid = m.patch > 0 ? static_cast<size_t>(input_size / m.patch) : 0;
     const size_t n = m.prefix_tokens() + grid * grid, dim = m.dim, layers = m.blocks.size(), heads = m.heads;
     size_t floats = n * dim * 2;                                    // final tokens and working states
-    if (opt.keep_states) floats += layers * n * dim;
+    if (opt.keep_states) floats += (layers + 1) * n * dim;           // block inputs and the last block's output
     if (opt.keep_qkv) floats += layers * 4 * n * dim;                // q, k, v and the head outputs
     floats += (opt.keep_attention ? layers * heads : heads) * n * n;  // weights (one layer's while running)
     return floats * sizeof(float);
+}
+
+void check_input_size(const Model& m, int input_size, const TraceOptions& opt) {
+    if (input_size <= 0 || input_size % m.patch != 0)
+        throw Error("input size " + std::to_string(input_size) + " px is not a multiple of the patch size " +
+                    std::to_string(m.patch));
+    const size_t budget = opt.memory_budget ? opt.memory_budget : default_memory_budget();
+    if (const size_t need = trace_bytes(m, input_size, opt); need > budget)
+        throw Error("the trace at " + std::to_string(input_size) + " px would take " + gib(need) +
+                    ", over the memory budget of " + gib(budget) +
+                    " (use a smaller --size, or raise VITSCOPE_MEMORY_BUDGET)");
 }
 
 Mat interpolate_pos_embed(const Model& m, int grid) {
@@ -156,17 +174,16 @@ Mat interpolate_pos_embed(const Model& m, int grid) {
 }
 
 Trace run(const Model& m, const Input& input, const TraceOptions& opt) {
-    if (input.size <= 0 || input.size % m.patch != 0)
-        throw Error("input size " + std::to_string(input.size) + " px is not a multiple of the patch size " +
-                    std::to_string(m.patch));
+    check_input_size(m, input.size, opt);
     if (input.chw.size() != static_cast<size_t>(3) * input.size * input.size)
         throw Error("input holds " + std::to_string(input.chw.size()) + " values, expected 3 x " +
                     std::to_string(input.size) + " x " + std::to_string(input.size));
-    const size_t budget = opt.memory_budget ? opt.memory_budget : default_memory_budget();
-    if (const size_t need = trace_bytes(m, input.size, opt); need > budget)
-        throw Error("the trace at " + std::to_string(input.size) + " px would take " + gib(need) +
-                    ", over the memory budget of " + gib(budget) +
-                    " (use a smaller --size, or raise VITSCOPE_MEMORY_BUDGET)");
+    const bool ablating = opt.ablate_layer != -1 || opt.ablate_head != -1;
+    if (ablating && (opt.ablate_layer < 0 || opt.ablate_layer >= static_cast<int>(m.blocks.size()) ||
+                     opt.ablate_head < 0 || opt.ablate_head >= m.heads))
+        throw Error("no head " + std::to_string(opt.ablate_head) + " in layer " + std::to_string(opt.ablate_layer) +
+                    " to remove (" + std::to_string(m.blocks.size()) + " layers of " + std::to_string(m.heads) +
+                    " heads)");
     keep_large_blocks_in_the_heap();
     const auto start = std::chrono::steady_clock::now();
     Trace t;
@@ -176,7 +193,7 @@ Trace run(const Model& m, const Input& input, const TraceOptions& opt) {
     t.head_dim = m.head_dim;
     t.layers.resize(m.blocks.size());
 
-    Mat x = embed(m, input, t.grid, opt.position_embeddings), h, context, branch, hidden;
+    Mat x = embed(m, input, t.grid, opt.position_embeddings), h, q, k, v, context, branch, hidden;
     const float eps = m.config.ln_eps;
     // Each residual step runs together with the norm after it: the MLP's of
     // block l with block l + 1's first norm (or the final norm).
@@ -188,24 +205,34 @@ Trace run(const Model& m, const Input& input, const TraceOptions& opt) {
         else
             layer_norm(x, b.ln1_w, b.ln1_b, eps, h);
         if (opt.keep_states) t.layers[l].x_in = x;
-        attention(b, h, m.heads, m.head_dim, opt, t.layers[l], context);
-        linear(context, b.proj, branch);
+        timed(t.linear_seconds, [&] { linear(h, {{&b.q, &q}, {&b.k, &k}, {&b.v, &v}}); });
+        timed(t.attention_seconds, [&] { attention(q, k, v, m.heads, m.head_dim, opt, t.layers[l], context); });
+        if (static_cast<int>(l) == opt.ablate_layer)  // the what-if: this head's output removed
+            context.middleCols(static_cast<Eigen::Index>(opt.ablate_head) * m.head_dim, m.head_dim).setZero();
+        timed(t.linear_seconds, [&] { linear(context, b.proj, branch); });
         add_and_layer_norm(x, branch, b.ls1, b.ln2_w, b.ln2_b, eps, h);
-        linear_gelu(h, b.fc1, m.config.gelu_tanh, hidden);
-        linear(hidden, b.fc2, branch);
+        timed(t.linear_seconds, [&] {
+            linear_gelu(h, b.fc1, m.config.gelu_tanh, hidden);
+            linear(hidden, b.fc2, branch);
+        });
         previous = &b;
     }
     if (previous)
         add_and_layer_norm(x, branch, previous->ls2, m.norm_w, m.norm_b, eps, t.final_tokens);
     else
         layer_norm(x, m.norm_w, m.norm_b, eps, t.final_tokens);
-    if (m.head.w.size()) {
-        t.logits = m.head.w * t.final_tokens.row(0).transpose() + m.head.b;
-        if (m.has_dist_token && m.head_dist.w.size())
-            t.logits = 0.5f * (t.logits + m.head_dist.w * t.final_tokens.row(1).transpose() + m.head_dist.b);
-    }
+    if (opt.keep_states) t.last_block_out = std::move(x);
+    t.logits = classifier_logits(m, t.final_tokens);
     t.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return t;
+}
+
+Vec classifier_logits(const Model& m, const Mat& final_tokens) {
+    if (m.head.w.size() == 0) return {};
+    Vec logits = m.head.w * final_tokens.row(0).transpose() + m.head.b;
+    if (m.has_dist_token && m.head_dist.w.size())
+        logits = 0.5f * (logits + m.head_dist.w * final_tokens.row(1).transpose() + m.head_dist.b);
+    return logits;
 }
 
 }  // namespace vit

@@ -27,9 +27,14 @@ struct Trace {
     int tokens = 0;            // N = prefix + grid*grid
     int head_dim = 0;
     std::vector<LayerTrace> layers;
+    Mat last_block_out;        // N x dim leaving the last block, before the final LayerNorm (with keep_states)
     Mat final_tokens;          // N x dim after the final LayerNorm
     Vec logits;                // num_classes (empty without a classifier)
     double seconds = 0;        // wall time of the forward pass
+    // Parts of `seconds`: the linear layers (q, k, v, output projection, MLP)
+    // and the attention proper (q.k^T, softmax, a.v). The rest (embedding,
+    // norms, residual adds, classifier) is seconds - linear - attention.
+    double linear_seconds = 0, attention_seconds = 0;
 
     // Token index of patch (row, col); row, col from the top left of the grid.
     int token_of(int row, int col) const { return prefix + row * grid + col; }
@@ -49,10 +54,18 @@ struct TraceOptions {
     // distillation) token keeps its own row: it is the same constant on every
     // run, part of that token rather than a position (registers have none).
     bool position_embeddings = true;
+    // What-if (head ablation): zero this head's output (its columns of the
+    // context, before the output projection) at this layer; -1: the real model.
+    // The trace still holds what that head computed (HeadTrace::out).
+    int ablate_layer = -1;
+    int ablate_head = -1;
 };
 
 // Bytes the trace of a run at this input size will hold, computed before running.
 size_t trace_bytes(const Model& model, int input_size, const TraceOptions& options);
+// Throws the vit::Error run() would throw for this input size: not a positive
+// multiple of the patch size, or a trace over the memory budget.
+void check_input_size(const Model& model, int input_size, const TraceOptions& options);
 
 // Runs the model on a preprocessed input of any size that is a multiple of the
 // patch size; position embeddings are bicubically interpolated when the grid
@@ -62,5 +75,9 @@ Trace run(const Model& model, const Input& input, const TraceOptions& options = 
 
 // Position embeddings resized to a grid x grid patch layout (prefix rows kept).
 Mat interpolate_pos_embed(const Model& model, int grid);
+
+// The classifier on tokens after the final LayerNorm: head(CLS), averaged with
+// head_dist(distillation token) for distilled DeiT. Empty without a classifier.
+Vec classifier_logits(const Model& model, const Mat& final_tokens);
 
 }  // namespace vit

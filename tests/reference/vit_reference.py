@@ -176,10 +176,13 @@ def embed(model, image, position_embeddings=True):
     return x, g
 
 
-def forward(model, image, keep_states=False, position_embeddings=True):
+def forward(model, image, keep_states=False, position_embeddings=True, ablate=None):
     """Returns a dict: grid, prefix, tokens, attn (L,H,N,N), q/k/v (L,H,N,dh),
     out (L,H,N,dh) = A v, logits (C,) or None, final (N, dim), and with
-    keep_states the block inputs x_in (L,N,dim). All float64."""
+    keep_states the block inputs x_in (L,N,dim) and the last block's output
+    x_out (N,dim, before the final norm). All float64.
+    ablate=(layer, head): the what-if with that head's output o_h set to zero
+    before the output projection (out still holds what the head computed)."""
     t, H, dh = model.t, model.heads, model.head_dim
     x, g = embed(model, image, position_embeddings)
     n = x.shape[0]
@@ -197,6 +200,9 @@ def forward(model, image, keep_states=False, position_embeddings=True):
         a = softmax(q @ k.transpose(0, 2, 1) / math.sqrt(dh))  # (H, N, N)
         o = a @ v  # (H, N, dh)
         attn[l], q_all[l], k_all[l], v_all[l], o_all[l] = a, q, k, v, o
+        if ablate is not None and ablate[0] == l:
+            o = o.copy()
+            o[ablate[1]] = 0
         y = linear(o.transpose(1, 0, 2).reshape(n, model.dim), t, b + "attn.proj")
         x = x + (t[b + "ls1.gamma"] * y if b + "ls1.gamma" in t else y)
         y = layer_norm(x, t[b + "norm2.weight"], t[b + "norm2.bias"], model.eps)
@@ -212,6 +218,7 @@ def forward(model, image, keep_states=False, position_embeddings=True):
              logits=logits, final=final)
     if keep_states:
         r["x_in"] = np.stack(states)
+        r["x_out"] = x
     return r
 
 

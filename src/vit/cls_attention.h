@@ -1,0 +1,17 @@
+// How the class token gathers the image, layer by layer: CLS's weight on
+// itself and on the prefix tokens (CLS, distillation, registers), per head.
+// (CLS's maps are the trace's row 0: attention_row(t, layer, head, 0).)
+#pragma once
+#include "forward.h"
+
+namespace vit {
+
+struct ClsWeights {
+    Eigen::MatrixXd self;     // layers x heads: a_CLS,CLS
+    Eigen::MatrixXd prefix;   // layers x heads: sum of CLS's weights on the prefix tokens (itself included);
+                              // 1 - prefix is its weight on the patches
+    Eigen::VectorXd self_mean, prefix_mean;  // per layer, the mean over heads
+};
+ClsWeights cls_weights(const Trace& t);
+
+}  // namespace vit
