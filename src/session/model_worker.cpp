@@ -135,11 +135,12 @@ ModelWorker::Result ModelWorker::process(const Request& request) {
             const char* step = "Preprocessing";  // names the step that failed
             try {
                 set_stage(step);
-                const vit::Input input = vit::preprocess(*image, model->config.pre);
+                auto input = std::make_shared<const vit::Input>(vit::preprocess(*image, model->config.pre));
                 step = "The forward pass";
                 set_stage("Running the forward pass");
-                auto trace = std::make_shared<vit::Trace>(vit::run(*model, input));
-                next.crop = input.crop;
+                auto trace = std::make_shared<vit::Trace>(vit::run(*model, *input));
+                next.crop = input->crop;
+                next.input = input;
                 next.top5 = vit::top_classes(*model, *trace, 5);
                 next.trace = std::move(trace);
             } catch (...) {

@@ -127,6 +127,12 @@ std::string state_json(const AppState& s) {
     j["model"] = s.loaded.model_dir;
     j["last_error"] = s.last_error;
     j["busy"] = s.work.busy;
+    j["experiment_running"] = s.experiments.running;
+    j["experiment_results"] = [&] {
+        std::vector<std::string> keys;
+        for (const auto& [key, result] : s.experiments.results) keys.push_back(key);
+        return keys;
+    }();
     j["ready"] = s.loaded.ready() && !s.work.busy;
     j["grid"] = t ? t->grid : 0;
     j["tokens"] = t ? t->tokens : 0;

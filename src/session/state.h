@@ -8,6 +8,7 @@
 #include <variant>
 #include <vector>
 
+#include "experiments.h"
 #include "gfx/overlay_style.h"
 #include "vit/classes.h"
 #include "vit/forward.h"
@@ -24,6 +25,7 @@ struct Loaded {
     std::string model_dir;
     std::shared_ptr<const vit::Image> image;
     std::string image_path;
+    std::shared_ptr<const vit::Input> input;  // the model's input made from the photo (what-ifs re-run it)
     std::shared_ptr<const vit::Trace> trace;  // null until both model and photo are there
     vit::CropRect crop;                       // the model's input square on the photo
     std::vector<vit::ClassScore> top5;
@@ -70,6 +72,7 @@ struct AppState {
     gfx::OverlayStyle style;          // the weight maps (colormap, normalisation, opacity, filter, grid)
     float temperature = 1.f;          // the temperature what-if
     WorkProgress work;
+    ExperimentsView experiments;      // the Questions pages' long what-ifs: running, finished
     std::string last_error;           // shown until the next success or dismissal
     std::string status;               // last completed action ("Saved ...")
     double last_forward_seconds = 0;
@@ -113,6 +116,8 @@ struct SetImageView { float x, y, w, h; };     // where the photo view drew the 
 struct ShowHelp { bool show; };
 struct ShowTab { AppState::Tab tab; };
 struct ShowQuestion { std::string name; };     // opens the Questions tab on that page
+struct RunExperiment { std::string key; ExperimentJob job; };  // the window's ExperimentRunner runs it
+struct CancelExperiment {};
 struct OpenBrowser { BrowserState::Mode mode; std::string dir; };
 struct OpenImage { std::string path; };
 struct OpenModel { std::string dir; };
@@ -123,7 +128,7 @@ struct Quit {};
 
 using Action = std::variant<act::SelectQuery, act::MoveQuery, act::SetLayer, act::StepLayer, act::SetHead,
                             act::ToggleHeadVisible, act::SetMapSource, act::HoverKey, act::PinKey, act::SetStyle,
-                            act::SetTemperature, act::DismissError, act::SetImageView, act::ShowHelp, act::ShowTab, act::ShowQuestion, act::OpenBrowser, act::OpenImage,
+                            act::SetTemperature, act::DismissError, act::SetImageView, act::ShowHelp, act::ShowTab, act::ShowQuestion, act::RunExperiment, act::CancelExperiment, act::OpenBrowser, act::OpenImage,
                             act::OpenModel, act::Screenshot, act::ExportFigure, act::Quit>;
 
 // Applies a state-only action; returns false for actions the window handles.

@@ -17,6 +17,7 @@ const Entry kEntries[] = {
     {"Right-click a patch on the photo", "pin it as key j"},
     {"Esc", "release the pinned key; close dialogs"},
     {"C", "make CLS the query"},
+    {"Q", "the Questions tab: why √dₖ, heads, N², CLS, global, ..."},
     {"Arrow keys", "move the query one patch"},
     {"PageUp / PageDown", "previous / next layer"},
     {"[ / ]", "previous / next head"},

@@ -57,6 +57,13 @@ void MainView::draw(const Frame& f) {
                 ImGui::EndChild();
                 ImGui::EndTabItem();
             }
+            if (ImGui::BeginTabItem("Questions", nullptr, flags_for(Tab::Questions))) {
+                shown = Tab::Questions;
+                ImGui::BeginChild("##questions");
+                questions_.draw(f);
+                ImGui::EndChild();
+                ImGui::EndTabItem();
+            }
             if (shown != shown_tab_ && shown != f.s.tab && f.s.tab == shown_tab_) f.emit(session::act::ShowTab{shown});
             shown_tab_ = shown;
             ImGui::EndTabBar();

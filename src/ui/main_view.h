@@ -7,6 +7,7 @@
 #include "heads_panel.h"
 #include "math_panel.h"
 #include "photo_panel.h"
+#include "questions_panel.h"
 #include "whatif_panel.h"
 
 namespace ui {
@@ -20,6 +21,7 @@ private:
     HeadsPanel heads_;
     MathPanel math_;
     WhatIfPanel whatif_;
+    QuestionsPanel questions_;
     FileBrowser browser_;
     session::AppState::Tab shown_tab_ = session::AppState::Tab::Math;  // the tab ImGui showed last frame
 };

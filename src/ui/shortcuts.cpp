@@ -26,6 +26,7 @@ void shortcuts(const Frame& f) {
         return;
     }
     if (pressed(GLFW_KEY_C)) f.emit(SelectQuery{0});
+    if (pressed(GLFW_KEY_Q)) f.emit(ShowTab{session::AppState::Tab::Questions});
     if (pressed(GLFW_KEY_LEFT, true)) f.emit(MoveQuery{0, -1});
     if (pressed(GLFW_KEY_RIGHT, true)) f.emit(MoveQuery{0, 1});
     if (pressed(GLFW_KEY_UP, true)) f.emit(MoveQuery{-1, 0});

@@ -82,6 +82,7 @@ private:
     void handle(const session::Action& a);
     void apply_all(std::vector<session::Action>& actions);
     void write_state_file();
+    bool busy() const { return s_.work.busy || !s_.experiments.running.empty(); }
     void update_title();
 
     WindowOptions opt_;
@@ -92,6 +93,7 @@ private:
     // Need the GL context (and the worker, the event loop): made after the
     // window, released in ~Window before it goes.
     std::unique_ptr<session::ModelWorker> worker_;
+    std::unique_ptr<session::ExperimentRunner> experiments_;
     std::unique_ptr<ui::Gpu> gpu_;
     std::unique_ptr<ui::MainView> view_;
     ui::Fonts fonts_;
@@ -145,12 +147,14 @@ Window::Window(const CliArgs& args, const WindowOptions& opt) : opt_(opt), scrip
     if (!gpu_->error().empty()) s_.last_error = gpu_->error();
     view_ = std::make_unique<ui::MainView>();
     worker_ = std::make_unique<session::ModelWorker>([] { glfwPostEmptyEvent(); });
+    experiments_ = std::make_unique<session::ExperimentRunner>([] { glfwPostEmptyEvent(); });
     worker_->submit({model, startup_image(args, settings_)});
     s_.work.busy = true;
 }
 
 Window::~Window() {
-    worker_.reset();  // joins the thread before anything it could notify goes away
+    experiments_.reset();  // both join their threads before anything they could notify goes away
+    worker_.reset();
     view_.reset();    // GL objects: the context must still exist
     gpu_.reset();
     ImGui_ImplOpenGL3_Shutdown();
@@ -208,6 +212,7 @@ void Window::begin_frame() {
         busy_frames_ = 3;
     }
     s_.work = progress;
+    s_.experiments = experiments_->view();
     update_title();
     if (take_rescale()) {
         load_fonts();
@@ -232,6 +237,10 @@ void Window::handle(const session::Action& a) {
             const std::string path = x->path.empty() ? unique_path(s_.export_dir, session::selection_slug(s_), ".png") : x->path;
             save_figure_png(s_, path);
             s_.status = "Saved figure " + fs::absolute(path).lexically_normal().string();
+        } else if (auto* x = std::get_if<session::act::RunExperiment>(&a)) {
+            experiments_->start(x->key, x->job);
+        } else if (std::holds_alternative<session::act::CancelExperiment>(a)) {
+            experiments_->cancel();
         } else if (std::holds_alternative<session::act::Quit>(a)) {
             s_.quit = true;
         }
@@ -284,12 +293,12 @@ int Window::run() {
         // Sleep until something happens, unless a script, an animation or a change needs frames.
         const bool continuous = !script_.finished() || !opt_.frame_stats.empty() || busy_frames_ > 0;
         if (continuous) glfwPollEvents();
-        else if (s_.work.busy) glfwWaitEventsTimeout(1.0 / 30);   // the spinner turns
+        else if (busy()) glfwWaitEventsTimeout(1.0 / 30);   // the spinner and progress bars move
         else glfwWaitEventsTimeout(0.5);
         busy_frames_ = std::max(0, busy_frames_ - 1);
         // Woken by the timeout with nothing new: the picture is still right.
         const bool input = take_activity();
-        if (!continuous && !s_.work.busy && !input) continue;
+        if (!continuous && !busy() && !input) continue;
         if (input) busy_frames_ = std::max(busy_frames_, 2);  // ImGui settles hover and popups over a few frames
         if (glfwGetWindowAttrib(win_, GLFW_ICONIFIED)) continue;
 

@@ -1,0 +1,57 @@
+#include "question_widgets.h"
+
+#include <cstdio>
+
+#include "theme.h"
+#include "widgets.h"
+
+namespace ui {
+
+void evidence_heading(const Frame& f, const char* text) {
+    ImGui::Spacing();
+    ImGui::PushFont(f.fonts.bold);
+    ImGui::TextUnformatted(text);
+    ImGui::PopFont();
+}
+
+void whatif_note(const Frame& f, const char* text) {
+    whatif_badge(f, "WHAT-IF");
+    ImGui::SameLine();
+    ImGui::PushTextWrapPos(0);
+    ImGui::TextColored(colors::whatif, "%s", text);
+    ImGui::PopTextWrapPos();
+}
+
+void note(const char* text) {
+    ImGui::PushTextWrapPos(0);
+    ImGui::TextColored(colors::muted, "%s", text);
+    ImGui::PopTextWrapPos();
+}
+
+std::string experiment_key(const Frame& f, const std::string& name) {
+    return name + "#" + std::to_string(f.s.loaded.generation);
+}
+
+bool experiment_controls(const Frame& f, const char* label, const std::string& key, const session::ExperimentJob& job) {
+    const session::ExperimentsView& x = f.s.experiments;
+    const bool done = x.results.count(key) != 0;
+    ImGui::PushID(key.c_str());
+    if (x.is_running(key)) {
+        char text[64];
+        std::snprintf(text, sizeof text, "%d of %d", x.done, x.total);
+        ImGui::ProgressBar(x.total ? static_cast<float>(x.done) / x.total : 0.f, ImVec2(f.px(220), 0), text);
+        ImGui::SameLine();
+        if (ImGui::SmallButton("Cancel")) f.emit(session::act::CancelExperiment{});
+    } else if (!done) {
+        if (ImGui::Button(label)) f.emit(session::act::RunExperiment{key, job});
+        if (!x.running.empty()) {
+            ImGui::SameLine();
+            ImGui::TextColored(colors::muted, "(another experiment is running: starting this one stops it)");
+        }
+        if (!x.error.empty()) ImGui::TextColored(colors::error, "%s", x.error.c_str());
+    }
+    ImGui::PopID();
+    return done;
+}
+
+}  // namespace ui
