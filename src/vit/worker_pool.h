@@ -1,4 +1,4 @@
-// The threads the forward pass splits its work over (both cores here).
+// The threads the forward pass splits its work over (one per hardware thread).
 // Idle workers poll for 100 us, then sleep on a futex (std::atomic::wait): a
 // busy machine, or the window's software renderer, does not starve them the
 // way OpenMP's spinning barriers were starved (10x slower under load).

@@ -264,7 +264,7 @@ void Window::apply_all(std::vector<session::Action>& actions) {
         handle(session::act::HoverKey{-1});
         changed = true;
     }
-    // Drops: a folder with config.json is a model, anything else a photo.
+    // Drops: a folder is a model (loading it says what is missing), anything else a photo.
     for (const std::string& p : take_dropped_paths()) {
         std::error_code ec;
         if (fs::is_directory(p, ec)) handle(session::act::OpenModel{p});
