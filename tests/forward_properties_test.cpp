@@ -9,7 +9,7 @@
 #include <numeric>
 #include <random>
 
-#include "support/default_model.h"
+#include "support/real_model_fixture.h"
 #include "vit/analysis.h"
 #include "vit/error.h"
 #include "vit/forward.h"
@@ -20,24 +20,7 @@
 namespace vit {
 namespace {
 
-struct RealModel : ::testing::Test {
-    static void SetUpTestSuite() {
-        model = new Model(load_model(testing::default_model_dir()));
-        input = new Input(preprocess(load_image(testing::asset("dog.jpg")), model->config.pre));
-        trace = new Trace(run(*model, *input));
-    }
-    static void TearDownTestSuite() {
-        delete trace;
-        delete input;
-        delete model;
-    }
-    static Model* model;
-    static Input* input;
-    static Trace* trace;
-};
-Model* RealModel::model = nullptr;
-Input* RealModel::input = nullptr;
-Trace* RealModel::trace = nullptr;
+struct RealModel : testing::RealModelFixture {};
 
 TEST_F(RealModel, TraceHasEveryLayerHeadAndToken) {
     EXPECT_EQ(trace->grid, 14);

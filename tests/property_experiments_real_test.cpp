@@ -8,7 +8,7 @@
 #include <algorithm>
 #include <cstdio>
 
-#include "support/default_model.h"
+#include "support/real_model_fixture.h"
 #include "vit/content_shift.h"
 #include "vit/distance_bands.h"
 #include "vit/image.h"
@@ -19,24 +19,7 @@
 namespace vit {
 namespace {
 
-struct RealExperiments : ::testing::Test {
-    static void SetUpTestSuite() {
-        model = new Model(load_model(testing::default_model_dir()));
-        input = new Input(preprocess(load_image(testing::asset("dog.jpg")), model->config.pre));
-        trace = new Trace(run(*model, *input));
-    }
-    static void TearDownTestSuite() {
-        delete trace;
-        delete input;
-        delete model;
-    }
-    static Model* model;
-    static Input* input;
-    static Trace* trace;
-};
-Model* RealExperiments::model = nullptr;
-Input* RealExperiments::input = nullptr;
-Trace* RealExperiments::trace = nullptr;
+struct RealExperiments : testing::RealModelFixture {};
 
 TEST_F(RealExperiments, ShuffleIsEquivariantOnlyWithoutPositions) {
     const PermutationExperiment e = run_permutation_experiment(*model, *input, *trace, 0);

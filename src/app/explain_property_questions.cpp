@@ -7,6 +7,7 @@
 #include <initializer_list>
 #include <string>
 
+#include "csv_field.h"
 #include "explain_questions.h"
 #include "vit/classes.h"
 #include "vit/cross_attention.h"
@@ -40,14 +41,6 @@ std::string line(std::initializer_list<std::string> fields) {
     }
     out += '\n';
     return out;
-}
-
-// A CSV field: quoted when it holds a comma, a quote or a line break.
-std::string field(const std::string& text) {
-    if (text.find_first_of(",\"\n\r") == std::string::npos) return text;
-    std::string quoted = "\"";
-    for (char c : text) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
-    return quoted + "\"";
 }
 
 int patch_query(const ExplainInput& in, const char* question) {
@@ -96,7 +89,7 @@ std::string permutation_csv(const ExplainInput& in) {
         vit::run_permutation_experiment(p.model, p.input, p.trace, static_cast<uint32_t>(seed), options);
     const auto top1 = [&](const vit::Trace& t) {
         const auto top = vit::top_classes(p.model, t, 1);
-        return top.empty() ? std::string() : field(top[0].label);
+        return top.empty() ? std::string() : csv_field(top[0].label);
     };
     return "with_pos_max_abs_diff,without_pos_max_abs_diff,top1_with_pos,top1_without_pos\n" +
            line({number(e.with_pos.max()), number(e.without_pos.max()), top1(p.trace),

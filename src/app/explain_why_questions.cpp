@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "csv_field.h"
 #include "explain_questions.h"
 #include "vit/attention_cost.h"
 #include "vit/classes.h"
@@ -31,15 +32,6 @@ __attribute__((format(printf, 1, 2))) std::string format(const char* format, ...
     std::vsnprintf(text, sizeof text, format, args);
     va_end(args);
     return text;
-}
-
-// A label as one CSV field: quoted when it holds a comma or a quote
-// (Hugging Face labels such as "tench, Tinca tinca").
-std::string csv_field(const std::string& text) {
-    if (text.find_first_of(",\"\n") == std::string::npos) return text;
-    std::string quoted = "\"";
-    for (char c : text) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
-    return quoted + "\"";
 }
 
 std::string scaling_csv(const ExplainInput& in) {
