@@ -417,14 +417,12 @@ void read_hf_preprocessing(const Doc& config, const Doc* preprocessor, ModelConf
     set_hf_input_size(config, c);
 }
 
-// model_type, or the one the first of `architectures` belongs to (transformers'
-// Dinov2Model and Dinov2WithRegistersModel are different classes).
+// model_type; without it, a DINOv2 architecture still says which of the two
+// classes it is (transformers' Dinov2Model and Dinov2WithRegistersModel differ).
 std::string hf_model_type(const Doc& d, const std::string& architecture) {
     if (const json* v = d.find(d.j, "model_type")) return d.get_string(*v, "model_type");
     if (architecture.rfind("Dinov2WithRegisters", 0) == 0) return "dinov2_with_registers";
     if (architecture.rfind("Dinov2", 0) == 0) return "dinov2";
-    if (architecture.rfind("DeiT", 0) == 0) return "deit";
-    if (architecture.rfind("ViT", 0) == 0) return "vit";
     return "";
 }
 
@@ -454,11 +452,11 @@ void read_hf_dinov2(const Doc& d, ModelConfig& c) {
 
 void read_hf(const Doc& d, ModelConfig& c) {
     c.source = "hf";
-    std::string architecture;
-    if (const json* a = d.find(d.j, "architectures"); a && a->is_array() && !a->empty())
+    std::string architecture;  // only needed without model_type
+    if (const json* a = d.find(d.j, "architectures"); a && a->is_array() && !a->empty() && !d.find(d.j, "model_type"))
         architecture = d.get_string((*a)[0], "architectures");
     c.model_type = hf_model_type(d, architecture);
-    c.name = c.model_type.empty() ? architecture : c.model_type;
+    c.name = d.find(d.j, "model_type") ? c.model_type : architecture;
     const bool dinov2 = c.model_type == "dinov2" || c.model_type == "dinov2_with_registers";
     c.pos_resize = PosResize::Bicubic;  // ViTEmbeddings, DeiT's, Dinov2Embeddings: no antialias
 
