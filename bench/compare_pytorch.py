@@ -103,13 +103,13 @@ def timm_to_torchvision(tensors, depth, tv_keys):
 
 
 def resample_pos_embed_torch(pos, new_grid, prefix=1):
-    """timm's resample_abs_pos_embed: bicubic, align_corners=False, no antialias."""
+    """timm's resample_abs_pos_embed: bicubic, align_corners=False, antialias=True."""
     old = int(round(math.sqrt(pos.shape[1] - prefix)))
     if old == new_grid:
         return pos
     pre, grid = pos[:, :prefix], pos[:, prefix:]
     grid = grid.reshape(1, old, old, -1).permute(0, 3, 1, 2)
-    grid = F.interpolate(grid.float(), size=(new_grid, new_grid), mode="bicubic", align_corners=False, antialias=False)
+    grid = F.interpolate(grid.float(), size=(new_grid, new_grid), mode="bicubic", align_corners=False, antialias=True)
     grid = grid.permute(0, 2, 3, 1).reshape(1, new_grid * new_grid, -1)
     return torch.cat([pre, grid], dim=1)
 

@@ -1,5 +1,6 @@
 // vitscope dump IMAGE -o DIR [--model DIR] [--size S]: the whole trace as .npy
-// files (input, q, k, v, attn, logits) plus meta.json, for the reference tests,
+// files (input, q, k, v, attn, logits, and pos_embed: the position embeddings
+// at the run's grid, prefix rows first) plus meta.json, for the reference tests,
 // and the decoded photo (photo.npy: height x width x 3 bytes, upright).
 #include <cstdio>
 #include <filesystem>
@@ -11,6 +12,7 @@
 #include "pipeline.h"
 #include "vit/atomic_file.h"
 #include "vit/error.h"
+#include "vit/pos_embed.h"
 
 namespace app {
 namespace {
@@ -48,13 +50,16 @@ int cmd_dump(const CliArgs& args) {
     vit::write_file_atomic(file("k.npy"), stack_heads(t, [](const vit::HeadTrace& h) -> const vit::Mat& { return h.k; }));
     vit::write_file_atomic(file("v.npy"), stack_heads(t, [](const vit::HeadTrace& h) -> const vit::Mat& { return h.v; }));
     vit::write_file_atomic(file("out.npy"), stack_heads(t, [](const vit::HeadTrace& h) -> const vit::Mat& { return h.out; }));
+    const vit::Mat pos = vit::interpolate_pos_embed(p.model, t.grid);  // what the run added, at its grid
+    vit::write_file_atomic(file("pos_embed.npy"), encode_npy({pos.rows(), pos.cols()}, pos.data()));
     if (t.logits.size())
         vit::write_file_atomic(file("logits.npy"), encode_npy({t.logits.size()}, t.logits.data()));
     char meta[512];
     std::snprintf(meta, sizeof meta,
-                  "{\"grid\": %d, \"prefix\": %d, \"tokens\": %d, \"layers\": %zu, \"heads\": %zu, \"head_dim\": %d, "
+                  "{\"grid\": %d, \"prefix\": %d, \"registers\": %d, \"tokens\": %d, \"layers\": %zu, "
+                  "\"heads\": %zu, \"head_dim\": %d, "
                   "\"scheme\": \"%s\", \"crop\": [%.6f, %.6f, %.6f, %.6f], \"seconds\": %.6f}\n",
-                  t.grid, t.prefix, t.tokens, t.layers.size(), t.layers[0].heads.size(), t.head_dim,
+                  t.grid, t.prefix, t.registers, t.tokens, t.layers.size(), t.layers[0].heads.size(), t.head_dim,
                   p.model.scheme.c_str(), p.input.crop.x, p.input.crop.y, p.input.crop.w, p.input.crop.h, t.seconds);
     vit::write_file_atomic(file("meta.json"), meta);
     return 0;

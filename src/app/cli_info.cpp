@@ -5,6 +5,8 @@
 #include "commands.h"
 #include "pipeline.h"
 #include "vit/labels.h"
+#include "vit/pos_embed.h"
+#include "vit/token_name.h"
 
 namespace app {
 
@@ -18,10 +20,15 @@ int cmd_info(const CliArgs& args) {
     std::printf("naming scheme: %s\n", m.scheme.c_str());
     std::printf("layers: %d\nheads: %d\nhead dim: %d\nwidth: %d\nmlp width: %d\npatch: %d\n", m.depth, m.heads,
                 m.head_dim, m.dim, m.mlp_dim, m.patch);
-    std::printf("prefix tokens: %d (CLS%s%s)\n", m.prefix_tokens(), m.has_dist_token ? " + distillation" : "",
-                m.num_registers ? (" + " + std::to_string(m.num_registers) + " registers").c_str() : "");
+    std::string prefix_names;
+    for (int i = 0; i < m.prefix_tokens(); ++i)
+        prefix_names += (i ? ", " : "") + vit::prefix_token_name(i, m.has_dist_token ? 1 : 0, m.num_registers);
+    std::printf("prefix tokens: %d (%s)\n", m.prefix_tokens(), prefix_names.c_str());
     std::printf("tokens: %d (%d x %d patches at %d px)\n", m.prefix_tokens() + grid * grid, grid, grid,
                 pre.input_size);
+    std::printf("position embeddings: %d x %d patches (%d px); other grids: %s\n", m.pos_grid, m.pos_grid,
+                m.pos_grid * m.patch, vit::describe_pos_resize(m.config.pos_resize).c_str());
+    std::printf("layer scale: %s\n", !m.blocks.empty() && m.blocks[0].ls1.size() ? "yes" : "no");
     std::printf("parameters: %lld\n", m.parameter_count());
     std::printf("classes: %d%s\n", m.num_classes(), m.num_classes() ? "" : " (no classifier head)");
     if (m.num_classes() > 0) {

@@ -17,6 +17,8 @@ Pipeline run_pipeline_on(const CliArgs& args, const std::string& image_path, con
     if (size % p.model.patch != 0)
         throw vit::Error("--size " + std::to_string(size) + " is not a multiple of the patch size " +
                          std::to_string(p.model.patch));
+    // A trace over the memory budget is refused before the photo is resized for it.
+    if (size) vit::check_input_size(p.model, size, options);
     p.input = vit::preprocess(p.image, p.model.config.pre, size);
     p.trace = vit::run(p.model, p.input, options);
     return p;

@@ -52,11 +52,4 @@ MapData signed_map(const vit::Trace& t, const vit::Vec& row, const gfx::OverlayS
     return m;
 }
 
-std::string token_name(const vit::Trace& t, int token) {
-    if (t.is_patch(token))
-        return "patch (" + std::to_string(t.row_of(token)) + ", " + std::to_string(t.col_of(token)) + ")";
-    if (token == 0) return "CLS";
-    return "prefix token " + std::to_string(token);
-}
-
 }  // namespace ui

@@ -26,7 +26,4 @@ MapData signed_map(const vit::Trace& t, const vit::Vec& row, const gfx::OverlayS
 
 bool same_style(const gfx::OverlayStyle& a, const gfx::OverlayStyle& b);
 
-// "CLS", "reg 2", "patch (5, 7)" for a token.
-std::string token_name(const vit::Trace& t, int token);
-
 }  // namespace ui

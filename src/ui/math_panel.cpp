@@ -9,6 +9,7 @@
 #include "theme.h"
 #include "vector_strip.h"
 #include "vit/step_explanation.h"
+#include "vit/token_name.h"
 #include "widgets.h"
 
 namespace ui {
@@ -69,11 +70,11 @@ void MathPanel::draw(const Frame& f) {
     ImGui::TextColored(colors::muted, "   %s = %d numbers per token", sym::d_k, d);
     ImGui::TextUnformatted("query i:");
     ImGui::SameLine();
-    ImGui::TextColored(colors::accent, "%s · token %d", token_name(t, i).c_str(), i);
+    ImGui::TextColored(colors::accent, "%s · token %d", vit::token_name(t, i).c_str(), i);
     ImGui::TextUnformatted("key j:");
     ImGui::SameLine();
     ImGui::TextColored(s.sel.pinned_key >= 0 ? colors::pinned : ImVec4(0.92f, 0.92f, 0.92f, 1.f), "%s · token %d",
-                       token_name(t, j).c_str(), j);
+                       vit::token_name(t, j).c_str(), j);
     ImGui::SameLine();
     ImGui::PushTextWrapPos(0);
     ImGui::TextColored(colors::muted, "(%s)", key.why);
@@ -139,7 +140,7 @@ void MathPanel::draw(const Frame& f) {
                                       "The softmax makes the largest scores dominate.");
     ImGui::PopTextWrapPos();
     equation(f, "Σⱼ aᵢⱼ = %.6f   largest %.4f on %s   spread ≈ %.1f keys", e.row.sum, e.row.max,
-             token_name(t, e.row.argmax).c_str(), e.row.effective_keys);
+             vit::token_name(t, e.row.argmax).c_str(), e.row.effective_keys);
 
     step_heading(f, "6", "Value", "What each patch hands over when attended: its token times W_V.");
     std::snprintf(note, sizeof note, "‖vⱼ‖ = %.3f", e.v.norm());
@@ -166,7 +167,7 @@ void MathPanel::draw(const Frame& f) {
             ImGui::TableNextRow();
             ImGui::TableNextColumn();
             char label[64];
-            std::snprintf(label, sizeof label, "%s##c%zu", token_name(t, c.token).c_str(), r);
+            std::snprintf(label, sizeof label, "%s##c%zu", vit::token_name(t, c.token).c_str(), r);
             if (ImGui::Selectable(label, c.token == j, ImGuiSelectableFlags_SpanAllColumns)) f.emit(session::act::PinKey{c.token});
             if (ImGui::IsItemHovered()) f.emit(session::act::HoverKey{c.token});
             ImGui::PushFont(f.fonts.mono);

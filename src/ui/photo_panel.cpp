@@ -8,6 +8,7 @@
 #include "gfx/style_names.h"
 #include "session/shown_rows.h"
 #include "theme.h"
+#include "vit/token_name.h"
 #include "widgets.h"
 
 namespace ui {
@@ -47,7 +48,7 @@ void PhotoPanel::toolbar(const Frame& f) {
     ImGui::PushFont(f.fonts.bold);
     ImGui::PushStyleColor(ImGuiCol_Text, colors::accent);
     if (t)
-        ImGui::Text("%s · token %d", token_name(*t, s.sel.query).c_str(), s.sel.query);
+        ImGui::Text("%s · token %d", vit::token_name(*t, s.sel.query).c_str(), s.sel.query);
     else
         ImGui::TextUnformatted("—");
     ImGui::PopStyleColor();
@@ -142,8 +143,13 @@ void PhotoPanel::legend(const Frame& f, const MapData& map) {
     ImGui::BeginGroup();
     ImGui::TextColored(colors::muted, "Not on the photo:");
     ImGui::PushFont(f.fonts.mono);
-    for (size_t i = 0; i < map.prefix.size(); ++i)
-        ImGui::Text("%s  %.4f", t ? token_name(*t, static_cast<int>(i)).c_str() : "", map.prefix[i]);
+    // CLS (and DeiT's distillation token) one to a line; registers two to a line.
+    const int first_register = t ? 1 + t->dist_tokens : static_cast<int>(map.prefix.size());
+    for (size_t i = 0; i < map.prefix.size(); ++i) {
+        const int token = static_cast<int>(i);
+        if (token > first_register && (token - first_register) % 2 == 1) ImGui::SameLine(0, f.px(16));
+        ImGui::Text("%-5s %.4f", t ? vit::token_name(*t, token).c_str() : "", map.prefix[i]);
+    }
     ImGui::PopFont();
     ImGui::EndGroup();
     tooltip("Weights on tokens that are not patches: they have no place on the photo.");

@@ -7,6 +7,7 @@
 #include "theme.h"
 #include "vit/analysis.h"
 #include "vit/whatif.h"
+#include "vit/token_name.h"
 #include "widgets.h"
 
 namespace ui {
@@ -24,7 +25,7 @@ void WhatIfPanel::draw(const Frame& f) {
     ImGui::PushStyleColor(ImGuiCol_ChildBg, colors::whatif_bg);
     char line[160];
     std::snprintf(line, sizeof line, "Layer %d · head %d · query %s, with one step of attention changed.", l, h,
-                  token_name(t, i).c_str());
+                  vit::token_name(t, i).c_str());
     const float wrap = ImGui::GetContentRegionAvail().x - f.px(16);
     const float banner_h = ImGui::GetTextLineHeightWithSpacing() + ImGui::CalcTextSize(line, nullptr, false, wrap).y + f.px(12);
     if (ImGui::BeginChild("##banner", ImVec2(0, banner_h), false, ImGuiWindowFlags_NoScrollbar)) {
@@ -85,7 +86,7 @@ void WhatIfPanel::draw(const Frame& f) {
         if (hit.hovered) {
             f.emit(session::act::HoverKey{hit.token});
             if (hit.token >= 0) {
-                ImGui::SetTooltip("%s: %s %.4f", token_name(t, hit.token).c_str(),
+                ImGui::SetTooltip("%s: %s %.4f", vit::token_name(t, hit.token).c_str(),
                                   c == 0 ? "weight" : "what-if weight", row[hit.token]);
                 if (hit.clicked) f.emit(session::act::PinKey{hit.token});
             }

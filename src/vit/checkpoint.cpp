@@ -298,6 +298,35 @@ void read_heads(Reader& r, const SchemeNames& n, Model& m) {
     }
 }
 
+// What the config implies about the layout, register tokens and layer scale
+// must be what the weights hold; otherwise the model would run as something
+// its own library would not (or could not) run.
+void check_config_agrees(const Reader& r, const SchemeNames& n, const ModelConfig& cfg, const Model& m) {
+    const bool dinov2_type = cfg.model_type == "dinov2" || cfg.model_type == "dinov2_with_registers";
+    if (!cfg.model_type.empty() && dinov2_type != (n.scheme == "dinov2"))
+        r.fail("config.json's model_type '" + cfg.model_type + "' does not match the weights, which are laid out as " +
+               n.scheme);
+    if (cfg.num_registers >= 0 && cfg.num_registers != m.num_registers)
+        r.fail(std::to_string(cfg.num_registers) + " register tokens by " + cfg.registers_from +
+               " but the weights have " +
+               (m.num_registers ? std::to_string(m.num_registers) + " (tensor '" + n.registers + "')"
+                                : "none (no tensor '" + n.registers + "')"));
+    const std::string why = cfg.source == "hf" ? "model_type " + cfg.model_type : "the architecture " + cfg.name;
+    const bool some = std::any_of(m.blocks.begin(), m.blocks.end(),
+                                  [](const Block& b) { return b.ls1.size() > 0 || b.ls2.size() > 0; });
+    for (size_t i = 0; i < m.blocks.size(); ++i) {
+        const Block& b = m.blocks[i];
+        for (const auto& [scale, name] : {std::pair{&b.ls1, n.ls1}, std::pair{&b.ls2, n.ls2}}) {
+            if (scale->size() > 0) continue;
+            const std::string tensor = "tensor '" + n.block(static_cast<int>(i)) + name + "' is missing";
+            if (cfg.layer_scale)
+                r.fail(why + " scales both residual branches of every block (layer scale), but " + tensor +
+                       (cfg.source == "hf" ? " (transformers would leave it at layerscale_value, untrained)" : ""));
+            if (some) r.fail(tensor + ", though other layer-scale weights are there");
+        }
+    }
+}
+
 // Anything neither read nor known to be unused means an architecture we would run wrongly.
 void check_all_used(const SafeTensors& st, const Reader& r, const SchemeNames& n) {
     for (const auto& entry : st.tensors()) {
@@ -342,6 +371,7 @@ Model build(const SafeTensors& st, ModelConfig cfg) {
 
     read_embeddings(r, n, cfg, m);
     for (int i = 0; i < m.depth; ++i) m.blocks.push_back(read_block(r, n, i, m));
+    check_config_agrees(r, n, cfg, m);
     m.norm_w = r.vec(n.norm + ".weight", m.dim);
     m.norm_b = r.vec(n.norm + ".bias", m.dim);
     read_heads(r, n, m);

@@ -8,12 +8,19 @@
 // Hugging Face (has "model_type", "architectures" or "hidden_size"): sizes from
 // hidden_size, num_hidden_layers, num_attention_heads, intermediate_size (or
 // mlp_ratio), layer_norm_eps (default 1e-12, as HF's ViTConfig; 1e-6 for
-// dinov2), hidden_act; labels from id2label. Preprocessing: the transformers
+// dinov2), hidden_act; labels from id2label. Dinov2 and Dinov2WithRegisters
+// (model_type "dinov2" and "dinov2_with_registers", two different classes)
+// always have layer scale; the latter has num_register_tokens (default 4).
+//
+// Registers and layer scale are what the config implies; checkpoint.cpp checks
+// the weights against them. Position embeddings are resized as the config's
+// library does it (PosResize). Preprocessing: the transformers
 // image processor that preprocessor_config.json names (image_processor_type or
 // feature_extractor_type), else the one config.json's model_type implies (deit:
 // DeiTImageProcessor, dinov2*: BitImageProcessor, others ViTImageProcessor),
 // with that processor's defaults under the file's settings. Without the file:
 // the processor's defaults (for dinov2, the settings its hub repositories ship).
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -55,6 +62,13 @@ struct Doc {
     float get_float(const json& v, const std::string& key) const {
         if (!v.is_number()) fail("'" + key + "' must be a number, not " + v.dump());
         return v.get<float>();
+    }
+    // A positive ratio as Python reads it (a double): int(hidden * ratio) must truncate as it does there.
+    double get_ratio(const json& v, const std::string& key) const {
+        if (!v.is_number()) fail("'" + key + "' must be a number, not " + v.dump());
+        const double r = v.get<double>();
+        if (!(r > 0) || r > 1e6) fail("'" + key + "' must be positive (at most 1e6), not " + v.dump());
+        return r;
     }
     std::string get_string(const json& v, const std::string& key) const {
         if (!v.is_string()) fail("'" + key + "' must be a string, not " + v.dump());
@@ -108,6 +122,8 @@ void check_preprocess(const Doc& d, const PreprocessConfig& p) {
 
 struct NameSizes {
     int dim = 0, heads = 0, patch = 0, image = 0;
+    int registers = -1;   // from "regN" (vit_small_patch14_reg4_dinov2); -1 = none in the name
+    bool dinov2 = false;  // timm's DINOv2 models: layer scale (init_values), registers only with regN
 };
 
 // Sizes encoded in a timm architecture name, e.g. vit_small_patch14_dinov2 or deit_base_patch16_384.
@@ -117,6 +133,7 @@ NameSizes sizes_from_name(const std::string& name) {
     std::stringstream ss(name);
     for (std::string part; std::getline(ss, part, '_');) parts.push_back(part);
     const bool dinov2 = name.find("dinov2") != std::string::npos;
+    s.dinov2 = dinov2;
     const std::map<std::string, std::pair<int, int>> widths = {
         {"tiny", {192, 3}}, {"small", {384, 6}}, {"base", {768, 12}},
         {"large", {1024, 16}}, {"huge", {1280, 16}},
@@ -130,6 +147,10 @@ NameSizes sizes_from_name(const std::string& name) {
             if (p.size() > 9) throw Error("the architecture name '" + name + "' has an impossible patch size");
             s.patch = std::stoi(p.substr(5));
             after_patch = true;
+        } else if (p.size() > 3 && p.size() <= 6 && p.rfind("reg", 0) == 0 &&
+                   p.find_first_not_of("0123456789", 3) == std::string::npos) {
+            s.registers = std::stoi(p.substr(3));
+            after_patch = false;
         } else if (after_patch && digits && p.size() <= 4) {
             s.image = std::stoi(p);  // the number right after patchNN is the input size
             after_patch = false;
@@ -142,6 +163,7 @@ NameSizes sizes_from_name(const std::string& name) {
 
 void read_timm(const Doc& d, ModelConfig& c) {
     c.source = "timm";
+    c.pos_resize = PosResize::BicubicAntialias;  // resample_abs_pos_embed: antialias=True
     c.ln_eps = 1e-6f;
     const json* cfg = d.find(d.j, "pretrained_cfg");
     if (cfg && !cfg->is_object()) d.fail("'pretrained_cfg' must be an object");
@@ -153,6 +175,16 @@ void read_timm(const Doc& d, ModelConfig& c) {
     c.heads = named.heads;
     if (named.patch) c.patch_size = named.patch;
     if (named.image) c.image_size = named.image;
+    if (named.registers >= 0 || named.dinov2) {
+        // timm builds vit_*_dinov2 with init_values (layer scale) and regN with N register tokens.
+        c.num_registers = std::max(named.registers, 0);
+        c.registers_from = named.registers >= 0 ? "the architecture name " + c.name
+                                                : "the architecture name " + c.name + " (no 'regN')";
+    }
+    c.layer_scale = named.dinov2;
+    // timm's fc1/fc2 names hide it: vit_giant_patch14_*dinov2 packs a SwiGLU MLP into them.
+    if (named.dinov2 && c.name.find("giant") != std::string::npos)
+        d.fail("architecture " + c.name + " has a SwiGLU MLP (DINOv2 giant), which is not supported");
 
     if (const json* gp = d.find(d.j, "global_pool")) {
         const std::string pool = d.get_string(*gp, "global_pool");
@@ -168,10 +200,15 @@ void read_timm(const Doc& d, ModelConfig& c) {
         if (const json* v = d.find(*args, "patch_size")) c.patch_size = d.square_size(*v, "patch_size");
         if (const json* v = d.find(*args, "img_size")) c.image_size = d.square_size(*v, "img_size");
         if (const json* v = d.find(*args, "mlp_ratio")) {
-            const float r = d.get_float(*v, "mlp_ratio");
-            if (!(r > 0)) d.fail("'mlp_ratio' must be positive");
-            if (c.dim > 0) c.mlp_dim = static_cast<int>(std::lround(c.dim * r));
+            const double r = d.get_ratio(*v, "mlp_ratio");
+            if (c.dim > 0) c.mlp_dim = static_cast<int>(c.dim * r);  // timm: int(dim * mlp_ratio)
         }
+        if (const json* v = d.find(*args, "reg_tokens")) {
+            c.num_registers = d.get_int(*v, "reg_tokens");
+            if (c.num_registers < 0) d.fail("'reg_tokens' must not be negative");
+            c.registers_from = "model_args reg_tokens";
+        }
+        if (const json* v = d.find(*args, "init_values")) c.layer_scale = d.get_float(*v, "init_values") != 0;
     }
 
     if (cfg) {
@@ -232,7 +269,7 @@ const char* processor_name(Processor p) {
 
 Processor processor_for_model_type(const std::string& model_type) {
     if (model_type == "deit") return Processor::DeiT;
-    if (model_type.rfind("dinov2", 0) == 0) return Processor::Bit;  // dinov2, dinov2_with_registers
+    if (model_type == "dinov2" || model_type == "dinov2_with_registers") return Processor::Bit;
     return Processor::ViT;
 }
 
@@ -356,11 +393,9 @@ void set_hf_input_size(const Doc& d, ModelConfig& c) {
 // Preprocessing of a Hugging Face model folder: its processor, with
 // preprocessor_config.json's settings when the file is there.
 void read_hf_preprocessing(const Doc& config, const Doc* preprocessor, ModelConfig& c) {
-    std::string model_type;
-    if (const json* v = config.find(config.j, "model_type")) model_type = config.get_string(*v, "model_type");
     std::optional<Processor> named;
     if (preprocessor) named = processor_named(*preprocessor);
-    const Processor p = named.value_or(processor_for_model_type(model_type));
+    const Processor p = named.value_or(processor_for_model_type(c.model_type));
     PreprocessConfig& pre = c.pre;
     pre.hf = processor_defaults(p, pre);
     if (preprocessor) {
@@ -382,18 +417,55 @@ void read_hf_preprocessing(const Doc& config, const Doc* preprocessor, ModelConf
     set_hf_input_size(config, c);
 }
 
+// model_type; without it, a DINOv2 architecture still says which of the two
+// classes it is (transformers' Dinov2Model and Dinov2WithRegistersModel differ).
+std::string hf_model_type(const Doc& d, const std::string& architecture) {
+    if (const json* v = d.find(d.j, "model_type")) return d.get_string(*v, "model_type");
+    if (architecture.rfind("Dinov2WithRegisters", 0) == 0) return "dinov2_with_registers";
+    if (architecture.rfind("Dinov2", 0) == 0) return "dinov2";
+    return "";
+}
+
+// What Dinov2Config / Dinov2WithRegistersConfig add to a ViT config.
+void read_hf_dinov2(const Doc& d, ModelConfig& c) {
+    // Dinov2Layer always has layer_scale1 and layer_scale2; layerscale_value
+    // is only what transformers starts them at before loading the weights.
+    c.layer_scale = true;
+    if (const json* v = d.find(d.j, "layerscale_value")) d.get_float(*v, "layerscale_value");
+    if (const json* v = d.find(d.j, "use_swiglu_ffn"); v && d.get_bool(*v, "use_swiglu_ffn"))
+        d.fail("use_swiglu_ffn is true: the SwiGLU MLP (DINOv2 giant) is not supported, only the GELU MLP "
+               "(fc1, fc2) of DINOv2 small, base and large");
+    if (c.model_type == "dinov2_with_registers") {
+        c.num_registers = 4;  // Dinov2WithRegistersConfig's default
+        c.registers_from = "num_register_tokens (default 4) in config.json";
+        if (const json* v = d.find(d.j, "num_register_tokens")) {
+            c.num_registers = d.get_int(*v, "num_register_tokens");
+            if (c.num_registers < 0) d.fail("'num_register_tokens' must not be negative");
+            c.registers_from = "num_register_tokens in config.json";
+        }
+        c.pos_resize = PosResize::BicubicAntialias;  // Dinov2WithRegistersEmbeddings: antialias=True
+    } else {
+        c.num_registers = 0;  // Dinov2Model has no register tokens
+        c.registers_from = "model_type dinov2 (Dinov2Model has none)";
+    }
+}
+
 void read_hf(const Doc& d, ModelConfig& c) {
     c.source = "hf";
-    if (const json* v = d.find(d.j, "model_type")) c.name = d.get_string(*v, "model_type");
-    else if (const json* a = d.find(d.j, "architectures"); a && a->is_array() && !a->empty())
-        c.name = d.get_string((*a)[0], "architectures");
-    const bool dinov2 = c.name.rfind("dinov2", 0) == 0;
+    std::string architecture;  // only needed without model_type
+    if (const json* a = d.find(d.j, "architectures"); a && a->is_array() && !a->empty() && !d.find(d.j, "model_type"))
+        architecture = d.get_string((*a)[0], "architectures");
+    c.model_type = hf_model_type(d, architecture);
+    c.name = d.find(d.j, "model_type") ? c.model_type : architecture;
+    const bool dinov2 = c.model_type == "dinov2" || c.model_type == "dinov2_with_registers";
+    c.pos_resize = PosResize::Bicubic;  // ViTEmbeddings, DeiT's, Dinov2Embeddings: no antialias
 
     if (const json* v = d.find(d.j, "hidden_size")) c.dim = d.positive(d.get_int(*v, "hidden_size"), "hidden_size");
     if (const json* v = d.find(d.j, "num_hidden_layers")) c.depth = d.positive(d.get_int(*v, "num_hidden_layers"), "num_hidden_layers");
     if (const json* v = d.find(d.j, "num_attention_heads")) c.heads = d.positive(d.get_int(*v, "num_attention_heads"), "num_attention_heads");
     if (const json* v = d.find(d.j, "intermediate_size")) c.mlp_dim = d.positive(d.get_int(*v, "intermediate_size"), "intermediate_size");
-    else if (const json* r = d.find(d.j, "mlp_ratio"); r && c.dim > 0) c.mlp_dim = static_cast<int>(std::lround(c.dim * d.get_float(*r, "mlp_ratio")));
+    else if (const json* r = d.find(d.j, "mlp_ratio"); r && c.dim > 0)
+        c.mlp_dim = static_cast<int>(c.dim * d.get_ratio(*r, "mlp_ratio"));  // Dinov2MLP: int(hidden_size * mlp_ratio)
     if (const json* v = d.find(d.j, "image_size")) c.image_size = d.square_size(*v, "image_size");
     if (const json* v = d.find(d.j, "patch_size")) c.patch_size = d.square_size(*v, "patch_size");
     if (const json* v = d.find(d.j, "num_channels"); v && d.get_int(*v, "num_channels") != 3)
@@ -405,8 +477,9 @@ void read_hf(const Doc& d, ModelConfig& c) {
         if (act == "gelu_pytorch_tanh" || act == "gelu_new" || act == "gelu_fast") c.gelu_tanh = true;
         else if (act != "gelu") d.fail("hidden_act '" + act + "' is not supported (gelu, gelu_new, gelu_pytorch_tanh)");
     }
-    if (const json* v = d.find(d.j, "use_swiglu_ffn"); v && d.get_bool(*v, "use_swiglu_ffn"))
-        d.fail("use_swiglu_ffn is not supported");
+    if (dinov2) read_hf_dinov2(d, c);
+    else if (const json* v = d.find(d.j, "use_swiglu_ffn"); v && d.get_bool(*v, "use_swiglu_ffn"))
+        d.fail("use_swiglu_ffn is true: the SwiGLU MLP is not supported");
 
     if (const json* v = d.find(d.j, "id2label")) {
         if (!v->is_object()) d.fail("'id2label' must be an object");

@@ -34,9 +34,18 @@ struct PreprocessConfig {
     std::optional<HfImageProcessor> hf;  // set: transformers' pipeline instead of timm's eval transform
 };
 
+// How position embeddings trained for one grid are resized to another, as the
+// library the model comes from does it: torch.nn.functional.interpolate with
+// mode="bicubic", align_corners=False, size=(grid, grid), and antialias on or off.
+enum class PosResize {
+    Bicubic,           // transformers' ViT, DeiT, DINO and Dinov2 (since 4.45, size= rather than scale_factor=)
+    BicubicAntialias,  // timm's resample_abs_pos_embed (every timm ViT) and transformers' Dinov2WithRegisters
+};
+
 struct ModelConfig {
     std::string name;            // architecture or model_type, for display
     std::string source;          // "timm" or "hf" (which config flavour was read)
+    std::string model_type;      // HF model_type ("vit", "deit", "dinov2", "dinov2_with_registers", ...); empty for timm
     int image_size = 224;
     int patch_size = 16;
     int dim = 0;                 // 0 = not stated, taken from the weights
@@ -46,6 +55,11 @@ struct ModelConfig {
     int num_classes = -1;        // timm's num_classes; -1 = not stated
     float ln_eps = 1e-6f;
     bool gelu_tanh = false;      // approximate GELU if the config says so
+    int num_registers = -1;      // register tokens the config implies; -1 = it does not say (the weights decide)
+    std::string registers_from;  // where that number comes from, for messages ("num_register_tokens", ...)
+    bool layer_scale = false;    // the architecture scales both residual branches in every block (DINOv2):
+                                 // their weights must be in the checkpoint
+    PosResize pos_resize = PosResize::BicubicAntialias;
     std::vector<std::string> labels;  // class names in index order (may be empty)
     std::string labels_source;   // where the names came from, for `info`; empty when there are none
     PreprocessConfig pre;

@@ -16,43 +16,6 @@
 namespace vit {
 namespace {
 
-// PyTorch's bicubic kernel (A = -0.75), as F.interpolate(mode="bicubic",
-// align_corners=False) uses when timm resamples position embeddings.
-void cubic_weights(float t, float w[4]) {
-    const float a = -0.75f;
-    auto near = [a](float x) { return ((a + 2) * x - (a + 3)) * x * x + 1; };          // |x| <= 1
-    auto far = [a](float x) { return ((a * x - 5 * a) * x + 8 * a) * x - 4 * a; };     // 1 < |x| < 2
-    w[0] = far(t + 1);
-    w[1] = near(t);
-    w[2] = near(1 - t);
-    w[3] = far(2 - t);
-}
-
-// Resizes a grid x grid x dim field to out x out x dim along one axis at a time.
-Mat resize_axis(const Mat& in, int in_h, int in_w, int out_h, int out_w, bool along_rows) {
-    const int dim = static_cast<int>(in.cols());
-    Mat out(static_cast<Eigen::Index>(out_h) * out_w, dim);
-    const int in_len = along_rows ? in_h : in_w, out_len = along_rows ? out_h : out_w;
-    const float scale = static_cast<float>(in_len) / static_cast<float>(out_len);
-    for (int o = 0; o < out_len; ++o) {
-        const float src = (o + 0.5f) * scale - 0.5f;
-        const int base = static_cast<int>(std::floor(src));
-        float w[4];
-        cubic_weights(src - static_cast<float>(base), w);
-        for (int other = 0; other < (along_rows ? out_w : out_h); ++other) {
-            RowVec acc = RowVec::Zero(dim);
-            for (int k = 0; k < 4; ++k) {
-                const int s = std::clamp(base - 1 + k, 0, in_len - 1);
-                const int r = along_rows ? s : other, c = along_rows ? other : s;
-                acc += w[k] * in.row(static_cast<Eigen::Index>(r) * in_w + c);
-            }
-            const int r = along_rows ? o : other, c = along_rows ? other : o;
-            out.row(static_cast<Eigen::Index>(r) * out_w + c) = acc;
-        }
-    }
-    return out;
-}
-
 // Flattens the input into one row per patch, [c][y][x] like the conv weight.
 Mat patches_of(const Input& input, int patch) {
     const int grid = input.size / patch;
@@ -161,18 +124,6 @@ void check_input_size(const Model& m, int input_size, const TraceOptions& opt) {
                     " (use a smaller --size, or raise VITSCOPE_MEMORY_BUDGET)");
 }
 
-Mat interpolate_pos_embed(const Model& m, int grid) {
-    if (grid == m.pos_grid) return m.pos;
-    const int lead = static_cast<int>(m.pos.rows()) - m.pos_grid * m.pos_grid;
-    const Mat field = m.pos.bottomRows(static_cast<Eigen::Index>(m.pos_grid) * m.pos_grid);
-    const Mat wide = resize_axis(field, m.pos_grid, m.pos_grid, m.pos_grid, grid, false);
-    const Mat both = resize_axis(wide, m.pos_grid, grid, grid, grid, true);
-    Mat out(lead + grid * grid, m.pos.cols());
-    out.topRows(lead) = m.pos.topRows(lead);
-    out.bottomRows(static_cast<Eigen::Index>(grid) * grid) = both;
-    return out;
-}
-
 Trace run(const Model& m, const Input& input, const TraceOptions& opt) {
     check_input_size(m, input.size, opt);
     if (input.chw.size() != static_cast<size_t>(3) * input.size * input.size)
@@ -189,6 +140,8 @@ Trace run(const Model& m, const Input& input, const TraceOptions& opt) {
     Trace t;
     t.grid = input.size / m.patch;
     t.prefix = m.prefix_tokens();
+    t.dist_tokens = m.has_dist_token ? 1 : 0;
+    t.registers = m.num_registers;
     t.tokens = t.prefix + t.grid * t.grid;
     t.head_dim = m.head_dim;
     t.layers.resize(m.blocks.size());

@@ -5,6 +5,7 @@
 
 #include "memory_budget.h"
 #include "model.h"
+#include "pos_embed.h"
 #include "preprocess.h"
 #include "tensor.h"
 
@@ -24,6 +25,8 @@ struct LayerTrace {
 struct Trace {
     int grid = 0;              // patches per side
     int prefix = 1;            // CLS (+ distillation) + registers, before the patches
+    int dist_tokens = 0;       // 1 when token 1 is DeiT's distillation token
+    int registers = 0;         // register tokens, right after CLS (and distillation)
     int tokens = 0;            // N = prefix + grid*grid
     int head_dim = 0;
     std::vector<LayerTrace> layers;
@@ -68,13 +71,10 @@ size_t trace_bytes(const Model& model, int input_size, const TraceOptions& optio
 void check_input_size(const Model& model, int input_size, const TraceOptions& options);
 
 // Runs the model on a preprocessed input of any size that is a multiple of the
-// patch size; position embeddings are bicubically interpolated when the grid
-// differs from the one trained. Throws vit::Error on a size mismatch, or when
+// patch size; position embeddings are resized as the model's library does it
+// (pos_embed.h) when the grid differs from the one trained. Throws vit::Error on a size mismatch, or when
 // the trace would exceed the memory budget (before allocating any of it).
 Trace run(const Model& model, const Input& input, const TraceOptions& options = {});
-
-// Position embeddings resized to a grid x grid patch layout (prefix rows kept).
-Mat interpolate_pos_embed(const Model& model, int grid);
 
 // The classifier on tokens after the final LayerNorm: head(CLS), averaged with
 // head_dist(distillation token) for distilled DeiT. Empty without a classifier.

@@ -15,9 +15,9 @@ head; optional dist_token/head_dist for DeiT and reg_token for register models).
     MHSA: q, k, v from the fused qkv (rows q|k|v, heads contiguous in each),
           A_h = softmax(q_h k_h^T / sqrt(d_k)), o_h = A_h v_h, heads concatenated.
 
-Also here, for the tests: PyTorch-exact bicubic resampling of the position
-embedding grid (F.interpolate(mode='bicubic', align_corners=False), as timm's
-resample_abs_pos_embed does) and timm's eval preprocessing through PIL.
+Also here, for the tests: the position embedding grid resampled as timm's
+resample_abs_pos_embed does (F.interpolate(mode='bicubic', antialias=True),
+in pos_embed_np.py) and timm's eval preprocessing through PIL.
 """
 import json
 import math
@@ -26,8 +26,9 @@ import os
 import numpy as np
 
 try:  # run as a script from anywhere, or imported as a module
-    from . import safetensors_np  # type: ignore
+    from . import pos_embed_np, safetensors_np  # type: ignore
 except ImportError:  # pragma: no cover
+    import pos_embed_np  # type: ignore
     import safetensors_np  # type: ignore
 
 _erf = np.frompyfunc(math.erf, 1, 1)
@@ -78,44 +79,13 @@ def load_timm(model_dir):
 
 
 # ----------------------------------------------------------------------------
-# Position embeddings at another grid: PyTorch's bicubic upsampling
-
-
-def _cubic_weights(t, a=-0.75):
-    """Keys' cubic convolution weights for the 4 taps at offsets -1, 0, 1, 2
-    from floor(src), t = src - floor(src) in [0, 1) (PyTorch's A = -0.75)."""
-    def near(x):  # |x| <= 1
-        return ((a + 2) * x - (a + 3)) * x * x + 1
-
-    def far(x):  # 1 < |x| < 2
-        return ((a * x - 5 * a) * x + 8 * a) * x - 4 * a
-
-    return np.array([far(t + 1), near(t), near(1 - t), far(2 - t)])
-
-
-def bicubic_matrix(n_in, n_out, a=-0.75):
-    """The n_out x n_in matrix of torch's upsample_bicubic2d along one axis,
-    align_corners=False, no scale_factor: src = (dst + 0.5) * n_in/n_out - 0.5,
-    not clamped, taps at clamped indices (border replicate)."""
-    m = np.zeros((n_out, n_in))
-    if n_in == n_out:
-        return np.eye(n_in)
-    scale = n_in / n_out
-    for o in range(n_out):
-        src = scale * (o + 0.5) - 0.5
-        i0 = math.floor(src)
-        w = _cubic_weights(src - i0, a)
-        for k in range(4):
-            m[o, min(max(i0 - 1 + k, 0), n_in - 1)] += w[k]
-    return m
+# Position embeddings at another grid: timm's resample_abs_pos_embed, torch's
+# antialiased bicubic (pos_embed_np.py)
 
 
 def resample_pos_embed(pos, prefix, old_grid, new_grid):
     """pos: [prefix + old_grid^2, D] -> [prefix + new_grid^2, D]; prefix rows kept."""
-    pre, grid = pos[:prefix], pos[prefix:].reshape(old_grid, old_grid, -1)
-    m = bicubic_matrix(old_grid, new_grid)
-    out = np.einsum("yi,ijd,xj->yxd", m, grid, m)
-    return np.concatenate([pre, out.reshape(new_grid * new_grid, -1)], axis=0)
+    return pos_embed_np.resize_pos_embed(pos, prefix, old_grid, new_grid, antialias=True)
 
 
 # ----------------------------------------------------------------------------

@@ -131,7 +131,7 @@ std::vector<TensorToWrite> hf_tensors(const Model& m, const std::string& scheme,
     Writer w{dtype, {}};
     w.tokens(p + "embeddings.cls_token", m.cls);
     if (m.has_dist_token) w.tokens(p + "embeddings.distillation_token", m.dist);
-    if (dinov2) w.tokens(p + "embeddings.mask_token", Mat(Mat::Zero(1, m.dim)));  // unused by inference
+    if (dinov2) w.add(p + "embeddings.mask_token", {1, m.dim}, std::vector<float>(m.dim, 0.0f));  // [1, hidden]; pretraining only
     if (m.num_registers) w.tokens(p + "embeddings.register_tokens", m.registers);
     w.tokens(p + "embeddings.position_embeddings", m.pos);
     patch_embed(w, m, p + "embeddings.patch_embeddings.projection");
