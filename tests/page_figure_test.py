@@ -72,7 +72,7 @@ def refused(r):
     return r.returncode == 2 and r.stderr.startswith("vitscope: error: ") and r.stderr.count("\n") == 1
 
 
-def check_figure(name, path, title, selection):
+def check_figure(name, path, page, title, selection):
     try:
         Image.open(path).verify()
         check(f"{name}: a well-formed PNG", True)
@@ -87,7 +87,7 @@ def check_figure(name, path, title, selection):
     check(f"{name}: Description names the model, the photo and the selection",
           caption == f"{MODEL_NAME} {MIDDOT} dog.jpg {MIDDOT} {selection}", caption)
     check(f"{name}: Software and the page's name", im.info.get("Software") == "vitscope" and
-          im.info.get("vitscope:question") == SHOWN_ON.get(name, name), im.info)
+          im.info.get("vitscope:question") == page, im.info)
     px = np.asarray(im.convert("RGB")).astype(np.float64)
     # Text and plots: many pixels far from the background, in more than a few colours.
     background = px[2, 2]
@@ -117,7 +117,7 @@ def main():
             continue
         check(f"{page}: says what it wrote", r.stdout.startswith(f"{out}: {WIDTH} x "), r.stdout)
         check(f"{page}: no temporary file left", not os.path.exists(out + ".tmp"))
-        first = check_figure(page, out, titles[page], f"layer 0 {MIDDOT} head 0 {MIDDOT} query CLS")
+        first = check_figure(page, out, page, titles[page], f"layer 0 {MIDDOT} head 0 {MIDDOT} query CLS")
         again = os.path.join(TMP, page + "_again.png")
         vitscope("explain", DOG, "--question", page, "-o", again)
         check(f"{page}: the same picture for the same selection", os.path.exists(again) and first is not None and
@@ -126,7 +126,7 @@ def main():
         r = vitscope("explain", DOG, "--question", page, "--layer", "8", "--head", "1", "--patch", "5,7", "-o", chosen)
         check(f"{page} --layer 8 --head 1 --patch 5,7: exits 0", r.returncode == 0, r.stderr)
         if r.returncode == 0:
-            check_figure(page + " (chosen)", chosen, titles[page],
+            check_figure(page + " (chosen)", chosen, page, titles[page],
                          f"layer 8 {MIDDOT} head 1 {MIDDOT} query patch r5 c7 (token 78)")
 
     # The figure and the numbers at once: both written.
@@ -145,7 +145,7 @@ def main():
         if page in pages:
             check(f"{q}: draws the {page} page", r.returncode == 0, r.stderr)
             if r.returncode == 0:
-                check_figure(q, out, titles[page], f"layer 3 {MIDDOT} head 1 {MIDDOT} query CLS")
+                check_figure(q, out, page, titles[page], f"layer 3 {MIDDOT} head 1 {MIDDOT} query CLS")
         else:
             check(f"{q}: no page in this build, so refused, naming the pages (exit 2, one line, no file)",
                   refused(r) and "no page" in r.stderr and pages[0] in r.stderr and nothing_left(out),
