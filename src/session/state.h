@@ -124,7 +124,10 @@ struct OpenImage { std::string path; };
 struct OpenModel { std::string dir; };
 struct Screenshot { std::string path; };       // empty: a descriptive name in export_dir
 struct ExportFigure { std::string path; };     // empty: a descriptive name in export_dir
-struct ExportQuestionFigure { std::string path; };  // the Questions page shown, as a PNG; empty: a name in export_dir
+struct ExportQuestionFigure {                  // a Questions page as a PNG figure
+    std::string path;                          // empty: a descriptive name in export_dir
+    std::string page;                          // empty: the page the state shows (question)
+};
 struct Quit {};
 }  // namespace act
 

@@ -74,7 +74,7 @@ void QuestionsPanel::draw(const Frame& f) {
         const char* label = "Export figure";
         const float button_w = ImGui::CalcTextSize(label).x + 2 * ImGui::GetStyle().FramePadding.x;
         ImGui::SetCursorPosX(ImGui::GetCursorPosX() + std::max(0.f, ImGui::GetContentRegionAvail().x - button_w));
-        if (ImGui::SmallButton(label)) f.emit(session::act::ExportQuestionFigure{});
+        if (ImGui::SmallButton(label)) f.emit(session::act::ExportQuestionFigure{"", shown->name});
         tooltip("Save this page as a PNG figure in the export folder, with the model, photo and selection in its "
                 "caption (the command line: vitscope explain IMAGE --question NAME -o OUT.png)");
         auto& view = views_[shown->name];

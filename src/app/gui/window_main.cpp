@@ -242,7 +242,7 @@ void Window::handle(const session::Action& a) {
             save_figure_png(s_, path);
             s_.status = "Saved figure " + fs::absolute(path).lexically_normal().string();
         } else if (auto* x = std::get_if<session::act::ExportQuestionFigure>(&a)) {
-            question_figure_.start(s_, x->path);
+            question_figure_.start(s_, x->page.empty() ? s_.question : x->page, x->path);
             s_.exporting = question_figure_.exporting();  // at once, so a script waiting for it sees it
         } else if (auto* x = std::get_if<session::act::RunExperiment>(&a)) {
             experiments_->start(x->key, x->job);

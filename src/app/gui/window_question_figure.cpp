@@ -9,10 +9,14 @@
 
 namespace app {
 
-void QuestionFigureExport::start(session::AppState& s, const std::string& path) {
+void QuestionFigureExport::start(session::AppState& s, const std::string& page, const std::string& path) {
+    if (pending_) {  // one at a time: its experiments are queued on the one runner
+        s.status = "Still exporting " + pending_->path;
+        return;
+    }
     Pending p;
-    p.question = s.question;
-    p.path = path.empty() ? unique_path(s.export_dir, session::selection_slug(s) + "_" + s.question, ".png") : path;
+    p.question = page;
+    p.path = path.empty() ? unique_path(s.export_dir, session::selection_slug(s) + "_" + page, ".png") : path;
     pending_ = std::move(p);
     s.status = "Exporting the figure of the page";
 }

@@ -15,8 +15,9 @@ namespace app {
 
 class QuestionFigureExport {
 public:
-    // Starts exporting the page s shows to path (empty: a name in s.export_dir).
-    void start(session::AppState& s, const std::string& path);
+    // Starts exporting the page to path (empty: a name in s.export_dir),
+    // unless an export is still under way.
+    void start(session::AppState& s, const std::string& page, const std::string& path);
     // Once per frame, with the window's GL context current: starts the next
     // experiment the figure needs, or saves the figure when none is missing.
     // Reports in s.status and s.last_error.

@@ -185,7 +185,7 @@ void ScriptRunner::step(const session::AppState& s, std::vector<session::Action>
             out.push_back(session::act::ExportFigure{c.arg});
             frames_left_ = 1;
         } else if (c.verb == "export-question") {
-            out.push_back(session::act::ExportQuestionFigure{c.arg});
+            out.push_back(session::act::ExportQuestionFigure{c.arg, ""});  // the state's page
             waiting_ = true;  // until it is saved: its page's experiments may run first
             wait_frames_ = 0;
         } else if (c.verb == "quit") {
