@@ -5,7 +5,8 @@
   (b) real X mouse clicks and key presses (xdotool) change the selection;
   (c) opening a broken image or model keeps the previous one and shows the error;
   (d) figure export and F12 screenshots get descriptive names and never overwrite, and
-      the window's figure equals `vitscope export`'s for the same selection.
+      the window's figure equals `vitscope export`'s for the same selection;
+  (e) a Questions page's figure likewise equals `vitscope explain -o`'s.
 Run by ctest with VITSCOPE_BIN and VITSCOPE_SOURCE_DIR; prints "N passed, M failed"."""
 import csv
 import io
@@ -190,11 +191,40 @@ def test_export_names(xvfb, tmp):
     assert np.array_equal(np.asarray(window_png), np.asarray(cli_png)), "the window's and the command line's figures differ"
 
 
+def test_question_figure(xvfb, tmp):
+    """A Questions page's Export figure: the page's experiments run first, names that describe the page and
+    never overwrite, and the same PNG as `vitscope explain -o` for the same selection."""
+    figure = os.path.join(tmp, "page.png")
+    w = scripted_window(xvfb, tmp, "page", f"select {ROW},{COL}\nlayer {LAYER}\nhead {HEAD}\nquestion scaling\n"
+                        f"export-question {figure}\nexport-question\nexport-question\n")
+    named = [os.path.join(tmp, f"dog_L{LAYER}_H{HEAD}_r{ROW}c{COL}_scaling{n}.png") for n in ("", "_2")]
+    try:
+        for path in [figure, *named]:
+            w.wait_for(lambda s: os.path.exists(path), timeout=300, what=os.path.basename(path))
+        state = w.wait_for(lambda s: s["exporting"] == "", what="the exports to finish")
+        assert state["tab"] == "questions" and state["question"] == "scaling", state
+        assert not state["last_error"], state["last_error"]
+        # The figure ran the page's experiment on the window's runner, as its Run button would.
+        assert any(k.startswith("dot-product-control") for k in state["experiment_results"]), state
+    finally:
+        w.close()
+    cli_figure = os.path.join(tmp, "cli.png")
+    subprocess.run([BIN, "explain", DOG, "--question", "scaling", "--layer", str(LAYER), "--head", str(HEAD),
+                    "--patch", f"{ROW},{COL}", "--model", MODEL, "-o", cli_figure], check=True, capture_output=True,
+                   timeout=600)
+    window_png, cli_png = Image.open(figure), Image.open(cli_figure)
+    for key in ("Title", "Description", "vitscope:question"):
+        assert window_png.text.get(key) == cli_png.text.get(key), (key, window_png.text, cli_png.text)
+    assert np.array_equal(np.asarray(window_png), np.asarray(cli_png)), "the window's and the command line's page figures differ"
+    assert np.array_equal(np.asarray(window_png), np.asarray(Image.open(named[1]))), "two exports of one state differ"
+
+
 def main():
     tally = Tally()
     if not tally.check(f"the default model at {MODEL}", os.path.isdir(MODEL), "set VITSCOPE_MODEL or VITSCOPE_MODEL_MIRROR"):
         return tally.finish()
-    tests = [test_scripted_screenshot, test_mouse_and_keys, test_broken_files_keep_the_previous, test_export_names]
+    tests = [test_scripted_screenshot, test_mouse_and_keys, test_broken_files_keep_the_previous, test_export_names,
+             test_question_figure]
     xvfb = Xvfb()
     try:
         for t in tests:

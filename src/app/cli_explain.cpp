@@ -1,9 +1,11 @@
 // vitscope explain IMAGE --question NAME [--layer L] [--head H] [--patch R,C | --query cls]
-//                  [--compare IMAGE2] [--model DIR] (--csv OUT.csv | -o OUT.png)
+//                  [--compare IMAGE2] [--model DIR] (--csv OUT.csv | -o OUT.png | both)
+#include <cstdio>
 #include <optional>
 #include <string>
 
 #include "commands.h"
+#include "explain_figure.h"
 #include "explain_questions.h"
 #include "vit/atomic_file.h"
 #include "vit/error.h"
@@ -30,15 +32,23 @@ int cmd_explain(const CliArgs& args) {
     if (!args.has("--question")) throw vit::Error("missing --question NAME");
     const ExplainQuestion& question = find_question(args.get("--question"));
     const bool csv = args.has("--csv"), png = args.has("--output");
-    if (csv == png) throw vit::Error("give exactly one of --csv OUT.csv or -o OUT.png");
-    if (png) throw vit::Error("figures of the Questions pages are not available from the command line yet; use --csv");
+    if (!csv && !png) throw vit::Error("give --csv OUT.csv, -o OUT.png or both");
+    // Everything that can be refused is, before any work.
+    const std::string png_path = png ? check_explain_figure(args, question.name) : "";
     if (question.needs_compare && !args.has("--compare"))
         throw vit::Error("--question " + std::string(question.name) + " needs --compare IMAGE2");
     Pipeline photo = run_pipeline(args);
     std::optional<Pipeline> compare;
     if (args.has("--compare")) compare = run_pipeline_on(args, args.get("--compare"));
-    const std::string text = question.csv({args, photo, compare ? &*compare : nullptr});
-    vit::write_file_atomic(args.get("--csv"), text);
+    // Both made before either is written: a failure writes neither.
+    const std::string text = csv ? question.csv({args, photo, compare ? &*compare : nullptr}) : "";
+    std::optional<ExplainFigure> figure;
+    if (png) figure = explain_figure(args, std::move(photo), question.name);
+    if (csv) vit::write_file_atomic(args.get("--csv"), text);
+    if (figure) {
+        vit::write_file_atomic(png_path, figure->png);
+        std::printf("%s: %d x %d pixels\n", png_path.c_str(), figure->width, figure->height);
+    }
     return 0;
 }
 

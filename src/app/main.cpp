@@ -20,7 +20,7 @@ const char* kUsage =
     "           [--size PX] [--colormap viridis|magma|turbo] [--force]\n"
     "  vitscope info [--model DIR]\n"
     "  vitscope explain IMAGE --question NAME [--layer L] [--head H] [--patch ROW,COL | --query cls]\n"
-    "           [--compare IMAGE2] [--seed S] [--model DIR] --csv OUT.csv\n"
+    "           [--compare IMAGE2] [--seed S] [--model DIR] (--csv OUT.csv | -o OUT.png [--force] | both)\n"
     "  vitscope dump IMAGE -o DIR [--model DIR] [--size S]   (trace as .npy, for tests)\n";
 
 int dispatch(const app::CliArgs& args) {

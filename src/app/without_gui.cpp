@@ -1,10 +1,18 @@
 // Built instead of the window and export when CMake has VITSCOPE_GUI=OFF.
 #include "commands.h"
+#include "explain_figure.h"
 #include "vit/error.h"
 
 namespace app {
 
 int cmd_export(const CliArgs&) { throw vit::Error("this build has no graphics (configured with VITSCOPE_GUI=OFF)"); }
 int run_window(const CliArgs&) { throw vit::Error("this build has no window (configured with VITSCOPE_GUI=OFF)"); }
+
+std::string check_explain_figure(const CliArgs&, const std::string&) {
+    throw vit::Error("-o: this build has no graphics for figures (configured with VITSCOPE_GUI=OFF); use --csv");
+}
+ExplainFigure explain_figure(const CliArgs&, Pipeline, const std::string&) {
+    throw vit::Error("this build has no graphics (configured with VITSCOPE_GUI=OFF)");
+}
 
 }  // namespace app

@@ -67,4 +67,9 @@ void export_figure(const FigureSpec& spec, const std::string& path);
 // and "query token N" otherwise.
 std::string attention_caption(int layer, int head, int query_token, int query_row, int query_col);
 
+// The model as a figure names it: its folder's name, which says which
+// checkpoint it is (e.g. ..._augreg_in21k_ft_in1k), more than the
+// architecture name in its config (config_name, used when the folder has none).
+std::string model_title(const std::string& model_dir, const std::string& config_name);
+
 }  // namespace gfx

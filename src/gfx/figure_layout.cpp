@@ -1,6 +1,7 @@
-// figure_layout and attention_caption of figure.h.
+// figure_layout, attention_caption and model_title of figure.h.
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 
 #include "figure.h"
 #include "figure_metrics.h"
@@ -61,6 +62,13 @@ std::string attention_caption(int layer, int head, int query_token, int query_ro
     else
         s += "token " + std::to_string(query_token);
     return s;
+}
+
+std::string model_title(const std::string& model_dir, const std::string& config_name) {
+    std::filesystem::path p = std::filesystem::path(model_dir).lexically_normal();
+    if (p.filename().empty()) p = p.parent_path();
+    const std::string name = p.filename().string();
+    return name.empty() || name == "." ? config_name : name;
 }
 
 }  // namespace gfx

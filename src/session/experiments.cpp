@@ -45,6 +45,11 @@ ExperimentsView ExperimentRunner::view() const {
     return view_;
 }
 
+bool ExperimentRunner::idle() const {
+    std::lock_guard lock(mutex_);
+    return view_.running.empty() && !pending_;
+}
+
 void ExperimentRunner::loop() {
     for (;;) {
         std::string key;

@@ -50,6 +50,9 @@ public:
     void start(const std::string& key, ExperimentJob job);
     void cancel();
     ExperimentsView view() const;
+    // No job running and none waiting to start (view() shows a started job
+    // only once the runner's thread has picked it up).
+    bool idle() const;
 
 private:
     void loop();

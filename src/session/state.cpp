@@ -133,6 +133,7 @@ std::string state_json(const AppState& s) {
         for (const auto& [key, result] : s.experiments.results) keys.push_back(key);
         return keys;
     }();
+    j["exporting"] = s.exporting;
     j["ready"] = s.loaded.ready() && !s.work.busy;
     j["grid"] = t ? t->grid : 0;
     j["tokens"] = t ? t->tokens : 0;

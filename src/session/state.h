@@ -73,6 +73,7 @@ struct AppState {
     float temperature = 1.f;          // the temperature what-if
     WorkProgress work;
     ExperimentsView experiments;      // the Questions pages' long what-ifs: running, finished
+    std::string exporting;            // a Questions page's figure waiting for its experiments (its path); empty: none
     std::string last_error;           // shown until the next success or dismissal
     std::string status;               // last completed action ("Saved ...")
     double last_forward_seconds = 0;
@@ -123,13 +124,17 @@ struct OpenImage { std::string path; };
 struct OpenModel { std::string dir; };
 struct Screenshot { std::string path; };       // empty: a descriptive name in export_dir
 struct ExportFigure { std::string path; };     // empty: a descriptive name in export_dir
+struct ExportQuestionFigure {                  // a Questions page as a PNG figure
+    std::string path;                          // empty: a descriptive name in export_dir
+    std::string page;                          // empty: the page the state shows (question)
+};
 struct Quit {};
 }  // namespace act
 
 using Action = std::variant<act::SelectQuery, act::MoveQuery, act::SetLayer, act::StepLayer, act::SetHead,
                             act::ToggleHeadVisible, act::SetMapSource, act::HoverKey, act::PinKey, act::SetStyle,
                             act::SetTemperature, act::DismissError, act::SetImageView, act::ShowHelp, act::ShowTab, act::ShowQuestion, act::RunExperiment, act::CancelExperiment, act::OpenBrowser, act::OpenImage,
-                            act::OpenModel, act::Screenshot, act::ExportFigure, act::Quit>;
+                            act::OpenModel, act::Screenshot, act::ExportFigure, act::ExportQuestionFigure, act::Quit>;
 
 // Applies a state-only action; returns false for actions the window handles.
 bool apply(AppState& s, const Action& a);

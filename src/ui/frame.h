@@ -26,6 +26,9 @@ struct Frame {
     const Fonts& fonts;
     float scale = 1;       // UI scale: multiplies every size given in pixels
     float fb_scale = 1;    // framebuffer pixels per window coordinate (Retina-style HiDPI)
+    // Drawn for an exported figure (page_figure.h), not for the window: no
+    // mouse, and experiments are asked for (emitted) instead of offered.
+    bool figure = false;
 
     void emit(session::Action a) const { out.push_back(std::move(a)); }
     float px(float logical) const { return logical * scale; }

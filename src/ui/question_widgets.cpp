@@ -35,6 +35,15 @@ std::string experiment_key(const Frame& f, const std::string& name) {
 bool experiment_controls(const Frame& f, const char* label, const std::string& key, const session::ExperimentJob& job) {
     const session::ExperimentsView& x = f.s.experiments;
     const bool done = x.results.count(key) != 0;
+    if (f.figure) {
+        // A figure has no buttons: it asks for the result, and whoever draws
+        // it runs the experiment and draws again (page_figure.h).
+        if (!done) {
+            f.emit(session::act::RunExperiment{key, job});
+            ImGui::TextColored(colors::muted, "(%s: not run)", label);
+        }
+        return done;
+    }
     ImGui::PushID(key.c_str());
     if (x.is_running(key)) {
         char text[64];

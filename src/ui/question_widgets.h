@@ -19,6 +19,8 @@ void note(const char* text);
 
 // A Run button for an experiment (key, job), its progress bar while it runs
 // (with Cancel), and its error if it failed. Returns true when its result is there.
+// In a figure (Frame::figure) no button: a missing result is asked for by
+// emitting act::RunExperiment, and the figure runs it before it is drawn.
 bool experiment_controls(const Frame& f, const char* label, const std::string& key, const session::ExperimentJob& job);
 
 // The key of an experiment on the loaded model and photo: "name#generation".

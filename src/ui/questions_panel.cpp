@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
-#include "session/questions.h"
 #include "theme.h"
+#include "widgets.h"
 
 namespace ui {
 namespace {
@@ -26,6 +26,29 @@ const PageMaker* maker_of(const std::string& name) {
 
 }  // namespace
 
+std::vector<std::string> question_view_names() {
+    std::vector<std::string> names;
+    for (const session::QuestionPage& p : session::question_pages())
+        if (maker_of(p.name)) names.push_back(p.name);
+    return names;
+}
+
+std::unique_ptr<QuestionView> make_question_view(const std::string& name) {
+    const PageMaker* maker = maker_of(name);
+    return maker ? maker->make() : nullptr;
+}
+
+void draw_question_page(const Frame& f, const session::QuestionPage& page, QuestionView& view) {
+    ImGui::PushFont(f.fonts.title);
+    ImGui::TextUnformatted(page.title);
+    ImGui::PopFont();
+    ImGui::PushTextWrapPos(0);
+    ImGui::TextUnformatted(page.claim);
+    ImGui::PopTextWrapPos();
+    ImGui::Separator();
+    view.draw(f);
+}
+
 void QuestionsPanel::draw(const Frame& f) {
     const session::AppState& s = f.s;
     if (!s.trace()) {
@@ -47,16 +70,16 @@ void QuestionsPanel::draw(const Frame& f) {
     ImGui::SameLine();
     ImGui::BeginChild("##page");
     if (shown) {
-        ImGui::PushFont(f.fonts.title);
-        ImGui::TextUnformatted(shown->title);
-        ImGui::PopFont();
-        ImGui::PushTextWrapPos(0);
-        ImGui::TextUnformatted(shown->claim);
-        ImGui::PopTextWrapPos();
-        ImGui::Separator();
+        // Above the page, on the right: the page as a PNG, drawn as it is here.
+        const char* label = "Export figure";
+        const float button_w = ImGui::CalcTextSize(label).x + 2 * ImGui::GetStyle().FramePadding.x;
+        ImGui::SetCursorPosX(ImGui::GetCursorPosX() + std::max(0.f, ImGui::GetContentRegionAvail().x - button_w));
+        if (ImGui::SmallButton(label)) f.emit(session::act::ExportQuestionFigure{"", shown->name});
+        tooltip("Save this page as a PNG figure in the export folder, with the model, photo and selection in its "
+                "caption (the command line: vitscope explain IMAGE --question NAME -o OUT.png)");
         auto& view = views_[shown->name];
         if (!view) view = maker_of(shown->name)->make();
-        view->draw(f);
+        draw_question_page(f, *shown, *view);
     }
     ImGui::EndChild();
 }

@@ -11,15 +11,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// The folder's name says which checkpoint it is (e.g. ..._augreg_in21k_ft_in1k),
-// more than the architecture name in its config.
-std::string model_title(const std::string& dir, const vit::Model& model) {
-    fs::path p = fs::path(dir).lexically_normal();
-    if (p.filename().empty()) p = p.parent_path();
-    const std::string name = p.filename().string();
-    return name.empty() || name == "." ? model.config.name : name;
-}
-
 std::string format_weight(double w) {
     char buf[32];
     std::snprintf(buf, sizeof buf, "%.3f", w);
@@ -42,7 +33,7 @@ gfx::FigureSpec attention_figure(const vit::Image& photo, const std::string& pho
     spec.marks.selected_row = trace.row_of(c.query);
     spec.marks.selected_col = trace.col_of(c.query);
     spec.style = style;
-    spec.title = model_title(model_dir, model);
+    spec.title = gfx::model_title(model_dir, model.config.name);
     spec.subtitle = gfx::attention_caption(c.layer, head, c.query, trace.row_of(c.query), trace.col_of(c.query));
     // The map shows patches only; say where the rest of the weight went.
     spec.note = fs::path(photo_path).filename().string() + " \u00b7 weight on CLS " + format_weight((*row)[0]);

@@ -2,14 +2,13 @@
 //     -o OUT.png [--model DIR] [--size PX] [--colormap NAME] [--force]
 // The window's overlay figure, rendered offscreen through EGL: no display server needed.
 #include <algorithm>
-#include <cctype>
 #include <cstdio>
-#include <filesystem>
 #include <numeric>
 #include <string>
 
 #include "app/commands.h"
 #include "attention_figure.h"
+#include "figure_output.h"
 #include "gfx/figure.h"
 #include "gfx/headless_context.h"
 #include "gfx/style_names.h"
@@ -22,26 +21,6 @@
 namespace app {
 namespace {
 
-namespace fs = std::filesystem;
-
-// Checked before any work, so a refusal costs nothing and touches nothing.
-std::string output_path(const CliArgs& args) {
-    const std::string out = args.get("--output");
-    if (out.empty()) throw vit::Error("missing -o OUT.png");
-    std::string ext = fs::path(out).extension().string();
-    std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return std::tolower(c); });
-    if (ext != ".png") throw vit::Error("-o " + out + ": the figure is a PNG; name it *.png");
-    std::error_code ec;
-    const auto status = fs::symlink_status(out, ec);
-    if (fs::exists(status)) {
-        if (fs::is_directory(status)) throw vit::Error(out + " is a directory");
-        if (!args.has("--force")) throw vit::Error(out + " exists; pass --force to replace it");
-    }
-    const fs::path dir = fs::path(out).parent_path();
-    if (!dir.empty() && !fs::is_directory(dir, ec)) throw vit::Error("directory " + dir.string() + " does not exist");
-    return out;
-}
-
 gfx::Colormap colormap_option(const CliArgs& args) {
     const std::string name = args.get("--colormap", "viridis");
     const auto c = gfx::colormap_from_name(name);
@@ -53,7 +32,7 @@ gfx::Colormap colormap_option(const CliArgs& args) {
 }  // namespace
 
 int cmd_export(const CliArgs& args) {
-    const std::string out = output_path(args);
+    const std::string out = figure_output_path(args);
     const bool mean = args.flags.count("--mean-heads") != 0;
     const bool by_head = args.options.count("--head") != 0;
     if (mean == by_head) throw vit::Error("give exactly one of --head H or --mean-heads");

@@ -31,6 +31,7 @@
 #include "window_export.h"
 #include "window_input.h"
 #include "window_options.h"
+#include "window_question_figure.h"
 #include "window_script.h"
 
 namespace app {
@@ -82,7 +83,7 @@ private:
     void handle(const session::Action& a);
     void apply_all(std::vector<session::Action>& actions);
     void write_state_file();
-    bool busy() const { return s_.work.busy || !s_.experiments.running.empty(); }
+    bool busy() const { return s_.work.busy || !s_.experiments.running.empty() || !s_.exporting.empty(); }
     void update_title();
 
     WindowOptions opt_;
@@ -96,6 +97,7 @@ private:
     std::unique_ptr<session::ExperimentRunner> experiments_;
     std::unique_ptr<ui::Gpu> gpu_;
     std::unique_ptr<ui::MainView> view_;
+    QuestionFigureExport question_figure_;
     ui::Fonts fonts_;
     float ui_scale_ = 1, fb_scale_ = 1;
     ScriptRunner script_;
@@ -213,6 +215,8 @@ void Window::begin_frame() {
     }
     s_.work = progress;
     s_.experiments = experiments_->view();
+    question_figure_.step(s_, *experiments_);
+    s_.exporting = question_figure_.exporting();
     update_title();
     if (take_rescale()) {
         load_fonts();
@@ -237,6 +241,9 @@ void Window::handle(const session::Action& a) {
             const std::string path = x->path.empty() ? unique_path(s_.export_dir, session::selection_slug(s_), ".png") : x->path;
             save_figure_png(s_, path);
             s_.status = "Saved figure " + fs::absolute(path).lexically_normal().string();
+        } else if (auto* x = std::get_if<session::act::ExportQuestionFigure>(&a)) {
+            question_figure_.start(s_, x->page.empty() ? s_.question : x->page, x->path);
+            s_.exporting = question_figure_.exporting();  // at once, so a script waiting for it sees it
         } else if (auto* x = std::get_if<session::act::RunExperiment>(&a)) {
             experiments_->start(x->key, x->job);
         } else if (std::holds_alternative<session::act::CancelExperiment>(a)) {

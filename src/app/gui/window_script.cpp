@@ -16,7 +16,7 @@ namespace {
 // Verbs that take an argument, and those that do not.
 const std::set<std::string> kWithArg = {"frames", "select", "layer", "head", "toggle-head", "pin", "temperature",
                                         "tab", "question", "style", "open-image", "open-model"};
-const std::set<std::string> kNoArg = {"wait", "mean", "quit", "screenshot", "export"};  // these two: PATH optional
+const std::set<std::string> kNoArg = {"wait", "mean", "quit", "screenshot", "export", "export-question"};  // the exports: PATH optional
 constexpr int kWaitTimeoutFrames = 20000;   // ~ minutes at llvmpipe speed: a stuck worker ends the script
 
 int to_int(const ScriptCommand& c) {
@@ -110,7 +110,8 @@ std::vector<ScriptCommand> script_from_cli(const CliArgs& args) {
 
 bool ScriptRunner::wait_over(const session::AppState& s) {
     if (waiting_) {
-        const bool settled = !s.work.busy && s.experiments.running.empty() && (s.loaded.ready() || !s.last_error.empty());
+        const bool settled = !s.work.busy && s.experiments.running.empty() && s.exporting.empty() &&
+                             (s.loaded.ready() || !s.last_error.empty());
         if (!settled) {
             if (++wait_frames_ > kWaitTimeoutFrames) {
                 error_ = "timed out waiting for the model";
@@ -183,6 +184,10 @@ void ScriptRunner::step(const session::AppState& s, std::vector<session::Action>
         } else if (c.verb == "export") {
             out.push_back(session::act::ExportFigure{c.arg});
             frames_left_ = 1;
+        } else if (c.verb == "export-question") {
+            out.push_back(session::act::ExportQuestionFigure{c.arg, ""});  // the state's page
+            waiting_ = true;  // until it is saved: its page's experiments may run first
+            wait_frames_ = 0;
         } else if (c.verb == "quit") {
             out.push_back(session::act::Quit{});
         }

@@ -4,7 +4,8 @@
 // mouse and keyboard emit.
 //
 // Script file: one command per line, '#' starts a comment.
-//   wait                      until the model has run, nothing is loading and no experiment runs, then 2 frames
+//   wait                      until the model has run, nothing is loading, no experiment runs and no
+//                             page figure waits for one, then 2 frames
 //   frames N                  let N frames render
 //   select ROW,COL | cls      the query
 //   layer L / head H          (head also shows that head on the photo)
@@ -20,6 +21,8 @@
 //   open-model DIR            as File > Open model (then waits)
 //   screenshot [PATH]         the whole window, as F12 does (default: a descriptive name)
 //   export [PATH]             the figure, as File > Export figure
+//   export-question [PATH]    the Questions page shown, as its Export figure button (then waits
+//                             for it: the page's experiments may run first)
 //   quit
 #pragma once
 #include <string>

@@ -1,0 +1,15 @@
+// Where a command writes its PNG figure (-o OUT.png), checked before any work
+// so a refusal costs nothing and touches nothing: `vitscope export` and
+// `vitscope explain -o` follow the same rules.
+#pragma once
+#include <string>
+
+#include "app/cli_args.h"
+
+namespace app {
+
+// The -o path; throws vit::Error when it is missing, not *.png, a directory,
+// an existing file without --force, or in a folder that does not exist.
+std::string figure_output_path(const CliArgs& args);
+
+}  // namespace app

@@ -1,0 +1,36 @@
+// A Questions page's Export figure button in the window: the page's figure
+// (ui/page_figure.h), once the experiments it shows have run on the window's
+// ExperimentRunner, one after the other, so the window stays responsive
+// meanwhile. Default names describe the content (dog_L8_H1_r5c7_scaling.png)
+// and never replace a file.
+#pragma once
+#include <optional>
+#include <set>
+#include <string>
+
+#include "session/experiments.h"
+#include "session/state.h"
+
+namespace app {
+
+class QuestionFigureExport {
+public:
+    // Starts exporting the page to path (empty: a name in s.export_dir),
+    // unless an export is still under way.
+    void start(session::AppState& s, const std::string& page, const std::string& path);
+    // Once per frame, with the window's GL context current: starts the next
+    // experiment the figure needs, or saves the figure when none is missing.
+    // Reports in s.status and s.last_error.
+    void step(session::AppState& s, session::ExperimentRunner& runner);
+    // The path being exported; empty when none.
+    std::string exporting() const { return pending_ ? pending_->path : std::string(); }
+
+private:
+    struct Pending {
+        std::string path, question;
+        std::set<std::string> started;  // experiments run for it: each once
+    };
+    std::optional<Pending> pending_;
+};
+
+}  // namespace app
