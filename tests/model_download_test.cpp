@@ -93,8 +93,8 @@ TEST(KnownModels, SizeTextSaysWhenUnknown) {
     EXPECT_EQ(session::size_text(m), "size unknown");
     m.size_mb = 22.9;
     EXPECT_EQ(session::size_text(m), "22.9 MB");
-    m.size_mb = 346;
-    EXPECT_EQ(session::size_text(m), "346 MB");
+    m.size_mb = 23;   // the hub says "23 MB": no invented decimal
+    EXPECT_EQ(session::size_text(m), "23 MB");
 }
 
 TEST(KnownModels, RefusesFileNamesThatLeaveTheFolder) {

@@ -61,7 +61,7 @@ const KnownModel* find_known_model(const std::vector<KnownModel>& models, const 
 std::string size_text(const KnownModel& m) {
     if (m.size_mb <= 0) return "size unknown";
     char text[32];
-    std::snprintf(text, sizeof text, "%.*f MB", m.size_mb < 100 ? 1 : 0, m.size_mb);
+    std::snprintf(text, sizeof text, "%g MB", m.size_mb);   // as precise as the hub's figure, no more
     return text;
 }
 
