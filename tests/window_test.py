@@ -8,8 +8,8 @@
       the window's figure equals `vitscope export`'s for the same selection;
   (e) File > Get a model… (script `get-model`) downloads the default model from a
       file:// mirror into $XDG_DATA_HOME/vitscope/models and opens it; a transfer
-      that stops half-way (an HTTP mirror on 127.0.0.1) and a cancelled one (Escape
-      in the dialog) leave no partial folder and keep the open model.
+      that stops half-way (an HTTP mirror on 127.0.0.1), a 404 and a cancelled
+      download (Escape in the dialog) leave no partial folder and keep the open model.
 Run by ctest with VITSCOPE_BIN and VITSCOPE_SOURCE_DIR; prints "N passed, M failed"."""
 import csv
 import filecmp
@@ -229,6 +229,16 @@ def test_get_model(xvfb, tmp):
             assert "half-way" in state["last_error"] and "\n" not in state["last_error"], state["last_error"]
             assert state["model"] == MODEL and state["ready"], state
             assert os.listdir(os.path.join(fresh, "vitscope", "models")) == [], "a partial folder was left"
+        finally:
+            w.close()
+        # A model the server does not have (HTTP 404): one line naming the file asked for.
+        w = scripted_window(xvfb, tmp, "missing", "get-model facebook/dino-vits16\nquit\n",
+                            env={"XDG_DATA_HOME": fresh, "VITSCOPE_MODEL_MIRROR": mirror.url})
+        try:
+            assert w.proc.wait(timeout=300) == 0, w.output()
+            state = read_state(w.state_file)
+            assert "dino-vits16/pytorch_model.bin: not found" in state["last_error"], state["last_error"]
+            assert state["model"] == MODEL and os.listdir(os.path.join(fresh, "vitscope", "models")) == [], state
         finally:
             w.close()
 
