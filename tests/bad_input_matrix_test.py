@@ -26,7 +26,7 @@ import zlib
 import numpy as np
 from PIL import Image, ImageOps
 
-from script_support import BIN, DOG, MIRROR, MODEL, SRC, Tally
+from script_support import BIN, DOG, MIRROR, MODEL, MODEL_NAME, SRC, Tally
 
 COFFEE = os.path.join(SRC, "assets", "coffee.png")
 tally = Tally()
@@ -542,16 +542,24 @@ def window_rows(tmp):
                  + struct.pack(">I", zlib.crc32(b"IHDR" + ihdr)))
     elongated = write(tmp, "win_wide.png", png(100000, 2))
     nan = model_copy(tmp, "win_nan", weights_edit=lambda h, s, b: set_value(h, s, b, "head.weight", 3, float("nan")))
-    cases = [("PNG header claiming 10000x10000", "open-image " + huge, "win_huge.png", "image"),
-             ("100000x2 PNG", "open-image " + elongated, "100000 x 2", "image"),
-             ("model with a NaN weight", "open-model " + nan, "head.weight", "model")]
+    # File > Get a model… from a mirror on 127.0.0.1 that stops model.safetensors half-way.
+    from loopback_mirror import LoopbackMirror
+    served = os.path.join(tmp, "win_mirror")
+    shutil.copytree(MODEL, os.path.join(served, MODEL_NAME))
+    cut = LoopbackMirror(served, cut={"model.safetensors"})
+    downloads = os.path.join(tmp, "win_data")
+    cases = [("PNG header claiming 10000x10000", "open-image " + huge, "win_huge.png", "image", {}),
+             ("100000x2 PNG", "open-image " + elongated, "100000 x 2", "image", {}),
+             ("model with a NaN weight", "open-model " + nan, "head.weight", "model", {}),
+             ("a download that stops half-way", "get-model " + MODEL_NAME, "half-way", "model",
+              {"XDG_DATA_HOME": downloads, "VITSCOPE_MODEL_MIRROR": cut.url})]
     xvfb = ws.Xvfb()
     try:
-        for name, command, mention, kept in cases:
+        for name, command, mention, kept, env in cases:
             cwd = tempfile.mkdtemp(dir=tmp)
             script = os.path.join(cwd, "script.txt")
             open(script, "w").write(f"wait\n{command}\nwait\nframes 3\nquit\n")
-            w = ws.Window(xvfb, BIN, [DOG, "--model", MODEL, "--script", script], cwd)
+            w = ws.Window(xvfb, BIN, [DOG, "--model", MODEL, "--script", script], cwd, env=env)
             try:
                 rc = w.proc.wait(timeout=300)
             except subprocess.TimeoutExpired:
@@ -561,10 +569,13 @@ def window_rows(tmp):
             ok = (rc == 0 and state.get("ready") and mention.lower() in state.get("last_error", "").lower()
                   and os.path.samefile(state.get("image") or "/", DOG)
                   and os.path.samefile(state.get("model") or "/", MODEL))
+            if env:   # nothing of the download is left
+                ok = ok and os.listdir(os.path.join(downloads, "vitscope", "models")) == []
             check(f"window: {name} -> keeps the open {kept}, shows the error", ok,
                   f"exit {rc}, state {json.dumps({k: state.get(k) for k in ('image', 'model', 'last_error', 'ready')})}")
     finally:
         xvfb.close()
+        cut.close()
 
 
 def main():

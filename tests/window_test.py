@@ -6,11 +6,17 @@
   (c) opening a broken image or model keeps the previous one and shows the error;
   (d) figure export and F12 screenshots get descriptive names and never overwrite, and
       the window's figure equals `vitscope export`'s for the same selection;
-  (e) a Questions page's figure likewise equals `vitscope explain -o`'s.
+  (e) a Questions page's figure likewise equals `vitscope explain -o`'s;
+  (f) File > Get a model… (script `get-model`) downloads the default model from a
+      file:// mirror into $XDG_DATA_HOME/vitscope/models and opens it; a transfer
+      that stops half-way (an HTTP mirror on 127.0.0.1), a 404 and a cancelled
+      download (Escape in the dialog) leave no partial folder and keep the open model.
 Run by ctest with VITSCOPE_BIN and VITSCOPE_SOURCE_DIR; prints "N passed, M failed"."""
 import csv
+import filecmp
 import io
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -20,7 +26,8 @@ import numpy as np
 from PIL import Image
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from script_support import BIN, DOG, MODEL, Tally  # noqa: E402
+from loopback_mirror import LoopbackMirror  # noqa: E402
+from script_support import BIN, DOG, MODEL, MODEL_NAME, Tally  # noqa: E402
 from window_support import Window, Xvfb, patch_box, patch_centre, read_state  # noqa: E402
 
 LAYER, HEAD, ROW, COL = 8, 1, 5, 7
@@ -40,12 +47,12 @@ def luminance(pixels, box):
     return float((0.2126 * rgb[..., 0] + 0.7152 * rgb[..., 1] + 0.0722 * rgb[..., 2]).mean())
 
 
-def scripted_window(xvfb, tmp, name, commands, *options):
+def scripted_window(xvfb, tmp, name, commands, *options, env=None):
     """The window on dog.jpg and the default model, running `commands` from tmp/name.txt."""
     script = os.path.join(tmp, name + ".txt")
     with open(script, "w") as f:
         f.write(commands)
-    return Window(xvfb, BIN, [DOG, "--model", MODEL, *options, "--script", script], tmp)
+    return Window(xvfb, BIN, [DOG, "--model", MODEL, *options, "--script", script], tmp, env=env)
 
 
 def test_scripted_screenshot(xvfb, tmp):
@@ -219,12 +226,84 @@ def test_question_figure(xvfb, tmp):
     assert np.array_equal(np.asarray(window_png), np.asarray(Image.open(named[1]))), "two exports of one state differ"
 
 
+def test_get_model(xvfb, tmp):
+    # A mirror with the default model in it, served as a file:// URL; downloads go to a fresh XDG_DATA_HOME.
+    served = os.path.join(tmp, "mirror")
+    shutil.copytree(MODEL, os.path.join(served, MODEL_NAME))
+    data = os.path.join(tmp, "data")
+    models = os.path.join(data, "vitscope", "models")
+    got = os.path.join(models, MODEL_NAME)
+    shot = os.path.join(tmp, "get_model.png")
+    w = scripted_window(xvfb, tmp, "get", f"get-model {MODEL_NAME}\nscreenshot {shot}\n",
+                        env={"XDG_DATA_HOME": data, "VITSCOPE_MODEL_MIRROR": "file://" + served})
+    try:
+        state = w.wait_for(lambda s: s["model"] == got and s["ready"], what="the downloaded model to open")
+        assert state["last_error"] == "" and state["download"]["error"] == "", state
+        assert not state["get_model"], "the dialog stays open after a download that worked"
+        assert os.listdir(models) == [MODEL_NAME], os.listdir(models)
+        for f in ("model.safetensors", "config.json"):
+            assert filecmp.cmp(os.path.join(served, MODEL_NAME, f), os.path.join(got, f), shallow=False), f
+        w.wait_for(lambda s: os.path.exists(shot), timeout=60, what="the screenshot")
+    finally:
+        w.close()
+
+    # The mirror over HTTP on the loopback, stopping model.safetensors half-way: one line, nothing kept.
+    fresh = os.path.join(tmp, "data2")
+    with LoopbackMirror(served, cut={"model.safetensors"}) as mirror:
+        w = scripted_window(xvfb, tmp, "cut", f"get-model {MODEL_NAME}\n",
+                            env={"XDG_DATA_HOME": fresh, "VITSCOPE_MODEL_MIRROR": mirror.url})
+        try:
+            state = w.wait_for(lambda s: s["download"]["error"], what="the half-way download's error")
+            assert "half-way" in state["download"]["error"] and "model.safetensors" in state["download"]["error"], state
+            assert "half-way" in state["last_error"] and "\n" not in state["last_error"], state["last_error"]
+            assert state["model"] == MODEL and state["ready"], state
+            assert os.listdir(os.path.join(fresh, "vitscope", "models")) == [], "a partial folder was left"
+        finally:
+            w.close()
+        # A model the server does not have (HTTP 404): one line naming the file asked for.
+        w = scripted_window(xvfb, tmp, "missing", "get-model facebook/dino-vits16\nquit\n",
+                            env={"XDG_DATA_HOME": fresh, "VITSCOPE_MODEL_MIRROR": mirror.url})
+        try:
+            assert w.proc.wait(timeout=300) == 0, w.output()
+            state = read_state(w.state_file)
+            assert "dino-vits16/pytorch_model.bin: not found" in state["last_error"], state["last_error"]
+            assert state["model"] == MODEL and os.listdir(os.path.join(fresh, "vitscope", "models")) == [], state
+        finally:
+            w.close()
+
+    # Slowly served (2 MB/s): Escape in the dialog cancels; nothing is kept, the model stays.
+    fresh = os.path.join(tmp, "data3")
+    with LoopbackMirror(served, bytes_per_second=2_000_000) as mirror:
+        w = scripted_window(xvfb, tmp, "cancel", f"get-model {MODEL_NAME}\n",
+                            env={"XDG_DATA_HOME": fresh, "VITSCOPE_MODEL_MIRROR": mirror.url})
+        try:
+            state = w.wait_for(lambda s: s["download"]["done_mb"] > 1 and s["download"]["seconds_left"] > 0,
+                               timeout=120, what="the download under way")
+            total = os.path.getsize(os.path.join(served, MODEL_NAME, "model.safetensors")) / 1e6
+            assert state["get_model"] and state["download"]["model"] == MODEL_NAME, state
+            assert abs(state["download"]["total_mb"] - total) < 0.01, (state["download"], total)
+            assert os.path.isdir(os.path.join(fresh, "vitscope", "models", MODEL_NAME + ".partial"))
+            w.xdotool("windowfocus", "--sync", w.window_id())
+            w.xdotool("key", "Escape")
+            state = w.wait_for(lambda s: not s["download"]["model"], timeout=60, what="the cancel")
+            assert "Cancelled" in state["download"]["error"] and "Cancelled" in state["last_error"], state
+            assert state["download"]["done_mb"] < total - 1, "it ran to the end instead"
+            assert not state["get_model"] and state["model"] == MODEL and state["ready"], state
+            assert os.listdir(os.path.join(fresh, "vitscope", "models")) == [], "a partial folder was left"
+        finally:
+            w.close()
+
+
 def main():
     tally = Tally()
     if not tally.check(f"the default model at {MODEL}", os.path.isdir(MODEL), "set VITSCOPE_MODEL or VITSCOPE_MODEL_MIRROR"):
         return tally.finish()
     tests = [test_scripted_screenshot, test_mouse_and_keys, test_broken_files_keep_the_previous, test_export_names,
-             test_question_figure]
+             test_question_figure,
+             test_get_model]
+    only = os.environ.get("VITSCOPE_WINDOW_TESTS")   # e.g. "test_get_model": run only these
+    if only:
+        tests = [t for t in tests if t.__name__ in only.split(",")]
     xvfb = Xvfb()
     try:
         for t in tests:

@@ -19,6 +19,11 @@ add_library(vitscope_photo_decoders INTERFACE)
 target_link_libraries(vitscope_photo_decoders INTERFACE PkgConfig::JPEG PkgConfig::WEBP PkgConfig::EXIF)
 add_library(vitscope::photo_decoders ALIAS vitscope_photo_decoders)
 
+# libcurl (libcurl4-openssl-dev): the window's File > Get a model… downloads
+# (session/model_download.cpp); https from the hub, file:// and http:// mirrors.
+pkg_check_modules(CURL REQUIRED IMPORTED_TARGET libcurl)
+add_library(vitscope::curl ALIAS PkgConfig::CURL)
+
 if(VITSCOPE_GUI)
   find_package(glfw3 3.3 REQUIRED)
   pkg_check_modules(EPOXY REQUIRED IMPORTED_TARGET epoxy)

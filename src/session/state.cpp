@@ -79,7 +79,18 @@ bool apply(AppState& s, const Action& a) {
             [&](const act::OpenBrowser& x) {
                 s.browser.mode = x.mode;
                 if (!x.dir.empty()) s.browser.dir = x.dir;
-                if (x.mode != BrowserState::Mode::Closed) s.show_help = false;  // one dialog at a time
+                if (x.mode != BrowserState::Mode::Closed) {  // one dialog at a time
+                    s.show_help = false;
+                    s.get_model.open = false;
+                }
+                return true;
+            },
+            [&](const act::ShowGetModel& x) {
+                s.get_model.open = x.show;
+                if (x.show) {
+                    s.show_help = false;
+                    s.browser.mode = BrowserState::Mode::Closed;
+                }
                 return true;
             },
             [&](const auto&) { return false; },
@@ -149,6 +160,11 @@ std::string state_json(const AppState& s) {
     j["browser"] = s.browser.mode == BrowserState::Mode::Closed      ? "closed"
                    : s.browser.mode == BrowserState::Mode::OpenImage ? "image"
                                                                       : "model";
+    j["get_model"] = s.get_model.open;
+    const DownloadView& d = s.get_model.download;
+    j["download"] = {{"model", d.model},       {"file", d.file},         {"stage", d.stage},
+                     {"done_mb", d.done_mb},   {"total_mb", d.total_mb}, {"seconds_left", d.seconds_left},
+                     {"error", d.error}};
     return j.dump(2);
 }
 

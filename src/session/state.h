@@ -9,6 +9,8 @@
 #include <vector>
 
 #include "experiments.h"
+#include "known_models.h"
+#include "model_download.h"
 #include "gfx/overlay_style.h"
 #include "vit/classes.h"
 #include "vit/forward.h"
@@ -66,6 +68,16 @@ struct BrowserState {
     std::string dir;                  // the folder listed
 };
 
+// File > Get a model…: the known models, where downloads go, the download running.
+struct GetModelState {
+    bool open = false;                 // the dialog
+    std::vector<KnownModel> known;     // assets/models.json
+    std::string list_error;            // why the list could not be read
+    std::string dir;                   // where models go: vit::user_models_dir()
+    std::string mirror;                // $VITSCOPE_MODEL_MIRROR: used instead of the hub when set
+    DownloadView download;
+};
+
 struct AppState {
     Loaded loaded;
     Selection sel;
@@ -78,6 +90,7 @@ struct AppState {
     std::string status;               // last completed action ("Saved ...")
     double last_forward_seconds = 0;
     BrowserState browser;
+    GetModelState get_model;
     bool show_help = false;
     enum class Tab { Math, WhatIfs, Questions };
     Tab tab = Tab::Math;              // the right-hand panel's tab
@@ -122,6 +135,9 @@ struct CancelExperiment {};
 struct OpenBrowser { BrowserState::Mode mode; std::string dir; };
 struct OpenImage { std::string path; };
 struct OpenModel { std::string dir; };
+struct ShowGetModel { bool show; };            // the File > Get a model… dialog
+struct GetModel { std::string name; };         // download a known model (or open it when already there)
+struct CancelDownload {};
 struct Screenshot { std::string path; };       // empty: a descriptive name in export_dir
 struct ExportFigure { std::string path; };     // empty: a descriptive name in export_dir
 struct ExportQuestionFigure {                  // a Questions page as a PNG figure
@@ -134,7 +150,8 @@ struct Quit {};
 using Action = std::variant<act::SelectQuery, act::MoveQuery, act::SetLayer, act::StepLayer, act::SetHead,
                             act::ToggleHeadVisible, act::SetMapSource, act::HoverKey, act::PinKey, act::SetStyle,
                             act::SetTemperature, act::DismissError, act::SetImageView, act::ShowHelp, act::ShowTab, act::ShowQuestion, act::RunExperiment, act::CancelExperiment, act::OpenBrowser, act::OpenImage,
-                            act::OpenModel, act::Screenshot, act::ExportFigure, act::ExportQuestionFigure, act::Quit>;
+                            act::OpenModel, act::ShowGetModel, act::GetModel, act::CancelDownload, act::Screenshot,
+                            act::ExportFigure, act::ExportQuestionFigure, act::Quit>;
 
 // Applies a state-only action; returns false for actions the window handles.
 bool apply(AppState& s, const Action& a);

@@ -104,6 +104,10 @@ void FileBrowser::draw(const Frame& f) {
         ImGui::SameLine();
         if (ImGui::Button(model_mode ? "Sample models" : "Sample photos")) go(shortcut);
     }
+    if (model_mode && fs::is_directory(f.s.get_model.dir, ec)) {
+        ImGui::SameLine();
+        if (ImGui::Button("Downloaded models")) go(f.s.get_model.dir);
+    }
     ImGui::SameLine();
     ImGui::SetNextItemWidth(-1);
     if (ImGui::IsWindowAppearing()) ImGui::SetKeyboardFocusHere();  // type a path right away

@@ -74,6 +74,7 @@ void MainView::draw(const Frame& f) {
     status_bar(f, bottom);
     help_window(f);
     browser_.draw(f);
+    get_model_.draw(f);
     shortcuts(f);
 }
 

@@ -4,6 +4,7 @@
 #pragma once
 #include "file_browser.h"
 #include "frame.h"
+#include "get_model_dialog.h"
 #include "heads_panel.h"
 #include "math_panel.h"
 #include "photo_panel.h"
@@ -23,6 +24,7 @@ private:
     WhatIfPanel whatif_;
     QuestionsPanel questions_;
     FileBrowser browser_;
+    GetModelDialog get_model_;
     session::AppState::Tab shown_tab_ = session::AppState::Tab::Math;  // the tab ImGui showed last frame
 };
 

@@ -20,6 +20,7 @@
 
 #include "session/state.h"
 #include "app/commands.h"
+#include "session/model_download.h"
 #include "session/model_worker.h"
 #include "session/settings.h"
 #include "ui/fonts.h"
@@ -27,6 +28,7 @@
 #include "ui/main_view.h"
 #include "ui/theme.h"
 #include "vit/atomic_file.h"
+#include "vit/default_model.h"
 #include "vit/error.h"
 #include "window_export.h"
 #include "window_input.h"
@@ -83,7 +85,11 @@ private:
     void handle(const session::Action& a);
     void apply_all(std::vector<session::Action>& actions);
     void write_state_file();
-    bool busy() const { return s_.work.busy || !s_.experiments.running.empty() || !s_.exporting.empty(); }
+    void get_model(const std::string& name);
+    void poll_download();
+    bool busy() const {
+        return s_.work.busy || !s_.experiments.running.empty() || !s_.exporting.empty() || s_.get_model.download.running();
+    }
     void update_title();
 
     WindowOptions opt_;
@@ -95,6 +101,7 @@ private:
     // window, released in ~Window before it goes.
     std::unique_ptr<session::ModelWorker> worker_;
     std::unique_ptr<session::ExperimentRunner> experiments_;
+    std::unique_ptr<session::ModelDownloader> downloader_;
     std::unique_ptr<ui::Gpu> gpu_;
     std::unique_ptr<ui::MainView> view_;
     QuestionFigureExport question_figure_;
@@ -123,6 +130,13 @@ Window::Window(const CliArgs& args, const WindowOptions& opt) : opt_(opt), scrip
     s_.photos_dir = sample_photos_dir();
     const std::string model = startup_model(args, settings_);
     s_.models_dir = fs::path(model).parent_path().string();
+    try {
+        s_.get_model.known = session::read_known_models(known_models_file());
+    } catch (const std::exception& e) {
+        s_.get_model.list_error = e.what();
+    }
+    s_.get_model.dir = vit::user_models_dir();
+    if (const char* mirror = std::getenv("VITSCOPE_MODEL_MIRROR"); mirror && *mirror) s_.get_model.mirror = mirror;
 
     glfwSetErrorCallback(on_glfw_error);
     if (!glfwInit()) throw vit::Error("cannot open a window: " + (g_glfw_error.empty() ? "no display?" : g_glfw_error));
@@ -150,12 +164,14 @@ Window::Window(const CliArgs& args, const WindowOptions& opt) : opt_(opt), scrip
     view_ = std::make_unique<ui::MainView>();
     worker_ = std::make_unique<session::ModelWorker>([] { glfwPostEmptyEvent(); });
     experiments_ = std::make_unique<session::ExperimentRunner>([] { glfwPostEmptyEvent(); });
+    downloader_ = std::make_unique<session::ModelDownloader>([] { glfwPostEmptyEvent(); });
     worker_->submit({model, startup_image(args, settings_)});
     s_.work.busy = true;
 }
 
 Window::~Window() {
-    experiments_.reset();  // both join their threads before anything they could notify goes away
+    downloader_.reset();   // they join their threads before anything they could notify goes away
+    experiments_.reset();
     worker_.reset();
     view_.reset();    // GL objects: the context must still exist
     gpu_.reset();
@@ -217,6 +233,7 @@ void Window::begin_frame() {
     s_.experiments = experiments_->view();
     question_figure_.step(s_, *experiments_);
     s_.exporting = question_figure_.exporting();
+    poll_download();
     update_title();
     if (take_rescale()) {
         load_fonts();
@@ -224,6 +241,34 @@ void Window::begin_frame() {
         ImGui_ImplOpenGL3_CreateFontsTexture();
     }
     gpu_->sync(s_);
+}
+
+// A finished download opens its model as File > Open model does; a failed one leaves one line.
+void Window::poll_download() {
+    s_.get_model.download = downloader_->view();
+    auto r = downloader_->poll();
+    if (!r) return;
+    busy_frames_ = 3;
+    if (!r->error.empty()) {
+        s_.last_error = r->error;
+        return;
+    }
+    s_.get_model.open = false;
+    s_.status = "Downloaded " + r->model + " to " + r->dir;
+    handle(session::act::OpenModel{r->dir});
+}
+
+void Window::get_model(const std::string& name) {
+    const session::GetModelState& g = s_.get_model;
+    const session::KnownModel* m = session::find_known_model(g.known, name);
+    if (!m) throw vit::Error(g.list_error.empty() ? "no known model named '" + name + "'" : g.list_error);
+    if (session::is_downloaded(*m, g.dir)) {   // already there: open it
+        s_.get_model.open = false;
+        handle(session::act::OpenModel{(fs::path(g.dir) / m->folder).string()});
+        return;
+    }
+    if (!downloader_->start({*m, g.dir, g.mirror})) throw vit::Error("a download is running already");
+    s_.get_model.download = downloader_->view();   // at once, so a script waiting for it sees it
 }
 
 void Window::handle(const session::Action& a) {
@@ -235,6 +280,10 @@ void Window::handle(const session::Action& a) {
         } else if (auto* x = std::get_if<session::act::OpenModel>(&a)) {
             worker_->submit({x->dir, ""});
             s_.work.busy = true;
+        } else if (auto* x = std::get_if<session::act::GetModel>(&a)) {
+            get_model(x->name);
+        } else if (std::holds_alternative<session::act::CancelDownload>(a)) {
+            downloader_->cancel();
         } else if (auto* x = std::get_if<session::act::Screenshot>(&a)) {
             pending_screenshot_ = x->path.empty() ? unique_path(s_.export_dir, session::selection_slug(s_) + "_window", ".png") : x->path;
         } else if (auto* x = std::get_if<session::act::ExportFigure>(&a)) {

@@ -58,4 +58,12 @@ std::string startup_image(const CliArgs& args, const session::Settings& remember
 
 std::string sample_photos_dir() { return (fs::path(VITSCOPE_SOURCE_DIR) / "assets").string(); }
 
+std::string known_models_file() {
+    std::error_code ec;
+    const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+    const fs::path installed = (exe.parent_path() / ".." / "share" / "vitscope" / "models.json").lexically_normal();
+    if (!ec && fs::is_regular_file(installed, ec)) return installed.string();
+    return (fs::path(VITSCOPE_SOURCE_DIR) / "assets" / "models.json").string();
+}
+
 }  // namespace app

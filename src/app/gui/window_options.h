@@ -19,12 +19,16 @@ struct WindowOptions {
 // Throws vit::Error naming the option on a malformed value.
 WindowOptions parse_window_options(const CliArgs& args);
 
-// --model, $VITSCOPE_MODEL, the remembered model, the project's models/, then
-// the shared copy beside the checkout (../shared/models).
+// --model, $VITSCOPE_MODEL, the remembered model, the project's models/, the
+// user's downloads (vit::user_models_dir), then the shared copy beside the
+// checkout (../shared/models).
 std::string startup_model(const CliArgs& args, const session::Settings& remembered);
 // IMAGE, the remembered photo, then assets/dog.jpg in the project.
 std::string startup_image(const CliArgs& args, const session::Settings& remembered);
 // The project's sample photos (assets/).
 std::string sample_photos_dir();
+// The list of known models: share/vitscope/models.json beside an installed
+// binary, else assets/models.json in the project.
+std::string known_models_file();
 
 }  // namespace app

@@ -15,7 +15,7 @@ namespace {
 
 // Verbs that take an argument, and those that do not.
 const std::set<std::string> kWithArg = {"frames", "select", "layer", "head", "toggle-head", "pin", "temperature",
-                                        "tab", "question", "style", "open-image", "open-model"};
+                                        "tab", "question", "style", "open-image", "open-model", "get-model"};
 const std::set<std::string> kNoArg = {"wait", "mean", "quit", "screenshot", "export", "export-question"};  // the exports: PATH optional
 constexpr int kWaitTimeoutFrames = 20000;   // ~ minutes at llvmpipe speed: a stuck worker ends the script
 
@@ -111,6 +111,7 @@ std::vector<ScriptCommand> script_from_cli(const CliArgs& args) {
 bool ScriptRunner::wait_over(const session::AppState& s) {
     if (waiting_) {
         const bool settled = !s.work.busy && s.experiments.running.empty() && s.exporting.empty() &&
+                             !s.get_model.download.running() &&
                              (s.loaded.ready() || !s.last_error.empty());
         if (!settled) {
             if (++wait_frames_ > kWaitTimeoutFrames) {
@@ -176,6 +177,14 @@ void ScriptRunner::step(const session::AppState& s, std::vector<session::Action>
         } else if (c.verb == "open-image" || c.verb == "open-model") {
             if (c.verb == "open-image") out.push_back(session::act::OpenImage{c.arg});
             else out.push_back(session::act::OpenModel{c.arg});
+            waiting_ = true;
+            wait_frames_ = 0;
+        } else if (c.verb == "get-model") {
+            if (!session::find_known_model(s.get_model.known, c.arg))
+                throw vit::Error(c.where + ": no known model '" + c.arg + "'" +
+                                 (s.get_model.list_error.empty() ? "" : " (" + s.get_model.list_error + ")"));
+            out.push_back(session::act::ShowGetModel{true});
+            out.push_back(session::act::GetModel{c.arg});
             waiting_ = true;
             wait_frames_ = 0;
         } else if (c.verb == "screenshot") {

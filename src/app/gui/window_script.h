@@ -4,8 +4,8 @@
 // mouse and keyboard emit.
 //
 // Script file: one command per line, '#' starts a comment.
-//   wait                      until the model has run, nothing is loading, no experiment runs and no
-//                             page figure waits for one, then 2 frames
+//   wait                      until the model has run, nothing is loading or downloading, no experiment
+//                             runs and no page figure waits for one, then 2 frames
 //   frames N                  let N frames render
 //   select ROW,COL | cls      the query
 //   layer L / head H          (head also shows that head on the photo)
@@ -19,6 +19,8 @@
 //                             opacity=0..1 fade=on|off smooth=on|off grid=on|off
 //   open-image PATH           as File > Open image (then waits)
 //   open-model DIR            as File > Open model (then waits)
+//   get-model NAME            as File > Get a model… on a known name: downloads it (from
+//                             $VITSCOPE_MODEL_MIRROR when set) and opens it, or shows the error (then waits)
 //   screenshot [PATH]         the whole window, as F12 does (default: a descriptive name)
 //   export [PATH]             the figure, as File > Export figure
 //   export-question [PATH]    the Questions page shown, as its Export figure button (then waits

@@ -1,0 +1,262 @@
+// session::ModelDownloader and the known-models list: downloads from a file://
+// mirror land whole or not at all, the weight files are tried in order of
+// preference, bad downloads leave no partial folder, the progress callback can
+// abort; the list's hub URLs are those scripts/fetch_model.sh asks for; the
+// user's models folder is where vit::default_model_dir looks last.
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <thread>
+
+#include <gtest/gtest.h>
+
+#include "session/known_models.h"
+#include "session/model_download.h"
+#include "support/scratch_dir.h"
+#include "support/synthetic_model.h"
+#include "vit/default_model.h"
+#include "vit/error.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+using session::KnownModel;
+using session::ModelDownloader;
+using vit::testing::ScratchDir;
+
+const std::string kList = std::string(VITSCOPE_SOURCE_DIR) + "/assets/models.json";
+
+// A known model served by the test's mirror as mirror/tiny/.
+KnownModel tiny(std::vector<std::string> weights = {"model.safetensors", "pytorch_model.bin"}) {
+    KnownModel m;
+    m.name = "test/tiny";
+    m.folder = "tiny";
+    m.repo = "test/tiny";
+    m.weights = std::move(weights);
+    m.files = {"config.json"};
+    m.optional = {"preprocessor_config.json"};
+    return m;
+}
+
+// A synthetic model folder in the mirror (timm layout: no preprocessor file).
+void serve_synthetic(const std::string& mirror) {
+    const vit::Model m = vit::testing::make_synthetic_model({});
+    vit::testing::write_checkpoint(m, mirror + "/tiny", "timm", vit::DType::F32);
+}
+
+// Runs one download to its end and returns its result.
+ModelDownloader::Result download(const KnownModel& m, const std::string& models_dir, const std::string& mirror) {
+    ModelDownloader d;
+    EXPECT_TRUE(d.start({m, models_dir, mirror}));
+    for (int i = 0; i < 3000; ++i) {
+        if (auto r = d.poll()) {
+            EXPECT_FALSE(d.view().running());
+            return *r;
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    ADD_FAILURE() << "the download did not end in 30 s";
+    return {};
+}
+
+std::vector<std::string> entries(const std::string& dir) {
+    std::vector<std::string> out;
+    for (const auto& e : fs::directory_iterator(dir)) out.push_back(e.path().filename().string());
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+std::string read(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+TEST(KnownModels, TheListReadsAndNamesTheDefault) {
+    const auto models = session::read_known_models(kList);
+    EXPECT_EQ(models.size(), 12u);
+    const KnownModel* m = session::find_known_model(models, vit::kDefaultModelName);
+    ASSERT_NE(m, nullptr);
+    EXPECT_EQ(m->repo, std::string("timm/") + vit::kDefaultModelName);
+    // Found by its folder name too, as the script takes it.
+    EXPECT_EQ(session::find_known_model(models, "dino-vits16"), session::find_known_model(models, "facebook/dino-vits16"));
+    EXPECT_EQ(session::find_known_model(models, "resnet50"), nullptr);
+    for (const KnownModel& k : models) EXPECT_FALSE(k.why.empty()) << k.name;
+}
+
+TEST(KnownModels, SizeTextSaysWhenUnknown) {
+    KnownModel m;
+    EXPECT_EQ(session::size_text(m), "size unknown");
+    m.size_mb = 22.9;
+    EXPECT_EQ(session::size_text(m), "22.9 MB");
+    m.size_mb = 23;   // the hub says "23 MB": no invented decimal
+    EXPECT_EQ(session::size_text(m), "23 MB");
+}
+
+TEST(KnownModels, RefusesFileNamesThatLeaveTheFolder) {
+    ScratchDir dir;
+    const std::string path = dir.file("models.json");
+    vit::testing::write_bytes(path, R"({"models": [{"name": "x", "folder": "x", "repo": "a/x", "weights": ["../evil"],
+        "files": ["config.json"], "optional": [], "size_mb": null, "why": "."}]})");
+    try {
+        session::read_known_models(path);
+        FAIL() << "accepted ../evil";
+    } catch (const vit::Error& e) {
+        EXPECT_NE(std::string(e.what()).find("../evil"), std::string::npos) << e.what();
+    }
+    vit::testing::write_bytes(path, R"({"models": [{"name": "x", "folder": "..", "repo": "a/x", "weights": ["w"],
+        "files": [], "optional": [], "size_mb": null, "why": "."}]})");
+    EXPECT_THROW(session::read_known_models(path), vit::Error);
+}
+
+TEST(KnownModels, UrlsOfTheHubAndOfMirrors) {
+    const KnownModel m = tiny();
+    EXPECT_EQ(session::file_url(m, "config.json", ""), "https://huggingface.co/test/tiny/resolve/main/config.json");
+    EXPECT_EQ(session::file_url(m, "config.json", "http://127.0.0.1:8000/models/"),
+              "http://127.0.0.1:8000/models/tiny/config.json");
+    EXPECT_EQ(session::file_url(m, "config.json", "file:///srv/models"), "file:///srv/models/tiny/config.json");
+    // A folder becomes a file:// URL, its odd characters escaped.
+    EXPECT_EQ(session::file_url(m, "config.json", "/srv/my models%"), "file:///srv/my%20models%25/tiny/config.json");
+}
+
+// Two implementations of the same list: the window's URLs must be the ones the script asks for.
+TEST(KnownModels, TheWindowAsksForWhatTheScriptAsksFor) {
+    for (const KnownModel& m : session::read_known_models(kList)) {
+        const std::string command = "env -u VITSCOPE_MODEL_MIRROR bash '" + std::string(VITSCOPE_SOURCE_DIR) +
+                                    "/scripts/fetch_model.sh' --urls '" + m.name + "'";
+        FILE* p = popen(command.c_str(), "r");
+        ASSERT_NE(p, nullptr);
+        std::string script;
+        char buf[512];
+        while (std::fgets(buf, sizeof buf, p)) script += buf;
+        ASSERT_EQ(pclose(p), 0) << command;
+        std::string window;
+        for (const auto& w : m.weights) window += "weight " + session::file_url(m, w, "") + "\n";
+        for (const auto& f : m.files) window += "file " + session::file_url(m, f, "") + "\n";
+        for (const auto& f : m.optional) window += "optional " + session::file_url(m, f, "") + "\n";
+        EXPECT_EQ(window, script) << m.name;
+    }
+}
+
+TEST(ModelDownloader, FetchesFromAFolderMirrorChecksAndRenames) {
+    ScratchDir mirror, models;
+    serve_synthetic(mirror.str());
+    const auto r = download(tiny(), models.str(), mirror.str());
+    EXPECT_EQ(r.error, "");
+    EXPECT_EQ(r.dir, models.str() + "/tiny");
+    EXPECT_EQ(entries(models.str()), std::vector<std::string>{"tiny"});   // no tiny.partial left
+    EXPECT_EQ(entries(r.dir), (std::vector<std::string>{"config.json", "model.safetensors"}));
+    EXPECT_EQ(read(r.dir + "/model.safetensors"), read(mirror.file("tiny/model.safetensors")));
+    EXPECT_TRUE(session::is_downloaded(tiny(), models.str()));
+    EXPECT_NO_THROW(vit::load_model(r.dir));
+}
+
+TEST(ModelDownloader, FileUrlMirrorAndOptionalFiles) {
+    ScratchDir mirror, models;
+    serve_synthetic(mirror.str());
+    vit::testing::write_bytes(mirror.file("tiny/preprocessor_config.json"),
+                              vit::testing::preprocessor_json(vit::testing::make_synthetic_model({})));
+    const auto r = download(tiny(), models.str(), "file://" + mirror.str());
+    EXPECT_EQ(r.error, "");
+    EXPECT_EQ(entries(r.dir), (std::vector<std::string>{"config.json", "model.safetensors", "preprocessor_config.json"}));
+}
+
+TEST(ModelDownloader, TriesTheWeightFilesInOrder) {
+    ScratchDir mirror, models;
+    serve_synthetic(mirror.str());
+    // The first choice is not on the server: the second is fetched.
+    auto r = download(tiny({"pytorch_model.bin", "model.safetensors"}), models.str(), mirror.str());
+    EXPECT_EQ(r.error, "");
+    EXPECT_EQ(entries(r.dir), (std::vector<std::string>{"config.json", "model.safetensors"}));
+    // Only a .bin on the server: it is fetched (and must then load).
+    ScratchDir models2;
+    fs::rename(mirror.file("tiny/model.safetensors"), mirror.file("tiny/pytorch_model.bin"));
+    vit::testing::write_bytes(mirror.file("tiny/pytorch_model.bin"), "not a checkpoint");
+    r = download(tiny(), models2.str(), mirror.str());
+    EXPECT_NE(r.error.find("do not load"), std::string::npos) << r.error;
+    EXPECT_TRUE(entries(models2.str()).empty());
+    // Neither: a one-line error naming the model, nothing left.
+    fs::remove(mirror.file("tiny/pytorch_model.bin"));
+    r = download(tiny(), models2.str(), mirror.str());
+    EXPECT_NE(r.error.find("test/tiny"), std::string::npos) << r.error;
+    EXPECT_NE(r.error.find("none of its weight files"), std::string::npos) << r.error;
+    EXPECT_EQ(r.error.find('\n'), std::string::npos);
+    EXPECT_TRUE(entries(models2.str()).empty());
+}
+
+TEST(ModelDownloader, BadDownloadsLeaveNothingAndKeepWhatWasThere) {
+    ScratchDir mirror, models;
+    serve_synthetic(mirror.str());
+    // A model already there under the folder's name (from an earlier download) is not touched by a failure.
+    ASSERT_EQ(download(tiny(), models.str(), mirror.str()).error, "");
+    const std::string before = read(models.file("tiny/model.safetensors"));
+    // Truncated weights: copied, then refused by the check.
+    const std::string full = read(mirror.file("tiny/model.safetensors"));
+    vit::testing::write_bytes(mirror.file("tiny/model.safetensors"), full.substr(0, full.size() / 2));
+    auto r = download(tiny(), models.str(), mirror.str());
+    EXPECT_NE(r.error.find("do not load"), std::string::npos) << r.error;
+    EXPECT_EQ(entries(models.str()), std::vector<std::string>{"tiny"});
+    EXPECT_EQ(read(models.file("tiny/model.safetensors")), before);
+    // No config.json: named.
+    vit::testing::write_bytes(mirror.file("tiny/model.safetensors"), full);
+    fs::remove(mirror.file("tiny/config.json"));
+    r = download(tiny(), models.str(), mirror.str());
+    EXPECT_NE(r.error.find("config.json"), std::string::npos) << r.error;
+    EXPECT_EQ(entries(models.str()), std::vector<std::string>{"tiny"});
+    // A mirror that does not answer (nothing listens on port 1 of the loopback): an error, nothing left.
+    r = download(tiny(), models.str(), "http://127.0.0.1:1");
+    EXPECT_NE(r.error.find("model.safetensors"), std::string::npos) << r.error;
+    EXPECT_EQ(entries(models.str()), std::vector<std::string>{"tiny"});
+}
+
+TEST(ModelDownloader, TheProgressCallbackAbortsOnCancel) {
+    ModelDownloader d;
+    EXPECT_TRUE(d.on_progress(10, 100));
+    d.cancel();
+    EXPECT_FALSE(d.on_progress(20, 100));
+}
+
+// Sets an environment variable for one scope.
+class Env {
+public:
+    Env(const char* name, const char* value) : name_(name) {
+        if (const char* old = std::getenv(name)) old_ = old, had_ = true;
+        if (value) setenv(name, value, 1);
+        else unsetenv(name);
+    }
+    ~Env() {
+        if (had_) setenv(name_, old_.c_str(), 1);
+        else unsetenv(name_);
+    }
+
+private:
+    const char* name_;
+    std::string old_;
+    bool had_ = false;
+};
+
+TEST(DefaultModel, TheUsersDownloadsAreSearchedLast) {
+    ScratchDir project, data, cwd;
+    const fs::path old_cwd = fs::current_path();
+    fs::current_path(cwd.str());   // no models/ here
+    Env model("VITSCOPE_MODEL", nullptr), xdg("XDG_DATA_HOME", data.str().c_str());
+    EXPECT_EQ(vit::user_models_dir(), data.str() + "/vitscope/models");
+    const std::string project_model = project.str() + "/models/" + vit::kDefaultModelName;
+    const std::string user_model = data.str() + "/vitscope/models/" + vit::kDefaultModelName;
+    EXPECT_EQ(vit::default_model_dir(project.str()), project_model);   // none there: the project's path
+    fs::create_directories(user_model);
+    EXPECT_EQ(vit::default_model_dir(project.str()), user_model);
+    fs::create_directories(project_model);
+    EXPECT_EQ(vit::default_model_dir(project.str()), project_model);   // models/ comes first
+    {
+        Env no_xdg("XDG_DATA_HOME", nullptr), home("HOME", "/home/someone");
+        EXPECT_EQ(vit::user_models_dir(), "/home/someone/.local/share/vitscope/models");
+    }
+    fs::current_path(old_cwd);
+}
+
+}  // namespace
