@@ -207,6 +207,7 @@ void Window::begin_frame() {
     const session::WorkProgress progress = worker_->progress();
     if (auto r = worker_->poll()) {
         if (r->changed) session::adopt(s_, std::move(r->loaded));
+        if (r->compared_changed) s_.compared = std::move(r->compared);
         s_.last_error = r->error;
         if (r->error.empty()) s_.status = "Ready";
         busy_frames_ = 3;
@@ -230,6 +231,9 @@ void Window::handle(const session::Action& a) {
             s_.work.busy = true;  // at once, so a script waiting for the worker sees it
         } else if (auto* x = std::get_if<session::act::OpenModel>(&a)) {
             worker_->submit({x->dir, ""});
+            s_.work.busy = true;
+        } else if (auto* x = std::get_if<session::act::OpenCompare>(&a)) {
+            worker_->submit({"", "", x->path});
             s_.work.busy = true;
         } else if (auto* x = std::get_if<session::act::Screenshot>(&a)) {
             pending_screenshot_ = x->path.empty() ? unique_path(s_.export_dir, session::selection_slug(s_) + "_window", ".png") : x->path;

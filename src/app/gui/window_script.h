@@ -18,6 +18,7 @@
 //                             opacity=0..1 fade=on|off smooth=on|off grid=on|off
 //   open-image PATH           as File > Open image (then waits)
 //   open-model DIR            as File > Open model (then waits)
+//   compare PATH              as File > Compare with…: a second photo through the same model (then waits)
 //   screenshot [PATH]         the whole window, as F12 does (default: a descriptive name)
 //   export [PATH]             the figure, as File > Export figure
 //   quit

@@ -1,0 +1,140 @@
+// "Self-attention or cross-attention?": the what-if that pairs the open
+// photo's queries with the second photo's keys and values at the selected
+// layer and head. Each photo's q, k, v are its own run's; only the pairing is
+// new: the arithmetic of a decoder attending to an encoder.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <memory>
+#include <string>
+
+#include "color_bar.h"
+#include "map_view.h"
+#include "question_compare.h"
+#include "question_view.h"
+#include "question_widgets.h"
+#include "theme.h"
+#include "vector_strip.h"
+#include "vit/analysis.h"
+#include "vit/cross_attention.h"
+
+namespace ui {
+namespace {
+
+class CrossView : public QuestionView {
+public:
+    void draw(const Frame& f) override;
+
+private:
+    void maps(const Frame& f, const vit::Trace& b, const vit::CrossAttentionRow& r, float w);
+    void output(const Frame& f, const vit::CrossAttentionRow& r, float w);
+
+    MapView self_, cross_;
+};
+
+void CrossView::maps(const Frame& f, const vit::Trace& b, const vit::CrossAttentionRow& r, float w) {
+    const session::AppState& s = f.s;
+    const vit::Trace& a = *s.trace();
+    const int l = s.sel.layer, h = s.sel.head, q = s.sel.query;
+    const float half = std::floor((w - ImGui::GetStyle().ItemSpacing.x) / 2);
+    const ImVec2 size_a = fit_photo(s, ImVec2(half, std::min(half, f.px(360))));
+    const ImVec2 size_b =
+        fit_size(s.compared.image->width, s.compared.image->height, ImVec2(half, std::min(half, f.px(360))));
+    const std::string ca = "A, " + file_name(s.loaded.image_path) + ": the query and its own attention (the model)";
+    const std::string cb = "B, " + file_name(s.compared.image_path) + ": A's query over B's keys (what-if)";
+    const float caption_h = std::max(ImGui::CalcTextSize(ca.c_str(), nullptr, false, half).y,
+                                     ImGui::CalcTextSize(cb.c_str(), nullptr, false, half).y);
+    auto caption = [&](const std::string& text, ImVec4 colour) {
+        const float top = ImGui::GetCursorPosY();
+        ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + half);
+        ImGui::TextColored(colour, "%s", text.c_str());
+        ImGui::PopTextWrapPos();
+        ImGui::SetCursorPosY(std::max(ImGui::GetCursorPosY(), top + caption_h + ImGui::GetStyle().ItemSpacing.y));
+    };
+
+    ImGui::BeginGroup();
+    caption(ca, colors::accent);
+    const vit::Vec own = vit::attention_row(a, l, h, q);
+    const MapData map_a = weights_map(a, own, s.style);
+    const MapHit hit_a = self_.show(f, "##a", &map_a, marks_for(a, q, s.sel.hovered_key, -1), size_a);
+    if (hit_a.hovered && hit_a.token >= 0) {
+        f.emit(session::act::HoverKey{hit_a.token});
+        ImGui::SetTooltip("%s: weight %.4f\nclick: make it the query", token_name(a, hit_a.token).c_str(), own[hit_a.token]);
+        if (hit_a.clicked) f.emit(session::act::SelectQuery{hit_a.token});
+    }
+    color_bar(f, map_a, size_a.x, "weight");
+    ImGui::EndGroup();
+    ImGui::SameLine();
+    ImGui::BeginGroup();
+    caption(cb, colors::whatif);
+    const MapData map_b = weights_map(b, r.weights, s.style);
+    const MapPhoto photo_b = compared_photo(f);
+    const MapHit hit_b = cross_.show(f, "##b", &map_b, marks_for(b, -1, s.sel.hovered_key, -1), size_b, &photo_b);
+    if (hit_b.hovered && hit_b.token >= 0) {
+        f.emit(session::act::HoverKey{hit_b.token});
+        ImGui::SetTooltip("B's %s: what-if weight %.4f\nscore q·k %.3f, scaled %.3f", token_name(b, hit_b.token).c_str(),
+                          r.weights[hit_b.token], r.raw[hit_b.token], r.scaled[hit_b.token]);
+    }
+    color_bar(f, map_b, size_b.x, "what-if weight");
+    ImGui::EndGroup();
+}
+
+void CrossView::output(const Frame& f, const vit::CrossAttentionRow& r, float w) {
+    const session::AppState& s = f.s;
+    const vit::Trace& a = *s.trace();
+    const vit::Trace& b = *s.compared.trace;
+    const vit::RowSummary sum = vit::summarize_row(r.weights);
+    ImGui::PushFont(f.fonts.mono);
+    ImGui::Text("softmax over B's %d tokens: Σ = %.4f · largest %.4f on B's %s · spread ≈ %.1f keys", b.tokens, sum.sum,
+                sum.max, token_name(b, sum.argmax).c_str(), sum.effective_keys);
+    ImGui::Text("weight on B's CLS: %.4f", r.weights[0]);
+    ImGui::PopFont();
+
+    evidence_heading(f, "What the query takes home: Σⱼ aᵢⱼ vⱼ");
+    const vit::HeadTrace& head = vit::head_trace(a, s.sel.layer, s.sel.head);
+    const vit::Vec own = head.out.row(s.sel.query).transpose();
+    // One colour scale for both strips, so they compare cell by cell.
+    const float extent = std::max(r.output.cwiseAbs().maxCoeff(), own.cwiseAbs().maxCoeff());
+    const int d = static_cast<int>(r.output.size());
+    const float label_w = f.px(190), strip_w = std::max(f.px(64), w - label_w);
+    auto strip = [&](const char* label, const char* id, const vit::Vec& v, ImVec4 colour) {
+        ImGui::AlignTextToFramePadding();
+        ImGui::TextColored(colour, "%s", label);
+        ImGui::SameLine(label_w);
+        vector_strip(f, id, v.data(), d, extent, strip_w);
+    };
+    strip("from B's values (what-if)", "##cross", r.output, colors::whatif);
+    strip("oᵢ from A's own values", "##own", own, colors::accent);
+    char text[160];
+    std::snprintf(text, sizeof text, "‖Σ a·v from B‖ = %.3f   ‖oᵢ on A‖ = %.3f   (%d numbers each)", r.output.norm(),
+                  own.norm(), d);
+    ImGui::PushFont(f.fonts.mono);
+    ImGui::TextUnformatted(text);
+    ImGui::PopFont();
+}
+
+void CrossView::draw(const Frame& f) {
+    const session::AppState& s = f.s;
+    const float w = ImGui::GetContentRegionAvail().x;
+    whatif_note(f, "Not what this model computes; the same arithmetic as a decoder attending to an encoder, or a text "
+                   "prompt attending to image features.");
+    const vit::Trace* b = second_photo(f);
+    if (!b) return;
+    const vit::Trace& a = *s.trace();
+    const int l = s.sel.layer, h = s.sel.head, q = s.sel.query;
+    char title[200];
+    std::snprintf(title, sizeof title, "Layer %d, head %d: queries from photo A (%s), keys and values from photo B", l, h,
+                  token_name(a, q).c_str());
+    evidence_heading(f, title);
+    note("A's tokens at this layer times W_Q give the queries; B's tokens at the same layer times W_K and W_V give the "
+         "keys and values. Then the usual q·k/√dₖ, softmax over B's tokens, and Σ a·v. Click A to move the query.");
+    const vit::CrossAttentionRow r = vit::cross_attention_row(a, *b, l, h, q);
+    maps(f, *b, r, w);
+    output(f, r, w);
+}
+
+}  // namespace
+
+std::unique_ptr<QuestionView> make_cross_view() { return std::make_unique<CrossView>(); }
+
+}  // namespace ui
