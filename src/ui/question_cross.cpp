@@ -9,6 +9,7 @@
 #include <string>
 
 #include "color_bar.h"
+#include "map_caption.h"
 #include "map_view.h"
 #include "question_compare.h"
 #include "question_view.h"
@@ -36,24 +37,16 @@ void CrossView::maps(const Frame& f, const vit::Trace& b, const vit::CrossAttent
     const session::AppState& s = f.s;
     const vit::Trace& a = *s.trace();
     const int l = s.sel.layer, h = s.sel.head, q = s.sel.query;
-    const float half = std::floor((w - ImGui::GetStyle().ItemSpacing.x) / 2);
+    const float half = std::floor((w - ImGui::GetStyle().ItemSpacing.x - f.px(4)) / 2);
     const ImVec2 size_a = fit_photo(s, ImVec2(half, std::min(half, f.px(360))));
     const ImVec2 size_b =
         fit_size(s.compared.image->width, s.compared.image->height, ImVec2(half, std::min(half, f.px(360))));
     const std::string ca = "A, " + file_name(s.loaded.image_path) + ": the query and its own attention (the model)";
     const std::string cb = "B, " + file_name(s.compared.image_path) + ": A's query over B's keys (what-if)";
-    const float caption_h = std::max(ImGui::CalcTextSize(ca.c_str(), nullptr, false, half).y,
-                                     ImGui::CalcTextSize(cb.c_str(), nullptr, false, half).y);
-    auto caption = [&](const std::string& text, ImVec4 colour) {
-        const float top = ImGui::GetCursorPosY();
-        ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + half);
-        ImGui::TextColored(colour, "%s", text.c_str());
-        ImGui::PopTextWrapPos();
-        ImGui::SetCursorPosY(std::max(ImGui::GetCursorPosY(), top + caption_h + ImGui::GetStyle().ItemSpacing.y));
-    };
+    const float caption_h = caption_height({ca.c_str(), cb.c_str()}, half);
 
     ImGui::BeginGroup();
-    caption(ca, colors::accent);
+    map_caption(ca.c_str(), half, caption_h, colors::accent);
     const vit::Vec own = vit::attention_row(a, l, h, q);
     const MapData map_a = weights_map(a, own, s.style);
     const MapHit hit_a = self_.show(f, "##a", &map_a, marks_for(a, q, s.sel.hovered_key, -1), size_a);
@@ -66,7 +59,7 @@ void CrossView::maps(const Frame& f, const vit::Trace& b, const vit::CrossAttent
     ImGui::EndGroup();
     ImGui::SameLine();
     ImGui::BeginGroup();
-    caption(cb, colors::whatif);
+    map_caption(cb.c_str(), half, caption_h, colors::whatif);
     const MapData map_b = weights_map(b, r.weights, s.style);
     const MapPhoto photo_b = compared_photo(f);
     const MapHit hit_b = cross_.show(f, "##b", &map_b, marks_for(b, -1, s.sel.hovered_key, -1), size_b, &photo_b);
@@ -85,9 +78,9 @@ void CrossView::output(const Frame& f, const vit::CrossAttentionRow& r, float w)
     const vit::Trace& b = *s.compared.trace;
     const vit::RowSummary sum = vit::summarize_row(r.weights);
     ImGui::PushFont(f.fonts.mono);
-    ImGui::Text("softmax over B's %d tokens: Σ = %.4f · largest %.4f on B's %s · spread ≈ %.1f keys", b.tokens, sum.sum,
-                sum.max, token_name(b, sum.argmax).c_str(), sum.effective_keys);
-    ImGui::Text("weight on B's CLS: %.4f", r.weights[0]);
+    ImGui::TextWrapped("softmax over B's %d tokens: Σ = %.4f · largest %.4f on B's %s · spread ≈ %.1f keys · on B's "
+                       "CLS %.4f", b.tokens, sum.sum, sum.max, token_name(b, sum.argmax).c_str(), sum.effective_keys,
+                       r.weights[0]);
     ImGui::PopFont();
 
     evidence_heading(f, "What the query takes home: Σⱼ aᵢⱼ vⱼ");
@@ -96,20 +89,20 @@ void CrossView::output(const Frame& f, const vit::CrossAttentionRow& r, float w)
     // One colour scale for both strips, so they compare cell by cell.
     const float extent = std::max(r.output.cwiseAbs().maxCoeff(), own.cwiseAbs().maxCoeff());
     const int d = static_cast<int>(r.output.size());
-    const float label_w = f.px(190), strip_w = std::max(f.px(64), w - label_w);
+    const float label_w = std::min(f.px(190), w * 0.45f), strip_w = std::max(f.px(64), w - label_w);
     auto strip = [&](const char* label, const char* id, const vit::Vec& v, ImVec4 colour) {
         ImGui::AlignTextToFramePadding();
         ImGui::TextColored(colour, "%s", label);
         ImGui::SameLine(label_w);
         vector_strip(f, id, v.data(), d, extent, strip_w);
     };
-    strip("from B's values (what-if)", "##cross", r.output, colors::whatif);
-    strip("oᵢ from A's own values", "##own", own, colors::accent);
+    strip("from B's values", "##cross", r.output, colors::whatif);
+    strip("oᵢ from A's values", "##own", own, colors::accent);
     char text[160];
     std::snprintf(text, sizeof text, "‖Σ a·v from B‖ = %.3f   ‖oᵢ on A‖ = %.3f   (%d numbers each)", r.output.norm(),
                   own.norm(), d);
     ImGui::PushFont(f.fonts.mono);
-    ImGui::TextUnformatted(text);
+    ImGui::TextWrapped("%s", text);
     ImGui::PopFont();
 }
 

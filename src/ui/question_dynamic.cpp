@@ -11,6 +11,7 @@
 
 #include "color_bar.h"
 #include "input_picture.h"
+#include "map_caption.h"
 #include "map_view.h"
 #include "plot.h"
 #include "question_compare.h"
@@ -21,6 +22,7 @@
 #include "vit/content_shift.h"
 #include "vit/divergence.h"
 #include "vit/input_image.h"
+#include "widgets.h"
 
 namespace ui {
 namespace {
@@ -47,26 +49,24 @@ private:
 
 // Two maps side by side in `w`, each fitting half of it.
 ImVec2 half_size(const Frame& f, int width, int height, float w) {
-    const float half = std::floor((w - ImGui::GetStyle().ItemSpacing.x) / 2);
+    const float half = std::floor((w - ImGui::GetStyle().ItemSpacing.x - f.px(4)) / 2);
     return fit_size(width, height, ImVec2(half, std::min(half, f.px(360))));
 }
 
 // A map with its caption and colour bar; hover names the patch and its weight,
 // a click selects that position as the query (on both photos).
-void captioned_map(const Frame& f, MapView& view, const char* id, const char* caption, const vit::Trace& t,
-                   const vit::Vec& row, ImVec2 size, const MapPhoto& photo, int query, bool clickable) {
+void captioned_map(const Frame& f, MapView& view, const char* id, const char* caption, float caption_h,
+                   const vit::Trace& t, const vit::Vec& row, ImVec2 size, const MapPhoto& photo, int query) {
     ImGui::BeginGroup();
     ImGui::PushID(id);
-    ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + size.x);
-    ImGui::TextUnformatted(caption);
-    ImGui::PopTextWrapPos();
+    map_caption(caption, size.x, caption_h);
     const MapData map = weights_map(t, row, f.s.style);
     const MapHit hit = view.show(f, "##map", &map, marks_for(t, query, f.s.sel.hovered_key, -1), size, &photo);
     if (hit.hovered && hit.token >= 0) {
         f.emit(session::act::HoverKey{hit.token});
-        ImGui::SetTooltip("%s: weight %.4f%s", token_name(t, hit.token).c_str(), row[hit.token],
-                          clickable ? "\nclick: make this position the query" : "");
-        if (clickable && hit.clicked) f.emit(session::act::SelectQuery{hit.token});
+        ImGui::SetTooltip("%s: weight %.4f\nclick: make this position the query", token_name(t, hit.token).c_str(),
+                          row[hit.token]);
+        if (hit.clicked) f.emit(session::act::SelectQuery{hit.token});
     }
     color_bar(f, map, size.x, "weight");
     ImGui::PopID();
@@ -82,21 +82,24 @@ void DynamicView::two_photos(const Frame& f, const vit::Trace& b, float w) {
     const ImVec2 size_a = half_size(f, ia.width, ia.height, w), size_b = half_size(f, ib.width, ib.height, w);
     const std::string ca = "this photo: " + file_name(s.loaded.image_path);
     const std::string cb = "second photo: " + file_name(s.compared.image_path);
-    captioned_map(f, a_, "a", ca.c_str(), a, vit::attention_row(a, l, h, q), size_a, loaded_photo(f), q, true);
+    const float caption_h = std::max(caption_height({ca.c_str()}, size_a.x), caption_height({cb.c_str()}, size_b.x));
+    captioned_map(f, a_, "a", ca.c_str(), caption_h, a, vit::attention_row(a, l, h, q), size_a, loaded_photo(f), q);
     ImGui::SameLine();
-    captioned_map(f, b_, "b", cb.c_str(), b, vit::attention_row(b, l, h, q), size_b, compared_photo(f), q, true);
+    captioned_map(f, b_, "b", cb.c_str(), caption_h, b, vit::attention_row(b, l, h, q), size_b, compared_photo(f), q);
 
     const double jsd = vit::attention_jsd(a, b, l, h, q);
-    ImGui::Text("Jensen–Shannon divergence of the two rows:");
-    ImGui::SameLine();
+    char value[32];
+    std::snprintf(value, sizeof value, "%.3f bits", jsd);
+    ImGui::TextUnformatted("Jensen–Shannon divergence of the two rows:");
     ImGui::PushFont(f.fonts.bold);
-    ImGui::TextColored(colors::accent, "%.3f bits", jsd);
+    same_line_if_fits(ImGui::CalcTextSize(value).x);
+    ImGui::TextColored(colors::accent, "%s", value);
     ImGui::PopFont();
     note("0 bits: the same weights; 1 bit: no key in common. A convolution's kernel would give 0 on any two photos. "
          "Click either map to move the query on both.");
 
     // Every layer and head at this query position: cheap (one row pair each).
-    PlotSeries dots{PlotSeries::Kind::Dots, "one dot per head (click: show it)", {}, {}, colors::accent};
+    PlotSeries dots{PlotSeries::Kind::Dots, "", {}, {}, colors::accent};
     const int heads = s.heads();
     for (int li = 0; li < s.layers(); ++li)
         for (int hi = 0; hi < heads; ++hi) {
@@ -109,7 +112,9 @@ void DynamicView::two_photos(const Frame& f, const vit::Trace& b, float w) {
     axes.y_label = "JSD between the photos (bits)";
     axes.y_lo = 0, axes.y_hi = 1;
     axes.x_integer = true;
+    axes.x_lo = -0.5, axes.x_hi = s.layers() - 0.5;
     const PlotHit hit = plot(f, "##jsd", ImVec2(w, f.px(170)), axes, {dots});
+    note("The same query position in every layer and head: one dot per head; click one to show it.");
     if (hit.clicked && hit.index >= 0) {
         f.emit(session::act::SetLayer{hit.index / heads});
         f.emit(session::act::SetHead{hit.index % heads});
@@ -158,12 +163,13 @@ void DynamicView::moved_content(const Frame& f, float w) {
     const ImVec2 size = half_size(f, result->picture.width, result->picture.height, w);
     // A click on the shifted picture selects the patch whose content is there.
     const vit::PatchPermutation back = vit::inverse(shift.moves);
+    const char* shifted_caption = "the shifted photo's own run (what-if), the query moved with its content";
+    const char* moved_caption = "the real map of this photo, moved by the same shift";
+    const float caption_h = caption_height({shifted_caption, moved_caption}, size.x);
     auto show = [&](MapView& view, const char* id, const char* caption, const vit::Vec& row) {
         ImGui::BeginGroup();
         ImGui::PushID(id);
-        ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + size.x);
-        ImGui::TextUnformatted(caption);
-        ImGui::PopTextWrapPos();
+        map_caption(caption, size.x, caption_h);
         const MapData map = weights_map(shifted, row, s.style);
         const int hovered = s.sel.hovered_key >= 0 ? vit::moved_token(t, shift.moves, s.sel.hovered_key) : -1;
         const MapHit hit = view.show(f, "##map", &map, marks_for(shifted, moved_q, hovered, -1), size, &photo);
@@ -178,21 +184,21 @@ void DynamicView::moved_content(const Frame& f, float w) {
         ImGui::PopID();
         ImGui::EndGroup();
     };
-    show(shifted_, "shifted", "the shifted photo's own run (what-if), the query moved with its content",
-         vit::attention_row(shifted, l, h, moved_q));
+    show(shifted_, "shifted", shifted_caption, vit::attention_row(shifted, l, h, moved_q));
     ImGui::SameLine();
-    show(moved_, "moved", "the real map of this photo, moved by the same shift",
-         vit::move_row(t, shift.moves, vit::attention_row(t, l, h, q)));
+    show(moved_, "moved", moved_caption, vit::move_row(t, shift.moves, vit::attention_row(t, l, h, q)));
 
     const vit::MovedMapDifferences d = vit::moved_map_differences(t, shift, l, h, q);
-    if (ImGui::BeginTable("##diff", 2, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp)) {
-        ImGui::TableSetupColumn("mean |shifted run's map − moved map| over the patches");
-        ImGui::TableSetupColumn("");
-        ImGui::TableHeadersRow();
+    ImGui::TextWrapped("Mean |shifted run's map − moved map| over the patches:");
+    if (ImGui::BeginTable("##diff", 2, ImGuiTableFlags_RowBg)) {
+        ImGui::TableSetupColumn("what", ImGuiTableColumnFlags_WidthStretch);
+        ImGui::PushFont(f.fonts.mono);
+        ImGui::TableSetupColumn("difference", ImGuiTableColumnFlags_WidthFixed, ImGui::CalcTextSize("0.000e-00").x);
+        ImGui::PopFont();
         auto row = [&](const char* what, double v) {
             ImGui::TableNextRow();
             ImGui::TableNextColumn();
-            ImGui::TextUnformatted(what);
+            ImGui::TextWrapped("%s", what);
             ImGui::TableNextColumn();
             ImGui::PushFont(f.fonts.mono);
             ImGui::Text("%.3g", v);

@@ -12,6 +12,7 @@
 #include "question_widgets.h"
 #include "theme.h"
 #include "vit/distance_bands.h"
+#include "widgets.h"
 
 namespace ui {
 namespace {
@@ -40,26 +41,31 @@ void GlobalView::query_bands(const Frame& f, float w) {
                   t.col_of(q), l, h);
     evidence_heading(f, title);
     const vit::DistanceMass m = vit::distance_mass(t, l, h, q);
-    PlotSeries bars{PlotSeries::Kind::Bars, "weight on the patches at that distance", {}, {}, colors::accent};
+    PlotSeries bars{PlotSeries::Kind::Bars, "", {}, {}, colors::accent};
     PlotAxes axes;
     for (int b = 0; b < vit::kDistanceBands; ++b) {
         bars.x.push_back(b);
         bars.y.push_back(m.band[b]);
         axes.x_names.push_back(b == 0 ? "same patch" : vit::distance_band_name(b));
     }
-    axes.x_label = "distance from the query (patches, Chebyshev: the larger of rows and columns apart)";
-    axes.y_label = "weight";
+    axes.x_label = "distance from the query (patches)";
+    axes.y_label = "weight on the patches at that distance";
     axes.y_lo = 0, axes.y_hi = 1;
     axes.shade_lo = -0.5, axes.shade_hi = vit::kConvolutionReach + 0.5;
     axes.shade_label = "all a 3 × 3 convolution can see";
     plot(f, "##bands", ImVec2(w, f.px(210)), axes, {bars});
+    note("Distance: how many rows or columns apart, whichever is more; 1 is the ring of 8 neighbours.");
 
     const int quarter = static_cast<int>(vit::farthest_quarter(t, q).size());
-    if (ImGui::BeginTable("##mass", 2, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp)) {
+    if (ImGui::BeginTable("##mass", 2, ImGuiTableFlags_RowBg)) {
+        ImGui::TableSetupColumn("what", ImGuiTableColumnFlags_WidthStretch);
+        ImGui::PushFont(f.fonts.mono);
+        ImGui::TableSetupColumn("weight", ImGuiTableColumnFlags_WidthFixed, ImGui::CalcTextSize("0.0000").x);
+        ImGui::PopFont();
         auto row = [&](const char* what, double v) {
             ImGui::TableNextRow();
             ImGui::TableNextColumn();
-            ImGui::TextUnformatted(what);
+            ImGui::TextWrapped("%s", what);
             ImGui::TableNextColumn();
             ImGui::PushFont(f.fonts.mono);
             ImGui::Text("%.4f", v);
@@ -83,17 +89,20 @@ void GlobalView::every_head(const Frame& f, float w) {
         for (int l = 0; l < s.layers(); ++l) beyond_.push_back(vit::mean_mass_beyond(t, l, kBeyond));
         beyond_generation_ = s.loaded.generation;
     }
-    evidence_heading(f, "On this photo, every head: weight beyond 3 patches, averaged over all patch queries");
+    evidence_heading(f, "On this photo, every head: the weight a query puts beyond 3 patches, averaged over all patch queries");
     const std::vector<double>& first = beyond_.at(0);
     ImGui::TextUnformatted("Layer 0, the first attention the patches meet:");
     ImGui::PushFont(f.fonts.mono);
     for (size_t h = 0; h < first.size(); ++h) {
-        ImGui::SameLine();
-        ImGui::Text("  head %zu: %.3f", h, first[h]);
+        char text[48];
+        std::snprintf(text, sizeof text, "head %zu: %.3f", h, first[h]);
+        if (h) same_line_if_fits(ImGui::CalcTextSize(text).x + f.px(12));
+        if (h && ImGui::GetCursorPosX() > ImGui::GetStyle().WindowPadding.x + 1) ImGui::SetCursorPosX(ImGui::GetCursorPosX() + f.px(12));
+        ImGui::TextUnformatted(text);
     }
     ImGui::PopFont();
 
-    PlotSeries dots{PlotSeries::Kind::Dots, "one dot per head (click: show it)", {}, {}, colors::accent};
+    PlotSeries dots{PlotSeries::Kind::Dots, "", {}, {}, colors::accent};
     const int heads = s.heads();
     for (int l = 0; l < static_cast<int>(beyond_.size()); ++l)
         for (int h = 0; h < heads; ++h) {
@@ -106,12 +115,14 @@ void GlobalView::every_head(const Frame& f, float w) {
     axes.y_label = "mean weight beyond 3 patches";
     axes.y_lo = 0, axes.y_hi = 1;
     axes.x_integer = true;
+    axes.x_lo = -0.5, axes.x_hi = s.layers() - 0.5;
     const PlotHit hit = plot(f, "##beyond", ImVec2(w, f.px(180)), axes, {dots});
     if (hit.clicked && hit.index >= 0) {
         f.emit(session::act::SetLayer{hit.index / heads});
         f.emit(session::act::SetHead{hit.index % heads});
     }
-    note("A query whose weight stayed within its neighbours would give 0 here. A stack of 3 × 3 convolutions widens its "
+    note("One dot per head; click one to show that layer and head. A query whose weight stayed within its neighbours "
+         "would give 0 here. A stack of 3 × 3 convolutions widens its "
          "view by one patch per side per layer; attention can reach every patch from the first layer, and the learned "
          "weights decide how far each head actually looks.");
 }

@@ -36,19 +36,33 @@ private:
 // One part: its name, a strip of its numbers (when given), and a bar of its
 // norm against the largest norm on the path.
 void part_row(const Frame& f, const char* name, const vit::Vec* v, float extent, double norm, double max_norm, float w,
-              ImVec4 colour = ImVec4(0.92f, 0.92f, 0.92f, 1.f)) {
-    const float label_w = std::min(f.px(250), w * 0.42f), bar_w = w - label_w - f.px(8);
+              ImVec4 colour = ImVec4(0.70f, 0.72f, 0.76f, 1.f)) {
+    // The name left of the numbers when it fits, else above them.
+    const float label_w = std::min(f.px(250), w * 0.42f);
+    const bool beside = ImGui::CalcTextSize(name).x + f.px(8) <= label_w;
+    const float bar_w = beside ? w - label_w - f.px(8) : w - f.px(8);
     ImGui::PushID(name);
     ImGui::AlignTextToFramePadding();
     ImGui::TextColored(colour, "%s", name);
-    ImGui::SameLine(label_w);
+    if (beside) ImGui::SameLine(label_w);
     ImGui::BeginGroup();
     if (v) vector_strip(f, "##strip", v->data(), static_cast<int>(v->size()), extent, bar_w);
+    // The norm's bar, its number after it (readable on any bar colour).
     char text[48];
     std::snprintf(text, sizeof text, "‖·‖ = %.2f", norm);
-    ImGui::PushStyleColor(ImGuiCol_PlotHistogram, colour);
-    ImGui::ProgressBar(max_norm > 0 ? static_cast<float>(norm / max_norm) : 0.f, ImVec2(bar_w, 0), text);
-    ImGui::PopStyleColor();
+    const float text_w = ImGui::CalcTextSize("‖·‖ = 0000.00").x + f.px(8);
+    const float h = ImGui::GetFrameHeight(), room = std::max(f.px(20), bar_w - text_w);
+    const ImVec2 p = ImGui::GetCursorScreenPos();
+    const float len = max_norm > 0 ? static_cast<float>(norm / max_norm) * room : 0.f;
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    dl->AddRectFilled(ImVec2(p.x, p.y + h * 0.2f), ImVec2(p.x + room, p.y + h * 0.8f), ImGui::GetColorU32(ImGuiCol_FrameBg));
+    dl->AddRectFilled(ImVec2(p.x, p.y + h * 0.2f), ImVec2(p.x + len, p.y + h * 0.8f), ImGui::GetColorU32(colour));
+    ImGui::Dummy(ImVec2(room, h));
+    ImGui::SameLine();
+    ImGui::AlignTextToFramePadding();
+    ImGui::PushFont(f.fonts.mono);
+    ImGui::TextUnformatted(text);
+    ImGui::PopFont();
     ImGui::EndGroup();
     ImGui::PopID();
 }
@@ -75,7 +89,7 @@ void MlpView::path_parts(const Frame& f, float w) {
     step("LayerNorm, then every head attends over all tokens: oₕ = Σⱼ aₕⱼ vⱼ");
     for (int h = 0; h < heads; ++h) {
         char name[48];
-        std::snprintf(name, sizeof name, "head %d: o%d (%d numbers)", h, h, static_cast<int>(p.head_outputs[h].size()));
+        std::snprintf(name, sizeof name, "head %d's output (%d numbers)", h, static_cast<int>(p.head_outputs[h].size()));
         part_row(f, name, &p.head_outputs[h], head_extent, norm_of(h), max_norm, w, colors::accent);
     }
     char text[160];

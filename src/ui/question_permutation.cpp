@@ -14,6 +14,7 @@
 
 #include "color_bar.h"
 #include "input_picture.h"
+#include "map_caption.h"
 #include "map_view.h"
 #include "question_view.h"
 #include "question_widgets.h"
@@ -22,6 +23,7 @@
 #include "vit/classes.h"
 #include "vit/input_image.h"
 #include "vit/permutation_experiment.h"
+#include "widgets.h"
 
 namespace ui {
 namespace {
@@ -80,6 +82,7 @@ void PermutationView::shuffle_button(const Frame& f) {
             f.emit(session::act::RunExperiment{key_of(f, seed_), shuffle_job(f, seed_)});
         }
         ImGui::SameLine();
+        ImGui::TextColored(colors::muted, "a new seed each time");
     }
     char label[64];
     std::snprintf(label, sizeof label, "Shuffle (seed %u; 3 forward passes)", seed_);
@@ -92,15 +95,20 @@ void PermutationView::differences(const Frame& f, const ShuffleResult& r) {
     ImGui::TextWrapped("Seed %u: patches shuffled by std::mt19937(%u), Fisher–Yates. The shuffled run's attention weights "
                 "and final tokens, put back in the original order, against the unshuffled run's:",
                 r.e.seed, r.e.seed);
-    if (ImGui::BeginTable("##diff", 3, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp)) {
-        ImGui::TableSetupColumn("largest |difference|");
-        ImGui::TableSetupColumn("attention weights");
-        ImGui::TableSetupColumn("final tokens");
+    if (ImGui::BeginTable("##diff", 3, ImGuiTableFlags_RowBg)) {
+        ImGui::PushFont(f.fonts.mono);
+        const float num_w = ImGui::CalcTextSize("0.000e-00").x;
+        ImGui::PopFont();
+        ImGui::TableSetupColumn("largest |difference|", ImGuiTableColumnFlags_WidthStretch);
+        ImGui::TableSetupColumn("weights", ImGuiTableColumnFlags_WidthFixed, num_w);
+        ImGui::TableSetupColumn("tokens", ImGuiTableColumnFlags_WidthFixed, num_w);
         ImGui::TableHeadersRow();
         auto row = [&](const char* what, const vit::UnpermutedDifference& d, ImVec4 colour) {
             ImGui::TableNextRow();
             ImGui::TableNextColumn();
-            ImGui::TextColored(colour, "%s", what);
+            ImGui::PushStyleColor(ImGuiCol_Text, colour);
+            ImGui::TextWrapped("%s", what);
+            ImGui::PopStyleColor();
             ImGui::PushFont(f.fonts.mono);
             ImGui::TableNextColumn();
             ImGui::Text("%.3g", d.attention);
@@ -112,7 +120,8 @@ void PermutationView::differences(const Frame& f, const ShuffleResult& r) {
         row("with position embeddings (the model)", r.e.with_pos, colors::accent);
         ImGui::EndTable();
     }
-    note("Without position embeddings the differences are float rounding: shuffling the patches only shuffled the "
+    note("weights: every attention weight of every layer and head; tokens: the final token states. Without position "
+         "embeddings the differences are float rounding: shuffling the patches only shuffled the "
          "outputs (attention is permutation-equivariant). With them the shuffled photo is another input: each patch "
          "gets another place's embedding.");
 }
@@ -123,7 +132,7 @@ void PermutationView::maps(const Frame& f, const std::shared_ptr<const ShuffleRe
     const int l = s.sel.layer, h = s.sel.head, q = s.sel.query;
     const vit::RearrangedRuns& runs = r->e.runs;
     if (ImGui::RadioButton("maps without position embeddings", !with_pos_)) with_pos_ = false;
-    ImGui::SameLine();
+    same_line_if_fits(check_width("with them"));
     if (ImGui::RadioButton("with them", with_pos_)) with_pos_ = true;
     const vit::Trace& shuffled = with_pos_ ? runs.rearranged : runs.rearranged_without_pos;
     const vit::Trace& unshuffled = with_pos_ ? t : runs.original_without_pos;
@@ -137,18 +146,17 @@ void PermutationView::maps(const Frame& f, const std::shared_ptr<const ShuffleRe
     const MapPhoto mosaic_photo = picture_.photo(r, r->mosaic, shuffled);
     const ImVec2 mosaic_size = fit_size(r->mosaic.width, r->mosaic.height, ImVec2(card, card));
     const ImVec2 photo_size = fit_photo(s, ImVec2(card, card));
-    const float caption_h = ImGui::CalcTextSize("the shuffled photo's map, put back in order", nullptr, false, card).y;
+    const char* mosaic_caption = "the shuffled photo and its map (the query moved with its patch)";
+    const char* back_caption = "that map put back in order, on the photo";
+    const char* own_caption = with_pos_ ? "the photo's own map (the model)" : "the photo's own map, without position embeddings";
+    const float caption_h = caption_height({mosaic_caption, back_caption, own_caption}, card);
     int card_index = 0;
     auto card_map = [&](MapView& view, const char* id, const char* caption, const vit::Trace& trace, const vit::Vec& row,
                         int query, ImVec2 size, const MapPhoto* photo, bool on_mosaic) {
         if (card_index++ % cols) ImGui::SameLine(0, gap);
         ImGui::BeginGroup();
         ImGui::PushID(id);
-        const float top = ImGui::GetCursorPosY();
-        ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + card);
-        ImGui::TextUnformatted(caption);
-        ImGui::PopTextWrapPos();
-        if (ImGui::GetCursorPosY() < top + caption_h + gap) ImGui::SetCursorPosY(top + caption_h + gap);
+        map_caption(caption, card, caption_h);
         const MapData map = weights_map(trace, row, s.style);
         const MapHit hit = view.show(f, "##map", &map, marks_for(trace, query, -1, -1), size, photo);
         if (hit.hovered && hit.token >= 0) {
@@ -161,12 +169,11 @@ void PermutationView::maps(const Frame& f, const std::shared_ptr<const ShuffleRe
         ImGui::PopID();
         ImGui::EndGroup();
     };
-    card_map(mosaic_, "mosaic", "the shuffled photo and its map (the query moved with its patch)", shuffled, mosaic_row,
-             moved_q, mosaic_size, &mosaic_photo, true);
-    card_map(put_back_, "back", "that map put back in order, on the photo", t, vit::move_row(shuffled, r->back, mosaic_row),
-             q, photo_size, nullptr, false);
-    card_map(unshuffled_, "own", with_pos_ ? "the photo's own map (the model)" : "the photo's own map, without position embeddings",
-             unshuffled, vit::attention_row(unshuffled, l, h, q), q, photo_size, nullptr, false);
+    card_map(mosaic_, "mosaic", mosaic_caption, shuffled, mosaic_row, moved_q, mosaic_size, &mosaic_photo, true);
+    card_map(put_back_, "back", back_caption, t, vit::move_row(shuffled, r->back, mosaic_row), q, photo_size, nullptr,
+             false);
+    card_map(unshuffled_, "own", own_caption, unshuffled, vit::attention_row(unshuffled, l, h, q), q, photo_size, nullptr,
+             false);
     note(with_pos_ ? "With position embeddings the map put back differs from the photo's own: where a patch sits changes "
                      "what it attends to."
                    : "Without position embeddings the map put back is the photo's own map: the shuffle changed nothing "
@@ -183,13 +190,13 @@ void PermutationView::classes(const Frame& f, const ShuffleResult& r) {
     }
     if (ImGui::BeginTable("##classes", 2, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchSame)) {
         ImGui::TableSetupColumn("the model");
-        ImGui::TableSetupColumn("without position embeddings (what-if)");
+        ImGui::TableSetupColumn("no position embeddings");
         ImGui::TableHeadersRow();
         for (size_t i = 0; i < std::max(with.size(), without.size()); ++i) {
             ImGui::TableNextRow();
             for (const auto* list : {&with, &without}) {
                 ImGui::TableNextColumn();
-                if (i < list->size()) ImGui::Text("%5.1f %%  %s", 100.0 * (*list)[i].probability, (*list)[i].label.c_str());
+                if (i < list->size()) ImGui::TextWrapped("%.1f %%  %s", 100.0 * (*list)[i].probability, (*list)[i].label.c_str());
             }
         }
         ImGui::EndTable();

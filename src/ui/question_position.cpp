@@ -36,9 +36,10 @@ private:
 
 void PositionView::small_maps(const Frame& f, const vit::Trace& t, float w) {
     const int g = t.grid, n = g * g;
-    // Each small map is g x g cells; a gap of a cell's width between maps.
-    const float cell = std::max(1.f, std::floor(w / (g * g + (g - 1) * 0.5f)));
-    const float map = cell * g, gap = std::max(1.f, std::floor(cell * 0.5f)), step = map + gap;
+    // Each small map is g x g cells, with a gap of half a cell (at least a pixel) between maps.
+    const float gap = std::max(1.f, std::floor(0.5f * w / (g * g + (g - 1) * 0.5f)));
+    const float cell = std::max(1.f, (w - (g - 1) * gap) / (g * g));
+    const float map = cell * g, step = map + gap;
     const ImVec2 o = ImGui::GetCursorScreenPos();
     const float side = step * g - gap;
     ImGui::InvisibleButton("##small_maps", ImVec2(side, side));

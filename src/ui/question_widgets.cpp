@@ -10,7 +10,9 @@ namespace ui {
 void evidence_heading(const Frame& f, const char* text) {
     ImGui::Spacing();
     ImGui::PushFont(f.fonts.bold);
+    ImGui::PushTextWrapPos(0);
     ImGui::TextUnformatted(text);
+    ImGui::PopTextWrapPos();
     ImGui::PopFont();
 }
 

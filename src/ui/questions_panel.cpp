@@ -54,7 +54,9 @@ void QuestionsPanel::draw(const Frame& f) {
     ImGui::BeginChild("##page");
     if (shown) {
         ImGui::PushFont(f.fonts.title);
+        ImGui::PushTextWrapPos(0);
         ImGui::TextUnformatted(shown->title);
+        ImGui::PopTextWrapPos();
         ImGui::PopFont();
         ImGui::PushTextWrapPos(0);
         ImGui::TextUnformatted(shown->claim);

@@ -148,7 +148,7 @@ Window::Window(const CliArgs& args, const WindowOptions& opt) : opt_(opt), scrip
     view_ = std::make_unique<ui::MainView>();
     worker_ = std::make_unique<session::ModelWorker>([] { glfwPostEmptyEvent(); });
     experiments_ = std::make_unique<session::ExperimentRunner>([] { glfwPostEmptyEvent(); });
-    worker_->submit({model, startup_image(args, settings_)});
+    worker_->submit({model, startup_image(args, settings_), ""});
     s_.work.busy = true;
 }
 
@@ -227,10 +227,10 @@ void Window::handle(const session::Action& a) {
     if (session::apply(s_, a)) return;
     try {
         if (auto* x = std::get_if<session::act::OpenImage>(&a)) {
-            worker_->submit({"", x->path});
+            worker_->submit({"", x->path, ""});
             s_.work.busy = true;  // at once, so a script waiting for the worker sees it
         } else if (auto* x = std::get_if<session::act::OpenModel>(&a)) {
-            worker_->submit({x->dir, ""});
+            worker_->submit({x->dir, "", ""});
             s_.work.busy = true;
         } else if (auto* x = std::get_if<session::act::OpenCompare>(&a)) {
             worker_->submit({"", "", x->path});
