@@ -264,7 +264,8 @@ def test_compare_photo(xvfb, tmp):
         f.write(b"\x89PNG\r\n\x1a\n but nothing after the signature" * 5)
     shot = os.path.join(tmp, "after_error.png")
     commands = (f"select 4,6\nquestion dynamic\ncompare {CHELSEA}\nframes 5\n"
-                f"compare {garbage}\nframes 5\nscreenshot {shot}\nframes 5\nquit\n")
+                f"compare {garbage}\nframes 5\nscreenshot {shot}\nframes 5\n"
+                f"open-model {MODEL}\nframes 5\nquit\n")  # a model opened again re-runs both photos
     w = scripted_window(xvfb, tmp, "compare", commands)
     try:
         seen = watch_states(w, lambda s: False)
@@ -276,13 +277,20 @@ def test_compare_photo(xvfb, tmp):
     good = ready[0]
     assert good["compare_image"] == CHELSEA and good["image"] == DOG, good
     assert good["last_error"] == "", good["last_error"]
-    final = seen[-1]
+    errors = [s for s in seen if s["last_error"] and s["ready"]]  # not while the model is opened again
+    assert errors, "the broken second photo gave no error"
+    final = errors[-1]
     assert "garbage.png" in final["last_error"] and "second photo" in final["last_error"], final["last_error"]
     # Untouched: both photos, their runs, the selection.
     assert final["image"] == DOG and final["ready"], final
     assert final["compare_image"] == CHELSEA and final["compare_ready"], final
     assert final["compare_generation"] == good["compare_generation"], (good, final)
     assert (final["row"], final["col"], final["question"]) == (4, 6, "dynamic"), final
+    # The model opened again: both photos run through it (the second photo's run is new) and stay ready.
+    last = seen[-1]
+    assert last["ready"] and last["compare_ready"] and last["last_error"] == "", last
+    assert last["compare_generation"] > good["compare_generation"], (good, last)
+    assert last["compare_image"] == CHELSEA and last["image"] == DOG, last
     assert os.path.exists(shot)
     # The error is on the screen: the dark red banner (0.35, 0.09, 0.08) over the photo panel.
     img = np.asarray(Image.open(shot).convert("RGB")).astype(np.int16)
