@@ -8,8 +8,7 @@
 #include <memory>
 #include <string>
 
-#include "color_bar.h"
-#include "map_caption.h"
+#include "map_card.h"
 #include "map_view.h"
 #include "question_compare.h"
 #include "question_view.h"
@@ -43,33 +42,21 @@ void CrossView::maps(const Frame& f, const vit::Trace& b, const vit::CrossAttent
         fit_size(s.compared.image->width, s.compared.image->height, ImVec2(half, std::min(half, f.px(360))));
     const std::string ca = "A, " + file_name(s.loaded.image_path) + ": the query and its own attention (the model)";
     const std::string cb = "B, " + file_name(s.compared.image_path) + ": A's query over B's keys (what-if)";
-    const float caption_h = caption_height({ca.c_str(), cb.c_str()}, half);
+    const float caption_h = std::max(caption_height({ca.c_str()}, size_a.x), caption_height({cb.c_str()}, size_b.x));
 
-    ImGui::BeginGroup();
-    map_caption(ca.c_str(), half, caption_h, colors::accent);
     const vit::Vec own = vit::attention_row(a, l, h, q);
-    const MapData map_a = weights_map(a, own, s.style);
-    const MapHit hit_a = self_.show(f, "##a", &map_a, marks_for(a, q, s.sel.hovered_key, -1), size_a);
-    if (hit_a.hovered && hit_a.token >= 0) {
-        f.emit(session::act::HoverKey{hit_a.token});
-        ImGui::SetTooltip("%s: weight %.4f\nclick: make it the query", token_name(a, hit_a.token).c_str(), own[hit_a.token]);
-        if (hit_a.clicked) f.emit(session::act::SelectQuery{hit_a.token});
-    }
-    color_bar(f, map_a, size_a.x, "weight");
-    ImGui::EndGroup();
+    const MapHit hit_a = map_card(f, self_, "a", {ca.c_str(), caption_h, colors::accent}, weights_map(a, own, s.style),
+                                  marks_for(a, q, s.sel.hovered_key, -1), size_a, nullptr, "weight");
+    weight_hover(f, hit_a, a, own, "weight", true);
     ImGui::SameLine();
-    ImGui::BeginGroup();
-    map_caption(cb.c_str(), half, caption_h, colors::whatif);
-    const MapData map_b = weights_map(b, r.weights, s.style);
     const MapPhoto photo_b = compared_photo(f);
-    const MapHit hit_b = cross_.show(f, "##b", &map_b, marks_for(b, -1, s.sel.hovered_key, -1), size_b, &photo_b);
-    if (hit_b.hovered && hit_b.token >= 0) {
+    const MapHit hit_b = map_card(f, cross_, "b", {cb.c_str(), caption_h, colors::whatif}, weights_map(b, r.weights, s.style),
+                                  marks_for(b, -1, s.sel.hovered_key, -1), size_b, &photo_b, "what-if weight");
+    if (hit_b.hovered && hit_b.token >= 0) {  // B's patches are not queries here: no click
         f.emit(session::act::HoverKey{hit_b.token});
         ImGui::SetTooltip("B's %s: what-if weight %.4f\nscore q·k %.3f, scaled %.3f", token_name(b, hit_b.token).c_str(),
                           r.weights[hit_b.token], r.raw[hit_b.token], r.scaled[hit_b.token]);
     }
-    color_bar(f, map_b, size_b.x, "what-if weight");
-    ImGui::EndGroup();
 }
 
 void CrossView::output(const Frame& f, const vit::CrossAttentionRow& r, float w) {

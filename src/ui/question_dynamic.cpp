@@ -9,9 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "color_bar.h"
 #include "input_picture.h"
-#include "map_caption.h"
+#include "map_card.h"
 #include "map_view.h"
 #include "plot.h"
 #include "question_compare.h"
@@ -53,24 +52,14 @@ ImVec2 half_size(const Frame& f, int width, int height, float w) {
     return fit_size(width, height, ImVec2(half, std::min(half, f.px(360))));
 }
 
-// A map with its caption and colour bar; hover names the patch and its weight,
-// a click selects that position as the query (on both photos).
-void captioned_map(const Frame& f, MapView& view, const char* id, const char* caption, float caption_h,
-                   const vit::Trace& t, const vit::Vec& row, ImVec2 size, const MapPhoto& photo, int query) {
-    ImGui::BeginGroup();
-    ImGui::PushID(id);
-    map_caption(caption, size.x, caption_h);
-    const MapData map = weights_map(t, row, f.s.style);
-    const MapHit hit = view.show(f, "##map", &map, marks_for(t, query, f.s.sel.hovered_key, -1), size, &photo);
-    if (hit.hovered && hit.token >= 0) {
-        f.emit(session::act::HoverKey{hit.token});
-        ImGui::SetTooltip("%s: weight %.4f\nclick: make this position the query", token_name(t, hit.token).c_str(),
-                          row[hit.token]);
-        if (hit.clicked) f.emit(session::act::SelectQuery{hit.token});
-    }
-    color_bar(f, map, size.x, "weight");
-    ImGui::PopID();
-    ImGui::EndGroup();
+// One photo's map of the query's row; a click on either photo moves the query on both.
+void photo_map(const Frame& f, MapView& view, const char* id, const MapCaption& caption, const vit::Trace& t,
+               ImVec2 size, const MapPhoto& photo) {
+    const session::AppState& s = f.s;
+    const vit::Vec row = vit::attention_row(t, s.sel.layer, s.sel.head, s.sel.query);
+    const MapHit hit = map_card(f, view, id, caption, weights_map(t, row, s.style),
+                                marks_for(t, s.sel.query, s.sel.hovered_key, -1), size, &photo, "weight");
+    weight_hover(f, hit, t, row, "weight", true);
 }
 
 void DynamicView::two_photos(const Frame& f, const vit::Trace& b, float w) {
@@ -83,9 +72,9 @@ void DynamicView::two_photos(const Frame& f, const vit::Trace& b, float w) {
     const std::string ca = "this photo: " + file_name(s.loaded.image_path);
     const std::string cb = "second photo: " + file_name(s.compared.image_path);
     const float caption_h = std::max(caption_height({ca.c_str()}, size_a.x), caption_height({cb.c_str()}, size_b.x));
-    captioned_map(f, a_, "a", ca.c_str(), caption_h, a, vit::attention_row(a, l, h, q), size_a, loaded_photo(f), q);
+    photo_map(f, a_, "a", {ca.c_str(), caption_h}, a, size_a, loaded_photo(f));
     ImGui::SameLine();
-    captioned_map(f, b_, "b", cb.c_str(), caption_h, b, vit::attention_row(b, l, h, q), size_b, compared_photo(f), q);
+    photo_map(f, b_, "b", {cb.c_str(), caption_h}, b, size_b, compared_photo(f));
 
     const double jsd = vit::attention_jsd(a, b, l, h, q);
     char value[32];
@@ -166,23 +155,11 @@ void DynamicView::moved_content(const Frame& f, float w) {
     const char* shifted_caption = "the shifted photo's own run (what-if), the query moved with its content";
     const char* moved_caption = "the real map of this photo, moved by the same shift";
     const float caption_h = caption_height({shifted_caption, moved_caption}, size.x);
+    const int hovered = s.sel.hovered_key >= 0 ? vit::moved_token(t, shift.moves, s.sel.hovered_key) : -1;
     auto show = [&](MapView& view, const char* id, const char* caption, const vit::Vec& row) {
-        ImGui::BeginGroup();
-        ImGui::PushID(id);
-        map_caption(caption, size.x, caption_h);
-        const MapData map = weights_map(shifted, row, s.style);
-        const int hovered = s.sel.hovered_key >= 0 ? vit::moved_token(t, shift.moves, s.sel.hovered_key) : -1;
-        const MapHit hit = view.show(f, "##map", &map, marks_for(shifted, moved_q, hovered, -1), size, &photo);
-        if (hit.hovered && hit.token >= 0) {
-            const int original = vit::moved_token(t, back, hit.token);
-            f.emit(session::act::HoverKey{original});
-            ImGui::SetTooltip("here: the content of %s\nweight %.4f\nclick: make it the query",
-                              token_name(t, original).c_str(), row[hit.token]);
-            if (hit.clicked) f.emit(session::act::SelectQuery{original});
-        }
-        color_bar(f, map, size.x, "weight");
-        ImGui::PopID();
-        ImGui::EndGroup();
+        const MapHit hit = map_card(f, view, id, {caption, caption_h}, weights_map(shifted, row, s.style),
+                                    marks_for(shifted, moved_q, hovered, -1), size, &photo, "weight");
+        weight_hover(f, hit, shifted, row, "weight", true, &t, &back);
     };
     show(shifted_, "shifted", shifted_caption, vit::attention_row(shifted, l, h, moved_q));
     ImGui::SameLine();

@@ -12,9 +12,8 @@
 #include <string>
 #include <vector>
 
-#include "color_bar.h"
 #include "input_picture.h"
-#include "map_caption.h"
+#include "map_card.h"
 #include "map_view.h"
 #include "question_view.h"
 #include "question_widgets.h"
@@ -149,25 +148,15 @@ void PermutationView::maps(const Frame& f, const std::shared_ptr<const ShuffleRe
     const char* mosaic_caption = "the shuffled photo and its map (the query moved with its patch)";
     const char* back_caption = "that map put back in order, on the photo";
     const char* own_caption = with_pos_ ? "the photo's own map (the model)" : "the photo's own map, without position embeddings";
-    const float caption_h = caption_height({mosaic_caption, back_caption, own_caption}, card);
+    const float caption_h = caption_height({mosaic_caption, back_caption, own_caption},
+                                           std::min(mosaic_size.x, photo_size.x));
     int card_index = 0;
     auto card_map = [&](MapView& view, const char* id, const char* caption, const vit::Trace& trace, const vit::Vec& row,
                         int query, ImVec2 size, const MapPhoto* photo, bool on_mosaic) {
         if (card_index++ % cols) ImGui::SameLine(0, gap);
-        ImGui::BeginGroup();
-        ImGui::PushID(id);
-        map_caption(caption, card, caption_h);
-        const MapData map = weights_map(trace, row, s.style);
-        const MapHit hit = view.show(f, "##map", &map, marks_for(trace, query, -1, -1), size, photo);
-        if (hit.hovered && hit.token >= 0) {
-            const int original = on_mosaic ? vit::moved_token(t, r->back, hit.token) : hit.token;
-            ImGui::SetTooltip("%s%s\nweight %.4f\nclick: make it the query", on_mosaic ? "here: the content of " : "",
-                              token_name(t, original).c_str(), row[hit.token]);
-            if (hit.clicked) f.emit(session::act::SelectQuery{original});
-        }
-        color_bar(f, map, size.x, "weight");
-        ImGui::PopID();
-        ImGui::EndGroup();
+        const MapHit hit = map_card(f, view, id, {caption, caption_h}, weights_map(trace, row, s.style),
+                                    marks_for(trace, query, -1, -1), size, photo, "weight");
+        weight_hover(f, hit, trace, row, "weight", true, on_mosaic ? &t : nullptr, on_mosaic ? &r->back : nullptr);
     };
     card_map(mosaic_, "mosaic", mosaic_caption, shuffled, mosaic_row, moved_q, mosaic_size, &mosaic_photo, true);
     card_map(put_back_, "back", back_caption, t, vit::move_row(shuffled, r->back, mosaic_row), q, photo_size, nullptr,
