@@ -11,6 +11,9 @@
       file:// mirror into $XDG_DATA_HOME/vitscope/models and opens it; a transfer
       that stops half-way (an HTTP mirror on 127.0.0.1), a 404 and a cancelled
       download (Escape in the dialog) leave no partial folder and keep the open model.
+  (g) the Questions pages on what attention is (global, dynamic, permutation, position,
+      cross, mlp) open from a script and draw something of their own; a second photo
+      (`compare PATH`) runs beside the first, and a broken one changes nothing.
 Run by ctest with VITSCOPE_BIN and VITSCOPE_SOURCE_DIR; prints "N passed, M failed"."""
 import csv
 import filecmp
@@ -27,10 +30,12 @@ from PIL import Image
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from loopback_mirror import LoopbackMirror  # noqa: E402
-from script_support import BIN, DOG, MODEL, MODEL_NAME, Tally  # noqa: E402
+from script_support import BIN, DOG, MODEL, MODEL_NAME, SRC, Tally  # noqa: E402
 from window_support import Window, Xvfb, patch_box, patch_centre, read_state  # noqa: E402
 
 LAYER, HEAD, ROW, COL = 8, 1, 5, 7
+CHELSEA = os.path.join(SRC, "assets", "chelsea.png")
+PROPERTY_PAGES = ["global", "dynamic", "permutation", "position", "cross", "mlp"]
 
 
 def trace_weights(layer, head, row, col):
@@ -294,13 +299,117 @@ def test_get_model(xvfb, tmp):
             w.close()
 
 
+def page_pixels(path):
+    """The Questions page's part of a 1920 x 1080 screenshot (right of the photo and heads panels)."""
+    img = np.asarray(Image.open(path).convert("RGB")).astype(np.int16)
+    assert img.shape[:2] == (1080, 1920), img.shape
+    return img[60:1040, int(1920 * 0.62) + 230:1900]
+
+
+def assert_drawn(path):
+    """Not blank: the page holds text and pictures (many colours, much variation)."""
+    page = page_pixels(path)
+    colours = len(np.unique(page.reshape(-1, 3), axis=0))
+    assert page.std() > 20 and colours > 200, f"{path}: std {page.std():.1f}, {colours} colours"
+
+
+def watch_states(w, until, timeout=600):
+    """Every state the window writes until until(state) holds (or it exits): polled often, so brief ones count."""
+    import time
+    seen, deadline = [], time.time() + timeout
+    while time.time() < deadline:
+        state = read_state(w.state_file)
+        if state is not None and (not seen or state != seen[-1]):
+            seen.append(state)
+            if until(state):
+                return seen
+        if w.proc.poll() is not None:
+            return seen
+        time.sleep(0.02)
+    raise AssertionError(f"timed out; last state {seen[-1] if seen else None}")
+
+
+def test_property_pages(xvfb, tmp):
+    """Each page from a script, with the second photo there; the state names it and the page is drawn."""
+    xvfb.park_pointer()
+    shots = {name: os.path.join(tmp, f"page_{name}.png") for name in PROPERTY_PAGES}
+    commands = f"select {ROW},{COL}\nlayer 0\nhead 1\ncompare {CHELSEA}\n"
+    for name in PROPERTY_PAGES:
+        # wait: the pages that start an experiment (dynamic, permutation) show its result.
+        commands += f"question {name}\nframes 10\nwait\nframes 5\nscreenshot {shots[name]}\nframes 10\n"
+    w = scripted_window(xvfb, tmp, "pages", commands + "quit\n")
+    try:
+        seen = watch_states(w, lambda s: False)
+        assert w.proc.wait(timeout=60) == 0, f"exit code {w.proc.returncode}: {w.output()}"
+    finally:
+        w.close()
+    shown = [s["question"] for s in seen if s["tab"] == "questions"]
+    for name in PROPERTY_PAGES:
+        assert name in shown, f"the state file never showed question {name}: {shown}"
+    final = seen[-1]
+    assert final["last_error"] == "", final["last_error"]
+    assert final["compare_image"] == CHELSEA and final["compare_ready"], final
+    # The experiments the pages started on their own finished: the shuffle and the moved content.
+    results = " ".join(final["experiment_results"])
+    assert "shuffle seed 1#" in results and "content-shift" in results, final["experiment_results"]
+    for name, path in shots.items():
+        assert_drawn(path)
+    # Each page draws something of its own.
+    pages = {name: page_pixels(path) for name, path in shots.items()}
+    for i, a in enumerate(PROPERTY_PAGES):
+        for b in PROPERTY_PAGES[i + 1:]:
+            assert np.abs(pages[a] - pages[b]).mean() > 2, f"pages {a} and {b} look the same"
+
+
+def test_compare_photo(xvfb, tmp):
+    """compare PATH runs a second photo with the same model; a broken one leaves both photos and the selection."""
+    garbage = os.path.join(tmp, "garbage.png")
+    with open(garbage, "wb") as f:
+        f.write(b"\x89PNG\r\n\x1a\n but nothing after the signature" * 5)
+    shot = os.path.join(tmp, "after_error.png")
+    commands = (f"select 4,6\nquestion dynamic\ncompare {CHELSEA}\nframes 5\n"
+                f"compare {garbage}\nframes 5\nscreenshot {shot}\nframes 5\n"
+                f"open-model {MODEL}\nframes 5\nquit\n")  # a model opened again re-runs both photos
+    w = scripted_window(xvfb, tmp, "compare", commands)
+    try:
+        seen = watch_states(w, lambda s: False)
+        assert w.proc.wait(timeout=60) == 0, f"exit code {w.proc.returncode}: {w.output()}"
+    finally:
+        w.close()
+    ready = [s for s in seen if s["compare_ready"]]
+    assert ready, "the second photo never became ready"
+    good = ready[0]
+    assert good["compare_image"] == CHELSEA and good["image"] == DOG, good
+    assert good["last_error"] == "", good["last_error"]
+    errors = [s for s in seen if s["last_error"] and s["ready"]]  # not while the model is opened again
+    assert errors, "the broken second photo gave no error"
+    final = errors[-1]
+    assert "garbage.png" in final["last_error"] and "second photo" in final["last_error"], final["last_error"]
+    # Untouched: both photos, their runs, the selection.
+    assert final["image"] == DOG and final["ready"], final
+    assert final["compare_image"] == CHELSEA and final["compare_ready"], final
+    assert final["compare_generation"] == good["compare_generation"], (good, final)
+    assert (final["row"], final["col"], final["question"]) == (4, 6, "dynamic"), final
+    # The model opened again: both photos run through it (the second photo's run is new) and stay ready.
+    last = seen[-1]
+    assert last["ready"] and last["compare_ready"] and last["last_error"] == "", last
+    assert last["compare_generation"] > good["compare_generation"], (good, last)
+    assert last["compare_image"] == CHELSEA and last["image"] == DOG, last
+    assert os.path.exists(shot)
+    # The error is on the screen: the dark red banner (0.35, 0.09, 0.08) over the photo panel.
+    img = np.asarray(Image.open(shot).convert("RGB")).astype(np.int16)
+    banner = img[20:200, :int(1920 * 0.40)]
+    red = (np.abs(banner[..., 0] - 89) < 12) & (np.abs(banner[..., 1] - 23) < 12) & (np.abs(banner[..., 2] - 20) < 12)
+    assert red.sum() > 5000, f"no error banner: {red.sum()} banner pixels"
+
+
 def main():
     tally = Tally()
     if not tally.check(f"the default model at {MODEL}", os.path.isdir(MODEL), "set VITSCOPE_MODEL or VITSCOPE_MODEL_MIRROR"):
         return tally.finish()
     tests = [test_scripted_screenshot, test_mouse_and_keys, test_broken_files_keep_the_previous, test_export_names,
              test_question_figure,
-             test_get_model]
+             test_get_model, test_property_pages, test_compare_photo]
     only = os.environ.get("VITSCOPE_WINDOW_TESTS")   # e.g. "test_get_model": run only these
     if only:
         tests = [t for t in tests if t.__name__ in only.split(",")]

@@ -47,6 +47,7 @@ void ModelWorker::submit(const Request& request) {
         Request merged = pending_.value_or(Request{});
         if (!request.model_dir.empty()) merged.model_dir = request.model_dir;
         if (!request.image_path.empty()) merged.image_path = request.image_path;
+        if (!request.compare_path.empty()) merged.compare_path = request.compare_path;
         pending_ = merged;
     }
     wake_.notify_all();
@@ -154,9 +155,53 @@ ModelWorker::Result ModelWorker::process(const Request& request) {
             r.changed = true;
         }
     }
+    r.compared_changed = process_compare(request, errors);
     r.loaded = current_;
+    r.compared = compared_;
     for (const std::string& e : errors) r.error += (r.error.empty() ? "" : "; ") + e;
     return r;
+}
+
+bool ModelWorker::process_compare(const Request& request, std::vector<std::string>& errors) {
+    auto image = compared_.image;
+    std::string path = compared_.image_path;
+    if (!request.compare_path.empty()) {
+        set_stage("Decoding " + std::filesystem::path(request.compare_path).filename().string() + " (second photo)");
+        try {
+            image = std::make_shared<const vit::Image>(vit::load_image(request.compare_path));
+            path = request.compare_path;
+        } catch (...) {
+            // The second photo as it was (or none) stays.
+            errors.push_back("Could not open the second photo: " + describe(std::current_exception()));
+        }
+    }
+    const auto& model = current_.model;
+    if (!image || !model || (image == compared_.image && model == compared_.model)) return false;
+    Loaded next;
+    next.model = model;
+    next.model_dir = current_.model_dir;
+    next.image = image;
+    next.image_path = path;
+    const char* step = "Preprocessing the second photo";
+    try {
+        set_stage(step);
+        auto input = std::make_shared<const vit::Input>(vit::preprocess(*image, model->config.pre));
+        step = "The forward pass on the second photo";
+        set_stage("Running the forward pass on the second photo");
+        auto trace = std::make_shared<vit::Trace>(vit::run(*model, *input));
+        next.crop = input->crop;
+        next.input = input;
+        next.top5 = vit::top_classes(*model, *trace, 5);
+        next.trace = std::move(trace);
+    } catch (...) {
+        errors.push_back(std::string(step) + " failed: " + describe(std::current_exception()));
+        // A run of the old model would not compare with the new one: then nothing is kept.
+        if (model == compared_.model) return false;
+        next = Loaded{};
+    }
+    next.generation = ++generation_;
+    compared_ = std::move(next);
+    return true;
 }
 
 }  // namespace session

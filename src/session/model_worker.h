@@ -1,6 +1,8 @@
 // Loads models and photos and runs the forward pass on a background thread,
 // so the window never blocks on it. The worker keeps the last good model and
 // photo: a request that fails leaves them in place and reports the error.
+// A second photo (File > Compare with…) runs through the same model; a new
+// model re-runs it too.
 #pragma once
 #include <condition_variable>
 #include <functional>
@@ -8,6 +10,7 @@
 #include <optional>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "state.h"
 
@@ -18,10 +21,13 @@ public:
     struct Request {
         std::string model_dir;    // empty: keep the current model
         std::string image_path;   // empty: keep the current photo
+        std::string compare_path; // empty: keep the current second photo
     };
     struct Result {
         Loaded loaded;            // the new set, or the previous one when nothing new succeeded
         bool changed = false;     // loaded differs from the previous set
+        Loaded compared;          // the second photo's set (empty: none)
+        bool compared_changed = false;
         std::string error;        // empty on success; one line otherwise
     };
 
@@ -41,6 +47,8 @@ public:
 private:
     void loop();
     Result process(const Request& request);
+    // Runs the second photo again when it or the model changed; errors appended.
+    bool process_compare(const Request& request, std::vector<std::string>& errors);
     void set_stage(const std::string& stage);
 
     std::function<void()> on_done_;
@@ -52,6 +60,7 @@ private:
     std::string stage_;
     double started_ = 0;
     Loaded current_;              // only the worker thread touches it
+    Loaded compared_;             // the same for the second photo
     int generation_ = 0;
     std::thread thread_;          // last: starts after everything above exists
 };

@@ -157,9 +157,13 @@ std::string state_json(const AppState& s) {
     j["question"] = s.question;
     j["help"] = s.show_help;
     j["text_input"] = s.text_input;
-    j["browser"] = s.browser.mode == BrowserState::Mode::Closed      ? "closed"
-                   : s.browser.mode == BrowserState::Mode::OpenImage ? "image"
-                                                                      : "model";
+    j["browser"] = s.browser.mode == BrowserState::Mode::Closed        ? "closed"
+                   : s.browser.mode == BrowserState::Mode::OpenImage   ? "image"
+                   : s.browser.mode == BrowserState::Mode::OpenCompare ? "compare"
+                                                                        : "model";
+    j["compare_image"] = s.compared.image_path;
+    j["compare_ready"] = s.compared.ready();
+    j["compare_generation"] = s.compared.generation;
     j["get_model"] = s.get_model.open;
     const DownloadView& d = s.get_model.download;
     j["download"] = {{"model", d.model},       {"file", d.file},         {"stage", d.stage},

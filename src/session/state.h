@@ -63,7 +63,7 @@ struct WorkProgress {
 
 // The in-app file browser (File > Open image / Open model).
 struct BrowserState {
-    enum class Mode { Closed, OpenImage, OpenModel };
+    enum class Mode { Closed, OpenImage, OpenModel, OpenCompare };  // OpenCompare: File > Compare with…
     Mode mode = Mode::Closed;
     std::string dir;                  // the folder listed
 };
@@ -80,6 +80,10 @@ struct GetModelState {
 
 struct AppState {
     Loaded loaded;
+    // The second photo (File > Compare with…) through the same model: its
+    // image, input, trace and path; generation bumps when it changes. Empty
+    // until one is opened; re-run by the worker when the model changes.
+    Loaded compared;
     Selection sel;
     gfx::OverlayStyle style;          // the weight maps (colormap, normalisation, opacity, filter, grid)
     float temperature = 1.f;          // the temperature what-if
@@ -138,6 +142,7 @@ struct OpenModel { std::string dir; };
 struct ShowGetModel { bool show; };            // the File > Get a model… dialog
 struct GetModel { std::string name; };         // download a known model (or open it when already there)
 struct CancelDownload {};
+struct OpenCompare { std::string path; };      // a second photo, run with the same model
 struct Screenshot { std::string path; };       // empty: a descriptive name in export_dir
 struct ExportFigure { std::string path; };     // empty: a descriptive name in export_dir
 struct ExportQuestionFigure {                  // a Questions page as a PNG figure
@@ -150,8 +155,8 @@ struct Quit {};
 using Action = std::variant<act::SelectQuery, act::MoveQuery, act::SetLayer, act::StepLayer, act::SetHead,
                             act::ToggleHeadVisible, act::SetMapSource, act::HoverKey, act::PinKey, act::SetStyle,
                             act::SetTemperature, act::DismissError, act::SetImageView, act::ShowHelp, act::ShowTab, act::ShowQuestion, act::RunExperiment, act::CancelExperiment, act::OpenBrowser, act::OpenImage,
-                            act::OpenModel, act::ShowGetModel, act::GetModel, act::CancelDownload, act::Screenshot,
-                            act::ExportFigure, act::ExportQuestionFigure, act::Quit>;
+                            act::OpenModel, act::OpenCompare, act::ShowGetModel, act::GetModel, act::CancelDownload,
+                            act::Screenshot, act::ExportFigure, act::ExportQuestionFigure, act::Quit>;
 
 // Applies a state-only action; returns false for actions the window handles.
 bool apply(AppState& s, const Action& a);

@@ -51,9 +51,12 @@ void FileBrowser::list(const std::string& dir, bool images_only) {
     });
 }
 
-void FileBrowser::open_path(const Frame& f, const std::string& path, bool model_mode) {
+void FileBrowser::open_path(const Frame& f, const std::string& path) {
+    using Mode = session::BrowserState::Mode;
     ImGui::CloseCurrentPopup();
-    if (model_mode) f.emit(session::act::OpenModel{path});
+    const Mode mode = f.s.browser.mode;
+    if (mode == Mode::OpenModel) f.emit(session::act::OpenModel{path});
+    else if (mode == Mode::OpenCompare) f.emit(session::act::OpenCompare{path});
     else f.emit(session::act::OpenImage{path});
     f.emit(session::act::OpenBrowser{session::BrowserState::Mode::Closed, fs::path(path).parent_path().string()});
 }
@@ -67,11 +70,14 @@ void FileBrowser::draw(const Frame& f) {
         return;
     }
     const bool model_mode = b.mode == Mode::OpenModel;
+    const bool compare_mode = b.mode == Mode::OpenCompare;
     std::error_code ec;
     // Without a folder of its own, the browser starts where the current photo (or model) is.
     std::string start = b.dir;
     if (start.empty()) {
-        const std::string& current = model_mode ? f.s.loaded.model_dir : f.s.loaded.image_path;
+        const std::string& current = model_mode                               ? f.s.loaded.model_dir
+                                     : compare_mode && f.s.compared.image ? f.s.compared.image_path
+                                                                          : f.s.loaded.image_path;
         start = current.empty() ? "." : fs::path(current).parent_path().string();
         if (start.empty()) start = ".";
     }
@@ -92,10 +98,12 @@ void FileBrowser::draw(const Frame& f) {
     if (!ImGui::BeginPopupModal(title, &open, ImGuiWindowFlags_NoSavedSettings)) return;
 
     ImGui::PushFont(f.fonts.title);
-    ImGui::TextUnformatted(model_mode ? "Open a model folder" : "Open an image");
+    ImGui::TextUnformatted(model_mode ? "Open a model folder" : compare_mode ? "Compare with a second photo" : "Open an image");
     ImGui::PopFont();
-    ImGui::TextColored(colors::muted, model_mode ? "A model is a folder with model.safetensors and config.json."
-                                                 : "JPEG, PNG, WebP, BMP or GIF. The current photo stays if this one fails.");
+    ImGui::TextColored(colors::muted, model_mode     ? "A model is a folder with model.safetensors and config.json."
+                                      : compare_mode ? "It runs through the same model beside the open photo, for the "
+                                                       "Questions pages that compare two photos."
+                                                     : "JPEG, PNG, WebP, BMP or GIF. The current photo stays if this one fails.");
     if (ImGui::Button("Up")) go(fs::path(dir).parent_path().string());
     ImGui::SameLine();
     if (ImGui::Button("Home")) go(std::getenv("HOME") ? std::getenv("HOME") : "/");
@@ -113,7 +121,7 @@ void FileBrowser::draw(const Frame& f) {
     if (ImGui::IsWindowAppearing()) ImGui::SetKeyboardFocusHere();  // type a path right away
     if (ImGui::InputText("##path", &path_text_, ImGuiInputTextFlags_EnterReturnsTrue)) {
         if (fs::is_directory(path_text_, ec) && !(model_mode && is_model_dir(path_text_))) go(path_text_);
-        else open_path(f, path_text_, model_mode);
+        else open_path(f, path_text_);
     }
 
     const float footer = ImGui::GetFrameHeightWithSpacing() * 1.6f;
@@ -128,7 +136,7 @@ void FileBrowser::draw(const Frame& f) {
                 path_text_ = path;
                 if (ImGui::IsMouseDoubleClicked(ImGuiMouseButton_Left)) {
                     if (e.dir && !(model_mode && e.model)) go(path);
-                    else if (e.dir == model_mode) open_path(f, path, model_mode);
+                    else if (e.dir == model_mode) open_path(f, path);
                 }
             }
             if (!e.dir) {
@@ -146,7 +154,7 @@ void FileBrowser::draw(const Frame& f) {
     const bool can_open = model_mode ? is_model_dir(path_text_) : fs::is_regular_file(path_text_, ec);
     ImGui::SetCursorPosX(ImGui::GetWindowWidth() - f.px(190));
     ImGui::BeginDisabled(!can_open);
-    if (ImGui::Button("Open", ImVec2(f.px(85), 0))) open_path(f, path_text_, model_mode);
+    if (ImGui::Button("Open", ImVec2(f.px(85), 0))) open_path(f, path_text_);
     ImGui::EndDisabled();
     ImGui::SameLine();
     if (ImGui::Button("Cancel", ImVec2(f.px(85), 0)) || ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape))) open = false;

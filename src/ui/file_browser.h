@@ -1,4 +1,4 @@
-// File > Open image / Open model: an in-app browser over std::filesystem.
+// File > Open image / Open model / Compare with…: an in-app browser over std::filesystem.
 // Which dialog is open and the folder it lists live in the AppState; the
 // listing and the text being typed are this widget's own.
 #pragma once
@@ -22,7 +22,7 @@ private:
         std::uintmax_t size = 0;
     };
     void list(const std::string& dir, bool images_only);
-    void open_path(const Frame& f, const std::string& path, bool model_mode);
+    void open_path(const Frame& f, const std::string& path);
 
     std::string listed_dir_;
     bool listed_images_only_ = true;

@@ -16,9 +16,15 @@ Gpu::~Gpu() = default;
 
 void Gpu::sync(const session::AppState& s) {
     const session::Loaded& l = s.loaded;
-    if (!l.image || l.generation == photo_generation_) return;
-    photo_.upload(*l.image);
-    photo_generation_ = l.generation;
+    if (l.image && l.generation != photo_generation_) {
+        photo_.upload(*l.image);
+        photo_generation_ = l.generation;
+    }
+    const session::Loaded& c = s.compared;
+    if (c.image && c.generation != compare_generation_) {
+        compare_photo_.upload(*c.image);
+        compare_generation_ = c.generation;
+    }
 }
 
 GLuint Gpu::colormap_texture(gfx::Colormap c) {

@@ -20,13 +20,16 @@ public:
     Gpu(const Gpu&) = delete;
     Gpu& operator=(const Gpu&) = delete;
 
-    // Uploads the photo when the loaded set changed.
+    // Uploads the photo (and the second photo) when the loaded set changed.
     void sync(const session::AppState& s);
 
     gfx::OverlayRenderer* renderer() { return renderer_.get(); }
     bool has_photo() const { return photo_generation_ >= 0 && photo_.id() != 0; }
     const gfx::PhotoTexture& photo() const { return photo_; }
     int photo_generation() const { return photo_generation_; }
+    // The second photo (File > Compare with…); id() 0 while there is none.
+    const gfx::PhotoTexture& compare_photo() const { return compare_photo_; }
+    int compare_generation() const { return compare_generation_; }
     // The colormap from t = 0 (left) to 1 (right), rendered once by the shaders.
     GLuint colormap_texture(gfx::Colormap c);
     const std::string& error() const { return error_; }
@@ -35,6 +38,8 @@ private:
     std::unique_ptr<gfx::OverlayRenderer> renderer_;
     gfx::PhotoTexture photo_;
     int photo_generation_ = -1;
+    gfx::PhotoTexture compare_photo_;
+    int compare_generation_ = -1;
     std::array<std::unique_ptr<gfx::RenderTarget>, 4> bars_;
     std::string error_;
 };

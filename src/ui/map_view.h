@@ -19,14 +19,28 @@ struct MapHit {
     ImVec2 min, max;            // where the photo was drawn, window coordinates
 };
 
+// The photo a map is drawn over: its texture, where the model's input square
+// sits on it (photo pixels), and the trace whose grid the map has.
+struct MapPhoto {
+    const gfx::PhotoTexture* texture = nullptr;
+    int generation = -1;          // changes whenever the texture's pixels do
+    vit::CropRect crop;
+    const vit::Trace* trace = nullptr;
+};
+// The open photo (what show() uses when given none), and the second photo.
+MapPhoto loaded_photo(const Frame& f);
+MapPhoto compared_photo(const Frame& f);
+
 class MapView {
 public:
     // Draws at the cursor, `size` in window coordinates (the caller keeps the
-    // photo's aspect ratio). map may be null: the photo alone.
-    MapHit show(const Frame& f, const char* id, const MapData* map, const gfx::Marks& marks, ImVec2 size);
+    // photo's aspect ratio). map may be null: the photo alone. photo: another
+    // photo than the open one (the second photo, a rearranged input).
+    MapHit show(const Frame& f, const char* id, const MapData* map, const gfx::Marks& marks, ImVec2 size,
+                const MapPhoto* photo = nullptr);
 
 private:
-    void render(const Frame& f, const MapData* map, const gfx::Marks& marks, int w, int h);
+    void render(const Frame& f, const MapData* map, const gfx::Marks& marks, int w, int h, const MapPhoto& photo);
 
     std::unique_ptr<gfx::RenderTarget> target_;
     gfx::GridTexture values_;
@@ -35,6 +49,7 @@ private:
     bool shown_has_map_ = false;
     gfx::Marks shown_marks_;
     int shown_generation_ = -1;
+    GLuint shown_texture_ = 0;
     bool shown_has_trace_ = false;
 };
 
@@ -43,5 +58,7 @@ gfx::Marks marks_for(const vit::Trace& t, int query, int hovered, int pinned);
 
 // The largest size with the photo's aspect ratio that fits in `avail`.
 ImVec2 fit_photo(const session::AppState& s, ImVec2 avail);
+// The same for any photo of width x height pixels.
+ImVec2 fit_size(int width, int height, ImVec2 avail);
 
 }  // namespace ui

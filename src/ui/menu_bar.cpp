@@ -10,6 +10,8 @@ void file_menu(const Frame& f) {
     if (!ImGui::BeginMenu("File")) return;
     if (ImGui::MenuItem("Open image…", "Ctrl+O")) f.emit(session::act::OpenBrowser{session::BrowserState::Mode::OpenImage, ""});
     if (ImGui::MenuItem("Open model…", "Ctrl+M")) f.emit(session::act::OpenBrowser{session::BrowserState::Mode::OpenModel, ""});
+    if (ImGui::MenuItem("Compare with…", nullptr, false, s.trace() != nullptr))
+        f.emit(session::act::OpenBrowser{session::BrowserState::Mode::OpenCompare, ""});
     if (ImGui::MenuItem("Get a model…")) f.emit(session::act::ShowGetModel{true});
     ImGui::Separator();
     if (ImGui::MenuItem("Export figure", "Ctrl+E", false, s.trace() != nullptr)) f.emit(session::act::ExportFigure{""});

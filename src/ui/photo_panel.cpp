@@ -1,5 +1,6 @@
 #include "photo_panel.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -16,6 +17,29 @@ namespace {
 
 const char* kColormapLabels[] = {"viridis", "magma", "turbo"};
 const char* kNormLabels[] = {"row max", "absolute (0..1)", "log (3 decades)"};
+
+// The "global, not local" page: the 3 x 3 patches around the query, all a
+// 3 x 3 convolution would see, so the weight outside it shows on the photo.
+// origin: the grid's top-left corner on screen; cell: one patch's size.
+void convolution_window(const Frame& f, const vit::Trace& t, int query, ImVec2 origin, ImVec2 cell) {
+    const int r = t.row_of(query), c = t.col_of(query), last = t.grid - 1;
+    const int r0 = std::max(0, r - 1), r1 = std::min(last, r + 1), c0 = std::max(0, c - 1), c1 = std::min(last, c + 1);
+    const ImVec2 a(origin.x + c0 * cell.x, origin.y + r0 * cell.y), b(origin.x + (c1 + 1) * cell.x, origin.y + (r1 + 1) * cell.y);
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    const ImU32 colour = IM_COL32(255, 255, 255, 255);
+    dl->AddRect(ImVec2(a.x - f.px(1), a.y - f.px(1)), ImVec2(b.x + f.px(1), b.y + f.px(1)), IM_COL32(0, 0, 0, 200), 0, 0, f.px(4));
+    dl->AddRect(a, b, colour, 0, 0, f.px(2));
+    const char* label = "3 × 3 convolution's reach";
+    const ImVec2 ls = ImGui::CalcTextSize(label);
+    // Below the square, or above it near the bottom edge; kept inside the grid.
+    const float grid_right = origin.x + t.grid * cell.x, grid_bottom = origin.y + t.grid * cell.y;
+    ImVec2 lp(std::min(a.x, grid_right - ls.x - f.px(4)), b.y + f.px(3));
+    if (lp.y + ls.y > grid_bottom) lp.y = a.y - ls.y - f.px(3);
+    lp.x = std::max(lp.x, origin.x + f.px(2));
+    dl->AddRectFilled(ImVec2(lp.x - f.px(3), lp.y - f.px(1)), ImVec2(lp.x + ls.x + f.px(3), lp.y + ls.y + f.px(1)),
+                      IM_COL32(0, 0, 0, 170), f.px(3));
+    dl->AddText(lp, colour, label);
+}
 
 }  // namespace
 
@@ -113,6 +137,8 @@ void PhotoPanel::photo(const Frame& f, const MapData* map, ImVec2 size) {
         dl->AddRectFilled(ImVec2(lp.x - f.px(3), lp.y - f.px(1)), ImVec2(lp.x + ls.x + f.px(3), lp.y + ls.y + f.px(1)),
                           IM_COL32(0, 0, 0, 150), f.px(3));
         dl->AddText(lp, IM_COL32(255, 214, 90, 255), label);
+        if (s.tab == session::AppState::Tab::Questions && s.question == "global" && t->is_patch(s.sel.query))
+            convolution_window(f, *t, s.sel.query, a, ImVec2((b.x - a.x) / t->grid, (b.y - a.y) / t->grid));
     }
     busy_overlay(f, hit.min, hit.max);
 

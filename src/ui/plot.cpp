@@ -92,6 +92,14 @@ PlotHit plot(const Frame& f, const char* id, ImVec2 size, const PlotAxes& axes, 
     const ImVec2 mouse = ImGui::GetIO().MousePos;
     float best = f.px(10) * f.px(10);
     dl->PushClipRect(p0, p1, true);
+    if (axes.shade_lo < axes.shade_hi) {
+        const float x0 = std::max(p0.x, to_screen(axes.shade_lo, yr.lo).x), x1 = std::min(p1.x, to_screen(axes.shade_hi, yr.lo).x);
+        dl->AddRectFilled(ImVec2(x0, p0.y), ImVec2(x1, p1.y), ImGui::GetColorU32(ImVec4(1, 1, 1, 0.10f)));
+        dl->AddLine(ImVec2(x1, p0.y), ImVec2(x1, p1.y), ImGui::GetColorU32(ImVec4(1, 1, 1, 0.45f)), f.px(1.5f));
+        // Under the y axis' name, which sits in the top-left corner.
+        dl->AddText(nullptr, 0, ImVec2(x0 + f.px(4), p0.y + line_h + f.px(6)), ImGui::GetColorU32(ImVec4(1, 1, 1, 0.8f)),
+                    axes.shade_label.c_str(), nullptr, std::max(f.px(40), x1 - x0 - f.px(8)));
+    }
     for (size_t si = 0; si < series.size(); ++si) {
         const PlotSeries& s = series[si];
         const ImU32 col = ImGui::GetColorU32(s.color);

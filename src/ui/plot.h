@@ -26,6 +26,10 @@ struct PlotAxes {
     double x_lo = 0, x_hi = 0, y_lo = 0, y_hi = 0;
     bool x_integer = false;        // ticks on whole numbers only (layers, bands)
     std::vector<std::string> x_names;  // names for x = 0, 1, ... instead of numbers (bands)
+    // A shaded band from x = shade_lo to shade_hi behind the data, named at
+    // its top (what a 3 x 3 convolution reaches); none when lo >= hi.
+    double shade_lo = 0, shade_hi = 0;
+    std::string shade_label;
 };
 
 struct PlotHit {

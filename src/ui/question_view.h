@@ -17,5 +17,11 @@ public:
 
 // One maker per page, each in its own file (question_NAME.cpp).
 std::unique_ptr<QuestionView> make_scaling_view();
+std::unique_ptr<QuestionView> make_global_view();
+std::unique_ptr<QuestionView> make_dynamic_view();
+std::unique_ptr<QuestionView> make_permutation_view();
+std::unique_ptr<QuestionView> make_position_view();
+std::unique_ptr<QuestionView> make_cross_view();
+std::unique_ptr<QuestionView> make_mlp_view();
 
 }  // namespace ui

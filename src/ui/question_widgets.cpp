@@ -10,7 +10,9 @@ namespace ui {
 void evidence_heading(const Frame& f, const char* text) {
     ImGui::Spacing();
     ImGui::PushFont(f.fonts.bold);
+    ImGui::PushTextWrapPos(0);
     ImGui::TextUnformatted(text);
+    ImGui::PopTextWrapPos();
     ImGui::PopFont();
 }
 
@@ -30,6 +32,13 @@ void note(const char* text) {
 
 std::string experiment_key(const Frame& f, const std::string& name) {
     return name + "#" + std::to_string(f.s.loaded.generation);
+}
+
+void start_once(const Frame& f, std::string& started, const std::string& key, const session::ExperimentJob& job) {
+    const session::ExperimentsView& x = f.s.experiments;
+    if (started == key || x.results.count(key) || !x.running.empty()) return;
+    started = key;
+    f.emit(session::act::RunExperiment{key, job});
 }
 
 bool experiment_controls(const Frame& f, const char* label, const std::string& key, const session::ExperimentJob& job) {

@@ -23,6 +23,11 @@ void note(const char* text);
 // emitting act::RunExperiment, and the figure runs it before it is drawn.
 bool experiment_controls(const Frame& f, const char* label, const std::string& key, const session::ExperimentJob& job);
 
+// Starts the experiment once, when its result is missing and nothing else
+// runs, so a page opens with its evidence; `started` remembers the key (a
+// cancelled or failed run is not started again: its button stays).
+void start_once(const Frame& f, std::string& started, const std::string& key, const session::ExperimentJob& job);
+
 // The key of an experiment on the loaded model and photo: "name#generation".
 std::string experiment_key(const Frame& f, const std::string& name);
 

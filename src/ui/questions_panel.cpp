@@ -16,6 +16,12 @@ struct PageMaker {
 // The pages the window has, by session::question_pages() name.
 constexpr PageMaker kPages[] = {
     {"scaling", make_scaling_view},
+    {"global", make_global_view},
+    {"dynamic", make_dynamic_view},
+    {"permutation", make_permutation_view},
+    {"position", make_position_view},
+    {"cross", make_cross_view},
+    {"mlp", make_mlp_view},
 };
 
 const PageMaker* maker_of(const std::string& name) {
@@ -40,7 +46,9 @@ std::unique_ptr<QuestionView> make_question_view(const std::string& name) {
 
 void draw_question_page(const Frame& f, const session::QuestionPage& page, QuestionView& view) {
     ImGui::PushFont(f.fonts.title);
+    ImGui::PushTextWrapPos(0);
     ImGui::TextUnformatted(page.title);
+    ImGui::PopTextWrapPos();
     ImGui::PopFont();
     ImGui::PushTextWrapPos(0);
     ImGui::TextUnformatted(page.claim);

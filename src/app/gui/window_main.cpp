@@ -165,7 +165,7 @@ Window::Window(const CliArgs& args, const WindowOptions& opt) : opt_(opt), scrip
     worker_ = std::make_unique<session::ModelWorker>([] { glfwPostEmptyEvent(); });
     experiments_ = std::make_unique<session::ExperimentRunner>([] { glfwPostEmptyEvent(); });
     downloader_ = std::make_unique<session::ModelDownloader>([] { glfwPostEmptyEvent(); });
-    worker_->submit({model, startup_image(args, settings_)});
+    worker_->submit({model, startup_image(args, settings_), ""});
     s_.work.busy = true;
 }
 
@@ -225,6 +225,7 @@ void Window::begin_frame() {
     const session::WorkProgress progress = worker_->progress();
     if (auto r = worker_->poll()) {
         if (r->changed) session::adopt(s_, std::move(r->loaded));
+        if (r->compared_changed) s_.compared = std::move(r->compared);
         s_.last_error = r->error;
         if (r->error.empty()) s_.status = "Ready";
         busy_frames_ = 3;
@@ -275,10 +276,13 @@ void Window::handle(const session::Action& a) {
     if (session::apply(s_, a)) return;
     try {
         if (auto* x = std::get_if<session::act::OpenImage>(&a)) {
-            worker_->submit({"", x->path});
+            worker_->submit({"", x->path, ""});
             s_.work.busy = true;  // at once, so a script waiting for the worker sees it
         } else if (auto* x = std::get_if<session::act::OpenModel>(&a)) {
-            worker_->submit({x->dir, ""});
+            worker_->submit({x->dir, "", ""});
+            s_.work.busy = true;
+        } else if (auto* x = std::get_if<session::act::OpenCompare>(&a)) {
+            worker_->submit({"", "", x->path});
             s_.work.busy = true;
         } else if (auto* x = std::get_if<session::act::GetModel>(&a)) {
             get_model(x->name);

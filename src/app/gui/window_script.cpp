@@ -15,7 +15,7 @@ namespace {
 
 // Verbs that take an argument, and those that do not.
 const std::set<std::string> kWithArg = {"frames", "select", "layer", "head", "toggle-head", "pin", "temperature",
-                                        "tab", "question", "style", "open-image", "open-model", "get-model"};
+                                        "tab", "question", "style", "open-image", "open-model", "get-model", "compare"};
 const std::set<std::string> kNoArg = {"wait", "mean", "quit", "screenshot", "export", "export-question"};  // the exports: PATH optional
 constexpr int kWaitTimeoutFrames = 20000;   // ~ minutes at llvmpipe speed: a stuck worker ends the script
 
@@ -174,8 +174,9 @@ void ScriptRunner::step(const session::AppState& s, std::vector<session::Action>
         } else if (c.verb == "question") {
             if (!session::find_question_page(c.arg)) throw vit::Error(c.where + ": no question page '" + c.arg + "'");
             out.push_back(session::act::ShowQuestion{c.arg});
-        } else if (c.verb == "open-image" || c.verb == "open-model") {
+        } else if (c.verb == "open-image" || c.verb == "open-model" || c.verb == "compare") {
             if (c.verb == "open-image") out.push_back(session::act::OpenImage{c.arg});
+            else if (c.verb == "compare") out.push_back(session::act::OpenCompare{c.arg});
             else out.push_back(session::act::OpenModel{c.arg});
             waiting_ = true;
             wait_frames_ = 0;
