@@ -9,6 +9,10 @@ find_package(PkgConfig REQUIRED)
 pkg_check_modules(STB REQUIRED IMPORTED_TARGET stb)
 add_library(vitscope::stb ALIAS PkgConfig::STB)
 
+# libzip-dev: the zip archive of a torch.save checkpoint (pytorch_model.bin).
+pkg_check_modules(LIBZIP REQUIRED IMPORTED_TARGET libzip)
+add_library(vitscope::zip ALIAS PkgConfig::LIBZIP)
+
 if(VITSCOPE_GUI)
   find_package(glfw3 3.3 REQUIRED)
   pkg_check_modules(EPOXY REQUIRED IMPORTED_TARGET epoxy)
