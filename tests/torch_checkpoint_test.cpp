@@ -196,7 +196,7 @@ TEST(TorchCheckpoint, RefusesEveryTruncationOfAnArchive) {
     ScratchDir dir("vitscope-torch");
     PickleWriter p;
     p.proto().ordered_dict().op('(');
-    for (int i = 0; i < 3; ++i) p.str("t" + std::to_string(i)).tensor("FloatStorage", std::to_string(i), 64, 0, {8, 8}, {8, 1});
+    for (const std::string key : {"0", "1", "2"}) p.str("tensor." + key).tensor("FloatStorage", key, 64, 0, {8, 8}, {8, 1});
     p.op('u').stop();
     std::vector<float> v(64, 0.5f);
     testing::write_torch_archive(dir.file("whole.bin"), p.bytes(), {{"0", f32_bytes(v)}, {"1", f32_bytes(v)}, {"2", f32_bytes(v)}});
