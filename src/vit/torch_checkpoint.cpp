@@ -10,6 +10,7 @@
 #include <unistd.h>
 #include <zip.h>
 
+#include <bit>
 #include <cerrno>
 #include <cfloat>
 #include <cmath>
@@ -19,6 +20,8 @@
 
 #include "error.h"
 #include "safetensors.h"  // f16_to_f32, bf16_to_f32
+
+static_assert(std::endian::native == std::endian::little, "little-endian storages are read in place");
 
 namespace vit {
 namespace {
@@ -50,29 +53,54 @@ float f64_to_f32(double d) {
     return static_cast<float>(d);
 }
 
-float decode(const uint8_t* p, TorchDType dtype, bool swap) {
-    uint8_t b[8];
-    const size_t n = torch_dtype_size(dtype);
-    for (size_t i = 0; i < n; ++i) b[i] = swap ? p[n - 1 - i] : p[i];
-    switch (dtype) {
-        case TorchDType::F32: {
-            float f;
-            std::memcpy(&f, b, 4);
-            return f;
-        }
-        case TorchDType::F16:
-        case TorchDType::BF16: {
-            uint16_t h;
-            std::memcpy(&h, b, 2);
-            return dtype == TorchDType::F16 ? f16_to_f32(h) : bf16_to_f32(h);
-        }
-        case TorchDType::F64: {
-            double d;
-            std::memcpy(&d, b, 8);
-            return f64_to_f32(d);
-        }
-        default: return 0;  // not reached: to_f32 refuses non-float storages first
+uint16_t byte_swap(uint16_t v) { return __builtin_bswap16(v); }
+uint32_t byte_swap(uint32_t v) { return __builtin_bswap32(v); }
+uint64_t byte_swap(uint64_t v) { return __builtin_bswap64(v); }
+
+// Calls visit(i, e) for each element i of the tensor in row-major order, e
+// being its storage element relative to the tensor's first (t.offset).
+template <typename Visit>
+void for_each_element(const TorchTensor& t, Visit&& visit) {
+    if (t.shape.empty()) {
+        visit(uint64_t{0}, uint64_t{0});
+        return;
     }
+    // The innermost dimension in a loop, the others as an odometer.
+    const size_t nd = t.shape.size();
+    const uint64_t inner = static_cast<uint64_t>(t.shape[nd - 1]);
+    const uint64_t inner_stride = static_cast<uint64_t>(t.stride[nd - 1]);
+    std::vector<int64_t> index(nd, 0);
+    uint64_t base = 0;  // storage element of index (.., 0)
+    for (uint64_t row = 0, at = 0, rows = t.numel() / inner; row < rows; ++row) {
+        for (uint64_t j = 0; j < inner; ++j) visit(at++, base + j * inner_stride);
+        for (size_t k = nd - 1; k-- > 0;) {
+            base += static_cast<uint64_t>(t.stride[k]);
+            if (++index[k] < t.shape[k]) break;
+            base -= static_cast<uint64_t>(t.stride[k]) * static_cast<uint64_t>(t.shape[k]);
+            index[k] = 0;
+        }
+    }
+}
+
+// Elements stored as Bits (little-endian unless swap) converted by convert(bits).
+template <typename Bits, typename Convert>
+void convert_all(const TorchTensor& t, const uint8_t* raw, bool swap, float* out, Convert convert) {
+    const float sign = t.negated ? -1.0f : 1.0f;
+    for_each_element(t, [&](uint64_t i, uint64_t e) {
+        Bits bits;
+        std::memcpy(&bits, raw + e * sizeof(Bits), sizeof(Bits));
+        out[i] = sign * convert(swap ? byte_swap(bits) : bits);
+    });
+}
+
+// torch's is_contiguous: row-major strides, ignoring dimensions of size 1.
+bool contiguous(const TorchTensor& t) {
+    uint64_t expected = 1;
+    for (size_t k = t.shape.size(); k-- > 0;) {
+        if (t.shape[k] != 1 && static_cast<uint64_t>(t.stride[k]) != expected) return false;
+        expected *= static_cast<uint64_t>(t.shape[k]);
+    }
+    return true;
 }
 
 }  // namespace
@@ -238,33 +266,28 @@ std::vector<float> TorchCheckpoint::to_f32(const std::string& name) const {
         fail("tensor '" + name + "' holds " + torch_dtype_name(s.dtype) + " values; only floating-point weights are read");
     const uint64_t n = t.numel();
     if (n == 0) return {};
-    // Only the span of the storage this tensor reads (it lies inside the storage, as checked on open).
-    const size_t es = torch_dtype_size(s.dtype);
-    const uint64_t first = t.offset, last = t.last_element();
-    std::vector<uint8_t> raw(static_cast<size_t>((last - first + 1) * es));
-    read(storage_entry_[t.storage], first * es, raw.size(), raw.data());
-
     std::vector<float> out(static_cast<size_t>(n));
-    const float sign = t.negated ? -1.0f : 1.0f;
-    if (t.shape.empty()) {
-        out[0] = sign * decode(raw.data(), s.dtype, big_endian_);
+    const size_t es = torch_dtype_size(s.dtype);
+    const uint64_t entry = storage_entry_[t.storage];
+    // The common case, as torch.save writes most weights: straight into place.
+    if (s.dtype == TorchDType::F32 && !big_endian_ && !t.negated && contiguous(t)) {
+        read(entry, t.offset * es, n * es, reinterpret_cast<uint8_t*>(out.data()));
         return out;
     }
-    // Row-major over the shape: the innermost dimension in a loop, the others as an odometer.
-    const size_t nd = t.shape.size();
-    const uint64_t inner = static_cast<uint64_t>(t.shape[nd - 1]);
-    const uint64_t inner_stride = static_cast<uint64_t>(t.stride[nd - 1]);
-    std::vector<int64_t> index(nd, 0);
-    uint64_t base = 0;  // storage element of index (.., 0), relative to first
-    for (uint64_t row = 0, at = 0; row < n / inner; ++row) {
-        for (uint64_t j = 0; j < inner; ++j)
-            out[at++] = sign * decode(raw.data() + (base + j * inner_stride) * es, s.dtype, big_endian_);
-        for (size_t k = nd - 1; k-- > 0;) {
-            base += static_cast<uint64_t>(t.stride[k]);
-            if (++index[k] < t.shape[k]) break;
-            base -= static_cast<uint64_t>(t.stride[k]) * static_cast<uint64_t>(t.shape[k]);
-            index[k] = 0;
-        }
+    // Otherwise the span of the storage the tensor reads (inside it, as checked on open), then element by element.
+    std::vector<uint8_t> raw(static_cast<size_t>((t.last_element() - t.offset + 1) * es));
+    read(entry, t.offset * es, raw.size(), raw.data());
+    switch (s.dtype) {
+        case TorchDType::F32:
+            convert_all<uint32_t>(t, raw.data(), big_endian_, out.data(), [](uint32_t b) { return std::bit_cast<float>(b); });
+            break;
+        case TorchDType::F16: convert_all<uint16_t>(t, raw.data(), big_endian_, out.data(), f16_to_f32); break;
+        case TorchDType::BF16: convert_all<uint16_t>(t, raw.data(), big_endian_, out.data(), bf16_to_f32); break;
+        case TorchDType::F64:
+            convert_all<uint64_t>(t, raw.data(), big_endian_, out.data(),
+                                  [](uint64_t b) { return f64_to_f32(std::bit_cast<double>(b)); });
+            break;
+        default: fail("tensor '" + name + "' has no conversion to f32");  // not reached: refused above
     }
     return out;
 }
