@@ -94,7 +94,7 @@ void FileBrowser::draw(const Frame& f) {
     ImGui::PushFont(f.fonts.title);
     ImGui::TextUnformatted(model_mode ? "Open a model folder" : "Open an image");
     ImGui::PopFont();
-    ImGui::TextColored(colors::muted, model_mode ? "A model is a folder with model.safetensors and config.json."
+    ImGui::TextColored(colors::muted, model_mode ? "A model is a folder with config.json and model.safetensors or pytorch_model.bin."
                                                  : "JPEG, PNG, BMP or GIF. The current photo stays if this one fails.");
     if (ImGui::Button("Up")) go(fs::path(dir).parent_path().string());
     ImGui::SameLine();
