@@ -2,7 +2,8 @@
 // (caffe2/serialize/inline_container.cc) and serialization.py's _load expect.
 // Entries are read by exact sizes from the central directory, so libzip's CRC
 // check (made only at a read past an entry's end) never runs: torch.load does
-// not check CRCs either, and torch 2.4+ can write archives without them.
+// not check CRCs either, and torch.serialization.set_crc32_options(False)
+// writes archives without them.
 #include "torch_checkpoint.h"
 
 #include <fcntl.h>
@@ -119,8 +120,8 @@ TorchCheckpoint::TorchCheckpoint(const std::string& path) : path_(path) {
     uint8_t head[2] = {0, 0};
     if (::pread(fd, head, 2, 0) == 2 && head[0] == 0x80 && head[1] == 0x02) {
         ::close(fd);
-        fail("a legacy torch.save file (PyTorch before 1.6); only the zip format of torch.save is read "
-             "(load and save it again with a current PyTorch)");
+        fail("a legacy torch.save file (PyTorch before 1.6, or _use_new_zipfile_serialization=False); only "
+             "torch.save's zip format is read (load and save it again with a current PyTorch)");
     }
     int code = 0;
     zip_ = zip_fdopen(fd, ZIP_CHECKCONS, &code);
