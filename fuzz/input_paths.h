@@ -1,4 +1,4 @@
-// The three ways vitscope takes input from outside, each as one function that
+// The four ways vitscope takes input from outside, each as one function that
 // returns when the input is accepted and throws vit::Error when it is refused.
 // The fuzz targets run these on every generated input, and
 // tests/regression_test.cpp runs them on every input a fuzzer ever crashed
@@ -19,6 +19,8 @@
 #include "vit/model.h"
 #include "vit/preprocess.h"
 #include "vit/safetensors.h"
+#include "vit/torch_checkpoint.h"
+#include "vit/torch_pickle.h"
 #include "../tests/support/default_preprocess.h"
 
 namespace vitscope_fuzz {
@@ -39,14 +41,31 @@ inline constexpr const char* kModelConfig = R"({"architecture": "vit_fuzz_patch4
   "pretrained_cfg": {"input_size": [3, 8, 8], "crop_pct": 1.0, "interpolation": "bicubic",
                      "mean": [0.5, 0.5, 0.5], "std": [0.5, 0.5, 0.5]}})";
 
+inline void write_model_config(const std::filesystem::path& dir) {
+    const std::filesystem::path config = dir / "config.json";
+    if (!std::filesystem::exists(config))
+        write_file(config, reinterpret_cast<const uint8_t*>(kModelConfig), std::strlen(kModelConfig));
+}
+
+// load_model(DIR), then a model that loads runs on a flat input.
+inline void load_and_run(const std::filesystem::path& dir) {
+    const vit::Model model = vit::load_model(dir.string());
+    vit::Input input;
+    input.size = model.config.pre.input_size;
+    if (input.size <= 0 || input.size > 64) return;  // larger models are the memory tests' business
+    input.chw.assign(static_cast<size_t>(3) * input.size * input.size, 0.25f);
+    vit::TraceOptions options;
+    options.memory_budget = 64 << 20;
+    const vit::Trace t = vit::run(model, input, options);
+    g_sink = t.final_tokens.size() ? t.final_tokens(0, 0) : 0.f;
+}
+
 // model.safetensors: the bytes are written to DIR/model.safetensors (vitscope
 // maps files, so the file path is the one to test) and opened; every tensor is
 // converted to f32; then DIR is loaded as a model beside kModelConfig (naming
 // scheme detection, shape checks) and a model that loads runs on a flat input.
 inline void feed_safetensors(const uint8_t* data, size_t size, const std::filesystem::path& dir) {
-    const std::filesystem::path config = dir / "config.json";
-    if (!std::filesystem::exists(config))
-        write_file(config, reinterpret_cast<const uint8_t*>(kModelConfig), std::strlen(kModelConfig));
+    write_model_config(dir);
     const std::filesystem::path file = dir / "model.safetensors";
     write_file(file, data, size);
     {
@@ -59,15 +78,45 @@ inline void feed_safetensors(const uint8_t* data, size_t size, const std::filesy
         }
         g_sink = sum;
     }
-    const vit::Model model = vit::load_model(dir.string());
-    vit::Input input;
-    input.size = model.config.pre.input_size;
-    if (input.size <= 0 || input.size > 64) return;  // larger models are the memory tests' business
-    input.chw.assign(static_cast<size_t>(3) * input.size * input.size, 0.25f);
-    vit::TraceOptions options;
-    options.memory_budget = 64 << 20;
-    const vit::Trace t = vit::run(model, input, options);
-    g_sink = t.final_tokens.size() ? t.final_tokens(0, 0) : 0.f;
+    load_and_run(dir);
+}
+
+// pytorch_model.bin: the bytes are written to DIR/pytorch_model.bin and opened
+// as a torch.save archive (libzip, then data.pkl through the restricted pickle
+// interpreter, every storage checked); every tensor is converted to f32; then
+// DIR is loaded as a model beside kModelConfig and run, as feed_safetensors
+// does. An input starting with a pickle's PROTO opcode (0x80) is instead a bare
+// data.pkl, interpreted directly: mutations inside a zip rarely keep its
+// directory intact, so the interpreter gets fuzzed on its own too.
+inline void feed_torch_bin(const uint8_t* data, size_t size, const std::filesystem::path& dir) {
+    if (size > 0 && data[0] == 0x80) {
+        const vit::TorchStateDict sd = vit::parse_torch_pickle(data, size, "data.pkl");
+        g_sink = static_cast<float>(sd.tensors.size() + sd.storages.size());
+        return;
+    }
+    write_model_config(dir);
+    const std::filesystem::path file = dir / "pytorch_model.bin";
+    write_file(file, data, size);
+    {
+        const vit::TorchCheckpoint bin(file.string());
+        // Stride-0 tensors make any size from a few bytes: larger weights are
+        // refused by load_model's memory budget, which the memory tests cover.
+        constexpr uint64_t kMaxElements = uint64_t{16} << 20;
+        uint64_t elements = 0;
+        for (const auto& entry : bin.state_dict().tensors) {
+            const uint64_t n = entry.second.numel();
+            if (n > kMaxElements || (elements += n) > kMaxElements) return;
+        }
+        float sum = 0;
+        for (const auto& entry : bin.state_dict().tensors) {
+            if (!vit::torch_dtype_is_float(bin.state_dict().storages[entry.second.storage].dtype)) continue;
+            const std::vector<float> v = bin.to_f32(entry.first);
+            if (v.size() != entry.second.numel()) std::abort();
+            for (float x : v) sum += x;
+        }
+        g_sink = sum;
+    }
+    load_and_run(dir);
 }
 
 // config.json, optionally followed by a NUL byte and preprocessor_config.json

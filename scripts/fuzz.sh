@@ -10,18 +10,18 @@
 # Add each such input to tests/data/regressions/<target>/ (regression_test.cpp
 # then checks it is refused with a vit::Error).
 # Environment: VITSCOPE_JOBS (build jobs, default 2), FUZZ_TARGETS (default
-# "safetensors config image"), FUZZ_RSS_MB (default 2048), FUZZ_KEEP_GOING=1
+# "safetensors config image torch_bin"), FUZZ_RSS_MB (default 2048), FUZZ_KEEP_GOING=1
 # (triage: fuzz on past crashes in libFuzzer's fork mode, collecting every
 # crashing input in build-fuzz/artifacts/; still exits non-zero if any).
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 seconds=${1:-60}
-targets=(${FUZZ_TARGETS:-safetensors config image})
+targets=(${FUZZ_TARGETS:-safetensors config image torch_bin})
 jobs=${VITSCOPE_JOBS:-2}
 rss_mb=${FUZZ_RSS_MB:-2048}
 
 # Packages (only the missing ones): clang 14 with its sanitizer and libFuzzer
-# runtimes, and what src/vit builds against.
+# runtimes, and what src/vit builds against (python3-torch for the torch_bin seeds).
 "$here/scripts/install_packages.sh" clang libclang-rt-14-dev
 
 build="$here/build-fuzz"
@@ -30,10 +30,14 @@ cmake -S "$here" -B "$build" -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang
   -DVITSCOPE_FUZZ=ON -DVITSCOPE_GUI=OFF -DVITSCOPE_TESTS=OFF -DVITSCOPE_BENCH=OFF >/dev/null
 cmake --build "$build" -j"$jobs" --target fuzzers >"$build/build.log" 2>&1 || { tail -40 "$build/build.log"; exit 1; }
 echo "fuzz: built in $(( $(date +%s) - start )) s"
-# The safetensors seeds (and the config seeds again): weight files are never committed.
+# The safetensors seeds (and the config seeds again), and the same synthetic
+# models saved by torch.save for torch_bin: weight files are never committed.
 seeds="$build/seeds"
 rm -rf "$seeds"
 "$build/fuzz/fuzz_make_seeds" "$seeds" >/dev/null
+if [[ " ${targets[*]} " == *" torch_bin "* ]]; then
+  /usr/bin/python3 "$here/fuzz/make_torch_seeds.py" models "$seeds/safetensors" "$seeds/torch_bin"
+fi
 
 export ASAN_OPTIONS="${ASAN_OPTIONS:-}${ASAN_OPTIONS:+:}abort_on_error=0:detect_leaks=1"
 export UBSAN_OPTIONS="${UBSAN_OPTIONS:-}${UBSAN_OPTIONS:+:}print_stacktrace=1"

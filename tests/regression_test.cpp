@@ -24,6 +24,7 @@
 #include "../fuzz/input_paths.h"
 #include "support/scratch_dir.h"
 #include "support/synthetic_model.h"
+#include "support/torch_zip.h"
 
 namespace {
 
@@ -134,6 +135,13 @@ TEST(FuzzRegressions, SafetensorsInputsAreRefused) {
     });
 }
 
+TEST(FuzzRegressions, TorchBinInputsAreRefused) {
+    vit::testing::ScratchDir dir("vitscope-regression");
+    check_all("torch_bin", [&](const std::vector<uint8_t>& b) {
+        vitscope_fuzz::feed_torch_bin(b.data(), b.size(), dir.str());
+    });
+}
+
 // Found when stb_image 2.27 (Debian 12's libstb) decoded JPEG: it wrote past
 // its Huffman tables when a DHT segment declared more than 256 codes
 // (nothings/stb#1289, #1291), in jpeg_dht_over_256_codes.jpg (whose DHT also
@@ -180,6 +188,22 @@ TEST(FuzzRegressions, SeedsAreAccepted) {
     const auto st = read_bytes(fs::path(model.str()) / "model.safetensors");
     ASSERT_FALSE(st.empty());
     EXPECT_NO_THROW(vitscope_fuzz::feed_safetensors(st.data(), st.size(), dir.str()));
+    // torch_bin: the same model as pytorch_model.bin, a real torch.save file and a bare data.pkl.
+    vit::testing::ScratchDir bin_dir("vitscope-regression");
+    const std::string bin = vit::testing::torch_checkpoint_bytes(
+        vit::testing::scheme_tensors(vit::testing::make_synthetic_model(spec), "timm", vit::DType::F16));
+    EXPECT_NO_THROW(vitscope_fuzz::feed_torch_bin(reinterpret_cast<const uint8_t*>(bin.data()), bin.size(), bin_dir.str()));
+    for (const char* name : {"bf16_shared_storage.bin", "bf16_shared_storage.pkl"}) {
+        const auto seed = read_bytes(corpus / "torch_bin" / name);
+        ASSERT_FALSE(seed.empty()) << name;
+        vit::testing::ScratchDir seed_dir("vitscope-regression");
+        try {
+            vitscope_fuzz::feed_torch_bin(seed.data(), seed.size(), seed_dir.str());
+        } catch (const vit::Error& e) {
+            // Not a ViT: the seed is read, then load_model refuses its names.
+            EXPECT_NE(std::string(e.what()).find("unknown naming scheme"), std::string::npos) << name << ": " << e.what();
+        }
+    }
 }
 
 }  // namespace

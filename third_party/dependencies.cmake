@@ -24,6 +24,10 @@ add_library(vitscope::photo_decoders ALIAS vitscope_photo_decoders)
 pkg_check_modules(CURL REQUIRED IMPORTED_TARGET libcurl)
 add_library(vitscope::curl ALIAS PkgConfig::CURL)
 
+# libzip-dev: the zip archive of a torch.save checkpoint (pytorch_model.bin).
+pkg_check_modules(LIBZIP REQUIRED IMPORTED_TARGET libzip)
+add_library(vitscope::zip ALIAS PkgConfig::LIBZIP)
+
 if(VITSCOPE_GUI)
   find_package(glfw3 3.3 REQUIRED)
   pkg_check_modules(EPOXY REQUIRED IMPORTED_TARGET epoxy)

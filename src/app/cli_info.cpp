@@ -17,6 +17,7 @@ int cmd_info(const CliArgs& args) {
     const int grid = pre.input_size / m.patch;
     std::printf("model: %s\n", dir.c_str());
     std::printf("architecture: %s\n", m.config.name.c_str());
+    std::printf("weights: %s (%s)\n", m.weights_file.c_str(), m.weights_format.c_str());
     std::printf("naming scheme: %s\n", m.scheme.c_str());
     std::printf("layers: %d\nheads: %d\nhead dim: %d\nwidth: %d\nmlp width: %d\npatch: %d\n", m.depth, m.heads,
                 m.head_dim, m.dim, m.mlp_dim, m.patch);

@@ -100,7 +100,7 @@ void FileBrowser::draw(const Frame& f) {
     ImGui::PushFont(f.fonts.title);
     ImGui::TextUnformatted(model_mode ? "Open a model folder" : compare_mode ? "Compare with a second photo" : "Open an image");
     ImGui::PopFont();
-    ImGui::TextColored(colors::muted, model_mode     ? "A model is a folder with model.safetensors and config.json."
+    ImGui::TextColored(colors::muted, model_mode     ? "A model is a folder with config.json and model.safetensors or pytorch_model.bin."
                                       : compare_mode ? "It runs through the same model beside the open photo, for the "
                                                        "Questions pages that compare two photos."
                                                      : "JPEG, PNG, WebP, BMP or GIF. The current photo stays if this one fails.");

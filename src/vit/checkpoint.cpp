@@ -1,7 +1,9 @@
-// load_model: a model folder (model.safetensors + config.json) in any supported
-// naming scheme, mapped onto the canonical vit::Model with every shape checked.
+// load_model: a model folder (model.safetensors or pytorch_model.bin, and
+// config.json) in any supported naming scheme, mapped onto the canonical
+// vit::Model with every shape checked.
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <filesystem>
 #include <set>
 
@@ -9,7 +11,7 @@
 #include "labels.h"
 #include "memory_budget.h"
 #include "model.h"
-#include "safetensors.h"
+#include "weight_file.h"
 
 namespace vit {
 namespace {
@@ -84,19 +86,19 @@ SchemeNames hf_names(const std::string& scheme, const std::string& p, bool deit_
     return n;
 }
 
-std::string first_names(const SafeTensors& st, size_t count) {
+std::string first_names(const WeightFile& st, size_t count) {
     std::string s;
-    for (const auto& [name, info] : st.tensors()) {
+    for (const auto& [name, shape] : st.shapes()) {
         if (count-- == 0) break;
         s += (s.empty() ? "" : ", ") + name;
     }
     return s.empty() ? "none" : s;
 }
 
-SchemeNames detect_scheme(const SafeTensors& st) {
+SchemeNames detect_scheme(const WeightFile& st) {
     if (st.has("cls_token") && st.has("patch_embed.proj.weight")) return timm_names();
     const std::string marker = "embeddings.patch_embeddings.projection.weight";
-    for (const auto& [name, info] : st.tensors()) {
+    for (const auto& [name, shape] : st.shapes()) {
         if (name.size() < marker.size() || name.compare(name.size() - marker.size(), marker.size(), marker) != 0)
             continue;
         const std::string p = name.substr(0, name.size() - marker.size());
@@ -122,18 +124,18 @@ std::string dims(const std::vector<int64_t>& shape) {
 // Reads tensors by name with exact shapes, remembering which ones were used.
 class Reader {
 public:
-    Reader(const SafeTensors& st, std::string scheme) : st_(st), scheme_(std::move(scheme)) {}
+    Reader(const WeightFile& st, std::string scheme) : st_(st), scheme_(std::move(scheme)) {}
 
     [[noreturn]] void fail(const std::string& what) const { throw Error(st_.path() + ": " + what); }
 
     bool has(const std::string& name) const { return !name.empty() && st_.has(name); }
 
-    const std::vector<int64_t>& shape(const std::string& name) const { return require(name).shape; }
+    const std::vector<int64_t>& shape(const std::string& name) const { return require(name); }
 
     std::vector<float> read(const std::string& name, const std::vector<int64_t>& expected) {
-        const TensorInfo& t = require(name);
-        if (t.shape != expected)
-            fail("tensor '" + name + "' has shape " + dims(t.shape) + ", expected " + dims(expected));
+        const std::vector<int64_t>& shape = require(name);
+        if (shape != expected)
+            fail("tensor '" + name + "' has shape " + dims(shape) + ", expected " + dims(expected));
         used_.insert(name);
         std::vector<float> values = st_.to_f32(name);
         // A NaN or infinity would silently turn every map it reaches into noise.
@@ -159,20 +161,21 @@ public:
     const std::set<std::string>& used() const { return used_; }
 
 private:
-    const TensorInfo& require(const std::string& name) const {
-        if (!st_.has(name)) fail("tensor '" + name + "' is missing (naming scheme " + scheme_ + ")");
-        return st_.info(name);
+    const std::vector<int64_t>& require(const std::string& name) const {
+        const auto it = st_.shapes().find(name);
+        if (it == st_.shapes().end()) fail("tensor '" + name + "' is missing (naming scheme " + scheme_ + ")");
+        return it->second;
     }
 
-    const SafeTensors& st_;
+    const WeightFile& st_;
     std::string scheme_;
     std::set<std::string> used_;
 };
 
 // Blocks are numbered 0..depth-1 after the scheme's block prefix.
-int count_blocks(const SafeTensors& st, const std::string& prefix) {
+int count_blocks(const WeightFile& st, const std::string& prefix) {
     int depth = 0;
-    for (const auto& [name, info] : st.tensors()) {
+    for (const auto& [name, shape] : st.shapes()) {
         if (name.compare(0, prefix.size(), prefix) != 0) continue;
         const size_t dot = name.find('.', prefix.size());
         const std::string index = name.substr(prefix.size(), dot - prefix.size());
@@ -328,8 +331,8 @@ void check_config_agrees(const Reader& r, const SchemeNames& n, const ModelConfi
 }
 
 // Anything neither read nor known to be unused means an architecture we would run wrongly.
-void check_all_used(const SafeTensors& st, const Reader& r, const SchemeNames& n) {
-    for (const auto& entry : st.tensors()) {
+void check_all_used(const WeightFile& st, const Reader& r, const SchemeNames& n) {
+    for (const auto& entry : st.shapes()) {
         const std::string& name = entry.first;  // a plain reference: clang 14 cannot capture a structured binding
         if (r.used().count(name)) continue;
         const bool ignored = std::any_of(n.ignored.begin(), n.ignored.end(),
@@ -340,7 +343,7 @@ void check_all_used(const SafeTensors& st, const Reader& r, const SchemeNames& n
     }
 }
 
-Model build(const SafeTensors& st, ModelConfig cfg) {
+Model build(const WeightFile& st, ModelConfig cfg) {
     const SchemeNames n = detect_scheme(st);
     Reader r(st, n.scheme);
     Model m;
@@ -397,24 +400,37 @@ Model build(const SafeTensors& st, ModelConfig cfg) {
     return m;
 }
 
+// The weights as f32 from their shapes alone: the sum saturates instead of wrapping.
+size_t f32_bytes(const WeightFile& weights) {
+    size_t total = 0;
+    for (const auto& [name, shape] : weights.shapes()) {
+        size_t n = sizeof(float);
+        for (int64_t d : shape)
+            if (__builtin_mul_overflow(n, static_cast<size_t>(d), &n)) return SIZE_MAX;
+        if (__builtin_add_overflow(total, n, &total)) return SIZE_MAX;
+    }
+    return total;
+}
+
 }  // namespace
 
 Model load_model(const std::string& dir) {
     namespace fs = std::filesystem;
     std::error_code ec;
     if (!fs::exists(dir, ec)) throw Error(dir + ": model folder not found");
-    if (!fs::is_directory(dir, ec)) throw Error(dir + ": not a folder (a model is a folder with model.safetensors and config.json)");
-    const std::string weights = (fs::path(dir) / "model.safetensors").string();
-    if (!fs::exists(weights, ec)) throw Error(weights + ": not found (a model folder holds model.safetensors and config.json)");
+    if (!fs::is_directory(dir, ec))
+        throw Error(dir + ": not a folder (a model is a folder with model.safetensors or pytorch_model.bin, and config.json)");
+    const std::string path = find_weight_file(dir);
     ModelConfig cfg = read_model_config(dir);
-    const SafeTensors st(weights);
+    const std::unique_ptr<WeightFile> weights = open_weight_file(path);
     // Every weight becomes f32: refuse before converting any when that is too much.
-    size_t f32_bytes = 0;
-    for (const auto& [name, info] : st.tensors()) f32_bytes += static_cast<size_t>(info.numel()) * sizeof(float);
-    if (const size_t budget = default_memory_budget(); f32_bytes > budget)
-        throw Error(weights + ": the weights take " + gib(f32_bytes) + " as f32, over the memory budget of " +
-                    gib(budget) + " (raise VITSCOPE_MEMORY_BUDGET)");
-    Model m = build(st, std::move(cfg));
+    const size_t bytes = f32_bytes(*weights);
+    if (const size_t budget = default_memory_budget(); bytes > budget)
+        throw Error(path + ": the weights take " + (bytes == SIZE_MAX ? std::string("more than 16 EiB") : gib(bytes)) +
+                    " as f32, over the memory budget of " + gib(budget) + " (raise VITSCOPE_MEMORY_BUDGET)");
+    Model m = build(*weights, std::move(cfg));
+    m.weights_file = path;
+    m.weights_format = weights->format();
     add_shipped_labels(m, shipped_labels_dir());
     return m;
 }

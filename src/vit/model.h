@@ -27,6 +27,8 @@ struct Block {
 struct Model {
     ModelConfig config;
     std::string scheme;        // "timm", "hf-vit", "hf-deit", "hf-dino", "dinov2"
+    std::string weights_file;    // the file the weights were read from
+    std::string weights_format;  // its format in words ("safetensors", "PyTorch zip checkpoint ...")
     int dim = 0, depth = 0, heads = 0, head_dim = 0, patch = 16, mlp_dim = 0;
     int num_registers = 0;     // register tokens, placed after CLS (and distillation)
     bool has_dist_token = false;
@@ -47,8 +49,9 @@ struct Model {
     long long parameter_count() const;
 };
 
-// Loads DIR/model.safetensors + DIR/config.json, detects the naming scheme from
-// the tensor names, checks every shape against the config. Throws vit::Error.
+// Loads DIR/model.safetensors (or, when there is none, DIR/pytorch_model.bin) +
+// DIR/config.json, detects the naming scheme from the tensor names, checks
+// every shape against the config. Throws vit::Error.
 Model load_model(const std::string& dir);
 
 }  // namespace vit
