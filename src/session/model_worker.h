@@ -18,6 +18,8 @@ public:
     struct Request {
         std::string model_dir;    // empty: keep the current model
         std::string image_path;   // empty: keep the current photo
+        int input_size = -1;      // the model input's side in pixels; 0: the model's own; -1: keep
+                                  // (a new model starts at its own size unless the request sets one)
     };
     struct Result {
         Loaded loaded;            // the new set, or the previous one when nothing new succeeded
@@ -52,6 +54,7 @@ private:
     std::string stage_;
     double started_ = 0;
     Loaded current_;              // only the worker thread touches it
+    int input_size_ = 0;          // the size current_ was run at as asked for (0: the model's own)
     int generation_ = 0;
     std::thread thread_;          // last: starts after everything above exists
 };

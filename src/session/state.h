@@ -66,6 +66,14 @@ struct BrowserState {
     std::string dir;                  // the folder listed
 };
 
+// A named point on a Questions page that does something when clicked
+// ("L3 H1": the dot of layer 3, head 1).
+struct PageTarget {
+    std::string name;
+    float x = 0, y = 0;
+    bool operator==(const PageTarget& o) const { return name == o.name && x == o.x && y == o.y; }
+};
+
 struct AppState {
     Loaded loaded;
     Selection sel;
@@ -81,6 +89,9 @@ struct AppState {
     enum class Tab { Math, WhatIfs, Questions };
     Tab tab = Tab::Math;              // the right-hand panel's tab
     std::string question = "scaling"; // the Questions tab's page (explain's --question name)
+    // Points a page can be clicked on (the heads page's distance dots), window
+    // coordinates; the state file reports them so tests can click one.
+    std::vector<PageTarget> page_targets;
     std::string export_dir = ".";     // where screenshots and figures go
     std::string photos_dir, models_dir;  // the project's sample photos and models, for the browser
     // Where the photo (not the panel) sits in the window, logical pixels;
@@ -113,6 +124,8 @@ struct SetStyle { gfx::OverlayStyle style; };
 struct SetTemperature { float temperature; };
 struct DismissError {};
 struct SetImageView { float x, y, w, h; };     // where the photo view drew the photo
+struct SetPageTargets { std::vector<PageTarget> targets; };  // where a page drew its clickable points
+struct SetInputSize { int px; };               // the model input's side (0: the model's own); the worker re-runs
 struct ShowHelp { bool show; };
 struct ShowTab { AppState::Tab tab; };
 struct ShowQuestion { std::string name; };     // opens the Questions tab on that page
@@ -128,7 +141,7 @@ struct Quit {};
 
 using Action = std::variant<act::SelectQuery, act::MoveQuery, act::SetLayer, act::StepLayer, act::SetHead,
                             act::ToggleHeadVisible, act::SetMapSource, act::HoverKey, act::PinKey, act::SetStyle,
-                            act::SetTemperature, act::DismissError, act::SetImageView, act::ShowHelp, act::ShowTab, act::ShowQuestion, act::RunExperiment, act::CancelExperiment, act::OpenBrowser, act::OpenImage,
+                            act::SetTemperature, act::DismissError, act::SetImageView, act::SetPageTargets, act::SetInputSize, act::ShowHelp, act::ShowTab, act::ShowQuestion, act::RunExperiment, act::CancelExperiment, act::OpenBrowser, act::OpenImage,
                             act::OpenModel, act::Screenshot, act::ExportFigure, act::Quit>;
 
 // Applies a state-only action; returns false for actions the window handles.

@@ -6,6 +6,7 @@
 
 #include "color_bar.h"
 #include "gfx/style_names.h"
+#include "input_size_control.h"
 #include "session/shown_rows.h"
 #include "theme.h"
 #include "widgets.h"
@@ -81,6 +82,10 @@ void PhotoPanel::toolbar(const Frame& f) {
     ImGui::SameLine();
     if (ImGui::RadioButton("mean of visible (M)", !head)) f.emit(session::act::SetMapSource{session::MapSource::MeanOfVisible});
     tooltip("The average of the weights of the heads shown in the middle panel.");
+
+    same_line_if_fits(input_size_control_width(f) + f.px(16));
+    if (ImGui::GetCursorPosX() > st.WindowPadding.x + 1) ImGui::SetCursorPosX(ImGui::GetCursorPosX() + f.px(16));
+    input_size_control(f);
 }
 
 void PhotoPanel::photo(const Frame& f, const MapData* map, ImVec2 size) {

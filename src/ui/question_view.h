@@ -17,5 +17,8 @@ public:
 
 // One maker per page, each in its own file (question_NAME.cpp).
 std::unique_ptr<QuestionView> make_scaling_view();
+std::unique_ptr<QuestionView> make_heads_view();
+std::unique_ptr<QuestionView> make_quadratic_view();
+std::unique_ptr<QuestionView> make_cls_view();
 
 }  // namespace ui

@@ -17,6 +17,10 @@ void whatif_note(const Frame& f, const char* text);
 // A wrapped paragraph in the muted colour.
 void note(const char* text);
 
+// The height of a table of `lines` lines of text (header lines included), with
+// room for a horizontal scroll bar: a table that scrolls sideways needs its height given.
+float table_height(int lines);
+
 // A Run button for an experiment (key, job), its progress bar while it runs
 // (with Cancel), and its error if it failed. Returns true when its result is there.
 bool experiment_controls(const Frame& f, const char* label, const std::string& key, const session::ExperimentJob& job);

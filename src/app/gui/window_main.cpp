@@ -231,6 +231,9 @@ void Window::handle(const session::Action& a) {
         } else if (auto* x = std::get_if<session::act::OpenModel>(&a)) {
             worker_->submit({x->dir, ""});
             s_.work.busy = true;
+        } else if (auto* x = std::get_if<session::act::SetInputSize>(&a)) {
+            worker_->submit({"", "", x->px});
+            s_.work.busy = true;
         } else if (auto* x = std::get_if<session::act::Screenshot>(&a)) {
             pending_screenshot_ = x->path.empty() ? unique_path(s_.export_dir, session::selection_slug(s_) + "_window", ".png") : x->path;
         } else if (auto* x = std::get_if<session::act::ExportFigure>(&a)) {

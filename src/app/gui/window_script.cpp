@@ -15,7 +15,7 @@ namespace {
 
 // Verbs that take an argument, and those that do not.
 const std::set<std::string> kWithArg = {"frames", "select", "layer", "head", "toggle-head", "pin", "temperature",
-                                        "tab", "question", "style", "open-image", "open-model"};
+                                        "tab", "question", "style", "open-image", "open-model", "size"};
 const std::set<std::string> kNoArg = {"wait", "mean", "quit", "screenshot", "export"};  // these two: PATH optional
 constexpr int kWaitTimeoutFrames = 20000;   // ~ minutes at llvmpipe speed: a stuck worker ends the script
 
@@ -172,6 +172,14 @@ void ScriptRunner::step(const session::AppState& s, std::vector<session::Action>
         } else if (c.verb == "question") {
             if (!session::find_question_page(c.arg)) throw vit::Error(c.where + ": no question page '" + c.arg + "'");
             out.push_back(session::act::ShowQuestion{c.arg});
+        } else if (c.verb == "size") {
+            const int px = to_int(c);
+            const int patch = s.loaded.model ? s.loaded.model->patch : 0;
+            if (px <= 0 || (patch && px % patch))
+                throw vit::Error(c.where + ": size " + c.arg + " is not a positive multiple of the patch size " + std::to_string(patch));
+            out.push_back(session::act::SetInputSize{px});
+            waiting_ = true;
+            wait_frames_ = 0;
         } else if (c.verb == "open-image" || c.verb == "open-model") {
             if (c.verb == "open-image") out.push_back(session::act::OpenImage{c.arg});
             else out.push_back(session::act::OpenModel{c.arg});

@@ -14,6 +14,7 @@
 //   temperature T             the temperature what-if
 //   tab math | whatifs | questions   the right-hand panel's tab
 //   question NAME            the Questions tab on that page (scaling, heads, global, ...)
+//   size PX                   the model input's side in pixels, a multiple of the patch (then waits)
 //   style KEY=VALUE ...       colormap=viridis|magma|turbo scale=row-max|absolute|log
 //                             opacity=0..1 fade=on|off smooth=on|off grid=on|off
 //   open-image PATH           as File > Open image (then waits)
