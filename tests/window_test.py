@@ -114,9 +114,9 @@ PAGES = ("heads", "quadratic", "cls")
 
 
 def page_region(pixels):
-    """The Questions page: the right-hand panel (beside the heads column) below its tab bar."""
+    """The Questions page: the right-hand panel right of the list of questions, below the tab bar."""
     h, w = pixels.shape[:2]
-    return pixels[int(0.15 * h):int(0.95 * h), int(0.63 * w):w - 10]
+    return pixels[int(0.15 * h):int(0.95 * h), int(0.745 * w):w - 10]
 
 
 def test_question_pages(xvfb, tmp):
@@ -125,7 +125,7 @@ def test_question_pages(xvfb, tmp):
     regions = {}
     for name in ("math",) + PAGES:
         shot = os.path.join(tmp, name + ".png")
-        opening = "tab math" if name == "math" else f"question {name}"
+        opening = "tab math" if name == "math" else f"question {name}\nwait"
         w = scripted_window(xvfb, tmp, name, f"{opening}\nframes 5\nscreenshot {shot}\nquit\n")
         try:
             assert w.proc.wait(timeout=300) == 0, f"exit code {w.proc.returncode}: {w.output()}"

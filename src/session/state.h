@@ -81,6 +81,7 @@ struct AppState {
     float temperature = 1.f;          // the temperature what-if
     WorkProgress work;
     ExperimentsView experiments;      // the Questions pages' long what-ifs: running, finished
+    ExperimentsView analyses;         // the pages' own numbers too slow for one frame at large inputs (latest first)
     std::string last_error;           // shown until the next success or dismissal
     std::string status;               // last completed action ("Saved ...")
     double last_forward_seconds = 0;
@@ -131,6 +132,7 @@ struct ShowTab { AppState::Tab tab; };
 struct ShowQuestion { std::string name; };     // opens the Questions tab on that page
 struct RunExperiment { std::string key; ExperimentJob job; };  // the window's ExperimentRunner runs it
 struct CancelExperiment {};
+struct RunAnalysis { std::string key; ExperimentJob job; };    // a page's numbers, off the window's thread (not a what-if)
 struct OpenBrowser { BrowserState::Mode mode; std::string dir; };
 struct OpenImage { std::string path; };
 struct OpenModel { std::string dir; };
@@ -141,7 +143,7 @@ struct Quit {};
 
 using Action = std::variant<act::SelectQuery, act::MoveQuery, act::SetLayer, act::StepLayer, act::SetHead,
                             act::ToggleHeadVisible, act::SetMapSource, act::HoverKey, act::PinKey, act::SetStyle,
-                            act::SetTemperature, act::DismissError, act::SetImageView, act::SetPageTargets, act::SetInputSize, act::ShowHelp, act::ShowTab, act::ShowQuestion, act::RunExperiment, act::CancelExperiment, act::OpenBrowser, act::OpenImage,
+                            act::SetTemperature, act::DismissError, act::SetImageView, act::SetPageTargets, act::SetInputSize, act::ShowHelp, act::ShowTab, act::ShowQuestion, act::RunExperiment, act::CancelExperiment, act::RunAnalysis, act::OpenBrowser, act::OpenImage,
                             act::OpenModel, act::Screenshot, act::ExportFigure, act::Quit>;
 
 // Applies a state-only action; returns false for actions the window handles.

@@ -35,9 +35,8 @@ private:
 
     std::vector<MapView> strip_;       // one per layer
     MapView rollout_view_, last_view_;
-    // Per photo and model.
+    // Per photo and model (the rollout comes from the analysis runner: long at large inputs).
     int generation_ = -1;
-    vit::Vec rollout_row_;
     std::optional<vit::LogitLens> lens_;
     std::string lens_error_;
 };
@@ -118,16 +117,24 @@ void ClsView::rollout(const Frame& f) {
     const float w = std::floor((ImGui::GetContentRegionAvail().x - gap) / 2);
     const ImVec2 size = fit_photo(s, ImVec2(w, std::min(w, f.px(300))));
     const gfx::Marks marks = marks_for(t, 0, -1, -1);
-    const MapData rolled = weights_map(t, rollout_row_, s.style);
+    const auto rolled = analysis<vit::Vec>(f, experiment_key(f, "cls-rollout"),
+                                           [trace = s.loaded.trace] { return vit::Vec(vit::rollout_row(*trace, 0).cast<float>()); });
 
     // Each column's text wraps at the column's edge.
     ImGui::BeginGroup();
     ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + size.x);
     ImGui::TextColored(colors::whatif, "Rollout through layer %d", last);
-    rollout_view_.show(f, "##rollout", &rolled, marks, size);
-    ImGui::PushFont(f.fonts.mono);
-    ImGui::Text("on CLS itself: %.3f", rollout_row_[0]);
-    ImGui::PopFont();
+    if (rolled && rolled->value) {
+        const MapData map = weights_map(t, *rolled->value, s.style);
+        rollout_view_.show(f, "##rollout", &map, marks, size);
+        ImGui::PushFont(f.fonts.mono);
+        ImGui::Text("on CLS itself: %.3f", (*rolled->value)[0]);
+        ImGui::PopFont();
+    } else {
+        ImGui::Dummy(ImVec2(size.x, 0));
+        if (rolled) ImGui::TextColored(colors::error, "%s", rolled->error.c_str());
+        else computing_note("the rollout");
+    }
     ImGui::PopTextWrapPos();
     ImGui::EndGroup();
     ImGui::SameLine(0, gap);
@@ -217,7 +224,6 @@ void ClsView::draw(const Frame& f) {
     const session::AppState& s = f.s;
     const vit::Trace& t = *s.trace();
     if (generation_ != s.loaded.generation) {
-        rollout_row_ = vit::rollout_row(t, 0).cast<float>();
         try {
             lens_ = vit::logit_lens(*s.loaded.model, t, 3);
             lens_error_.clear();

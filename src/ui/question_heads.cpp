@@ -24,27 +24,27 @@ public:
     void draw(const Frame& f) override;
 
 private:
-    void distance_plot(const Frame& f);
-    void layer_table(const Frame& f);
+    void distance_plot(const Frame& f, const Eigen::MatrixXd& distances);
+    void layer_table(const Frame& f, const Eigen::MatrixXd& distances, const Eigen::MatrixXd& spreads, const Eigen::MatrixXd& jsd);
     void head_removal(const Frame& f);
     void removal_table(const Frame& f);
 
-    // Per photo and model: every layer and head (a walk over every row).
-    int generation_ = -1;
-    Eigen::MatrixXd distances_, spreads_;
-    // Per layer: the heads' pairwise divergences.
-    int jsd_key_[2] = {-1, -1};  // generation, layer
-    Eigen::MatrixXd jsd_;
     int removed_head_ = -1;      // the head whose removal is shown (of the selected layer)
+};
+
+// Every layer and head of the photo (a walk over every row of every head:
+// long at a large input, so computed off the window's thread).
+struct HeadNumbers {
+    Eigen::MatrixXd distance, spread;
 };
 
 // The x of head h's dot: its layer, the heads side by side around it so they
 // can be told apart and clicked.
 double dot_x(int layer, int head, int heads) { return layer + 0.5 * (head - 0.5 * (heads - 1)) / std::max(2, heads); }
 
-void HeadsView::distance_plot(const Frame& f) {
+void HeadsView::distance_plot(const Frame& f, const Eigen::MatrixXd& distances) {
     const session::AppState& s = f.s;
-    const int layers = static_cast<int>(distances_.rows()), heads = static_cast<int>(distances_.cols());
+    const int layers = static_cast<int>(distances.rows()), heads = static_cast<int>(distances.cols());
     const int patch = s.loaded.model->patch, input = s.loaded.input->size;
     evidence_heading(f, "On this photo: how far each head looks");
     char text[400];
@@ -61,12 +61,12 @@ void HeadsView::distance_plot(const Frame& f) {
         for (int h = 0; h < heads; ++h) {
             if (l == s.sel.layer && h == s.sel.head) dots.highlight = static_cast<int>(dots.x.size());
             dots.x.push_back(dot_x(l, h, heads));
-            dots.y.push_back(distances_(l, h));
+            dots.y.push_back(distances(l, h));
             char name[48];
             std::snprintf(name, sizeof name, "layer %d, head %d", l, h);
             dots.names.push_back(name);
             which.push_back({l, h});
-            top = std::max(top, distances_(l, h));
+            top = std::max(top, distances(l, h));
         }
     PlotAxes axes;
     axes.x_label = "layer (a dot per head: click one)";
@@ -92,9 +92,10 @@ void HeadsView::distance_plot(const Frame& f) {
          "look near and far; late layers look far.");
 }
 
-void HeadsView::layer_table(const Frame& f) {
+void HeadsView::layer_table(const Frame& f, const Eigen::MatrixXd& distances, const Eigen::MatrixXd& spreads,
+                            const Eigen::MatrixXd& jsd) {
     const session::AppState& s = f.s;
-    const int l = s.sel.layer, heads = static_cast<int>(distances_.cols());
+    const int l = s.sel.layer, heads = static_cast<int>(distances.cols());
     char title[96];
     std::snprintf(title, sizeof title, "The heads of layer %d side by side", l);
     evidence_heading(f, title);
@@ -117,13 +118,13 @@ void HeadsView::layer_table(const Frame& f) {
                 f.emit(session::act::SetHead{h});
             ImGui::PushFont(f.fonts.mono);
             ImGui::TableNextColumn();
-            ImGui::Text("%.1f", distances_(l, h));
+            ImGui::Text("%.1f", distances(l, h));
             ImGui::TableNextColumn();
-            ImGui::Text("%.1f", spreads_(l, h));
+            ImGui::Text("%.1f", spreads(l, h));
             for (int g = 0; g < heads; ++g) {
                 ImGui::TableNextColumn();
                 if (g == h) ImGui::TextColored(colors::muted, "—");
-                else ImGui::Text("%.3f", jsd_(h, g));
+                else ImGui::Text("%.3f", jsd(h, g));
             }
             ImGui::PopFont();
         }
@@ -274,18 +275,27 @@ void HeadsView::removal_table(const Frame& f) {
 
 void HeadsView::draw(const Frame& f) {
     const session::AppState& s = f.s;
-    const vit::Trace& t = *s.trace();
-    if (generation_ != s.loaded.generation) {
-        distances_ = vit::mean_attention_distances(t, s.loaded.model->patch);
-        spreads_ = vit::mean_spreads(t);
-        generation_ = s.loaded.generation;
+    const int layer = s.sel.layer;
+    const auto numbers = analysis<HeadNumbers>(f, experiment_key(f, "heads-distance"), [trace = s.loaded.trace, patch = s.loaded.model->patch] {
+        return HeadNumbers{vit::mean_attention_distances(*trace, patch), vit::mean_spreads(*trace)};
+    });
+    const auto jsd = analysis<Eigen::MatrixXd>(f, experiment_key(f, "heads-jsd-L" + std::to_string(layer)),
+                                               [trace = s.loaded.trace, layer] { return vit::head_divergences(*trace, layer); });
+    if (numbers && numbers->value) {
+        distance_plot(f, numbers->value->distance);
+    } else {
+        evidence_heading(f, "On this photo: how far each head looks");
+        if (numbers) ImGui::TextColored(colors::error, "%s", numbers->error.c_str());
+        else computing_note("every head's mean attention distance");
+        if (!s.page_targets.empty()) f.emit(session::act::SetPageTargets{});
     }
-    if (jsd_key_[0] != s.loaded.generation || jsd_key_[1] != s.sel.layer) {
-        jsd_ = vit::head_divergences(t, s.sel.layer);
-        jsd_key_[0] = s.loaded.generation, jsd_key_[1] = s.sel.layer;
+    if (numbers && numbers->value && jsd && jsd->value) {
+        layer_table(f, numbers->value->distance, numbers->value->spread, *jsd->value);
+    } else if (jsd && !jsd->value) {
+        ImGui::TextColored(colors::error, "%s", jsd->error.c_str());
+    } else {
+        computing_note("how the heads of this layer differ");
     }
-    distance_plot(f);
-    layer_table(f);
     if (s.loaded.model->num_classes() == 0) {
         evidence_heading(f, "Removing a head");
         note("This model has no classifier head: there are no classes whose probability removing a head could change.");

@@ -30,6 +30,10 @@ void note(const char* text) {
     ImGui::PopTextWrapPos();
 }
 
+void computing_note(const char* what) {
+    ImGui::TextColored(colors::muted, "Computing %s…", what);
+}
+
 float table_height(int lines) {
     const ImGuiStyle& st = ImGui::GetStyle();
     return lines * (ImGui::GetTextLineHeight() + 2 * st.CellPadding.y) + st.ScrollbarSize + st.CellPadding.y;

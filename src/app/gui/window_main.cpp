@@ -82,7 +82,7 @@ private:
     void handle(const session::Action& a);
     void apply_all(std::vector<session::Action>& actions);
     void write_state_file();
-    bool busy() const { return s_.work.busy || !s_.experiments.running.empty(); }
+    bool busy() const { return s_.work.busy || !s_.experiments.running.empty() || !s_.analyses.running.empty(); }
     void update_title();
 
     WindowOptions opt_;
@@ -94,6 +94,7 @@ private:
     // window, released in ~Window before it goes.
     std::unique_ptr<session::ModelWorker> worker_;
     std::unique_ptr<session::ExperimentRunner> experiments_;
+    std::unique_ptr<session::ExperimentRunner> analyses_;   // the pages' slow numbers; never stops an experiment
     std::unique_ptr<ui::Gpu> gpu_;
     std::unique_ptr<ui::MainView> view_;
     ui::Fonts fonts_;
@@ -148,12 +149,14 @@ Window::Window(const CliArgs& args, const WindowOptions& opt) : opt_(opt), scrip
     view_ = std::make_unique<ui::MainView>();
     worker_ = std::make_unique<session::ModelWorker>([] { glfwPostEmptyEvent(); });
     experiments_ = std::make_unique<session::ExperimentRunner>([] { glfwPostEmptyEvent(); });
+    analyses_ = std::make_unique<session::ExperimentRunner>([] { glfwPostEmptyEvent(); });
     worker_->submit({model, startup_image(args, settings_)});
     s_.work.busy = true;
 }
 
 Window::~Window() {
-    experiments_.reset();  // both join their threads before anything they could notify goes away
+    analyses_.reset();     // each joins its thread before anything it could notify goes away
+    experiments_.reset();
     worker_.reset();
     view_.reset();    // GL objects: the context must still exist
     gpu_.reset();
@@ -213,6 +216,7 @@ void Window::begin_frame() {
     }
     s_.work = progress;
     s_.experiments = experiments_->view();
+    s_.analyses = analyses_->view();
     update_title();
     if (take_rescale()) {
         load_fonts();
@@ -244,6 +248,8 @@ void Window::handle(const session::Action& a) {
             experiments_->start(x->key, x->job);
         } else if (std::holds_alternative<session::act::CancelExperiment>(a)) {
             experiments_->cancel();
+        } else if (auto* x = std::get_if<session::act::RunAnalysis>(&a)) {
+            analyses_->start(x->key, x->job);
         } else if (std::holds_alternative<session::act::Quit>(a)) {
             s_.quit = true;
         }

@@ -110,7 +110,8 @@ std::vector<ScriptCommand> script_from_cli(const CliArgs& args) {
 
 bool ScriptRunner::wait_over(const session::AppState& s) {
     if (waiting_) {
-        const bool settled = !s.work.busy && s.experiments.running.empty() && (s.loaded.ready() || !s.last_error.empty());
+        const bool settled = !s.work.busy && s.experiments.running.empty() && s.analyses.running.empty() &&
+                             (s.loaded.ready() || !s.last_error.empty());
         if (!settled) {
             if (++wait_frames_ > kWaitTimeoutFrames) {
                 error_ = "timed out waiting for the model";

@@ -4,7 +4,8 @@
 // mouse and keyboard emit.
 //
 // Script file: one command per line, '#' starts a comment.
-//   wait                      until the model has run, nothing is loading and no experiment runs, then 2 frames
+//   wait                      until the model has run, nothing is loading and no experiment or page analysis
+//                             runs, then 2 frames
 //   frames N                  let N frames render
 //   select ROW,COL | cls      the query
 //   layer L / head H          (head also shows that head on the photo)
