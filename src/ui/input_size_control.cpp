@@ -48,10 +48,6 @@ std::vector<InputSizeChoice> input_size_choices(const session::AppState& s) {
     return out;
 }
 
-float input_size_control_width(const Frame& f) {
-    return ImGui::CalcTextSize("Input").x + ImGui::GetStyle().ItemSpacing.x + f.px(kComboWidth);
-}
-
 void input_size_control(const Frame& f) {
     const session::AppState& s = f.s;
     const int now = current_size(s);

@@ -19,7 +19,5 @@ std::vector<InputSizeChoice> input_size_choices(const session::AppState& s);
 
 // A labelled combo at the cursor ("Input  224 px ▾"); emits act::SetInputSize.
 void input_size_control(const Frame& f);
-// Its width, for toolbars that reflow.
-float input_size_control_width(const Frame& f);
 
 }  // namespace ui

@@ -83,9 +83,12 @@ void PhotoPanel::toolbar(const Frame& f) {
     if (ImGui::RadioButton("mean of visible (M)", !head)) f.emit(session::act::SetMapSource{session::MapSource::MeanOfVisible});
     tooltip("The average of the weights of the heads shown in the middle panel.");
 
-    same_line_if_fits(input_size_control_width(f) + f.px(16));
-    if (ImGui::GetCursorPosX() > st.WindowPadding.x + 1) ImGui::SetCursorPosX(ImGui::GetCursorPosX() + f.px(16));
+    // The input size on a line of its own: a line that wraps or not with the query's name would move the photo.
     input_size_control(f);
+    if (t) {
+        ImGui::SameLine();
+        ImGui::TextColored(colors::muted, "%d × %d patches of %d px · %d tokens", t->grid, t->grid, s.loaded.model->patch, t->tokens);
+    }
 }
 
 void PhotoPanel::photo(const Frame& f, const MapData* map, ImVec2 size) {

@@ -199,7 +199,9 @@ void HeadsView::head_removal(const Frame& f) {
                     ImGui::PopFont();
                 }
                 ImGui::TableNextColumn();
+                ImGui::PushTextWrapPos(0);  // long class names wrap in their cell
                 if (i < v.size()) ImGui::TextColored(colour, "%s", vit::label_of(m, v[i].index).c_str());
+                ImGui::PopTextWrapPos();
             };
             cell(r->before, ImGui::GetStyleColorVec4(ImGuiCol_Text));
             cell(r->after, colors::whatif);
@@ -232,8 +234,8 @@ void HeadsView::removal_table(const Frame& f) {
     if (!have) return;
     const auto t = s.experiments.result<vit::AblationTable>(key);
     const vit::Model& m = *s.loaded.model;
-    ImGui::Text("Top-1 of the model: %s, p = %.4f. Each cell: its probability with that head removed, minus %.4f.",
-                vit::label_of(m, t->top1_class).c_str(), t->top1_probability, t->top1_probability);
+    ImGui::TextWrapped("Top-1 of the model: %s, p = %.4f. Each cell: its probability with that head removed, minus %.4f.",
+                       vit::label_of(m, t->top1_class).c_str(), t->top1_probability, t->top1_probability);
     if (t->cancelled && !s.experiments.is_running(key)) {
         ImGui::TextColored(colors::whatif, "Stopped after %d of %d heads: the rest are blank.", t->done, layers * heads);
         ImGui::SameLine();
@@ -260,10 +262,14 @@ void HeadsView::removal_table(const Frame& f) {
                 char text[32];
                 if (std::isfinite(v)) std::snprintf(text, sizeof text, "%+.4f##%d_%d", v, l, h);
                 else std::snprintf(text, sizeof text, "##%d_%d", l, h);
-                if (ImGui::Selectable(text, l == s.sel.layer && h == s.sel.head)) {
+                // The selected head is outlined: a selection colour would hide the cell's own.
+                if (ImGui::Selectable(text, false)) {
                     f.emit(session::act::SetLayer{l});
                     f.emit(session::act::SetHead{h});
                 }
+                if (l == s.sel.layer && h == s.sel.head)
+                    ImGui::GetWindowDrawList()->AddRect(ImGui::GetItemRectMin(), ImGui::GetItemRectMax(),
+                                                        ImGui::GetColorU32(colors::accent), 0, 0, f.px(2));
             }
             ImGui::PopFont();
         }
