@@ -170,9 +170,11 @@ void ScriptRunner::step(const session::AppState& s, std::vector<session::Action>
             const Tab* tab = std::find_if(std::begin(tabs), std::end(tabs), [&](Tab t) { return c.arg == session::tab_name(t); });
             if (tab == std::end(tabs)) throw vit::Error(c.where + ": tab is math, whatifs or questions");
             out.push_back(session::act::ShowTab{*tab});
+            frames_left_ = 2;  // the tab bar shows a tab chosen this way a frame later; its page asks for its numbers then
         } else if (c.verb == "question") {
             if (!session::find_question_page(c.arg)) throw vit::Error(c.where + ": no question page '" + c.arg + "'");
             out.push_back(session::act::ShowQuestion{c.arg});
+            frames_left_ = 2;  // as for tab: a following `wait` then waits for the numbers the page asked for
         } else if (c.verb == "size") {
             const int px = to_int(c);
             const int patch = s.loaded.model ? s.loaded.model->patch : 0;

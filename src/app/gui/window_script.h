@@ -13,8 +13,9 @@
 //   toggle-head H             show/hide head H
 //   pin ROW,COL | none        the key the math panel explains
 //   temperature T             the temperature what-if
-//   tab math | whatifs | questions   the right-hand panel's tab
-//   question NAME            the Questions tab on that page (scaling, heads, global, ...)
+//   tab math | whatifs | questions   the right-hand panel's tab (then 2 frames)
+//   question NAME            the Questions tab on that page (scaling, heads, global, ...), then 2
+//                             frames: a `wait` after it waits for the numbers the page computes
 //   size PX                   the model input's side in pixels, a multiple of the patch (then waits)
 //   style KEY=VALUE ...       colormap=viridis|magma|turbo scale=row-max|absolute|log
 //                             opacity=0..1 fade=on|off smooth=on|off grid=on|off
