@@ -106,8 +106,22 @@ def test_scripted_screenshot(xvfb, tmp, size=None, row=ROW, col=COL):
 
 
 def test_input_size(xvfb, tmp):
-    """`size 448` re-runs the model on a 28 x 28 grid; the photo shows what `vitscope attention --size 448` computes."""
+    """`size 448` re-runs the model on a 28 x 28 grid; the photo shows what `vitscope attention --size 448` computes.
+    A size whose trace exceeds the memory budget is refused with the reason, and the window keeps what it had."""
     test_scripted_screenshot(xvfb, tmp, size=448, row=12, col=17)
+    os.environ["VITSCOPE_MEMORY_BUDGET"] = "300M"  # ViT-Ti at 640 px: 0.42 GiB; at 224 px far less
+    try:
+        w = scripted_window(xvfb, tmp, "too_large", "select 4,4\nsize 640\nquit\n")
+    finally:
+        del os.environ["VITSCOPE_MEMORY_BUDGET"]
+    try:
+        assert w.proc.wait(timeout=300) == 0, f"exit code {w.proc.returncode}: {w.output()}"
+    finally:
+        w.close()
+    state = read_state(w.state_file)
+    assert "memory budget" in state["last_error"] and "640" in state["last_error"], state["last_error"]
+    assert (state["input_size"], state["grid"], state["row"], state["col"]) == (224, 14, 4, 4), state
+    assert state["ready"], state
 
 
 PAGES = ("heads", "quadratic", "cls")
