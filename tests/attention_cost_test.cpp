@@ -60,6 +60,12 @@ TEST(AttentionCost, FitsRecoverExactCurves) {
     EXPECT_NEAR(f.linear_per_token, 2e-5, 1e-15);
     EXPECT_NEAR(f.attention_per_token2, 3e-8, 1e-18);
     EXPECT_NEAR(f.crossover_tokens, 2e-5 / 3e-8, 1e-6);
+    // The curves the page draws go through the points, and meet at the crossover.
+    for (const TimingPoint& p : points) {
+        EXPECT_NEAR(f.linear_at(p.tokens), p.linear_seconds, 1e-12);
+        EXPECT_NEAR(f.attention_at(p.tokens), p.attention_seconds, 1e-12);
+    }
+    EXPECT_NEAR(f.linear_at(f.crossover_tokens), f.attention_at(f.crossover_tokens), 1e-12);
     // Noisy points: the fit minimises the squared error (a shifted slope fits worse).
     points[1].linear_seconds *= 1.3;
     const CostFit g = fit_costs(points);

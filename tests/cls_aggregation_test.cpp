@@ -80,6 +80,17 @@ TEST(ClsWeights, SelfAndPrefixPerHead) {
     EXPECT_EQ(w.self_mean[1], 1.0);  // layer 1: every head's CLS row is one-hot on itself
     EXPECT_EQ(w.self(1, 1), 1.0);
     EXPECT_EQ(w.prefix(1, 0), 1.0);
+
+    // Read off a row: a head's CLS row gives that head's numbers, the mean of
+    // two heads' rows their mean; a row of the wrong length is refused.
+    const PrefixWeights one = prefix_weights(t, t.layers[0].heads[1].attn.row(0).transpose());
+    EXPECT_NEAR(one.self, 0.2, 1e-7);
+    EXPECT_NEAR(one.prefix, 0.4, 1e-7);
+    const Vec mean = 0.5f * (t.layers[0].heads[0].attn.row(0) + t.layers[0].heads[1].attn.row(0)).transpose();
+    const PrefixWeights both = prefix_weights(t, mean);
+    EXPECT_NEAR(both.self, w.self_mean[0], 1e-7);
+    EXPECT_NEAR(both.prefix, w.prefix_mean[0], 1e-7);
+    EXPECT_THROW(prefix_weights(t, Vec::Zero(5)), Error);
 }
 
 // LayerNorm and the classifier written out in double.

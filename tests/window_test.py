@@ -14,6 +14,11 @@
   (g) the Questions pages on what attention is (global, dynamic, permutation, position,
       cross, mlp) open from a script and draw something of their own; a second photo
       (`compare PATH`) runs beside the first, and a broken one changes nothing.
+  (h) `size 448` runs the window at another input size (a 28 x 28 grid, the photo
+      agreeing with `vitscope attention --size 448`);
+  (i) the Questions pages open from a script and draw; a click on a dot of the heads
+      page's distance plot selects that layer and head.
+Names of tests as arguments (or $VITSCOPE_WINDOW_TESTS, comma-separated) run only those.
 Run by ctest with VITSCOPE_BIN and VITSCOPE_SOURCE_DIR; prints "N passed, M failed"."""
 import csv
 import filecmp
@@ -38,10 +43,11 @@ CHELSEA = os.path.join(SRC, "assets", "chelsea.png")
 PROPERTY_PAGES = ["global", "dynamic", "permutation", "position", "cross", "mlp"]
 
 
-def trace_weights(layer, head, row, col):
+def trace_weights(layer, head, row, col, size=None):
     """The weights of the query's row from the command line: {(row, col): weight} over patches."""
+    extra = ["--size", str(size)] if size else []
     out = subprocess.run([BIN, "attention", DOG, "--layer", str(layer), "--head", str(head), "--patch", f"{row},{col}",
-                          "--model", MODEL], check=True, capture_output=True, text=True, timeout=300).stdout
+                          "--model", MODEL, *extra], check=True, capture_output=True, text=True, timeout=300).stdout
     return {(int(r["row"]), int(r["col"])): float(r["weight"]) for r in csv.DictReader(io.StringIO(out))
             if int(r["row"]) >= 0}
 
@@ -60,10 +66,12 @@ def scripted_window(xvfb, tmp, name, commands, *options, env=None):
     return Window(xvfb, BIN, [DOG, "--model", MODEL, *options, "--script", script], tmp, env=env)
 
 
-def test_scripted_screenshot(xvfb, tmp):
+def test_scripted_screenshot(xvfb, tmp, size=None, row=ROW, col=COL):
+    """At the model's own size, or (size) after the script's `size` command changed the input for the window."""
     xvfb.park_pointer()  # no hover outline on the photo
     shots = {name: os.path.join(tmp, name + ".png") for name in ("fade", "flat", "photo")}
-    commands = (f"frames 3\nscreenshot {shots['fade']}\n"                        # the default style: fade on
+    commands = ((f"size {size}\nselect {row},{col}\nlayer {LAYER}\nhead {HEAD}\n" if size else "") +
+                f"frames 3\nscreenshot {shots['fade']}\n"                        # the default style: fade on
                 f"style fade=off\nframes 3\nscreenshot {shots['flat']}\n"      # one opacity for all patches
                 f"style opacity=0\nframes 3\nscreenshot {shots['photo']}\n")   # the photo alone
     w = scripted_window(xvfb, tmp, "shots", commands, "--select", f"{ROW},{COL}", "--layer", str(LAYER),
@@ -73,15 +81,17 @@ def test_scripted_screenshot(xvfb, tmp):
     finally:
         w.close()
     state = read_state(w.state_file)
-    assert (state["layer"], state["head"], state["row"], state["col"]) == (LAYER, HEAD, ROW, COL), state
+    assert (state["layer"], state["head"], state["row"], state["col"]) == (LAYER, HEAD, row, col), state
     assert state["last_error"] == "", state["last_error"]
+    if size:
+        assert (state["input_size"], state["grid"], state["tokens"]) == (size, size // 16, 1 + (size // 16) ** 2), state
     px = {}
     for name, path in shots.items():
         img = Image.open(path)
         assert img.size == (1920, 1080), img.size
         px[name] = np.asarray(img.convert("RGB"))
 
-    weights = trace_weights(LAYER, HEAD, ROW, COL)
+    weights = trace_weights(LAYER, HEAD, row, col, size)
     grid = state["grid"]
     assert len(weights) == grid * grid
     boxes = {rc: patch_box(state, *rc) for rc in weights}
@@ -106,6 +116,90 @@ def test_scripted_screenshot(xvfb, tmp):
     weak = np.mean([change(rc) for rc in ranked[len(ranked) // 2:]])
     strong = change(ranked[0])
     assert weak < 0.05 and strong > 4 * weak, f"fade: weakest half changed by {weak:.3f}, strongest patch by {strong:.3f}"
+
+
+def test_input_size(xvfb, tmp):
+    """`size 448` re-runs the model on a 28 x 28 grid; the photo shows what `vitscope attention --size 448` computes.
+    A size whose trace exceeds the memory budget is refused with the reason, and the window keeps what it had."""
+    test_scripted_screenshot(xvfb, tmp, size=448, row=12, col=17)
+    os.environ["VITSCOPE_MEMORY_BUDGET"] = "300M"  # ViT-Ti at 640 px: 0.42 GiB; at 224 px far less
+    try:
+        w = scripted_window(xvfb, tmp, "too_large", "select 4,4\nsize 640\nquit\n")
+    finally:
+        del os.environ["VITSCOPE_MEMORY_BUDGET"]
+    try:
+        assert w.proc.wait(timeout=300) == 0, f"exit code {w.proc.returncode}: {w.output()}"
+    finally:
+        w.close()
+    state = read_state(w.state_file)
+    assert "memory budget" in state["last_error"] and "640" in state["last_error"], state["last_error"]
+    assert (state["input_size"], state["grid"], state["row"], state["col"]) == (224, 14, 4, 4), state
+    assert state["ready"], state
+
+
+PAGES = ("heads", "quadratic", "cls")
+
+
+def page_region(pixels):
+    """The Questions page: the right-hand panel right of the list of questions, below the tab bar."""
+    h, w = pixels.shape[:2]
+    return pixels[int(0.15 * h):int(0.95 * h), int(0.745 * w):w - 10]
+
+
+def test_question_pages(xvfb, tmp):
+    """Each page opens from the script, reports itself in the state file and draws something of its own."""
+    xvfb.park_pointer()
+    regions = {}
+    for name in ("math",) + PAGES:
+        shot = os.path.join(tmp, name + ".png")
+        opening = "tab math" if name == "math" else f"question {name}\nwait"
+        w = scripted_window(xvfb, tmp, name, f"{opening}\nframes 5\nscreenshot {shot}\nquit\n")
+        try:
+            assert w.proc.wait(timeout=300) == 0, f"exit code {w.proc.returncode}: {w.output()}"
+        finally:
+            w.close()
+        state = read_state(w.state_file)
+        assert state["last_error"] == "" and state["ready"], state
+        if name == "math":
+            assert state["tab"] == "math", state
+        else:
+            assert (state["tab"], state["question"]) == ("questions", name), state
+        targets = state["page_targets"]
+        if name == "heads":  # a dot per layer and head of ViT-Ti, inside the window
+            assert len(targets) == 12 * 3 and all(0 < x < 1920 and 0 < y < 1080 for x, y in targets.values()), targets
+        else:
+            assert targets == {}, targets
+        pixels = np.asarray(Image.open(shot).convert("RGB")).astype(np.float64)
+        assert pixels.shape == (1080, 1920, 3), pixels.shape
+        regions[name] = page_region(pixels)
+    background = np.median(regions["math"].reshape(-1, 3), axis=0)
+    for name in PAGES:
+        inked = float((np.abs(regions[name] - background).sum(axis=2) > 40).mean())
+        assert inked > 0.03, f"the {name} page is nearly empty: {inked:.3f} of its pixels differ from the background"
+        for other in ("math",) + PAGES:
+            if other != name:
+                diff = float(np.abs(regions[name] - regions[other]).mean())
+                assert diff > 2, f"the {name} page looks like the {other} one (mean difference {diff:.2f})"
+
+
+def test_click_distance_dot(xvfb, tmp):
+    """Clicking a head's dot on the heads page's distance plot selects that layer and head."""
+    w = scripted_window(xvfb, tmp, "dot", "layer 2\nhead 0\nquestion heads\n")
+    try:
+        state = w.wait_for(lambda s: s.get("ready") and s["question"] == "heads" and s["page_targets"],
+                           what="the heads page's distance dots")
+        assert (state["layer"], state["head"]) == (2, 0), state
+        win = w.window_id()
+        w.xdotool("windowfocus", "--sync", win)
+        for layer, head in [(9, 2), (4, 1)]:
+            x, y = state["page_targets"][f"L{layer} H{head}"]
+            w.xdotool("mousemove", "--window", win, str(int(round(x))), str(int(round(y))))
+            w.xdotool("click", "1")
+            state = w.wait_for(lambda s: (s["layer"], s["head"]) == (layer, head), timeout=30,
+                               what=f"the click on the dot of layer {layer}, head {head}")
+            assert state["map"] == "head" and state["tab"] == "questions", state
+    finally:
+        w.close()
 
 
 def test_mouse_and_keys(xvfb, tmp):
@@ -408,11 +502,11 @@ def main():
     if not tally.check(f"the default model at {MODEL}", os.path.isdir(MODEL), "set VITSCOPE_MODEL or VITSCOPE_MODEL_MIRROR"):
         return tally.finish()
     tests = [test_scripted_screenshot, test_mouse_and_keys, test_broken_files_keep_the_previous, test_export_names,
-             test_question_figure,
-             test_get_model, test_property_pages, test_compare_photo]
-    only = os.environ.get("VITSCOPE_WINDOW_TESTS")   # e.g. "test_get_model": run only these
-    if only:
-        tests = [t for t in tests if t.__name__ in only.split(",")]
+             test_question_figure, test_get_model, test_property_pages, test_compare_photo,
+             test_input_size, test_question_pages, test_click_distance_dot]
+    only = sys.argv[1:] or [n for n in os.environ.get("VITSCOPE_WINDOW_TESTS", "").split(",") if n]
+    if only:  # some of them, by name
+        tests = [t for t in tests if t.__name__ in only]
     xvfb = Xvfb()
     try:
         for t in tests:

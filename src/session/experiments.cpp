@@ -42,7 +42,10 @@ void ExperimentRunner::cancel() {
 
 ExperimentsView ExperimentRunner::view() const {
     std::lock_guard lock(mutex_);
-    return view_;
+    ExperimentsView v = view_;
+    // A job about to start counts as running: its page shows progress, the window keeps drawing, scripts wait.
+    if (pending_ && v.running.empty()) v.running = pending_key_, v.done = v.total = 0;
+    return v;
 }
 
 bool ExperimentRunner::idle() const {
@@ -90,8 +93,9 @@ void ExperimentRunner::loop() {
             view_.error = error;
             // A cancelled job keeps what it finished only when it says so by returning it.
             if (result) {
-                if (view_.results.size() >= kKeptResults) view_.results.erase(view_.results.begin());
+                if (!view_.results.count(key)) finished_.push_back(key);
                 view_.results[key] = std::move(result);
+                if (finished_.size() > kKeptResults) view_.results.erase(finished_.front()), finished_.pop_front();
             }
         }
         if (on_change_) on_change_();

@@ -10,6 +10,7 @@
 #pragma once
 #include <atomic>
 #include <condition_variable>
+#include <deque>
 #include <functional>
 #include <map>
 #include <memory>
@@ -63,6 +64,7 @@ private:
     std::string pending_key_;
     ExperimentJob pending_;
     ExperimentsView view_;
+    std::deque<std::string> finished_;  // keys of view_.results, oldest first (the oldest goes when full)
     std::atomic<bool> cancel_{false};
     bool stop_ = false;
     std::thread thread_;  // last: starts after everything above exists

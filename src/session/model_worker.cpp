@@ -48,6 +48,7 @@ void ModelWorker::submit(const Request& request) {
         if (!request.model_dir.empty()) merged.model_dir = request.model_dir;
         if (!request.image_path.empty()) merged.image_path = request.image_path;
         if (!request.compare_path.empty()) merged.compare_path = request.compare_path;
+        if (request.input_size >= 0) merged.input_size = request.input_size;
         pending_ = merged;
     }
     wake_.notify_all();
@@ -125,7 +126,9 @@ ModelWorker::Result ModelWorker::process(const Request& request) {
         }
     }
 
-    const bool changed = model != current_.model || image != current_.image;
+    // A new model starts at its own input size (another model may have another patch size).
+    int input_size = request.input_size >= 0 ? request.input_size : (model != current_.model ? 0 : input_size_);
+    const bool changed = model != current_.model || image != current_.image || input_size != input_size_;
     if (changed) {
         Loaded next;
         next.model = model;
@@ -133,10 +136,14 @@ ModelWorker::Result ModelWorker::process(const Request& request) {
         next.image = image;
         next.image_path = image_path;
         if (model && image) {
-            const char* step = "Preprocessing";  // names the step that failed
+            const char* step = "";  // names the step that failed
             try {
+                // Refused before anything is allocated: not a multiple of the patch, or over the memory budget.
+                step = "Changing the input size";
+                if (input_size) vit::check_input_size(*model, input_size, {});
+                step = "Preprocessing";
                 set_stage(step);
-                auto input = std::make_shared<const vit::Input>(vit::preprocess(*image, model->config.pre));
+                auto input = std::make_shared<const vit::Input>(vit::preprocess(*image, model->config.pre, input_size));
                 step = "The forward pass";
                 set_stage("Running the forward pass");
                 auto trace = std::make_shared<vit::Trace>(vit::run(*model, *input));
@@ -147,11 +154,13 @@ ModelWorker::Result ModelWorker::process(const Request& request) {
             } catch (...) {
                 errors.push_back(std::string(step) + " failed: " + describe(std::current_exception()));
                 next = current_;  // keep what worked before
+                input_size = input_size_;
             }
         }
-        if (next.model != current_.model || next.image != current_.image) {
+        if (next.model != current_.model || next.image != current_.image || input_size != input_size_) {
             next.generation = ++generation_;
             current_ = next;
+            input_size_ = input_size;
             r.changed = true;
         }
     }
@@ -176,7 +185,9 @@ bool ModelWorker::process_compare(const Request& request, std::vector<std::strin
         }
     }
     const auto& model = current_.model;
-    if (!image || !model || (image == compared_.image && model == compared_.model)) return false;
+    // Same model, photo and input size as the first: the two traces compare patch by patch.
+    if (!image || !model || (image == compared_.image && model == compared_.model && compared_size_ == input_size_))
+        return false;
     Loaded next;
     next.model = model;
     next.model_dir = current_.model_dir;
@@ -185,7 +196,7 @@ bool ModelWorker::process_compare(const Request& request, std::vector<std::strin
     const char* step = "Preprocessing the second photo";
     try {
         set_stage(step);
-        auto input = std::make_shared<const vit::Input>(vit::preprocess(*image, model->config.pre));
+        auto input = std::make_shared<const vit::Input>(vit::preprocess(*image, model->config.pre, input_size_));
         step = "The forward pass on the second photo";
         set_stage("Running the forward pass on the second photo");
         auto trace = std::make_shared<vit::Trace>(vit::run(*model, *input));
@@ -201,6 +212,7 @@ bool ModelWorker::process_compare(const Request& request, std::vector<std::strin
     }
     next.generation = ++generation_;
     compared_ = std::move(next);
+    compared_size_ = input_size_;
     return true;
 }
 

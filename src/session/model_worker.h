@@ -22,6 +22,8 @@ public:
         std::string model_dir;    // empty: keep the current model
         std::string image_path;   // empty: keep the current photo
         std::string compare_path; // empty: keep the current second photo
+        int input_size = -1;      // the model input's side in pixels; 0: the model's own; -1: keep
+                                  // (a new model starts at its own size unless the request sets one)
     };
     struct Result {
         Loaded loaded;            // the new set, or the previous one when nothing new succeeded
@@ -61,6 +63,8 @@ private:
     double started_ = 0;
     Loaded current_;              // only the worker thread touches it
     Loaded compared_;             // the same for the second photo
+    int input_size_ = 0;          // the size current_ was run at as asked for (0: the model's own)
+    int compared_size_ = 0;       // the size compared_ was run at
     int generation_ = 0;
     std::thread thread_;          // last: starts after everything above exists
 };

@@ -69,10 +69,16 @@ bool apply(AppState& s, const Action& a) {
                 s.image_view[0] = x.x, s.image_view[1] = x.y, s.image_view[2] = x.w, s.image_view[3] = x.h;
                 return true;
             },
+            [&](const act::SetPageTargets& x) { s.page_targets = x.targets; return true; },
             [&](const act::ShowHelp& x) { s.show_help = x.show; return true; },
-            [&](const act::ShowTab& x) { s.tab = x.tab; return true; },
+            [&](const act::ShowTab& x) {
+                if (x.tab != s.tab) s.page_targets.clear();  // only the page on screen can be clicked
+                s.tab = x.tab;
+                return true;
+            },
             [&](const act::ShowQuestion& x) {
                 s.tab = AppState::Tab::Questions;
+                if (s.question != x.name) s.page_targets.clear();  // the new page reports its own
                 s.question = x.name;
                 return true;
             },
@@ -152,6 +158,9 @@ std::string state_json(const AppState& s) {
     const auto& c = s.loaded.crop;
     j["crop"] = {c.x, c.y, c.w, c.h};
     j["image_view"] = {s.image_view[0], s.image_view[1], s.image_view[2], s.image_view[3]};
+    j["input_size"] = s.loaded.input ? s.loaded.input->size : 0;
+    j["page_targets"] = json::object();
+    for (const PageTarget& p : s.page_targets) j["page_targets"][p.name] = {p.x, p.y};
     j["temperature"] = s.temperature;
     j["tab"] = tab_name(s.tab);
     j["question"] = s.question;

@@ -78,6 +78,14 @@ struct GetModelState {
     DownloadView download;
 };
 
+// A named point on a Questions page that does something when clicked
+// ("L3 H1": the dot of layer 3, head 1).
+struct PageTarget {
+    std::string name;
+    float x = 0, y = 0;
+    bool operator==(const PageTarget& o) const { return name == o.name && x == o.x && y == o.y; }
+};
+
 struct AppState {
     Loaded loaded;
     // The second photo (File > Compare with…) through the same model: its
@@ -90,6 +98,7 @@ struct AppState {
     WorkProgress work;
     ExperimentsView experiments;      // the Questions pages' long what-ifs: running, finished
     std::string exporting;            // a Questions page's figure waiting for its experiments (its path); empty: none
+    ExperimentsView analyses;         // the pages' own numbers too slow for one frame at large inputs (latest first)
     std::string last_error;           // shown until the next success or dismissal
     std::string status;               // last completed action ("Saved ...")
     double last_forward_seconds = 0;
@@ -99,6 +108,9 @@ struct AppState {
     enum class Tab { Math, WhatIfs, Questions };
     Tab tab = Tab::Math;              // the right-hand panel's tab
     std::string question = "scaling"; // the Questions tab's page (explain's --question name)
+    // Points a page can be clicked on (the heads page's distance dots), window
+    // coordinates; the state file reports them so tests can click one.
+    std::vector<PageTarget> page_targets;
     std::string export_dir = ".";     // where screenshots and figures go
     std::string photos_dir, models_dir;  // the project's sample photos and models, for the browser
     // Where the photo (not the panel) sits in the window, logical pixels;
@@ -131,11 +143,14 @@ struct SetStyle { gfx::OverlayStyle style; };
 struct SetTemperature { float temperature; };
 struct DismissError {};
 struct SetImageView { float x, y, w, h; };     // where the photo view drew the photo
+struct SetPageTargets { std::vector<PageTarget> targets; };  // where a page drew its clickable points
+struct SetInputSize { int px; };               // the model input's side (0: the model's own); the worker re-runs
 struct ShowHelp { bool show; };
 struct ShowTab { AppState::Tab tab; };
 struct ShowQuestion { std::string name; };     // opens the Questions tab on that page
 struct RunExperiment { std::string key; ExperimentJob job; };  // the window's ExperimentRunner runs it
 struct CancelExperiment {};
+struct RunAnalysis { std::string key; ExperimentJob job; };    // a page's numbers, off the window's thread (not a what-if)
 struct OpenBrowser { BrowserState::Mode mode; std::string dir; };
 struct OpenImage { std::string path; };
 struct OpenModel { std::string dir; };
@@ -154,7 +169,7 @@ struct Quit {};
 
 using Action = std::variant<act::SelectQuery, act::MoveQuery, act::SetLayer, act::StepLayer, act::SetHead,
                             act::ToggleHeadVisible, act::SetMapSource, act::HoverKey, act::PinKey, act::SetStyle,
-                            act::SetTemperature, act::DismissError, act::SetImageView, act::ShowHelp, act::ShowTab, act::ShowQuestion, act::RunExperiment, act::CancelExperiment, act::OpenBrowser, act::OpenImage,
+                            act::SetTemperature, act::DismissError, act::SetImageView, act::SetPageTargets, act::SetInputSize, act::ShowHelp, act::ShowTab, act::ShowQuestion, act::RunExperiment, act::CancelExperiment, act::RunAnalysis, act::OpenBrowser, act::OpenImage,
                             act::OpenModel, act::OpenCompare, act::ShowGetModel, act::GetModel, act::CancelDownload,
                             act::Screenshot, act::ExportFigure, act::ExportQuestionFigure, act::Quit>;
 

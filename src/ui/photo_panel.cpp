@@ -7,6 +7,7 @@
 
 #include "color_bar.h"
 #include "gfx/style_names.h"
+#include "input_size_control.h"
 #include "session/shown_rows.h"
 #include "theme.h"
 #include "vit/token_name.h"
@@ -106,6 +107,13 @@ void PhotoPanel::toolbar(const Frame& f) {
     ImGui::SameLine();
     if (ImGui::RadioButton("mean of visible (M)", !head)) f.emit(session::act::SetMapSource{session::MapSource::MeanOfVisible});
     tooltip("The average of the weights of the heads shown in the middle panel.");
+
+    // The input size on a line of its own: a line that wraps or not with the query's name would move the photo.
+    input_size_control(f);
+    if (t) {
+        ImGui::SameLine();
+        ImGui::TextColored(colors::muted, "%d × %d patches of %d px · %d tokens", t->grid, t->grid, s.loaded.model->patch, t->tokens);
+    }
 }
 
 void PhotoPanel::photo(const Frame& f, const MapData* map, ImVec2 size) {

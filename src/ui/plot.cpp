@@ -55,10 +55,9 @@ PlotHit plot(const Frame& f, const char* id, ImVec2 size, const PlotAxes& axes, 
     const float left = ImGui::CalcTextSize("-0.000").x + f.px(8), bottom = 2 * line_h + f.px(8);
     const ImVec2 p0(origin.x + left, origin.y + f.px(6)), p1(origin.x + size.x - f.px(8), origin.y + size.y - bottom);
     const Range xr = data_range(series, true, axes.x_lo, axes.x_hi), yr = data_range(series, false, axes.y_lo, axes.y_hi);
-    auto to_screen = [&](double x, double y) {
-        return ImVec2(p0.x + static_cast<float>((x - xr.lo) / (xr.hi - xr.lo)) * (p1.x - p0.x),
-                      p1.y - static_cast<float>((y - yr.lo) / (yr.hi - yr.lo)) * (p1.y - p0.y));
-    };
+    hit.area_min = p0, hit.area_max = p1;
+    hit.x_lo = xr.lo, hit.x_hi = xr.hi, hit.y_lo = yr.lo, hit.y_hi = yr.hi;
+    auto to_screen = [&](double x, double y) { return hit.to_screen(x, y); };
     const ImU32 axis = ImGui::GetColorU32(colors::muted), grid = ImGui::GetColorU32(ImVec4(1, 1, 1, 0.07f));
 
     // Axes, ticks and their labels.
@@ -140,12 +139,16 @@ PlotHit plot(const Frame& f, const char* id, ImVec2 size, const PlotAxes& axes, 
     }
     if (hit.index >= 0) {
         const PlotSeries& s = series[hit.series];
-        char text[160];
-        const std::string xs = hit.index < static_cast<int>(axes.x_names.size()) && s.x[hit.index] == hit.index
-                                   ? axes.x_names[hit.index]
-                                   : [&] { char b[32]; std::snprintf(b, sizeof b, "%.4g", s.x[hit.index]); return std::string(b); }();
-        std::snprintf(text, sizeof text, "%s%s%s = %s, %s = %.4g", s.label.c_str(), s.label.empty() ? "" : ": ",
-                      axes.x_label.c_str(), xs.c_str(), axes.y_label.c_str(), s.y[hit.index]);
+        char text[200];
+        if (hit.index < static_cast<int>(s.names.size())) {
+            std::snprintf(text, sizeof text, "%s: %s = %.4g", s.names[hit.index].c_str(), axes.y_label.c_str(), s.y[hit.index]);
+        } else {
+            const std::string xs = hit.index < static_cast<int>(axes.x_names.size()) && s.x[hit.index] == hit.index
+                                       ? axes.x_names[hit.index]
+                                       : [&] { char b[32]; std::snprintf(b, sizeof b, "%.4g", s.x[hit.index]); return std::string(b); }();
+            std::snprintf(text, sizeof text, "%s%s%s = %s, %s = %.4g", s.label.c_str(), s.label.empty() ? "" : ": ",
+                          axes.x_label.c_str(), xs.c_str(), axes.y_label.c_str(), s.y[hit.index]);
+        }
         ImGui::SetTooltip("%s", text);
         hit.clicked = clicked;
     }

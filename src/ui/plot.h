@@ -18,6 +18,7 @@ struct PlotSeries {
     ImVec4 color{0.9f, 0.9f, 0.9f, 1.f};
     int highlight = -1;            // a point drawn larger and outlined (the selected head)
     float bar_width = 0.8f;        // Bars: in x units
+    std::vector<std::string> names = {};  // optional, one per point: the read-out names the point ("layer 3, head 1")
 };
 
 struct PlotAxes {
@@ -35,6 +36,13 @@ struct PlotAxes {
 struct PlotHit {
     int series = -1, index = -1;   // the point under the mouse, if any
     bool clicked = false;
+    // Where the data landed: the plotting area and its ranges, window coordinates.
+    ImVec2 area_min, area_max;
+    double x_lo = 0, x_hi = 1, y_lo = 0, y_hi = 1;
+    ImVec2 to_screen(double x, double y) const {
+        return ImVec2(area_min.x + static_cast<float>((x - x_lo) / (x_hi - x_lo)) * (area_max.x - area_min.x),
+                      area_max.y - static_cast<float>((y - y_lo) / (y_hi - y_lo)) * (area_max.y - area_min.y));
+    }
 };
 
 PlotHit plot(const Frame& f, const char* id, ImVec2 size, const PlotAxes& axes, const std::vector<PlotSeries>& series);

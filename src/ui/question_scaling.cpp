@@ -20,9 +20,6 @@ public:
     void draw(const Frame& f) override;
 
 private:
-    // Cached per photo and model (the table walks every row of every head).
-    int table_generation_ = -1;
-    vit::ScalingTable table_;
     int histogram_key_[3] = {-1, -1, -1};  // generation, layer, head
     vit::ScoreHistogram histogram_;
 };
@@ -35,14 +32,33 @@ std::vector<double> centres(const std::vector<double>& edges) {
 
 std::vector<double> as_doubles(const std::vector<long long>& v) { return {v.begin(), v.end()}; }
 
+void saturation_plot(const Frame& f, const vit::ScalingTable& table, float w) {
+    std::vector<double> layer_x, share_scaled, share_raw;
+    for (int li = 0; li < static_cast<int>(table.saturated_raw.rows()); ++li)
+        for (int hi = 0; hi < static_cast<int>(table.saturated_raw.cols()); ++hi) {
+            layer_x.push_back(li + 0.12 * (hi - 0.5 * (table.saturated_raw.cols() - 1)));
+            share_raw.push_back(table.saturated_raw(li, hi));
+            share_scaled.push_back(table.saturated_scaled(li, hi));
+        }
+    std::vector<PlotSeries> sat = {
+        {PlotSeries::Kind::Dots, "without ÷√dₖ (what-if)", layer_x, share_raw, colors::whatif},
+        {PlotSeries::Kind::Dots, "with ÷√dₖ (the model)", layer_x, share_scaled, colors::accent},
+    };
+    PlotAxes sat_axes;
+    sat_axes.x_label = "layer (one dot per head)";
+    sat_axes.y_label = "share of rows saturated";
+    sat_axes.y_lo = 0, sat_axes.y_hi = 1;
+    sat_axes.x_integer = true;
+    plot(f, "##saturation", ImVec2(w, f.px(170)), sat_axes, sat);
+}
+
 void ScalingView::draw(const Frame& f) {
     const session::AppState& s = f.s;
     const vit::Trace& t = *s.trace();
     const int l = s.sel.layer, h = s.sel.head;
-    if (table_generation_ != s.loaded.generation) {
-        table_ = vit::scaling_table(t);
-        table_generation_ = s.loaded.generation;
-    }
+    // The table walks every row of every head: seconds at a large input, so off the window's thread.
+    const auto table = analysis<vit::ScalingTable>(f, experiment_key(f, "scaling-table"),
+                                                   [trace = s.loaded.trace] { return vit::scaling_table(*trace); });
     if (histogram_key_[0] != s.loaded.generation || histogram_key_[1] != l || histogram_key_[2] != h) {
         histogram_ = vit::score_histogram(t, l, h);
         histogram_key_[0] = s.loaded.generation, histogram_key_[1] = l, histogram_key_[2] = h;
@@ -94,23 +110,13 @@ void ScalingView::draw(const Frame& f) {
          "learning; the scaling keeps it alive.");
 
     evidence_heading(f, "Every head of this photo: rows whose largest weight exceeds 0.99");
-    std::vector<double> layer_x, share_scaled, share_raw;
-    for (int li = 0; li < static_cast<int>(table_.saturated_raw.rows()); ++li)
-        for (int hi = 0; hi < static_cast<int>(table_.saturated_raw.cols()); ++hi) {
-            layer_x.push_back(li + 0.12 * (hi - 0.5 * (table_.saturated_raw.cols() - 1)));
-            share_raw.push_back(table_.saturated_raw(li, hi));
-            share_scaled.push_back(table_.saturated_scaled(li, hi));
-        }
-    std::vector<PlotSeries> sat = {
-        {PlotSeries::Kind::Dots, "without ÷√dₖ (what-if)", layer_x, share_raw, colors::whatif},
-        {PlotSeries::Kind::Dots, "with ÷√dₖ (the model)", layer_x, share_scaled, colors::accent},
-    };
-    PlotAxes sat_axes;
-    sat_axes.x_label = "layer (one dot per head)";
-    sat_axes.y_label = "share of rows saturated";
-    sat_axes.y_lo = 0, sat_axes.y_hi = 1;
-    sat_axes.x_integer = true;
-    plot(f, "##saturation", ImVec2(w, f.px(170)), sat_axes, sat);
+    if (table && table->value) {
+        saturation_plot(f, *table->value, w);
+    } else if (table) {
+        ImGui::TextColored(colors::error, "%s", table->error.c_str());
+    } else {
+        computing_note("every head's rows");
+    }
 
     evidence_heading(f, "In general, with no model: q·k of random unit-variance vectors");
     const std::string key = "dot-product-control";

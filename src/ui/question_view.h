@@ -17,6 +17,9 @@ public:
 
 // One maker per page, each in its own file (question_NAME.cpp).
 std::unique_ptr<QuestionView> make_scaling_view();
+std::unique_ptr<QuestionView> make_heads_view();
+std::unique_ptr<QuestionView> make_quadratic_view();
+std::unique_ptr<QuestionView> make_cls_view();
 std::unique_ptr<QuestionView> make_global_view();
 std::unique_ptr<QuestionView> make_dynamic_view();
 std::unique_ptr<QuestionView> make_permutation_view();

@@ -10,7 +10,7 @@ namespace ui {
 void evidence_heading(const Frame& f, const char* text) {
     ImGui::Spacing();
     ImGui::PushFont(f.fonts.bold);
-    ImGui::PushTextWrapPos(0);
+    ImGui::PushTextWrapPos(0);  // narrow windows: the heading wraps rather than running off the page
     ImGui::TextUnformatted(text);
     ImGui::PopTextWrapPos();
     ImGui::PopFont();
@@ -28,6 +28,15 @@ void note(const char* text) {
     ImGui::PushTextWrapPos(0);
     ImGui::TextColored(colors::muted, "%s", text);
     ImGui::PopTextWrapPos();
+}
+
+void computing_note(const char* what) {
+    ImGui::TextColored(colors::muted, "Computing %s…", what);
+}
+
+float table_height(int lines) {
+    const ImGuiStyle& st = ImGui::GetStyle();
+    return lines * (ImGui::GetTextLineHeight() + 2 * st.CellPadding.y) + st.ScrollbarSize + st.CellPadding.y;
 }
 
 std::string experiment_key(const Frame& f, const std::string& name) {

@@ -1,6 +1,7 @@
 #include "questions_panel.h"
 
 #include <algorithm>
+#include <string>
 
 #include "theme.h"
 #include "widgets.h"
@@ -16,6 +17,9 @@ struct PageMaker {
 // The pages the window has, by session::question_pages() name.
 constexpr PageMaker kPages[] = {
     {"scaling", make_scaling_view},
+    {"heads", make_heads_view},
+    {"quadratic", make_quadratic_view},
+    {"cls", make_cls_view},
     {"global", make_global_view},
     {"dynamic", make_dynamic_view},
     {"permutation", make_permutation_view},
@@ -70,9 +74,14 @@ void QuestionsPanel::draw(const Frame& f) {
         if (!maker_of(p.name)) continue;
         const bool selected = s.question == p.name;
         if (selected || !shown) shown = &p;
-        ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + list_w - f.px(16));
-        if (ImGui::Selectable(p.title, selected)) f.emit(session::act::ShowQuestion{p.name});
-        ImGui::PopTextWrapPos();
+        // A Selectable's label does not wrap: the item takes the wrapped title's height and the title is drawn over it.
+        const float wrap = ImGui::GetContentRegionAvail().x;
+        const ImVec2 text = ImGui::CalcTextSize(p.title, nullptr, false, wrap);
+        const ImVec2 at = ImGui::GetCursorScreenPos();
+        if (ImGui::Selectable((std::string("##") + p.name).c_str(), selected, 0, ImVec2(0, text.y)))
+            f.emit(session::act::ShowQuestion{p.name});
+        ImGui::GetWindowDrawList()->AddText(ImGui::GetFont(), ImGui::GetFontSize(), at, ImGui::GetColorU32(ImGuiCol_Text),
+                                            p.title, nullptr, wrap);
     }
     ImGui::EndChild();
     ImGui::SameLine();

@@ -65,6 +65,9 @@ struct CostFit {
     double linear_per_token = 0;       // a, seconds per token
     double attention_per_token2 = 0;   // b, seconds per token^2
     double crossover_tokens = 0;       // a / b (0 when b is 0)
+    // The fitted curves at N tokens, in seconds.
+    double linear_at(double tokens) const { return linear_per_token * tokens; }
+    double attention_at(double tokens) const { return attention_per_token2 * tokens * tokens; }
 };
 CostFit fit_costs(const std::vector<TimingPoint>& points);
 

@@ -22,4 +22,9 @@ ClsWeights cls_weights(const Trace& t) {
     return w;
 }
 
+PrefixWeights prefix_weights(const Trace& t, const Vec& row) {
+    if (row.size() != t.tokens) throw Error("a row of " + std::to_string(row.size()) + " weights for " + std::to_string(t.tokens) + " tokens");
+    return {static_cast<double>(row[0]), row.head(t.prefix).cast<double>().sum()};
+}
+
 }  // namespace vit

@@ -14,4 +14,12 @@ struct ClsWeights {
 };
 ClsWeights cls_weights(const Trace& t);
 
+// The same two numbers read off one row of weights over every token (a head's
+// CLS row, or the mean of some heads' rows, as a map shows it): the weight on
+// token 0 and the sum over the prefix tokens, what the map leaves off the photo.
+struct PrefixWeights {
+    double self = 0, prefix = 0;
+};
+PrefixWeights prefix_weights(const Trace& t, const Vec& row);
+
 }  // namespace vit

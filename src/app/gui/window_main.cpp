@@ -88,7 +88,8 @@ private:
     void get_model(const std::string& name);
     void poll_download();
     bool busy() const {
-        return s_.work.busy || !s_.experiments.running.empty() || !s_.exporting.empty() || s_.get_model.download.running();
+        return s_.work.busy || !s_.experiments.running.empty() || !s_.exporting.empty() || s_.get_model.download.running() ||
+               !s_.analyses.running.empty();
     }
     void update_title();
 
@@ -102,6 +103,7 @@ private:
     std::unique_ptr<session::ModelWorker> worker_;
     std::unique_ptr<session::ExperimentRunner> experiments_;
     std::unique_ptr<session::ModelDownloader> downloader_;
+    std::unique_ptr<session::ExperimentRunner> analyses_;   // the pages' slow numbers; never stops an experiment
     std::unique_ptr<ui::Gpu> gpu_;
     std::unique_ptr<ui::MainView> view_;
     QuestionFigureExport question_figure_;
@@ -165,12 +167,14 @@ Window::Window(const CliArgs& args, const WindowOptions& opt) : opt_(opt), scrip
     worker_ = std::make_unique<session::ModelWorker>([] { glfwPostEmptyEvent(); });
     experiments_ = std::make_unique<session::ExperimentRunner>([] { glfwPostEmptyEvent(); });
     downloader_ = std::make_unique<session::ModelDownloader>([] { glfwPostEmptyEvent(); });
-    worker_->submit({model, startup_image(args, settings_), ""});
+    analyses_ = std::make_unique<session::ExperimentRunner>([] { glfwPostEmptyEvent(); });
+    worker_->submit({model, startup_image(args, settings_), "", -1});
     s_.work.busy = true;
 }
 
 Window::~Window() {
     downloader_.reset();   // they join their threads before anything they could notify goes away
+    analyses_.reset();
     experiments_.reset();
     worker_.reset();
     view_.reset();    // GL objects: the context must still exist
@@ -235,6 +239,7 @@ void Window::begin_frame() {
     question_figure_.step(s_, *experiments_);
     s_.exporting = question_figure_.exporting();
     poll_download();
+    s_.analyses = analyses_->view();
     update_title();
     if (take_rescale()) {
         load_fonts();
@@ -282,12 +287,15 @@ void Window::handle(const session::Action& a) {
             worker_->submit({x->dir, "", ""});
             s_.work.busy = true;
         } else if (auto* x = std::get_if<session::act::OpenCompare>(&a)) {
-            worker_->submit({"", "", x->path});
+            worker_->submit({"", "", x->path, -1});
             s_.work.busy = true;
         } else if (auto* x = std::get_if<session::act::GetModel>(&a)) {
             get_model(x->name);
         } else if (std::holds_alternative<session::act::CancelDownload>(a)) {
             downloader_->cancel();
+        } else if (auto* x = std::get_if<session::act::SetInputSize>(&a)) {
+            worker_->submit({"", "", "", x->px});
+            s_.work.busy = true;
         } else if (auto* x = std::get_if<session::act::Screenshot>(&a)) {
             pending_screenshot_ = x->path.empty() ? unique_path(s_.export_dir, session::selection_slug(s_) + "_window", ".png") : x->path;
         } else if (auto* x = std::get_if<session::act::ExportFigure>(&a)) {
@@ -301,6 +309,8 @@ void Window::handle(const session::Action& a) {
             experiments_->start(x->key, x->job);
         } else if (std::holds_alternative<session::act::CancelExperiment>(a)) {
             experiments_->cancel();
+        } else if (auto* x = std::get_if<session::act::RunAnalysis>(&a)) {
+            analyses_->start(x->key, x->job);
         } else if (std::holds_alternative<session::act::Quit>(a)) {
             s_.quit = true;
         }

@@ -15,7 +15,7 @@ namespace {
 
 // Verbs that take an argument, and those that do not.
 const std::set<std::string> kWithArg = {"frames", "select", "layer", "head", "toggle-head", "pin", "temperature",
-                                        "tab", "question", "style", "open-image", "open-model", "get-model", "compare"};
+                                        "tab", "question", "style", "open-image", "open-model", "get-model", "compare", "size"};
 const std::set<std::string> kNoArg = {"wait", "mean", "quit", "screenshot", "export", "export-question"};  // the exports: PATH optional
 constexpr int kWaitTimeoutFrames = 20000;   // ~ minutes at llvmpipe speed: a stuck worker ends the script
 
@@ -111,7 +111,7 @@ std::vector<ScriptCommand> script_from_cli(const CliArgs& args) {
 bool ScriptRunner::wait_over(const session::AppState& s) {
     if (waiting_) {
         const bool settled = !s.work.busy && s.experiments.running.empty() && s.exporting.empty() &&
-                             !s.get_model.download.running() &&
+                             !s.get_model.download.running() && s.analyses.running.empty() &&
                              (s.loaded.ready() || !s.last_error.empty());
         if (!settled) {
             if (++wait_frames_ > kWaitTimeoutFrames) {
@@ -171,9 +171,19 @@ void ScriptRunner::step(const session::AppState& s, std::vector<session::Action>
             const Tab* tab = std::find_if(std::begin(tabs), std::end(tabs), [&](Tab t) { return c.arg == session::tab_name(t); });
             if (tab == std::end(tabs)) throw vit::Error(c.where + ": tab is math, whatifs or questions");
             out.push_back(session::act::ShowTab{*tab});
+            frames_left_ = 2;  // the tab bar shows a tab chosen this way a frame later; its page asks for its numbers then
         } else if (c.verb == "question") {
             if (!session::find_question_page(c.arg)) throw vit::Error(c.where + ": no question page '" + c.arg + "'");
             out.push_back(session::act::ShowQuestion{c.arg});
+            frames_left_ = 2;  // as for tab: a following `wait` then waits for the numbers the page asked for
+        } else if (c.verb == "size") {
+            const int px = to_int(c);
+            const int patch = s.loaded.model ? s.loaded.model->patch : 0;
+            if (px <= 0 || (patch && px % patch))
+                throw vit::Error(c.where + ": size " + c.arg + " is not a positive multiple of the patch size " + std::to_string(patch));
+            out.push_back(session::act::SetInputSize{px});
+            waiting_ = true;
+            wait_frames_ = 0;
         } else if (c.verb == "open-image" || c.verb == "open-model" || c.verb == "compare") {
             if (c.verb == "open-image") out.push_back(session::act::OpenImage{c.arg});
             else if (c.verb == "compare") out.push_back(session::act::OpenCompare{c.arg});

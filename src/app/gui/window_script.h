@@ -5,7 +5,7 @@
 //
 // Script file: one command per line, '#' starts a comment.
 //   wait                      until the model has run, nothing is loading or downloading, no experiment
-//                             runs and no page figure waits for one, then 2 frames
+//                             or page analysis runs and no page figure waits for one, then 2 frames
 //   frames N                  let N frames render
 //   select ROW,COL | cls      the query
 //   layer L / head H          (head also shows that head on the photo)
@@ -13,8 +13,10 @@
 //   toggle-head H             show/hide head H
 //   pin ROW,COL | none        the key the math panel explains
 //   temperature T             the temperature what-if
-//   tab math | whatifs | questions   the right-hand panel's tab
-//   question NAME            the Questions tab on that page (scaling, heads, global, ...)
+//   tab math | whatifs | questions   the right-hand panel's tab (then 2 frames)
+//   question NAME            the Questions tab on that page (scaling, heads, global, ...), then 2
+//                             frames: a `wait` after it waits for the numbers the page computes
+//   size PX                   the model input's side in pixels, a multiple of the patch (then waits)
 //   style KEY=VALUE ...       colormap=viridis|magma|turbo scale=row-max|absolute|log
 //                             opacity=0..1 fade=on|off smooth=on|off grid=on|off
 //   open-image PATH           as File > Open image (then waits)
