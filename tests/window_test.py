@@ -6,7 +6,7 @@
   (c) opening a broken image or model keeps the previous one and shows the error;
   (d) figure export and F12 screenshots get descriptive names and never overwrite, and
       the window's figure equals `vitscope export`'s for the same selection.
-Run by ctest with VITSCOPE_BIN and VITSCOPE_SOURCE_DIR; prints "N passed, M failed"."""
+Run by ctest with VITSCOPE_BIN and VITSCOPE_SOURCE_DIR; prints "N passed, M failed, K skipped"."""
 import csv
 import io
 import os
@@ -192,7 +192,7 @@ def test_export_names(xvfb, tmp):
 
 def main():
     tally = Tally()
-    if not tally.check(f"the default model at {MODEL}", os.path.isdir(MODEL), "set VITSCOPE_MODEL or VITSCOPE_MODEL_MIRROR"):
+    if not tally.check_model():
         return tally.finish()
     tests = [test_scripted_screenshot, test_mouse_and_keys, test_broken_files_keep_the_previous, test_export_names]
     xvfb = Xvfb()

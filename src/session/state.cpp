@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <filesystem>
 
 #include <nlohmann/json.hpp>
@@ -63,7 +64,11 @@ bool apply(AppState& s, const Action& a) {
                 return true;
             },
             [&](const act::SetStyle& x) { s.style = x.style; return true; },
-            [&](const act::SetTemperature& x) { s.temperature = std::clamp(x.temperature, 0.01f, 100.f); return true; },
+            [&](const act::SetTemperature& x) {
+                // std::clamp passes NaN through; a temperature that is not a number is ignored.
+                if (!std::isnan(x.temperature)) s.temperature = std::clamp(x.temperature, kMinTemperature, kMaxTemperature);
+                return true;
+            },
             [&](const act::DismissError&) { s.last_error.clear(); return true; },
             [&](const act::SetImageView& x) {
                 s.image_view[0] = x.x, s.image_view[1] = x.y, s.image_view[2] = x.w, s.image_view[3] = x.h;

@@ -64,6 +64,9 @@ struct BrowserState {
     std::string dir;                  // the folder listed
 };
 
+// The range of the temperature what-if (apply clamps to it, and so do the settings).
+inline constexpr float kMinTemperature = 0.01f, kMaxTemperature = 100.f;
+
 struct AppState {
     Loaded loaded;
     Selection sel;
