@@ -20,8 +20,9 @@ HUB_CONFIGS = os.environ.get("VITSCOPE_HUB_CONFIGS") or os.path.normpath(os.path
 class Tally:
     """check() prints one PASS or FAIL line per check, skip() a SKIP line;
     finish() the totals and the exit code. A skipped check fails the run
-    unless it was skipped because the test runs as root (skip_if_root), so a
-    missing tool or a build without the window cannot pass unnoticed."""
+    unless it was skipped because the test runs as root (as_root, when
+    os.geteuid() == 0), so a missing tool or a build without the window
+    cannot pass unnoticed."""
 
     def __init__(self):
         self.passed = self.failed = self.skipped = self.unexcused = 0
@@ -35,18 +36,12 @@ class Tally:
         return ok
 
     def skip(self, name, reason, as_root=False):
-        """A check that could not run; fails the run unless as_root."""
+        """A check that could not run. It fails the run unless as_root (root can do what it
+        checks, e.g. read an unreadable file) and the test really runs as root."""
+        excused = as_root and os.geteuid() == 0
         self.skipped += 1
-        if not as_root:
-            self.unexcused += 1
-        print(f"SKIP {name}: {reason}" + ("" if as_root else " (a skip fails the run)"), flush=True)
-
-    def skip_if_root(self, name, why="root reads and writes any file"):
-        """Skips `name` when running as root (then True); the one excused skip."""
-        if os.geteuid() != 0:
-            return False
-        self.skip(name, why, as_root=True)
-        return True
+        self.unexcused += 0 if excused else 1
+        print(f"SKIP {name}: {reason}" + ("" if excused else " (a skip fails the run)"), flush=True)
 
     def check_model(self):
         """The first check of a test that runs the default model: a missing model fails, never skips."""
