@@ -273,17 +273,21 @@ TEST(AdoptTest, HeadVisibilityIsKeptUnlessTheHeadCountChanges) {
     EXPECT_EQ(s.sel.head_visible, std::vector<bool>(6, true));
 }
 
-TEST(AdoptTest, HoverIsDroppedAndThePinKeptOnlyWhereItStillHolds) {
+TEST(AdoptTest, HoverIsDroppedAndThePinStaysOnItsPatchWhileTheGridMatches) {
     AppState s = state_with(shaped_trace(3, 2, 2, /*prefix=*/5));  // tokens 0..13
     session::apply(s, act::HoverKey{3});
-    session::apply(s, act::PinKey{8});
-    session::adopt(s, vit::testing::loaded_with(shaped_trace(3, 2, 2, 5)));
+    session::apply(s, act::PinKey{s.trace()->token_of(2, 1)});
+    session::adopt(s, vit::testing::loaded_with(shaped_trace(3, 2, 2, /*prefix=*/1)));  // no registers
     EXPECT_EQ(s.sel.hovered_key, -1);
-    EXPECT_EQ(s.sel.pinned_key, 8);  // same grid, in range: kept
+    EXPECT_EQ(s.sel.pinned_key, s.trace()->token_of(2, 1));  // the same patch, another token index
 
-    session::apply(s, act::PinKey{12});
-    session::adopt(s, vit::testing::loaded_with(shaped_trace(3, 2, 2, /*prefix=*/1)));  // tokens 0..9
-    EXPECT_EQ(s.sel.pinned_key, -1);
+    session::apply(s, act::PinKey{0});
+    session::adopt(s, vit::testing::loaded_with(shaped_trace(3, 2, 2, 5)));
+    EXPECT_EQ(s.sel.pinned_key, 0);  // CLS is in every prefix
+
+    session::apply(s, act::PinKey{4});  // a register
+    session::adopt(s, vit::testing::loaded_with(shaped_trace(3, 2, 2, /*prefix=*/1)));
+    EXPECT_EQ(s.sel.pinned_key, -1);  // no such register now
 
     session::apply(s, act::PinKey{2});
     session::adopt(s, vit::testing::loaded_with(shaped_trace(4, 2)));  // another grid

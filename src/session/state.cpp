@@ -91,6 +91,7 @@ void adopt(AppState& s, Loaded loaded) {
     const vit::Trace* old = s.trace();
     const int old_grid = old ? old->grid : 0, old_prefix = old ? old->prefix : 0;
     const int old_row = old ? old->row_of(s.sel.query) : -1, old_col = old ? old->col_of(s.sel.query) : -1;
+    const int pin_row = old ? old->row_of(s.sel.pinned_key) : -1, pin_col = old ? old->col_of(s.sel.pinned_key) : -1;
     const int old_heads = s.heads();
     s.loaded = std::move(loaded);
     const vit::Trace* t = s.trace();
@@ -108,7 +109,11 @@ void adopt(AppState& s, Loaded loaded) {
     else
         s.sel.query = t->token_of(t->grid / 2, t->grid / 2);
     s.sel.hovered_key = -1;
-    if (s.sel.pinned_key >= t->tokens || old_grid != t->grid) s.sel.pinned_key = -1;
+    // The pin stays on its patch (or prefix token) while the grid matches, as the query does.
+    if (old_grid != t->grid || (pin_row < 0 && s.sel.pinned_key >= t->prefix))
+        s.sel.pinned_key = -1;
+    else if (pin_row >= 0)
+        s.sel.pinned_key = t->token_of(pin_row, pin_col);
 }
 
 std::string state_json(const AppState& s) {
