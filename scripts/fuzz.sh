@@ -12,7 +12,8 @@
 # Environment: VITSCOPE_JOBS (build jobs, default 2), FUZZ_TARGETS (default
 # "safetensors config image torch_bin"), FUZZ_RSS_MB (default 2048), FUZZ_KEEP_GOING=1
 # (triage: fuzz on past crashes in libFuzzer's fork mode, collecting every
-# crashing input in build-fuzz/artifacts/; still exits non-zero if any).
+# crashing input in build-fuzz/artifacts/; still exits non-zero if any); CI
+# (set: any compiler warning fails the build).
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 seconds=${1:-60}
@@ -26,8 +27,9 @@ rss_mb=${FUZZ_RSS_MB:-2048}
 
 build="$here/build-fuzz"
 start=$(date +%s)
+werror=OFF; case "${CI:-}" in ""|0|false) ;; *) werror=ON ;; esac
 cmake -S "$here" -B "$build" -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-  -DVITSCOPE_FUZZ=ON -DVITSCOPE_GUI=OFF -DVITSCOPE_TESTS=OFF -DVITSCOPE_BENCH=OFF >/dev/null
+  -DVITSCOPE_FUZZ=ON -DVITSCOPE_GUI=OFF -DVITSCOPE_TESTS=OFF -DVITSCOPE_BENCH=OFF -DVITSCOPE_WERROR=$werror >/dev/null
 cmake --build "$build" -j"$jobs" --target fuzzers >"$build/build.log" 2>&1 || { tail -40 "$build/build.log"; exit 1; }
 echo "fuzz: built in $(( $(date +%s) - start )) s"
 # The safetensors seeds (and the config seeds again), and the same synthetic

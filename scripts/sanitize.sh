@@ -8,7 +8,8 @@
 # preloads tests/lsan_keep_modules.c (dlclose does nothing) so that leaks in
 # Mesa's driver, unloaded at exit, keep names a suppression can match.
 #   scripts/sanitize.sh [ctest arguments...]
-# Environment: VITSCOPE_JOBS (build jobs, default: the number of cores).
+# Environment: VITSCOPE_JOBS (build jobs, default: the number of cores); CI
+# (set: any compiler warning fails the build).
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 
@@ -17,8 +18,9 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 
 build="$here/build-asan"
 start=$(date +%s)
+werror=OFF; case "${CI:-}" in ""|0|false) ;; *) werror=ON ;; esac
 cmake -S "$here" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DVITSCOPE_SANITIZE=address,undefined,float-cast-overflow \
-  -DVITSCOPE_BENCH=OFF >/dev/null
+  -DVITSCOPE_BENCH=OFF -DVITSCOPE_WERROR=$werror >/dev/null
 cmake --build "$build" -j"${VITSCOPE_JOBS:-$(nproc)}" >"$build/build.log" 2>&1 || { tail -40 "$build/build.log"; exit 1; }
 cc -shared -fPIC -O2 -o "$build/liblsan_keep_modules.so" "$here/tests/lsan_keep_modules.c"
 echo "sanitize: built in $(( $(date +%s) - start )) s"

@@ -6,7 +6,8 @@ where the input is valid. cli_test.py has the basic refusals (missing, empty,
 truncated, not an image, broken safetensors headers); this extends it.
 The window rows (when the binary has a window and Xvfb is installed) check
 that a bad photo or model keeps what was open and shows the error.
-Prints one line per row and a closing `N passed, N failed`."""
+Prints one line per row and a closing `N passed, M failed, K skipped`; a
+skipped row (no window in the build, Xvfb missing) fails the run."""
 import contextlib
 import csv
 import io
@@ -359,7 +360,7 @@ def image_rows(tmp):
 
     # No partial output: a refused export leaves neither OUT.png nor OUT.png.tmp.
     if not has_gui():
-        print("SKIP export row: no graphics in this build")
+        tally.skip("export of a truncated photo", "no graphics in this build")
         return base
     out = os.path.join(tmp, "figure.png")
     expect_refusal("export of a truncated photo", ["export", write(tmp, "cut.jpg", open(DOG, "rb").read()[:5000]),
@@ -528,12 +529,12 @@ def model_rows(tmp):
 def window_rows(tmp):
     """A bad photo or model opened in the window keeps what was open and shows the error."""
     if not shutil.which("Xvfb") or not shutil.which("xdotool"):
-        print("SKIP window rows: Xvfb or xdotool missing")
+        tally.skip("window rows", "Xvfb or xdotool missing")
         return
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
     import window_support as ws
     if not has_gui():
-        print("SKIP window rows: no window in this build")
+        tally.skip("window rows", "no window in this build")
         return
     # window_test.py has garbage and truncated photos and a folder that is no model; these add
     # a photo refused from its header, one refused in preprocessing, and a model refused late.
@@ -579,6 +580,8 @@ def window_rows(tmp):
 
 
 def main():
+    if not tally.check_model():
+        sys.exit(tally.finish())
     with tempfile.TemporaryDirectory() as tmp:
         base = image_rows(tmp)
         photo_decoder_rows(tmp)

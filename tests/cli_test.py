@@ -174,6 +174,8 @@ def test_bad_input(tmp):
 
 
 def main():
+    if not tally.check_model():
+        sys.exit(tally.finish())
     test_outputs()
     with tempfile.TemporaryDirectory() as tmp:
         test_bad_input(tmp)

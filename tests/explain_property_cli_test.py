@@ -141,8 +141,7 @@ def test_bad_input(tmp):
 
 
 def main():
-    if not os.path.isfile(os.path.join(MODEL, "model.safetensors")):
-        check("default model present", False, MODEL)
+    if not tally.check_model():
         return tally.finish()
     with tempfile.TemporaryDirectory(prefix="vitscope_explain_") as tmp:
         test_contracts(tmp)

@@ -109,8 +109,7 @@ def check_map_matches(name, path, weights):
 
 
 def main():
-    if not os.path.isfile(os.path.join(MODEL, "model.safetensors")):
-        check(f"model {MODEL_NAME} at {MODEL} (set VITSCOPE_MODEL or VITSCOPE_MODEL_MIRROR)", False)
+    if not tally.check_model():
         return tally.finish()
     tmp = TMP
     out = os.path.join(tmp, "out.png")

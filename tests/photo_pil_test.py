@@ -98,7 +98,7 @@ def main():
     if not BIN or not os.access(BIN, os.X_OK):
         sys.exit(f"FAIL: VITSCOPE_BIN must name the vitscope executable (got {BIN!r})")
     if not (Path(MODEL) / "config.json").is_file():
-        sys.exit(f"FAIL: the default model is not at {MODEL} (set VITSCOPE_MODEL or VITSCOPE_MODEL_MIRROR)")
+        sys.exit(f"FAIL: the default model is not at {MODEL} (set VITSCOPE_MODEL)")
     same_libraries()
     with tempfile.TemporaryDirectory(prefix="vitscope_photo_pil_") as tmp:
         tmp = Path(tmp)

@@ -16,8 +16,8 @@ Cases:
     and palette PNGs, and a 448 input.
 
 Run with /usr/bin/python3 (Debian python3-pil and python3-numpy). Needs
-VITSCOPE_BIN and the default model (VITSCOPE_MODEL_MIRROR/<name> or
-../shared/models/<name> beside the checkout). Exits 1 on any failure.
+VITSCOPE_BIN and the default model ($VITSCOPE_MODEL, else models/<name> in
+the source tree). Exits 1 on any failure.
 """
 import json
 import math
@@ -43,7 +43,7 @@ FILTERS = {"bicubic": Image.BICUBIC, "bilinear": Image.BILINEAR}
 
 def model_dir():
     if not (Path(MODEL) / "config.json").is_file():
-        sys.exit(f"FAIL: model {MODEL_NAME} not found at {MODEL} (set VITSCOPE_MODEL or VITSCOPE_MODEL_MIRROR)")
+        sys.exit(f"FAIL: model {MODEL_NAME} not found at {MODEL} (set VITSCOPE_MODEL)")
     return Path(MODEL)
 
 

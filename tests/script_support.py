@@ -1,23 +1,31 @@
 """What the script tests share: where the vitscope binary, the sources and the
-default model are, and the PASS/FAIL tally ending in "N passed, M failed"."""
+default model are, and the PASS/FAIL/SKIP tally ending in
+"N passed, M failed, K skipped"."""
 import os
 
 SRC = os.environ.get("VITSCOPE_SOURCE_DIR") or os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BIN = os.environ.get("VITSCOPE_BIN") or os.path.join(SRC, "build", "vitscope")
 MODEL_NAME = "vit_tiny_patch16_224.augreg_in21k_ft_in1k"
+# The folder of model copies CI keeps beside the checkout: scripts/fetch_model.sh
+# copies from it, and a few tests read the variants only it holds (HF layouts).
 MIRROR = os.environ.get("VITSCOPE_MODEL_MIRROR") or os.path.normpath(os.path.join(SRC, "..", "shared", "models"))
-# $VITSCOPE_MODEL (scripts/model_env.sh sets it), else the mirror's copy.
-MODEL = os.environ.get("VITSCOPE_MODEL") or os.path.join(MIRROR, MODEL_NAME)
+# The program's own lookup (vit::default_model_dir): $VITSCOPE_MODEL (scripts/model_env.sh
+# sets it), else models/<name> in the source tree. A missing model fails the test.
+MODEL = os.environ.get("VITSCOPE_MODEL") or os.path.join(SRC, "models", MODEL_NAME)
 DOG = os.path.join(SRC, "assets", "dog.jpg")
 # The config files the Hugging Face hub serves (README there), beside the mirror.
 HUB_CONFIGS = os.environ.get("VITSCOPE_HUB_CONFIGS") or os.path.normpath(os.path.join(SRC, "..", "shared", "hub_configs"))
 
 
 class Tally:
-    """check() prints one PASS or FAIL line per check; finish() the totals and the exit code."""
+    """check() prints one PASS or FAIL line per check, skip() a SKIP line;
+    finish() the totals and the exit code. A skipped check fails the run
+    unless it was skipped because the test runs as root (as_root, when
+    os.geteuid() == 0), so a missing tool or a build without the window
+    cannot pass unnoticed."""
 
     def __init__(self):
-        self.passed = self.failed = 0
+        self.passed = self.failed = self.skipped = self.unexcused = 0
 
     def check(self, name, ok, detail=""):
         if ok:
@@ -27,6 +35,19 @@ class Tally:
         print(("PASS " if ok else "FAIL ") + name + ("" if ok or not detail else ": " + str(detail)), flush=True)
         return ok
 
+    def skip(self, name, reason, as_root=False):
+        """A check that could not run. It fails the run unless as_root (root can do what it
+        checks, e.g. read an unreadable file) and the test really runs as root."""
+        excused = as_root and os.geteuid() == 0
+        self.skipped += 1
+        self.unexcused += 0 if excused else 1
+        print(f"SKIP {name}: {reason}" + ("" if excused else " (a skip fails the run)"), flush=True)
+
+    def check_model(self):
+        """The first check of a test that runs the default model: a missing model fails, never skips."""
+        return self.check(f"the default model at {MODEL}", os.path.isfile(os.path.join(MODEL, "model.safetensors")),
+                          "set VITSCOPE_MODEL (scripts/test.sh does)")
+
     def finish(self):
-        print(f"{self.passed} passed, {self.failed} failed")
-        return 1 if self.failed else 0
+        print(f"{self.passed} passed, {self.failed} failed, {self.skipped} skipped")
+        return 1 if self.failed or self.unexcused else 0

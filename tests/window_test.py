@@ -19,7 +19,7 @@
   (i) the Questions pages open from a script and draw; a click on a dot of the heads
       page's distance plot selects that layer and head.
 Names of tests as arguments (or $VITSCOPE_WINDOW_TESTS, comma-separated) run only those.
-Run by ctest with VITSCOPE_BIN and VITSCOPE_SOURCE_DIR; prints "N passed, M failed"."""
+Run by ctest with VITSCOPE_BIN and VITSCOPE_SOURCE_DIR; prints "N passed, M failed, K skipped"."""
 import csv
 import filecmp
 import io
@@ -499,7 +499,7 @@ def test_compare_photo(xvfb, tmp):
 
 def main():
     tally = Tally()
-    if not tally.check(f"the default model at {MODEL}", os.path.isdir(MODEL), "set VITSCOPE_MODEL or VITSCOPE_MODEL_MIRROR"):
+    if not tally.check_model():
         return tally.finish()
     tests = [test_scripted_screenshot, test_mouse_and_keys, test_broken_files_keep_the_previous, test_export_names,
              test_question_figure, test_get_model, test_property_pages, test_compare_photo,

@@ -4,7 +4,9 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <sstream>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -18,21 +20,33 @@ namespace {
 using nlohmann::json;
 namespace fs = std::filesystem;
 
-// An enum stored by its name (gfx/style_names.h); unknown names keep the fallback.
-template <class E, class Parse>
-E enum_from(const json& j, const char* key, Parse parse, E fallback) {
-    if (!j.contains(key) || !j[key].is_string()) return fallback;
-    return parse(j[key].get<std::string>()).value_or(fallback);
-}
+// Reads the fields of one JSON object; a field of the wrong type, or a name
+// that names nothing, keeps its default and is listed in `ignored`.
+struct Fields {
+    const json& j;
+    std::string prefix;                 // "overlay." for the nested object
+    std::vector<std::string>& ignored;
 
-template <class T>
-T value_or(const json& j, const char* key, T fallback) {
-    try {
-        return j.contains(key) ? j[key].get<T>() : fallback;
-    } catch (const json::exception&) {
-        return fallback;  // a wrong type in one field keeps the others
+    template <class T>
+    T value_or(const char* key, T fallback) const {
+        if (!j.contains(key)) return fallback;
+        try {
+            return j[key].get<T>();
+        } catch (const json::exception&) {
+            ignored.push_back(prefix + key);
+            return fallback;
+        }
     }
-}
+
+    // An enum stored by its name (gfx/style_names.h).
+    template <class E, class Parse>
+    E enum_or(const char* key, Parse parse, E fallback) const {
+        if (!j.contains(key)) return fallback;
+        const auto e = j[key].is_string() ? parse(j[key].get<std::string>()) : std::nullopt;
+        if (!e) ignored.push_back(prefix + key);
+        return e.value_or(fallback);
+    }
+};
 
 }  // namespace
 
@@ -54,22 +68,31 @@ Settings load_settings(const std::string& path, std::string& warning) {
         warning = path + " is not valid JSON; using default settings";
         return s;
     }
-    s.model_dir = value_or<std::string>(j, "model", "");
-    s.image_path = value_or<std::string>(j, "image", "");
-    s.browse_dir = value_or<std::string>(j, "browse_dir", "");
-    s.export_dir = value_or<std::string>(j, "export_dir", "");
-    s.temperature = value_or(j, "temperature", 1.f);
-    s.window_width = value_or(j, "window_width", 0);
-    s.window_height = value_or(j, "window_height", 0);
-    if (j.contains("overlay") && j["overlay"].is_object()) {
-        const json& o = j["overlay"];
+    std::vector<std::string> ignored;
+    const Fields top{j, "", ignored};
+    s.model_dir = top.value_or<std::string>("model", "");
+    s.image_path = top.value_or<std::string>("image", "");
+    s.browse_dir = top.value_or<std::string>("browse_dir", "");
+    s.export_dir = top.value_or<std::string>("export_dir", "");
+    s.temperature = std::clamp(top.value_or("temperature", 1.f), kMinTemperature, kMaxTemperature);
+    s.window_width = top.value_or("window_width", 0);
+    s.window_height = top.value_or("window_height", 0);
+    if (j.contains("overlay") && !j["overlay"].is_object()) {
+        ignored.push_back("overlay");
+    } else if (j.contains("overlay")) {
+        const Fields o{j["overlay"], "overlay.", ignored};
         gfx::OverlayStyle& st = s.style;
-        st.colormap = enum_from(o, "colormap", gfx::colormap_from_name, st.colormap);
-        st.normalization = enum_from(o, "normalization", gfx::normalization_from_name, st.normalization);
-        st.opacity = std::clamp(value_or(o, "opacity", st.opacity), 0.f, 1.f);
-        st.fade = value_or(o, "fade", st.fade);
-        st.bilinear = value_or(o, "bilinear", st.bilinear);
-        st.show_grid = value_or(o, "grid", st.show_grid);
+        st.colormap = o.enum_or("colormap", gfx::colormap_from_name, st.colormap);
+        st.normalization = o.enum_or("normalization", gfx::normalization_from_name, st.normalization);
+        st.opacity = std::clamp(o.value_or("opacity", st.opacity), 0.f, 1.f);
+        st.fade = o.value_or("fade", st.fade);
+        st.bilinear = o.value_or("bilinear", st.bilinear);
+        st.show_grid = o.value_or("grid", st.show_grid);
+    }
+    if (!ignored.empty()) {
+        warning = path + ": ignored";
+        for (size_t i = 0; i < ignored.size(); ++i) warning += (i ? ", " : " ") + ignored[i];
+        warning += " (wrong type or unknown name); using their defaults";
     }
     return s;
 }

@@ -22,8 +22,10 @@ struct Settings {
 // Empty when neither XDG_CONFIG_HOME nor HOME is set.
 std::string settings_path();
 
-// Missing file: defaults. A malformed file is ignored (defaults) and the
-// reason returned in `warning`, so a bad edit never stops the window opening.
+// Missing file: defaults. A file that is not a JSON object gives defaults; a
+// field of the wrong type or an unknown name keeps its default (the other
+// fields are read). The reason is returned in `warning` and nothing throws, so
+// a bad edit never stops the window opening.
 Settings load_settings(const std::string& path, std::string& warning);
 // Written whole or not at all; throws vit::Error when the folder cannot be made or written.
 void save_settings(const std::string& path, const Settings& settings);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <filesystem>
 
 #include <nlohmann/json.hpp>
@@ -63,7 +64,11 @@ bool apply(AppState& s, const Action& a) {
                 return true;
             },
             [&](const act::SetStyle& x) { s.style = x.style; return true; },
-            [&](const act::SetTemperature& x) { s.temperature = std::clamp(x.temperature, 0.01f, 100.f); return true; },
+            [&](const act::SetTemperature& x) {
+                // std::clamp passes NaN through; a temperature that is not a number is ignored.
+                if (!std::isnan(x.temperature)) s.temperature = std::clamp(x.temperature, kMinTemperature, kMaxTemperature);
+                return true;
+            },
             [&](const act::DismissError&) { s.last_error.clear(); return true; },
             [&](const act::SetImageView& x) {
                 s.image_view[0] = x.x, s.image_view[1] = x.y, s.image_view[2] = x.w, s.image_view[3] = x.h;
@@ -108,6 +113,7 @@ void adopt(AppState& s, Loaded loaded) {
     const vit::Trace* old = s.trace();
     const int old_grid = old ? old->grid : 0, old_prefix = old ? old->prefix : 0;
     const int old_row = old ? old->row_of(s.sel.query) : -1, old_col = old ? old->col_of(s.sel.query) : -1;
+    const int pin_row = old ? old->row_of(s.sel.pinned_key) : -1, pin_col = old ? old->col_of(s.sel.pinned_key) : -1;
     const int old_heads = s.heads();
     s.loaded = std::move(loaded);
     const vit::Trace* t = s.trace();
@@ -125,7 +131,11 @@ void adopt(AppState& s, Loaded loaded) {
     else
         s.sel.query = t->token_of(t->grid / 2, t->grid / 2);
     s.sel.hovered_key = -1;
-    if (s.sel.pinned_key >= t->tokens || old_grid != t->grid) s.sel.pinned_key = -1;
+    // The pin stays on its patch (or prefix token) while the grid matches, as the query does.
+    if (old_grid != t->grid || (pin_row < 0 && s.sel.pinned_key >= t->prefix))
+        s.sel.pinned_key = -1;
+    else if (pin_row >= 0)
+        s.sel.pinned_key = t->token_of(pin_row, pin_col);
 }
 
 std::string state_json(const AppState& s) {

@@ -86,6 +86,9 @@ struct PageTarget {
     bool operator==(const PageTarget& o) const { return name == o.name && x == o.x && y == o.y; }
 };
 
+// The range of the temperature what-if (apply clamps to it, and so do the settings).
+inline constexpr float kMinTemperature = 0.01f, kMaxTemperature = 100.f;
+
 struct AppState {
     Loaded loaded;
     // The second photo (File > Compare with…) through the same model: its

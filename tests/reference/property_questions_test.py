@@ -28,7 +28,7 @@ What is compared, and how closely:
   mlp          the norms of the token's path through a block: 1e-4 relative;
                the MLP-alone and zeroed-before-the-MLP checks below 1e-4
                (exactly 0 in float64); zeroed-before-attention 1e-3 relative
-Each check prints PASS or FAIL, then "N passed, M failed".
+Each check prints PASS or FAIL, then "N passed, M failed, K skipped".
 """
 import atexit
 import csv
@@ -45,11 +45,12 @@ import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.dirname(HERE))
 import vit_reference as ref  # noqa: E402
+from script_support import MODEL, Tally  # noqa: E402
 
 SOURCE_DIR = os.environ.get("VITSCOPE_SOURCE_DIR") or os.path.dirname(os.path.dirname(HERE))
 BIN = os.environ.get("VITSCOPE_BIN", "")
-DEFAULT_MODEL = "vit_tiny_patch16_224.augreg_in21k_ft_in1k"
 DOG = os.path.join(SOURCE_DIR, "assets", "dog.jpg")
 CHELSEA = os.path.join(SOURCE_DIR, "assets", "chelsea.png")
 TMP = tempfile.mkdtemp(prefix="vitscope_property_")
@@ -67,12 +68,9 @@ def check(fn):
 
 
 def model_dir():
-    if os.environ.get("VITSCOPE_MODEL"):
-        return os.environ["VITSCOPE_MODEL"]
-    mirror = os.environ.get("VITSCOPE_MODEL_MIRROR") or os.path.join(SOURCE_DIR, "..", "shared", "models")
-    path = os.path.normpath(os.path.join(mirror, DEFAULT_MODEL))
+    path = MODEL  # the program's lookup: $VITSCOPE_MODEL, else models/<name> in the source tree
     if not os.path.isfile(os.path.join(path, "model.safetensors")):
-        raise Failure(f"default model missing: no {path}/model.safetensors (set VITSCOPE_MODEL_MIRROR)")
+        raise Failure(f"default model missing: no {path}/model.safetensors (set VITSCOPE_MODEL)")
     return path
 
 
@@ -433,11 +431,10 @@ def mlp_token_path():
 
 
 def main():
-    passed = failed = 0
+    tally = Tally()
     if not BIN or not os.access(BIN, os.X_OK):
-        print(f"FAIL setup: VITSCOPE_BIN={BIN!r} is not an executable vitscope binary")
-        print("0 passed, 1 failed")
-        return 1
+        tally.check("setup", False, f"VITSCOPE_BIN={BIN!r} is not an executable vitscope binary")
+        return tally.finish()
     for fn in CHECKS:
         print(f"{fn.__name__}:", flush=True)
         try:
@@ -446,16 +443,10 @@ def main():
             problems = [str(e)]
         except Exception:  # a crash in the test itself is a failure too
             problems = ["exception: " + traceback.format_exc().strip().replace("\n", "\n      ")]
-        if problems:
-            failed += 1
-            print(f"FAIL {fn.__name__}")
-            for p in problems:
-                print(f"      - {p}")
-        else:
-            passed += 1
-            print(f"PASS {fn.__name__}")
-    print(f"{passed} passed, {failed} failed")
-    return 1 if failed else 0
+        tally.check(fn.__name__, not problems)
+        for p in problems:
+            print(f"      - {p}")
+    return tally.finish()
 
 
 if __name__ == "__main__":

@@ -3,8 +3,8 @@
 
 Run by ctest as `/usr/bin/python3 tests/reference/reference_test.py` with
 VITSCOPE_BIN (the vitscope binary) and VITSCOPE_SOURCE_DIR (the repo root).
-VITSCOPE_MODEL_MIRROR, when set, is the folder holding the default model's
-folder (otherwise ../shared/models beside the checkout); a missing model fails.
+The default model is found as the program finds it ($VITSCOPE_MODEL, else
+models/<name> in the source tree: script_support.MODEL); a missing model fails.
 
 It uses `vitscope dump IMAGE -o OUT [--model DIR] [--size S]`, which writes the
 model input (input.npy), and per layer and head the softmax weights (attn.npy),
@@ -12,7 +12,7 @@ Q, K, V (q/k/v.npy), the logits and meta.json. The reference runs on
 vitscope's own input.npy, so these checks are about the forward pass; the
 preprocessing is checked on its own against PIL.
 
-Checks (each prints PASS or FAIL, then a final "N passed, M failed"):
+Checks (each prints PASS or FAIL, then a final "N passed, M failed, K skipped"):
   synthetic_*   a seeded random timm checkpoint written here (F32, and one with
                 F16/BF16 tensors), 32 px input, 17 tokens; and at 64 px
                 (interpolated position embeddings)
@@ -37,12 +37,13 @@ import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.dirname(HERE))
 import safetensors_np  # noqa: E402
+from script_support import MODEL, Tally  # noqa: E402
 import vit_reference  # noqa: E402
 
 SOURCE_DIR = os.environ.get("VITSCOPE_SOURCE_DIR") or os.path.dirname(os.path.dirname(HERE))
 BIN = os.environ.get("VITSCOPE_BIN", "")
-DEFAULT_MODEL = "vit_tiny_patch16_224.augreg_in21k_ft_in1k"
 ASSETS = os.path.join(SOURCE_DIR, "assets")
 
 ATTN_TOL = 1e-5          # every attention weight, absolute
@@ -66,9 +67,7 @@ class Failure(Exception):
 
 
 def model_dir():
-    mirror = os.environ.get("VITSCOPE_MODEL_MIRROR")
-    base = mirror if mirror else os.path.join(SOURCE_DIR, "..", "shared", "models")
-    return os.path.normpath(os.path.join(base, DEFAULT_MODEL))
+    return MODEL
 
 
 # ----------------------------------------------------------------------------
@@ -342,7 +341,7 @@ def synthetic_f32_64px_interpolated_pos():
 def need_model():
     path = model_dir()
     if not os.path.isfile(os.path.join(path, "model.safetensors")):
-        raise Failure(f"default model missing: no {path}/model.safetensors (set VITSCOPE_MODEL_MIRROR)")
+        raise Failure(f"default model missing: no {path}/model.safetensors (set VITSCOPE_MODEL)")
     return path
 
 
@@ -436,11 +435,10 @@ def classify_eagle():
 
 
 def main():
-    passed = failed = 0
+    tally = Tally()
     if not BIN or not os.access(BIN, os.X_OK):
-        print(f"FAIL setup: VITSCOPE_BIN={BIN!r} is not an executable vitscope binary")
-        print("0 passed, 1 failed")
-        return 1
+        tally.check("setup", False, f"VITSCOPE_BIN={BIN!r} is not an executable vitscope binary")
+        return tally.finish()
     print(f"vitscope {BIN}\nsource {SOURCE_DIR}\nmodel {model_dir()}\n")
     for fn in CHECKS:
         print(f"{fn.__name__}:")
@@ -450,16 +448,10 @@ def main():
             problems = [str(e)]
         except Exception:  # a crash in the test itself is a failure too
             problems = ["exception: " + traceback.format_exc().strip().replace("\n", "\n      ")]
-        if problems:
-            failed += 1
-            print(f"FAIL {fn.__name__}")
-            for p in problems:
-                print(f"      - {p}")
-        else:
-            passed += 1
-            print(f"PASS {fn.__name__}")
-    print(f"{passed} passed, {failed} failed")
-    return 1 if failed else 0
+        tally.check(fn.__name__, not problems)
+        for p in problems:
+            print(f"      - {p}")
+    return tally.finish()
 
 
 if __name__ == "__main__":

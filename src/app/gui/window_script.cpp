@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -29,11 +30,28 @@ int to_int(const ScriptCommand& c) {
     throw vit::Error(c.where + ": " + c.verb + " expects a whole number, got '" + c.arg + "'");
 }
 
+// A finite number ("0.8", "2e-1"); `what` names it in the error.
+float to_float(const ScriptCommand& c, const std::string& text, const std::string& what) {
+    try {
+        size_t used = 0;
+        const float v = std::stof(text, &used);
+        if (used == text.size() && std::isfinite(v)) return v;
+    } catch (const std::exception&) {
+    }
+    throw vit::Error(c.where + ": " + what + " expects a number, got '" + text + "'");
+}
+
 // A patch "ROW,COL" or "cls" as a token of the current trace.
 int to_token(const ScriptCommand& c, const vit::Trace& t) {
     if (c.arg == "cls" || c.arg == "CLS") return 0;
     if (c.arg == "none") return -1;
-    const auto [r, col] = parse_patch(c.arg);
+    std::pair<int, int> patch;
+    try {
+        patch = parse_patch(c.arg);
+    } catch (const vit::Error&) {  // its message names --patch, not the script's line
+        throw vit::Error(c.where + ": " + c.verb + " expects ROW,COL or cls, got '" + c.arg + "'");
+    }
+    const auto [r, col] = patch;
     if (r >= t.grid || col >= t.grid)
         throw vit::Error(c.where + ": patch " + c.arg + " is outside the " + std::to_string(t.grid) + " x " +
                          std::to_string(t.grid) + " grid");
@@ -53,7 +71,7 @@ gfx::OverlayStyle parse_style(const ScriptCommand& c, gfx::OverlayStyle st) {
         };
         if (key == "colormap" && gfx::colormap_from_name(value)) st.colormap = *gfx::colormap_from_name(value);
         else if (key == "scale" && gfx::normalization_from_name(value)) st.normalization = *gfx::normalization_from_name(value);
-        else if (key == "opacity") st.opacity = std::clamp(std::stof(value), 0.f, 1.f);
+        else if (key == "opacity") st.opacity = std::clamp(to_float(c, value, "opacity"), 0.f, 1.f);
         else if (key == "fade") st.fade = flag();
         else if (key == "smooth") st.bilinear = flag();
         else if (key == "grid") st.show_grid = flag();
@@ -162,7 +180,7 @@ void ScriptRunner::step(const session::AppState& s, std::vector<session::Action>
             const int token = to_token(c, need_trace());
             out.push_back(session::act::PinKey{token});
         } else if (c.verb == "temperature") {
-            out.push_back(session::act::SetTemperature{std::stof(c.arg)});
+            out.push_back(session::act::SetTemperature{to_float(c, c.arg, "temperature")});
         } else if (c.verb == "style") {
             out.push_back(session::act::SetStyle{parse_style(c, s.style)});
         } else if (c.verb == "tab") {

@@ -1,0 +1,235 @@
+// The settings file (session/settings.h): every field survives a round trip;
+// a missing, truncated or wrongly typed file gives defaults and a warning and
+// never throws; saving writes the whole file or nothing.
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include <gtest/gtest.h>
+
+#include "gfx/style_names.h"
+#include "session/settings.h"
+#include "support/scratch_dir.h"
+#include "vit/error.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+using session::Settings;
+using vit::testing::ScratchDir;
+
+void write_text(const std::string& path, const std::string& text) {
+    std::ofstream(path, std::ios::binary) << text;
+}
+
+std::string read_text(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    return {std::istreambuf_iterator<char>(in), {}};
+}
+
+// Every field away from its default.
+Settings unusual_settings() {
+    Settings s;
+    s.model_dir = "/models/deit small";
+    s.image_path = "/photos/\u00e9t\u00e9 \"2024\".jpg";
+    s.browse_dir = "/photos";
+    s.export_dir = "/out/figures";
+    s.style.colormap = gfx::Colormap::Turbo;
+    s.style.normalization = gfx::Normalization::Log;
+    s.style.opacity = 0.35f;
+    s.style.fade = false;
+    s.style.bilinear = true;
+    s.style.show_grid = false;
+    s.temperature = 2.5f;
+    s.window_width = 1920;
+    s.window_height = 1080;
+    return s;
+}
+
+void expect_defaults(const Settings& s) {
+    const Settings d;
+    EXPECT_EQ(s.model_dir, d.model_dir);
+    EXPECT_EQ(s.image_path, d.image_path);
+    EXPECT_EQ(s.browse_dir, d.browse_dir);
+    EXPECT_EQ(s.export_dir, d.export_dir);
+    EXPECT_EQ(s.style.colormap, d.style.colormap);
+    EXPECT_EQ(s.style.normalization, d.style.normalization);
+    EXPECT_EQ(s.style.opacity, d.style.opacity);
+    EXPECT_EQ(s.style.fade, d.style.fade);
+    EXPECT_EQ(s.style.bilinear, d.style.bilinear);
+    EXPECT_EQ(s.style.show_grid, d.style.show_grid);
+    EXPECT_EQ(s.temperature, d.temperature);
+    EXPECT_EQ(s.window_width, d.window_width);
+    EXPECT_EQ(s.window_height, d.window_height);
+}
+
+TEST(SettingsTest, EveryFieldSurvivesARoundTrip) {
+    ScratchDir dir("settings");
+    const std::string path = dir.file("deep/er/settings.json");  // folders made as needed
+    const Settings saved = unusual_settings();
+    session::save_settings(path, saved);
+    std::string warning = "stale";
+    const Settings got = session::load_settings(path, warning);
+    EXPECT_EQ(warning, "");
+    EXPECT_EQ(got.model_dir, saved.model_dir);
+    EXPECT_EQ(got.image_path, saved.image_path);
+    EXPECT_EQ(got.browse_dir, saved.browse_dir);
+    EXPECT_EQ(got.export_dir, saved.export_dir);
+    EXPECT_EQ(got.style.colormap, saved.style.colormap);
+    EXPECT_EQ(got.style.normalization, saved.style.normalization);
+    EXPECT_EQ(got.style.opacity, saved.style.opacity);
+    EXPECT_EQ(got.style.fade, saved.style.fade);
+    EXPECT_EQ(got.style.bilinear, saved.style.bilinear);
+    EXPECT_EQ(got.style.show_grid, saved.style.show_grid);
+    EXPECT_EQ(got.temperature, saved.temperature);
+    EXPECT_EQ(got.window_width, saved.window_width);
+    EXPECT_EQ(got.window_height, saved.window_height);
+}
+
+TEST(SettingsTest, EveryColormapAndScaleSurvivesARoundTrip) {
+    ScratchDir dir("settings");
+    for (gfx::Colormap c : gfx::kColormaps)
+        for (gfx::Normalization n : gfx::kNormalizations) {
+            Settings s;
+            s.style.colormap = c;
+            s.style.normalization = n;
+            session::save_settings(dir.file("s.json"), s);
+            std::string warning;
+            const Settings got = session::load_settings(dir.file("s.json"), warning);
+            EXPECT_EQ(got.style.colormap, c);
+            EXPECT_EQ(got.style.normalization, n);
+            EXPECT_EQ(warning, "");
+        }
+}
+
+TEST(SettingsTest, AMissingFileGivesDefaultsQuietly) {
+    ScratchDir dir("settings");
+    std::string warning = "stale";
+    expect_defaults(session::load_settings(dir.file("none.json"), warning));
+    EXPECT_EQ(warning, "");
+}
+
+TEST(SettingsTest, TruncatedOrNonObjectJsonGivesDefaultsAndAWarning) {
+    ScratchDir dir("settings");
+    session::save_settings(dir.file("good.json"), unusual_settings());
+    const std::string good = read_text(dir.file("good.json"));
+    for (const std::string& text : {good.substr(0, good.size() / 2), std::string(""), std::string("[1, 2]"),
+                                    std::string("\"model\""), std::string("\x89PNG\r\n\x1a\n", 8)}) {
+        write_text(dir.file("bad.json"), text);
+        std::string warning;
+        Settings got;
+        ASSERT_NO_THROW(got = session::load_settings(dir.file("bad.json"), warning));
+        expect_defaults(got);
+        EXPECT_NE(warning.find(dir.file("bad.json")), std::string::npos) << warning;
+        EXPECT_NE(warning.find("not valid JSON"), std::string::npos) << warning;
+    }
+}
+
+TEST(SettingsTest, AFolderInsteadOfAFileGivesDefaultsAndAWarning) {
+    ScratchDir dir("settings");
+    fs::create_directories(dir.file("settings.json"));
+    std::string warning;
+    Settings got;
+    ASSERT_NO_THROW(got = session::load_settings(dir.file("settings.json"), warning));
+    expect_defaults(got);
+    EXPECT_FALSE(warning.empty());
+}
+
+TEST(SettingsTest, WrongTypesKeepTheirDefaultsTheRestIsRead) {
+    ScratchDir dir("settings");
+    write_text(dir.file("s.json"), R"({
+      "model": 42, "image": "/photos/cat.png", "browse_dir": ["x"], "export_dir": null,
+      "temperature": "hot", "window_width": 1280, "window_height": {"h": 1},
+      "overlay": {"colormap": "magma", "normalization": 3, "opacity": "half",
+                  "fade": false, "bilinear": "yes", "grid": false}})");
+    std::string warning;
+    Settings got;
+    ASSERT_NO_THROW(got = session::load_settings(dir.file("s.json"), warning));
+    const Settings d;
+    EXPECT_EQ(got.model_dir, d.model_dir);
+    EXPECT_EQ(got.image_path, "/photos/cat.png");
+    EXPECT_EQ(got.browse_dir, d.browse_dir);
+    EXPECT_EQ(got.export_dir, d.export_dir);
+    EXPECT_EQ(got.temperature, d.temperature);
+    EXPECT_EQ(got.window_width, 1280);
+    EXPECT_EQ(got.window_height, d.window_height);
+    EXPECT_EQ(got.style.colormap, gfx::Colormap::Magma);
+    EXPECT_EQ(got.style.normalization, d.style.normalization);
+    EXPECT_EQ(got.style.opacity, d.style.opacity);
+    EXPECT_FALSE(got.style.fade);
+    EXPECT_EQ(got.style.bilinear, d.style.bilinear);
+    EXPECT_FALSE(got.style.show_grid);
+    for (const char* field : {"model", "browse_dir", "export_dir", "temperature", "window_height",
+                              "overlay.normalization", "overlay.opacity", "overlay.bilinear"})
+        EXPECT_NE(warning.find(field), std::string::npos) << field << " not named in: " << warning;
+    EXPECT_EQ(warning.find("overlay.colormap"), std::string::npos) << warning;
+    EXPECT_EQ(warning.find("image"), std::string::npos) << warning;
+}
+
+TEST(SettingsTest, UnknownStyleNamesKeepTheirDefaultsWithAWarning) {
+    ScratchDir dir("settings");
+    write_text(dir.file("s.json"), R"({"overlay": {"colormap": "jet", "normalization": "sqrt"}, "temperature": 3})");
+    std::string warning;
+    const Settings got = session::load_settings(dir.file("s.json"), warning);
+    EXPECT_EQ(got.style.colormap, Settings{}.style.colormap);
+    EXPECT_EQ(got.style.normalization, Settings{}.style.normalization);
+    EXPECT_EQ(got.temperature, 3.f);
+    EXPECT_NE(warning.find("overlay.colormap"), std::string::npos) << warning;
+    EXPECT_NE(warning.find("overlay.normalization"), std::string::npos) << warning;
+
+    write_text(dir.file("s.json"), R"({"overlay": "magma"})");
+    expect_defaults(session::load_settings(dir.file("s.json"), warning));
+    EXPECT_NE(warning.find("overlay"), std::string::npos) << warning;
+}
+
+TEST(SettingsTest, ValuesOutsideTheirRangeAreClamped) {
+    ScratchDir dir("settings");
+    write_text(dir.file("s.json"), R"({"temperature": 0, "overlay": {"opacity": 7}})");
+    std::string warning;
+    Settings got = session::load_settings(dir.file("s.json"), warning);
+    EXPECT_EQ(got.temperature, session::kMinTemperature);
+    EXPECT_EQ(got.style.opacity, 1.f);
+    write_text(dir.file("s.json"), R"({"temperature": 1e30, "overlay": {"opacity": -1}})");
+    got = session::load_settings(dir.file("s.json"), warning);
+    EXPECT_EQ(got.temperature, session::kMaxTemperature);
+    EXPECT_EQ(got.style.opacity, 0.f);
+}
+
+TEST(SettingsTest, SavingReplacesTheWholeFileAndLeavesNoTemporary) {
+    ScratchDir dir("settings");
+    const std::string path = dir.file("settings.json");
+    write_text(path, std::string(100000, 'x'));  // longer than any settings file
+    session::save_settings(path, unusual_settings());
+    std::string warning;
+    EXPECT_EQ(session::load_settings(path, warning).window_width, 1920);
+    EXPECT_EQ(warning, "");
+    int files = 0;
+    for (const auto& e : fs::directory_iterator(dir.str())) {
+        ++files;
+        EXPECT_EQ(e.path().filename(), "settings.json");
+    }
+    EXPECT_EQ(files, 1);
+}
+
+TEST(SettingsTest, AFolderThatCannotBeMadeThrows) {
+    ScratchDir dir("settings");
+    write_text(dir.file("plain_file"), "x");  // a file where a folder should be: refused even to root
+    EXPECT_THROW(session::save_settings(dir.file("plain_file/vitscope/settings.json"), Settings{}), vit::Error);
+}
+
+TEST(SettingsTest, AnUnwritableFolderThrowsAndKeepsTheOldFile) {
+    if (geteuid() == 0) GTEST_SKIP() << "root writes into any folder";
+    ScratchDir dir("settings");
+    const std::string folder = dir.file("ro"), path = folder + "/settings.json";
+    fs::create_directories(folder);
+    session::save_settings(path, unusual_settings());
+    const std::string before = read_text(path);
+    fs::permissions(folder, fs::perms::owner_read | fs::perms::owner_exec);
+    EXPECT_THROW(session::save_settings(path, Settings{}), vit::Error);
+    fs::permissions(folder, fs::perms::owner_all);
+    EXPECT_EQ(read_text(path), before);
+    EXPECT_FALSE(fs::exists(path + ".tmp"));
+}
+
+}  // namespace
