@@ -70,7 +70,8 @@ IMAGENET = {"image_mean": [0.485, 0.456, 0.406], "image_std": [0.229, 0.224, 0.2
 MADE_UP = [
     ("no file, vit", "vit", None),
     ("no file, deit", "deit", None),
-    ("Bit shortest edge 256, crop 224 (the DINOv2 hub setting)", "dinov2",
+    # The file names its processor, so ViT weights serve (a dinov2 model_type would ask for DINOv2 weights).
+    ("Bit shortest edge 256, crop 224 (the DINOv2 hub setting)", "vit",
      {"image_processor_type": "BitImageProcessor", "size": {"shortest_edge": 256},
       "crop_size": {"height": 224, "width": 224}, "do_center_crop": True, "resample": 3, **IMAGENET}),
     ("Bit int size 200 < crop 224 (padding), nearest", "vit",
