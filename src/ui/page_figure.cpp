@@ -163,12 +163,17 @@ PageFigure render_page_figure(const session::AppState& state, const std::string&
                     {"Description", model_line(s) + " \u00b7 " + selection_line(s)},
                     {"Software", "vitscope"},
                     {"vitscope:question", name}};
-    for (const session::Action& a : last.actions)
-        if (auto* x = std::get_if<session::act::RunExperiment>(&a)) {
-            const bool seen = std::any_of(out.missing.begin(), out.missing.end(),
-                                          [&](const session::act::RunExperiment& m) { return m.key == x->key; });
-            if (!seen) out.missing.push_back(*x);
-        }
+    // What the page asked for and has not got: its experiments, and its
+    // analyses (numbers too slow for one frame), both run before it is drawn again.
+    auto ask = [&](const std::string& key, const session::ExperimentJob& job) {
+        const bool seen = std::any_of(out.missing.begin(), out.missing.end(),
+                                      [&](const session::act::RunExperiment& m) { return m.key == key; });
+        if (!seen) out.missing.push_back({key, job});
+    };
+    for (const session::Action& a : last.actions) {
+        if (auto* x = std::get_if<session::act::RunExperiment>(&a)) ask(x->key, x->job);
+        if (auto* x = std::get_if<session::act::RunAnalysis>(&a)) ask(x->key, x->job);
+    }
     return out;
 }
 

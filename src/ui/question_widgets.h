@@ -49,6 +49,10 @@ struct Computed {
 template <class T>
 std::shared_ptr<const Computed<T>> analysis(const Frame& f, const std::string& key, std::function<T()> compute) {
     if (auto r = f.s.analyses.result<Computed<T>>(key)) return r;
+    // A figure asks for what it misses and is drawn again once it ran (page_figure.h),
+    // through the experiment runner.
+    if (f.figure)
+        if (auto r = f.s.experiments.result<Computed<T>>(key)) return r;
     if (!f.s.analyses.is_running(key))
         f.emit(session::act::RunAnalysis{key, [compute = std::move(compute)](const vit::TaskControl&) {
             auto r = std::make_shared<Computed<T>>();

@@ -240,7 +240,7 @@ TEST(ScriptRunnerTest, BadArgumentsNameTheLineAndStopTheScript) {
         {"temperature warm", "s.txt:2: temperature expects a number, got 'warm'"},
         {"temperature nan", "s.txt:2: temperature expects a number, got 'nan'"},
         {"temperature 2x", "s.txt:2: temperature expects a number, got '2x'"},
-        {"tab maths", "s.txt:2: tab is math or whatifs"},
+        {"tab maths", "s.txt:2: tab is math, whatifs or questions"},
         {"style opacity=half", "s.txt:2: opacity expects a number, got 'half'"},
         {"style fade=maybe", "s.txt:2: fade is on or off"},
         {"style colormap=jet", "s.txt:2: style colormap=jet is not colormap=, scale=, opacity=, fade=, smooth= or grid="},
