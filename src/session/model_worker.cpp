@@ -99,6 +99,19 @@ void ModelWorker::loop() {
     }
 }
 
+void ModelWorker::run_into(Loaded& next, int input_size, const char*& step, const char* which) {
+    step = "Preprocessing";
+    set_stage(std::string(step) + which);
+    auto input = std::make_shared<const vit::Input>(vit::preprocess(*next.image, next.model->config.pre, input_size));
+    step = "The forward pass";
+    set_stage(std::string("Running the forward pass") + which);
+    auto trace = std::make_shared<vit::Trace>(vit::run(*next.model, *input));
+    next.crop = input->crop;
+    next.input = input;
+    next.top5 = vit::top_classes(*next.model, *trace, 5);
+    next.trace = std::move(trace);
+}
+
 ModelWorker::Result ModelWorker::process(const Request& request) {
     Result r;
     auto model = current_.model;
@@ -141,16 +154,7 @@ ModelWorker::Result ModelWorker::process(const Request& request) {
                 // Refused before anything is allocated: not a multiple of the patch, or over the memory budget.
                 step = "Changing the input size";
                 if (input_size) vit::check_input_size(*model, input_size, {});
-                step = "Preprocessing";
-                set_stage(step);
-                auto input = std::make_shared<const vit::Input>(vit::preprocess(*image, model->config.pre, input_size));
-                step = "The forward pass";
-                set_stage("Running the forward pass");
-                auto trace = std::make_shared<vit::Trace>(vit::run(*model, *input));
-                next.crop = input->crop;
-                next.input = input;
-                next.top5 = vit::top_classes(*model, *trace, 5);
-                next.trace = std::move(trace);
+                run_into(next, input_size, step, "");
             } catch (...) {
                 errors.push_back(std::string(step) + " failed: " + describe(std::current_exception()));
                 next = current_;  // keep what worked before
@@ -193,19 +197,11 @@ bool ModelWorker::process_compare(const Request& request, std::vector<std::strin
     next.model_dir = current_.model_dir;
     next.image = image;
     next.image_path = path;
-    const char* step = "Preprocessing the second photo";
+    const char* step = "";
     try {
-        set_stage(step);
-        auto input = std::make_shared<const vit::Input>(vit::preprocess(*image, model->config.pre, input_size_));
-        step = "The forward pass on the second photo";
-        set_stage("Running the forward pass on the second photo");
-        auto trace = std::make_shared<vit::Trace>(vit::run(*model, *input));
-        next.crop = input->crop;
-        next.input = input;
-        next.top5 = vit::top_classes(*model, *trace, 5);
-        next.trace = std::move(trace);
+        run_into(next, input_size_, step, " on the second photo");
     } catch (...) {
-        errors.push_back(std::string(step) + " failed: " + describe(std::current_exception()));
+        errors.push_back(std::string(step) + " on the second photo failed: " + describe(std::current_exception()));
         // A run of the old model would not compare with the new one: then nothing is kept.
         if (model == compared_.model) return false;
         next = Loaded{};

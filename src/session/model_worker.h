@@ -52,6 +52,9 @@ private:
     // Runs the second photo again when it or the model changed; errors appended.
     bool process_compare(const Request& request, std::vector<std::string>& errors);
     void set_stage(const std::string& stage);
+    // Preprocesses next.image for next.model at input_size and runs the forward
+    // pass into next; `step` names the step under way when it throws.
+    void run_into(Loaded& next, int input_size, const char*& step, const char* which);
 
     std::function<void()> on_done_;
     mutable std::mutex mutex_;
