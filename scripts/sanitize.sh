@@ -18,10 +18,14 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 
 build="$here/build-asan"
 start=$(date +%s)
-werror=OFF; case "${CI:-}" in ""|0|false) ;; *) werror=ON ;; esac
+# No -Werror here: GCC's flow analysis under -fsanitize reports warnings the
+# plain build does not (GCC bug 105593 as -Wuninitialized); the Release build
+# (scripts/test.sh) and the fuzzers are where CI fails on a warning. The count
+# is printed so none goes unseen.
 cmake -S "$here" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DVITSCOPE_SANITIZE=address,undefined,float-cast-overflow \
-  -DVITSCOPE_BENCH=OFF -DVITSCOPE_WERROR=$werror >/dev/null
+  -DVITSCOPE_BENCH=OFF -DVITSCOPE_WERROR=OFF >/dev/null
 cmake --build "$build" -j"${VITSCOPE_JOBS:-$(nproc)}" >"$build/build.log" 2>&1 || { tail -40 "$build/build.log"; exit 1; }
+echo "sanitize: $(grep -c 'warning:' "$build/build.log" || true) compiler warnings in the sanitizer build (build-asan/build.log)"
 cc -shared -fPIC -O2 -o "$build/liblsan_keep_modules.so" "$here/tests/lsan_keep_modules.c"
 echo "sanitize: built in $(( $(date +%s) - start )) s"
 
