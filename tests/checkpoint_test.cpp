@@ -3,6 +3,8 @@
 // folders are refused with one-line messages; the real default model loads.
 #include <gtest/gtest.h>
 
+#include "support/load_error.h"
+
 #include "support/default_model.h"
 
 #include <charconv>
@@ -57,17 +59,7 @@ std::vector<Family> families() {
 
 const char* dtype_name(DType d) { return d == DType::F32 ? "F32" : d == DType::F16 ? "F16" : "BF16"; }
 
-// load_model(dir) must fail with a one-line message containing every cause.
-void expect_load_error(const std::string& dir, const std::vector<std::string>& causes) {
-    try {
-        load_model(dir);
-        FAIL() << "loaded " << dir;
-    } catch (const Error& e) {
-        const std::string msg = e.what();
-        EXPECT_EQ(msg.find('\n'), std::string::npos) << msg;
-        for (const std::string& c : causes) EXPECT_NE(msg.find(c), std::string::npos) << "'" << c << "' not in: " << msg;
-    }
-}
+using testing::expect_load_error;
 
 // The shorter side's resize the config implies: timm's floor(input / crop_pct),
 // or a Hugging Face processor's shortest_edge.

@@ -5,6 +5,8 @@
 // properties (their numbers against NumPy and torch: pos_embed_test.py).
 #include <gtest/gtest.h>
 
+#include "support/load_error.h"
+
 #include <nlohmann/json.hpp>
 
 #include "support/default_model.h"
@@ -199,16 +201,6 @@ TEST(HubDinov2, SwiGLUIsRefused) {
 
 // ---- configs that disagree with their weights ------------------------------
 
-void expect_load_refused(const std::string& dir, const std::vector<std::string>& causes) {
-    try {
-        load_model(dir);
-        FAIL() << "loaded " << dir;
-    } catch (const Error& e) {
-        const std::string msg = e.what();
-        EXPECT_EQ(msg.find('\n'), std::string::npos) << msg;
-        for (const std::string& c : causes) EXPECT_NE(msg.find(c), std::string::npos) << "'" << c << "' not in: " << msg;
-    }
-}
 
 // A small synthetic DINOv2 (layer scale, `registers` registers) written in `scheme` beside `config`.
 void write_small(const ScratchDir& dir, const std::string& scheme, int registers, const std::string& config,
@@ -239,20 +231,20 @@ std::string timm_config(const std::string& architecture) {
 TEST(HubDinov2, RegisterCountMustAgree) {
     ScratchDir dir("dinov2");
     write_small(dir, "dinov2", 2, hf_config("dinov2_with_registers", {{"num_register_tokens", 4}}));
-    expect_load_refused(dir.str(), {"4 register tokens", "num_register_tokens", "weights have 2",
+    testing::expect_load_error(dir.str(), {"4 register tokens", "num_register_tokens", "weights have 2",
                                     "embeddings.register_tokens"});
 
     write_small(dir, "dinov2", 0, hf_config("dinov2_with_registers"));  // the default, 4
-    expect_load_refused(dir.str(), {"4 register tokens", "default 4", "none"});
+    testing::expect_load_error(dir.str(), {"4 register tokens", "default 4", "none"});
 
     write_small(dir, "dinov2", 4, hf_config("dinov2"));
-    expect_load_refused(dir.str(), {"0 register tokens", "model_type dinov2", "weights have 4"});
+    testing::expect_load_error(dir.str(), {"0 register tokens", "model_type dinov2", "weights have 4"});
 
     write_small(dir, "timm", 0, timm_config("vit_synthetic_patch8_reg4_dinov2"));
-    expect_load_refused(dir.str(), {"4 register tokens", "reg4", "none", "reg_token"});
+    testing::expect_load_error(dir.str(), {"4 register tokens", "reg4", "none", "reg_token"});
 
     write_small(dir, "timm", 4, timm_config("vit_synthetic_patch8_dinov2"), true, testing::TimmPos::GridOnly);
-    expect_load_refused(dir.str(), {"0 register tokens", "no 'regN'", "weights have 4"});
+    testing::expect_load_error(dir.str(), {"0 register tokens", "no 'regN'", "weights have 4"});
 
     // Agreeing counts load.
     write_small(dir, "dinov2", 4, hf_config("dinov2_with_registers"));
@@ -266,11 +258,11 @@ TEST(HubDinov2, LayerScaleMustBeThereWhenTheArchitectureHasIt) {
     // transformers' Dinov2Layer always has layer_scale1/2: weights without them are refused
     // (transformers would leave them at layerscale_value and warn that they are untrained).
     write_small(dir, "dinov2", 0, hf_config("dinov2", {{"layerscale_value", 1.0}}), false);
-    expect_load_refused(dir.str(), {"model_type dinov2", "layer scale", "encoder.layer.0.layer_scale1.lambda1",
+    testing::expect_load_error(dir.str(), {"model_type dinov2", "layer scale", "encoder.layer.0.layer_scale1.lambda1",
                                     "is missing", "layerscale_value"});
     // timm builds vit_*_dinov2 with init_values: ls1.gamma / ls2.gamma.
     write_small(dir, "timm", 0, timm_config("vit_synthetic_patch8_dinov2"), false);
-    expect_load_refused(dir.str(), {"vit_synthetic_patch8_dinov2", "layer scale", "blocks.0.ls1.gamma"});
+    testing::expect_load_error(dir.str(), {"vit_synthetic_patch8_dinov2", "layer scale", "blocks.0.ls1.gamma"});
 
     // Layer scale in some blocks only.
     {
@@ -282,18 +274,18 @@ TEST(HubDinov2, LayerScaleMustBeThereWhenTheArchitectureHasIt) {
         write_safetensors(dir.file("model.safetensors"), testing::scheme_tensors(m, "timm", DType::F32));
         testing::write_bytes(dir.file("config.json"), testing::config_json(m, "timm"));
     }
-    expect_load_refused(dir.str(), {"blocks.1.ls2.gamma", "is missing", "other layer-scale weights"});
+    testing::expect_load_error(dir.str(), {"blocks.1.ls2.gamma", "is missing", "other layer-scale weights"});
 }
 
 TEST(HubDinov2, ModelTypeMustMatchTheLayout) {
     ScratchDir dir("dinov2");
     write_small(dir, "dinov2", 0, hf_config("vit"));
-    expect_load_refused(dir.str(), {"model_type 'vit'", "dinov2"});
+    testing::expect_load_error(dir.str(), {"model_type 'vit'", "dinov2"});
     SyntheticSpec s;
     s.classes = 0;
     testing::write_checkpoint(testing::make_synthetic_model(s), dir.str(), "hf-dino", DType::F32);
     testing::write_bytes(dir.file("config.json"), hf_config("dinov2"));
-    expect_load_refused(dir.str(), {"model_type 'dinov2'", "hf-dino"});
+    testing::expect_load_error(dir.str(), {"model_type 'dinov2'", "hf-dino"});
 }
 
 // ---- token names and the resize kernels -----------------------------------
