@@ -29,7 +29,7 @@ build="$here/build-fuzz"
 start=$(date +%s)
 werror=OFF; case "${CI:-}" in ""|0|false) ;; *) werror=ON ;; esac
 cmake -S "$here" -B "$build" -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-  -DVITSCOPE_FUZZ=ON -DVITSCOPE_GUI=OFF -DVITSCOPE_TESTS=OFF -DVITSCOPE_BENCH=OFF -DVITSCOPE_WERROR=$werror >/dev/null
+  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -g1 -DNDEBUG" -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O2 -g1 -DNDEBUG" -DVITSCOPE_FUZZ=ON -DVITSCOPE_GUI=OFF -DVITSCOPE_TESTS=OFF -DVITSCOPE_BENCH=OFF -DVITSCOPE_WERROR=$werror >/dev/null
 cmake --build "$build" -j"$jobs" --target fuzzers >"$build/build.log" 2>&1 || { tail -40 "$build/build.log"; exit 1; }
 echo "fuzz: built in $(( $(date +%s) - start )) s"
 # The safetensors seeds (and the config seeds again), and the same synthetic
