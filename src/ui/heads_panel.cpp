@@ -6,7 +6,7 @@
 
 #include "session/shown_rows.h"
 #include "theme.h"
-#include "widgets.h"
+#include "imgui_helpers.h"
 
 namespace ui {
 namespace {

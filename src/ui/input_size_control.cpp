@@ -6,7 +6,7 @@
 #include "vit/attention_cost.h"
 #include "vit/error.h"
 #include "vit/memory_budget.h"
-#include "widgets.h"
+#include "imgui_helpers.h"
 
 namespace ui {
 namespace {

@@ -10,10 +10,31 @@
 #include "vector_strip.h"
 #include "vit/step_explanation.h"
 #include "vit/token_name.h"
-#include "widgets.h"
+#include "imgui_helpers.h"
 
 namespace ui {
 namespace {
+
+// Subscripted names as the math panel writes them.
+namespace sym {
+inline constexpr const char* q_i = "qᵢ";
+inline constexpr const char* k_j = "kⱼ";
+inline constexpr const char* v_j = "vⱼ";
+inline constexpr const char* o_i = "oᵢ";
+inline constexpr const char* s_ij = "sᵢⱼ";
+inline constexpr const char* a_ij = "aᵢⱼ";
+inline constexpr const char* sqrt_dk = "√dₖ";
+inline constexpr const char* d_k = "dₖ";
+}  // namespace sym
+
+// A number with 5 significant digits, in scientific notation when tiny or
+// huge, so 0.00009 never reads as 0.00009 when it is 8.7654e-05.
+std::string five_digits(double v) {
+    char buf[32];
+    const double a = std::abs(v);
+    std::snprintf(buf, sizeof buf, (a != 0 && (a < 1e-3 || a >= 1e6)) ? "%.4e" : "%.5g", v);
+    return buf;
+}
 
 // A labelled strip: name on the left, the strip, a note on the right.
 void strip_row(const Frame& f, const char* name, const char* id, const float* v, int n, float extent, const char* note) {
@@ -105,12 +126,12 @@ void MathPanel::draw(const Frame& f) {
 
     step_heading(f, "5", "Softmax", "Turns the scores of all keys into weights that are positive and add up to 1: "
                                     "exponentiate each, divide by the total Z.");
-    equation(f, "exp(%s/%s) = exp(%.4f) = %s", sym::s_ij, sym::sqrt_dk, e.scaled_score, num(e.exp_score).c_str());
-    equation(f, "Z = Σₖ exp(sᵢₖ/√dₖ) = %s   (over all %d keys)", num(e.z).c_str(), t.tokens);
-    equation(f, "%s = %s / %s = %s", sym::a_ij, num(e.exp_score).c_str(), num(e.z).c_str(), num(e.recomputed_weight).c_str());
+    equation(f, "exp(%s/%s) = exp(%.4f) = %s", sym::s_ij, sym::sqrt_dk, e.scaled_score, five_digits(e.exp_score).c_str());
+    equation(f, "Z = Σₖ exp(sᵢₖ/√dₖ) = %s   (over all %d keys)", five_digits(e.z).c_str(), t.tokens);
+    equation(f, "%s = %s / %s = %s", sym::a_ij, five_digits(e.exp_score).c_str(), five_digits(e.z).c_str(), five_digits(e.recomputed_weight).c_str());
     ImGui::SameLine();
     // The recomputation against what the forward pass stored (float32 there).
-    ImGui::TextColored(e.agrees ? colors::ok : colors::error, "%s the model's %s", e.agrees ? "✓" : "≠", num(e.model_weight).c_str());
+    ImGui::TextColored(e.agrees ? colors::ok : colors::error, "%s the model's %s", e.agrees ? "✓" : "≠", five_digits(e.model_weight).c_str());
 
     // The three stages as maps over the photo.
     ImGui::Spacing();

@@ -75,9 +75,13 @@ session::AppState figure_state(const session::AppState& s, const std::string& pa
     return f;
 }
 
-std::string model_line(const session::AppState& s) {
+// The model and the photo (and the second photo, on the pages that show it).
+std::string model_line(const session::AppState& s, const session::QuestionPage& page) {
     const std::string model = gfx::model_title(s.loaded.model_dir, s.loaded.model ? s.loaded.model->config.name : "");
-    return model + " \u00b7 " + std::filesystem::path(s.loaded.image_path).filename().string();
+    const auto name = [](const std::string& path) { return std::filesystem::path(path).filename().string(); };
+    std::string line = model + " \u00b7 " + name(s.loaded.image_path);
+    if (page.two_photos && s.compared.ready()) line += " and " + name(s.compared.image_path);
+    return line;
 }
 
 std::string selection_line(const session::AppState& s) {
@@ -110,7 +114,7 @@ Drawn draw_frame(const session::AppState& s, const session::QuestionPage& page, 
     ImGui::PopStyleVar(2);  // the window keeps its own; the page's children get the theme's
     // The caption: which model, photo and selection the page's numbers are of.
     ImGui::PushFont(fonts.bold);
-    ImGui::TextUnformatted(model_line(s).c_str());
+    ImGui::TextUnformatted(model_line(s, page).c_str());
     ImGui::PopFont();
     ImGui::TextColored(colors::muted, "%s", selection_line(s).c_str());
     ImGui::Separator();
@@ -160,7 +164,7 @@ PageFigure render_page_figure(const session::AppState& state, const std::string&
     for (size_t i = 3; i < out.image.pixels.size(); i += 4) out.image.pixels[i] = 255;  // opaque, as on screen
 
     out.metadata = {{"Title", page->title},
-                    {"Description", model_line(s) + " \u00b7 " + selection_line(s)},
+                    {"Description", model_line(s, *page) + " \u00b7 " + selection_line(s)},
                     {"Software", "vitscope"},
                     {"vitscope:question", name}};
     // What the page asked for and has not got: its experiments, and its

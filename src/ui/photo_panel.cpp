@@ -11,7 +11,7 @@
 #include "session/shown_rows.h"
 #include "theme.h"
 #include "vit/token_name.h"
-#include "widgets.h"
+#include "imgui_helpers.h"
 
 namespace ui {
 namespace {

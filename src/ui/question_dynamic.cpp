@@ -21,7 +21,7 @@
 #include "vit/content_shift.h"
 #include "vit/divergence.h"
 #include "vit/input_image.h"
-#include "widgets.h"
+#include "imgui_helpers.h"
 
 namespace ui {
 namespace {

@@ -12,7 +12,7 @@
 #include "question_widgets.h"
 #include "theme.h"
 #include "vit/distance_bands.h"
-#include "widgets.h"
+#include "imgui_helpers.h"
 
 namespace ui {
 namespace {

@@ -14,7 +14,7 @@
 #include "theme.h"
 #include "vit/head_ablation.h"
 #include "vit/head_analysis.h"
-#include "widgets.h"
+#include "imgui_helpers.h"
 
 namespace ui {
 namespace {

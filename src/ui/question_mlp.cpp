@@ -15,7 +15,7 @@
 #include "vector_strip.h"
 #include "vit/token_path.h"
 #include "map_data.h"
-#include "widgets.h"
+#include "imgui_helpers.h"
 
 namespace ui {
 namespace {
@@ -25,13 +25,15 @@ public:
     void draw(const Frame& f) override;
 
 private:
-    void path_parts(const Frame& f, float w);
-    void checks(const Frame& f);
+    void path_parts(const Frame& f, const vit::TokenPath& p, const std::vector<vit::PartNorm>& norms, float w);
+    void checks(const Frame& f, const vit::TokenPath& p);
+};
 
-    // token_path recomputes the block's MLP for every token (~10 ms): cached.
-    int key_[3] = {-1, -1, -1};  // generation, layer, query
-    vit::TokenPath path_;
-    std::vector<vit::PartNorm> norms_;
+// token_path recomputes the block's MLP for every token (~10 ms for ViT-Ti at
+// 224 px, far more for larger models and inputs): off the window's thread.
+struct PathNumbers {
+    vit::TokenPath path;
+    std::vector<vit::PartNorm> norms;
 };
 
 // One part: its name, a strip of its numbers (when given), and a bar of its
@@ -74,14 +76,13 @@ void step(const char* text) {
     ImGui::PopStyleColor();
 }
 
-void MlpView::path_parts(const Frame& f, float w) {
-    const vit::TokenPath& p = path_;
+void MlpView::path_parts(const Frame& f, const vit::TokenPath& p, const std::vector<vit::PartNorm>& norms, float w) {
     const int heads = static_cast<int>(p.head_outputs.size());
     // token_path_norms' order: head_0 .. head_{H-1}, attention_output, residual_before,
     // residual_after_attention, mlp_output, residual_after.
     double max_norm = 0;
-    for (const vit::PartNorm& n : norms_) max_norm = std::max(max_norm, n.norm);
-    auto norm_of = [&](int i) { return norms_.at(static_cast<size_t>(i)).norm; };
+    for (const vit::PartNorm& n : norms) max_norm = std::max(max_norm, n.norm);
+    auto norm_of = [&](int i) { return norms.at(static_cast<size_t>(i)).norm; };
     float head_extent = 0;
     for (const vit::Vec& o : p.head_outputs) head_extent = std::max(head_extent, o.cwiseAbs().maxCoeff());
     const float add_extent = std::max(p.attention_output.cwiseAbs().maxCoeff(), p.mlp_output.cwiseAbs().maxCoeff());
@@ -109,8 +110,7 @@ void MlpView::path_parts(const Frame& f, float w) {
          "the two additions), blue negative, red positive.");
 }
 
-void MlpView::checks(const Frame& f) {
-    const vit::TokenPath& p = path_;
+void MlpView::checks(const Frame& f, const vit::TokenPath& p) {
     evidence_heading(f, "Checked on this token: the MLP works on each token alone");
     auto check = [&](bool whatif, const char* what, double v, const char* meaning) {
         if (whatif) whatif_badge(f, "WHAT-IF");
@@ -141,17 +141,24 @@ void MlpView::draw(const Frame& f) {
     const session::AppState& s = f.s;
     const vit::Trace& t = *s.trace();
     const int l = s.sel.layer, q = s.sel.query;
-    if (key_[0] != s.loaded.generation || key_[1] != l || key_[2] != q) {
-        path_ = vit::token_path(*s.loaded.model, t, l, q);
-        norms_ = vit::token_path_norms(path_);
-        key_[0] = s.loaded.generation, key_[1] = l, key_[2] = q;
-    }
+    const auto numbers = analysis<PathNumbers>(
+        f, experiment_key(f, "mlp-path-L" + std::to_string(l) + "-q" + std::to_string(q)),
+        [model = s.loaded.model, trace = s.loaded.trace, l, q] {
+            PathNumbers n{vit::token_path(*model, *trace, l, q), {}};
+            n.norms = vit::token_path_norms(n.path);
+            return n;
+        });
     const float w = ImGui::GetContentRegionAvail().x;
     char title[128];
     std::snprintf(title, sizeof title, "On this photo: %s (token %d) through block %d", vit::token_name(t, q).c_str(), q, l);
     evidence_heading(f, title);
-    path_parts(f, w);
-    checks(f);
+    if (!numbers) return computing_note("the token's path through the block");
+    if (!numbers->value) {
+        ImGui::TextColored(colors::error, "%s", numbers->error.c_str());
+        return;
+    }
+    path_parts(f, numbers->value->path, numbers->value->norms, w);
+    checks(f, numbers->value->path);
 }
 
 }  // namespace

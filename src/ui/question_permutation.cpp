@@ -22,7 +22,7 @@
 #include "vit/classes.h"
 #include "vit/input_image.h"
 #include "vit/permutation_experiment.h"
-#include "widgets.h"
+#include "imgui_helpers.h"
 
 namespace ui {
 namespace {

@@ -1,14 +1,16 @@
 // "What did the position embeddings learn?" (ViT paper, Fig. 7 centre): the
 // cosine similarity of each patch position's embedding with every other's:
 // one large map on the photo for the selected query's position, and the grid
-// of small maps, one per position, drawn as coloured cells (one GL map view
-// each would be grid² textures). Click a small map to make that position the query.
+// of small maps, one per position: one texture holds all grid⁴ cells (a texel
+// each), drawn as grid² quads (drawn as cells they were 38k rectangles a frame
+// for the default model). Click a small map to make that position the query.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <memory>
 #include <vector>
 
+#include "gfx/overlay_renderer.h"
 #include "vit/token_name.h"
 #include "color_bar.h"
 #include "map_view.h"
@@ -28,10 +30,11 @@ public:
 private:
     void small_maps(const Frame& f, const vit::Trace& t, float w);
 
-    // Per model and grid: the grid² x grid² cosines and their colours.
+    // Per model and grid: the grid² x grid² cosines, and their colours laid
+    // out as the small maps are (small map p at texels (p%g, p/g) * g).
     int generation_ = -1;
     vit::Mat cosine_;
-    std::vector<ImU32> colours_;
+    gfx::PhotoTexture mosaic_;
     MapView large_;
 };
 
@@ -46,15 +49,12 @@ void PositionView::small_maps(const Frame& f, const vit::Trace& t, float w) {
     ImGui::InvisibleButton("##small_maps", ImVec2(side, side));
     const bool hovered = ImGui::IsItemHovered(), clicked = ImGui::IsItemClicked(ImGuiMouseButton_Left);
     ImDrawList* dl = ImGui::GetWindowDrawList();
+    const auto texture = reinterpret_cast<ImTextureID>(static_cast<intptr_t>(mosaic_.id()));
+    const float uv = 1.f / g;  // one small map's share of the mosaic
     for (int p = 0; p < n; ++p) {
         const float x0 = o.x + (p % g) * step, y0 = o.y + (p / g) * step;
-        const ImU32* c = &colours_[static_cast<size_t>(p) * n];
-        // One reservation per small map (grid^2 quads): far fewer calls, and within 16-bit indices.
-        dl->PrimReserve(6 * n, 4 * n);
-        for (int k = 0; k < n; ++k) {
-            const float x = x0 + (k % g) * cell, y = y0 + (k / g) * cell;
-            dl->PrimRect(ImVec2(x, y), ImVec2(x + cell, y + cell), c[k]);
-        }
+        const ImVec2 uv0((p % g) * uv, (p / g) * uv);
+        dl->AddImage(texture, ImVec2(x0, y0), ImVec2(x0 + map, y0 + map), uv0, ImVec2(uv0.x + uv, uv0.y + uv));
     }
     auto outline = [&](int p, ImU32 colour) {
         const float x0 = o.x + (p % g) * step, y0 = o.y + (p / g) * step;
@@ -83,9 +83,17 @@ void PositionView::draw(const Frame& f) {
     const int g = t.grid, n = g * g;
     if (generation_ != s.loaded.generation) {
         cosine_ = vit::position_similarity(model, g);
-        colours_.resize(static_cast<size_t>(n) * n);
+        vit::Image mosaic;
+        mosaic.width = mosaic.height = n;
+        mosaic.rgb.resize(static_cast<size_t>(n) * n * 3);
         for (int p = 0; p < n; ++p)
-            for (int k = 0; k < n; ++k) colours_[static_cast<size_t>(p) * n + k] = diverging_color(cosine_(p, k), 1.f);
+            for (int k = 0; k < n; ++k) {
+                const ImU32 c = diverging_color(cosine_(p, k), 1.f);  // IM_COL32: R in the low byte
+                const int x = (p % g) * g + k % g, y = (p / g) * g + k / g;
+                uint8_t* rgb = &mosaic.rgb[(static_cast<size_t>(y) * n + x) * 3];
+                for (int ch = 0; ch < 3; ++ch) rgb[ch] = static_cast<uint8_t>(c >> (8 * ch));
+            }
+        mosaic_.upload(mosaic, gfx::PhotoTexture::Filter::Nearest);
         generation_ = s.loaded.generation;
     }
     const float w = ImGui::GetContentRegionAvail().x;

@@ -3,7 +3,7 @@
 #include <cstdio>
 
 #include "theme.h"
-#include "widgets.h"
+#include "imgui_helpers.h"
 
 namespace ui {
 

@@ -4,7 +4,7 @@
 #include <string>
 
 #include "theme.h"
-#include "widgets.h"
+#include "imgui_helpers.h"
 
 namespace ui {
 namespace {

@@ -8,7 +8,7 @@
 #include "vit/analysis.h"
 #include "vit/whatif.h"
 #include "vit/token_name.h"
-#include "widgets.h"
+#include "imgui_helpers.h"
 
 namespace ui {
 void WhatIfPanel::draw(const Frame& f) {

@@ -1,4 +1,5 @@
-// Small pieces several panels use: hover help, the error banner, step headings.
+// ImGui helpers several panels use: hover help, the error banner, step
+// headings, toolbars that reflow, the what-if badge.
 #pragma once
 #include <string>
 
@@ -23,21 +24,5 @@ float check_width(const char* label);
 
 // The orange label every what-if carries.
 void whatif_badge(const Frame& f, const char* text);
-
-// A number with 5 significant digits, in scientific notation when tiny or
-// huge, so 0.00009 never reads as 0.00009 when it is 8.7654e-05.
-std::string num(double v);
-
-// Subscripted names as the math panel writes them.
-namespace sym {
-inline constexpr const char* q_i = "qᵢ";
-inline constexpr const char* k_j = "kⱼ";
-inline constexpr const char* v_j = "vⱼ";
-inline constexpr const char* o_i = "oᵢ";
-inline constexpr const char* s_ij = "sᵢⱼ";
-inline constexpr const char* a_ij = "aᵢⱼ";
-inline constexpr const char* sqrt_dk = "√dₖ";
-inline constexpr const char* d_k = "dₖ";
-}  // namespace sym
 
 }  // namespace ui

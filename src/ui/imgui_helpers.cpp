@@ -1,4 +1,4 @@
-#include "widgets.h"
+#include "imgui_helpers.h"
 
 #include <algorithm>
 #include <cmath>
@@ -7,13 +7,6 @@
 #include "theme.h"
 
 namespace ui {
-
-std::string num(double v) {
-    char buf[32];
-    const double a = std::abs(v);
-    std::snprintf(buf, sizeof buf, (a != 0 && (a < 1e-3 || a >= 1e6)) ? "%.4e" : "%.5g", v);
-    return buf;
-}
 
 void tooltip(const char* text) {
     if (!ImGui::IsItemHovered()) return;
