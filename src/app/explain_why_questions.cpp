@@ -34,13 +34,19 @@ __attribute__((format(printf, 1, 2))) std::string format(const char* format, ...
     return text;
 }
 
+// The Jacobian columns are for one query: --patch / --query, CLS if neither.
 std::string scaling_csv(const ExplainInput& in) {
-    const vit::ScalingTable s = vit::scaling_table(in.photo.trace);
-    std::string out = "layer,head,raw_std,scaled_std,saturated_share_raw,saturated_share_scaled\n";
+    const vit::Trace& t = in.photo.trace;
+    const vit::ScalingTable s = vit::scaling_table(t);
+    const int query = in.args.has("--patch") || in.args.has("--query") ? query_token(in.args, t) : 0;
+    std::string out =
+        "layer,head,raw_std,scaled_std,saturated_share_raw,saturated_share_scaled,jacobian_norm_raw,jacobian_norm_scaled\n";
     for (int l = 0; l < s.raw_std.rows(); ++l)
-        for (int h = 0; h < s.raw_std.cols(); ++h)
-            out += format("%d,%d,%.9g,%.9g,%.9g,%.9g\n", l, h, s.raw_std(l, h), s.scaled_std(l, h),
-                          s.saturated_raw(l, h), s.saturated_scaled(l, h));
+        for (int h = 0; h < s.raw_std.cols(); ++h) {
+            const vit::QueryScaling q = vit::query_scaling(t, l, h, query);
+            out += format("%d,%d,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g\n", l, h, s.raw_std(l, h), s.scaled_std(l, h),
+                          s.saturated_raw(l, h), s.saturated_scaled(l, h), q.raw.jacobian_norm, q.scaled.jacobian_norm);
+        }
     return out;
 }
 

@@ -148,9 +148,16 @@ def check_heads(tmp, model, r):
     tally.check("heads: spread matches NumPy (1e-4 relative)", s_ok, f"{s_err:.2e}")
 
 
+def jacobian_norm(a):
+    """Frobenius norm of d softmax / d scores, built as the matrix diag(a) - a a^T."""
+    return np.linalg.norm(np.diag(a) - np.outer(a, a))
+
+
 def check_scaling(tmp, model, r):
-    header, rows = explain_csv(tmp, "scaling")
-    want = ["layer", "head", "raw_std", "scaled_std", "saturated_share_raw", "saturated_share_scaled"]
+    query_rc = (5, 7)
+    header, rows = explain_csv(tmp, "scaling", "--patch", f"{query_rc[0]},{query_rc[1]}")
+    want = ["layer", "head", "raw_std", "scaled_std", "saturated_share_raw", "saturated_share_scaled",
+            "jacobian_norm_raw", "jacobian_norm_scaled"]
     tally.check("scaling: header", header == want, header)
     tally.check("scaling: one row per layer and head", len(rows) == model.depth * model.heads, len(rows))
     raw_std, scaled_std, raw_max, scaled_max = scaling(r)
@@ -170,6 +177,22 @@ def check_scaling(tmp, model, r):
     print(f"    raw std {raw_std.min():.1f}..{raw_std.max():.1f}, scaled {scaled_std.min():.2f}..{scaled_std.max():.2f}; "
           f"saturated rows: raw {(raw_max > 0.99).mean():.1%}, scaled {(scaled_max > 0.99).mean():.1%} of all")
     tally.check("scaling: saturated shares match NumPy", not bad, bad[:3])
+    # The query's softmax Jacobian: raw = softmax(q.k) (the what-if), scaled = the trace's weights.
+    query = r["prefix"] + query_rc[0] * r["grid"] + query_rc[1]
+    raw_rows = np.einsum("lhd,lhnd->lhn", r["q"][:, :, query, :], r["k"])
+    raw_rows = softmax(raw_rows)
+    pairs_raw, pairs_scaled = [], []
+    for x in rows:
+        l, h = int(x[0]), int(x[1])
+        pairs_raw.append((float(x[6]), jacobian_norm(raw_rows[l, h])))
+        pairs_scaled.append((float(x[7]), jacobian_norm(r["attn"][l, h, query])))
+    e3, ok3 = worst(pairs_raw)
+    e4, ok4 = worst(pairs_scaled)
+    print(f"    softmax Jacobian norm of patch {query_rc}: scaled {min(p[1] for p in pairs_scaled):.3f}.."
+          f"{max(p[1] for p in pairs_scaled):.3f}, raw {min(p[1] for p in pairs_raw):.3f}..{max(p[1] for p in pairs_raw):.3f}; "
+          f"max errors {e4:.1e}, {e3:.1e}")
+    tally.check("scaling: the query's softmax Jacobian norm without the scaling matches NumPy", ok3, f"{e3:.2e}")
+    tally.check("scaling: the query's softmax Jacobian norm with the scaling matches NumPy", ok4, f"{e4:.2e}")
 
 
 def check_cls(tmp, model, r):
