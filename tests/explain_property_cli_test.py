@@ -13,11 +13,10 @@ import subprocess
 import sys
 import tempfile
 
-from script_support import BIN, DOG, MODEL, SRC, Tally
+from script_support import BIN, CHELSEA, DOG, MODEL, Tally
 
 tally = Tally()
 check = tally.check
-CHELSEA = os.path.join(SRC, "assets", "chelsea.png")
 
 
 def run(*args):
@@ -127,6 +126,8 @@ def test_bad_input(tmp):
     e("--compare a truncated PNG", [DOG, "--question", "cross", "--patch", "1,1", "--layer", 0, "--head", 0,
                                     "--compare", half], "half.png")
     e("--compare a folder", [DOG, "--question", "dynamic", "--patch", "1,1", "--compare", bad], "director")
+    e("--compare on a one-photo question", [DOG, "--question", "global", "--patch", "1,1", "--compare", CHELSEA],
+      "--compare")
     e("global with the CLS query", [DOG, "--question", "global", "--query", "cls"], "patch")
     e("position with the CLS query", [DOG, "--question", "position", "--query", "cls"], "patch")
     e("global without a query", [DOG, "--question", "global"], "--patch")

@@ -25,13 +25,12 @@ from pathlib import Path
 
 import numpy as np
 
-from script_support import BIN, HUB_CONFIGS, MIRROR, MODEL, SRC, Tally
+from script_support import BIN, CHELSEA, HUB_CONFIGS, MIRROR, MODEL, SRC, Tally
 
 sys.path.insert(0, os.path.join(SRC, "tests", "reference"))
 import safetensors_np  # noqa: E402
 
 HUB_TIMM_CONFIG = Path(HUB_CONFIGS) / "timm__vit_tiny_patch16_224.augreg_in21k_ft_in1k" / "config.json"
-CHELSEA = os.path.join(SRC, "assets", "chelsea.png")
 
 tally = Tally()
 check = tally.check

@@ -6,7 +6,8 @@ For every page the window has (the kPages table of src/ui/questions_panel.cpp,
 so pages added later are covered too): a well-formed PNG 2048 px wide, the
 page's question as its Title and the model, photo and selection in its
 Description, not blank, and the same picture twice for the same selection (but for the
-page that times the forward pass); the pages that need a second photo are refused cleanly.
+page that times the forward pass); the pages that need a second photo get chelsea.png
+as --compare and are refused cleanly without it.
 Then the questions without a page of their own (rollout and ablation draw the
 page that shows them) and the bad-input rows, which follow `vitscope export`'s
 rules: nothing written, nothing replaced, no temporary file left behind.
@@ -22,7 +23,7 @@ import tempfile
 import numpy as np
 from PIL import Image
 
-from script_support import BIN, DOG, MODEL, MODEL_NAME, SRC, Tally
+from script_support import BIN, CHELSEA, DOG, MODEL, MODEL_NAME, SRC, Tally
 
 tally = Tally()
 check = tally.check
@@ -79,7 +80,7 @@ def refused(r):
     return r.returncode == 2 and r.stderr.startswith("vitscope: error: ") and r.stderr.count("\n") == 1
 
 
-def check_figure(name, path, page, title, selection):
+def check_figure(name, path, page, title, selection, photos="dog.jpg"):
     try:
         Image.open(path).verify()
         check(f"{name}: a well-formed PNG", True)
@@ -92,7 +93,7 @@ def check_figure(name, path, page, title, selection):
     check(f"{name}: Title is the page's question", im.info.get("Title") == title, im.info.get("Title"))
     caption = im.info.get("Description", "")
     check(f"{name}: Description names the model, the photo and the selection",
-          caption == f"{MODEL_NAME} {MIDDOT} dog.jpg {MIDDOT} {selection}", caption)
+          caption == f"{MODEL_NAME} {MIDDOT} {photos} {MIDDOT} {selection}", caption)
     check(f"{name}: Software and the page's name", im.info.get("Software") == "vitscope" and
           im.info.get("vitscope:question") == page, im.info)
     px = np.asarray(im.convert("RGB")).astype(np.float64)
@@ -118,32 +119,33 @@ def main():
     # Every page, the window's starting selection, then another one.
     for page in pages:
         out = os.path.join(TMP, page + ".png")
+        extra = []
         if page in TWO_PHOTO_PAGES:
-            # Their figures need the second photo, which the command line cannot draw yet: refused
-            # cleanly, with or without --compare (the window exports them).
-            for extra in ([], ["--compare", os.path.join(SRC, "assets", "chelsea.png")]):
-                r = vitscope("explain", DOG, "--question", page, *extra, "-o", out)
-                check(f"{page} {' '.join(extra)}: refused in one line, nothing written", refused(r) and nothing_left(out),
-                      r.stderr)
-            continue
-        r = vitscope("explain", DOG, "--question", page, "-o", out)
+            # Their figures need the second photo: refused cleanly without one.
+            r = vitscope("explain", DOG, "--question", page, "-o", out)
+            check(f"{page} without --compare: refused in one line, nothing written",
+                  refused(r) and "--compare" in r.stderr and nothing_left(out), r.stderr)
+            extra = ["--compare", CHELSEA]
+        r = vitscope("explain", DOG, "--question", page, *extra, "-o", out)
         check(f"{page}: exits 0 without a display", r.returncode == 0, r.stderr)
         if r.returncode != 0:
             continue
         check(f"{page}: says what it wrote", r.stdout.startswith(f"{out}: {WIDTH} x "), r.stdout)
         check(f"{page}: no temporary file left", not os.path.exists(out + ".tmp"))
-        first = check_figure(page, out, page, titles[page], f"layer 0 {MIDDOT} head 0 {MIDDOT} query CLS")
+        photos = "dog.jpg and chelsea.png" if extra else "dog.jpg"
+        first = check_figure(page, out, page, titles[page], f"layer 0 {MIDDOT} head 0 {MIDDOT} query CLS", photos)
         again = os.path.join(TMP, page + "_again.png")
-        vitscope("explain", DOG, "--question", page, "-o", again)
+        vitscope("explain", DOG, "--question", page, *extra, "-o", again)
         if page not in MEASURED_PAGES:
             check(f"{page}: the same picture for the same selection", os.path.exists(again) and first is not None and
                   np.array_equal(first, np.asarray(Image.open(again).convert("RGB")).astype(np.float64)))
         chosen = os.path.join(TMP, page + "_chosen.png")
-        r = vitscope("explain", DOG, "--question", page, "--layer", "8", "--head", "1", "--patch", "5,7", "-o", chosen)
+        r = vitscope("explain", DOG, "--question", page, *extra, "--layer", "8", "--head", "1", "--patch", "5,7",
+                     "-o", chosen)
         check(f"{page} --layer 8 --head 1 --patch 5,7: exits 0", r.returncode == 0, r.stderr)
         if r.returncode == 0:
             check_figure(page + " (chosen)", chosen, page, titles[page],
-                         f"layer 8 {MIDDOT} head 1 {MIDDOT} query patch r5 c7 (token 78)")
+                         f"layer 8 {MIDDOT} head 1 {MIDDOT} query patch r5 c7 (token 78)", photos)
 
     # The figure and the numbers at once: both written.
     both_png, both_csv = os.path.join(TMP, "both.png"), os.path.join(TMP, "both.csv")

@@ -13,6 +13,7 @@ MIRROR = os.environ.get("VITSCOPE_MODEL_MIRROR") or os.path.normpath(os.path.joi
 # sets it), else models/<name> in the source tree. A missing model fails the test.
 MODEL = os.environ.get("VITSCOPE_MODEL") or os.path.join(SRC, "models", MODEL_NAME)
 DOG = os.path.join(SRC, "assets", "dog.jpg")
+CHELSEA = os.path.join(SRC, "assets", "chelsea.png")
 # The config files the Hugging Face hub serves (README there), beside the mirror.
 HUB_CONFIGS = os.environ.get("VITSCOPE_HUB_CONFIGS") or os.path.normpath(os.path.join(SRC, "..", "shared", "hub_configs"))
 

@@ -37,13 +37,16 @@ int cmd_explain(const CliArgs& args) {
     const std::string png_path = png ? check_explain_figure(args, question.name) : "";
     if (question.needs_compare && !args.has("--compare"))
         throw vit::Error("--question " + std::string(question.name) + " needs --compare IMAGE2");
+    if (!question.needs_compare && args.has("--compare"))
+        throw vit::Error("--question " + std::string(question.name) +
+                         " takes no second photo (--compare is for dynamic and cross)");
     Pipeline photo = run_pipeline(args);
     std::optional<Pipeline> compare;
     if (args.has("--compare")) compare = run_pipeline_on(args, args.get("--compare"));
     // Both made before either is written: a failure writes neither.
     const std::string text = csv ? question.csv({args, photo, compare ? &*compare : nullptr}) : "";
     std::optional<ExplainFigure> figure;
-    if (png) figure = explain_figure(args, std::move(photo), question.name);
+    if (png) figure = explain_figure(args, std::move(photo), std::move(compare), question.name);
     if (csv) vit::write_file_atomic(args.get("--csv"), text);
     if (figure) {
         vit::write_file_atomic(png_path, figure->png);

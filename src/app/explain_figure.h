@@ -3,6 +3,7 @@
 // Built in src/app/gui/explain_figure.cpp; a build without graphics refuses
 // -o (without_gui.cpp).
 #pragma once
+#include <optional>
 #include <string>
 
 #include "cli_args.h"
@@ -20,8 +21,10 @@ struct ExplainFigure {
     int width = 0, height = 0;
 };
 
-// Runs the experiments the page shows, then draws it for the photo and the
-// selection given by --layer, --head, --patch/--query. Throws vit::Error.
-ExplainFigure explain_figure(const CliArgs& args, Pipeline photo, const std::string& question);
+// Runs the experiments the page shows, then draws it for the photo (and the
+// second photo, --compare, on the two-photo pages) and the selection given by
+// --layer, --head, --patch/--query. Throws vit::Error.
+ExplainFigure explain_figure(const CliArgs& args, Pipeline photo, std::optional<Pipeline> compare,
+                             const std::string& question);
 
 }  // namespace app

@@ -11,7 +11,7 @@ int run_window(const CliArgs&) { throw vit::Error("this build has no window (con
 std::string check_explain_figure(const CliArgs&, const std::string&) {
     throw vit::Error("-o: this build has no graphics for figures (configured with VITSCOPE_GUI=OFF); use --csv");
 }
-ExplainFigure explain_figure(const CliArgs&, Pipeline, const std::string&) {
+ExplainFigure explain_figure(const CliArgs&, Pipeline, std::optional<Pipeline>, const std::string&) {
     throw vit::Error("this build has no graphics (configured with VITSCOPE_GUI=OFF)");
 }
 

@@ -25,7 +25,8 @@ const std::vector<QuestionPage>& question_pages() {
          "convolution sees only its neighbours; attention's reach is the whole photo."},
         {"dynamic", "Are the weights fixed, like a kernel?",
          "No: which patches talk to which is computed from the photo itself. Another photo, or the same content "
-         "moved, gives other weights; a convolution applies one fixed kernel everywhere."},
+         "moved, gives other weights; a convolution applies one fixed kernel everywhere.",
+         true},
         {"permutation", "Why does a ViT need position embeddings?",
          "Attention itself ignores order: shuffle the patches and, without position embeddings, every output is "
          "only shuffled the same way. Position embeddings are how the model knows where a patch was."},
@@ -34,7 +35,8 @@ const std::vector<QuestionPage>& question_pages() {
          "the model learned the grid's geometry from data alone."},
         {"cross", "Self-attention or cross-attention?",
          "The same arithmetic works between two sequences: queries from one, keys and values from the other. "
-         "That is how a decoder attends to an encoder, or a text prompt to image features."},
+         "That is how a decoder attends to an encoder, or a text prompt to image features.",
+         true},
         {"mlp", "What does the rest of the block do?",
          "Attention is the only step that mixes tokens. The MLP after it works on each token alone: change every "
          "other token and this token's MLP output stays the same."},

@@ -11,6 +11,7 @@ struct QuestionPage {
     const char* name;    // "scaling": the script's `question NAME`, explain's --question
     const char* title;   // "Why divide by √dₖ?"
     const char* claim;   // two or three plain sentences; the evidence follows on the page
+    bool two_photos = false;  // shows the second photo (File > Compare with…) beside the first
 };
 
 const std::vector<QuestionPage>& question_pages();

@@ -11,7 +11,7 @@
 #include "fonts.h"
 #include "gfx/figure.h"
 #include "gfx/render_target.h"
-#include "gpu.h"
+#include "gl_cache.h"
 #include "questions_panel.h"
 #include "session/questions.h"
 #include "theme.h"
@@ -95,7 +95,7 @@ struct Drawn {
 };
 
 // One ImGui frame of the figure, display `height` logical pixels tall.
-Drawn draw_frame(const session::AppState& s, const session::QuestionPage& page, QuestionView& view, Gpu& gpu,
+Drawn draw_frame(const session::AppState& s, const session::QuestionPage& page, QuestionView& view, GlCache& gpu,
                  const Fonts& fonts, float height) {
     ImGuiIO& io = ImGui::GetIO();
     io.DisplaySize = ImVec2(kWidth, height);
@@ -137,7 +137,7 @@ PageFigure render_page_figure(const session::AppState& state, const std::string&
 
     gfx::FramebufferScope keep;  // the window's GL state, when the window asks
     OffscreenImGui imgui;
-    Gpu gpu;
+    GlCache gpu;
     if (!gpu.error().empty()) throw vit::Error("figure: " + gpu.error());
     gpu.sync(s);
 
