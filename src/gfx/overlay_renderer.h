@@ -8,50 +8,11 @@
 #include <epoxy/gl.h>
 
 #include "overlay_style.h"
+#include "textures.h"
 #include "vit/image.h"
 #include "vit/preprocess.h"
 
 namespace gfx {
-
-// GL objects below need a current context for every call, the destructor included.
-class PhotoTexture {
-public:
-    PhotoTexture() = default;
-    PhotoTexture(const PhotoTexture&) = delete;             // owns a GL name: move, never copy
-    PhotoTexture& operator=(const PhotoTexture&) = delete;
-    PhotoTexture(PhotoTexture&& other) noexcept;
-    PhotoTexture& operator=(PhotoTexture&& other) noexcept;
-    // Photos larger than GL_MAX_TEXTURE_SIZE are box-filtered down to fit;
-    // width()/height() stay the photo's own, which crop rectangles refer to.
-    void upload(const vit::Image& image);
-    GLuint id() const { return tex_; }
-    int width() const { return w_; }
-    int height() const { return h_; }
-    ~PhotoTexture();
-private:
-    GLuint tex_ = 0;
-    int w_ = 0, h_ = 0;
-};
-
-// grid x grid float values (row-major from the top-left patch), R32F.
-class GridTexture {
-public:
-    GridTexture() = default;
-    GridTexture(const GridTexture&) = delete;
-    GridTexture& operator=(const GridTexture&) = delete;
-    GridTexture(GridTexture&& other) noexcept;
-    GridTexture& operator=(GridTexture&& other) noexcept;
-    void upload(const std::vector<float>& values, int grid);  // values.size() must be grid*grid
-    GLuint id() const { return tex_; }
-    int grid() const { return grid_; }
-    float min_value() const { return min_; }   // of the finite values uploaded
-    float max_value() const { return max_; }
-    ~GridTexture();
-private:
-    GLuint tex_ = 0;
-    int grid_ = 0;
-    float min_ = 0.f, max_ = 0.f;
-};
 
 class OverlayRenderer {
 public:

@@ -1,11 +1,11 @@
-// PhotoTexture and GridTexture of overlay_renderer.h.
+#include "textures.h"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
 #include <string>
 #include <utility>
 
-#include "overlay_renderer.h"
 #include "vit/error.h"
 
 namespace gfx {
@@ -31,7 +31,7 @@ std::vector<uint8_t> shrink(const vit::Image& im, int factor, int& out_w, int& o
 
 }  // namespace
 
-void PhotoTexture::upload(const vit::Image& image) {
+void PhotoTexture::upload(const vit::Image& image, Filter filter) {
     if (image.width <= 0 || image.height <= 0) throw vit::Error("cannot show an empty photo");
     GLint max_size = 0;
     glGetIntegerv(GL_MAX_TEXTURE_SIZE, &max_size);
@@ -51,9 +51,14 @@ void PhotoTexture::upload(const vit::Image& image) {
     glPixelStorei(GL_UNPACK_ALIGNMENT, 1);  // RGB rows need not be 4-byte aligned
     glBindTexture(GL_TEXTURE_2D, tex_);
     glTexImage2D(GL_TEXTURE_2D, 0, GL_RGB8, tw, th, 0, GL_RGB, GL_UNSIGNED_BYTE, data);
-    glGenerateMipmap(GL_TEXTURE_2D);  // clean downscaling when the view is smaller than the photo
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR_MIPMAP_LINEAR);
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
+    if (filter == Filter::Smooth) {
+        glGenerateMipmap(GL_TEXTURE_2D);  // clean downscaling when the view is smaller than the photo
+        glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR_MIPMAP_LINEAR);
+        glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
+    } else {
+        glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+        glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+    }
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
     glPixelStorei(GL_UNPACK_ALIGNMENT, unpack);

@@ -10,7 +10,7 @@
 #include <memory>
 #include <vector>
 
-#include "gfx/overlay_renderer.h"
+#include "gfx/textures.h"
 #include "vit/token_name.h"
 #include "color_bar.h"
 #include "map_view.h"
