@@ -24,7 +24,7 @@
 #include "session/model_worker.h"
 #include "session/settings.h"
 #include "ui/fonts.h"
-#include "ui/gpu.h"
+#include "ui/gl_cache.h"
 #include "ui/main_view.h"
 #include "ui/theme.h"
 #include "vit/atomic_file.h"
@@ -52,22 +52,33 @@ bool exists(const std::string& p) {
     return !p.empty() && fs::exists(p, ec);
 }
 
+// --frame-stats FILE: frame times over the run, and apart those drawn while a
+// Questions page's experiment or analysis ran off the window's thread.
 struct FrameStats {
     std::vector<double> ms;
-    void write(const std::string& path, int w, int h) const {
-        // The first frames build fonts and shaders; they say nothing about steady use.
-        std::vector<double> v(ms.begin() + std::min<size_t>(ms.size(), 10), ms.end());
+    std::vector<bool> beside_work;  // per frame: an experiment or analysis was running
+
+    static nlohmann::json summary(std::vector<double> v) {
         nlohmann::json j;
         j["frames"] = v.size();
+        if (v.empty()) return j;
+        double sum = 0;
+        for (double x : v) sum += x;
+        std::sort(v.begin(), v.end());
+        j["mean_ms"] = sum / v.size();
+        j["p95_ms"] = v[std::min(v.size() - 1, static_cast<size_t>(0.95 * v.size()))];
+        j["max_ms"] = v.back();
+        return j;
+    }
+    void write(const std::string& path, int w, int h) const {
+        // The first frames build fonts and shaders; they say nothing about steady use.
+        const size_t first = std::min<size_t>(ms.size(), 10);
+        std::vector<double> all(ms.begin() + first, ms.end()), busy, idle;
+        for (size_t i = first; i < ms.size(); ++i) (beside_work[i] ? busy : idle).push_back(ms[i]);
+        nlohmann::json j = summary(all);
         j["window"] = {w, h};
-        if (!v.empty()) {
-            double sum = 0;
-            for (double x : v) sum += x;
-            std::sort(v.begin(), v.end());
-            j["mean_ms"] = sum / v.size();
-            j["p95_ms"] = v[std::min(v.size() - 1, static_cast<size_t>(0.95 * v.size()))];
-            j["max_ms"] = v.back();
-        }
+        j["while_experiments_run"] = summary(busy);
+        j["otherwise"] = summary(idle);
         vit::write_file_atomic(path, j.dump(2) + "\n");
     }
 };
@@ -104,7 +115,7 @@ private:
     std::unique_ptr<session::ExperimentRunner> experiments_;
     std::unique_ptr<session::ModelDownloader> downloader_;
     std::unique_ptr<session::ExperimentRunner> analyses_;   // the pages' slow numbers; never stops an experiment
-    std::unique_ptr<ui::Gpu> gpu_;
+    std::unique_ptr<ui::GlCache> gpu_;
     std::unique_ptr<ui::MainView> view_;
     QuestionFigureExport question_figure_;
     ui::Fonts fonts_;
@@ -126,10 +137,15 @@ Window::Window(const CliArgs& args, const WindowOptions& opt) : opt_(opt), scrip
         if (!warning.empty()) s_.status = warning;
     }
     s_.style = settings_.style;
+    // Offered once, to a person (not to a scripted run, nor with --no-settings or --tour).
+    s_.tour_offered = settings_.tour_offered || !opt_.use_settings || !script_.finished() || !opt_.tour.empty();
     s_.temperature = settings_.temperature;
     s_.export_dir = exists(settings_.export_dir) ? settings_.export_dir : ".";
     s_.browser.dir = settings_.browse_dir;
     s_.photos_dir = sample_photos_dir();
+    // A broken tour file is refused before any window opens: one line naming the line.
+    if (!opt_.tour.empty())
+        session::apply(s_, session::act::StartTour{std::make_shared<const session::Tour>(session::read_tour(opt_.tour))});
     const std::string model = startup_model(args, settings_);
     s_.models_dir = fs::path(model).parent_path().string();
     try {
@@ -161,7 +177,7 @@ Window::Window(const CliArgs& args, const WindowOptions& opt) : opt_(opt), scrip
     glfwSwapInterval(vsync_ ? 1 : 0);
     init_imgui();
 
-    gpu_ = std::make_unique<ui::Gpu>();
+    gpu_ = std::make_unique<ui::GlCache>();
     if (!gpu_->error().empty()) s_.last_error = gpu_->error();
     view_ = std::make_unique<ui::MainView>();
     worker_ = std::make_unique<session::ModelWorker>([] { glfwPostEmptyEvent(); });
@@ -311,6 +327,9 @@ void Window::handle(const session::Action& a) {
             experiments_->cancel();
         } else if (auto* x = std::get_if<session::act::RunAnalysis>(&a)) {
             analyses_->start(x->key, x->job);
+        } else if (auto* x = std::get_if<session::act::OpenTour>(&a); x || std::holds_alternative<session::act::AnswerTourOffer>(a)) {
+            const std::string path = !x || x->path.empty() ? default_tour_file() : x->path;
+            session::apply(s_, session::act::StartTour{std::make_shared<const session::Tour>(session::read_tour(path))});
         } else if (std::holds_alternative<session::act::Quit>(a)) {
             s_.quit = true;
         }
@@ -402,6 +421,7 @@ int Window::run() {
 
         const double ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
         stats_.ms.push_back(ms);
+        stats_.beside_work.push_back(!s_.experiments.running.empty() || !s_.analyses.running.empty());
         s_.frame_ms = s_.frames++ ? 0.9f * s_.frame_ms + 0.1f * static_cast<float>(ms) : static_cast<float>(ms);
         apply_all(actions);
         s_.text_input = ImGui::GetIO().WantTextInput;
