@@ -35,11 +35,10 @@ from PIL import Image
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from loopback_mirror import LoopbackMirror  # noqa: E402
-from script_support import BIN, DOG, MODEL, MODEL_NAME, SRC, Tally  # noqa: E402
+from script_support import BIN, CHELSEA, DOG, MODEL, MODEL_NAME, SRC, Tally  # noqa: E402
 from window_support import Window, Xvfb, patch_box, patch_centre, read_state  # noqa: E402
 
 LAYER, HEAD, ROW, COL = 8, 1, 5, 7
-CHELSEA = os.path.join(SRC, "assets", "chelsea.png")
 PROPERTY_PAGES = ["global", "dynamic", "permutation", "position", "cross", "mlp"]
 
 
@@ -497,13 +496,107 @@ def test_compare_photo(xvfb, tmp):
     assert red.sum() > 5000, f"no error banner: {red.sum()} banner pixels"
 
 
+def tour_file(path):
+    """The shipped tour read independently of vitscope: its dog region and each step's declared state."""
+    region, steps = [], []
+    for line in open(path, encoding="utf-8"):
+        key, _, value = line.strip().partition(":")
+        if key == "region dog":
+            for item in value.split():
+                row, cols = item.split(",")
+                first, _, last = cols.partition("-")
+                region += [(int(row), c) for c in range(int(first), int(last or first) + 1)]
+        elif key == "step":
+            steps.append({})
+        elif key == "state" and steps:
+            steps[-1].update(w.split("=") for w in value.split())
+    return region, steps
+
+
+def test_tour(xvfb, tmp):
+    """The shipped tour from a script, step by step: the state each step declares, the card's numbers against
+    NumPy (the dog's-ear share), the tour's keys, and a malformed tour refused before a window opens."""
+    sys.path.insert(0, os.path.join(SRC, "tests", "reference"))
+    import vit_reference
+    path = os.path.join(SRC, "assets", "tours", "first-look.tour")
+    region, steps = tour_file(path)
+    xvfb.park_pointer()
+    shot = os.path.join(tmp, "tour_softmax.png")
+    commands = "tour default\nframes 3\n" + "".join(
+        f"tour next\nwait\nframes 3\n{f'screenshot {shot}' if i == 6 else ''}\n" for i in range(1, len(steps)))
+    w = scripted_window(xvfb, tmp, "tour", commands + "tour exit\nframes 3\nquit\n")
+    try:
+        seen = watch_states(w, lambda s: False)
+        assert w.proc.wait(timeout=60) == 0, f"exit code {w.proc.returncode}: {w.output()}"
+    finally:
+        w.close()
+    by_step = {}
+    for state in seen:
+        if state["tour_step"] >= 0 and state["ready"]:
+            by_step[state["tour_step"]] = state  # the last state written at each step
+    assert sorted(by_step) == list(range(len(steps))), sorted(by_step)
+    assert seen[-1]["tour_step"] == -1, "tour exit left the tour on"
+    names = {"tab": "tab", "layer": "layer", "head": "head", "map": "map"}
+    for i, declared in enumerate(steps):
+        state = by_step[i]
+        for key, value in declared.items():
+            if key in names:
+                assert str(state[names[key]]) == value, f"step {i}: {key} {state[names[key]]} != {value}"
+            elif key == "question":
+                assert (state["tab"], state["question"]) == ("questions", value), f"step {i}: {state['question']}"
+            elif key == "query":
+                want = (-1, -1) if value == "cls" else tuple(map(int, value.split(",")))
+                assert (state["row"], state["col"]) == want, f"step {i}: query {state['row']},{state['col']}"
+            elif key == "pin":
+                assert (state["pinned_key"] == -1) == (value == "none"), f"step {i}: pin {state['pinned_key']}"
+        assert state["tour_text"] and not any("{" in p for p in state["tour_text"]), state["tour_text"]
+    # The softmax step names the share of the ear's patch weight on the dog: NumPy on vitscope's own input.
+    softmax = 6  # "Softmax: the weights on the photo", the step the screenshot shows
+    text = " ".join(by_step[softmax]["tour_text"])
+    dumped = os.path.join(tmp, "dump")
+    subprocess.run([BIN, "dump", DOG, "-o", dumped, "--model", MODEL], check=True, capture_output=True, timeout=300)
+    model = vit_reference.load_timm(MODEL)
+    r = vit_reference.forward(model, np.load(os.path.join(dumped, "input.npy")))
+    state = by_step[softmax]
+    query = r["prefix"] + state["row"] * r["grid"] + state["col"]
+    row = r["attn"][state["layer"], state["head"], query]
+    patches = row[r["prefix"]:]
+    share = sum(patches[rr * r["grid"] + cc] for rr, cc in region) / patches.sum()
+    area = len(region) / r["grid"] ** 2
+    print(f"    the ear (patch {state['row']},{state['col']}) in layer {state['layer']} head {state['head']}: "
+          f"{share:.1%} of its patch weight on the dog, which covers {area:.1%} (NumPy)")
+    assert f"covers {round(100 * area)}%" in text and f"puts {round(100 * share)}%" in text, text
+    assert_drawn(shot)
+    # The keys: → and ← step, Esc leaves.
+    w = scripted_window(xvfb, tmp, "tour_keys", "tour default\nframes 3\n", "--window-size", "1280x800")
+    try:
+        w.wait_for(lambda s: s["ready"] and s["tour_step"] == 0, what="the tour's first step")
+        win = w.window_id()
+        w.xdotool("windowfocus", "--sync", win)
+        w.xdotool("mousemove", "--window", win, "5", "5")
+        for key, step in (("Right", 1), ("Right", 2), ("Left", 1)):
+            w.xdotool("key", key)
+            w.wait_for(lambda s, step=step: s["tour_step"] == step, timeout=30, what=f"step {step} after {key}")
+        w.xdotool("key", "Escape")
+        w.wait_for(lambda s: s["tour_step"] == -1, timeout=30, what="the tour gone after Esc")
+    finally:
+        w.close()
+    # A broken tour file: one line naming the file and the line, exit 2, no window needed.
+    bad = os.path.join(tmp, "bad.tour")
+    with open(bad, "w") as f:
+        f.write("title: x\nstep: one\nstate: layer=many\ntext: t\n")
+    r = subprocess.run([BIN, DOG, "--model", MODEL, "--tour", bad, "--no-settings"], capture_output=True, text=True,
+                       timeout=60, env={k: v for k, v in os.environ.items() if k != "DISPLAY"})
+    assert r.returncode == 2 and r.stderr.strip() == f"vitscope: error: {bad}:3: layer 'many' is not a number from 0 to 1000", r.stderr
+
+
 def main():
     tally = Tally()
     if not tally.check_model():
         return tally.finish()
     tests = [test_scripted_screenshot, test_mouse_and_keys, test_broken_files_keep_the_previous, test_export_names,
              test_question_figure, test_get_model, test_property_pages, test_compare_photo,
-             test_input_size, test_question_pages, test_click_distance_dot]
+             test_input_size, test_question_pages, test_click_distance_dot, test_tour]
     only = sys.argv[1:] or [n for n in os.environ.get("VITSCOPE_WINDOW_TESTS", "").split(",") if n]
     if only:  # some of them, by name
         tests = [t for t in tests if t.__name__ in only]

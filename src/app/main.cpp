@@ -14,6 +14,7 @@ const char* kUsage =
     "  vitscope [IMAGE] [--model DIR]                 open the explorer window\n"
     "           [--select ROW,COL] [--layer L] [--head H] [--window-size WxH] [--ui-scale S] [--no-settings]\n"
     "           [--screenshot OUT.png] [--state-file F.json] [--frame-stats F.json] [--script FILE] [--quit]\n"
+    "           [--tour FILE]                             start a guided tour (assets/tours/*.tour)\n"
     "  vitscope classify IMAGE [--model DIR] [--top K]\n"
     "  vitscope attention IMAGE --layer L --head H (--patch ROW,COL | --query cls|INDEX) [--model DIR]\n"
     "  vitscope export IMAGE --layer L (--head H | --mean-heads) (--patch ROW,COL | --query cls) -o OUT.png\n"

@@ -77,6 +77,7 @@ Settings load_settings(const std::string& path, std::string& warning) {
     s.temperature = std::clamp(top.value_or("temperature", 1.f), kMinTemperature, kMaxTemperature);
     s.window_width = top.value_or("window_width", 0);
     s.window_height = top.value_or("window_height", 0);
+    s.tour_offered = top.value_or("tour_offered", false);
     if (j.contains("overlay") && !j["overlay"].is_object()) {
         ignored.push_back("overlay");
     } else if (j.contains("overlay")) {
@@ -109,6 +110,7 @@ void save_settings(const std::string& path, const Settings& s) {
     j["temperature"] = s.temperature;
     j["window_width"] = s.window_width;
     j["window_height"] = s.window_height;
+    j["tour_offered"] = s.tour_offered;
     j["overlay"] = {{"colormap", gfx::name_of(s.style.colormap)},
                     {"normalization", gfx::name_of(s.style.normalization)},
                     {"opacity", s.style.opacity},
@@ -133,6 +135,7 @@ Settings settings_from_state(const AppState& st, int window_width, int window_he
     s.temperature = st.temperature;
     s.window_width = window_width;
     s.window_height = window_height;
+    s.tour_offered = st.tour_offered;
     return s;
 }
 

@@ -17,6 +17,7 @@ struct Settings {
     gfx::OverlayStyle style;
     float temperature = 1.f;
     int window_width = 0, window_height = 0;   // 0: not remembered
+    bool tour_offered = false;                 // the first run offered the guided tour
 };
 
 // Empty when neither XDG_CONFIG_HOME nor HOME is set.

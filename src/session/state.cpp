@@ -7,6 +7,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "tour_text.h"
+
 namespace session {
 namespace {
 
@@ -36,6 +38,39 @@ void move_query(AppState& s, int drow, int dcol) {
     const int r = std::clamp(t->row_of(s.sel.query) + drow, 0, t->grid - 1);
     const int c = std::clamp(t->col_of(s.sel.query) + dcol, 0, t->grid - 1);
     s.sel.query = t->token_of(r, c);
+}
+
+}  // namespace
+
+namespace {
+
+// Sets what the tour's current step declares, through the actions the mouse
+// and keys emit. A query or pin off this grid (another input size) is skipped.
+void show_tour_step(AppState& s) {
+    const TourStep& step = s.tour.tour->steps[s.tour.step];
+    const vit::Trace* t = s.trace();
+    const auto token = [&](const std::string& v) {  // "cls" or "ROW,COL" (checked by parse_tour)
+        if (v == "cls") return 0;
+        const size_t comma = v.find(',');
+        const int r = std::stoi(v.substr(0, comma)), c = std::stoi(v.substr(comma + 1));
+        return t && r < t->grid && c < t->grid ? t->token_of(r, c) : -1;
+    };
+    if (step.layer) apply(s, act::SetLayer{*step.layer});
+    if (step.head) apply(s, act::SetHead{*step.head});
+    if (step.map) apply(s, act::SetMapSource{*step.map == "mean" ? MapSource::MeanOfVisible : MapSource::Head});
+    if (step.query && t)
+        if (const int q = token(*step.query); q >= 0) apply(s, act::SelectQuery{q});
+    if (step.pin) {
+        s.sel.pinned_key = -1;
+        if (*step.pin != "none" && t)
+            if (const int k = token(*step.pin); k >= 0) apply(s, act::PinKey{k});
+    }
+    if (step.question) {
+        apply(s, act::ShowQuestion{*step.question});
+    } else if (step.tab) {
+        for (AppState::Tab tab : {AppState::Tab::Math, AppState::Tab::WhatIfs, AppState::Tab::Questions})
+            if (*step.tab == tab_name(tab)) apply(s, act::ShowTab{tab});
+    }
 }
 
 }  // namespace
@@ -76,6 +111,22 @@ bool apply(AppState& s, const Action& a) {
             },
             [&](const act::SetPageTargets& x) { s.page_targets = x.targets; return true; },
             [&](const act::ShowHelp& x) { s.show_help = x.show; return true; },
+            [&](const act::StartTour& x) {
+                s.tour = {x.tour, 0};
+                if (x.tour && !x.tour->steps.empty()) show_tour_step(s);
+                return true;
+            },
+            [&](const act::TourGo& x) {
+                if (!s.tour.tour) return true;
+                s.tour.step = std::clamp(x.step, 0, static_cast<int>(s.tour.tour->steps.size()) - 1);
+                show_tour_step(s);
+                return true;
+            },
+            [&](const act::ExitTour&) { s.tour = {}; return true; },
+            [&](const act::AnswerTourOffer& x) {
+                s.tour_offered = true;
+                return !x.take;  // taking it: the window reads the tour (OpenTour)
+            },
             [&](const act::ShowTab& x) {
                 if (x.tab != s.tab) s.page_targets.clear();  // only the page on screen can be clicked
                 s.tab = x.tab;
@@ -136,6 +187,8 @@ void adopt(AppState& s, Loaded loaded) {
         s.sel.pinned_key = -1;
     else if (pin_row >= 0)
         s.sel.pinned_key = t->token_of(pin_row, pin_col);
+    // A tour started before the first trace (--tour) sets its step's query and pin now.
+    if (!old && s.tour.tour) show_tour_step(s);
 }
 
 std::string state_json(const AppState& s) {
@@ -175,6 +228,9 @@ std::string state_json(const AppState& s) {
     j["tab"] = tab_name(s.tab);
     j["question"] = s.question;
     j["help"] = s.show_help;
+    j["tour_step"] = s.tour.tour ? s.tour.step : -1;  // -1: no tour on show
+    j["tour_step_title"] = s.tour.tour ? s.tour.tour->steps[s.tour.step].title : "";
+    j["tour_text"] = shown_tour_text(s);  // the card's sentences, numbers filled in
     j["text_input"] = s.text_input;
     j["browser"] = s.browser.mode == BrowserState::Mode::Closed        ? "closed"
                    : s.browser.mode == BrowserState::Mode::OpenImage   ? "image"

@@ -11,6 +11,7 @@
 #include "experiments.h"
 #include "known_models.h"
 #include "model_download.h"
+#include "tour.h"
 #include "gfx/overlay_style.h"
 #include "vit/classes.h"
 #include "vit/forward.h"
@@ -108,6 +109,12 @@ struct AppState {
     BrowserState browser;
     GetModelState get_model;
     bool show_help = false;
+    bool tour_offered = true;         // false on a first run: the window offers the tour once
+    // The guided tour on show (Help > Guided tour): null when none.
+    struct TourView {
+        std::shared_ptr<const Tour> tour;
+        int step = 0;
+    } tour;
     enum class Tab { Math, WhatIfs, Questions };
     Tab tab = Tab::Math;              // the right-hand panel's tab
     std::string question = "scaling"; // the Questions tab's page (explain's --question name)
@@ -167,6 +174,11 @@ struct ExportQuestionFigure {                  // a Questions page as a PNG figu
     std::string path;                          // empty: a descriptive name in export_dir
     std::string page;                          // empty: the page the state shows (question)
 };
+struct OpenTour { std::string path; };         // the window reads it (empty: the tour that ships), then StartTour
+struct StartTour { std::shared_ptr<const Tour> tour; };  // begins at its first step
+struct TourGo { int step; };                   // shows that step (clamped) and sets the state it declares
+struct ExitTour {};
+struct AnswerTourOffer { bool take; };         // the first run's offer: the tour (OpenTour) or not now
 struct Quit {};
 }  // namespace act
 
@@ -174,7 +186,8 @@ using Action = std::variant<act::SelectQuery, act::MoveQuery, act::SetLayer, act
                             act::ToggleHeadVisible, act::SetMapSource, act::HoverKey, act::PinKey, act::SetStyle,
                             act::SetTemperature, act::DismissError, act::SetImageView, act::SetPageTargets, act::SetInputSize, act::ShowHelp, act::ShowTab, act::ShowQuestion, act::RunExperiment, act::CancelExperiment, act::RunAnalysis, act::OpenBrowser, act::OpenImage,
                             act::OpenModel, act::OpenCompare, act::ShowGetModel, act::GetModel, act::CancelDownload,
-                            act::Screenshot, act::ExportFigure, act::ExportQuestionFigure, act::Quit>;
+                            act::Screenshot, act::ExportFigure, act::ExportQuestionFigure, act::OpenTour, act::StartTour,
+                            act::TourGo, act::ExitTour, act::AnswerTourOffer, act::Quit>;
 
 // Applies a state-only action; returns false for actions the window handles.
 bool apply(AppState& s, const Action& a);

@@ -6,6 +6,7 @@
 #include "shortcuts.h"
 #include "status_bar.h"
 #include "theme.h"
+#include "tour_card.h"
 
 namespace ui {
 namespace {
@@ -71,6 +72,7 @@ void MainView::draw(const Frame& f) {
     }
     ImGui::End();
 
+    tour_card(f, layout);
     status_bar(f, bottom);
     help_window(f);
     browser_.draw(f);

@@ -59,6 +59,7 @@ float menu_bar(const Frame& f) {
         file_menu(f);
         view_menu(f);
         if (ImGui::BeginMenu("Help")) {
+            if (ImGui::MenuItem("Guided tour")) f.emit(session::act::OpenTour{""});
             if (ImGui::MenuItem("Mouse and keyboard", "F1")) f.emit(session::act::ShowHelp{true});
             ImGui::EndMenu();
         }

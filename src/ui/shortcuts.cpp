@@ -25,6 +25,12 @@ void shortcuts(const Frame& f) {
         if (pressed(GLFW_KEY_Q)) f.emit(Quit{});
         return;
     }
+    if (s.tour.tour) {  // the arrows and Esc belong to the tour while it is on
+        if (pressed(GLFW_KEY_RIGHT) || pressed(GLFW_KEY_PAGE_DOWN)) f.emit(TourGo{s.tour.step + 1});
+        if (pressed(GLFW_KEY_LEFT) || pressed(GLFW_KEY_PAGE_UP)) f.emit(TourGo{s.tour.step - 1});
+        if (pressed(GLFW_KEY_ESCAPE)) f.emit(ExitTour{});
+        return;
+    }
     if (pressed(GLFW_KEY_C)) f.emit(SelectQuery{0});
     if (pressed(GLFW_KEY_Q)) f.emit(ShowTab{session::AppState::Tab::Questions});
     if (pressed(GLFW_KEY_LEFT, true)) f.emit(MoveQuery{0, -1});

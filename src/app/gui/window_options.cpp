@@ -33,6 +33,7 @@ WindowOptions parse_window_options(const CliArgs& args) {
     o.state_file = args.get("--state-file");
     o.frame_stats = args.get("--frame-stats");
     o.use_settings = !args.has("--no-settings");
+    o.tour = args.get("--tour");
     if (args.has("--ui-scale")) {
         o.ui_scale = std::strtof(args.get("--ui-scale").c_str(), nullptr);
         if (!(o.ui_scale >= 0.5f && o.ui_scale <= 4.f)) throw vit::Error("--ui-scale expects a number from 0.5 to 4");
@@ -57,6 +58,8 @@ std::string startup_image(const CliArgs& args, const session::Settings& remember
 }
 
 std::string sample_photos_dir() { return (fs::path(VITSCOPE_SOURCE_DIR) / "assets").string(); }
+
+std::string default_tour_file() { return (fs::path(sample_photos_dir()) / "tours" / "first-look.tour").string(); }
 
 std::string known_models_file() {
     std::error_code ec;

@@ -14,6 +14,7 @@ struct WindowOptions {
     std::string frame_stats;          // --frame-stats PATH
     bool use_settings = true;         // not --no-settings
     float ui_scale = 0;               // --ui-scale S; 0: from the monitor's content scale
+    std::string tour;                 // --tour FILE: a guided tour to start with
 };
 
 // Throws vit::Error naming the option on a malformed value.
@@ -27,6 +28,8 @@ std::string startup_model(const CliArgs& args, const session::Settings& remember
 std::string startup_image(const CliArgs& args, const session::Settings& remembered);
 // The project's sample photos (assets/).
 std::string sample_photos_dir();
+// The guided tour that ships (Help > Guided tour): assets/tours/first-look.tour.
+std::string default_tour_file();
 // The list of known models: share/vitscope/models.json beside an installed
 // binary, else assets/models.json in the project.
 std::string known_models_file();

@@ -16,7 +16,8 @@ namespace {
 
 // Verbs that take an argument, and those that do not.
 const std::set<std::string> kWithArg = {"frames", "select", "layer", "head", "toggle-head", "pin", "temperature",
-                                        "tab", "question", "style", "open-image", "open-model", "get-model", "compare", "size"};
+                                        "tab", "question", "style", "open-image", "open-model", "get-model", "compare", "size",
+                                        "tour"};
 const std::set<std::string> kNoArg = {"wait", "mean", "quit", "screenshot", "export", "export-question"};  // the exports: PATH optional
 constexpr int kWaitTimeoutFrames = 20000;   // ~ minutes at llvmpipe speed: a stuck worker ends the script
 
@@ -194,6 +195,16 @@ void ScriptRunner::step(const session::AppState& s, std::vector<session::Action>
             if (!session::find_question_page(c.arg)) throw vit::Error(c.where + ": no question page '" + c.arg + "'");
             out.push_back(session::act::ShowQuestion{c.arg});
             frames_left_ = 2;  // as for tab: a following `wait` then waits for the numbers the page asked for
+        } else if (c.verb == "tour") {  // tour next | back | exit | FILE | default (the tour that ships)
+            if (c.arg == "next" || c.arg == "back") {
+                if (!s.tour.tour) throw vit::Error(c.where + ": tour " + c.arg + " with no tour on");
+                out.push_back(session::act::TourGo{s.tour.step + (c.arg == "next" ? 1 : -1)});
+            } else if (c.arg == "exit") {
+                out.push_back(session::act::ExitTour{});
+            } else {
+                out.push_back(session::act::OpenTour{c.arg == "default" ? "" : c.arg});
+            }
+            frames_left_ = 2;  // the step's state shows a frame later, as for tab
         } else if (c.verb == "size") {
             const int px = to_int(c);
             const int patch = s.loaded.model ? s.loaded.model->patch : 0;

@@ -24,6 +24,8 @@
 //   get-model NAME            as File > Get a model… on a known name: downloads it (from
 //                             $VITSCOPE_MODEL_MIRROR when set) and opens it, or shows the error (then waits)
 //   compare PATH              as File > Compare with…: a second photo through the same model (then waits)
+//   tour FILE | default       start a guided tour (default: the one that ships), then 2 frames
+//   tour next | back | exit   as the tour card's buttons
 //   screenshot [PATH]         the whole window, as F12 does (default: a descriptive name)
 //   export [PATH]             the figure, as File > Export figure
 //   export-question [PATH]    the Questions page shown, as its Export figure button (then waits

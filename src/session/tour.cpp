@@ -1,0 +1,163 @@
+#include "tour.h"
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <sstream>
+
+#include "questions.h"
+#include "tour_text.h"
+#include "vit/error.h"
+#include "vit/read_file.h"
+
+namespace session {
+namespace {
+
+std::string trim(const std::string& s) {
+    const auto b = s.find_first_not_of(" \t\r"), e = s.find_last_not_of(" \t\r");
+    return b == std::string::npos ? "" : s.substr(b, e - b + 1);
+}
+
+std::vector<std::string> words(const std::string& s) {
+    std::istringstream in(s);
+    std::vector<std::string> out;
+    for (std::string w; in >> w;) out.push_back(w);
+    return out;
+}
+
+struct Parser {
+    std::string name;
+    int line = 0;
+
+    [[noreturn]] void fail(const std::string& what) const {
+        throw vit::Error(name + ":" + std::to_string(line) + ": " + what);
+    }
+    int number(const std::string& text, const char* what, int lo, int hi) const {
+        int v = 0;
+        const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+        if (ec != std::errc() || end != text.data() + text.size() || v < lo || v > hi)
+            fail(std::string(what) + " '" + text + "' is not a number from " + std::to_string(lo) + " to " +
+                 std::to_string(hi));
+        return v;
+    }
+    // "ROW,COL" (both 0..255).
+    std::pair<int, int> patch(const std::string& text, const char* what) const {
+        const size_t comma = text.find(',');
+        if (comma == std::string::npos) fail(std::string(what) + " '" + text + "' is not ROW,COL");
+        return {number(text.substr(0, comma), what, 0, 255), number(text.substr(comma + 1), what, 0, 255)};
+    }
+    // "ROW,COL" or "ROW,FIRST-LAST".
+    void patches(const std::string& text, std::vector<std::pair<int, int>>& out) const {
+        const size_t comma = text.find(','), dash = text.find('-');
+        if (comma == std::string::npos) fail("region patch '" + text + "' is not ROW,COL or ROW,FIRST-LAST");
+        const int row = number(text.substr(0, comma), "region row", 0, 255);
+        if (dash == std::string::npos) return out.emplace_back(row, number(text.substr(comma + 1), "region column", 0, 255)), void();
+        const int first = number(text.substr(comma + 1, dash - comma - 1), "region column", 0, 255);
+        const int last = number(text.substr(dash + 1), "region column", 0, 255);
+        if (last < first) fail("region columns " + text + " run backwards");
+        for (int c = first; c <= last; ++c) out.emplace_back(row, c);
+    }
+    void state(const std::string& text, TourStep& step) const {
+        static const std::vector<std::string> tabs = {"math", "whatifs", "questions"};
+        for (const std::string& w : words(text)) {
+            const size_t eq = w.find('=');
+            if (eq == std::string::npos) fail("state '" + w + "' is not KEY=VALUE");
+            const std::string key = w.substr(0, eq), value = w.substr(eq + 1);
+            if (key == "tab") {
+                if (std::find(tabs.begin(), tabs.end(), value) == tabs.end()) fail("tab is math, whatifs or questions");
+                step.tab = value;
+            } else if (key == "question") {
+                if (!find_question_page(value)) fail("no question page '" + value + "'");
+                step.question = value;
+            } else if (key == "layer") {
+                step.layer = number(value, "layer", 0, 1000);
+            } else if (key == "head") {
+                step.head = number(value, "head", 0, 1000);
+            } else if (key == "query") {
+                if (value != "cls") patch(value, "query");
+                step.query = value;
+            } else if (key == "pin") {
+                if (value != "none") patch(value, "pin");
+                step.pin = value;
+            } else if (key == "map") {
+                if (value != "head" && value != "mean") fail("map is head or mean");
+                step.map = value;
+            } else {
+                fail("unknown state key '" + key + "' (tab, question, layer, head, query, pin, map)");
+            }
+        }
+    }
+};
+
+}  // namespace
+
+const std::vector<std::string>& tour_panels() {
+    static const std::vector<std::string> panels = {"photo", "heads", "inside"};
+    return panels;
+}
+
+Tour parse_tour(const std::string& text, const std::string& name) {
+    Parser p{name};
+    Tour tour;
+    tour.path = name;
+    std::istringstream in(text);
+    for (std::string raw; std::getline(in, raw);) {
+        ++p.line;
+        const std::string line = trim(raw);
+        if (line.empty() || line[0] == '#') continue;
+        const size_t colon = line.find(':');
+        if (colon == std::string::npos) p.fail("expected KEY: VALUE, got '" + line + "'");
+        const std::string key = trim(line.substr(0, colon)), value = trim(line.substr(colon + 1));
+        TourStep* step = tour.steps.empty() ? nullptr : &tour.steps.back();
+        const auto in_step = [&](const char* what) -> TourStep& {
+            if (!step) p.fail(std::string(what) + " before the first step:");
+            return *step;
+        };
+        if (key == "step") {
+            if (value.empty()) p.fail("a step needs a title: step: TITLE");
+            tour.steps.push_back({});
+            tour.steps.back().line = p.line;
+            tour.steps.back().title = value;
+        } else if (key == "title" && !step) {
+            tour.title = value;
+        } else if (key == "photo" && !step) {
+            tour.photo = value;
+        } else if (key.rfind("region ", 0) == 0 && !step) {
+            const std::string region = trim(key.substr(7));
+            if (region.empty() || region.find_first_of(" {}") != std::string::npos) p.fail("region names are one word");
+            std::vector<std::pair<int, int>>& patches = tour.regions[region];
+            for (const std::string& w : words(value)) p.patches(w, patches);
+            if (patches.empty()) p.fail("region " + region + " has no patches");
+        } else if (key == "state") {
+            p.state(value, in_step("state:"));
+        } else if (key == "panel") {
+            const auto& panels = tour_panels();
+            if (std::find(panels.begin(), panels.end(), value) == panels.end())
+                p.fail("panel '" + value + "' is not one of photo, heads, inside");
+            in_step("panel:").panel = value;
+        } else if (key == "text") {
+            TourStep& s = in_step("text:");
+            if (const std::string bad = unknown_placeholder(value, tour); !bad.empty())
+                p.fail("unknown placeholder {" + bad + "}");
+            s.text.push_back(value);
+        } else {
+            p.fail("unknown key '" + key + "'" + (step ? " in a step (state, panel, text)" : " (title, photo, region NAME, step)"));
+        }
+    }
+    if (tour.steps.empty()) {
+        p.line = std::max(p.line, 1);
+        p.fail("no steps (a step starts with step: TITLE)");
+    }
+    for (const TourStep& s : tour.steps)
+        if (s.text.empty()) {
+            p.line = s.line;
+            p.fail("step '" + s.title + "' has no text:");
+        }
+    return tour;
+}
+
+Tour read_tour(const std::string& path) {
+    return parse_tour(vit::read_whole_file(path, 1ULL << 20, "a tour"), path);
+}
+
+}  // namespace session

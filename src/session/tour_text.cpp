@@ -1,0 +1,156 @@
+#include "tour_text.h"
+
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <set>
+
+#include "shown_rows.h"
+#include "vit/distance_bands.h"
+#include "vit/head_analysis.h"
+#include "vit/step_explanation.h"
+#include "vit/token_name.h"
+
+namespace session {
+namespace {
+
+const std::set<std::string>& plain_names() {
+    static const std::set<std::string> names = {
+        "grid", "patch", "input", "patches", "tokens", "layers", "heads", "d_k", "layer", "head", "query", "key",
+        "score", "scaled", "weight", "top_key", "top_weight", "cls_weight", "beyond_3x3", "far_quarter", "distance"};
+    return names;
+}
+
+// Calls found(name) for each {name} in text, in order.
+template <class F>
+void each_placeholder(const std::string& text, F found) {
+    for (size_t open = text.find('{'); open != std::string::npos; open = text.find('{', open + 1)) {
+        const size_t close = text.find('}', open);
+        if (close == std::string::npos) return found(text.substr(open + 1));
+        found(text.substr(open + 1, close - open - 1));
+    }
+}
+
+std::string format(const char* fmt, double v) {
+    char text[64];
+    std::snprintf(text, sizeof text, fmt, v);
+    return text;
+}
+// "83%"; "0.2%" below one per cent, where a rounded 0 would say nothing.
+std::string percent(double share) { return format(share < 0.01 ? "%.1f%%" : "%.0f%%", 100 * share); }
+
+constexpr const char* kNone = "—";
+
+}  // namespace
+
+std::string unknown_placeholder(const std::string& text, const Tour& tour) {
+    std::string bad;
+    each_placeholder(text, [&](const std::string& name) {
+        if (!bad.empty()) return;
+        const size_t colon = name.find(':');
+        const std::string kind = name.substr(0, colon);
+        if (colon == std::string::npos ? plain_names().count(name) : (kind == "share" || kind == "area") &&
+                                                                          tour.regions.count(name.substr(colon + 1)))
+            return;
+        bad = name;
+    });
+    return bad;
+}
+
+bool names_region(const std::string& text) {
+    return text.find("{share:") != std::string::npos || text.find("{area:") != std::string::npos;
+}
+
+bool regions_apply(const AppState& s, const Tour& tour) {
+    const vit::Trace* t = s.trace();
+    if (!t || tour.regions.empty()) return false;
+    if (std::filesystem::path(s.loaded.image_path).filename().string() != tour.photo) return false;
+    for (const auto& [name, patches] : tour.regions)
+        for (const auto& [r, c] : patches)
+            if (r >= t->grid || c >= t->grid) return false;
+    return s.loaded.model && t->grid == s.loaded.model->pos_grid;  // drawn at the model's own input size
+}
+
+std::string fill_tour_text(const std::string& text, const AppState& s, const Tour& tour) {
+    const vit::Trace* t = s.trace();
+    if (!t || !s.loaded.model) return text;
+    const vit::Model& m = *s.loaded.model;
+    const int layer = s.sel.layer, head = s.sel.head, query = s.sel.query;
+    const std::optional<vit::Vec> row = shown_row(s, layer);
+    const bool patch_query = t->is_patch(query);
+
+    auto value = [&](const std::string& name) -> std::string {
+        const size_t colon = name.find(':');
+        if (colon != std::string::npos) {
+            const auto it = tour.regions.find(name.substr(colon + 1));
+            if (it == tour.regions.end()) return kNone;
+            const auto& patches = it->second;
+            if (name.compare(0, colon, "area") == 0) return percent(double(patches.size()) / (t->grid * t->grid));
+            if (!row) return kNone;
+            double on_region = 0, on_patches = 0;
+            for (int k = t->prefix; k < t->tokens; ++k) on_patches += (*row)[k];
+            for (const auto& [r, c] : patches)
+                if (r < t->grid && c < t->grid) on_region += (*row)[t->token_of(r, c)];
+            return on_patches > 0 ? percent(on_region / on_patches) : kNone;
+        }
+        if (name == "grid") return std::to_string(t->grid);
+        if (name == "patch") return std::to_string(m.patch);
+        if (name == "input") return std::to_string(t->grid * m.patch);
+        if (name == "patches") return std::to_string(t->grid * t->grid);
+        if (name == "tokens") return std::to_string(t->tokens);
+        if (name == "layers") return std::to_string(t->layers.size());
+        if (name == "heads") return std::to_string(s.heads());
+        if (name == "d_k") return std::to_string(t->head_dim);
+        if (name == "layer") return std::to_string(layer);
+        if (name == "head") return std::to_string(head);
+        if (name == "query") return vit::token_name(*t, query);
+        if (name == "distance") return format("%.0f px", vit::mean_attention_distance(*t, layer, head, m.patch));
+        if (name == "key" || name == "score" || name == "scaled" || name == "weight") {
+            const vit::StepExplanation e = vit::explain_step(*t, layer, head, query, explained_key(s));
+            if (name == "key") return vit::token_name(*t, e.key);
+            if (name == "score") return format("%.2f", e.score);
+            if (name == "scaled") return format("%.2f", e.scaled_score);
+            return format("%.3f", e.model_weight);
+        }
+        if (!row) return kNone;
+        if (name == "top_key" || name == "top_weight") {
+            vit::Vec::Index top = 0;
+            row->maxCoeff(&top);
+            return name == "top_key" ? vit::token_name(*t, static_cast<int>(top)) : format("%.3f", (*row)[top]);
+        }
+        if (name == "cls_weight") return percent((*row)[0]);
+        if (!patch_query) return kNone;
+        const vit::DistanceMass d = vit::distance_mass(*t, *row, query);
+        if (name == "beyond_3x3") return percent(d.beyond_3x3);
+        if (name == "far_quarter") return percent(d.far_quarter);
+        return kNone;
+    };
+
+    std::string out;
+    size_t from = 0;
+    for (size_t open = text.find('{'); open != std::string::npos; open = text.find('{', from)) {
+        const size_t close = text.find('}', open);
+        if (close == std::string::npos) break;
+        out += text.substr(from, open - from) + value(text.substr(open + 1, close - open - 1));
+        from = close + 1;
+    }
+    return out + text.substr(from);
+}
+
+std::vector<std::string> shown_tour_text(const AppState& s, bool* left_out) {
+    std::vector<std::string> out;
+    if (left_out) *left_out = false;
+    if (!s.tour.tour) return out;
+    const Tour& tour = *s.tour.tour;
+    const bool own_photo = regions_apply(s, tour);
+    for (const std::string& paragraph : tour.steps[s.tour.step].text) {
+        if (names_region(paragraph) && !own_photo) {
+            if (left_out) *left_out = true;
+            continue;
+        }
+        out.push_back(fill_tour_text(paragraph, s, tour));
+    }
+    return out;
+}
+
+}  // namespace session

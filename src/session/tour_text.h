@@ -1,0 +1,45 @@
+// A tour step's sentences with their numbers filled in from the trace on
+// show: nothing in a tour's text is a number written by hand.
+//   {grid} {patch} {input} {patches} {tokens} {layers} {heads} {d_k}
+//   {layer} {head} {query}: the model and the selection
+//   {key} {score} {scaled} {weight}: the key the math panel explains (pinned,
+//       else the strongest) and its raw score q·k, q·k/√dₖ and softmax weight
+//   {top_key} {top_weight}: the key with the largest weight in the shown row
+//   {cls_weight}: the shown row's weight on CLS, in % ("83%"; one decimal below 1%)
+//   {beyond_3x3} {far_quarter}: its patch weight outside the query's 3 × 3
+//       neighbourhood, and on the farthest quarter of the patches, in %
+//   {distance}: the head's mean attention distance in pixels (ViT paper Fig. 7)
+//   {share:REGION}: the shown row's patch weight that lands on the region, in %
+//   {area:REGION}: the region's share of the patches, in %
+// "The shown row" is what the photo shows: the selected head, or the mean of
+// the visible heads.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "state.h"
+#include "tour.h"
+
+namespace session {
+
+// The first placeholder in text that is not one of the above (or names a
+// region the tour does not define); empty when there is none.
+std::string unknown_placeholder(const std::string& text, const Tour& tour);
+
+// Whether the paragraph has a {share:…} or {area:…}: its numbers mean
+// something only on the tour's own photo at the tour's grid.
+bool names_region(const std::string& text);
+
+// Whether the regions apply to what is open: the tour's photo (by file name)
+// at the grid its regions were drawn on.
+bool regions_apply(const AppState& s, const Tour& tour);
+
+// The paragraph with every placeholder replaced by its value; "—" where a
+// value does not exist for the selection (e.g. distances with CLS as query).
+std::string fill_tour_text(const std::string& text, const AppState& s, const Tour& tour);
+
+// The current step's paragraphs as shown, filled in; those that name a
+// region are left out where the regions do not apply (left_out says so).
+std::vector<std::string> shown_tour_text(const AppState& s, bool* left_out = nullptr);
+
+}  // namespace session

@@ -1,0 +1,171 @@
+// The guided tour: the file format and its one-line errors, the state each
+// step sets through apply, and the numbers its sentences fill in, on a
+// hand-made trace whose answers can be checked by hand. The shipped tour's
+// numbers on the real model are checked against NumPy in the window test.
+#include <memory>
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "session/tour.h"
+#include "session/tour_text.h"
+#include "support/synthetic_session.h"
+#include "vit/error.h"
+
+namespace {
+
+using session::AppState;
+using session::parse_tour;
+using session::Tour;
+using vit::testing::shaped_trace;
+using vit::testing::state_with;
+namespace act = session::act;
+
+const std::string kHeader = "title: T\nphoto: dog.jpg\nregion left: 0,0 1,0\n";
+
+// The error parse_tour gives for text, or "" when it parses.
+std::string error_of(const std::string& text) {
+    try {
+        parse_tour(text, "my.tour");
+        return "";
+    } catch (const vit::Error& e) {
+        return e.what();
+    }
+}
+
+TEST(TourFile, TheShippedTourParses) {
+    const Tour t = session::read_tour(std::string(VITSCOPE_SOURCE_DIR) + "/assets/tours/first-look.tour");
+    EXPECT_EQ(t.photo, "dog.jpg");
+    ASSERT_EQ(t.regions.count("dog"), 1u);
+    EXPECT_EQ(t.regions.at("dog").size(), 32u);  // 5,3-4 6,3-4 7,2-4 8,1-4 9,1-4 10,0-4 11,0-4 12,0-3 13,1-3
+    EXPECT_GE(t.steps.size(), 12u);
+    for (const auto& step : t.steps) EXPECT_FALSE(step.text.empty()) << step.title;
+    EXPECT_EQ(t.steps[1].query, "5,3");  // the dog's ear
+    EXPECT_EQ(t.steps[1].layer, 3);
+}
+
+TEST(TourFile, ReadsStatePanelTextAndRegionRanges) {
+    const Tour t = parse_tour(kHeader + "region body: 2,1-3\nstep: One\nstate: tab=whatifs layer=2 head=1 query=1,0 "
+                                        "pin=none map=mean\npanel: heads\ntext: a {grid}\ntext: b\n"
+                                        "step: Two\nstate: question=global query=cls\ntext: c\n",
+                              "my.tour");
+    ASSERT_EQ(t.steps.size(), 2u);
+    const auto& one = t.steps[0];
+    EXPECT_EQ(one.title, "One");
+    EXPECT_EQ(one.line, 5);
+    EXPECT_EQ(one.tab, "whatifs");
+    EXPECT_EQ(one.layer, 2);
+    EXPECT_EQ(one.head, 1);
+    EXPECT_EQ(one.query, "1,0");
+    EXPECT_EQ(one.pin, "none");
+    EXPECT_EQ(one.map, "mean");
+    EXPECT_EQ(one.panel, "heads");
+    EXPECT_EQ(one.text.size(), 2u);
+    EXPECT_EQ(t.steps[1].question, "global");
+    EXPECT_FALSE(t.steps[1].layer.has_value());  // unset: left as the user has it
+    const std::vector<std::pair<int, int>> body = {{2, 1}, {2, 2}, {2, 3}};
+    EXPECT_EQ(t.regions.at("body"), body);
+}
+
+TEST(TourFile, ErrorsNameTheFileAndTheLine) {
+    const std::string step = "step: S\ntext: x\n";
+    EXPECT_EQ(error_of(kHeader + step + "colour: red\n"),
+              "my.tour:6: unknown key 'colour' in a step (state, panel, text)");
+    EXPECT_EQ(error_of(kHeader + "step: S\ntext: the {nonsense}\n"), "my.tour:5: unknown placeholder {nonsense}");
+    EXPECT_EQ(error_of(kHeader + "step: S\ntext: {share:right}\n"), "my.tour:5: unknown placeholder {share:right}");
+    EXPECT_EQ(error_of(kHeader + "step: S\nstate: layer=two\ntext: x\n"),
+              "my.tour:5: layer 'two' is not a number from 0 to 1000");
+    EXPECT_EQ(error_of(kHeader + "step: S\nstate: query=5\ntext: x\n"), "my.tour:5: query '5' is not ROW,COL");
+    EXPECT_EQ(error_of(kHeader + "step: S\nstate: question=nope\ntext: x\n"), "my.tour:5: no question page 'nope'");
+    EXPECT_EQ(error_of(kHeader + "step: S\nstate: tab=maths\ntext: x\n"), "my.tour:5: tab is math, whatifs or questions");
+    EXPECT_EQ(error_of(kHeader + "step: S\npanel: sidebar\ntext: x\n"),
+              "my.tour:5: panel 'sidebar' is not one of photo, heads, inside");
+    EXPECT_EQ(error_of(kHeader + "text: before any step\n"), "my.tour:4: text: before the first step:");
+    EXPECT_EQ(error_of(kHeader + "region r: 3,4-2\n" + step), "my.tour:4: region columns 3,4-2 run backwards");
+    EXPECT_EQ(error_of(kHeader + "step: S\nstate: layer=1\n"), "my.tour:4: step 'S' has no text:");
+    EXPECT_EQ(error_of(kHeader), "my.tour:3: no steps (a step starts with step: TITLE)");
+    EXPECT_EQ(error_of("just words\n"), "my.tour:1: expected KEY: VALUE, got 'just words'");
+    EXPECT_EQ(error_of(kHeader + step), "");
+}
+
+// 2 x 2 grid plus CLS (tokens 0..4), 2 layers of 2 heads.
+class TourStateTest : public ::testing::Test {
+protected:
+    AppState s = state_with(shaped_trace(2, 2));
+    std::shared_ptr<const Tour> tour = std::make_shared<const Tour>(parse_tour(
+        kHeader +
+            "step: A\nstate: layer=1 head=1 query=1,0 pin=0,1 tab=whatifs\ntext: a\n"
+            "step: B\nstate: question=heads pin=none map=mean\ntext: b\n"
+            "step: C\nstate: query=9,9 layer=0\ntext: c\n",
+        "t.tour"));
+};
+
+TEST_F(TourStateTest, EachStepSetsWhatItDeclaresAndKeepsTheRest) {
+    session::apply(s, act::StartTour{tour});
+    EXPECT_EQ(s.tour.step, 0);
+    EXPECT_EQ(s.sel.layer, 1);
+    EXPECT_EQ(s.sel.head, 1);
+    EXPECT_EQ(s.sel.query, s.trace()->token_of(1, 0));
+    EXPECT_EQ(s.sel.pinned_key, s.trace()->token_of(0, 1));
+    EXPECT_EQ(s.tab, AppState::Tab::WhatIfs);
+
+    session::apply(s, act::TourGo{1});
+    EXPECT_EQ(s.tab, AppState::Tab::Questions);
+    EXPECT_EQ(s.question, "heads");
+    EXPECT_EQ(s.sel.pinned_key, -1);
+    EXPECT_EQ(s.sel.source, session::MapSource::MeanOfVisible);
+    EXPECT_EQ(s.sel.layer, 1);  // not declared: kept
+    EXPECT_EQ(s.sel.query, s.trace()->token_of(1, 0));
+
+    session::apply(s, act::TourGo{2});  // a query off this 2 x 2 grid is skipped
+    EXPECT_EQ(s.sel.query, s.trace()->token_of(1, 0));
+    EXPECT_EQ(s.sel.layer, 0);
+
+    session::apply(s, act::TourGo{7});  // clamped to the last step
+    EXPECT_EQ(s.tour.step, 2);
+    session::apply(s, act::TourGo{-3});
+    EXPECT_EQ(s.tour.step, 0);
+    session::apply(s, act::ExitTour{});
+    EXPECT_EQ(s.tour.tour, nullptr);
+    session::apply(s, act::TourGo{1});  // no tour: nothing happens
+    EXPECT_EQ(s.tour.tour, nullptr);
+}
+
+TEST_F(TourStateTest, ATourStartedBeforeTheFirstTraceSetsItsStepWhenTheTraceComes) {
+    AppState fresh;
+    session::apply(fresh, act::StartTour{tour});
+    session::adopt(fresh, vit::testing::loaded_with(shaped_trace(2, 2)));
+    EXPECT_EQ(fresh.sel.query, fresh.trace()->token_of(1, 0));
+    EXPECT_EQ(fresh.sel.layer, 1);
+}
+
+TEST(TourText, FillsEveryNumberFromTheShownRow) {
+    // Layer 0, head 0, query patch (0, 0) = token 1: weights on CLS, (0,0), (0,1), (1,0), (1,1).
+    vit::Trace t = shaped_trace(2, 2);
+    t.layers[0].heads[0].attn.row(1) << 0.2f, 0.4f, 0.1f, 0.2f, 0.1f;
+    AppState s = state_with(std::move(t), "photos/dog.jpg");
+    auto model = std::make_shared<vit::Model>();
+    model->patch = 16;
+    model->pos_grid = 2;
+    s.loaded.model = model;
+    session::apply(s, act::SelectQuery{1});
+    const Tour tour = parse_tour(kHeader + "step: S\ntext: x\n", "t.tour");
+    const auto fill = [&](const std::string& text) { return session::fill_tour_text(text, s, tour); };
+    EXPECT_EQ(fill("{grid}x{grid} of {patch} px = {input} px, {patches} patches, {tokens} tokens"),
+              "2x2 of 16 px = 32 px, 4 patches, 5 tokens");
+    EXPECT_EQ(fill("layer {layer} head {head} of {layers}x{heads}, d_k {d_k}, query {query}"),
+              "layer 0 head 0 of 2x2, d_k 4, query patch (0, 0)");
+    // Region "left" = (0,0) and (1,0): 0.4 + 0.2 of the 0.8 on patches.
+    EXPECT_EQ(fill("{share:left} of the weight on {area:left} of the patches"), "75% of the weight on 50% of the patches");
+    EXPECT_EQ(fill("top {top_weight} on {top_key}, CLS {cls_weight}"), "top 0.400 on patch (0, 0), CLS 20%");
+    EXPECT_EQ(fill("no braces"), "no braces");
+    EXPECT_TRUE(session::regions_apply(s, tour));
+    s.loaded.image_path = "photos/cat.png";  // another photo: the regions mean nothing there
+    EXPECT_FALSE(session::regions_apply(s, tour));
+    EXPECT_TRUE(session::names_region("on {area:left}"));
+    EXPECT_FALSE(session::names_region("on {grid}"));
+    session::apply(s, act::SelectQuery{0});  // CLS has no place on the grid: no distances
+    EXPECT_EQ(fill("{beyond_3x3}"), "—");
+}
+
+}  // namespace
