@@ -12,6 +12,7 @@
 #include "vit/model.h"
 #include "vit/preprocess.h"
 #include "vit/worker_pool.h"
+#include "vit/checkpoint.h"
 
 namespace {
 
@@ -37,7 +38,7 @@ void run_forward(benchmark::State& state, const vit::TraceOptions& options) {
     const int size = static_cast<int>(state.range(0));
     const vit::Image image = vit::load_image(std::string(VITSCOPE_SOURCE_DIR) + "/assets/dog.jpg");
     const vit::Input input = vit::preprocess(image, model().config.pre, size);
-    for (auto _ : state) benchmark::DoNotOptimize(vit::run(model(), input, options));
+    for (auto _ : state) benchmark::DoNotOptimize(vit::forward(model(), input, options));
     const double flops = forward_flops(model(), size / model().patch);
     state.counters["GFLOP/s"] = benchmark::Counter(flops * 1e-9, benchmark::Counter::kIsIterationInvariantRate);
     state.counters["tokens"] = model().prefix_tokens() + (size / model().patch) * (size / model().patch);

@@ -12,6 +12,7 @@
 #include <filesystem>
 #include <string>
 
+#include "vit/checkpoint.h"
 #include "vit/config.h"
 #include "vit/error.h"
 #include "vit/forward.h"
@@ -56,7 +57,7 @@ inline void load_and_run(const std::filesystem::path& dir) {
     input.chw.assign(static_cast<size_t>(3) * input.size * input.size, 0.25f);
     vit::TraceOptions options;
     options.memory_budget = 64 << 20;
-    const vit::Trace t = vit::run(model, input, options);
+    const vit::Trace t = vit::forward(model, input, options);
     g_sink = t.final_tokens.size() ? t.final_tokens(0, 0) : 0.f;
 }
 

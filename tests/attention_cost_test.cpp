@@ -91,7 +91,7 @@ struct Timing : ::testing::Test {
 };
 
 TEST_F(Timing, TraceSplitsItsTime) {
-    const Trace t = run(model, preprocess(photo, model.config.pre, 64));
+    const Trace t = forward(model, preprocess(photo, model.config.pre, 64));
     EXPECT_GT(t.linear_seconds, 0);
     EXPECT_GT(t.attention_seconds, 0);
     EXPECT_LE(t.linear_seconds + t.attention_seconds, t.seconds);

@@ -20,6 +20,7 @@
 #include "vit/forward.h"
 #include "vit/model.h"
 #include "vit/safetensors.h"
+#include "vit/checkpoint.h"
 
 namespace vit {
 namespace {
@@ -154,14 +155,14 @@ TEST(CheckpointTest, EverySchemeRunsToTheSameNumbers) {
     const Input input = random_input(32, 42);
     for (const Family& f : families()) {
         const Model canonical = testing::make_synthetic_model(f.spec);
-        const Trace expected = run(canonical, input);
+        const Trace expected = forward(canonical, input);
         ASSERT_EQ(expected.layers.size(), 2u);
         EXPECT_EQ(expected.logits.size(), f.spec.classes);
         for (const std::string& scheme : f.schemes) {
             SCOPED_TRACE(f.name + " / " + scheme);
             ScratchDir dir("ckpt");
             testing::write_checkpoint(canonical, dir.str(), scheme, DType::F32);
-            const Trace t = run(load_model(dir.str()), input);
+            const Trace t = forward(load_model(dir.str()), input);
             ASSERT_EQ(t.tokens, expected.tokens);
             EXPECT_EQ(t.prefix, expected.prefix);
             EXPECT_LE(max_diff(t.logits, expected.logits), 1e-5f);
@@ -379,8 +380,10 @@ TEST(CheckpointTest, RejectsMalformedConfig) {
 TEST(CheckpointTest, RejectsMalformedPreprocessorConfig) {
     ScratchDir dir("ckpt");
     write_good(dir, "hf-vit");
-    testing::write_bytes(dir.file("preprocessor_config.json"), "");
+    testing::write_bytes(dir.file("preprocessor_config.json"), "{\"size\": ");
     expect_load_error(dir.str(), {dir.file("preprocessor_config.json"), "invalid JSON"});
+    testing::write_bytes(dir.file("preprocessor_config.json"), "");
+    expect_load_error(dir.str(), {dir.file("preprocessor_config.json") + ": is empty"});
 }
 
 // ---- the real default model -------------------------------------------------

@@ -121,7 +121,7 @@ struct LensFixture : ::testing::Test {
 };
 
 TEST_F(LensFixture, EachLayerIsTheFinalNormAndHeadOnTheTokenLeavingIt) {
-    const Trace t = run(model, input);
+    const Trace t = forward(model, input);
     ASSERT_EQ(t.last_block_out.rows(), t.tokens);
     const LogitLens lens = logit_lens(model, t, 3);
     ASSERT_EQ(lens.layers.size(), 3u);
@@ -148,21 +148,21 @@ TEST_F(LensFixture, EachLayerIsTheFinalNormAndHeadOnTheTokenLeavingIt) {
 }
 
 TEST_F(LensFixture, LastBlockOutputIsWhatTheFinalNormReads) {
-    const Trace t = run(model, input);
+    const Trace t = forward(model, input);
     const Eigen::VectorXd p = lens_probabilities(model, t.last_block_out.row(0));
     const Eigen::VectorXd logits = t.logits.cast<double>();
     const Eigen::VectorXd e = (logits.array() - logits.maxCoeff()).exp();
     EXPECT_LT((p - e / e.sum()).cwiseAbs().maxCoeff(), 1e-5);
     TraceOptions plain;
     plain.keep_states = false;
-    EXPECT_EQ(run(model, input, plain).last_block_out.size(), 0);
-    EXPECT_THROW(logit_lens(model, run(model, input, plain)), Error);
+    EXPECT_EQ(forward(model, input, plain).last_block_out.size(), 0);
+    EXPECT_THROW(logit_lens(model, forward(model, input, plain)), Error);
 }
 
 TEST_F(LensFixture, DistilledModelsLensEndsAtTheirPrediction) {
     spec.dist_token = true;
     model = testing::make_synthetic_model(spec);
-    const Trace t = run(model, input);
+    const Trace t = forward(model, input);
     const LogitLens lens = logit_lens(model, t, 1);
     const Eigen::VectorXd e = (t.logits.cast<double>().array() - t.logits.maxCoeff()).exp();
     EXPECT_NEAR(lens.layers.back().final_top1_probability, e[lens.final_top1] / e.sum(), 1e-5);
@@ -172,7 +172,7 @@ TEST_F(LensFixture, ModelWithoutAClassifierIsRefused) {
     spec.classes = 0;
     model = testing::make_synthetic_model(spec);
     try {
-        logit_lens(model, run(model, input));
+        logit_lens(model, forward(model, input));
         FAIL() << "expected a refusal";
     } catch (const Error& e) {
         EXPECT_STREQ(e.what(), "this model has no classifier head");

@@ -4,6 +4,7 @@
 
 #include <charconv>
 #include <cmath>
+#include <filesystem>
 
 #include "support/scratch_dir.h"
 #include "support/synthetic_model.h"
@@ -167,6 +168,22 @@ TEST(ConfigTest, RejectsMissingConfig) {
         FAIL();
     } catch (const Error& e) {
         EXPECT_NE(std::string(e.what()).find(dir.file("config.json") + ": not found"), std::string::npos) << e.what();
+    }
+}
+
+// A config.json of 65 MiB (sparse: no disk used) is refused from its size,
+// before anything is read or parsed.
+TEST(ConfigTest, RejectsAHugeConfigBeforeReadingIt) {
+    ScratchDir dir("cfg");
+    write_bytes(dir.file("config.json"), "{");
+    std::filesystem::resize_file(dir.file("config.json"), 65ULL << 20);
+    try {
+        read_model_config(dir.str());
+        FAIL();
+    } catch (const Error& e) {
+        EXPECT_NE(std::string(e.what()).find(dir.file("config.json") + ": is 65 MiB, over the 64 MiB limit"),
+                  std::string::npos)
+            << e.what();
     }
 }
 

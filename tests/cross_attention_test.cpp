@@ -24,8 +24,8 @@ struct CrossAttention : ::testing::Test {
         return s;
     }();
     Model model = testing::make_synthetic_model(spec);
-    Trace a = run(model, random_input(spec.image, 1));
-    Trace b = run(model, random_input(spec.image, 2));
+    Trace a = forward(model, random_input(spec.image, 1));
+    Trace b = forward(model, random_input(spec.image, 2));
 };
 
 TEST_F(CrossAttention, WithTheSamePhotoItIsSelfAttention) {
@@ -58,7 +58,7 @@ TEST_F(CrossAttention, QueriesFromAKeysAndValuesFromB) {
 }
 
 TEST_F(CrossAttention, KeysMayComeFromAnotherInputSize) {
-    const Trace big = run(model, random_input(2 * spec.image, 3));  // 8 x 8 patches, interpolated positions
+    const Trace big = forward(model, random_input(2 * spec.image, 3));  // 8 x 8 patches, interpolated positions
     const CrossAttentionRow r = cross_attention_row(a, big, 0, 1, 0);
     EXPECT_EQ(r.weights.size(), big.tokens);
     EXPECT_NEAR(r.weights.sum(), 1.f, 1e-5f);
@@ -68,7 +68,7 @@ TEST_F(CrossAttention, RefusesOutOfRange) {
     EXPECT_THROW(cross_attention_row(a, b, spec.depth, 0, 0), Error);
     EXPECT_THROW(cross_attention_row(a, b, 0, spec.heads, 0), Error);
     EXPECT_THROW(cross_attention_row(a, b, 0, 0, a.tokens), Error);
-    Trace no_qkv = run(model, random_input(spec.image, 4), TraceOptions{false, true, true});
+    Trace no_qkv = forward(model, random_input(spec.image, 4), TraceOptions{false, true, true});
     EXPECT_THROW(cross_attention_row(a, no_qkv, 0, 0, 0), Error);
 }
 

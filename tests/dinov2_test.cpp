@@ -21,6 +21,7 @@
 #include "vit/pos_embed.h"
 #include "vit/preprocess.h"
 #include "vit/token_name.h"
+#include "vit/checkpoint.h"
 
 namespace vit {
 namespace {
@@ -112,7 +113,7 @@ TEST(HubDinov2, ConfigsLoadWithWeightsOfTheirShapesAndRunAt224) {
         const Input input = preprocess(photo, m.config.pre, 224);
         ASSERT_EQ(input.size, 224);
         TraceOptions keep_little{false, true, false};
-        const Trace t = run(m, input, keep_little);
+        const Trace t = forward(m, input, keep_little);
         EXPECT_EQ(t.grid, 16);
         EXPECT_EQ(t.prefix, 1 + c.registers);
         EXPECT_EQ(t.tokens, 1 + c.registers + 256);

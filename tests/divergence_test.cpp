@@ -43,7 +43,7 @@ TEST(JensenShannon, RefusesWhatIsNotADistribution) {
 TEST(AttentionJsd, TwoPhotosSameQuery) {
     testing::SyntheticSpec spec;
     const Model m = testing::make_synthetic_model(spec);
-    const Trace a = run(m, testing::random_input(spec.image, 1)), b = run(m, testing::random_input(spec.image, 2));
+    const Trace a = forward(m, testing::random_input(spec.image, 1)), b = forward(m, testing::random_input(spec.image, 2));
     const int query = a.token_of(1, 1);
     EXPECT_EQ(attention_jsd(a, a, 1, 0, query), 0.0);
     const double d = attention_jsd(a, b, 1, 0, query);
@@ -51,7 +51,7 @@ TEST(AttentionJsd, TwoPhotosSameQuery) {
     EXPECT_LE(d, 1.0);
     EXPECT_EQ(d, jensen_shannon(a.layers[1].heads[0].attn.row(query).transpose(),
                                 b.layers[1].heads[0].attn.row(query).transpose()));
-    const Trace big = run(m, testing::random_input(2 * spec.image, 3));
+    const Trace big = forward(m, testing::random_input(2 * spec.image, 3));
     EXPECT_THROW(attention_jsd(a, big, 0, 0, 0), Error);
 }
 

@@ -94,7 +94,7 @@ TEST_F(RealModel, AttentionIsGlobalNotLocal) {
 TEST_F(RealModel, PermutingPatchesPermutesOutputsWithoutPositionEmbeddings) {
     Model no_pos = *model;
     no_pos.pos.setZero();
-    const Trace base = run(no_pos, *input);
+    const Trace base = forward(no_pos, *input);
     // Move whole 16 x 16 patches of the input to new places.
     std::vector<int> perm(196);
     std::iota(perm.begin(), perm.end(), 0);
@@ -108,7 +108,7 @@ TEST_F(RealModel, PermutingPatchesPermutesOutputsWithoutPositionEmbeddings) {
                     shuffled.chw[(c * 224 + (dst / 14) * 16 + y) * 224 + (dst % 14) * 16 + x] =
                         input->at(c, (src / 14) * 16 + y, (src % 14) * 16 + x);
     }
-    const Trace moved = run(no_pos, shuffled);
+    const Trace moved = forward(no_pos, shuffled);
     for (int src = 0; src < 196; ++src) {
         const int a = 1 + src, b = 1 + perm[src];
         EXPECT_LT((base.final_tokens.row(a) - moved.final_tokens.row(b)).cwiseAbs().maxCoeff(), 2e-3f);
@@ -119,7 +119,7 @@ TEST_F(RealModel, PermutingPatchesPermutesOutputsWithoutPositionEmbeddings) {
 
 TEST_F(RealModel, LargerInputInterpolatesPositionEmbeddings) {
     const Input big = preprocess(load_image(testing::asset("dog.jpg")), model->config.pre, 448);
-    const Trace t = run(*model, big, TraceOptions{false, true, false});
+    const Trace t = forward(*model, big, TraceOptions{false, true, false});
     EXPECT_EQ(t.grid, 28);
     EXPECT_EQ(t.tokens, 785);
     EXPECT_EQ(t.layers[0].heads[0].attn.rows(), 785);
@@ -147,7 +147,7 @@ TEST(Forward, RefusesAnInputThatIsNotAMultipleOfThePatch) {
     Input in;
     in.size = 30;
     in.chw.assign(3 * 30 * 30, 0.f);
-    EXPECT_THROW(run(m, in), Error);
+    EXPECT_THROW(forward(m, in), Error);
 }
 
 }  // namespace
@@ -169,14 +169,14 @@ TEST_F(RealModel, TraceMemoryIsComputedBeforeRunningAndBounded) {
     huge.size = 2240;
     huge.chw.assign(size_t{3} * 2240 * 2240, 0.f);
     try {
-        run(*model, huge, opt);
+        forward(*model, huge, opt);
         FAIL() << "expected the budget to refuse";
     } catch (const Error& e) {
         EXPECT_NE(std::string(e.what()).find("memory budget"), std::string::npos) << e.what();
     }
     // A tight budget refuses even the normal size; a plain forward fits.
     opt.memory_budget = 1 << 20;
-    EXPECT_THROW(run(*model, *input, opt), Error);
+    EXPECT_THROW(forward(*model, *input, opt), Error);
 }
 
 }  // namespace

@@ -35,7 +35,7 @@ struct Ablation : ::testing::Test {
     Vec plain_logits(const Model& m) {
         TraceOptions plain;
         plain.keep_qkv = plain.keep_attention = plain.keep_states = false;
-        return run(m, input, plain).logits;
+        return forward(m, input, plain).logits;
     }
 };
 
@@ -60,7 +60,7 @@ TEST_F(Ablation, IsTheModelWithTheHeadsProjectionColumnsZeroed) {
     TraceOptions what_if;
     what_if.ablate_layer = 2;
     what_if.ablate_head = 0;
-    EXPECT_LT((run(model, input, what_if).logits - expected).cwiseAbs().maxCoeff(), 1e-5f);
+    EXPECT_LT((forward(model, input, what_if).logits - expected).cwiseAbs().maxCoeff(), 1e-5f);
 }
 
 TEST_F(Ablation, OutOfRangeIsRefused) {
@@ -69,7 +69,7 @@ TEST_F(Ablation, OutOfRangeIsRefused) {
     EXPECT_THROW(logits_without_head(model, input, -1, 0), Error);
     TraceOptions half;
     half.ablate_head = 1;  // a head without a layer
-    EXPECT_THROW(run(model, input, half), Error);
+    EXPECT_THROW(forward(model, input, half), Error);
     spec.classes = 0;
     const Model headless = testing::make_synthetic_model(spec);
     EXPECT_THROW(logits_without_head(headless, input, 0, 0), Error);

@@ -461,7 +461,7 @@ TEST(ImageOrientation, ExifBlockThatLiesAboutItsLength) {
 
 TEST(ImageErrors, MissingFile) {
     TempDir dir;
-    expect_load_error(dir.file("nope.jpg"), "does not exist");
+    expect_load_error(dir.file("nope.jpg"), "nope.jpg: not found");
 }
 
 TEST(ImageErrors, Directory) {

@@ -13,6 +13,7 @@
 #include "vit/error.h"
 #include "vit/labels.h"
 #include "vit/model.h"
+#include "vit/checkpoint.h"
 
 namespace vit {
 namespace {

@@ -21,6 +21,7 @@
 #include "support/synthetic_model.h"
 #include "vit/default_model.h"
 #include "vit/error.h"
+#include "vit/checkpoint.h"
 
 namespace {
 

@@ -98,13 +98,13 @@ TEST(PositionEmbeddingsOff, AddsNothingToPatchesAndKeepsTheClsRow) {
         zeroed.pos.bottomRows(zeroed.pos.rows() - lead).setZero();
         TraceOptions off;
         off.position_embeddings = false;
-        const Trace a = run(m, in, off), b = run(zeroed, in);
+        const Trace a = forward(m, in, off), b = forward(zeroed, in);
         // The same numbers (two runs need not agree to the last bit: Eigen's
         // kernels may take another path on differently aligned buffers).
         EXPECT_EQ(a.layers[0].x_in, b.layers[0].x_in);
         EXPECT_LT((a.final_tokens - b.final_tokens).cwiseAbs().maxCoeff(), 1e-5f);
         // and it changes something: the real run differs
-        EXPECT_GT((run(m, in).final_tokens - a.final_tokens).cwiseAbs().maxCoeff(), 1e-2f);
+        EXPECT_GT((forward(m, in).final_tokens - a.final_tokens).cwiseAbs().maxCoeff(), 1e-2f);
     }
 }
 
@@ -112,7 +112,7 @@ TEST(PermutationExperiment, EquivariantWithoutPositionsNotWith) {
     for (testing::SyntheticSpec spec : specs()) {
         const Model m = testing::make_synthetic_model(spec);
         const Input in = random_input(spec.image, 21);
-        const Trace original = run(m, in);
+        const Trace original = forward(m, in);
         const PermutationExperiment e = run_permutation_experiment(m, in, original, 7);
         SCOPED_TRACE("prefix " + std::to_string(original.prefix));
         EXPECT_EQ(e.shuffle.to, random_patch_permutation(16, 7).to);
@@ -149,7 +149,7 @@ TEST(ContentShift, WithoutPositionsTheShiftedRunIsTheOriginalPermuted) {
     for (testing::SyntheticSpec spec : specs()) {
         const Model m = testing::make_synthetic_model(spec);
         const Input in = random_input(spec.image, 31);
-        const Trace original = run(m, in);
+        const Trace original = forward(m, in);
         const ContentShift s = run_content_shift(m, in, 1, -2);
         EXPECT_EQ(s.moves.to, cyclic_shift(4, 1, -2).to);
         // A cyclic shift of whole patches is a permutation: the whole traces agree.

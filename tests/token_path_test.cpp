@@ -33,7 +33,7 @@ VectorXd times(const Vec& scale, const VectorXd& x) {
 
 void check_model(const testing::SyntheticSpec& spec) {
     const Model m = testing::make_synthetic_model(spec);
-    const Trace t = run(m, random_input(spec.image, 8));
+    const Trace t = forward(m, random_input(spec.image, 8));
     for (int layer = 0; layer < spec.depth; ++layer)
         for (int token : {0, t.token_of(1, 2), t.tokens - 1}) {
             SCOPED_TRACE("layer " + std::to_string(layer) + " token " + std::to_string(token));
@@ -86,10 +86,10 @@ TEST(TokenPath, LayerScaleAndRegisters) {
 TEST(TokenPath, RefusesOutOfRangeAndTracesWithoutStates) {
     const testing::SyntheticSpec spec;
     const Model m = testing::make_synthetic_model(spec);
-    const Trace t = run(m, random_input(spec.image, 9));
+    const Trace t = forward(m, random_input(spec.image, 9));
     EXPECT_THROW(token_path(m, t, spec.depth, 0), Error);
     EXPECT_THROW(token_path(m, t, 0, t.tokens), Error);
-    EXPECT_THROW(token_path(m, run(m, random_input(spec.image, 9), TraceOptions{true, true, false}), 0, 0), Error);
+    EXPECT_THROW(token_path(m, forward(m, random_input(spec.image, 9), TraceOptions{true, true, false}), 0, 0), Error);
 }
 
 }  // namespace

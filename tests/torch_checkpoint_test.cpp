@@ -15,6 +15,7 @@
 #include "support/torch_zip.h"
 #include "vit/error.h"
 #include "vit/model.h"
+#include "vit/checkpoint.h"
 #include "vit/torch_checkpoint.h"
 
 namespace vit {

@@ -16,6 +16,7 @@
 #include "vit/model.h"
 #include "vit/preprocess.h"
 #include "vit/whatif.h"
+#include "vit/checkpoint.h"
 
 namespace {
 
@@ -148,7 +149,7 @@ TEST_F(WhatIfTest, RefusesBadArguments) {
 TEST(WhatIfRealModel, TemperatureOneMatchesTheForwardPass) {
     const vit::Model model = vit::load_model(vit::testing::default_model_dir());
     const vit::Image image = vit::load_image(std::string(VITSCOPE_SOURCE_DIR) + "/assets/dog.jpg");
-    const vit::Trace t = vit::run(model, vit::preprocess(image, model.config.pre));
+    const vit::Trace t = vit::forward(model, vit::preprocess(image, model.config.pre));
     for (int l : {0, 8, 11})
         for (int q : {0, t.token_of(5, 7)}) {
             const vit::Vec real = t.layers[l].heads[1].attn.row(q).transpose();

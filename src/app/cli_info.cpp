@@ -7,6 +7,7 @@
 #include "vit/labels.h"
 #include "vit/pos_embed.h"
 #include "vit/token_name.h"
+#include "vit/checkpoint.h"
 
 namespace app {
 

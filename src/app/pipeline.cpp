@@ -1,6 +1,7 @@
 #include "pipeline.h"
 
 #include "vit/error.h"
+#include "vit/checkpoint.h"
 
 namespace app {
 
@@ -20,7 +21,7 @@ Pipeline run_pipeline_on(const CliArgs& args, const std::string& image_path, con
     // A trace over the memory budget is refused before the photo is resized for it.
     if (size) vit::check_input_size(p.model, size, options);
     p.input = vit::preprocess(p.image, p.model.config.pre, size);
-    p.trace = vit::run(p.model, p.input, options);
+    p.trace = vit::forward(p.model, p.input, options);
     return p;
 }
 

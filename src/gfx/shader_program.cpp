@@ -3,10 +3,9 @@
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
 #include "vit/error.h"
+#include "vit/read_file.h"
 
 namespace gfx {
 namespace {
@@ -20,11 +19,11 @@ bool has_shaders(const fs::path& dir) {
 
 std::string read_text(const std::string& name) {
     const fs::path path = fs::path(shader_dir()) / name;
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw vit::Error("cannot read shader " + path.string() + " (set VITSCOPE_SHADER_DIR to the shaders folder)");
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
+    try {
+        return vit::read_whole_file(path.string(), 1ULL << 20, "a shader");
+    } catch (const vit::Error& e) {
+        throw vit::Error(std::string(e.what()) + " (set VITSCOPE_SHADER_DIR to the shaders folder)");
+    }
 }
 
 // Splits "#version ...\n" off the front so includes can follow it.

@@ -10,6 +10,7 @@
 
 #include "vit/error.h"
 #include "vit/model.h"
+#include "vit/checkpoint.h"
 
 namespace session {
 namespace {

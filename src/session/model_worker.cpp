@@ -8,6 +8,7 @@
 
 #include "vit/classes.h"
 #include "vit/error.h"
+#include "vit/checkpoint.h"
 
 namespace session {
 namespace {
@@ -105,7 +106,7 @@ void ModelWorker::run_into(Loaded& next, int input_size, const char*& step, cons
     auto input = std::make_shared<const vit::Input>(vit::preprocess(*next.image, next.model->config.pre, input_size));
     step = "The forward pass";
     set_stage(std::string("Running the forward pass") + which);
-    auto trace = std::make_shared<vit::Trace>(vit::run(*next.model, *input));
+    auto trace = std::make_shared<vit::Trace>(vit::forward(*next.model, *input));
     next.crop = input->crop;
     next.input = input;
     next.top5 = vit::top_classes(*next.model, *trace, 5);

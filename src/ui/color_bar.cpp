@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "gfx/colorbar_ticks.h"
-#include "gpu.h"
+#include "gl_cache.h"
 
 namespace ui {
 

@@ -10,7 +10,7 @@
 
 namespace ui {
 
-class Gpu;
+class GlCache;
 
 struct Fonts {
     ImFont* regular = nullptr;
@@ -22,7 +22,7 @@ struct Fonts {
 struct Frame {
     const session::AppState& s;
     std::vector<session::Action>& out;
-    Gpu& gpu;
+    GlCache& gpu;
     const Fonts& fonts;
     float scale = 1;       // UI scale: multiplies every size given in pixels
     float fb_scale = 1;    // framebuffer pixels per window coordinate (Retina-style HiDPI)

@@ -1,10 +1,10 @@
-#include "gpu.h"
+#include "gl_cache.h"
 
 #include <exception>
 
 namespace ui {
 
-Gpu::Gpu() {
+GlCache::GlCache() {
     try {
         renderer_ = std::make_unique<gfx::OverlayRenderer>();
     } catch (const std::exception& e) {
@@ -12,9 +12,9 @@ Gpu::Gpu() {
     }
 }
 
-Gpu::~Gpu() = default;
+GlCache::~GlCache() = default;
 
-void Gpu::sync(const session::AppState& s) {
+void GlCache::sync(const session::AppState& s) {
     const session::Loaded& l = s.loaded;
     if (l.image && l.generation != photo_generation_) {
         photo_.upload(*l.image);
@@ -27,7 +27,7 @@ void Gpu::sync(const session::AppState& s) {
     }
 }
 
-GLuint Gpu::colormap_texture(gfx::Colormap c) {
+GLuint GlCache::colormap_texture(gfx::Colormap c) {
     auto& bar = bars_[static_cast<size_t>(c)];
     if (!bar && renderer_) {
         gfx::FramebufferScope keep;

@@ -11,14 +11,14 @@
 
 namespace ui {
 
-class Gpu {
+class GlCache {
 public:
     // Needs the window's GL context current. A renderer that fails to build
     // (shaders missing) leaves error() set; the window shows it and runs on.
-    Gpu();
-    ~Gpu();
-    Gpu(const Gpu&) = delete;
-    Gpu& operator=(const Gpu&) = delete;
+    GlCache();
+    ~GlCache();
+    GlCache(const GlCache&) = delete;
+    GlCache& operator=(const GlCache&) = delete;
 
     // Uploads the photo (and the second photo) when the loaded set changed.
     void sync(const session::AppState& s);

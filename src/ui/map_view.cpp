@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "gpu.h"
+#include "gl_cache.h"
 
 namespace ui {
 namespace {

@@ -61,7 +61,7 @@ TimingRun measure_forward_times(const Model& model, const Image& photo, const st
         std::vector<double> linear, attention, whole;
         for (int r = 0; r < repeats; ++r) {
             if (control.cancelled()) return out.cancelled = true, out;
-            const Trace t = run(model, input, options);
+            const Trace t = forward(model, input, options);
             linear.push_back(t.linear_seconds);
             attention.push_back(t.attention_seconds);
             whole.push_back(t.seconds);

@@ -7,7 +7,9 @@
 #include <filesystem>
 #include <set>
 
+#include "checkpoint.h"
 #include "error.h"
+#include "shape_string.h"
 #include "labels.h"
 #include "memory_budget.h"
 #include "model.h"
@@ -115,12 +117,6 @@ SchemeNames detect_scheme(const WeightFile& st) {
     throw Error(st.path() + ": unknown naming scheme (first tensor names: " + first_names(st, 5) + ")");
 }
 
-std::string dims(const std::vector<int64_t>& shape) {
-    std::string s = "[";
-    for (size_t i = 0; i < shape.size(); ++i) s += (i ? ", " : "") + std::to_string(shape[i]);
-    return s + "]";
-}
-
 // Reads tensors by name with exact shapes, remembering which ones were used.
 class Reader {
 public:
@@ -135,7 +131,7 @@ public:
     std::vector<float> read(const std::string& name, const std::vector<int64_t>& expected) {
         const std::vector<int64_t>& shape = require(name);
         if (shape != expected)
-            fail("tensor '" + name + "' has shape " + dims(shape) + ", expected " + dims(expected));
+            fail("tensor '" + name + "' has shape " + shape_string(shape) + ", expected " + shape_string(expected));
         used_.insert(name);
         std::vector<float> values = st_.to_f32(name);
         // A NaN or infinity would silently turn every map it reaches into noise.
@@ -194,7 +190,7 @@ void read_embeddings(Reader& r, const SchemeNames& n, const ModelConfig& cfg, Mo
     const int dim = m.dim;
     const std::vector<int64_t>& pw = r.shape(n.patch_embed + ".weight");
     if (pw.size() != 4 || pw[0] != dim || pw[1] != 3 || pw[2] != pw[3] || pw[2] <= 0)
-        r.fail("tensor '" + n.patch_embed + ".weight' has shape " + dims(pw) + ", expected [" +
+        r.fail("tensor '" + n.patch_embed + ".weight' has shape " + shape_string(pw) + ", expected [" +
                std::to_string(dim) + ", 3, p, p]");
     m.patch = static_cast<int>(pw[2]);
     if (m.patch != cfg.patch_size)
@@ -211,7 +207,7 @@ void read_embeddings(Reader& r, const SchemeNames& n, const ModelConfig& cfg, Mo
     if (r.has(n.registers)) {
         const std::vector<int64_t>& rs = r.shape(n.registers);
         if (rs.size() != 3 || rs[1] <= 0)
-            r.fail("tensor '" + n.registers + "' has shape " + dims(rs) + ", expected [1, registers, " + std::to_string(dim) + "]");
+            r.fail("tensor '" + n.registers + "' has shape " + shape_string(rs) + ", expected [1, registers, " + std::to_string(dim) + "]");
         m.num_registers = static_cast<int>(rs[1]);
         m.registers = tokens(r, n.registers, m.num_registers, dim);
     } else {
@@ -242,7 +238,7 @@ void read_embeddings(Reader& r, const SchemeNames& n, const ModelConfig& cfg, Mo
         pos.resize(cls_rows + g2, dim);
         pos << all.topRows(cls_rows), all.bottomRows(g2);
     } else {
-        r.fail("tensor '" + n.pos + "' has shape " + dims(ps) + ", expected [1, " + std::to_string(cls_rows + g2) +
+        r.fail("tensor '" + n.pos + "' has shape " + shape_string(ps) + ", expected [1, " + std::to_string(cls_rows + g2) +
                ", " + std::to_string(dim) + "] (" + std::to_string(cls_rows) + " + " + std::to_string(grid) + "x" +
                std::to_string(grid) + " grid from image size " + std::to_string(cfg.image_size) + " / patch " +
                std::to_string(m.patch) + ")");
@@ -290,7 +286,7 @@ void read_heads(Reader& r, const SchemeNames& n, Model& m) {
         r.fail("tensor '" + n.head + ".weight' reads CLS and mean patch features (" + std::to_string(hs[1]) +
                " inputs); only a CLS classifier is supported");
     if (hs.size() != 2 || hs[1] != m.dim)
-        r.fail("tensor '" + n.head + ".weight' has shape " + dims(hs) + ", expected [classes, " + std::to_string(m.dim) + "]");
+        r.fail("tensor '" + n.head + ".weight' has shape " + shape_string(hs) + ", expected [classes, " + std::to_string(m.dim) + "]");
     const int classes = static_cast<int>(hs[0]);
     m.head = r.linear(n.head, classes, m.dim);
     if (r.has(n.head_dist + ".weight")) {
@@ -351,7 +347,7 @@ Model build(const WeightFile& st, ModelConfig cfg) {
 
     const std::vector<int64_t>& cs = r.shape(n.cls);
     if (cs.size() != 3 || cs[0] != 1 || cs[1] != 1 || cs[2] <= 0)
-        r.fail("tensor '" + n.cls + "' has shape " + dims(cs) + ", expected [1, 1, dim]");
+        r.fail("tensor '" + n.cls + "' has shape " + shape_string(cs) + ", expected [1, 1, dim]");
     m.dim = static_cast<int>(cs[2]);
     if (cfg.dim > 0 && cfg.dim != m.dim)
         r.fail("config width " + std::to_string(cfg.dim) + " but the weights are " + std::to_string(m.dim) + " wide");
@@ -367,7 +363,7 @@ Model build(const WeightFile& st, ModelConfig cfg) {
         r.fail("config depth " + std::to_string(cfg.depth) + " but the weights have " + std::to_string(m.depth) + " blocks");
     const std::vector<int64_t>& f1 = r.shape(n.block(0) + n.fc1 + ".weight");
     if (f1.size() != 2 || f1[0] <= 0)
-        r.fail("tensor '" + n.block(0) + n.fc1 + ".weight' has shape " + dims(f1) + ", expected [mlp, " + std::to_string(m.dim) + "]");
+        r.fail("tensor '" + n.block(0) + n.fc1 + ".weight' has shape " + shape_string(f1) + ", expected [mlp, " + std::to_string(m.dim) + "]");
     m.mlp_dim = static_cast<int>(f1[0]);
     if (cfg.mlp_dim > 0 && cfg.mlp_dim != m.mlp_dim)
         r.fail("config MLP width " + std::to_string(cfg.mlp_dim) + " but the weights have " + std::to_string(m.mlp_dim));

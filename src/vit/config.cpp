@@ -23,7 +23,6 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -32,6 +31,7 @@
 
 #include "config.h"
 #include "error.h"
+#include "read_file.h"
 
 namespace vit {
 namespace {
@@ -501,20 +501,12 @@ void read_hf(const Doc& d, ModelConfig& c) {
     }
 }
 
-// The file's text; nullopt when it is absent and not required.
+// The file's text; nullopt when it is absent and not required. A config of
+// 21843 class names is about 1 MB; anything near the limit is not a config.
 std::optional<std::string> read_file(const std::string& path, bool required) {
     std::error_code ec;
-    if (!std::filesystem::exists(path, ec)) {
-        if (required) throw Error(path + ": not found");
-        return std::nullopt;
-    }
-    if (std::filesystem::is_directory(path, ec)) throw Error(path + ": is a directory, not a file");
-    if (!std::filesystem::is_regular_file(path, ec)) throw Error(path + ": is not a regular file");
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw Error(path + ": cannot be read");
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
+    if (!required && !std::filesystem::exists(path, ec)) return std::nullopt;
+    return read_whole_file(path, 64ULL << 20, "a JSON file");
 }
 
 ModelConfig parse_files(const std::string& config_file, const std::string& config_json,

@@ -124,7 +124,7 @@ void check_input_size(const Model& m, int input_size, const TraceOptions& opt) {
                     " (use a smaller --size, or raise VITSCOPE_MEMORY_BUDGET)");
 }
 
-Trace run(const Model& m, const Input& input, const TraceOptions& opt) {
+Trace forward(const Model& m, const Input& input, const TraceOptions& opt) {
     check_input_size(m, input.size, opt);
     if (input.chw.size() != static_cast<size_t>(3) * input.size * input.size)
         throw Error("input holds " + std::to_string(input.chw.size()) + " values, expected 3 x " +

@@ -46,7 +46,7 @@ struct Trace {
     int col_of(int token) const { return is_patch(token) ? (token - prefix) % grid : -1; }
 };
 
-// What run() keeps; false fields are skipped (the benchmark's plain forward).
+// What forward() keeps; false fields are skipped (the benchmark's plain forward).
 struct TraceOptions {
     bool keep_qkv = true;
     bool keep_attention = true;
@@ -66,7 +66,7 @@ struct TraceOptions {
 
 // Bytes the trace of a run at this input size will hold, computed before running.
 size_t trace_bytes(const Model& model, int input_size, const TraceOptions& options);
-// Throws the vit::Error run() would throw for this input size: not a positive
+// Throws the vit::Error forward() would throw for this input size: not a positive
 // multiple of the patch size, or a trace over the memory budget.
 void check_input_size(const Model& model, int input_size, const TraceOptions& options);
 
@@ -74,7 +74,7 @@ void check_input_size(const Model& model, int input_size, const TraceOptions& op
 // patch size; position embeddings are resized as the model's library does it
 // (pos_embed.h) when the grid differs from the one trained. Throws vit::Error on a size mismatch, or when
 // the trace would exceed the memory budget (before allocating any of it).
-Trace run(const Model& model, const Input& input, const TraceOptions& options = {});
+Trace forward(const Model& model, const Input& input, const TraceOptions& options = {});
 
 // The classifier on tokens after the final LayerNorm: head(CLS), averaged with
 // head_dist(distillation token) for distilled DeiT. Empty without a classifier.

@@ -25,7 +25,7 @@ void require_classifier(const Model& m) {
 
 Vec logits_without_head(const Model& model, const Input& input, int layer, int head) {
     require_classifier(model);
-    return run(model, input, plain_forward(layer, head)).logits;
+    return forward(model, input, plain_forward(layer, head)).logits;
 }
 
 HeadRemoved remove_head(const Model& model, const Input& input, const Vec& real_logits, int layer, int head, int k) {
@@ -45,7 +45,7 @@ AblationTable ablation_table(const Model& model, const Input& input, const TaskC
     AblationTable table;
     table.top1_change.setConstant(layers, heads, std::numeric_limits<double>::quiet_NaN());
     if (control.cancelled()) return table.cancelled = true, table;
-    const std::vector<ClassProbability> top = rank_classes(run(model, input, plain_forward()).logits, 1);
+    const std::vector<ClassProbability> top = rank_classes(forward(model, input, plain_forward()).logits, 1);
     table.top1_class = top[0].index;
     table.top1_probability = top[0].probability;
     control.report(1, total);

@@ -2,11 +2,8 @@
 
 #include <stb/stb_image.h>
 
-#include <cerrno>
 #include <climits>
-#include <cstdio>
-#include <cstring>
-#include <filesystem>
+#include <cstdint>
 #include <memory>
 #include <utility>
 
@@ -14,39 +11,13 @@
 #include "exif_orientation.h"
 #include "image_format.h"
 #include "photo_decoders.h"
+#include "read_file.h"
 
 namespace vit {
 namespace {
 
 // Far above any photo worth opening, and refused before reading it.
-constexpr unsigned long long kMaxFileBytes = 512ULL << 20;
-
-std::vector<uint8_t> read_file(const std::string& path) {
-    namespace fs = std::filesystem;
-    std::error_code ec;
-    const fs::file_status status = fs::status(path, ec);
-    if (!fs::exists(status)) throw Error(path + " does not exist");
-    if (fs::is_directory(status)) throw Error(path + " is a directory, not an image");
-    // A FIFO or device would block or never end.
-    if (!fs::is_regular_file(status)) throw Error(path + " is not a regular file");
-    const auto fail = [&path](int err) { return Error("cannot read " + path + ": " + std::strerror(err)); };
-
-    std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(path.c_str(), "rb"), &std::fclose);
-    if (!file) throw fail(errno);
-    // The size from the open file, so a file swapped after the check cannot slip past it.
-    if (std::fseek(file.get(), 0, SEEK_END) != 0) throw fail(errno);
-    const long size = std::ftell(file.get());
-    if (size < 0) throw fail(errno);
-    if (size == 0) throw Error(path + " is empty");
-    if (static_cast<unsigned long long>(size) > kMaxFileBytes)
-        throw Error(path + " is " + std::to_string(size >> 20) + " MiB, over the 512 MiB limit for images");
-    std::rewind(file.get());
-
-    std::vector<uint8_t> bytes(static_cast<size_t>(size));
-    if (std::fread(bytes.data(), 1, bytes.size(), file.get()) != bytes.size())
-        throw std::ferror(file.get()) ? fail(errno) : Error("cannot read " + path + ": it shrank while being read");
-    return bytes;
-}
+constexpr uint64_t kMaxFileBytes = 512ULL << 20;
 
 std::string stb_reason() {
     const char* reason = stbi_failure_reason();
@@ -125,8 +96,8 @@ Image decode_image(const uint8_t* bytes, size_t size, const std::string& name) {
 Image decode_image(const uint8_t* bytes, size_t size) { return decode_image(bytes, size, "the image"); }
 
 Image load_image(const std::string& path) {
-    const std::vector<uint8_t> bytes = read_file(path);
-    return decode_image(bytes.data(), bytes.size(), path);
+    const std::string bytes = read_whole_file(path, kMaxFileBytes, "an image");
+    return decode_image(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size(), path);
 }
 
 }  // namespace vit

@@ -2,10 +2,11 @@
 
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
+#include <sstream>
 
 #include "error.h"
 #include "model.h"
+#include "read_file.h"
 
 namespace vit {
 
@@ -25,10 +26,7 @@ std::string shipped_labels_dir() {
 }
 
 std::vector<std::string> read_label_file(const std::string& path) {
-    std::error_code ec;
-    if (!fs::is_regular_file(path, ec)) throw Error(path + ": not found (or not a regular file)");
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw Error(path + ": cannot be read");
+    std::istringstream in(read_whole_file(path, 64ULL << 20, "a label list"));
     std::vector<std::string> names;
     for (std::string line; std::getline(in, line);) {
         if (!line.empty() && line.back() == '\r') line.pop_back();

@@ -49,9 +49,4 @@ struct Model {
     long long parameter_count() const;
 };
 
-// Loads DIR/model.safetensors (or, when there is none, DIR/pytorch_model.bin) +
-// DIR/config.json, detects the naming scheme from the tensor names, checks
-// every shape against the config. Throws vit::Error.
-Model load_model(const std::string& dir);
-
 }  // namespace vit

@@ -103,10 +103,10 @@ RearrangedRuns run_rearranged(const Model& m, const Input& input, const PatchPer
     RearrangedRuns r;
     r.input = permute_patches(input, m.patch, p);
     options.position_embeddings = true;
-    r.rearranged = run(m, r.input, options);
+    r.rearranged = forward(m, r.input, options);
     options.position_embeddings = false;
-    r.original_without_pos = run(m, input, options);
-    r.rearranged_without_pos = run(m, r.input, options);
+    r.original_without_pos = forward(m, input, options);
+    r.rearranged_without_pos = forward(m, r.input, options);
     return r;
 }
 

@@ -21,6 +21,7 @@
 #include <utility>
 
 #include "error.h"
+#include "shape_string.h"
 
 static_assert(std::endian::native == std::endian::little,
               "safetensors data is little-endian and is read in place");
@@ -62,12 +63,6 @@ bool parse_dtype(const std::string& s, DType& out) {
     else if (s == "BF16") out = DType::BF16;
     else return false;
     return true;
-}
-
-std::string shape_string(const std::vector<int64_t>& shape) {
-    std::string s = "[";
-    for (size_t i = 0; i < shape.size(); ++i) s += (i ? ", " : "") + std::to_string(shape[i]);
-    return s + "]";
 }
 
 // Offsets and dimensions must be plain non-negative JSON integers.

@@ -13,6 +13,7 @@
 #include <unordered_map>
 
 #include "error.h"
+#include "shape_string.h"
 
 namespace vit {
 
@@ -121,12 +122,6 @@ struct RawTensor {
     std::vector<int64_t> shape, stride;
     bool negated;
 };
-
-std::string dims(const std::vector<int64_t>& v) {
-    std::string s = "[";
-    for (size_t i = 0; i < v.size(); ++i) s += (i ? ", " : "") + std::to_string(v[i]);
-    return s + "]";
-}
 
 class Interpreter {
 public:
@@ -506,7 +501,7 @@ private:
         RawTensor t{static_cast<size_t>(obj(storage).number), static_cast<uint64_t>(obj(offset).number),
                     int_tuple(fn, "size", size), int_tuple(fn, "stride", stride), neg};
         if (t.shape.size() != t.stride.size())
-            fail(fn + ": size " + dims(t.shape) + " and stride " + dims(t.stride) + " differ in length");
+            fail(fn + ": size " + shape_string(t.shape) + " and stride " + shape_string(t.stride) + " differ in length");
         const uint32_t o = make_int(static_cast<int64_t>(tensors_.size()), Kind::Tensor);
         tensors_.push_back(std::move(t));
         return o;
@@ -560,7 +555,7 @@ private:
         uint64_t numel = 1;
         for (int64_t d : t.shape)
             if (__builtin_mul_overflow(numel, static_cast<uint64_t>(d), &numel) || numel > kMaxElements)
-                fail_plain("tensor '" + name + "' has an impossibly large size " + dims(t.shape));
+                fail_plain("tensor '" + name + "' has an impossibly large size " + shape_string(t.shape));
         if (numel == 0) return;
         uint64_t last = t.offset;
         bool overflow = false;
@@ -570,7 +565,7 @@ private:
             overflow |= __builtin_add_overflow(last, step, &last);
         }
         if (overflow || last >= s.numel)
-            fail_plain("tensor '" + name + "' (size " + dims(t.shape) + ", stride " + dims(t.stride) + ", offset " +
+            fail_plain("tensor '" + name + "' (size " + shape_string(t.shape) + ", stride " + shape_string(t.stride) + ", offset " +
                        std::to_string(t.offset) + ") reads past the end of storage '" + printable(s.key) + "', which holds " +
                        std::to_string(s.numel) + " elements");
     }

@@ -7,6 +7,7 @@
 
 #include "vit/error.h"
 #include "vit/model.h"
+#include "vit/checkpoint.h"
 
 namespace vit::testing {
 

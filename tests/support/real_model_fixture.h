@@ -10,6 +10,7 @@
 #include "vit/image.h"
 #include "vit/model.h"
 #include "vit/preprocess.h"
+#include "vit/checkpoint.h"
 
 namespace vit::testing {
 
@@ -17,7 +18,7 @@ struct RealModelFixture : ::testing::Test {
     static void SetUpTestSuite() {
         model = std::make_unique<Model>(load_model(default_model_dir()));
         input = std::make_unique<Input>(preprocess(load_image(asset("dog.jpg")), model->config.pre));
-        trace = std::make_unique<Trace>(run(*model, *input));
+        trace = std::make_unique<Trace>(forward(*model, *input));
     }
     static void TearDownTestSuite() {
         trace.reset();

@@ -17,6 +17,7 @@
 #include "vit/image.h"
 #include "vit/model.h"
 #include "vit/preprocess.h"
+#include "vit/checkpoint.h"
 
 namespace app {
 namespace {
@@ -51,7 +52,7 @@ int cmd_export(const CliArgs& args) {
     const vit::Input input = vit::preprocess(image, model.config.pre);
     vit::TraceOptions keep;
     keep.keep_states = false;
-    const vit::Trace trace = vit::run(model, input, keep);
+    const vit::Trace trace = vit::forward(model, input, keep);
     const int query = query_token(args, trace);
 
     FigureChoice choice;
