@@ -95,13 +95,19 @@ TokenPath token_path(const Model& m, const Trace& t, int layer, int token) {
 
 std::vector<PartNorm> token_path_norms(const TokenPath& p) {
     std::vector<PartNorm> parts;
-    for (size_t h = 0; h < p.head_outputs.size(); ++h)
-        parts.push_back({"head_" + std::to_string(h), p.head_outputs[h].cast<double>().norm()});
-    parts.push_back({"attention_output", p.attention_output.cast<double>().norm()});
-    parts.push_back({"residual_before", p.residual_before.cast<double>().norm()});
-    parts.push_back({"residual_after_attention", p.residual_after_attention.cast<double>().norm()});
-    parts.push_back({"mlp_output", p.mlp_output.cast<double>().norm()});
-    parts.push_back({"residual_after", p.residual_after.cast<double>().norm()});
+    // Filled in place: moving a braced PartNorm into the vector trips GCC 12's
+    // false -Warray-bounds on std::string (GCC bug 105329).
+    const auto add = [&parts](std::string name, const Vec& v) {
+        PartNorm& part = parts.emplace_back();
+        part.part = std::move(name);
+        part.norm = v.cast<double>().norm();
+    };
+    for (size_t h = 0; h < p.head_outputs.size(); ++h) add("head_" + std::to_string(h), p.head_outputs[h]);
+    add("attention_output", p.attention_output);
+    add("residual_before", p.residual_before);
+    add("residual_after_attention", p.residual_after_attention);
+    add("mlp_output", p.mlp_output);
+    add("residual_after", p.residual_after);
     return parts;
 }
 

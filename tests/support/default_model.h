@@ -19,6 +19,8 @@ inline std::string default_model_dir() {
     return dir;
 }
 
-inline std::string asset(const std::string& name) { return std::string(VITSCOPE_SOURCE_DIR) + "/assets/" + name; }
+inline std::string asset(const std::string& name) {
+    return (std::filesystem::path(VITSCOPE_SOURCE_DIR) / "assets" / name).string();
+}
 
 }  // namespace vit::testing
