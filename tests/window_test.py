@@ -422,6 +422,17 @@ def watch_states(w, until, timeout=600):
     raise AssertionError(f"timed out; last state {seen[-1] if seen else None}")
 
 
+def every_state(xvfb, tmp, name, commands):
+    """Runs the script (which ends with quit) in the window; every state the window wrote, in order."""
+    w = scripted_window(xvfb, tmp, name, commands)
+    try:
+        seen = watch_states(w, lambda s: False)
+        assert w.proc.wait(timeout=60) == 0, f"exit code {w.proc.returncode}: {w.output()}"
+    finally:
+        w.close()
+    return seen
+
+
 def test_property_pages(xvfb, tmp):
     """Each page from a script, with the second photo there; the state names it and the page is drawn."""
     xvfb.park_pointer()
@@ -430,12 +441,7 @@ def test_property_pages(xvfb, tmp):
     for name in PROPERTY_PAGES:
         # wait: the pages that start an experiment (dynamic, permutation) show its result.
         commands += f"question {name}\nframes 10\nwait\nframes 5\nscreenshot {shots[name]}\nframes 10\n"
-    w = scripted_window(xvfb, tmp, "pages", commands + "quit\n")
-    try:
-        seen = watch_states(w, lambda s: False)
-        assert w.proc.wait(timeout=60) == 0, f"exit code {w.proc.returncode}: {w.output()}"
-    finally:
-        w.close()
+    seen = every_state(xvfb, tmp, "pages", commands + "quit\n")
     shown = [s["question"] for s in seen if s["tab"] == "questions"]
     for name in PROPERTY_PAGES:
         assert name in shown, f"the state file never showed question {name}: {shown}"
@@ -524,12 +530,7 @@ def test_tour(xvfb, tmp):
     shot = os.path.join(tmp, "tour_softmax.png")
     commands = "tour default\nframes 3\n" + "".join(
         f"tour next\nwait\nframes 3\n{f'screenshot {shot}' if i == 6 else ''}\n" for i in range(1, len(steps)))
-    w = scripted_window(xvfb, tmp, "tour", commands + "tour exit\nframes 3\nquit\n")
-    try:
-        seen = watch_states(w, lambda s: False)
-        assert w.proc.wait(timeout=60) == 0, f"exit code {w.proc.returncode}: {w.output()}"
-    finally:
-        w.close()
+    seen = every_state(xvfb, tmp, "tour", commands + "tour exit\nframes 3\nquit\n")
     by_step = {}
     for state in seen:
         if state["tour_step"] >= 0 and state["ready"]:
