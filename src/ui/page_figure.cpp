@@ -8,10 +8,10 @@
 #include <backends/imgui_impl_opengl3.h>
 #include <imgui.h>
 
-#include "fonts.h"
 #include "gfx/figure.h"
 #include "gfx/render_target.h"
 #include "gl_cache.h"
+#include "offscreen_imgui.h"
 #include "questions_panel.h"
 #include "session/questions.h"
 #include "theme.h"
@@ -27,44 +27,6 @@ constexpr float kPadding = 24;      // the figure's margin, logical pixels
 constexpr float kFirstHeight = 4000;  // the first frame's height, before the content is measured
 constexpr int kLayoutFrames = 3;    // frames drawn before one may be kept: tables and wrapped text settle
 constexpr int kMaxFrames = 8;       // then the one whose content fits its height, or the last
-
-// An ImGui context of its own (the window's may be mid-session) with the
-// window's fonts and theme, rendering through ImGui's OpenGL backend into the
-// current GL context. The caller's ImGui context is current again afterwards.
-class OffscreenImGui {
-public:
-    OffscreenImGui() : previous_(ImGui::GetCurrentContext()), context_(ImGui::CreateContext()) {
-        ImGui::SetCurrentContext(context_);
-        ImGuiIO& io = ImGui::GetIO();
-        io.IniFilename = nullptr;
-        io.LogFilename = nullptr;
-        io.DeltaTime = 1.f / 60;   // fixed: nothing animates differently from one figure to the next
-        io.DisplayFramebufferScale = ImVec2(kDensity, kDensity);
-        std::string warning;  // without DejaVu the window shows the same '?' glyphs
-        fonts_ = load_fonts(kFontSize, kDensity, warning);
-        apply_theme(1);
-        if (!ImGui_ImplOpenGL3_Init("#version 330 core")) {
-            release();
-            throw vit::Error("figure: Dear ImGui's OpenGL renderer could not start");
-        }
-    }
-    ~OffscreenImGui() {
-        ImGui_ImplOpenGL3_Shutdown();
-        release();
-    }
-    OffscreenImGui(const OffscreenImGui&) = delete;
-    OffscreenImGui& operator=(const OffscreenImGui&) = delete;
-    const Fonts& fonts() const { return fonts_; }
-
-private:
-    void release() {
-        ImGui::DestroyContext(context_);
-        ImGui::SetCurrentContext(previous_);
-    }
-    ImGuiContext* previous_;
-    ImGuiContext* context_;
-    Fonts fonts_;
-};
 
 // The state the figure shows: s's page, without what the mouse is over.
 session::AppState figure_state(const session::AppState& s, const std::string& page) {
@@ -136,7 +98,7 @@ PageFigure render_page_figure(const session::AppState& state, const std::string&
     const session::AppState s = figure_state(state, name);
 
     gfx::FramebufferScope keep;  // the window's GL state, when the window asks
-    OffscreenImGui imgui;
+    OffscreenImGui imgui(kFontSize, kDensity);
     GlCache gpu;
     if (!gpu.error().empty()) throw vit::Error("figure: " + gpu.error());
     gpu.sync(s);

@@ -17,6 +17,31 @@ const PanelRect* panel_of(const std::string& name, const Layout& layout) {
     return nullptr;
 }
 
+// Wraps at spaces only: ImGui's own wrapping also breaks after a '.', which
+// splits numbers ("0." / "2%").
+void paragraph(const std::string& text) {
+    const float width = ImGui::GetContentRegionAvail().x;
+    const float space = ImGui::CalcTextSize(" ").x;
+    std::string line;
+    float line_width = 0;
+    size_t from = 0;
+    while (from < text.size()) {
+        size_t to = text.find(' ', from);
+        if (to == std::string::npos) to = text.size();
+        const std::string word = text.substr(from, to - from);
+        const float w = ImGui::CalcTextSize(word.c_str()).x;
+        if (!line.empty() && line_width + space + w > width) {
+            ImGui::TextUnformatted(line.c_str());
+            line.clear();
+            line_width = 0;
+        }
+        line_width += (line.empty() ? 0 : space) + w;
+        line += (line.empty() ? "" : " ") + word;
+        from = to + 1;
+    }
+    if (!line.empty()) ImGui::TextUnformatted(line.c_str());
+}
+
 void highlight(const Frame& f, const PanelRect& r) {
     ImDrawList* dl = ImGui::GetForegroundDrawList();
     const float inset = f.px(3);
@@ -80,9 +105,9 @@ void tour_card(const Frame& f, const Layout& layout) {
         ImGui::TextWrapped("%s", step.title.c_str());
         ImGui::PopFont();
         bool left_out = false;
-        for (const std::string& paragraph : session::shown_tour_text(s, &left_out)) {
+        for (const std::string& text : session::shown_tour_text(s, &left_out)) {
             ImGui::Spacing();
-            ImGui::TextWrapped("%s", paragraph.c_str());
+            paragraph(text);
         }
         if (left_out) {
             ImGui::Spacing();

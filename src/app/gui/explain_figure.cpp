@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "app/explain_figure.h"
+#include "cli_state.h"
 #include "figure_output.h"
 #include "gfx/headless_context.h"
 #include "session/state.h"
@@ -30,45 +31,6 @@ std::string page_of(const std::string& question) {
     return question;
 }
 
-// A photo's run as the window holds it (session::Loaded), on `model`.
-session::Loaded loaded_of(Pipeline photo, std::shared_ptr<const vit::Model> model, const std::string& path) {
-    session::Loaded l;
-    auto trace = std::make_shared<const vit::Trace>(std::move(photo.trace));
-    l.model = std::move(model);
-    l.image = std::make_shared<const vit::Image>(std::move(photo.image));
-    l.image_path = path;
-    l.crop = photo.input.crop;
-    l.input = std::make_shared<const vit::Input>(std::move(photo.input));
-    l.top5 = vit::top_classes(*l.model, *trace, 5);
-    l.trace = trace;
-    l.generation = 1;
-    return l;
-}
-
-// The state the window would have with this photo (and second photo), model
-// and selection.
-session::AppState state_of(const CliArgs& args, Pipeline photo, std::optional<Pipeline> compare,
-                           const std::string& page) {
-    auto model = std::make_shared<const vit::Model>(std::move(photo.model));
-    session::Loaded l = loaded_of(std::move(photo), model, args.image());
-    l.model_dir = resolve_model_dir(args);
-    session::AppState s;
-    const vit::Trace& trace = *l.trace;
-    // The window's start: layer 0, head 0, CLS as the query.
-    const int layer = args.get_int_opt("--layer", 0, model->depth - 1).value_or(0);
-    const int head = args.get_int_opt("--head", 0, model->heads - 1).value_or(0);
-    const int query = args.has("--patch") || args.has("--query") ? query_token(args, trace) : 0;
-    session::adopt(s, std::move(l));
-    // The second photo runs through the same model, as the window's worker runs it.
-    if (compare) s.compared = loaded_of(std::move(*compare), model, args.get("--compare"));
-    s.sel.layer = layer;
-    s.sel.head = head;
-    s.sel.query = query;
-    s.tab = session::AppState::Tab::Questions;
-    s.question = page;
-    return s;
-}
-
 }  // namespace
 
 std::string check_explain_figure(const CliArgs& args, const std::string& question) {
@@ -88,7 +50,9 @@ std::string check_explain_figure(const CliArgs& args, const std::string& questio
 ExplainFigure explain_figure(const CliArgs& args, Pipeline photo, std::optional<Pipeline> compare,
                              const std::string& question) {
     const std::string page = page_of(question);
-    session::AppState s = state_of(args, std::move(photo), std::move(compare), page);
+    session::AppState s = cli_state(args, std::move(photo), std::move(compare));
+    s.tab = session::AppState::Tab::Questions;
+    s.question = page;
     gfx::HeadlessContext gl;
     // Experiments run here, one after the other, where the window runs them
     // on its ExperimentRunner: the page finds their results in the state.
