@@ -422,9 +422,9 @@ def watch_states(w, until, timeout=600):
     raise AssertionError(f"timed out; last state {seen[-1] if seen else None}")
 
 
-def every_state(xvfb, tmp, name, commands):
+def every_state(xvfb, tmp, name, commands, *options):
     """Runs the script (which ends with quit) in the window; every state the window wrote, in order."""
-    w = scripted_window(xvfb, tmp, name, commands)
+    w = scripted_window(xvfb, tmp, name, commands, *options)
     try:
         seen = watch_states(w, lambda s: False)
         assert w.proc.wait(timeout=60) == 0, f"exit code {w.proc.returncode}: {w.output()}"
@@ -591,13 +591,71 @@ def test_tour(xvfb, tmp):
     assert r.returncode == 2 and r.stderr.strip() == f"vitscope: error: {bad}:3: layer 'many' is not a number from 0 to 1000", r.stderr
 
 
+def glyph_height(pixels):
+    """The height in pixels of the menu bar's "File": the first run of rows with text ink at the window's
+    top left (the panel titles below it start after a gap)."""
+    region = pixels[:80, :60, :3].astype(np.float64).mean(axis=2)
+    rows = np.flatnonzero((region > 150).any(axis=1))
+    if not len(rows):
+        return 0
+    gaps = np.flatnonzero(np.diff(rows) > 1)
+    last = rows[gaps[0]] if len(gaps) else rows[-1]
+    return int(last - rows[0] + 1)
+
+
+def thumb_contrast(pixels, rect):
+    """Luminance spread (99th minus 1st percentile, 0..1) inside a thumbnail's middle (the model's crop)."""
+    x, y, w, h = rect
+    box = (int(x + w * 0.25), int(y + h * 0.1), int(x + w * 0.75), int(y + h * 0.9))
+    rgb = pixels[box[1]:box[3], box[0]:box[2], :3].astype(np.float64) / 255
+    lum = 0.2126 * rgb[..., 0] + 0.7152 * rgb[..., 1] + 0.0722 * rgb[..., 2]
+    return float(np.percentile(lum, 99) - np.percentile(lum, 1))
+
+
+def test_classroom(xvfb, tmp):
+    """--classroom and the P key: type half again as large (a measured glyph height), one layer's heads as
+    large heatmaps with contrast, no layers x heads grid."""
+    xvfb.park_pointer()
+    shots, states = {}, {}
+    for mode, options in (("normal", ()), ("classroom", ("--classroom",))):
+        shots[mode] = os.path.join(tmp, f"{mode}.png")
+        seen = every_state(xvfb, tmp, mode, f"select 5,3\nlayer 3\nhead 2\nwait\nframes 3\nscreenshot {shots[mode]}\n"
+                                            "frames 2\nquit\n", *options)
+        states[mode] = seen[-1]
+    assert not states["normal"]["classroom"] and states["classroom"]["classroom"], states
+    pixels = {mode: np.asarray(Image.open(path).convert("RGB")) for mode, path in shots.items()}
+    normal, large = glyph_height(pixels["normal"]), glyph_height(pixels["classroom"])
+    print(f"    menu text: {normal} px tall, {large} px in classroom mode")
+    assert normal >= 8 and large >= 1.4 * normal, (normal, large)
+    for mode in shots:
+        thumbs = states[mode]["head_thumbs"]
+        assert len(thumbs) == 4, thumbs  # ViT-Ti's 3 heads and their mean
+        contrast = [thumb_contrast(pixels[mode], r) for r in thumbs]
+        print(f"    {mode}: thumbnails {thumbs[0][2]:.0f} px wide, luminance spread {[round(c, 2) for c in contrast]}")
+        assert min(contrast) > 0.3, contrast
+    assert states["classroom"]["head_thumbs"][0][2] >= 1.5 * states["normal"]["head_thumbs"][0][2], "classroom thumbnails"
+    # The key toggles it in a live window.
+    w = Window(xvfb, BIN, [DOG, "--model", MODEL], tmp)
+    try:
+        w.wait_for(lambda s: s.get("ready"), what="the first forward pass")
+        win = w.window_id()
+        w.xdotool("windowfocus", "--sync", win)
+        w.xdotool("mousemove", "--window", win, "5", "5")
+        w.xdotool("key", "p")
+        w.wait_for(lambda s: s["classroom"], timeout=30, what="P to turn classroom mode on")
+        w.xdotool("key", "p")
+        w.wait_for(lambda s: not s["classroom"], timeout=30, what="P again to turn it off")
+    finally:
+        w.close()
+
+
 def main():
     tally = Tally()
     if not tally.check_model():
         return tally.finish()
     tests = [test_scripted_screenshot, test_mouse_and_keys, test_broken_files_keep_the_previous, test_export_names,
              test_question_figure, test_get_model, test_property_pages, test_compare_photo,
-             test_input_size, test_question_pages, test_click_distance_dot, test_tour]
+             test_input_size, test_question_pages, test_click_distance_dot, test_tour, test_classroom]
     only = sys.argv[1:] or [n for n in os.environ.get("VITSCOPE_WINDOW_TESTS", "").split(",") if n]
     if only:  # some of them, by name
         tests = [t for t in tests if t.__name__ in only]

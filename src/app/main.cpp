@@ -14,7 +14,7 @@ const char* kUsage =
     "  vitscope [IMAGE] [--model DIR]                 open the explorer window\n"
     "           [--select ROW,COL] [--layer L] [--head H] [--window-size WxH] [--ui-scale S] [--no-settings]\n"
     "           [--screenshot OUT.png] [--state-file F.json] [--frame-stats F.json] [--script FILE] [--quit]\n"
-    "           [--tour FILE]                             start a guided tour (assets/tours/*.tour)\n"
+    "           [--tour FILE] [--classroom]               start a guided tour (assets/tours/*.tour); classroom mode\n"
     "  vitscope classify IMAGE [--model DIR] [--top K]\n"
     "  vitscope attention IMAGE --layer L --head H (--patch ROW,COL | --query cls|INDEX) [--model DIR]\n"
     "  vitscope export IMAGE --layer L (--head H | --mean-heads) (--patch ROW,COL | --query cls) -o OUT.png\n"
@@ -45,7 +45,7 @@ int dispatch(const app::CliArgs& args) {
 
 int main(int argc, char** argv) {
     try {
-        app::CliArgs args = app::parse_cli(argc, argv, {"--mean-heads", "--quit", "--help", "--no-settings", "--force"});
+        app::CliArgs args = app::parse_cli(argc, argv, {"--mean-heads", "--quit", "--help", "--no-settings", "--force", "--classroom"});
         return dispatch(args);
     } catch (const vit::Error& e) {
         std::fprintf(stderr, "vitscope: error: %s\n", e.what());

@@ -110,6 +110,7 @@ bool apply(AppState& s, const Action& a) {
                 return true;
             },
             [&](const act::SetPageTargets& x) { s.page_targets = x.targets; return true; },
+            [&](const act::SetHeadThumbs& x) { s.head_thumbs = x.rects; return true; },
             [&](const act::ShowHelp& x) { s.show_help = x.show; return true; },
             [&](const act::StartTour& x) {
                 s.tour = {x.tour, 0};
@@ -123,6 +124,7 @@ bool apply(AppState& s, const Action& a) {
                 return true;
             },
             [&](const act::ExitTour&) { s.tour = {}; return true; },
+            [&](const act::SetClassroom& x) { s.classroom = x.on; return true; },
             [&](const act::AnswerTourOffer& x) {
                 s.tour_offered = true;
                 return !x.take;  // taking it: the window reads the tour (OpenTour)
@@ -221,6 +223,7 @@ std::string state_json(const AppState& s) {
     const auto& c = s.loaded.crop;
     j["crop"] = {c.x, c.y, c.w, c.h};
     j["image_view"] = {s.image_view[0], s.image_view[1], s.image_view[2], s.image_view[3]};
+    j["head_thumbs"] = s.head_thumbs;
     j["input_size"] = s.loaded.input ? s.loaded.input->size : 0;
     j["page_targets"] = json::object();
     for (const PageTarget& p : s.page_targets) j["page_targets"][p.name] = {p.x, p.y};
@@ -228,6 +231,7 @@ std::string state_json(const AppState& s) {
     j["tab"] = tab_name(s.tab);
     j["question"] = s.question;
     j["help"] = s.show_help;
+    j["classroom"] = s.classroom;
     j["tour_step"] = s.tour.tour ? s.tour.step : -1;  // -1: no tour on show
     j["tour_step_title"] = s.tour.tour ? s.tour.tour->steps[s.tour.step].title : "";
     j["tour_text"] = shown_tour_text(s);  // the card's sentences, numbers filled in

@@ -3,6 +3,7 @@
 // emit Actions; only apply() (and the window's handlers for actions with side
 // effects) change it, so every change goes through one place.
 #pragma once
+#include <array>
 #include <memory>
 #include <string>
 #include <variant>
@@ -109,6 +110,9 @@ struct AppState {
     BrowserState browser;
     GetModelState get_model;
     bool show_help = false;
+    // Classroom mode (View > Classroom, P, --classroom): larger type and lines
+    // for a projector, the panels reduced to the photo, the heads and the math.
+    bool classroom = false;
     bool tour_offered = true;         // false on a first run: the window offers the tour once
     // The guided tour on show (Help > Guided tour): null when none.
     struct TourView {
@@ -126,6 +130,7 @@ struct AppState {
     // Where the photo (not the panel) sits in the window, logical pixels;
     // the state file reports it so tests can click on a patch.
     float image_view[4] = {0, 0, 0, 0};   // x, y, w, h
+    std::vector<std::array<float, 4>> head_thumbs;  // the heads strip's thumbnails (the mean last), the same way
     bool text_input = false;          // a text field has the keyboard (the file browser's path)
     float frame_ms = 0;               // smoothed frame time
     int frames = 0;                   // frames rendered so far
@@ -153,6 +158,7 @@ struct SetStyle { gfx::OverlayStyle style; };
 struct SetTemperature { float temperature; };
 struct DismissError {};
 struct SetImageView { float x, y, w, h; };     // where the photo view drew the photo
+struct SetHeadThumbs { std::vector<std::array<float, 4>> rects; };  // where the heads strip drew its thumbnails
 struct SetPageTargets { std::vector<PageTarget> targets; };  // where a page drew its clickable points
 struct SetInputSize { int px; };               // the model input's side (0: the model's own); the worker re-runs
 struct ShowHelp { bool show; };
@@ -178,16 +184,17 @@ struct OpenTour { std::string path; };         // the window reads it (empty: th
 struct StartTour { std::shared_ptr<const Tour> tour; };  // begins at its first step
 struct TourGo { int step; };                   // shows that step (clamped) and sets the state it declares
 struct ExitTour {};
-struct AnswerTourOffer { bool take; };         // the first run's offer: the tour (OpenTour) or not now
+struct AnswerTourOffer { bool take; };
+struct SetClassroom { bool on; };         // the first run's offer: the tour (OpenTour) or not now
 struct Quit {};
 }  // namespace act
 
 using Action = std::variant<act::SelectQuery, act::MoveQuery, act::SetLayer, act::StepLayer, act::SetHead,
                             act::ToggleHeadVisible, act::SetMapSource, act::HoverKey, act::PinKey, act::SetStyle,
-                            act::SetTemperature, act::DismissError, act::SetImageView, act::SetPageTargets, act::SetInputSize, act::ShowHelp, act::ShowTab, act::ShowQuestion, act::RunExperiment, act::CancelExperiment, act::RunAnalysis, act::OpenBrowser, act::OpenImage,
+                            act::SetTemperature, act::DismissError, act::SetImageView, act::SetHeadThumbs, act::SetPageTargets, act::SetInputSize, act::ShowHelp, act::ShowTab, act::ShowQuestion, act::RunExperiment, act::CancelExperiment, act::RunAnalysis, act::OpenBrowser, act::OpenImage,
                             act::OpenModel, act::OpenCompare, act::ShowGetModel, act::GetModel, act::CancelDownload,
                             act::Screenshot, act::ExportFigure, act::ExportQuestionFigure, act::OpenTour, act::StartTour,
-                            act::TourGo, act::ExitTour, act::AnswerTourOffer, act::Quit>;
+                            act::TourGo, act::ExitTour, act::AnswerTourOffer, act::SetClassroom, act::Quit>;
 
 // Applies a state-only action; returns false for actions the window handles.
 bool apply(AppState& s, const Action& a);

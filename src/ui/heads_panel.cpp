@@ -1,8 +1,10 @@
 #include "heads_panel.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
+#include <vector>
 
 #include "session/shown_rows.h"
 #include "theme.h"
@@ -11,13 +13,17 @@
 namespace ui {
 namespace {
 
-// Thumbnails: the person's colours, no grid lines (too dense when small);
-// with fade, full opacity at the strongest patch, or at this size a faded map
-// is lost in the photo.
+// Thumbnails: the person's colormap as a heatmap over the whole crop, each
+// relative to its own strongest patch, the photo showing through faintly, no
+// grid lines: at 40 px a faded map over a full-colour photo could not be read.
 gfx::OverlayStyle thumb_style(const session::AppState& s) {
     gfx::OverlayStyle st = s.style;
     st.show_grid = false;
-    if (st.fade) st.opacity = 1.f;
+    st.fade = false;
+    st.opacity = 0.85f;
+    // Per thumbnail: the absolute scale would leave most of them dark.
+    if (st.normalization == gfx::Normalization::Absolute) st.normalization = gfx::Normalization::RowMax;
+    st.dim_outside = 0.25f;
     return st;
 }
 
@@ -67,12 +73,15 @@ void HeadsPanel::head_strip(const Frame& f) {
 
     // As many per row as fit at a useful size, the mean last.
     const float avail = ImGui::GetContentRegionAvail().x, gap = ImGui::GetStyle().ItemSpacing.x;
-    const int per_row = std::clamp(static_cast<int>((avail + gap) / (f.px(56) + gap)), 1, heads + 1);
+    // (In classroom mode two to a row at most: large enough to read from the back.)
+    const float least = f.s.classroom ? std::max(f.px(56), (avail - gap) / 2) : f.px(56);
+    const int per_row = std::clamp(static_cast<int>((avail + gap) / (least + gap)), 1, heads + 1);
     const float w = std::floor((avail - gap * (per_row - 1)) / per_row);
     const ImVec2 size = fit_photo(s, ImVec2(w, w));
     const gfx::Marks marks = marks_for(t, s.sel.query, -1, -1);
     const gfx::OverlayStyle style = thumb_style(s);
 
+    std::vector<std::array<float, 4>> rects;  // for the state file: tests measure the thumbnails
     for (int h = 0; h <= heads; ++h) {
         if (h % per_row) ImGui::SameLine();
         ImGui::BeginGroup();
@@ -83,6 +92,7 @@ void HeadsPanel::head_strip(const Frame& f) {
         const MapData map = row ? weights_map(t, *row, style) : MapData{};
         MapView& view = is_mean ? mean_ : heads_[h];
         const MapHit hit = view.show(f, "##thumb", row ? &map : nullptr, marks, size);
+        rects.push_back({hit.min.x, hit.min.y, size.x, size.y});
         const bool shown = is_mean ? s.sel.source == session::MapSource::MeanOfVisible
                                    : s.sel.source == session::MapSource::Head && s.sel.head == h;
         if (!is_mean && !s.sel.head_visible[h]) dim_last("hidden");
@@ -106,6 +116,7 @@ void HeadsPanel::head_strip(const Frame& f) {
         ImGui::PopID();
         ImGui::EndGroup();
     }
+    if (rects != s.head_thumbs) f.emit(session::act::SetHeadThumbs{std::move(rects)});
 }
 
 void HeadsPanel::layer_grid(const Frame& f) {
@@ -183,6 +194,7 @@ void HeadsPanel::draw(const Frame& f) {
     layer_slider(f);
     ImGui::Separator();
     head_strip(f);
+    if (f.s.classroom) return;  // the projector shows one layer's heads, large
     ImGui::Spacing();
     ImGui::Separator();
     layer_grid(f);

@@ -22,6 +22,7 @@ const Entry kEntries[] = {
     {"PageUp / PageDown", "previous / next layer"},
     {"[ / ]", "previous / next head"},
     {"M", "photo shows the mean of the visible heads / the selected head"},
+    {"P", "classroom mode: larger type and lines, the photo, heads and math only"},
     {"Click a head thumbnail", "show or hide that head (for the mean)"},
     {"Click a cell of the layers × heads grid", "jump to that layer and head"},
     {"Ctrl+O / Ctrl+M", "open an image / a model folder"},

@@ -14,6 +14,7 @@ struct Layout {
     PanelRect photo, heads, math;
 };
 
-Layout compute_layout(ImVec2 display, float top, float bottom);
+// classroom: the photo a little wider, the heads column (one layer's heads, no grid) narrower.
+Layout compute_layout(ImVec2 display, float top, float bottom, bool classroom = false);
 
 }  // namespace ui

@@ -25,7 +25,7 @@ bool begin_panel(const char* title, const PanelRect& r, ImGuiWindowFlags extra =
 void MainView::draw(const Frame& f) {
     const float top = menu_bar(f);
     const float bottom = status_bar_height();
-    const Layout layout = compute_layout(ImGui::GetIO().DisplaySize, top, bottom);
+    const Layout layout = compute_layout(ImGui::GetIO().DisplaySize, top, bottom, f.s.classroom);
 
     if (begin_panel("Photo", layout.photo, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse))
         photo_.draw(f);

@@ -48,6 +48,8 @@ void view_menu(const Frame& f) {
     ImGui::Separator();
     if (ImGui::MenuItem("CLS as query", "C", false, s.trace() != nullptr)) f.emit(session::act::SelectQuery{0});
     if (ImGui::MenuItem("Release pinned key", "Esc", false, s.sel.pinned_key >= 0)) f.emit(session::act::PinKey{-1});
+    ImGui::Separator();
+    if (ImGui::MenuItem("Classroom (projector)", "P", s.classroom)) f.emit(session::act::SetClassroom{!s.classroom});
     ImGui::EndMenu();
 }
 

@@ -245,7 +245,8 @@ void PhotoPanel::draw(const Frame& f) {
 
     // The photo takes what the legend, controls and classes below leave.
     const float line = ImGui::GetFrameHeightWithSpacing();
-    const float below = line * (s.loaded.top5.empty() ? 3.5f : 9.2f);
+    // Classroom mode leaves out the style controls and the classes: the photo gets their room.
+    const float below = line * (s.classroom ? 2.5f : s.loaded.top5.empty() ? 3.5f : 9.2f);
     ImVec2 avail = ImGui::GetContentRegionAvail();
     avail.y = std::max(f.px(80), avail.y - below);
     photo(f, map ? &*map : nullptr, fit_photo(s, avail));
@@ -258,6 +259,7 @@ void PhotoPanel::draw(const Frame& f) {
     } else if (s.trace()) {
         ImGui::TextColored(colors::muted, "No heads visible: click head thumbnails to show them.");
     }
+    if (s.classroom) return;
     style_controls(f);
     ImGui::Separator();
     classes(f);

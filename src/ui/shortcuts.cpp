@@ -31,6 +31,7 @@ void shortcuts(const Frame& f) {
         if (pressed(GLFW_KEY_ESCAPE)) f.emit(ExitTour{});
         return;
     }
+    if (pressed(GLFW_KEY_P)) f.emit(SetClassroom{!s.classroom});
     if (pressed(GLFW_KEY_C)) f.emit(SelectQuery{0});
     if (pressed(GLFW_KEY_Q)) f.emit(ShowTab{session::AppState::Tab::Questions});
     if (pressed(GLFW_KEY_LEFT, true)) f.emit(MoveQuery{0, -1});

@@ -1,5 +1,5 @@
 // The window's three panels (ui::compute_layout) at several window sizes and
-// UI scales: side by side from the left edge to the right one, between the
+// UI scales, in classroom mode too: side by side from the left edge to the right one, between the
 // menu bar and the status bar, on whole pixels, never overlapping. Needs
 // ImGui's ImVec2 only (no context, no display).
 #include <cmath>
@@ -16,24 +16,25 @@ constexpr float kMenuBar = 19, kStatusBar = 26;
 TEST(ComputeLayoutTest, PanelsFillTheWindowWithoutOverlap) {
     for (auto [w, h] : {std::pair{1280.f, 800.f}, {1600.f, 1000.f}, {1920.f, 1080.f}, {2560.f, 1440.f},
                         {3840.f, 2160.f}, {1366.f, 768.f}, {1001.f, 757.f}})
-        for (float scale : {1.f, 1.25f, 1.5f, 2.f, 3.f}) {
-            SCOPED_TRACE(testing::Message() << w << " x " << h << " at scale " << scale);
-            const float top = kMenuBar * scale, bottom = kStatusBar * scale;
-            const ui::Layout l = ui::compute_layout(ImVec2(w, h), top, bottom);
-            const ui::PanelRect order[] = {l.photo, l.heads, l.math};
-            float x = 0;
-            for (const ui::PanelRect& p : order) {
-                EXPECT_EQ(p.pos.x, x);                      // each starts where the last ended
-                EXPECT_EQ(p.pos.x, std::floor(p.pos.x));    // on whole pixels
-                EXPECT_GT(p.size.x, 0);
-                EXPECT_EQ(p.pos.y, top);                    // under the menu bar
-                EXPECT_EQ(p.size.y, h - top - bottom);      // down to the status bar
-                x += p.size.x;
+        for (float scale : {1.f, 1.25f, 1.5f, 2.f, 3.f})
+            for (bool classroom : {false, true}) {
+                SCOPED_TRACE(testing::Message() << w << " x " << h << " at scale " << scale << (classroom ? ", classroom" : ""));
+                const float top = kMenuBar * scale, bottom = kStatusBar * scale;
+                const ui::Layout l = ui::compute_layout(ImVec2(w, h), top, bottom, classroom);
+                const ui::PanelRect order[] = {l.photo, l.heads, l.math};
+                float x = 0;
+                for (const ui::PanelRect& p : order) {
+                    EXPECT_EQ(p.pos.x, x);                      // each starts where the last ended
+                    EXPECT_EQ(p.pos.x, std::floor(p.pos.x));    // on whole pixels
+                    EXPECT_GT(p.size.x, 0);
+                    EXPECT_EQ(p.pos.y, top);                    // under the menu bar
+                    EXPECT_EQ(p.size.y, h - top - bottom);      // down to the status bar
+                    x += p.size.x;
+                }
+                EXPECT_EQ(x, w);  // the last reaches the right edge
+                EXPECT_GE(l.photo.size.x, l.heads.size.x);
+                EXPECT_GE(l.photo.size.x, l.math.size.x);  // the photo gets the most room
             }
-            EXPECT_EQ(x, w);  // the last reaches the right edge
-            EXPECT_GE(l.photo.size.x, l.heads.size.x);
-            EXPECT_GE(l.photo.size.x, l.math.size.x);  // the photo gets the most room
-        }
 }
 
 TEST(ComputeLayoutTest, ATinyWindowKeepsPanelsUsable) {

@@ -43,6 +43,7 @@ namespace fs = std::filesystem;
 using Clock = std::chrono::steady_clock;
 
 constexpr float kFontSize = 15.f;
+constexpr float kClassroomScale = 1.5f;
 
 std::string g_glfw_error;   // GLFW reports errors through a callback without user data
 void on_glfw_error(int, const char* text) { g_glfw_error = text ? text : "unknown GLFW error"; }
@@ -120,6 +121,7 @@ private:
     QuestionFigureExport question_figure_;
     ui::Fonts fonts_;
     float ui_scale_ = 1, fb_scale_ = 1;
+    bool fonts_classroom_ = false;    // the classroom mode the fonts were built for
     ScriptRunner script_;
     std::string pending_screenshot_;
     std::string last_state_;
@@ -143,6 +145,7 @@ Window::Window(const CliArgs& args, const WindowOptions& opt) : opt_(opt), scrip
     s_.export_dir = exists(settings_.export_dir) ? settings_.export_dir : ".";
     s_.browser.dir = settings_.browse_dir;
     s_.photos_dir = sample_photos_dir();
+    s_.classroom = opt_.classroom;
     // A broken tour file is refused before any window opens: one line naming the line.
     if (!opt_.tour.empty())
         session::apply(s_, session::act::StartTour{std::make_shared<const session::Tour>(session::read_tour(opt_.tour))});
@@ -224,6 +227,9 @@ void Window::load_fonts() {
     // Where the framebuffer is denser than window coordinates (macOS, Wayland)
     // the content scale is already in it; elsewhere (X11, Windows) we scale.
     ui_scale_ = opt_.ui_scale > 0 ? opt_.ui_scale : std::clamp(xs / std::max(1.f, fb_scale_), 0.75f, 4.f);
+    // Classroom mode: everything half again as large, read from the back of a room.
+    fonts_classroom_ = s_.classroom;
+    if (s_.classroom) ui_scale_ *= kClassroomScale;
     std::string warning;
     fonts_ = ui::load_fonts(kFontSize * ui_scale_, fb_scale_, warning);
     if (!warning.empty()) s_.status = warning;
@@ -257,7 +263,7 @@ void Window::begin_frame() {
     poll_download();
     s_.analyses = analyses_->view();
     update_title();
-    if (take_rescale()) {
+    if (take_rescale() || fonts_classroom_ != s_.classroom) {
         load_fonts();
         ImGui_ImplOpenGL3_DestroyFontsTexture();
         ImGui_ImplOpenGL3_CreateFontsTexture();

@@ -34,6 +34,7 @@ WindowOptions parse_window_options(const CliArgs& args) {
     o.frame_stats = args.get("--frame-stats");
     o.use_settings = !args.has("--no-settings");
     o.tour = args.get("--tour");
+    o.classroom = args.has("--classroom");
     if (args.has("--ui-scale")) {
         o.ui_scale = std::strtof(args.get("--ui-scale").c_str(), nullptr);
         if (!(o.ui_scale >= 0.5f && o.ui_scale <= 4.f)) throw vit::Error("--ui-scale expects a number from 0.5 to 4");

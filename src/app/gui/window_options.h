@@ -15,6 +15,7 @@ struct WindowOptions {
     bool use_settings = true;         // not --no-settings
     float ui_scale = 0;               // --ui-scale S; 0: from the monitor's content scale
     std::string tour;                 // --tour FILE: a guided tour to start with
+    bool classroom = false;           // --classroom: start in classroom mode
 };
 
 // Throws vit::Error naming the option on a malformed value.
