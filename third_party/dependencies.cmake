@@ -36,6 +36,8 @@ if(VITSCOPE_GUI)
   find_package(ZLIB REQUIRED)  # CRCs of the PNG text chunks
   target_link_libraries(vitscope_gl INTERFACE glfw PkgConfig::EPOXY OpenGL::OpenGL OpenGL::EGL ZLIB::ZLIB)
   add_library(vitscope::gl ALIAS vitscope_gl)
+  # giflib (libgif-dev): the animated sweeps (`vitscope sweep`).
+  pkg_check_modules(GIF REQUIRED IMPORTED_TARGET libgif)
   # libimgui-dev 1.86 ships the core and its GLFW + OpenGL3 backends in libimgui.a.
   pkg_check_modules(IMGUI REQUIRED IMPORTED_TARGET imgui)
   add_library(vitscope_imgui INTERFACE)

@@ -22,6 +22,8 @@ const char* kUsage =
     "  vitscope info [--model DIR]\n"
     "  vitscope explain IMAGE --question NAME [--layer L] [--head H] [--patch ROW,COL | --query cls]\n"
     "           [--compare IMAGE2] [--seed S] [--model DIR] (--csv OUT.csv | -o OUT.png [--force] | both)\n"
+    "  vitscope sweep IMAGE --layer L (--head H | --mean-heads) -o OUT.gif [--path R,C;R,C...] [--frame-size PX]\n"
+    "           [--delay MS] [--frames DIR] [--colormap NAME] [--force]   (the query moving over the patches)\n"
     "  vitscope tour IMAGE [--tour FILE] -o DIR [--model DIR]   (the tour's steps as 1920x1080 slides + index.html)\n"
     "  vitscope dump IMAGE -o DIR [--model DIR] [--size S]   (trace as .npy, for tests)\n";
 
@@ -34,6 +36,7 @@ int dispatch(const app::CliArgs& args) {
     if (c == "export") return app::cmd_export(args);
     if (c == "explain") return app::cmd_explain(args);
     if (c == "tour") return app::cmd_tour(args);
+    if (c == "sweep") return app::cmd_sweep(args);
     if (c == "help" || args.flags.count("--help")) {
         std::fputs(kUsage, stdout);
         return 0;

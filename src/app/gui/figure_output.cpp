@@ -8,13 +8,15 @@
 
 namespace app {
 
-std::string figure_output_path(const CliArgs& args) {
+std::string figure_output_path(const CliArgs& args, const std::string& extension) {
     namespace fs = std::filesystem;
+    std::string kind = extension.substr(1);
+    std::transform(kind.begin(), kind.end(), kind.begin(), [](unsigned char c) { return std::toupper(c); });
     const std::string out = args.get("--output");
-    if (out.empty()) throw vit::Error("missing -o OUT.png");
+    if (out.empty()) throw vit::Error("missing -o OUT" + extension);
     std::string ext = fs::path(out).extension().string();
     std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return std::tolower(c); });
-    if (ext != ".png") throw vit::Error("-o " + out + ": the figure is a PNG; name it *.png");
+    if (ext != extension) throw vit::Error("-o " + out + ": the figure is a " + kind + "; name it *" + extension);
     std::error_code ec;
     const auto status = fs::symlink_status(out, ec);
     if (fs::exists(status)) {

@@ -8,8 +8,8 @@
 
 namespace app {
 
-// The -o path; throws vit::Error when it is missing, not *.png, a directory,
-// an existing file without --force, or in a folder that does not exist.
-std::string figure_output_path(const CliArgs& args);
+// The -o path; throws vit::Error when it is missing, not *EXTENSION, a
+// directory, an existing file without --force, or in a folder that does not exist.
+std::string figure_output_path(const CliArgs& args, const std::string& extension = ".png");
 
 }  // namespace app

@@ -1,0 +1,134 @@
+// vitscope sweep IMAGE --layer L (--head H | --mean-heads) -o OUT.gif
+//     [--path R,C;R,C;...] [--frame-size PX] [--delay MS] [--frames DIR] [--colormap NAME] [--model DIR]
+//     [--size S] [--force]
+// An animated figure: the query moves over the patches (row by row, or along
+// --path) and each frame is the attention figure `vitscope export` draws for
+// it, with one colour scale for every frame (0 to the largest patch weight of
+// the whole sweep), so colours compare across frames. --frames DIR also keeps
+// the frames as PNGs. --size is the model input's size, as for the other
+// commands; --frame-size the photo panel's in each frame. Drawn offscreen through EGL.
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <numeric>
+#include <string>
+#include <vector>
+
+#include "app/commands.h"
+#include "app/pipeline.h"
+#include "attention_figure.h"
+#include "figure_output.h"
+#include "gfx/figure.h"
+#include "gfx/gif_writer.h"
+#include "gfx/headless_context.h"
+#include "gfx/png_writer.h"
+#include "gfx/style_names.h"
+#include "session/shown_rows.h"
+#include "vit/error.h"
+
+namespace app {
+namespace {
+
+namespace fs = std::filesystem;
+
+// --path "5,3;5,4;6,4": the patches in order (checked against the grid later).
+std::vector<std::pair<int, int>> parse_path(const std::string& text) {
+    std::vector<std::pair<int, int>> out;
+    size_t from = 0;
+    while (from <= text.size()) {
+        const size_t end = std::min(text.find(';', from), text.size());
+        out.push_back(parse_patch(text.substr(from, end - from)));
+        from = end + 1;
+    }
+    return out;
+}
+
+// --frames DIR: a new folder in one that exists.
+fs::path frames_folder(const CliArgs& args) {
+    const fs::path dir = fs::absolute(args.get("--frames")).lexically_normal();
+    std::error_code ec;
+    if (fs::exists(dir, ec)) throw vit::Error("--frames " + dir.string() + " exists already; give a new folder");
+    if (!fs::is_directory(dir.parent_path(), ec)) throw vit::Error("--frames: " + dir.parent_path().string() + " is not a folder");
+    return dir;
+}
+
+}  // namespace
+
+int cmd_sweep(const CliArgs& args) {
+    // Everything that can be refused is, before any work.
+    const std::string out = figure_output_path(args, ".gif");
+    const bool mean = args.flags.count("--mean-heads") != 0;
+    if (mean == args.has("--head")) throw vit::Error("give exactly one of --head H or --mean-heads");
+    std::vector<std::pair<int, int>> path = args.has("--path") ? parse_path(args.get("--path")) : decltype(path){};
+    const int size = args.get_int_opt("--frame-size", 128, 1024).value_or(384);
+    const int delay = args.get_int_opt("--delay", 20, 5000).value_or(150);
+    const fs::path frames_dir = args.has("--frames") ? frames_folder(args) : fs::path();
+    const std::string colormap_name = args.get("--colormap", "viridis");
+    const auto colormap = gfx::colormap_from_name(colormap_name);
+    if (!colormap || *colormap == gfx::Colormap::Diverging)
+        throw vit::Error("--colormap " + colormap_name + ": use viridis, magma or turbo");
+
+    Pipeline photo = run_pipeline(args);
+    const vit::Model& model = photo.model;
+    const vit::Trace& trace = photo.trace;
+    const int layer = args.get_int("--layer", 0, model.depth - 1);
+    FigureChoice choice;
+    choice.layer = layer;
+    choice.source = mean ? session::MapSource::MeanOfVisible : session::MapSource::Head;
+    choice.head = mean ? 0 : args.get_int("--head", 0, model.heads - 1);
+    choice.visible_heads.resize(model.heads);
+    std::iota(choice.visible_heads.begin(), choice.visible_heads.end(), 0);
+    if (path.empty())
+        for (int r = 0; r < trace.grid; ++r)
+            for (int c = 0; c < trace.grid; ++c) path.emplace_back(r, c);
+    for (const auto& [r, c] : path)
+        if (r >= trace.grid || c >= trace.grid)
+            throw vit::Error("--path: patch " + std::to_string(r) + "," + std::to_string(c) + " is outside the " +
+                             std::to_string(trace.grid) + " x " + std::to_string(trace.grid) + " patch grid");
+
+    // One colour scale for the whole sweep: 0 to the largest patch weight any frame shows.
+    float top = 0;
+    for (const auto& [r, c] : path) {
+        const auto row = session::map_row(trace, layer, choice.source, choice.head, choice.visible_heads, trace.token_of(r, c));
+        top = std::max(top, row->tail(trace.tokens - trace.prefix).maxCoeff());
+    }
+    gfx::OverlayStyle style;
+    style.colormap = *colormap;
+    style.normalization = gfx::Normalization::Absolute;
+    style.value_max = top > 0 ? top : 1.f;
+
+    gfx::HeadlessContext gl;
+    std::error_code ec;
+    const fs::path partial = frames_dir.empty() ? fs::path() : fs::path(frames_dir.string() + ".partial");
+    if (!partial.empty()) {
+        fs::remove_all(partial, ec);
+        if (!fs::create_directory(partial, ec) || ec) throw vit::Error("cannot make " + partial.string());
+    }
+    try {
+        std::unique_ptr<gfx::GifWriter> gif;
+        for (size_t i = 0; i < path.size(); ++i) {
+            choice.query = trace.token_of(path[i].first, path[i].second);
+            gfx::FigureSpec spec = attention_figure(photo.image, args.image(), photo.input.crop, model,
+                                                    resolve_model_dir(args), trace, choice, style);
+            spec.size = size;
+            spec.note += " \u00b7 frame " + std::to_string(i + 1) + " of " + std::to_string(path.size());
+            const gfx::Figure fig = gfx::render_figure(spec);
+            if (!gif) gif = std::make_unique<gfx::GifWriter>(out, fig.image.width, fig.image.height);
+            gif->add(fig.image, delay);
+            if (!partial.empty()) {
+                char name[32];
+                std::snprintf(name, sizeof name, "frame_%03zu.png", i + 1);
+                gfx::write_png((partial / name).string(), fig.image, fig.metadata);
+            }
+        }
+        gif->finish();
+        if (!partial.empty()) fs::rename(partial, frames_dir);
+    } catch (...) {
+        if (!partial.empty()) fs::remove_all(partial, ec);
+        throw;
+    }
+    std::printf("%s: %zu frames, one colour scale 0..%.3f\n", out.c_str(), path.size(), style.value_max);
+    return 0;
+}
+
+}  // namespace app

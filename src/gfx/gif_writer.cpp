@@ -1,0 +1,101 @@
+#include "gif_writer.h"
+
+#include <fcntl.h>
+#include <gif_lib.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <vector>
+
+#include "vit/error.h"
+
+namespace gfx {
+namespace {
+
+[[noreturn]] void fail(const std::string& path, int code) {
+    const char* why = GifErrorString(code);
+    throw vit::Error("cannot write " + path + ": " + (why ? why : "giflib error " + std::to_string(code)));
+}
+
+}  // namespace
+
+GifWriter::GifWriter(const std::string& path, int width, int height)
+    : path_(path), tmp_(path + ".tmp"), width_(width), height_(height) {
+    // Opened here rather than by giflib, which would make the file readable by its owner alone.
+    const int fd = ::open(tmp_.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0666);
+    if (fd < 0) throw vit::Error("cannot write " + path_ + ": " + std::strerror(errno));
+    int error = 0;
+    gif_ = EGifOpenFileHandle(fd, &error);
+    if (!gif_) {
+        ::close(fd);
+        std::error_code ec;
+        std::filesystem::remove(tmp_, ec);
+        fail(path_, error);
+    }
+    EGifSetGifVersion(gif_, true);  // GIF89a: delays and the loop
+    if (EGifPutScreenDesc(gif_, width, height, 8, 0, nullptr) == GIF_ERROR) fail(path_, gif_->Error);
+    // The Netscape application extension: loop forever (count 0).
+    const unsigned char netscape[] = {'N', 'E', 'T', 'S', 'C', 'A', 'P', 'E', '2', '.', '0'};
+    const unsigned char loop[] = {1, 0, 0};
+    if (EGifPutExtensionLeader(gif_, APPLICATION_EXT_FUNC_CODE) == GIF_ERROR ||
+        EGifPutExtensionBlock(gif_, sizeof netscape, netscape) == GIF_ERROR ||
+        EGifPutExtensionBlock(gif_, sizeof loop, loop) == GIF_ERROR || EGifPutExtensionTrailer(gif_) == GIF_ERROR)
+        fail(path_, gif_->Error);
+}
+
+GifWriter::~GifWriter() {
+    if (!gif_) return;
+    int error = 0;
+    EGifCloseFile(gif_, &error);
+    std::error_code ec;
+    std::filesystem::remove(tmp_, ec);
+}
+
+void GifWriter::add(const RgbaImage& frame, int delay_ms) {
+    if (frame.width != width_ || frame.height != height_)
+        throw vit::Error("a frame of " + std::to_string(frame.width) + " x " + std::to_string(frame.height) +
+                         " in a GIF of " + std::to_string(width_) + " x " + std::to_string(height_));
+    const size_t n = static_cast<size_t>(width_) * height_;
+    std::vector<GifByteType> r(n), g(n), b(n), indices(n);
+    for (size_t i = 0; i < n; ++i) r[i] = frame.pixels[4 * i], g[i] = frame.pixels[4 * i + 1], b[i] = frame.pixels[4 * i + 2];
+    int colours = 256;
+    std::vector<GifColorType> palette(256);
+    if (GifQuantizeBuffer(width_, height_, &colours, r.data(), g.data(), b.data(), indices.data(), palette.data()) ==
+        GIF_ERROR)
+        throw vit::Error("cannot write " + path_ + ": the frame could not be reduced to 256 colours");
+    ColorMapObject* map = GifMakeMapObject(256, palette.data());
+    if (!map) throw vit::Error("cannot write " + path_ + ": out of memory");
+
+    GraphicsControlBlock gcb{};
+    gcb.DisposalMode = DISPOSE_DO_NOT;
+    gcb.DelayTime = (delay_ms + 5) / 10;
+    gcb.TransparentColor = NO_TRANSPARENT_COLOR;
+    GifByteType extension[4];
+    EGifGCBToExtension(&gcb, extension);
+    bool ok = EGifPutExtension(gif_, GRAPHICS_EXT_FUNC_CODE, sizeof extension, extension) != GIF_ERROR &&
+              EGifPutImageDesc(gif_, 0, 0, width_, height_, false, map) != GIF_ERROR;
+    for (int y = 0; ok && y < height_; ++y) ok = EGifPutLine(gif_, &indices[static_cast<size_t>(y) * width_], width_) != GIF_ERROR;
+    GifFreeMapObject(map);
+    if (!ok) fail(path_, gif_->Error);
+}
+
+void GifWriter::finish() {
+    int error = 0;
+    const int closed = EGifCloseFile(gif_, &error);
+    gif_ = nullptr;
+    std::error_code ec;
+    if (closed == GIF_ERROR) {
+        std::filesystem::remove(tmp_, ec);
+        fail(path_, error);
+    }
+    std::filesystem::rename(tmp_, path_, ec);
+    if (ec) {
+        std::filesystem::remove(tmp_, ec);
+        throw vit::Error("cannot write " + path_ + ": " + ec.message());
+    }
+}
+
+}  // namespace gfx

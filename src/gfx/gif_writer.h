@@ -1,0 +1,33 @@
+// Animated GIFs through giflib (Debian libgif-dev): frames added one at a
+// time (a long sweep never sits in memory whole), each quantised to its own
+// 256-colour palette by giflib's median cut, looping forever. The file is
+// written as PATH.tmp and renamed over PATH by finish(); a writer destroyed
+// before that removes its temporary file, so a failure leaves nothing.
+#pragma once
+#include <string>
+
+#include "rgba_image.h"
+
+struct GifFileType;
+
+namespace gfx {
+
+class GifWriter {
+public:
+    // Every frame is width x height. Throws vit::Error naming the path.
+    GifWriter(const std::string& path, int width, int height);
+    ~GifWriter();
+    GifWriter(const GifWriter&) = delete;
+    GifWriter& operator=(const GifWriter&) = delete;
+
+    // delay_ms: how long the frame shows (GIF counts in 1/100 s).
+    void add(const RgbaImage& frame, int delay_ms);
+    void finish();
+
+private:
+    std::string path_, tmp_;
+    int width_, height_;
+    GifFileType* gif_ = nullptr;
+};
+
+}  // namespace gfx
