@@ -530,13 +530,16 @@ def test_tour(xvfb, tmp):
     shot = os.path.join(tmp, "tour_softmax.png")
     commands = "tour default\nframes 3\n" + "".join(
         f"tour next\nwait\nframes 3\n{f'screenshot {shot}' if i == 6 else ''}\n" for i in range(1, len(steps)))
-    seen = every_state(xvfb, tmp, "tour", commands + "tour exit\nframes 3\nquit\n")
+    slides = os.path.join(tmp, "slides")  # File > Export tour as slides, after the tour
+    seen = every_state(xvfb, tmp, "tour", commands + f"tour exit\nframes 3\nexport-tour {slides}\nframes 3\nquit\n")
     by_step = {}
     for state in seen:
         if state["tour_step"] >= 0 and state["ready"]:
             by_step[state["tour_step"]] = state  # the last state written at each step
     assert sorted(by_step) == list(range(len(steps))), sorted(by_step)
     assert seen[-1]["tour_step"] == -1, "tour exit left the tour on"
+    assert seen[-1]["last_error"] == "" and sorted(os.listdir(slides)) == sorted(
+        [f"step_{i + 1:02d}.png" for i in range(len(steps))] + ["index.html"]), (seen[-1]["last_error"], slides)
     names = {"tab": "tab", "layer": "layer", "head": "head", "map": "map"}
     for i, declared in enumerate(steps):
         state = by_step[i]

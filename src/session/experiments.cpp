@@ -7,11 +7,13 @@
 #include <exception>
 #include <new>
 
+#include "vit/worker_pool.h"
+
 namespace session {
 namespace {
 
 constexpr size_t kKeptResults = 16;  // enough for every page's latest result
-constexpr int kBackgroundNice = 10;
+constexpr int kBackgroundNice = 19;
 
 }  // namespace
 
@@ -59,8 +61,10 @@ bool ExperimentRunner::idle() const {
 }
 
 void ExperimentRunner::loop() {
-    // Below the window's threads: when the cores are busy, frames come first
-    // and the experiment takes the time left (Linux: nice applies per thread).
+    // Beside the window, not in its way: one core (the forward passes it runs
+    // split no work over the pool), below the window's threads in priority
+    // (Linux: nice applies per thread), so frames come first.
+    vit::WorkerPool::keep_to_this_thread();
     setpriority(PRIO_PROCESS, static_cast<id_t>(syscall(SYS_gettid)), kBackgroundNice);
     for (;;) {
         std::string key;

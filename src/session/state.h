@@ -184,6 +184,7 @@ struct OpenTour { std::string path; };         // the window reads it (empty: th
 struct StartTour { std::shared_ptr<const Tour> tour; };  // begins at its first step
 struct TourGo { int step; };                   // shows that step (clamped) and sets the state it declares
 struct ExitTour {};
+struct ExportTourSlides { std::string dir; };  // the tour on show (or the one that ships) as slides; empty: a new folder in export_dir
 struct AnswerTourOffer { bool take; };
 struct SetClassroom { bool on; };         // the first run's offer: the tour (OpenTour) or not now
 struct Quit {};
@@ -194,7 +195,7 @@ using Action = std::variant<act::SelectQuery, act::MoveQuery, act::SetLayer, act
                             act::SetTemperature, act::DismissError, act::SetImageView, act::SetHeadThumbs, act::SetPageTargets, act::SetInputSize, act::ShowHelp, act::ShowTab, act::ShowQuestion, act::RunExperiment, act::CancelExperiment, act::RunAnalysis, act::OpenBrowser, act::OpenImage,
                             act::OpenModel, act::OpenCompare, act::ShowGetModel, act::GetModel, act::CancelDownload,
                             act::Screenshot, act::ExportFigure, act::ExportQuestionFigure, act::OpenTour, act::StartTour,
-                            act::TourGo, act::ExitTour, act::AnswerTourOffer, act::SetClassroom, act::Quit>;
+                            act::TourGo, act::ExitTour, act::ExportTourSlides, act::AnswerTourOffer, act::SetClassroom, act::Quit>;
 
 // Applies a state-only action; returns false for actions the window handles.
 bool apply(AppState& s, const Action& a);

@@ -15,6 +15,8 @@ void file_menu(const Frame& f) {
     if (ImGui::MenuItem("Get a model…")) f.emit(session::act::ShowGetModel{true});
     ImGui::Separator();
     if (ImGui::MenuItem("Export figure", "Ctrl+E", false, s.trace() != nullptr)) f.emit(session::act::ExportFigure{""});
+    if (ImGui::MenuItem("Export tour as slides", nullptr, false, s.trace() != nullptr))
+        f.emit(session::act::ExportTourSlides{""});
     if (ImGui::MenuItem("Screenshot of the window", "F12")) f.emit(session::act::Screenshot{""});
     ImGui::Separator();
     if (ImGui::MenuItem("Quit", "Ctrl+Q")) f.emit(session::act::Quit{});

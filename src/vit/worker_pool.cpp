@@ -10,6 +10,7 @@ namespace vit {
 namespace {
 
 thread_local bool inside_task = false;
+thread_local bool kept_to_this_thread = false;  // keep_to_this_thread()
 // A child of fork() has none of the parent's worker threads: it runs inline.
 std::atomic<bool> forked_child{false};
 
@@ -37,6 +38,8 @@ void wait_while(const std::atomic<unsigned>& value, unsigned old) {
 }
 
 }  // namespace
+
+void WorkerPool::keep_to_this_thread() { kept_to_this_thread = true; }
 
 WorkerPool& WorkerPool::shared() {
     // Never destroyed: joining at exit would race other static destructors.
@@ -83,7 +86,7 @@ void WorkerPool::work_loop(int index) {
 }
 
 void WorkerPool::run(int count, const std::function<void(int)>& task) {
-    if (inside_task || workers_.empty() || count <= 1 || forked_child) {
+    if (inside_task || kept_to_this_thread || workers_.empty() || count <= 1 || forked_child) {
         for (int i = 0; i < count; ++i) task(i);
         return;
     }

@@ -27,6 +27,12 @@ public:
     // task, or from a second thread while a job runs, wait or run inline.
     void run(int count, const std::function<void(int)>& task);
 
+    // From now on, work this thread asks for runs on this thread alone, in
+    // order: background work (the window's experiments) that leaves the
+    // other cores to the window. The results are the same: each task's
+    // arithmetic does not depend on which thread runs it.
+    static void keep_to_this_thread();
+
 private:
     void work_loop(int index);
     void run_share(int index) const;

@@ -32,6 +32,7 @@
 #include "vit/error.h"
 #include "window_export.h"
 #include "window_input.h"
+#include "tour_slides.h"
 #include "window_options.h"
 #include "window_question_figure.h"
 #include "window_script.h"
@@ -336,6 +337,14 @@ void Window::handle(const session::Action& a) {
         } else if (auto* x = std::get_if<session::act::OpenTour>(&a); x || std::holds_alternative<session::act::AnswerTourOffer>(a)) {
             const std::string path = !x || x->path.empty() ? default_tour_file() : x->path;
             session::apply(s_, session::act::StartTour{std::make_shared<const session::Tour>(session::read_tour(path))});
+        } else if (auto* x = std::get_if<session::act::ExportTourSlides>(&a)) {
+            // Drawn here, on the window's thread, in a few seconds: each step is one offscreen frame.
+            session::AppState at = s_;
+            if (!at.tour.tour) at.tour.tour = std::make_shared<const session::Tour>(session::read_tour(default_tour_file()));
+            const std::string dir = x->dir.empty() ? unique_path(s_.export_dir, "tour_slides", "") : x->dir;
+            if (fs::exists(dir)) throw vit::Error(dir + " exists already; slides go into a new folder");
+            write_tour_slides(at, dir);
+            s_.status = "Saved the tour's slides in " + fs::absolute(dir).lexically_normal().string();
         } else if (std::holds_alternative<session::act::Quit>(a)) {
             s_.quit = true;
         }

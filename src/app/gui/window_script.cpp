@@ -18,7 +18,7 @@ namespace {
 const std::set<std::string> kWithArg = {"frames", "select", "layer", "head", "toggle-head", "pin", "temperature",
                                         "tab", "question", "style", "open-image", "open-model", "get-model", "compare", "size",
                                         "tour"};
-const std::set<std::string> kNoArg = {"wait", "mean", "quit", "screenshot", "export", "export-question"};  // the exports: PATH optional
+const std::set<std::string> kNoArg = {"wait", "mean", "quit", "screenshot", "export", "export-question", "export-tour"};  // the exports: PATH optional
 constexpr int kWaitTimeoutFrames = 20000;   // ~ minutes at llvmpipe speed: a stuck worker ends the script
 
 int to_int(const ScriptCommand& c) {
@@ -229,6 +229,9 @@ void ScriptRunner::step(const session::AppState& s, std::vector<session::Action>
             wait_frames_ = 0;
         } else if (c.verb == "screenshot") {
             out.push_back(session::act::Screenshot{c.arg});
+            frames_left_ = 1;
+        } else if (c.verb == "export-tour") {
+            out.push_back(session::act::ExportTourSlides{c.arg});
             frames_left_ = 1;
         } else if (c.verb == "export") {
             out.push_back(session::act::ExportFigure{c.arg});

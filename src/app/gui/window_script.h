@@ -28,6 +28,7 @@
 //   tour next | back | exit   as the tour card's buttons
 //   screenshot [PATH]         the whole window, as F12 does (default: a descriptive name)
 //   export [PATH]             the figure, as File > Export figure
+//   export-tour [DIR]         the tour on show (or the one that ships) as slides, as File > Export tour as slides
 //   export-question [PATH]    the Questions page shown, as its Export figure button (then waits
 //                             for it: the page's experiments may run first)
 //   quit

@@ -1,0 +1,19 @@
+// A guided tour as a slide deck: every step as a PNG of the window drawn
+// offscreen at that step (its card holds the step's text) and an index.html
+// showing them in order. `vitscope tour` and the window's File > Export tour
+// as slides both make it here.
+#pragma once
+#include <filesystem>
+
+#include "session/state.h"
+
+namespace app {
+
+constexpr int kSlideWidth = 1920, kSlideHeight = 1080;
+
+// s holds the tour (s.tour) and the photo and model it runs on; dir must not
+// exist yet. Writes dir.partial and renames it to dir once complete (removed
+// on failure). Needs a current OpenGL 3.3 context. Throws vit::Error.
+void write_tour_slides(session::AppState s, const std::filesystem::path& dir);
+
+}  // namespace app
