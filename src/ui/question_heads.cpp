@@ -259,7 +259,7 @@ void HeadsView::removal_table(const Frame& f) {
                 ImGui::TableNextColumn();
                 const double v = t->top1_change(l, h);
                 ImGui::TableSetBgColor(ImGuiTableBgTarget_CellBg, change_colour(v, largest));
-                char text[32];
+                char text[384];  // "%+.4f" of any double fits (GCC counts 341 bytes at worst)
                 if (std::isfinite(v)) std::snprintf(text, sizeof text, "%+.4f##%d_%d", v, l, h);
                 else std::snprintf(text, sizeof text, "##%d_%d", l, h);
                 // The selected head is outlined: a selection colour would hide the cell's own.

@@ -199,9 +199,15 @@ void QuadraticView::measured(const Frame& f, const std::vector<InputSizeChoice>&
     else
         ImGui::Text("Crossover, measured: the attention's fit has no N² part, so the fits do not cross. Theory: N = %.0f tokens.", n_star);
     ImGui::PopTextWrapPos();
-    note("Fits through the origin by least squares: linear ≈ a·N, attention ≈ b·N². Measured now, on this machine, with "
-         "whatever else it is running: the times vary from run to run. Theory counts arithmetic only; measured time also "
-         "depends on memory traffic and on how well each part uses the processor's vector units.");
+    char threads[160];
+    std::snprintf(threads, sizeof threads, " Each forward pass ran on %d thread%s%s.", run->threads,
+                  run->threads == 1 ? "" : "s",
+                  run->threads == 1 && !f.figure ? " (the window's experiments keep to one core, so the window stays "
+                                                   "responsive)" : "");
+    note((std::string("Fits through the origin by least squares: linear ≈ a·N, attention ≈ b·N². Measured now, on this "
+                      "machine, with whatever else it is running: the times vary from run to run.") + threads +
+          " Theory counts arithmetic only; measured time also depends on memory traffic and on how well each part uses "
+          "the processor's vector units.").c_str());
 }
 
 void QuadraticView::draw(const Frame& f) {

@@ -6,6 +6,7 @@
 
 #include "error.h"
 #include "preprocess.h"
+#include "worker_pool.h"
 
 namespace vit {
 namespace {
@@ -54,6 +55,7 @@ TimingRun measure_forward_times(const Model& model, const Image& photo, const st
     if (repeats < 1) throw Error("at least one forward pass per size");
     for (int size : sizes) check_input_size(model, size, options);
     TimingRun out;
+    out.threads = WorkerPool::threads_here();
     const int total = static_cast<int>(sizes.size()) * repeats;
     int done = 0;
     for (int size : sizes) {

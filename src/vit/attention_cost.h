@@ -49,6 +49,7 @@ struct TimingPoint {
 struct TimingRun {
     std::vector<TimingPoint> points;  // the sizes finished, in the order given
     bool cancelled = false;
+    int threads = 1;                  // the threads each forward pass split its work over
 };
 // Runs the forward pass `repeats` times at each size on the photo (preprocessed
 // at that size, position embeddings interpolated), keeping the trace as the

@@ -41,6 +41,8 @@ void wait_while(const std::atomic<unsigned>& value, unsigned old) {
 
 void WorkerPool::keep_to_this_thread() { kept_to_this_thread = true; }
 
+int WorkerPool::threads_here() { return kept_to_this_thread ? 1 : shared().threads(); }
+
 WorkerPool& WorkerPool::shared() {
     // Never destroyed: joining at exit would race other static destructors.
     static WorkerPool* pool = [] {

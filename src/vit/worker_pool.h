@@ -32,6 +32,9 @@ public:
     // other cores to the window. The results are the same: each task's
     // arithmetic does not depend on which thread runs it.
     static void keep_to_this_thread();
+    // How many threads work this thread asks for runs on: 1 after
+    // keep_to_this_thread(), else the shared pool's.
+    static int threads_here();
 
 private:
     void work_loop(int index);
