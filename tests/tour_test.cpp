@@ -139,6 +139,16 @@ TEST_F(TourStateTest, ATourStartedBeforeTheFirstTraceSetsItsStepWhenTheTraceCome
     EXPECT_EQ(fresh.sel.layer, 1);
 }
 
+TEST(TourOffer, AnsweringEitherWayIsRememberedAndOnlyTakingItNeedsTheWindow) {
+    AppState s;
+    s.tour_offered = false;
+    EXPECT_TRUE(session::apply(s, act::AnswerTourOffer{false}));  // "Not now": state only
+    EXPECT_TRUE(s.tour_offered);
+    s.tour_offered = false;
+    EXPECT_FALSE(session::apply(s, act::AnswerTourOffer{true}));  // the window reads the tour file
+    EXPECT_TRUE(s.tour_offered);
+}
+
 TEST(TourText, FillsEveryNumberFromTheShownRow) {
     // Layer 0, head 0, query patch (0, 0) = token 1: weights on CLS, (0,0), (0,1), (1,0), (1,1).
     vit::Trace t = shaped_trace(2, 2);

@@ -23,6 +23,7 @@ Run by ctest with VITSCOPE_BIN and VITSCOPE_SOURCE_DIR; prints "N passed, M fail
 import csv
 import filecmp
 import io
+import json
 import os
 import shutil
 import subprocess
@@ -615,6 +616,33 @@ def thumb_contrast(pixels, rect):
     return float(np.percentile(lum, 99) - np.percentile(lum, 1))
 
 
+def test_first_run_offers_the_tour(xvfb, tmp):
+    """A first run (settings in an empty config folder) shows the offer; a remembered answer, or a run without
+    settings, does not."""
+    config = os.path.join(tmp, "config")
+    os.makedirs(os.path.join(config, "vitscope"))
+    state_file = os.path.join(tmp, "first_run.json")
+    env = dict(xvfb.env(), XDG_CONFIG_HOME=config)
+    for remembered, offered in ((None, False), (True, True)):
+        if remembered is not None:
+            with open(os.path.join(config, "vitscope", "settings.json"), "w") as f:
+                json.dump({"tour_offered": remembered}, f)
+        proc = subprocess.Popen([BIN, DOG, "--model", MODEL, "--window-size", "1280x800", "--state-file", state_file],
+                                cwd=tmp, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        try:
+            import time
+            deadline, state = time.time() + 180, None
+            while time.time() < deadline and not (state and state.get("ready")):
+                time.sleep(0.1)
+                state = read_state(state_file)
+            assert state and state["ready"], state
+            assert state["tour_offered"] == offered, (remembered, state["tour_offered"])
+        finally:
+            proc.terminate()
+            proc.wait(timeout=30)
+            os.remove(state_file)
+
+
 def test_classroom(xvfb, tmp):
     """--classroom and the P key: type half again as large (a measured glyph height), one layer's heads as
     large heatmaps with contrast, no layers x heads grid."""
@@ -658,7 +686,8 @@ def main():
         return tally.finish()
     tests = [test_scripted_screenshot, test_mouse_and_keys, test_broken_files_keep_the_previous, test_export_names,
              test_question_figure, test_get_model, test_property_pages, test_compare_photo,
-             test_input_size, test_question_pages, test_click_distance_dot, test_tour, test_classroom]
+             test_input_size, test_question_pages, test_click_distance_dot, test_tour, test_classroom,
+             test_first_run_offers_the_tour]
     only = sys.argv[1:] or [n for n in os.environ.get("VITSCOPE_WINDOW_TESTS", "").split(",") if n]
     if only:  # some of them, by name
         tests = [t for t in tests if t.__name__ in only]

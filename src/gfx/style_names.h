@@ -10,6 +10,8 @@ namespace gfx {
 
 inline constexpr Colormap kColormaps[] = {Colormap::Viridis, Colormap::Magma, Colormap::Turbo, Colormap::Diverging};
 inline constexpr Normalization kNormalizations[] = {Normalization::RowMax, Normalization::Absolute, Normalization::Log};
+// The normalisations in the window's words (the combo under the photo, View > Scale), in kNormalizations' order.
+inline constexpr const char* kNormalizationLabels[] = {"row max", "absolute (0..1)", "log (3 decades)"};
 
 const char* name_of(Colormap c);       // "viridis", "magma", "turbo", "diverging"
 const char* name_of(Normalization n);  // "row-max", "absolute", "log"

@@ -232,6 +232,7 @@ std::string state_json(const AppState& s) {
     j["question"] = s.question;
     j["help"] = s.show_help;
     j["classroom"] = s.classroom;
+    j["tour_offered"] = s.tour_offered;  // false: the first run's offer is on screen
     j["tour_step"] = s.tour.tour ? s.tour.step : -1;  // -1: no tour on show
     j["tour_step_title"] = s.tour.tour ? s.tour.tour->steps[s.tour.step].title : "";
     j["tour_text"] = shown_tour_text(s);  // the card's sentences, numbers filled in

@@ -34,9 +34,8 @@ void view_menu(const Frame& f) {
         ImGui::EndMenu();
     }
     if (ImGui::BeginMenu("Scale")) {
-        const char* labels[] = {"row max", "absolute (0..1)", "log (3 decades)"};
         for (gfx::Normalization n : gfx::kNormalizations)
-            if (ImGui::MenuItem(labels[static_cast<int>(n)], nullptr, st.normalization == n))
+            if (ImGui::MenuItem(gfx::kNormalizationLabels[static_cast<int>(n)], nullptr, st.normalization == n))
                 st.normalization = n, changed = true;
         ImGui::EndMenu();
     }

@@ -17,7 +17,6 @@ namespace ui {
 namespace {
 
 const char* kColormapLabels[] = {"viridis", "magma", "turbo"};
-const char* kNormLabels[] = {"row max", "absolute (0..1)", "log (3 decades)"};
 
 // The "global, not local" page: the 3 x 3 patches around the query, all a
 // 3 x 3 convolution would see, so the weight outside it shows on the photo.
@@ -201,7 +200,7 @@ void PhotoPanel::style_controls(const Frame& f) {
     same_line_if_fits(labelled("scale", w * 1.4f));
     ImGui::SetNextItemWidth(w * 1.4f);
     int nm = static_cast<int>(st.normalization);
-    if (ImGui::Combo("scale", &nm, kNormLabels, 3)) st.normalization = static_cast<gfx::Normalization>(nm), changed = true;
+    if (ImGui::Combo("scale", &nm, gfx::kNormalizationLabels, 3)) st.normalization = static_cast<gfx::Normalization>(nm), changed = true;
     tooltip("How a weight becomes a colour: relative to the row's largest patch weight, on the absolute 0..1 scale, "
             "or logarithmically (small weights become visible).");
     same_line_if_fits(labelled("opacity", w));

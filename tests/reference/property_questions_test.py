@@ -39,7 +39,6 @@ import shutil
 import subprocess
 import sys
 import tempfile
-import traceback
 
 import numpy as np
 
@@ -47,7 +46,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.dirname(HERE))
 import vit_reference as ref  # noqa: E402
-from script_support import MODEL, Tally  # noqa: E402
+from check_runner import Checks, Failure  # noqa: E402
+from script_support import MODEL  # noqa: E402
 
 SOURCE_DIR = os.environ.get("VITSCOPE_SOURCE_DIR") or os.path.dirname(os.path.dirname(HERE))
 BIN = os.environ.get("VITSCOPE_BIN", "")
@@ -55,16 +55,10 @@ DOG = os.path.join(SOURCE_DIR, "assets", "dog.jpg")
 CHELSEA = os.path.join(SOURCE_DIR, "assets", "chelsea.png")
 TMP = tempfile.mkdtemp(prefix="vitscope_property_")
 atexit.register(shutil.rmtree, TMP, ignore_errors=True)
-CHECKS = []
+checks = Checks()
+check = checks.add
 
 
-class Failure(Exception):
-    pass
-
-
-def check(fn):
-    CHECKS.append(fn)
-    return fn
 
 
 def model_dir():
@@ -431,22 +425,7 @@ def mlp_token_path():
 
 
 def main():
-    tally = Tally()
-    if not BIN or not os.access(BIN, os.X_OK):
-        tally.check("setup", False, f"VITSCOPE_BIN={BIN!r} is not an executable vitscope binary")
-        return tally.finish()
-    for fn in CHECKS:
-        print(f"{fn.__name__}:", flush=True)
-        try:
-            problems = fn()
-        except Failure as e:
-            problems = [str(e)]
-        except Exception:  # a crash in the test itself is a failure too
-            problems = ["exception: " + traceback.format_exc().strip().replace("\n", "\n      ")]
-        tally.check(fn.__name__, not problems)
-        for p in problems:
-            print(f"      - {p}")
-    return tally.finish()
+    return checks.run(BIN)
 
 
 if __name__ == "__main__":

@@ -37,7 +37,6 @@ import shutil
 import subprocess
 import sys
 import tempfile
-import traceback
 
 import numpy as np
 
@@ -45,7 +44,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.dirname(HERE))
 import safetensors_np  # noqa: E402
-from script_support import MIRROR, MODEL, Tally  # noqa: E402
+from check_runner import Checks, Failure  # noqa: E402
+from script_support import MIRROR, MODEL  # noqa: E402
 import vit_reference  # noqa: E402
 
 SOURCE_DIR = os.environ.get("VITSCOPE_SOURCE_DIR") or os.path.dirname(os.path.dirname(HERE))
@@ -64,16 +64,10 @@ INPUT_TOL = 1e-6
 
 TMP = tempfile.mkdtemp(prefix="vitscope_reference_")
 atexit.register(shutil.rmtree, TMP, ignore_errors=True)
-CHECKS = []
+checks = Checks()
+check = checks.add
 
 
-def check(fn):
-    CHECKS.append(fn)
-    return fn
-
-
-class Failure(Exception):
-    pass
 
 
 def model_dir():
@@ -526,23 +520,7 @@ def hf_layouts_equal_timm():
 
 
 def main():
-    tally = Tally()
-    if not BIN or not os.access(BIN, os.X_OK):
-        tally.check("setup", False, f"VITSCOPE_BIN={BIN!r} is not an executable vitscope binary")
-        return tally.finish()
-    print(f"vitscope {BIN}\nsource {SOURCE_DIR}\nmodel {model_dir()}\n")
-    for fn in CHECKS:
-        print(f"{fn.__name__}:")
-        try:
-            problems = fn()
-        except Failure as e:
-            problems = [str(e)]
-        except Exception:  # a crash in the test itself is a failure too
-            problems = ["exception: " + traceback.format_exc().strip().replace("\n", "\n      ")]
-        tally.check(fn.__name__, not problems)
-        for p in problems:
-            print(f"      - {p}")
-    return tally.finish()
+    return checks.run(BIN, f"vitscope {BIN}\nsource {SOURCE_DIR}\nmodel {model_dir()}\n")
 
 
 if __name__ == "__main__":
