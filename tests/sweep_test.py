@@ -9,6 +9,7 @@ three rows `vitscope attention` prints, and the colour bar's pixels are the
 same in every frame). Without --path: every patch, row by row. Then the
 refusals: exit 2, one line, no OUT, no OUT.tmp, no frames folder.
 """
+import atexit
 import csv
 import io
 import json
@@ -26,6 +27,7 @@ from script_support import BIN, DOG, MODEL, Tally
 tally = Tally()
 check = tally.check
 TMP = tempfile.mkdtemp(prefix="vitscope_sweep_")
+atexit.register(shutil.rmtree, TMP, ignore_errors=True)
 ENV = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
 PATH = [(5, 3), (5, 4), (6, 4)]
 
@@ -99,7 +101,4 @@ def main():
 
 
 if __name__ == "__main__":
-    try:
-        sys.exit(main())
-    finally:
-        shutil.rmtree(TMP, ignore_errors=True)
+    sys.exit(main())

@@ -9,6 +9,7 @@ shows every slide in order. Then the refusals: an existing DIR, a folder that
 is not there, a malformed tour: exit 2, one line, nothing left behind (no DIR,
 no DIR.partial).
 """
+import atexit
 import html.parser
 import os
 import shutil
@@ -24,6 +25,7 @@ from script_support import BIN, DOG, MODEL, SRC, Tally
 tally = Tally()
 check = tally.check
 TMP = tempfile.mkdtemp(prefix="vitscope_tour_slides_")
+atexit.register(shutil.rmtree, TMP, ignore_errors=True)
 ENV = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
 TOUR = os.path.join(SRC, "assets", "tours", "first-look.tour")
 
@@ -118,7 +120,4 @@ def main():
 
 
 if __name__ == "__main__":
-    try:
-        sys.exit(main())
-    finally:
-        shutil.rmtree(TMP, ignore_errors=True)
+    sys.exit(main())
