@@ -35,6 +35,20 @@ TEST_F(ApplyTest, SelectQueryClampsToTheTokens) {
     EXPECT_EQ(s.sel.query, 9);
 }
 
+TEST_F(ApplyTest, ClassroomModeAndItsMathStep) {
+    EXPECT_TRUE(session::apply(s, act::SetClassroom{true}));
+    EXPECT_TRUE(s.classroom);
+    EXPECT_EQ(s.math_step, 1);
+    session::apply(s, act::SetMathStep{5});
+    EXPECT_EQ(s.math_step, 5);
+    session::apply(s, act::SetMathStep{session::kMathSteps + 3});
+    EXPECT_EQ(s.math_step, session::kMathSteps);
+    session::apply(s, act::SetMathStep{0});
+    EXPECT_EQ(s.math_step, 1);
+    session::apply(s, act::SetClassroom{false});
+    EXPECT_FALSE(s.classroom);
+}
+
 TEST_F(ApplyTest, SelectQueryWithoutATraceIsCls) {
     AppState empty;
     session::apply(empty, act::SelectQuery{5});

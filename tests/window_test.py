@@ -616,6 +616,19 @@ def thumb_contrast(pixels, rect):
     return float(np.percentile(lum, 99) - np.percentile(lum, 1))
 
 
+def test_sweep_path(xvfb, tmp):
+    """File > Record a sweep path, three clicks (script selects), File > Export sweep: a GIF along them."""
+    gif = os.path.join(tmp, "path.gif")
+    seen = every_state(xvfb, tmp, "sweep", "layer 3\nhead 2\nwait\nrecord-path on\nselect 5,3\nselect 5,4\n"
+                                            f"select 6,4\nrecord-path off\nselect 9,9\nexport-sweep {gif}\nframes 2\nquit\n")
+    final = seen[-1]
+    assert final["last_error"] == "", final["last_error"]
+    assert final["sweep_path"] == [[5, 3], [5, 4], [6, 4]] and not final["recording_sweep_path"], final["sweep_path"]
+    assert any(s["recording_sweep_path"] for s in seen), "the state never showed the recording"
+    im = Image.open(gif)
+    assert im.n_frames == 3 and im.info.get("loop") == 0, (im.n_frames, im.info)
+
+
 def test_first_run_offers_the_tour(xvfb, tmp):
     """A first run (settings in an empty config folder) shows the offer; a remembered answer, or a run without
     settings, does not."""
@@ -674,6 +687,8 @@ def test_classroom(xvfb, tmp):
         w.xdotool("mousemove", "--window", win, "5", "5")
         w.xdotool("key", "p")
         w.wait_for(lambda s: s["classroom"], timeout=30, what="P to turn classroom mode on")
+        w.xdotool("key", "period")  # the math panel's next step
+        w.wait_for(lambda s: s["math_step"] == 2, timeout=30, what=". for the math panel's step 2")
         w.xdotool("key", "p")
         w.wait_for(lambda s: not s["classroom"], timeout=30, what="P again to turn it off")
     finally:
@@ -687,7 +702,7 @@ def main():
     tests = [test_scripted_screenshot, test_mouse_and_keys, test_broken_files_keep_the_previous, test_export_names,
              test_question_figure, test_get_model, test_property_pages, test_compare_photo,
              test_input_size, test_question_pages, test_click_distance_dot, test_tour, test_classroom,
-             test_first_run_offers_the_tour]
+             test_first_run_offers_the_tour, test_sweep_path]
     only = sys.argv[1:] or [n for n in os.environ.get("VITSCOPE_WINDOW_TESTS", "").split(",") if n]
     if only:  # some of them, by name
         tests = [t for t in tests if t.__name__ in only]

@@ -78,7 +78,12 @@ void show_tour_step(AppState& s) {
 bool apply(AppState& s, const Action& a) {
     return std::visit(
         Overloaded{
-            [&](const act::SelectQuery& x) { s.sel.query = clamp_token(s, x.token); return true; },
+            [&](const act::SelectQuery& x) {
+                s.sel.query = clamp_token(s, x.token);
+                if (s.sweep_path.recording && s.trace() && s.trace()->is_patch(s.sel.query))
+                    s.sweep_path.tokens.push_back(s.sel.query);
+                return true;
+            },
             [&](const act::MoveQuery& x) { move_query(s, x.drow, x.dcol); return true; },
             [&](const act::SetLayer& x) { set_layer(s, x.layer); return true; },
             [&](const act::StepLayer& x) { set_layer(s, s.sel.layer + x.delta); return true; },
@@ -125,6 +130,12 @@ bool apply(AppState& s, const Action& a) {
             },
             [&](const act::ExitTour&) { s.tour = {}; return true; },
             [&](const act::SetClassroom& x) { s.classroom = x.on; return true; },
+            [&](const act::SetMathStep& x) { s.math_step = std::clamp(x.step, 1, kMathSteps); return true; },
+            [&](const act::RecordSweepPath& x) {
+                s.sweep_path.recording = x.on;
+                if (x.on) s.sweep_path.tokens.clear();
+                return true;
+            },
             [&](const act::AnswerTourOffer& x) {
                 s.tour_offered = true;
                 return !x.take;  // taking it: the window reads the tour (OpenTour)
@@ -189,6 +200,7 @@ void adopt(AppState& s, Loaded loaded) {
         s.sel.pinned_key = -1;
     else if (pin_row >= 0)
         s.sel.pinned_key = t->token_of(pin_row, pin_col);
+    if (old_grid != t->grid) s.sweep_path.tokens.clear();  // its patches were on the old grid
     // A tour started before the first trace (--tour) sets its step's query and pin now.
     if (!old && s.tour.tour) show_tour_step(s);
 }
@@ -232,6 +244,10 @@ std::string state_json(const AppState& s) {
     j["question"] = s.question;
     j["help"] = s.show_help;
     j["classroom"] = s.classroom;
+    j["math_step"] = s.math_step;
+    j["recording_sweep_path"] = s.sweep_path.recording;
+    j["sweep_path"] = json::array();
+    for (int token : s.sweep_path.tokens) j["sweep_path"].push_back({t ? t->row_of(token) : -1, t ? t->col_of(token) : -1});
     j["tour_offered"] = s.tour_offered;  // false: the first run's offer is on screen
     j["tour_step"] = s.tour.tour ? s.tour.step : -1;  // -1: no tour on show
     j["tour_step_title"] = s.tour.tour ? s.tour.tour->steps[s.tour.step].title : "";

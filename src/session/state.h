@@ -88,6 +88,9 @@ struct PageTarget {
     bool operator==(const PageTarget& o) const { return name == o.name && x == o.x && y == o.y; }
 };
 
+// The step-by-step tab's steps: query, key, score, scale, softmax, value, output.
+inline constexpr int kMathSteps = 7;
+
 // The range of the temperature what-if (apply clamps to it, and so do the settings).
 inline constexpr float kMinTemperature = 0.01f, kMaxTemperature = 100.f;
 
@@ -113,6 +116,13 @@ struct AppState {
     // Classroom mode (View > Classroom, P, --classroom): larger type and lines
     // for a projector, the panels reduced to the photo, the heads and the math.
     bool classroom = false;
+    int math_step = 1;                // the step classroom mode shows (1..kMathSteps)
+    // File > Record a sweep path: while on, every patch selected as the query
+    // joins the path File > Export sweep (GIF) follows.
+    struct SweepPath {
+        bool recording = false;
+        std::vector<int> tokens;
+    } sweep_path;
     bool tour_offered = true;         // false on a first run: the window offers the tour once
     // The guided tour on show (Help > Guided tour): null when none.
     struct TourView {
@@ -186,7 +196,10 @@ struct TourGo { int step; };                   // shows that step (clamped) and 
 struct ExitTour {};
 struct ExportTourSlides { std::string dir; };  // the tour on show (or the one that ships) as slides; empty: a new folder in export_dir
 struct AnswerTourOffer { bool take; };
-struct SetClassroom { bool on; };         // the first run's offer: the tour (OpenTour) or not now
+struct SetClassroom { bool on; };
+struct SetMathStep { int step; };
+struct RecordSweepPath { bool on; };            // on: a new, empty path
+struct ExportSweep { std::string path; };      // the GIF (window): along the path, or every patch; empty: a name in export_dir              // classroom mode's one step (clamped to 1..kMathSteps)         // the first run's offer: the tour (OpenTour) or not now
 struct Quit {};
 }  // namespace act
 
@@ -195,7 +208,7 @@ using Action = std::variant<act::SelectQuery, act::MoveQuery, act::SetLayer, act
                             act::SetTemperature, act::DismissError, act::SetImageView, act::SetHeadThumbs, act::SetPageTargets, act::SetInputSize, act::ShowHelp, act::ShowTab, act::ShowQuestion, act::RunExperiment, act::CancelExperiment, act::RunAnalysis, act::OpenBrowser, act::OpenImage,
                             act::OpenModel, act::OpenCompare, act::ShowGetModel, act::GetModel, act::CancelDownload,
                             act::Screenshot, act::ExportFigure, act::ExportQuestionFigure, act::OpenTour, act::StartTour,
-                            act::TourGo, act::ExitTour, act::ExportTourSlides, act::AnswerTourOffer, act::SetClassroom, act::Quit>;
+                            act::TourGo, act::ExitTour, act::ExportTourSlides, act::AnswerTourOffer, act::SetClassroom, act::SetMathStep, act::RecordSweepPath, act::ExportSweep, act::Quit>;
 
 // Applies a state-only action; returns false for actions the window handles.
 bool apply(AppState& s, const Action& a);

@@ -69,6 +69,24 @@ Key key_of(const session::AppState& s) {
     return {session::explained_key(s), "the key the query attends to most; hover a map to pick another"};
 }
 
+// "Step 3 of 7: Score", with buttons (and , . keys) to the step before and after.
+void step_navigator(const Frame& f) {
+    static const char* names[session::kMathSteps] = {"Query", "Key", "Score", "Scale", "Softmax", "Value", "Output"};
+    const int step = f.s.math_step;
+    ImGui::BeginDisabled(step <= 1);
+    if (ImGui::ArrowButton("##step_back", ImGuiDir_Left)) f.emit(session::act::SetMathStep{step - 1});
+    ImGui::EndDisabled();
+    ImGui::SameLine();
+    ImGui::BeginDisabled(step >= session::kMathSteps);
+    if (ImGui::ArrowButton("##step_next", ImGuiDir_Right)) f.emit(session::act::SetMathStep{step + 1});
+    ImGui::EndDisabled();
+    ImGui::SameLine();
+    ImGui::Text("Step %d of %d: %s", step, session::kMathSteps, names[step - 1]);
+    ImGui::SameLine();
+    ImGui::TextColored(colors::muted, "  (keys , and .)");
+}
+
+
 }  // namespace
 
 void MathPanel::draw(const Frame& f) {
@@ -104,26 +122,39 @@ void MathPanel::draw(const Frame& f) {
         ImGui::TextColored(colors::muted, "The photo shows the mean of heads; this panel explains head %d alone.", h);
 
     char note[96];
+    // Classroom mode shows one step at a time, large, with its own way forward and back.
+    const bool one_step = s.classroom;
+    const auto shown = [&](int step) { return !one_step || s.math_step == step; };
+    if (one_step) step_navigator(f);
 
     ImGui::Separator();
+    if (shown(1)) {
     step_heading(f, "1", "Query", "What this patch is looking for: its token times W_Q, a question asked of every other token.");
     std::snprintf(note, sizeof note, "‖qᵢ‖ = %.3f", e.q.norm());
     strip_row(f, sym::q_i, "##q", e.q.data(), d, e.qk_extent, note);
+    }
 
+    if (shown(2)) {
     step_heading(f, "2", "Key", "What each patch offers: its token times W_K, the label a query is matched against.");
     std::snprintf(note, sizeof note, "‖kⱼ‖ = %.3f", e.k.norm());
     strip_row(f, sym::k_j, "##k", e.k.data(), d, e.qk_extent, note);
+    }
 
+    if (shown(3)) {
     step_heading(f, "3", "Score", "How well the question matches the offer: multiply dimension by dimension and add "
                                   "up. Red cells agree in sign, blue cells disagree.");
     std::snprintf(note, sizeof note, "Σ = %.4f", e.score);
     strip_row(f, "qᵢ⊙kⱼ", "##qk", e.qk_product.data(), d, e.product_extent, note);
     equation(f, "%s = qᵢ · kⱼ = Σ_d qᵢ[d]·kⱼ[d] = %.4f", sym::s_ij, e.score);
+    }
 
+    if (shown(4)) {
     step_heading(f, "4", "Scale", "Dividing by √dₖ keeps scores from growing with the vector length, so the softmax "
                                   "still spreads its weight (see the What-ifs without it).");
     equation(f, "%s / %s = %.4f / √%d = %.4f / %.4g = %.4f", sym::s_ij, sym::sqrt_dk, e.score, d, e.score, e.sqrt_dk, e.scaled_score);
+    }
 
+    if (shown(5)) {
     step_heading(f, "5", "Softmax", "Turns the scores of all keys into weights that are positive and add up to 1: "
                                     "exponentiate each, divide by the total Z.");
     equation(f, "exp(%s/%s) = exp(%.4f) = %s", sym::s_ij, sym::sqrt_dk, e.scaled_score, five_digits(e.exp_score).c_str());
@@ -162,11 +193,15 @@ void MathPanel::draw(const Frame& f) {
     ImGui::PopTextWrapPos();
     equation(f, "Σⱼ aᵢⱼ = %.6f   largest %.4f on %s   spread ≈ %.1f keys", e.row.sum, e.row.max,
              vit::token_name(t, e.row.argmax).c_str(), e.row.effective_keys);
+    }
 
+    if (shown(6)) {
     step_heading(f, "6", "Value", "What each patch hands over when attended: its token times W_V.");
     std::snprintf(note, sizeof note, "‖vⱼ‖ = %.3f", e.v.norm());
     strip_row(f, sym::v_j, "##v", e.v.data(), d, e.value_extent, note);
+    }
 
+    if (!shown(7)) return;
     step_heading(f, "7", "Output", "The query's new information: all values averaged with the attention weights. "
                                    "A few keys usually dominate.");
     std::snprintf(note, sizeof note, "‖oᵢ‖ = %.3f", e.output.norm());

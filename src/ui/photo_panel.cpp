@@ -237,6 +237,12 @@ void PhotoPanel::draw(const Frame& f) {
     const session::AppState& s = f.s;
     error_banner(f);
     toolbar(f);
+    if (s.sweep_path.recording) {
+        ImGui::TextColored(colors::accent, "Recording a sweep path: %zu patch%s. Click patches in order, then File > "
+                           "Export sweep (GIF).", s.sweep_path.tokens.size(), s.sweep_path.tokens.size() == 1 ? "" : "es");
+        ImGui::SameLine();
+        if (ImGui::SmallButton("Stop")) f.emit(session::act::RecordSweepPath{false});
+    }
 
     std::optional<MapData> map;
     if (const vit::Trace* t = s.trace())

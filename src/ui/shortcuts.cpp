@@ -32,6 +32,8 @@ void shortcuts(const Frame& f) {
         return;
     }
     if (pressed(GLFW_KEY_P)) f.emit(SetClassroom{!s.classroom});
+    if (s.classroom && pressed(GLFW_KEY_PERIOD)) f.emit(SetMathStep{s.math_step + 1});
+    if (s.classroom && pressed(GLFW_KEY_COMMA)) f.emit(SetMathStep{s.math_step - 1});
     if (pressed(GLFW_KEY_C)) f.emit(SelectQuery{0});
     if (pressed(GLFW_KEY_Q)) f.emit(ShowTab{session::AppState::Tab::Questions});
     if (pressed(GLFW_KEY_LEFT, true)) f.emit(MoveQuery{0, -1});

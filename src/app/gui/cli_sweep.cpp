@@ -16,14 +16,10 @@
 
 #include "app/commands.h"
 #include "app/pipeline.h"
-#include "attention_figure.h"
 #include "figure_output.h"
-#include "gfx/figure.h"
-#include "gfx/gif_writer.h"
 #include "gfx/headless_context.h"
-#include "gfx/png_writer.h"
 #include "gfx/style_names.h"
-#include "session/shown_rows.h"
+#include "sweep_gif.h"
 #include "vit/error.h"
 
 namespace app {
@@ -78,56 +74,26 @@ int cmd_sweep(const CliArgs& args) {
     choice.head = mean ? 0 : args.get_int("--head", 0, model.heads - 1);
     choice.visible_heads.resize(model.heads);
     std::iota(choice.visible_heads.begin(), choice.visible_heads.end(), 0);
-    if (path.empty())
-        for (int r = 0; r < trace.grid; ++r)
-            for (int c = 0; c < trace.grid; ++c) path.emplace_back(r, c);
     for (const auto& [r, c] : path)
         if (r >= trace.grid || c >= trace.grid)
             throw vit::Error("--path: patch " + std::to_string(r) + "," + std::to_string(c) + " is outside the " +
                              std::to_string(trace.grid) + " x " + std::to_string(trace.grid) + " patch grid");
 
-    // One colour scale for the whole sweep: 0 to the largest patch weight any frame shows.
-    float top = 0;
-    for (const auto& [r, c] : path) {
-        const auto row = session::map_row(trace, layer, choice.source, choice.head, choice.visible_heads, trace.token_of(r, c));
-        top = std::max(top, row->tail(trace.tokens - trace.prefix).maxCoeff());
-    }
-    gfx::OverlayStyle style;
-    style.colormap = *colormap;
-    style.normalization = gfx::Normalization::Absolute;
-    style.value_max = top > 0 ? top : 1.f;
-
+    Sweep sweep;
+    sweep.photo = &photo.image;
+    sweep.photo_path = args.image();
+    sweep.crop = photo.input.crop;
+    sweep.model = &model;
+    sweep.model_dir = resolve_model_dir(args);
+    sweep.trace = &trace;
+    sweep.choice = choice;
+    for (const auto& [r, c] : path) sweep.path.push_back(trace.token_of(r, c));
+    sweep.frame_size = size;
+    sweep.delay_ms = delay;
+    sweep.colormap = *colormap;
     gfx::HeadlessContext gl;
-    std::error_code ec;
-    const fs::path partial = frames_dir.empty() ? fs::path() : fs::path(frames_dir.string() + ".partial");
-    if (!partial.empty()) {
-        fs::remove_all(partial, ec);
-        if (!fs::create_directory(partial, ec) || ec) throw vit::Error("cannot make " + partial.string());
-    }
-    try {
-        std::unique_ptr<gfx::GifWriter> gif;
-        for (size_t i = 0; i < path.size(); ++i) {
-            choice.query = trace.token_of(path[i].first, path[i].second);
-            gfx::FigureSpec spec = attention_figure(photo.image, args.image(), photo.input.crop, model,
-                                                    resolve_model_dir(args), trace, choice, style);
-            spec.size = size;
-            spec.note += " \u00b7 frame " + std::to_string(i + 1) + " of " + std::to_string(path.size());
-            const gfx::Figure fig = gfx::render_figure(spec);
-            if (!gif) gif = std::make_unique<gfx::GifWriter>(out, fig.image.width, fig.image.height);
-            gif->add(fig.image, delay);
-            if (!partial.empty()) {
-                char name[32];
-                std::snprintf(name, sizeof name, "frame_%03zu.png", i + 1);
-                gfx::write_png((partial / name).string(), fig.image, fig.metadata);
-            }
-        }
-        gif->finish();
-        if (!partial.empty()) fs::rename(partial, frames_dir);
-    } catch (...) {
-        if (!partial.empty()) fs::remove_all(partial, ec);
-        throw;
-    }
-    std::printf("%s: %zu frames, one colour scale 0..%.3f\n", out.c_str(), path.size(), style.value_max);
+    const SweepWritten written = write_sweep(sweep, out, frames_dir);
+    std::printf("%s: %zu frames, one colour scale 0..%.3f\n", out.c_str(), written.frames, written.value_max);
     return 0;
 }
 

@@ -32,6 +32,7 @@
 #include "vit/error.h"
 #include "window_export.h"
 #include "window_input.h"
+#include "sweep_gif.h"
 #include "tour_slides.h"
 #include "window_options.h"
 #include "window_question_figure.h"
@@ -99,6 +100,7 @@ private:
     void apply_all(std::vector<session::Action>& actions);
     void write_state_file();
     void get_model(const std::string& name);
+    void export_sweep(const std::string& path);
     void poll_download();
     bool busy() const {
         return s_.work.busy || !s_.experiments.running.empty() || !s_.exporting.empty() || s_.get_model.download.running() ||
@@ -300,6 +302,29 @@ void Window::get_model(const std::string& name) {
     s_.get_model.download = downloader_->view();   // at once, so a script waiting for it sees it
 }
 
+// File > Export sweep (GIF): the shown map's layer and head (or mean), along
+// the recorded path or over every patch, as `vitscope sweep` makes it.
+void Window::export_sweep(const std::string& path) {
+    const session::Loaded& l = s_.loaded;
+    if (!l.ready() || !l.image) throw vit::Error("nothing to sweep yet: no model has run on a photo");
+    Sweep sweep;
+    sweep.photo = l.image.get();
+    sweep.photo_path = l.image_path;
+    sweep.crop = l.crop;
+    sweep.model = l.model.get();
+    sweep.model_dir = l.model_dir;
+    sweep.trace = l.trace.get();
+    sweep.choice.layer = s_.sel.layer;
+    sweep.choice.source = s_.sel.source;
+    sweep.choice.head = s_.sel.head;
+    sweep.choice.visible_heads = s_.sel.visible_heads();
+    sweep.path = s_.sweep_path.tokens;
+    if (s_.style.colormap != gfx::Colormap::Diverging) sweep.colormap = s_.style.colormap;
+    const std::string out = path.empty() ? unique_path(s_.export_dir, session::selection_slug(s_) + "_sweep", ".gif") : path;
+    const SweepWritten written = write_sweep(sweep, out);
+    s_.status = "Saved a sweep of " + std::to_string(written.frames) + " frames: " + fs::absolute(out).lexically_normal().string();
+}
+
 void Window::handle(const session::Action& a) {
     if (session::apply(s_, a)) return;
     try {
@@ -337,6 +362,8 @@ void Window::handle(const session::Action& a) {
         } else if (auto* x = std::get_if<session::act::OpenTour>(&a); x || std::holds_alternative<session::act::AnswerTourOffer>(a)) {
             const std::string path = !x || x->path.empty() ? default_tour_file() : x->path;
             session::apply(s_, session::act::StartTour{std::make_shared<const session::Tour>(session::read_tour(path))});
+        } else if (auto* x = std::get_if<session::act::ExportSweep>(&a)) {
+            export_sweep(x->path);
         } else if (auto* x = std::get_if<session::act::ExportTourSlides>(&a)) {
             // Drawn here, on the window's thread, in a few seconds: each step is one offscreen frame.
             session::AppState at = s_;

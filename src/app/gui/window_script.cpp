@@ -17,8 +17,8 @@ namespace {
 // Verbs that take an argument, and those that do not.
 const std::set<std::string> kWithArg = {"frames", "select", "layer", "head", "toggle-head", "pin", "temperature",
                                         "tab", "question", "style", "open-image", "open-model", "get-model", "compare", "size",
-                                        "tour"};
-const std::set<std::string> kNoArg = {"wait", "mean", "quit", "screenshot", "export", "export-question", "export-tour"};  // the exports: PATH optional
+                                        "tour", "record-path"};
+const std::set<std::string> kNoArg = {"wait", "mean", "quit", "screenshot", "export", "export-question", "export-tour", "export-sweep"};  // the exports: PATH optional
 constexpr int kWaitTimeoutFrames = 20000;   // ~ minutes at llvmpipe speed: a stuck worker ends the script
 
 int to_int(const ScriptCommand& c) {
@@ -229,6 +229,12 @@ void ScriptRunner::step(const session::AppState& s, std::vector<session::Action>
             wait_frames_ = 0;
         } else if (c.verb == "screenshot") {
             out.push_back(session::act::Screenshot{c.arg});
+            frames_left_ = 1;
+        } else if (c.verb == "record-path") {
+            if (c.arg != "on" && c.arg != "off") throw vit::Error(c.where + ": record-path is on or off");
+            out.push_back(session::act::RecordSweepPath{c.arg == "on"});
+        } else if (c.verb == "export-sweep") {
+            out.push_back(session::act::ExportSweep{c.arg});
             frames_left_ = 1;
         } else if (c.verb == "export-tour") {
             out.push_back(session::act::ExportTourSlides{c.arg});

@@ -28,6 +28,8 @@
 //   tour next | back | exit   as the tour card's buttons
 //   screenshot [PATH]         the whole window, as F12 does (default: a descriptive name)
 //   export [PATH]             the figure, as File > Export figure
+//   record-path on | off      as File > Record a sweep path (on: a new path; each select adds its patch)
+//   export-sweep [PATH]       as File > Export sweep (GIF): along the path, or every patch
 //   export-tour [DIR]         the tour on show (or the one that ships) as slides, as File > Export tour as slides
 //   export-question [PATH]    the Questions page shown, as its Export figure button (then waits
 //                             for it: the page's experiments may run first)

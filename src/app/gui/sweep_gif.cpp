@@ -1,0 +1,67 @@
+#include "sweep_gif.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <memory>
+
+#include "gfx/gif_writer.h"
+#include "gfx/png_writer.h"
+#include "session/shown_rows.h"
+#include "vit/error.h"
+
+namespace app {
+
+namespace fs = std::filesystem;
+
+SweepWritten write_sweep(const Sweep& sweep, const std::string& out, const fs::path& frames_dir) {
+    const vit::Trace& trace = *sweep.trace;
+    std::vector<int> path = sweep.path;
+    if (path.empty())
+        for (int token = trace.prefix; token < trace.tokens; ++token) path.push_back(token);
+    FigureChoice choice = sweep.choice;
+
+    // One colour scale for the whole sweep: 0 to the largest patch weight any frame shows.
+    float top = 0;
+    for (int token : path) {
+        const auto row = session::map_row(trace, choice.layer, choice.source, choice.head, choice.visible_heads, token);
+        if (!row) throw vit::Error("no heads are visible: nothing to average");
+        top = std::max(top, row->tail(trace.tokens - trace.prefix).maxCoeff());
+    }
+    gfx::OverlayStyle style;
+    style.colormap = sweep.colormap;
+    style.normalization = gfx::Normalization::Absolute;
+    style.value_max = top > 0 ? top : 1.f;
+
+    std::error_code ec;
+    const fs::path partial = frames_dir.empty() ? fs::path() : fs::path(frames_dir.string() + ".partial");
+    if (!partial.empty()) {
+        fs::remove_all(partial, ec);
+        if (!fs::create_directory(partial, ec) || ec) throw vit::Error("cannot make " + partial.string());
+    }
+    try {
+        std::unique_ptr<gfx::GifWriter> gif;
+        for (size_t i = 0; i < path.size(); ++i) {
+            choice.query = path[i];
+            gfx::FigureSpec spec = attention_figure(*sweep.photo, sweep.photo_path, sweep.crop, *sweep.model,
+                                                    sweep.model_dir, trace, choice, style);
+            spec.size = sweep.frame_size;
+            spec.note += " \u00b7 frame " + std::to_string(i + 1) + " of " + std::to_string(path.size());
+            const gfx::Figure fig = gfx::render_figure(spec);
+            if (!gif) gif = std::make_unique<gfx::GifWriter>(out, fig.image.width, fig.image.height);
+            gif->add(fig.image, sweep.delay_ms);
+            if (!partial.empty()) {
+                char name[32];
+                std::snprintf(name, sizeof name, "frame_%03zu.png", i + 1);
+                gfx::write_png((partial / name).string(), fig.image, fig.metadata);
+            }
+        }
+        gif->finish();
+        if (!partial.empty()) fs::rename(partial, frames_dir);
+    } catch (...) {
+        if (!partial.empty()) fs::remove_all(partial, ec);
+        throw;
+    }
+    return {path.size(), style.value_max};
+}
+
+}  // namespace app

@@ -1,0 +1,38 @@
+// The animated sweep: the query moving over patches, each frame the attention
+// figure `vitscope export` draws, all on one colour scale (0 to the largest
+// patch weight of the whole sweep) so colours compare across frames. Made by
+// `vitscope sweep` and by the window's File > Export sweep (GIF).
+#pragma once
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "attention_figure.h"
+#include "vit/preprocess.h"
+
+namespace app {
+
+struct Sweep {
+    const vit::Image* photo = nullptr;
+    std::string photo_path;
+    vit::CropRect crop;
+    const vit::Model* model = nullptr;
+    std::string model_dir;
+    const vit::Trace* trace = nullptr;
+    FigureChoice choice;             // layer, head or mean; the query is each path token in turn
+    std::vector<int> path;           // patch tokens in order; empty: every patch, row by row
+    int frame_size = 384;            // the photo panel's long side in each frame, pixels
+    int delay_ms = 150;
+    gfx::Colormap colormap = gfx::Colormap::Viridis;
+};
+
+struct SweepWritten {
+    size_t frames = 0;
+    float value_max = 0;             // the colour scale's top
+};
+
+// Writes OUT.gif (and, when frames_dir is given, a new folder of the frames
+// as PNGs), each whole or not at all. Needs a current OpenGL context. Throws vit::Error.
+SweepWritten write_sweep(const Sweep& sweep, const std::string& out, const std::filesystem::path& frames_dir = {});
+
+}  // namespace app
