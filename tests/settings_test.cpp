@@ -44,25 +44,29 @@ Settings unusual_settings() {
     s.temperature = 2.5f;
     s.window_width = 1920;
     s.window_height = 1080;
+    s.tour_offered = true;
     return s;
 }
 
-void expect_defaults(const Settings& s) {
-    const Settings d;
-    EXPECT_EQ(s.model_dir, d.model_dir);
-    EXPECT_EQ(s.image_path, d.image_path);
-    EXPECT_EQ(s.browse_dir, d.browse_dir);
-    EXPECT_EQ(s.export_dir, d.export_dir);
-    EXPECT_EQ(s.style.colormap, d.style.colormap);
-    EXPECT_EQ(s.style.normalization, d.style.normalization);
-    EXPECT_EQ(s.style.opacity, d.style.opacity);
-    EXPECT_EQ(s.style.fade, d.style.fade);
-    EXPECT_EQ(s.style.bilinear, d.style.bilinear);
-    EXPECT_EQ(s.style.show_grid, d.style.show_grid);
-    EXPECT_EQ(s.temperature, d.temperature);
-    EXPECT_EQ(s.window_width, d.window_width);
-    EXPECT_EQ(s.window_height, d.window_height);
+// Field by field, so a failure names the field.
+void expect_same(const Settings& got, const Settings& want) {
+    EXPECT_EQ(got.model_dir, want.model_dir);
+    EXPECT_EQ(got.image_path, want.image_path);
+    EXPECT_EQ(got.browse_dir, want.browse_dir);
+    EXPECT_EQ(got.export_dir, want.export_dir);
+    EXPECT_EQ(got.style.colormap, want.style.colormap);
+    EXPECT_EQ(got.style.normalization, want.style.normalization);
+    EXPECT_EQ(got.style.opacity, want.style.opacity);
+    EXPECT_EQ(got.style.fade, want.style.fade);
+    EXPECT_EQ(got.style.bilinear, want.style.bilinear);
+    EXPECT_EQ(got.style.show_grid, want.style.show_grid);
+    EXPECT_EQ(got.temperature, want.temperature);
+    EXPECT_EQ(got.window_width, want.window_width);
+    EXPECT_EQ(got.window_height, want.window_height);
+    EXPECT_EQ(got.tour_offered, want.tour_offered);
 }
+
+void expect_defaults(const Settings& s) { expect_same(s, Settings{}); }
 
 TEST(SettingsTest, EveryFieldSurvivesARoundTrip) {
     ScratchDir dir("settings");
@@ -72,19 +76,7 @@ TEST(SettingsTest, EveryFieldSurvivesARoundTrip) {
     std::string warning = "stale";
     const Settings got = session::load_settings(path, warning);
     EXPECT_EQ(warning, "");
-    EXPECT_EQ(got.model_dir, saved.model_dir);
-    EXPECT_EQ(got.image_path, saved.image_path);
-    EXPECT_EQ(got.browse_dir, saved.browse_dir);
-    EXPECT_EQ(got.export_dir, saved.export_dir);
-    EXPECT_EQ(got.style.colormap, saved.style.colormap);
-    EXPECT_EQ(got.style.normalization, saved.style.normalization);
-    EXPECT_EQ(got.style.opacity, saved.style.opacity);
-    EXPECT_EQ(got.style.fade, saved.style.fade);
-    EXPECT_EQ(got.style.bilinear, saved.style.bilinear);
-    EXPECT_EQ(got.style.show_grid, saved.style.show_grid);
-    EXPECT_EQ(got.temperature, saved.temperature);
-    EXPECT_EQ(got.window_width, saved.window_width);
-    EXPECT_EQ(got.window_height, saved.window_height);
+    expect_same(got, saved);
 }
 
 TEST(SettingsTest, EveryColormapAndScaleSurvivesARoundTrip) {
