@@ -60,8 +60,9 @@ std::string joined(const std::vector<std::string>& paragraphs) {
 
 void write_tour_slides(session::AppState s, const fs::path& dir) {
     if (!s.tour.tour) throw vit::Error("no tour to make slides of");
-    const fs::path partial = dir.string() + ".partial";
     std::error_code ec;
+    if (fs::exists(dir, ec)) throw vit::Error(dir.string() + " exists already; the slides go into a new folder");
+    const fs::path partial = dir.string() + ".partial";
     fs::remove_all(partial, ec);
     if (!fs::create_directory(partial, ec) || ec)
         throw vit::Error("cannot make " + partial.string() + ": " + (ec ? ec.message() : "it exists"));

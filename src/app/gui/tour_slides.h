@@ -12,7 +12,7 @@ namespace app {
 constexpr int kSlideWidth = 1920, kSlideHeight = 1080;
 
 // s holds the tour (s.tour) and the photo and model it runs on; dir must not
-// exist yet. Writes dir.partial and renames it to dir once complete (removed
+// exist yet (refused when it does). Writes dir.partial and renames it to dir once complete (removed
 // on failure). Needs a current OpenGL 3.3 context. Throws vit::Error.
 void write_tour_slides(session::AppState s, const std::filesystem::path& dir);
 

@@ -369,7 +369,6 @@ void Window::handle(const session::Action& a) {
             session::AppState at = s_;
             if (!at.tour.tour) at.tour.tour = std::make_shared<const session::Tour>(session::read_tour(default_tour_file()));
             const std::string dir = x->dir.empty() ? unique_path(s_.export_dir, "tour_slides", "") : x->dir;
-            if (fs::exists(dir)) throw vit::Error(dir + " exists already; slides go into a new folder");
             write_tour_slides(at, dir);
             s_.status = "Saved the tour's slides in " + fs::absolute(dir).lexically_normal().string();
         } else if (std::holds_alternative<session::act::Quit>(a)) {
