@@ -107,7 +107,7 @@ TEST(CheckpointTest, DetectsHuggingFacePrefixes) {
     SyntheticSpec spec;
     spec.dist_token = true;
     Model canonical = testing::make_synthetic_model(spec);
-    canonical.head_dist = Linear{Mat(0, 32), Vec()};
+    canonical.head_dist = Linear{Mat(0, 32), Vec(), {}};
     ScratchDir dir("ckpt");
     testing::write_checkpoint(canonical, dir.str(), "hf-deit", DType::F32);
     const Model m = load_model(dir.str());

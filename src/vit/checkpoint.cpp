@@ -9,6 +9,7 @@
 
 #include "checkpoint.h"
 #include "error.h"
+#include "kernels.h"
 #include "shape_string.h"
 #include "labels.h"
 #include "memory_budget.h"
@@ -151,7 +152,7 @@ public:
         return Eigen::Map<const Mat>(v.data(), rows, cols);
     }
     Linear linear(const std::string& name, int out, int in) {
-        return {mat(name + ".weight", {out, in}, out, in), vec(name + ".bias", out)};
+        return {mat(name + ".weight", {out, in}, out, in), vec(name + ".bias", out), {}};
     }
 
     const std::set<std::string>& used() const { return used_; }
@@ -198,8 +199,8 @@ void read_embeddings(Reader& r, const SchemeNames& n, const ModelConfig& cfg, Mo
                ".weight' has " + std::to_string(m.patch) + "x" + std::to_string(m.patch) + " patches");
     const int pp = 3 * m.patch * m.patch;
     // PyTorch conv weight [out, in, kh, kw] flattens to [out][c][y][x], the canonical layout.
-    m.patch_w = r.mat(n.patch_embed + ".weight", pw, dim, pp);
-    m.patch_b = r.vec(n.patch_embed + ".bias", dim);
+    m.patch_embed.w = r.mat(n.patch_embed + ".weight", pw, dim, pp);
+    m.patch_embed.b = r.vec(n.patch_embed + ".bias", dim);
 
     m.cls = tokens(r, n.cls, 1, dim).row(0);
     m.has_dist_token = r.has(n.dist);
@@ -257,9 +258,9 @@ Block read_block(Reader& r, const SchemeNames& n, int i, const Model& m) {
         // Fused rows q | k | v, each dim rows with the heads contiguous inside.
         const Mat w = r.mat(b + n.qkv + ".weight", {3 * dim, dim}, 3 * dim, dim);
         const Vec bias = r.vec(b + n.qkv + ".bias", 3 * dim);
-        blk.q = {w.topRows(dim), bias.head(dim)};
-        blk.k = {w.middleRows(dim, dim), bias.segment(dim, dim)};
-        blk.v = {w.bottomRows(dim), bias.tail(dim)};
+        blk.q = {w.topRows(dim), bias.head(dim), {}};
+        blk.k = {w.middleRows(dim, dim), bias.segment(dim, dim), {}};
+        blk.v = {w.bottomRows(dim), bias.tail(dim), {}};
     } else {
         blk.q = r.linear(b + n.q, dim, dim);
         blk.k = r.linear(b + n.k, dim, dim);
@@ -428,6 +429,7 @@ Model load_model(const std::string& dir) {
     m.weights_file = path;
     m.weights_format = weights->format();
     add_shipped_labels(m, shipped_labels_dir());
+    pack_weights(m);
     return m;
 }
 

@@ -35,7 +35,7 @@ Mat patches_of(const Input& input, int patch) {
 // (patches without pos in the what-if that leaves position embeddings out).
 Mat embed(const Model& m, const Input& input, int grid, bool patch_positions) {
     Mat patch_tokens;
-    linear(patches_of(input, m.patch), Linear{m.patch_w, m.patch_b}, patch_tokens);
+    linear(patches_of(input, m.patch), m.patch_embed, patch_tokens);
     const Mat pos = interpolate_pos_embed(m, grid);
     const int lead = 1 + (m.has_dist_token ? 1 : 0);  // tokens with a position embedding before the patches
     Mat x(m.prefix_tokens() + grid * grid, m.dim);

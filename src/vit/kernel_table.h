@@ -1,7 +1,10 @@
-// The SIMD kernels behind kernels.h on raw row-major float arrays, compiled
-// twice: for x86-64-v3 (AVX2 + FMA) and x86-64-v4 (AVX-512). kernels.cpp picks
-// one table at start-up from what the CPU supports, so one binary runs on any
-// x86-64-v3 machine and uses AVX-512 where there is one.
+// The kernels behind kernels.h on raw row-major float arrays, in three builds:
+//   - Eigen (kernels_eigen.cpp, the build's own -march): the reference the
+//     tests compare against, and the path for CPUs without AVX2;
+//   - x86-64-v3, AVX2 + FMA (kernels_v3.cpp) and x86-64-v4, AVX-512
+//     (kernels_v4.cpp): vitscope's own GEMM micro-kernels on weights packed
+//     once (kernel_fast.inc), and a softmax with its own vectorised exp.
+// kernels.cpp picks one table at start-up from what the CPU supports.
 #pragma once
 
 namespace vit::isa {
@@ -17,8 +20,20 @@ struct KernelTable {
     // In place on rows x cols of x (row stride ld).
     void (*gelu)(float* x, int rows, int cols, int ld, bool tanh_form);
     void (*softmax_rows)(float* x, int rows, int cols, int ld);
+    // y = exp(x), element by element, as softmax_rows computes it (for the tests).
+    void (*exp)(const float* x, float* y, int n);
+
+    // Weights packed once (null and 0 in the Eigen table, which packs on every product):
+    // panel_width output columns per panel, each panel k rows of panel_width floats.
+    int panel_width;
+    // out[ceil(n / panel_width) * panel_width * k] = b[n x k] in panels, zero-padded.
+    void (*pack_nt)(const float* b, int ldb, int n, int k, float* out);
+    // c[m x n] = a[m x k] * B^T + bias[n] (bias may be null), B packed by pack_nt from its first panel on.
+    void (*gemm_packed)(const float* a, int lda, const float* panels, int k, const float* bias, float* c, int ldc,
+                        int m, int n);
 };
 
+const KernelTable& table_eigen();
 const KernelTable& table_v3();
 const KernelTable& table_v4();
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
+#include <string>
 
 #include "kernel_table.h"
 #include "worker_pool.h"
@@ -10,13 +11,20 @@
 namespace vit {
 namespace {
 
+bool cpu_has_v4() {
+    return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+           __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl");
+}
+bool cpu_has_v3() { return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"); }
+
+// The fastest table the CPU runs, or a slower one VITSCOPE_ISA names.
 const isa::KernelTable& pick_table() {
-    const char* forced = std::getenv("VITSCOPE_ISA");
-    const bool want_v3 = forced && std::strcmp(forced, "v3") == 0;
     __builtin_cpu_init();
-    const bool has_v4 = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-                        __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl");
-    return has_v4 && !want_v3 ? isa::table_v4() : isa::table_v3();
+    const char* forced = std::getenv("VITSCOPE_ISA");
+    const std::string want = forced ? forced : "";
+    if (want != "v3" && want != "eigen" && cpu_has_v4()) return isa::table_v4();
+    if (want != "eigen" && cpu_has_v3()) return isa::table_v3();
+    return isa::table_eigen();
 }
 
 const isa::KernelTable& table() {
@@ -39,22 +47,55 @@ void over_row_blocks(int rows, Each&& each) {
 }
 
 // Linear layers split their output columns (rows of W) into one block per
-// core, each a multiple of 16 wide: every thread packs only its share of the
-// weights (and all of x, no larger than the weights but in fc2, where the two
-// are about equal). Block t of parts is [column_edge(t), column_edge(t + 1)).
-int column_parts(int columns) { return std::max(1, std::min(WorkerPool::shared().threads(), columns / 32)); }
+// core, each a whole number of the packed weights' panels (at least 16 wide):
+// every thread reads only its share of the weights, and all of x.
+// Block t of parts is [column_edge(t), column_edge(t + 1)).
+int column_step() { return std::max(16, table().panel_width); }
 
-int column_edge(int columns, int t, int parts) { return t == parts ? columns : columns * t / parts / 16 * 16; }
+int column_parts(int columns) {
+    return std::max(1, std::min(WorkerPool::shared().threads(), columns / (2 * column_step())));
+}
+
+int column_edge(int columns, int t, int parts) {
+    return t == parts ? columns : columns * t / parts / column_step() * column_step();
+}
+
+bool packed_for_this_table(const Linear& layer) {
+    return layer.packed.width && layer.packed.width == table().panel_width && layer.packed.source == layer.w.data();
+}
 
 // y[:, begin:end] = x W[begin:end]^T + b[begin:end].
 void gemm_columns(const Mat& x, const Linear& layer, Mat& y, int begin, int end) {
     const int in = static_cast<int>(x.cols()), out = static_cast<int>(layer.w.rows());
     const float* bias = layer.b.size() ? layer.b.data() + begin : nullptr;
+    if (packed_for_this_table(layer)) {
+        const float* panels = layer.packed.data.data() + static_cast<long>(begin) * in;  // begin: a panel edge
+        table().gemm_packed(x.data(), in, panels, in, bias, y.data() + begin, out, static_cast<int>(x.rows()),
+                            end - begin);
+        return;
+    }
     table().gemm_nt(x.data(), in, layer.w.data() + static_cast<long>(begin) * in, in, bias, 1.0f, y.data() + begin,
                     out, static_cast<int>(x.rows()), end - begin, in);
 }
 
 }  // namespace
+
+void pack_weights(Linear& layer) {
+    const int width = table().panel_width;
+    layer.packed = PackedPanels{};
+    if (!width || layer.w.size() == 0) return;
+    const int n = static_cast<int>(layer.w.rows()), k = static_cast<int>(layer.w.cols());
+    layer.packed.data.resize(static_cast<long>((n + width - 1) / width) * width * k);
+    table().pack_nt(layer.w.data(), k, n, k, layer.packed.data.data());
+    layer.packed.width = width;
+    layer.packed.source = layer.w.data();
+}
+
+void pack_weights(Model& m) {
+    pack_weights(m.patch_embed);
+    for (Block& b : m.blocks)
+        for (Linear* layer : {&b.q, &b.k, &b.v, &b.proj, &b.fc1, &b.fc2}) pack_weights(*layer);
+}
 
 void linear(const Mat& x, std::initializer_list<LinearOut> outputs) {
     for (const LinearOut& o : outputs) o.y->resize(x.rows(), o.layer->w.rows());

@@ -8,9 +8,17 @@
 
 namespace vit {
 
-// Which kernel build runs: "AVX-512 (x86-64-v4)" or "AVX2+FMA (x86-64-v3)".
-// VITSCOPE_ISA=v3 in the environment forces the baseline (for comparisons).
+// Which kernel build runs: "AVX-512 (x86-64-v4)", "AVX2+FMA (x86-64-v3)" or
+// "Eigen (reference)", the fastest the CPU supports. VITSCOPE_ISA=v3 or
+// VITSCOPE_ISA=eigen in the environment forces a slower one (for comparisons
+// and tests).
 const char* kernel_isa();
+
+// Packs the weights of the model's linear layers once, into the layout the
+// chosen kernels read (nothing for the Eigen ones). load_model does it; the
+// weights must not change afterwards (a copied model is packed on the fly).
+void pack_weights(Linear& layer);
+void pack_weights(Model& m);
 
 // y = x W^T + b, the output columns split across the cores.
 void linear(const Mat& x, const Linear& layer, Mat& y);

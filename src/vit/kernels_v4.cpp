@@ -1,8 +1,10 @@
-// Kernels for x86-64-v4 (AVX-512), compiled with -march=x86-64-v4 (see
-// CMakeLists.txt). Eigen is renamed here so its AVX-512 template code stays
-// apart from the baseline build's identical-looking instantiations.
+// vitscope's kernels for x86-64-v4 (AVX-512, 32 vector registers: tiles of
+// 12 rows x 32 columns), compiled with -march=x86-64-v4 (see CMakeLists.txt).
 #define Eigen EigenIsaV4
 #define VIT_ISA v4
 #define VIT_ISA_NAME "AVX-512 (x86-64-v4)"
 #define VIT_ISA_TABLE table_v4
-#include "kernel_impl.inc"
+#define VIT_LANES 16
+#define VIT_ROWS 12
+#include "kernel_norms.inc"
+#include "kernel_fast.inc"

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "config.h"
+#include "packed_panels.h"
 #include "tensor.h"
 
 namespace vit {
@@ -12,6 +13,7 @@ namespace vit {
 struct Linear {
     Mat w;  // out x in
     Vec b;  // out
+    PackedPanels packed;  // w as the fast kernels read it (pack_weights in kernels.h); empty until packed
 };
 
 struct Block {
@@ -32,8 +34,7 @@ struct Model {
     int dim = 0, depth = 0, heads = 0, head_dim = 0, patch = 16, mlp_dim = 0;
     int num_registers = 0;     // register tokens, placed after CLS (and distillation)
     bool has_dist_token = false;
-    Mat patch_w;               // dim x (3*patch*patch), flattened [c][y][x]
-    Vec patch_b;
+    Linear patch_embed;        // w: dim x (3*patch*patch), each row flattened [c][y][x]
     RowVec cls;                // dim
     RowVec dist;               // dim, when has_dist_token
     Mat registers;             // num_registers x dim

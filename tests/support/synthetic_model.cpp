@@ -27,7 +27,7 @@ public:
     Vec vec(long n, float scale, float offset = 0.0f) { return fill<Mat>(n, 1, scale, offset).col(0); }
     Linear linear(int out, int in) {
         const float s = 1.0f / std::sqrt(static_cast<float>(in));
-        return {fill<Mat>(out, in, s), vec(out, 0.1f)};
+        return {fill<Mat>(out, in, s), vec(out, 0.1f), {}};
     }
 
 private:
@@ -65,8 +65,8 @@ void refuse(bool bad, const std::string& scheme, const std::string& what) {
 }
 
 void patch_embed(Writer& w, const Model& m, const std::string& name) {
-    w.add(name + ".weight", {m.dim, 3, m.patch, m.patch}, values(m.patch_w));
-    w.vec(name + ".bias", m.patch_b);
+    w.add(name + ".weight", {m.dim, 3, m.patch, m.patch}, values(m.patch_embed.w));
+    w.vec(name + ".bias", m.patch_embed.b);
 }
 
 std::vector<TensorToWrite> timm_tensors(const Model& m, DType dtype, TimmPos pos_layout) {
@@ -100,7 +100,7 @@ std::vector<TensorToWrite> timm_tensors(const Model& m, DType dtype, TimmPos pos
         const Block& b = m.blocks[i];
         const std::string p = "blocks." + std::to_string(i) + ".";
         w.norm(p + "norm1", b.ln1_w, b.ln1_b);
-        Linear qkv{Mat(3 * m.dim, m.dim), Vec(3 * m.dim)};
+        Linear qkv{Mat(3 * m.dim, m.dim), Vec(3 * m.dim), {}};
         qkv.w << b.q.w, b.k.w, b.v.w;
         qkv.b << b.q.b, b.k.b, b.v.b;
         w.linear(p + "attn.qkv", qkv);
@@ -179,8 +179,8 @@ Model make_synthetic_model(const SyntheticSpec& s) {
     m.pos_grid = s.image / s.patch;
 
     const int pp = 3 * s.patch * s.patch;
-    m.patch_w = rnd.fill<Mat>(s.dim, pp, 1.0f / std::sqrt(static_cast<float>(pp)));
-    m.patch_b = rnd.vec(s.dim, 0.1f);
+    m.patch_embed.w = rnd.fill<Mat>(s.dim, pp, 1.0f / std::sqrt(static_cast<float>(pp)));
+    m.patch_embed.b = rnd.vec(s.dim, 0.1f);
     m.cls = rnd.fill<RowVec>(1, s.dim, 0.5f);
     if (s.dist_token) m.dist = rnd.fill<RowVec>(1, s.dim, 0.5f);
     m.registers = rnd.fill<Mat>(s.registers, s.dim, 0.5f);
@@ -307,8 +307,7 @@ std::vector<ParamView> parameters(const Model& m) {
         add(name + ".w", l.w);
         add(name + ".b", l.b);
     };
-    add("patch_w", m.patch_w);
-    add("patch_b", m.patch_b);
+    linear("patch_embed", m.patch_embed);
     add("cls", m.cls);
     add("dist", m.dist);
     add("registers", m.registers);

@@ -1,0 +1,58 @@
+// The reference kernels: Eigen, compiled for the build's own -march. The
+// tests compare vitscope's own kernels with these; a CPU without AVX2 runs them.
+#define VIT_ISA eigen
+#include "kernel_norms.inc"
+
+namespace vit::isa::eigen {
+namespace {
+
+using RowMajor = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+using Strided = Eigen::OuterStride<>;
+using ConstView = Eigen::Map<const RowMajor, 0, Strided>;
+using View = Eigen::Map<RowMajor, 0, Strided>;
+
+void gemm_nt(const float* a, int lda, const float* b, int ldb, const float* bias, float alpha, float* c, int ldc,
+             int m, int n, int k) {
+    ConstView A(a, m, k, Strided(lda)), B(b, n, k, Strided(ldb));
+    View C(c, m, n, Strided(ldc));
+    // Eigen folds alpha into the product, and accumulates onto the bias put
+    // there first: no zero fill and no second pass over C.
+    if (bias) {
+        C.rowwise() = Eigen::Map<const Eigen::RowVectorXf>(bias, n);
+        C.noalias() += alpha * A * B.transpose();
+    } else {
+        C.noalias() = alpha * A * B.transpose();
+    }
+}
+
+void gemm_nn(const float* a, int lda, const float* b, int ldb, float* c, int ldc, int m, int n, int k) {
+    ConstView A(a, m, k, Strided(lda)), B(b, k, n, Strided(ldb));
+    View C(c, m, n, Strided(ldc));
+    C.noalias() = A * B;
+}
+
+void softmax_rows(float* x, int rows, int cols, int ld) {
+    for (int i = 0; i < rows; ++i) {
+        Eigen::Map<Eigen::ArrayXf> row(x + static_cast<long>(i) * ld, cols);
+        row = (row - row.maxCoeff()).exp();
+        row *= 1.0f / row.sum();
+    }
+}
+
+void exp_values(const float* x, float* y, int n) {
+    Eigen::Map<Eigen::ArrayXf>(y, n) = Eigen::Map<const Eigen::ArrayXf>(x, n).exp();
+}
+
+}  // namespace
+}  // namespace vit::isa::eigen
+
+namespace vit::isa {
+
+const KernelTable& table_eigen() {
+    static const KernelTable table{"Eigen (reference)", eigen::gemm_nt,      eigen::gemm_nn,    eigen::layer_norm_rows,
+                                   eigen::gelu,         eigen::softmax_rows, eigen::exp_values, 0,
+                                   nullptr,             nullptr};
+    return table;
+}
+
+}  // namespace vit::isa
