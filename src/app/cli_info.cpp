@@ -8,6 +8,7 @@
 #include "vit/pos_embed.h"
 #include "vit/token_name.h"
 #include "vit/checkpoint.h"
+#include "vit/kernels.h"
 
 namespace app {
 
@@ -32,6 +33,7 @@ int cmd_info(const CliArgs& args) {
                 m.pos_grid * m.patch, vit::describe_pos_resize(m.config.pos_resize).c_str());
     std::printf("layer scale: %s\n", !m.blocks.empty() && m.blocks[0].ls1.size() ? "yes" : "no");
     std::printf("parameters: %lld\n", m.parameter_count());
+    std::printf("kernels: %s (VITSCOPE_ISA=v3 or eigen picks a slower set)\n", vit::kernel_isa());
     std::printf("classes: %d%s\n", m.num_classes(), m.num_classes() ? "" : " (no classifier head)");
     if (m.num_classes() > 0) {
         std::string names = m.config.labels_source;

@@ -1,0 +1,214 @@
+// vitscope's own SIMD kernels (AVX2 and AVX-512, kernel_fast.inc) against
+// the Eigen reference table, on every product shape the models use (ViT-Ti,
+// -S and -B at 224 and 448 px), with random inputs; their exp against
+// double precision; and the forward pass on 1 and 2 threads.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+#include <ostream>
+#include <random>
+#include <thread>
+#include <vector>
+
+#include "support/real_model_fixture.h"
+#include "vit/forward.h"
+#include "vit/kernel_table.h"
+#include "vit/kernels.h"
+#include "vit/worker_pool.h"
+
+namespace vit {
+namespace {
+
+struct Isa {
+    const char* name;
+    const isa::KernelTable& (*table)();
+    bool (*supported)();
+};
+
+void PrintTo(const Isa& isa, std::ostream* os) { *os << isa.name; }
+
+bool has_v3() { return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"); }
+bool has_v4() {
+    return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+           __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl");
+}
+
+class FastKernels : public ::testing::TestWithParam<Isa> {
+protected:
+    void SetUp() override {
+        if (!GetParam().supported()) GTEST_SKIP() << "this CPU has no " << GetParam().name;
+    }
+    const isa::KernelTable& fast() const { return GetParam().table(); }
+    const isa::KernelTable& eigen() const { return isa::table_eigen(); }
+};
+
+std::vector<float> random_values(size_t n, unsigned seed, float scale = 1.0f) {
+    std::mt19937 rng(seed);
+    std::normal_distribution<float> d(0.0f, scale);
+    std::vector<float> v(n);
+    for (float& x : v) x = d(rng);
+    return v;
+}
+
+// Both sums of a[i,:] b[:,j] run in float, in different orders: each is
+// within k u sum|a b| of the exact value (u = 2^-24), so they differ by at
+// most 2 k u sum|a b| (Higham, Accuracy and Stability, 3.1), times |alpha|.
+// The bias is added once by both. Returns the largest |got - want| / bound.
+using Doubles = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+
+double worst_over_bound(const std::vector<float>& got, const std::vector<float>& want, const Doubles& abs_a,
+                        const Doubles& abs_b, int k, float alpha) {
+    const Doubles bound = (2.0 * k * std::ldexp(1.0, -24) * std::abs(alpha)) * (abs_a * abs_b);
+    double worst = 0;
+    for (Eigen::Index i = 0; i < bound.size(); ++i)
+        worst = std::max(worst, std::abs(static_cast<double>(got[i]) - want[i]) / (bound.data()[i] + 1e-30));
+    return worst;
+}
+
+Doubles abs_of(const std::vector<float>& v, int rows, int cols, int ld) {
+    const Eigen::Map<const Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>, 0,
+                     Eigen::OuterStride<>>
+        m(v.data(), rows, cols, Eigen::OuterStride<>(ld));
+    return m.cast<double>().cwiseAbs();
+}
+
+struct Product {
+    int m, n, k;
+};
+
+// The linear layers (x W^T + b: tokens x out x in) and the attention scores
+// (q k^T: rows x tokens x head dim) of ViT-Ti/S/B at 197 and 785 tokens, a
+// single row, and widths that are no whole number of panels.
+const std::vector<Product> kNtShapes = {
+    {197, 192, 768}, {197, 576, 192}, {197, 192, 192}, {197, 768, 192},  {197, 192, 768},  {785, 192, 192},
+    {785, 768, 192}, {785, 192, 768}, {197, 384, 384}, {197, 1536, 384}, {197, 384, 1536}, {197, 768, 768},
+    {197, 3072, 768}, {197, 768, 3072}, {98, 197, 64},  {99, 197, 64},    {392, 785, 64},   {1, 1000, 192},
+    {5, 100, 70},    {13, 17, 3}};
+
+TEST_P(FastKernels, GemmNtMatchesEigenOnTheModelsShapes) {
+    for (const Product& s : kNtShapes) {
+        const auto a = random_values(static_cast<size_t>(s.m) * s.k, 1), b = random_values(static_cast<size_t>(s.n) * s.k, 2);
+        const auto bias = random_values(s.n, 3);
+        for (const float alpha : {1.0f, 0.125f}) {
+            std::vector<float> got(static_cast<size_t>(s.m) * s.n), want(got.size());
+            fast().gemm_nt(a.data(), s.k, b.data(), s.k, bias.data(), alpha, got.data(), s.n, s.m, s.n, s.k);
+            eigen().gemm_nt(a.data(), s.k, b.data(), s.k, bias.data(), alpha, want.data(), s.n, s.m, s.n, s.k);
+            const double worst =
+                worst_over_bound(got, want, abs_of(a, s.m, s.k, s.k), abs_of(b, s.n, s.k, s.k).transpose(), s.k, alpha);
+            EXPECT_LE(worst, 1.0) << s.m << "x" << s.n << "x" << s.k << " alpha " << alpha
+                                  << ": worst difference over its bound";
+        }
+    }
+}
+
+// Weights packed once give the same floats as the same product packed on the fly.
+TEST_P(FastKernels, PackedWeightsGiveTheSameFloatsAsPackingOnTheFly) {
+    for (const Product& s : kNtShapes) {
+        const auto a = random_values(static_cast<size_t>(s.m) * s.k, 4), w = random_values(static_cast<size_t>(s.n) * s.k, 5);
+        const auto bias = random_values(s.n, 6);
+        const int width = fast().panel_width;
+        std::vector<float> panels(static_cast<size_t>((s.n + width - 1) / width) * width * s.k);
+        fast().pack_nt(w.data(), s.k, s.n, s.k, panels.data());
+        std::vector<float> packed(static_cast<size_t>(s.m) * s.n), on_the_fly(packed.size());
+        fast().gemm_packed(a.data(), s.k, panels.data(), s.k, bias.data(), packed.data(), s.n, s.m, s.n);
+        fast().gemm_nt(a.data(), s.k, w.data(), s.k, bias.data(), 1.0f, on_the_fly.data(), s.n, s.m, s.n, s.k);
+        EXPECT_EQ(packed, on_the_fly) << s.m << "x" << s.n << "x" << s.k;
+    }
+}
+
+// The weighted sum of values: (rows x tokens) x (tokens x head dim), v read
+// in place from its head's columns (row stride: the model width), and a head
+// width that is no whole number of panels (packed first).
+TEST_P(FastKernels, GemmNnMatchesEigenOnTheAttentionShapes) {
+    struct Nn {
+        int m, n, k, ldb;
+    };
+    for (const Nn s : {Nn{98, 64, 197, 192}, Nn{99, 64, 197, 768}, Nn{392, 64, 785, 192}, Nn{7, 48, 50, 96},
+                       Nn{3, 5, 9, 5}}) {
+        const auto a = random_values(static_cast<size_t>(s.m) * s.k, 7, 0.1f);
+        const auto b = random_values(static_cast<size_t>(s.k) * s.ldb, 8);
+        std::vector<float> got(static_cast<size_t>(s.m) * s.n), want(got.size());
+        fast().gemm_nn(a.data(), s.k, b.data(), s.ldb, got.data(), s.n, s.m, s.n, s.k);
+        eigen().gemm_nn(a.data(), s.k, b.data(), s.ldb, want.data(), s.n, s.m, s.n, s.k);
+        const double worst =
+            worst_over_bound(got, want, abs_of(a, s.m, s.k, s.k), abs_of(b, s.k, s.n, s.ldb), s.k, 1.0f);
+        EXPECT_LE(worst, 1.0) << s.m << "x" << s.n << "x" << s.k;
+    }
+}
+
+// exp over the softmax's whole range (x - max <= 0) and the positive side up
+// to 88.3 (above, 2^n overflows before exp(x) does: no softmax goes there),
+// every 2^-12 and at random points, against double precision.
+TEST_P(FastKernels, ExpIsWithinFourTenthsOfAMillionthOfDoublePrecision) {
+    std::vector<float> x;
+    for (double v = -87.3; v <= 88.3; v += 1.0 / 4096) x.push_back(static_cast<float>(v));
+    const auto extra = random_values(100000, 9, 30.0f);
+    for (float v : extra)
+        if (v >= -87.3f && v <= 88.3f) x.push_back(v);
+    std::vector<float> y(x.size());
+    fast().exp(x.data(), y.data(), static_cast<int>(x.size()));
+    double worst = 0;
+    float worst_at = 0;
+    for (size_t i = 0; i < x.size(); ++i) {
+        const double exact = std::exp(static_cast<double>(x[i]));
+        const double err = std::abs(y[i] - exact) / exact;
+        if (err > worst) worst = err, worst_at = x[i];
+    }
+    EXPECT_LT(worst, 4e-7) << "at x = " << worst_at;
+    const float inf = std::numeric_limits<float>::infinity();
+    const std::vector<float> edges = {-87.34f, -100.0f, -inf, std::numeric_limits<float>::quiet_NaN(), 0.0f};
+    std::vector<float> out(edges.size());
+    fast().exp(edges.data(), out.data(), static_cast<int>(edges.size()));
+    EXPECT_EQ(out[0], 0.0f);
+    EXPECT_EQ(out[1], 0.0f);
+    EXPECT_EQ(out[2], 0.0f);
+    EXPECT_TRUE(std::isnan(out[3]));
+    EXPECT_EQ(out[4], 1.0f);
+}
+
+TEST_P(FastKernels, SoftmaxMatchesEigen) {
+    for (const int cols : {197, 785, 1, 17}) {
+        auto got = random_values(static_cast<size_t>(cols) * 5, 10, 6.0f);
+        got[3 % cols] = 80.0f;  // one row with a dominant score: the rest underflow towards 0
+        auto want = got;
+        fast().softmax_rows(got.data(), 5, cols, cols);
+        eigen().softmax_rows(want.data(), 5, cols, cols);
+        for (size_t i = 0; i < got.size(); ++i)
+            EXPECT_NEAR(got[i], want[i], 1e-6 * want[i] + 1e-30) << cols << " columns, element " << i;
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(Isa, FastKernels,
+                         ::testing::Values(Isa{"AVX2 + FMA", isa::table_v3, has_v3},
+                                           Isa{"AVX-512", isa::table_v4, has_v4}),
+                         [](const auto& info) { return std::string(info.param.table == isa::table_v3 ? "v3" : "v4"); });
+
+// The forward pass on one thread gives the same floats as on the shared pool:
+// no sum's order depends on how the work is split.
+struct FastForward : testing::RealModelFixture {};
+
+TEST_F(FastForward, OneThreadGivesTheSameTraceAsTwo) {
+    if (WorkerPool::shared().threads() < 2) GTEST_SKIP() << "one hardware thread";
+    Trace alone;
+    std::thread([&] {
+        WorkerPool::keep_to_this_thread();
+        alone = forward(*model, *input);
+    }).join();
+    for (size_t l = 0; l < trace->layers.size(); ++l)
+        for (size_t h = 0; h < trace->layers[l].heads.size(); ++h) {
+            EXPECT_EQ(alone.layers[l].heads[h].attn, trace->layers[l].heads[h].attn) << "layer " << l << " head " << h;
+            EXPECT_EQ(alone.layers[l].heads[h].out, trace->layers[l].heads[h].out) << "layer " << l << " head " << h;
+        }
+    EXPECT_EQ(alone.logits, trace->logits);
+}
+
+// A copy of the model (whose packed weights point at the original's) is
+// packed on the fly, to the same floats.
+TEST_F(FastForward, ACopiedModelGivesTheSameTrace) {
+    const Model copy = *model;
+    EXPECT_EQ(forward(copy, *input).logits, trace->logits);
+}
+
+}  // namespace
+}  // namespace vit
