@@ -66,9 +66,8 @@ void attention(const Mat& q, const Mat& k, const Mat& v, int heads, int head_dim
         const int hd = task / halves, part = task % halves;
         const int begin = static_cast<int>(n * part / halves), end = static_cast<int>(n * (part + 1) / halves);
         HeadTrace& ht = trace.heads[hd];
-        Mat scratch;  // the weights' home when the trace does not keep them
-        float* weights = opt.keep_attention ? ht.attn.row(begin).data() : (scratch.resize(end - begin, n), scratch.data());
-        head_attention(q, k, v, hd, head_dim, scale, begin, end, weights, context);
+        head_attention(q, k, v, hd, head_dim, scale, begin, end, opt.keep_attention ? ht.attn.row(begin).data() : nullptr,
+                       context);
         if (opt.keep_qkv) {
             auto rows_of = [&](const Mat& all) { return all.block(begin, hd * head_dim, end - begin, head_dim); };
             ht.q.middleRows(begin, end - begin) = rows_of(q);

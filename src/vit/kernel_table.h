@@ -20,6 +20,12 @@ struct KernelTable {
     // In place on rows x cols of x (row stride ld).
     void (*gelu)(float* x, int rows, int cols, int ld, bool tanh_form);
     void (*softmax_rows)(float* x, int rows, int cols, int ld);
+    // One head's attention for query rows [begin, end): softmax(q k^T * scale)
+    // into weights ((end - begin) x n, row stride n; null: not kept) and
+    // weights * v into context. q, k, v and context are n x ld, the head's
+    // columns [col, col + head_dim).
+    void (*attention_rows)(const float* q, const float* k, const float* v, int ld, int n, int col, int head_dim,
+                           float scale, int begin, int end, float* weights, float* context);
     // y = exp(x), element by element, as softmax_rows computes it (for the tests).
     void (*exp)(const float* x, float* y, int n);
 

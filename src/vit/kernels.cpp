@@ -156,14 +156,8 @@ void softmax_rows(Mat& x) {
 
 void head_attention(const Mat& q, const Mat& k, const Mat& v, int head, int head_dim, float scale, int begin, int end,
                     float* weights, Mat& context) {
-    const isa::KernelTable& t = table();
-    const int n = static_cast<int>(k.rows()), ld = static_cast<int>(q.cols()), rows = end - begin;
-    const long column = static_cast<long>(head) * head_dim;
-    t.gemm_nt(q.data() + static_cast<long>(begin) * ld + column, ld, k.data() + column, ld, nullptr, scale, weights, n,
-              rows, n, head_dim);
-    t.softmax_rows(weights, rows, n, n);
-    t.gemm_nn(weights, n, v.data() + column, ld, context.data() + static_cast<long>(begin) * context.cols() + column,
-              static_cast<int>(context.cols()), rows, head_dim, n);
+    table().attention_rows(q.data(), k.data(), v.data(), static_cast<int>(q.cols()), static_cast<int>(k.rows()),
+                           head * head_dim, head_dim, scale, begin, end, weights, context.data());
 }
 
 }  // namespace vit

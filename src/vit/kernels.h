@@ -42,9 +42,9 @@ void add_and_layer_norm(Mat& x, const Mat& branch, const Vec& layer_scale, const
 void softmax_rows(Mat& x);
 
 // One head's attention for query rows [begin, end): the softmax(q k^T * scale)
-// rows go to weights ((end - begin) x N, contiguous) and weights * v to the
-// head's columns of context. q, k, v and context are N x dim, head h owning
-// columns [h * head_dim, (h + 1) * head_dim).
+// rows go to weights ((end - begin) x N, contiguous; null: not kept) and
+// weights * v to the head's columns of context. q, k, v and context are
+// N x dim, head h owning columns [h * head_dim, (h + 1) * head_dim).
 void head_attention(const Mat& q, const Mat& k, const Mat& v, int head, int head_dim, float scale, int begin, int end,
                     float* weights, Mat& context);
 

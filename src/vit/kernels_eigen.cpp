@@ -43,15 +43,26 @@ void exp_values(const float* x, float* y, int n) {
     Eigen::Map<Eigen::ArrayXf>(y, n) = Eigen::Map<const Eigen::ArrayXf>(x, n).exp();
 }
 
+void attention_rows(const float* q, const float* k, const float* v, int ld, int n, int col, int head_dim, float scale,
+                    int begin, int end, float* weights, float* context) {
+    const int rows = end - begin;
+    RowMajor scratch;  // the weights' home when they are not kept
+    if (!weights) weights = (scratch.resize(rows, n), scratch.data());
+    gemm_nt(q + static_cast<long>(begin) * ld + col, ld, k + col, ld, nullptr, scale, weights, n, rows, n, head_dim);
+    softmax_rows(weights, rows, n, n);
+    gemm_nn(weights, n, v + col, ld, context + static_cast<long>(begin) * ld + col, ld, rows, head_dim, n);
+}
+
 }  // namespace
 }  // namespace vit::isa::eigen
 
 namespace vit::isa {
 
 const KernelTable& table_eigen() {
-    static const KernelTable table{"Eigen (reference)", eigen::gemm_nt,      eigen::gemm_nn,    eigen::layer_norm_rows,
-                                   eigen::gelu,         eigen::softmax_rows, eigen::exp_values, 0,
-                                   nullptr,             nullptr};
+    static const KernelTable table{"Eigen (reference)", eigen::gemm_nt,        eigen::gemm_nn,
+                                   eigen::layer_norm_rows, eigen::gelu,      eigen::softmax_rows,
+                                   eigen::attention_rows,  eigen::exp_values, 0,
+                                   nullptr,                nullptr};
     return table;
 }
 
