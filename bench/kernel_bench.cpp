@@ -1,0 +1,88 @@
+// The linear layers' products alone, on weights packed once, for each kernel
+// set this CPU runs (the Eigen reference packs on every product): GFLOP/s per
+// shape, one thread. Run: build/bench/vitscope_bench --benchmark_filter=Gemm
+#include <benchmark/benchmark.h>
+
+#include <random>
+#include <vector>
+
+#include "vit/kernel_table.h"
+
+namespace {
+
+bool cpu_runs(const vit::isa::KernelTable& t) {
+    if (&t == &vit::isa::table_v4())
+        return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+               __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl");
+    if (&t == &vit::isa::table_v3()) return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+    return true;
+}
+
+// args: tokens, output columns, input columns; the table by its index.
+void BM_Gemm(benchmark::State& state, const vit::isa::KernelTable& (*table)()) {
+    const vit::isa::KernelTable& t = table();
+    if (!cpu_runs(t)) {
+        state.SkipWithError("this CPU does not run these kernels");
+        return;
+    }
+    const int m = static_cast<int>(state.range(0)), n = static_cast<int>(state.range(1)),
+              k = static_cast<int>(state.range(2));
+    std::mt19937 rng(1);
+    std::normal_distribution<float> d;
+    std::vector<float> a(static_cast<size_t>(m) * k), w(static_cast<size_t>(n) * k), bias(n), c(static_cast<size_t>(m) * n);
+    for (auto* v : {&a, &w, &bias})
+        for (float& x : *v) x = d(rng);
+    std::vector<float> panels;
+    if (t.panel_width) {
+        panels.resize(static_cast<size_t>((n + t.panel_width - 1) / t.panel_width) * t.panel_width * k);
+        t.pack_nt(w.data(), k, n, k, panels.data());
+    }
+    for (auto _ : state) {
+        if (t.panel_width)
+            t.gemm_packed(a.data(), k, panels.data(), k, bias.data(), c.data(), n, m, n);
+        else
+            t.gemm_nt(a.data(), k, w.data(), k, bias.data(), 1.0f, c.data(), n, m, n, k);
+        benchmark::DoNotOptimize(c.data());
+    }
+    state.counters["GFLOP/s"] =
+        benchmark::Counter(2.0 * m * n * k * 1e-9, benchmark::Counter::kIsIterationInvariantRate);
+}
+
+void shapes(benchmark::internal::Benchmark* b) {
+    b->ArgNames({"m", "n", "k"});
+    for (const auto& s : std::vector<std::vector<int64_t>>{
+             {197, 576, 192}, {197, 768, 192}, {197, 192, 768}, {785, 576, 192}, {197, 1152, 384}, {197, 3072, 768}})
+        b->Args(s);
+}
+
+// One head's attention over all query rows (scores, softmax, weighted values),
+// weights kept: tokens, model width (q, k, v's row stride), head dim 64.
+void BM_Attention(benchmark::State& state, const vit::isa::KernelTable& (*table)()) {
+    const vit::isa::KernelTable& t = table();
+    if (!cpu_runs(t)) {
+        state.SkipWithError("this CPU does not run these kernels");
+        return;
+    }
+    const int n = static_cast<int>(state.range(0)), ld = static_cast<int>(state.range(1)), head_dim = 64;
+    std::mt19937 rng(2);
+    std::normal_distribution<float> d;
+    std::vector<float> q(static_cast<size_t>(n) * ld), k(q.size()), v(q.size()), context(q.size()),
+        weights(static_cast<size_t>(n) * n);
+    for (auto* x : {&q, &k, &v})
+        for (float& e : *x) e = d(rng);
+    for (auto _ : state) {
+        t.attention_rows(q.data(), k.data(), v.data(), ld, n, 0, head_dim, 0.125f, 0, n, weights.data(), context.data());
+        benchmark::DoNotOptimize(context.data());
+    }
+    state.counters["GFLOP/s"] =
+        benchmark::Counter(4.0 * n * n * head_dim * 1e-9, benchmark::Counter::kIsIterationInvariantRate);
+}
+
+BENCHMARK_CAPTURE(BM_Attention, v4, vit::isa::table_v4)->ArgNames({"n", "ld"})->Args({197, 192})->Args({785, 192});
+BENCHMARK_CAPTURE(BM_Attention, eigen, vit::isa::table_eigen)->ArgNames({"n", "ld"})->Args({197, 192})->Args({785, 192});
+
+BENCHMARK_CAPTURE(BM_Gemm, v4, vit::isa::table_v4)->Apply(shapes);
+BENCHMARK_CAPTURE(BM_Gemm, v3, vit::isa::table_v3)->Apply(shapes);
+BENCHMARK_CAPTURE(BM_Gemm, eigen, vit::isa::table_eigen)->Apply(shapes);
+
+}  // namespace
