@@ -40,7 +40,16 @@ void run_forward(benchmark::State& state, const vit::TraceOptions& options) {
     const int size = static_cast<int>(state.range(0));
     const vit::Image image = vit::load_image(std::string(VITSCOPE_SOURCE_DIR) + "/assets/dog.jpg");
     const vit::Input input = vit::preprocess(image, model().config.pre, size);
-    for (auto _ : state) benchmark::DoNotOptimize(vit::forward(model(), input, options));
+    double linear = 0, attention = 0;
+    for (auto _ : state) {
+        const vit::Trace t = vit::forward(model(), input, options);
+        linear += t.linear_seconds;
+        attention += t.attention_seconds;
+    }
+    // Where the time goes: the linear layers' products (with their GELU), the
+    // attention (scores, softmax, weighted values, the trace's copies), the rest.
+    state.counters["linear_ms"] = benchmark::Counter(linear * 1e3, benchmark::Counter::kAvgIterations);
+    state.counters["attention_ms"] = benchmark::Counter(attention * 1e3, benchmark::Counter::kAvgIterations);
     const double flops = forward_flops(model(), size / model().patch);
     state.counters["GFLOP/s"] = benchmark::Counter(flops * 1e-9, benchmark::Counter::kIsIterationInvariantRate);
     state.counters["tokens"] = model().prefix_tokens() + (size / model().patch) * (size / model().patch);
