@@ -37,11 +37,14 @@ void BM_Gemm(benchmark::State& state, const vit::isa::KernelTable& (*table)()) {
         panels.resize(static_cast<size_t>((n + t.panel_width - 1) / t.panel_width) * t.panel_width * k);
         t.pack_nt(w.data(), k, n, k, panels.data());
     }
+    std::vector<float> tiles(t.panel_width ? t.tiles_size(m, k) : 0);
     for (auto _ : state) {
-        if (t.panel_width)
-            t.gemm_packed(a.data(), k, panels.data(), k, bias.data(), c.data(), n, m, n);
-        else
+        if (t.panel_width) {
+            t.pack_tiles(a.data(), k, m, k, 0, (m + t.tile_rows - 1) / t.tile_rows, tiles.data());
+            t.gemm_packed(tiles.data(), m, k, panels.data(), bias.data(), c.data(), n, n);
+        } else {
             t.gemm_nt(a.data(), k, w.data(), k, bias.data(), 1.0f, c.data(), n, m, n, k);
+        }
         benchmark::DoNotOptimize(c.data());
     }
     state.counters["GFLOP/s"] =

@@ -111,7 +111,11 @@ TEST_P(FastKernels, PackedWeightsGiveTheSameFloatsAsPackingOnTheFly) {
         std::vector<float> panels(static_cast<size_t>((s.n + width - 1) / width) * width * s.k);
         fast().pack_nt(w.data(), s.k, s.n, s.k, panels.data());
         std::vector<float> packed(static_cast<size_t>(s.m) * s.n), on_the_fly(packed.size());
-        fast().gemm_packed(a.data(), s.k, panels.data(), s.k, bias.data(), packed.data(), s.n, s.m, s.n);
+        std::vector<float> tiles(fast().tiles_size(s.m, s.k));
+        const int count = (s.m + fast().tile_rows - 1) / fast().tile_rows;
+        fast().pack_tiles(a.data(), s.k, s.m, s.k, 0, count / 2, tiles.data());  // in two shares, as two threads do
+        fast().pack_tiles(a.data(), s.k, s.m, s.k, count / 2, count, tiles.data());
+        fast().gemm_packed(tiles.data(), s.m, s.k, panels.data(), bias.data(), packed.data(), s.n, s.n);
         fast().gemm_nt(a.data(), s.k, w.data(), s.k, bias.data(), 1.0f, on_the_fly.data(), s.n, s.m, s.n, s.k);
         EXPECT_EQ(packed, on_the_fly) << s.m << "x" << s.n << "x" << s.k;
     }

@@ -34,9 +34,16 @@ struct KernelTable {
     int panel_width;
     // out[ceil(n / panel_width) * panel_width * k] = b[n x k] in panels, zero-padded.
     void (*pack_nt)(const float* b, int ldb, int n, int k, float* out);
-    // c[m x n] = a[m x k] * B^T + bias[n] (bias may be null), B packed by pack_nt from its first panel on.
-    void (*gemm_packed)(const float* a, int lda, const float* panels, int k, const float* bias, float* c, int ldc,
-                        int m, int n);
+    // a[m x k]'s rows as the GEMM tiles read them, tile_rows rows per tile:
+    // tiles [tile_begin, tile_end) of tiles_size(m, k) floats at out, so that
+    // threads can each pack a share.
+    int tile_rows;
+    long (*tiles_size)(int m, int k);
+    void (*pack_tiles)(const float* a, int lda, int m, int k, int tile_begin, int tile_end, float* out);
+    // c[m x n] = a[m x k] * B^T + bias[n] (bias may be null): a packed by
+    // pack_tiles, B by pack_nt (from its first panel on).
+    void (*gemm_packed)(const float* a_tiles, int m, int k, const float* panels, const float* bias, float* c, int ldc,
+                        int n);
 };
 
 const KernelTable& table_eigen();

@@ -64,18 +64,53 @@ bool packed_for_this_table(const Linear& layer) {
     return layer.packed.width && layer.packed.width == table().panel_width && layer.packed.source == layer.w.data();
 }
 
-// y[:, begin:end] = x W[begin:end]^T + b[begin:end].
-void gemm_columns(const Mat& x, const Linear& layer, Mat& y, int begin, int end) {
+// y[:, begin:end] = x W[begin:end]^T + b[begin:end]; x_tiles: x packed by
+// pack_tiles when every layer is packed, else null.
+void gemm_columns(const Mat& x, const float* x_tiles, const Linear& layer, Mat& y, int begin, int end) {
     const int in = static_cast<int>(x.cols()), out = static_cast<int>(layer.w.rows());
     const float* bias = layer.b.size() ? layer.b.data() + begin : nullptr;
-    if (packed_for_this_table(layer)) {
+    if (x_tiles) {
         const float* panels = layer.packed.data.data() + static_cast<long>(begin) * in;  // begin: a panel edge
-        table().gemm_packed(x.data(), in, panels, in, bias, y.data() + begin, out, static_cast<int>(x.rows()),
-                            end - begin);
+        table().gemm_packed(x_tiles, static_cast<int>(x.rows()), in, panels, bias, y.data() + begin, out, end - begin);
         return;
     }
     table().gemm_nt(x.data(), in, layer.w.data() + static_cast<long>(begin) * in, in, bias, 1.0f, y.data() + begin,
                     out, static_cast<int>(x.rows()), end - begin, in);
+}
+
+// The products of several layers on the same x (each y already sized), the
+// output columns split over the cores; then `after` on each thread's columns.
+// With weights packed, x is packed first, every thread a share of its tiles,
+// rather than all of it by each.
+template <typename After>
+void run_linear(const Mat& x, std::initializer_list<LinearOut> outputs, After&& after) {
+    WorkerPool& pool = WorkerPool::shared();
+    int parts = pool.threads();
+    bool packed = table().panel_width != 0;
+    for (const LinearOut& o : outputs) {
+        parts = std::min(parts, column_parts(static_cast<int>(o.y->cols())));
+        packed = packed && packed_for_this_table(*o.layer);
+    }
+    const float* x_tiles = nullptr;
+    if (packed) {
+        thread_local Vec tiles;  // this thread's, kept between calls
+        const int m = static_cast<int>(x.rows()), k = static_cast<int>(x.cols());
+        if (tiles.size() < table().tiles_size(m, k)) tiles.resize(table().tiles_size(m, k));
+        float* shared = tiles.data();  // the workers write their shares here: by pointer, not by the thread_local's name
+        const int count = (m + table().tile_rows - 1) / table().tile_rows, shares = std::min(pool.threads(), count);
+        pool.run(shares, [&](int t) {
+            table().pack_tiles(x.data(), k, m, k, count * t / shares, count * (t + 1) / shares, shared);
+        });
+        x_tiles = shared;
+    }
+    pool.run(parts, [&](int t) {
+        for (const LinearOut& o : outputs) {
+            const int columns = static_cast<int>(o.y->cols());
+            const int begin = column_edge(columns, t, parts), end = column_edge(columns, t + 1, parts);
+            gemm_columns(x, x_tiles, *o.layer, *o.y, begin, end);
+            after(*o.y, begin, end);
+        }
+    });
 }
 
 }  // namespace
@@ -99,25 +134,16 @@ void pack_weights(Model& m) {
 
 void linear(const Mat& x, std::initializer_list<LinearOut> outputs) {
     for (const LinearOut& o : outputs) o.y->resize(x.rows(), o.layer->w.rows());
-    int parts = WorkerPool::shared().threads();
-    for (const LinearOut& o : outputs) parts = std::min(parts, column_parts(static_cast<int>(o.y->cols())));
-    WorkerPool::shared().run(parts, [&](int t) {
-        for (const LinearOut& o : outputs) {
-            const int columns = static_cast<int>(o.y->cols());
-            gemm_columns(x, *o.layer, *o.y, column_edge(columns, t, parts), column_edge(columns, t + 1, parts));
-        }
-    });
+    run_linear(x, outputs, [](Mat&, int, int) {});
 }
 
 void linear(const Mat& x, const Linear& layer, Mat& y) { linear(x, {LinearOut{&layer, &y}}); }
 
 void linear_gelu(const Mat& x, const Linear& layer, bool tanh_form, Mat& y) {
     y.resize(x.rows(), layer.w.rows());
-    const int columns = static_cast<int>(y.cols()), parts = column_parts(columns);
-    WorkerPool::shared().run(parts, [&](int t) {
-        const int begin = column_edge(columns, t, parts), end = column_edge(columns, t + 1, parts);
-        gemm_columns(x, layer, y, begin, end);
-        table().gelu(y.data() + begin, static_cast<int>(y.rows()), end - begin, columns, tanh_form);
+    run_linear(x, {LinearOut{&layer, &y}}, [&](Mat& out, int begin, int end) {
+        table().gelu(out.data() + begin, static_cast<int>(out.rows()), end - begin, static_cast<int>(out.cols()),
+                     tanh_form);
     });
 }
 

@@ -59,10 +59,20 @@ void attention_rows(const float* q, const float* k, const float* v, int ld, int 
 namespace vit::isa {
 
 const KernelTable& table_eigen() {
-    static const KernelTable table{"Eigen (reference)", eigen::gemm_nt,        eigen::gemm_nn,
-                                   eigen::layer_norm_rows, eigen::gelu,      eigen::softmax_rows,
-                                   eigen::attention_rows,  eigen::exp_values, 0,
-                                   nullptr,                nullptr};
+    static const KernelTable table{"Eigen (reference)",
+                                   eigen::gemm_nt,
+                                   eigen::gemm_nn,
+                                   eigen::layer_norm_rows,
+                                   eigen::gelu,
+                                   eigen::softmax_rows,
+                                   eigen::attention_rows,
+                                   eigen::exp_values,
+                                   0,
+                                   nullptr,
+                                   0,
+                                   nullptr,
+                                   nullptr,
+                                   nullptr};
     return table;
 }
 
