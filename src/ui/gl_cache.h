@@ -1,5 +1,6 @@
 // GL resources the panels share: the overlay renderer, the photo texture (one
-// upload per photo) and one small texture per colormap for the colour bars.
+// upload per photo) and one small texture per colormap for the colour bars;
+// and a tally of what the maps did in the frame being drawn.
 #pragma once
 #include <array>
 #include <memory>
@@ -10,6 +11,13 @@
 #include "gfx/render_target.h"
 
 namespace ui {
+
+// The maps over the open photo in one frame: how many were shown, how many
+// rendered again, and how many showed an older photo or trace than the loaded
+// one. --frame-stats reads it to find the first frame showing a new trace or query.
+struct MapTally {
+    int shown = 0, rendered = 0, behind = 0;
+};
 
 class GlCache {
 public:
@@ -33,6 +41,8 @@ public:
     // The colormap from t = 0 (left) to 1 (right), rendered once by the shaders.
     GLuint colormap_texture(gfx::Colormap c);
     const std::string& error() const { return error_; }
+    // The window zeroes it before drawing a frame; MapView::show counts into it.
+    MapTally& map_tally() { return tally_; }
 
 private:
     std::unique_ptr<gfx::OverlayRenderer> renderer_;
@@ -42,6 +52,7 @@ private:
     int compare_generation_ = -1;
     std::array<std::unique_ptr<gfx::RenderTarget>, 4> bars_;
     std::string error_;
+    MapTally tally_;
 };
 
 }  // namespace ui

@@ -90,6 +90,12 @@ MapHit MapView::show(const Frame& f, const char* id, const MapData* map, const g
         shown_texture_ = texture;
         shown_has_trace_ = photo.trace != nullptr;
     }
+    if (photo.texture && photo.texture == &f.gpu.photo()) {
+        MapTally& tally = f.gpu.map_tally();
+        ++tally.shown;
+        tally.rendered += stale;
+        tally.behind += photo.generation != f.s.loaded.generation;
+    }
 
     hit.min = ImGui::GetCursorScreenPos();
     hit.max = ImVec2(hit.min.x + size.x, hit.min.y + size.y);

@@ -31,6 +31,7 @@
 #include "vit/default_model.h"
 #include "vit/error.h"
 #include "window_export.h"
+#include "interaction_timing.h"
 #include "window_input.h"
 #include "sweep_gif.h"
 #include "tour_slides.h"
@@ -56,10 +57,12 @@ bool exists(const std::string& p) {
 }
 
 // --frame-stats FILE: frame times over the run, and apart those drawn while a
-// Questions page's experiment or analysis ran off the window's thread.
+// Questions page's experiment or analysis ran off the window's thread; and
+// the time from each open and select to the frame showing its maps.
 struct FrameStats {
     std::vector<double> ms;
     std::vector<bool> beside_work;  // per frame: an experiment or analysis was running
+    InteractionTiming interaction;
 
     static nlohmann::json summary(std::vector<double> v) {
         nlohmann::json j;
@@ -73,7 +76,7 @@ struct FrameStats {
         j["max_ms"] = v.back();
         return j;
     }
-    void write(const std::string& path, int w, int h) const {
+    void write(const std::string& path, int w, int h) {
         // The first frames build fonts and shaders; they say nothing about steady use.
         const size_t first = std::min<size_t>(ms.size(), 10);
         std::vector<double> all(ms.begin() + first, ms.end()), busy, idle;
@@ -82,6 +85,7 @@ struct FrameStats {
         j["window"] = {w, h};
         j["while_experiments_run"] = summary(busy);
         j["otherwise"] = summary(idle);
+        j.update(interaction.json());
         vit::write_file_atomic(path, j.dump(2) + "\n");
     }
 };
@@ -326,11 +330,15 @@ void Window::export_sweep(const std::string& path) {
 }
 
 void Window::handle(const session::Action& a) {
-    if (session::apply(s_, a)) return;
+    if (session::apply(s_, a)) {
+        if (std::holds_alternative<session::act::SelectQuery>(a)) stats_.interaction.selected(s_);
+        return;
+    }
     try {
         if (auto* x = std::get_if<session::act::OpenImage>(&a)) {
             worker_->submit({"", x->path, ""});
             s_.work.busy = true;  // at once, so a script waiting for the worker sees it
+            stats_.interaction.opened(s_);
         } else if (auto* x = std::get_if<session::act::OpenModel>(&a)) {
             worker_->submit({x->dir, "", ""});
             s_.work.busy = true;
@@ -438,6 +446,7 @@ int Window::run() {
         ImGui_ImplGlfw_NewFrame();
         ImGui::NewFrame();
         script_.step(s_, actions);
+        gpu_->map_tally() = {};
         view_->draw(ui::Frame{s_, actions, *gpu_, fonts_, ui_scale_, fb_scale_});
         ImGui::Render();
 
@@ -463,6 +472,7 @@ int Window::run() {
         const double ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
         stats_.ms.push_back(ms);
         stats_.beside_work.push_back(!s_.experiments.running.empty() || !s_.analyses.running.empty());
+        if (!opt_.frame_stats.empty()) stats_.interaction.frame_end(s_, gpu_->map_tally(), t0);
         s_.frame_ms = s_.frames++ ? 0.9f * s_.frame_ms + 0.1f * static_cast<float>(ms) : static_cast<float>(ms);
         apply_all(actions);
         s_.text_input = ImGui::GetIO().WantTextInput;
