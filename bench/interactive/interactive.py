@@ -41,8 +41,12 @@ def sample_photos():
     return [found[n] for n in sorted(found)]
 
 
-def arguments(description):
+def arguments(description, runs=None, runs_help=""):
+    """The scripts' shared options; with runs, also --runs (that default) and --sizes."""
     p = argparse.ArgumentParser(description=description)
+    if runs is not None:
+        p.add_argument("--runs", type=int, default=runs, help=runs_help)
+        p.add_argument("--sizes", default="224,448")
     p.add_argument("--bin", default=os.environ.get("VITSCOPE_BIN") or os.path.join(SRC, "build", "vitscope"))
     p.add_argument("--model", default=None, help="model folder (default: the default model)")
     p.add_argument("--window-size", default="1920x1080")

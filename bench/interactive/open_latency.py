@@ -24,10 +24,7 @@ def script_for(size, opens, photos):
 
 
 def main():
-    p = arguments(__doc__)
-    p.add_argument("--runs", type=int, default=10, help="photos opened per size")
-    p.add_argument("--sizes", default="224,448")
-    args = p.parse_args()
+    args = arguments(__doc__, runs=10, runs_help="photos opened per size").parse_args()
     photos = sample_photos()
     print(f"load before: {load()}; photos: {', '.join(os.path.basename(x) for x in photos)}")
     for size in map(int, args.sizes.split(",")):

@@ -33,10 +33,7 @@ def script_for(size, selects, seed=1):
 
 
 def main():
-    p = arguments(__doc__)
-    p.add_argument("--runs", type=int, default=20, help="selects per size")
-    p.add_argument("--sizes", default="224,448")
-    args = p.parse_args()
+    args = arguments(__doc__, runs=20, runs_help="selects per size").parse_args()
     dog = [x for x in sample_photos() if os.path.basename(x) == "dog.jpg"][0]
     print(f"load before: {load()}")
     for size in map(int, args.sizes.split(",")):
