@@ -121,23 +121,53 @@ TEST_P(FastKernels, PackedWeightsGiveTheSameFloatsAsPackingOnTheFly) {
     }
 }
 
-// The weighted sum of values: (rows x tokens) x (tokens x head dim), v read
-// in place from its head's columns (row stride: the model width), and a head
-// width that is no whole number of panels (packed first).
-TEST_P(FastKernels, GemmNnMatchesEigenOnTheAttentionShapes) {
-    struct Nn {
-        int m, n, k, ldb;
+// One head's attention (scores, softmax, weighted values; kernel_fast.inc
+// fuses them per block of query rows) against Eigen's three steps: ViT-Ti's
+// and ViT-B's head layout at 197 and 785 tokens, half the query rows as a
+// forward's task takes them, weights kept or not, and a head width that is no
+// whole number of panels (v packed first).
+TEST_P(FastKernels, AttentionRowsMatchEigen) {
+    struct Case {
+        int n, ld, head, head_dim, begin, end;
     };
-    for (const Nn s : {Nn{98, 64, 197, 192}, Nn{99, 64, 197, 768}, Nn{392, 64, 785, 192}, Nn{7, 48, 50, 96},
-                       Nn{3, 5, 9, 5}}) {
-        const auto a = random_values(static_cast<size_t>(s.m) * s.k, 7, 0.1f);
-        const auto b = random_values(static_cast<size_t>(s.k) * s.ldb, 8);
-        std::vector<float> got(static_cast<size_t>(s.m) * s.n), want(got.size());
-        fast().gemm_nn(a.data(), s.k, b.data(), s.ldb, got.data(), s.n, s.m, s.n, s.k);
-        eigen().gemm_nn(a.data(), s.k, b.data(), s.ldb, want.data(), s.n, s.m, s.n, s.k);
-        const double worst =
-            worst_over_bound(got, want, abs_of(a, s.m, s.k, s.k), abs_of(b, s.k, s.n, s.ldb), s.k, 1.0f);
-        EXPECT_LE(worst, 1.0) << s.m << "x" << s.n << "x" << s.k;
+    for (const Case c : {Case{197, 192, 2, 64, 0, 98}, Case{197, 768, 11, 64, 98, 197}, Case{785, 192, 1, 64, 392, 785},
+                         Case{50, 96, 1, 48, 0, 50}}) {
+        const size_t size = static_cast<size_t>(c.n) * c.ld;
+        const auto q = random_values(size, 11, 1.5f), k = random_values(size, 12, 1.5f), v = random_values(size, 13);
+        const int rows = c.end - c.begin, col = c.head * c.head_dim;
+        const float scale = 1.0f / std::sqrt(static_cast<float>(c.head_dim));
+        std::vector<float> got_w(static_cast<size_t>(rows) * c.n), want_w(got_w.size()), got_c(size), want_c(size),
+            plain_c(size);
+        fast().attention_rows(q.data(), k.data(), v.data(), c.ld, c.n, col, c.head_dim, scale, c.begin, c.end,
+                              got_w.data(), got_c.data());
+        fast().attention_rows(q.data(), k.data(), v.data(), c.ld, c.n, col, c.head_dim, scale, c.begin, c.end, nullptr,
+                              plain_c.data());
+        eigen().attention_rows(q.data(), k.data(), v.data(), c.ld, c.n, col, c.head_dim, scale, c.begin, c.end,
+                               want_w.data(), want_c.data());
+        // Weights: the scores agree to the products' rounding (k = head dim),
+        // which the exp turns into a relative difference; 4e-7 is the exp's own.
+        double worst_w = 0;
+        for (size_t i = 0; i < got_w.size(); ++i)
+            worst_w = std::max(worst_w, std::abs(static_cast<double>(got_w[i]) - want_w[i]) / (want_w[i] + 1e-30));
+        EXPECT_LT(worst_w, 2e-5) << c.n << " tokens: worst relative difference of a weight";
+        // Outputs: what the weights' differences carry (sum |dw| |v|) plus both
+        // sums' rounding over n terms (2 n u sum w |v|).
+        double worst_c = 0;
+        for (int r = 0; r < rows; ++r)
+            for (int d = 0; d < c.head_dim; ++d) {
+                double carried = 0, rounding = 0;
+                for (int j = 0; j < c.n; ++j) {
+                    const double w = want_w[static_cast<size_t>(r) * c.n + j], dw = got_w[static_cast<size_t>(r) * c.n + j] - w;
+                    const double vj = std::abs(v[static_cast<size_t>(j) * c.ld + col + d]);
+                    carried += std::abs(dw) * vj;
+                    rounding += w * vj;
+                }
+                const size_t at = static_cast<size_t>(c.begin + r) * c.ld + col + d;
+                const double bound = carried + 2.0 * c.n * std::ldexp(1.0, -24) * rounding + 1e-30;
+                worst_c = std::max(worst_c, std::abs(static_cast<double>(got_c[at]) - want_c[at]) / bound);
+                EXPECT_EQ(plain_c[at], got_c[at]) << "keeping the weights changed the output";
+            }
+        EXPECT_LE(worst_c, 1.0) << c.n << " tokens: worst output difference over its bound";
     }
 }
 

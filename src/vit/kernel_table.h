@@ -14,8 +14,6 @@ struct KernelTable {
     // c[m x n] = alpha * a[m x k] * b[n x k]^T (+ bias[n] when not null). ld* are row strides.
     void (*gemm_nt)(const float* a, int lda, const float* b, int ldb, const float* bias, float alpha, float* c,
                     int ldc, int m, int n, int k);
-    // c[m x n] = a[m x k] * b[k x n].
-    void (*gemm_nn)(const float* a, int lda, const float* b, int ldb, float* c, int ldc, int m, int n, int k);
     void (*layer_norm_rows)(const float* x, int rows, int cols, const float* w, const float* b, float eps, float* y);
     // In place on rows x cols of x (row stride ld).
     void (*gelu)(float* x, int rows, int cols, int ld, bool tanh_form);

@@ -61,7 +61,6 @@ namespace vit::isa {
 const KernelTable& table_eigen() {
     static const KernelTable table{"Eigen (reference)",
                                    eigen::gemm_nt,
-                                   eigen::gemm_nn,
                                    eigen::layer_norm_rows,
                                    eigen::gelu,
                                    eigen::softmax_rows,
