@@ -175,10 +175,6 @@ void add_and_layer_norm(Mat& x, const Mat& branch, const Vec& layer_scale, const
     });
 }
 
-void softmax_rows(Mat& x) {
-    table().softmax_rows(x.data(), static_cast<int>(x.rows()), static_cast<int>(x.cols()), static_cast<int>(x.cols()));
-}
-
 void head_attention(const Mat& q, const Mat& k, const Mat& v, int head, int head_dim, float scale, int begin, int end,
                     float* weights, Mat& context) {
     table().attention_rows(q.data(), k.data(), v.data(), static_cast<int>(q.cols()), static_cast<int>(k.rows()),

@@ -38,9 +38,6 @@ void layer_norm(const Mat& x, const Vec& weight, const Vec& bias, float eps, Mat
 // y = LayerNorm(x).
 void add_and_layer_norm(Mat& x, const Mat& branch, const Vec& layer_scale, const Vec& weight, const Vec& bias,
                         float eps, Mat& y);
-// In place: numerically stable softmax of every row.
-void softmax_rows(Mat& x);
-
 // One head's attention for query rows [begin, end): the softmax(q k^T * scale)
 // rows go to weights ((end - begin) x N, contiguous; null: not kept) and
 // weights * v to the head's columns of context. q, k, v and context are
