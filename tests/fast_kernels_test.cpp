@@ -124,14 +124,15 @@ TEST_P(FastKernels, PackedWeightsGiveTheSameFloatsAsPackingOnTheFly) {
 // One head's attention (scores, softmax, weighted values; kernel_fast.inc
 // fuses them per block of query rows) against Eigen's three steps: ViT-Ti's
 // and ViT-B's head layout at 197 and 785 tokens, half the query rows as a
-// forward's task takes them, weights kept or not, and a head width that is no
-// whole number of panels (v packed first).
+// forward's task takes them, weights kept or not, a head width that is no
+// whole number of panels (v packed first), and fewer tokens than head dims.
 TEST_P(FastKernels, AttentionRowsMatchEigen) {
     struct Case {
         int n, ld, head, head_dim, begin, end;
     };
+    // Last: fewer tokens than the head has dimensions (a 32 px input).
     for (const Case c : {Case{197, 192, 2, 64, 0, 98}, Case{197, 768, 11, 64, 98, 197}, Case{785, 192, 1, 64, 392, 785},
-                         Case{50, 96, 1, 48, 0, 50}}) {
+                         Case{50, 96, 1, 48, 0, 50}, Case{5, 192, 1, 64, 0, 5}}) {
         const size_t size = static_cast<size_t>(c.n) * c.ld;
         const auto q = random_values(size, 11, 1.5f), k = random_values(size, 12, 1.5f), v = random_values(size, 13);
         const int rows = c.end - c.begin, col = c.head * c.head_dim;

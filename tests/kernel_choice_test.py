@@ -36,10 +36,10 @@ def kernels_line(isa):
     return next((line.split(": ", 1)[1] for line in out.splitlines() if line.startswith("kernels: ")), "")
 
 
-def numbers(isa):
-    """Per key: the attention row of patch (5, 7) in layer 5, head 1, and the top-5 probabilities."""
-    att = run(isa, "attention", DOG, "--layer", "5", "--head", "1", "--patch", "5,7")
-    top = run(isa, "classify", DOG, "--top", "5")
+def numbers(isa, size="224"):
+    """Per key: the attention row of patch (0, 1) in layer 5, head 1, and the top-5 probabilities."""
+    att = run(isa, "attention", DOG, "--layer", "5", "--head", "1", "--patch", "0,1", "--size", size)
+    top = run(isa, "classify", DOG, "--top", "5", "--size", size)
     rows = [line.split(",") for line in att.stdout.splitlines()[1:]]
     weights = [float(r[-1]) for r in rows]
     probs = [(line.split()[2], float(line.split()[1])) for line in top.stdout.splitlines()]
@@ -55,15 +55,19 @@ if has_v3:
     check("VITSCOPE_ISA=v3: the AVX2 kernels, as on a CPU without AVX-512", kernels_line("v3").startswith(NAMES["v3"]),
           kernels_line("v3"))
 
-ok, ref_weights, ref_probs = numbers("eigen")
-check("the Eigen reference runs", ok and len(ref_weights) == 197 and len(ref_probs) == 5)
-for isa in [i for i, has in (("v3", has_v3), ("v4", has_v4)) if has]:
-    ok, weights, probs = numbers(isa)
-    check(f"{isa}: runs", ok)
-    worst = max((abs(a - b) for a, b in zip(weights, ref_weights)), default=1.0)
-    check(f"{isa}: attention weights within 1e-5 of Eigen's", len(weights) == 197 and worst <= 1e-5, worst)
-    check(f"{isa}: the same top-5 classes as Eigen's", [p[0] for p in probs] == [p[0] for p in ref_probs],
-          (probs, ref_probs))
-    worst_p = max((abs(a[1] - b[1]) for a, b in zip(probs, ref_probs)), default=1.0)
-    check(f"{isa}: their probabilities within 1e-5", worst_p <= 1e-5, worst_p)
+# 224 px, and 32 px: 5 tokens, fewer than a head's 64 dimensions (each
+# kernel buffer sized by the tokens, not the head, is used at its smallest).
+for size, tokens in (("224", 197), ("32", 5)):
+    ok, ref_weights, ref_probs = numbers("eigen", size)
+    check(f"{size} px: the Eigen reference runs", ok and len(ref_weights) == tokens and len(ref_probs) == 5)
+    for isa in [i for i, has in (("v3", has_v3), ("v4", has_v4)) if has]:
+        ok, weights, probs = numbers(isa, size)
+        check(f"{size} px, {isa}: runs", ok)
+        worst = max((abs(a - b) for a, b in zip(weights, ref_weights)), default=1.0)
+        check(f"{size} px, {isa}: attention weights within 1e-5 of Eigen's", len(weights) == tokens and worst <= 1e-5,
+              worst)
+        check(f"{size} px, {isa}: the same top-5 classes as Eigen's", [p[0] for p in probs] == [p[0] for p in ref_probs],
+              (probs, ref_probs))
+        worst_p = max((abs(a[1] - b[1]) for a, b in zip(probs, ref_probs)), default=1.0)
+        check(f"{size} px, {isa}: their probabilities within 1e-5", worst_p <= 1e-5, worst_p)
 sys.exit(tally.finish())
