@@ -10,18 +10,10 @@
 
 namespace {
 
-bool cpu_runs(const vit::isa::KernelTable& t) {
-    if (&t == &vit::isa::table_v4())
-        return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-               __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl");
-    if (&t == &vit::isa::table_v3()) return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
-    return true;
-}
-
 // args: tokens, output columns, input columns; the table by its index.
 void BM_Gemm(benchmark::State& state, const vit::isa::KernelTable& (*table)()) {
     const vit::isa::KernelTable& t = table();
-    if (!cpu_runs(t)) {
+    if (!vit::isa::runs_here(t)) {
         state.SkipWithError("this CPU does not run these kernels");
         return;
     }
@@ -34,7 +26,7 @@ void BM_Gemm(benchmark::State& state, const vit::isa::KernelTable& (*table)()) {
         for (float& x : *v) x = d(rng);
     std::vector<float> panels;
     if (t.panel_width) {
-        panels.resize(static_cast<size_t>((n + t.panel_width - 1) / t.panel_width) * t.panel_width * k);
+        panels.resize(t.panels_size(n, k));
         t.pack_nt(w.data(), k, n, k, panels.data());
     }
     std::vector<float> tiles(t.panel_width ? t.tiles_size(m, k) : 0);
@@ -62,7 +54,7 @@ void shapes(benchmark::internal::Benchmark* b) {
 // weights kept: tokens, model width (q, k, v's row stride), head dim 64.
 void BM_Attention(benchmark::State& state, const vit::isa::KernelTable& (*table)()) {
     const vit::isa::KernelTable& t = table();
-    if (!cpu_runs(t)) {
+    if (!vit::isa::runs_here(t)) {
         state.SkipWithError("this CPU does not run these kernels");
         return;
     }

@@ -23,21 +23,14 @@ namespace {
 struct Isa {
     const char* name;
     const isa::KernelTable& (*table)();
-    bool (*supported)();
 };
 
 void PrintTo(const Isa& isa, std::ostream* os) { *os << isa.name; }
 
-bool has_v3() { return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"); }
-bool has_v4() {
-    return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-           __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl");
-}
-
 class FastKernels : public ::testing::TestWithParam<Isa> {
 protected:
     void SetUp() override {
-        if (!GetParam().supported()) GTEST_SKIP() << "this CPU has no " << GetParam().name;
+        if (!isa::runs_here(GetParam().table())) GTEST_SKIP() << "this CPU has no " << GetParam().name;
     }
     const isa::KernelTable& fast() const { return GetParam().table(); }
     const isa::KernelTable& eigen() const { return isa::table_eigen(); }
@@ -107,8 +100,7 @@ TEST_P(FastKernels, PackedWeightsGiveTheSameFloatsAsPackingOnTheFly) {
     for (const Product& s : kNtShapes) {
         const auto a = random_values(static_cast<size_t>(s.m) * s.k, 4), w = random_values(static_cast<size_t>(s.n) * s.k, 5);
         const auto bias = random_values(s.n, 6);
-        const int width = fast().panel_width;
-        std::vector<float> panels(static_cast<size_t>((s.n + width - 1) / width) * width * s.k);
+        std::vector<float> panels(fast().panels_size(s.n, s.k));
         fast().pack_nt(w.data(), s.k, s.n, s.k, panels.data());
         std::vector<float> packed(static_cast<size_t>(s.m) * s.n), on_the_fly(packed.size());
         std::vector<float> tiles(fast().tiles_size(s.m, s.k));
@@ -215,8 +207,7 @@ TEST_P(FastKernels, SoftmaxMatchesEigen) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Isa, FastKernels,
-                         ::testing::Values(Isa{"AVX2 + FMA", isa::table_v3, has_v3},
-                                           Isa{"AVX-512", isa::table_v4, has_v4}),
+                         ::testing::Values(Isa{"AVX2 + FMA", isa::table_v3}, Isa{"AVX-512", isa::table_v4}),
                          [](const auto& info) { return std::string(info.param.table == isa::table_v3 ? "v3" : "v4"); });
 
 // The forward pass on one thread gives the same floats as on the shared pool:

@@ -30,7 +30,8 @@ struct KernelTable {
     // Weights packed once (null and 0 in the Eigen table, which packs on every product):
     // panel_width output columns per panel, each panel k rows of panel_width floats.
     int panel_width;
-    // out[ceil(n / panel_width) * panel_width * k] = b[n x k] in panels, zero-padded.
+    // out[panels_size(n, k)] = b[n x k] in panels, zero-padded.
+    long (*panels_size)(int n, int k);
     void (*pack_nt)(const float* b, int ldb, int n, int k, float* out);
     // a[m x k]'s rows as the GEMM tiles read them, tile_rows rows per tile:
     // tiles [tile_begin, tile_end) of tiles_size(m, k) floats at out, so that
@@ -47,5 +48,7 @@ struct KernelTable {
 const KernelTable& table_eigen();
 const KernelTable& table_v3();
 const KernelTable& table_v4();
+// Whether this CPU has the instructions the table's kernels use.
+bool runs_here(const KernelTable& table);
 
 }  // namespace vit::isa

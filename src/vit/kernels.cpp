@@ -10,19 +10,12 @@
 namespace vit {
 namespace {
 
-bool cpu_has_v4() {
-    return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-           __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl");
-}
-bool cpu_has_v3() { return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"); }
-
 // The fastest table the CPU runs, or a slower one VITSCOPE_ISA names.
 const isa::KernelTable& pick_table() {
-    __builtin_cpu_init();
     const char* forced = std::getenv("VITSCOPE_ISA");
     const std::string want = forced ? forced : "";
-    if (want != "v3" && want != "eigen" && cpu_has_v4()) return isa::table_v4();
-    if (want != "eigen" && cpu_has_v3()) return isa::table_v3();
+    if (want != "v3" && want != "eigen" && isa::runs_here(isa::table_v4())) return isa::table_v4();
+    if (want != "eigen" && isa::runs_here(isa::table_v3())) return isa::table_v3();
     return isa::table_eigen();
 }
 
@@ -32,6 +25,19 @@ const isa::KernelTable& table() {
 }
 
 }  // namespace
+
+namespace isa {
+
+bool runs_here(const KernelTable& t) {
+    __builtin_cpu_init();
+    if (&t == &table_v4())
+        return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+               __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl");
+    if (&t == &table_v3()) return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+    return true;
+}
+
+}  // namespace isa
 
 const char* kernel_isa() { return table().name; }
 
@@ -85,7 +91,7 @@ template <typename After>
 void run_linear(const Mat& x, std::initializer_list<LinearOut> outputs, After&& after) {
     WorkerPool& pool = WorkerPool::shared();
     int parts = pool.threads();
-    bool packed = table().panel_width != 0;
+    bool packed = true;
     for (const LinearOut& o : outputs) {
         parts = std::min(parts, column_parts(static_cast<int>(o.y->cols())));
         packed = packed && packed_for_this_table(*o.layer);
@@ -119,7 +125,7 @@ void pack_weights(Linear& layer) {
     layer.packed = PackedPanels{};
     if (!width || layer.w.size() == 0) return;
     const int n = static_cast<int>(layer.w.rows()), k = static_cast<int>(layer.w.cols());
-    layer.packed.data.resize(static_cast<long>((n + width - 1) / width) * width * k);
+    layer.packed.data.resize(table().panels_size(n, k));
     table().pack_nt(layer.w.data(), k, n, k, layer.packed.data.data());
     layer.packed.width = width;
     layer.packed.source = layer.w.data();

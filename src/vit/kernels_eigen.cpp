@@ -68,6 +68,7 @@ const KernelTable& table_eigen() {
                                    eigen::exp_values,
                                    0,
                                    nullptr,
+                                   nullptr,
                                    0,
                                    nullptr,
                                    nullptr,
