@@ -330,15 +330,16 @@ void Window::export_sweep(const std::string& path) {
 }
 
 void Window::handle(const session::Action& a) {
+    const bool timing = !opt_.frame_stats.empty();  // --frame-stats: samples kept for the run's end
     if (session::apply(s_, a)) {
-        if (std::holds_alternative<session::act::SelectQuery>(a)) stats_.interaction.selected(s_);
+        if (timing && std::holds_alternative<session::act::SelectQuery>(a)) stats_.interaction.selected(s_);
         return;
     }
     try {
         if (auto* x = std::get_if<session::act::OpenImage>(&a)) {
             worker_->submit({"", x->path, ""});
             s_.work.busy = true;  // at once, so a script waiting for the worker sees it
-            stats_.interaction.opened(s_);
+            if (timing) stats_.interaction.opened(s_);
         } else if (auto* x = std::get_if<session::act::OpenModel>(&a)) {
             worker_->submit({x->dir, "", ""});
             s_.work.busy = true;
