@@ -5,6 +5,7 @@ in vec2 v_uv;
 out vec4 frag_color;
 
 uniform sampler2D u_photo;
+uniform vec2 u_photo_extent;     // the photo's share of its texture (gfx::PhotoTexture::u_max, v_max)
 uniform sampler2D u_values;       // grid x grid R32F; texel (col, row), row 0 = top
 uniform bool u_has_values;
 uniform int u_grid;
@@ -92,7 +93,7 @@ void main() {
         frag_color = vec4(u_background, 1.0);
         return;
     }
-    vec3 col = texture(u_photo, uv).rgb;
+    vec3 col = texture(u_photo, uv * u_photo_extent).rgb;
     bool in_crop = all(greaterThanEqual(pc, vec2(0.0))) && all(lessThan(pc, vec2(float(u_grid))));
     if (!in_crop) {
         col *= u_dim;

@@ -43,6 +43,7 @@ void OverlayRenderer::draw(const PhotoTexture& photo, const vit::CropRect& crop,
     glBindTexture(GL_TEXTURE_2D, has_values ? values->id() : 0);
     glActiveTexture(GL_TEXTURE0);
     glUniform1i(loc(program_, "u_photo"), 0);
+    glUniform2f(loc(program_, "u_photo_extent"), photo.u_max(), photo.v_max());
     glUniform1i(loc(program_, "u_values"), 1);
     glUniform1i(loc(program_, "u_has_values"), has_values);
     glUniform1i(loc(program_, "u_grid"), has_values ? values->grid() : 1);

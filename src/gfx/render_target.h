@@ -1,5 +1,9 @@
 // An offscreen framebuffer with an RGBA8 colour texture: the figure export
 // renders into one and reads it back; the window can show its texture.
+// Its storage only grows (each side to the largest asked for) and is used
+// from the bottom-left corner: a map resized for every photo's aspect would
+// otherwise hand Mesa a buffer of a new size each time, and the heap would
+// fragment over hundreds of photos.
 #pragma once
 #include <utility>
 
@@ -22,12 +26,16 @@ public:
         std::swap(tex_, other.tex_);
         std::swap(w_, other.w_);
         std::swap(h_, other.h_);
+        std::swap(capacity_w_, other.capacity_w_);
+        std::swap(capacity_h_, other.capacity_h_);
         return *this;
     }
 
-    // (Re)allocates; throws vit::Error when the size is beyond the GPU's limits.
+    // Sets the size in use, allocating only when it does not fit (or would
+    // use under a quarter of the storage); throws vit::Error when the size is
+    // beyond the GPU's limits.
     void resize(int width, int height);
-    // Binds the framebuffer for drawing and sets the viewport to all of it.
+    // Binds the framebuffer for drawing and sets the viewport to the size in use.
     void bind() const;
     // The pixels, rows from the top (GL's rows run from the bottom).
     RgbaImage read() const;
@@ -36,10 +44,14 @@ public:
     GLuint framebuffer() const { return fbo_; }
     int width() const { return w_; }
     int height() const { return h_; }
+    // The share of the texture in use, for texture coordinates: (0,0) to (u_max, v_max).
+    float u_max() const { return capacity_w_ > 0 ? static_cast<float>(w_) / capacity_w_ : 1.f; }
+    float v_max() const { return capacity_h_ > 0 ? static_cast<float>(h_) / capacity_h_ : 1.f; }
 
 private:
     GLuint fbo_ = 0, tex_ = 0;
     int w_ = 0, h_ = 0;
+    int capacity_w_ = 0, capacity_h_ = 0;
 };
 
 // Restores the framebuffer binding, viewport, clear colour, program, texture

@@ -1,6 +1,7 @@
 #include "textures.h"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <limits>
 #include <string>
@@ -29,6 +30,30 @@ std::vector<uint8_t> shrink(const vit::Image& im, int factor, int& out_w, int& o
     return out;
 }
 
+// The smallest of 256, 320, 384, 448, 512, 640, ... (quarter steps between
+// powers of two, so at most a quarter of a side is spare) that holds side,
+// and at most the GPU's limit.
+int side_class(int side, int max_size) {
+    int c = 256;
+    while (c < side) c += static_cast<int>(std::bit_floor(static_cast<unsigned>(c)) / 4);
+    return std::min(c, max_size);
+}
+
+// Copies w x h RGB pixels into the top-left of a cw x ch buffer and repeats
+// the last column and row into the rest.
+void pad_with_edges(const uint8_t* src, int w, int h, std::vector<uint8_t>& dst, int cw, int ch) {
+    const size_t row = static_cast<size_t>(cw) * 3;
+    for (int y = 0; y < ch; ++y) {
+        uint8_t* out = dst.data() + y * row;
+        if (y >= h) {
+            std::copy_n(dst.data() + (h - 1) * row, row, out);
+            continue;
+        }
+        std::copy_n(src + static_cast<size_t>(y) * w * 3, static_cast<size_t>(w) * 3, out);
+        for (int x = w; x < cw; ++x) std::copy_n(out + (w - 1) * 3, 3, out + x * 3);
+    }
+}
+
 }  // namespace
 
 void PhotoTexture::upload(const vit::Image& image, Filter filter) {
@@ -45,12 +70,32 @@ void PhotoTexture::upload(const vit::Image& image, Filter filter) {
         shrunk = shrink(image, factor, tw, th);
         data = shrunk.data();
     }
+    const int cw = side_class(tw, max_size), ch = side_class(th, max_size);
+    const bool fits = tw <= capacity_w_ && th <= capacity_h_;
+    const bool wasteful = 4.0 * cw * ch < static_cast<double>(capacity_w_) * capacity_h_;
+    const bool allocate = !tex_ || !fits || wasteful;
+    int new_w = capacity_w_, new_h = capacity_h_;
+    if (allocate) {
+        new_w = wasteful ? cw : std::max(cw, capacity_w_);
+        new_h = wasteful ? ch : std::max(ch, capacity_h_);
+    }
+    staging_.resize(static_cast<size_t>(new_w) * new_h * 3);
+    if (allocate) staging_.shrink_to_fit();
+    pad_with_edges(data, tw, th, staging_, new_w, new_h);
+
     if (!tex_) glGenTextures(1, &tex_);
     GLint unpack = 4;
     glGetIntegerv(GL_UNPACK_ALIGNMENT, &unpack);
     glPixelStorei(GL_UNPACK_ALIGNMENT, 1);  // RGB rows need not be 4-byte aligned
     glBindTexture(GL_TEXTURE_2D, tex_);
-    glTexImage2D(GL_TEXTURE_2D, 0, GL_RGB8, tw, th, 0, GL_RGB, GL_UNSIGNED_BYTE, data);
+    if (allocate)
+        glTexImage2D(GL_TEXTURE_2D, 0, GL_RGB8, new_w, new_h, 0, GL_RGB, GL_UNSIGNED_BYTE, staging_.data());
+    else
+        glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, new_w, new_h, GL_RGB, GL_UNSIGNED_BYTE, staging_.data());
+    capacity_w_ = new_w;
+    capacity_h_ = new_h;
+    texels_w_ = tw;
+    texels_h_ = th;
     if (filter == Filter::Smooth) {
         glGenerateMipmap(GL_TEXTURE_2D);  // clean downscaling when the view is smaller than the photo
         glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR_MIPMAP_LINEAR);
@@ -72,6 +117,11 @@ PhotoTexture& PhotoTexture::operator=(PhotoTexture&& o) noexcept {
     std::swap(tex_, o.tex_);  // o's destructor frees what this held
     std::swap(w_, o.w_);
     std::swap(h_, o.h_);
+    std::swap(texels_w_, o.texels_w_);
+    std::swap(texels_h_, o.texels_h_);
+    std::swap(capacity_w_, o.capacity_w_);
+    std::swap(capacity_h_, o.capacity_h_);
+    std::swap(staging_, o.staging_);
     return *this;
 }
 

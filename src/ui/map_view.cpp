@@ -103,7 +103,7 @@ MapHit MapView::show(const Frame& f, const char* id, const MapData* map, const g
     if (target_ && texture != 0) {
         // GL rows run from the bottom: flip v.
         dl->AddImage(reinterpret_cast<ImTextureID>(static_cast<intptr_t>(target_->texture())), hit.min, hit.max,
-                     ImVec2(0, 1), ImVec2(1, 0));
+                     ImVec2(0, target_->v_max()), ImVec2(target_->u_max(), 0));
     } else {
         dl->AddRectFilled(hit.min, hit.max, IM_COL32(40, 40, 40, 255));
     }

@@ -37,7 +37,8 @@ long resident_kib() {
 
 long heap_in_use_kib() {
 #ifdef __GLIBC__
-    return static_cast<long>(mallinfo2().uordblks / 1024);
+    const struct mallinfo2 m = mallinfo2();
+    return static_cast<long>((m.uordblks + m.hblkhd) / 1024);  // the arenas' chunks and the mmapped ones
 #else
     return 0;
 #endif
