@@ -106,7 +106,7 @@ void ModelWorker::run_into(Loaded& next, int input_size, const char*& step, cons
     auto input = std::make_shared<const vit::Input>(vit::preprocess(*next.image, next.model->config.pre, input_size));
     step = "The forward pass";
     set_stage(std::string("Running the forward pass") + which);
-    auto trace = std::make_shared<vit::Trace>(vit::forward(*next.model, *input));
+    auto trace = traces_.share(vit::forward(*next.model, *input, {}, traces_.take()));
     next.crop = input->crop;
     next.input = input;
     next.top5 = vit::top_classes(*next.model, *trace, 5);

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "state.h"
+#include "trace_recycler.h"
 
 namespace session {
 
@@ -69,6 +70,7 @@ private:
     int input_size_ = 0;          // the size current_ was run at as asked for (0: the model's own)
     int compared_size_ = 0;       // the size compared_ was run at
     int generation_ = 0;
+    TraceRecycler traces_;        // the storage of traces no longer shown, for the next run
     std::thread thread_;          // last: starts after everything above exists
 };
 

@@ -55,9 +55,8 @@ void attention(const Mat& q, const Mat& k, const Mat& v, int heads, int head_dim
     context.resize(n, heads * head_dim);
     trace.heads.resize(heads);
     for (HeadTrace& ht : trace.heads) {
-        if (opt.keep_attention) ht.attn.resize(n, n);
-        if (opt.keep_qkv)
-            for (Mat* m : {&ht.q, &ht.k, &ht.v, &ht.out}) m->resize(n, head_dim);
+        ht.attn.resize(opt.keep_attention ? n : 0, opt.keep_attention ? n : 0);
+        for (Mat* m : {&ht.q, &ht.k, &ht.v, &ht.out}) m->resize(opt.keep_qkv ? n : 0, opt.keep_qkv ? head_dim : 0);
     }
     // Every (head, half of the query rows) pair is independent: spread over
     // the cores, each keeping its own share of the trace.
@@ -123,7 +122,9 @@ void check_input_size(const Model& m, int input_size, const TraceOptions& opt) {
                     " (use a smaller --size, or raise VITSCOPE_MEMORY_BUDGET)");
 }
 
-Trace forward(const Model& m, const Input& input, const TraceOptions& opt) {
+Trace forward(const Model& m, const Input& input, const TraceOptions& opt) { return forward(m, input, opt, Trace{}); }
+
+Trace forward(const Model& m, const Input& input, const TraceOptions& opt, Trace&& storage) {
     check_input_size(m, input.size, opt);
     if (input.chw.size() != static_cast<size_t>(3) * input.size * input.size)
         throw Error("input holds " + std::to_string(input.chw.size()) + " values, expected 3 x " +
@@ -136,7 +137,8 @@ Trace forward(const Model& m, const Input& input, const TraceOptions& opt) {
                     " heads)");
     keep_large_blocks_in_the_heap();
     const auto start = std::chrono::steady_clock::now();
-    Trace t;
+    Trace t = std::move(storage);
+    t.linear_seconds = t.attention_seconds = 0;
     t.grid = input.size / m.patch;
     t.prefix = m.prefix_tokens();
     t.dist_tokens = m.has_dist_token ? 1 : 0;
@@ -156,7 +158,10 @@ Trace forward(const Model& m, const Input& input, const TraceOptions& opt) {
             add_and_layer_norm(x, branch, previous->ls2, b.ln1_w, b.ln1_b, eps, h);
         else
             layer_norm(x, b.ln1_w, b.ln1_b, eps, h);
-        if (opt.keep_states) t.layers[l].x_in = x;
+        if (opt.keep_states)
+            t.layers[l].x_in = x;
+        else
+            t.layers[l].x_in.resize(0, 0);
         timed(t.linear_seconds, [&] { linear(h, {{&b.q, &q}, {&b.k, &k}, {&b.v, &v}}); });
         timed(t.attention_seconds, [&] { attention(q, k, v, m.heads, m.head_dim, opt, t.layers[l], context); });
         if (static_cast<int>(l) == opt.ablate_layer)  // the what-if: this head's output removed
@@ -173,7 +178,10 @@ Trace forward(const Model& m, const Input& input, const TraceOptions& opt) {
         add_and_layer_norm(x, branch, previous->ls2, m.norm_w, m.norm_b, eps, t.final_tokens);
     else
         layer_norm(x, m.norm_w, m.norm_b, eps, t.final_tokens);
-    if (opt.keep_states) t.last_block_out = std::move(x);
+    if (opt.keep_states)
+        t.last_block_out = x;
+    else
+        t.last_block_out.resize(0, 0);
     t.logits = classifier_logits(m, t.final_tokens);
     t.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return t;

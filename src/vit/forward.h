@@ -75,6 +75,10 @@ void check_input_size(const Model& model, int input_size, const TraceOptions& op
 // (pos_embed.h) when the grid differs from the one trained. Throws vit::Error on a size mismatch, or when
 // the trace would exceed the memory budget (before allocating any of it).
 Trace forward(const Model& model, const Input& input, const TraceOptions& options = {});
+// The same, writing into `storage`: a trace no longer needed whose matrices
+// are reused where their shapes match (no new allocation, no fresh pages);
+// what this run does not keep is emptied. The result is the same floats.
+Trace forward(const Model& model, const Input& input, const TraceOptions& options, Trace&& storage);
 
 // The classifier on tokens after the final LayerNorm: head(CLS), averaged with
 // head_dist(distillation token) for distilled DeiT. Empty without a classifier.
