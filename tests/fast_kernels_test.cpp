@@ -206,6 +206,26 @@ TEST_P(FastKernels, SoftmaxMatchesEigen) {
     }
 }
 
+TEST_P(FastKernels, CopyRowsCopiesExactlyAndNothingElse) {
+    // A head's columns out of q (the trace's copies), at every alignment of the destination.
+    const int lds = 192, rows = 13;
+    const auto src = random_values(static_cast<size_t>(lds) * rows, 11, 1.0f);
+    for (const int cols : {64, 1, 17, 31})
+        for (const int offset : {0, 1, 5, 15}) {
+            const int ldd = cols + 3;
+            std::vector<float> dst(static_cast<size_t>(ldd) * rows + offset + 8, -7.0f);
+            fast().copy_rows(src.data() + 64, lds, rows, cols, dst.data() + offset, ldd);
+            for (int r = 0; r < rows; ++r)
+                for (int c = 0; c < ldd; ++c) {
+                    const float got = dst[offset + static_cast<size_t>(r) * ldd + c];
+                    EXPECT_EQ(got, c < cols ? src[static_cast<size_t>(r) * lds + 64 + c] : -7.0f)
+                        << cols << " columns at offset " << offset << ", row " << r << " column " << c;
+                }
+            for (int i = 0; i < offset; ++i) EXPECT_EQ(dst[i], -7.0f) << "before the destination";
+            EXPECT_EQ(dst.back(), -7.0f) << "after the destination";
+        }
+}
+
 INSTANTIATE_TEST_SUITE_P(Isa, FastKernels,
                          ::testing::Values(Isa{"AVX2 + FMA", isa::table_v3}, Isa{"AVX-512", isa::table_v4}),
                          [](const auto& info) { return std::string(info.param.table == isa::table_v3 ? "v3" : "v4"); });

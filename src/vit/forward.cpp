@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <cmath>
 #include <string>
+#include <utility>
 
 #include <malloc.h>
 
@@ -67,13 +68,9 @@ void attention(const Mat& q, const Mat& k, const Mat& v, int heads, int head_dim
         HeadTrace& ht = trace.heads[hd];
         head_attention(q, k, v, hd, head_dim, scale, begin, end, opt.keep_attention ? ht.attn.row(begin).data() : nullptr,
                        context);
-        if (opt.keep_qkv) {
-            auto rows_of = [&](const Mat& all) { return all.block(begin, hd * head_dim, end - begin, head_dim); };
-            ht.q.middleRows(begin, end - begin) = rows_of(q);
-            ht.k.middleRows(begin, end - begin) = rows_of(k);
-            ht.v.middleRows(begin, end - begin) = rows_of(v);
-            ht.out.middleRows(begin, end - begin) = rows_of(context);
-        }
+        if (opt.keep_qkv)
+            for (auto [all, mine] : {std::pair{&q, &ht.q}, {&k, &ht.k}, {&v, &ht.v}, {&context, &ht.out}})
+                copy_to_trace(*all, hd * head_dim, begin, end, *mine);
     });
 }
 
@@ -158,10 +155,9 @@ Trace forward(const Model& m, const Input& input, const TraceOptions& opt, Trace
             add_and_layer_norm(x, branch, previous->ls2, b.ln1_w, b.ln1_b, eps, h);
         else
             layer_norm(x, b.ln1_w, b.ln1_b, eps, h);
-        if (opt.keep_states)
-            t.layers[l].x_in = x;
-        else
-            t.layers[l].x_in.resize(0, 0);
+        Mat& x_in = t.layers[l].x_in;
+        x_in.resize(opt.keep_states ? x.rows() : 0, opt.keep_states ? x.cols() : 0);
+        if (opt.keep_states) copy_to_trace(x, 0, 0, static_cast<int>(x.rows()), x_in);
         timed(t.linear_seconds, [&] { linear(h, {{&b.q, &q}, {&b.k, &k}, {&b.v, &v}}); });
         timed(t.attention_seconds, [&] { attention(q, k, v, m.heads, m.head_dim, opt, t.layers[l], context); });
         if (static_cast<int>(l) == opt.ablate_layer)  // the what-if: this head's output removed

@@ -26,6 +26,9 @@ struct KernelTable {
                            float scale, int begin, int end, float* weights, float* context);
     // y = exp(x), element by element, as softmax_rows computes it (for the tests).
     void (*exp)(const float* x, float* y, int n);
+    // dst = src, rows x cols (row strides lds, ldd), stores that bypass the
+    // cache where the set has them: copies into the trace, read much later.
+    void (*copy_rows)(const float* src, int lds, int rows, int cols, float* dst, int ldd);
 
     // Weights packed once (null and 0 in the Eigen table, which packs on every product):
     // panel_width output columns per panel, each panel k rows of panel_width floats.

@@ -187,4 +187,9 @@ void head_attention(const Mat& q, const Mat& k, const Mat& v, int head, int head
                            head * head_dim, head_dim, scale, begin, end, weights, context.data());
 }
 
+void copy_to_trace(const Mat& src, int col, int begin, int end, Mat& dst) {
+    table().copy_rows(src.row(begin).data() + col, static_cast<int>(src.cols()), end - begin, static_cast<int>(dst.cols()),
+                      dst.row(begin).data(), static_cast<int>(dst.cols()));
+}
+
 }  // namespace vit

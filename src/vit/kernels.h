@@ -44,5 +44,8 @@ void add_and_layer_norm(Mat& x, const Mat& branch, const Vec& layer_scale, const
 // N x dim, head h owning columns [h * head_dim, (h + 1) * head_dim).
 void head_attention(const Mat& q, const Mat& k, const Mat& v, int head, int head_dim, float scale, int begin, int end,
                     float* weights, Mat& context);
+// dst's rows [begin, end) = those rows of src's columns [col, col + dst.cols()),
+// with stores that bypass the cache: copies into the trace, read much later.
+void copy_to_trace(const Mat& src, int col, int begin, int end, Mat& dst);
 
 }  // namespace vit

@@ -1,6 +1,7 @@
 // The reference kernels: Eigen, compiled for the build's own -march. The
 // tests compare vitscope's own kernels with these; a CPU without AVX2 runs them.
 #define VIT_ISA eigen
+#include <algorithm>
 #include "kernel_norms.inc"
 
 namespace vit::isa::eigen {
@@ -43,6 +44,10 @@ void exp_values(const float* x, float* y, int n) {
     Eigen::Map<Eigen::ArrayXf>(y, n) = Eigen::Map<const Eigen::ArrayXf>(x, n).exp();
 }
 
+void copy_rows(const float* src, int lds, int rows, int cols, float* dst, int ldd) {
+    for (int r = 0; r < rows; ++r) std::copy_n(src + static_cast<long>(r) * lds, cols, dst + static_cast<long>(r) * ldd);
+}
+
 void attention_rows(const float* q, const float* k, const float* v, int ld, int n, int col, int head_dim, float scale,
                     int begin, int end, float* weights, float* context) {
     const int rows = end - begin;
@@ -66,6 +71,7 @@ const KernelTable& table_eigen() {
                                    eigen::softmax_rows,
                                    eigen::attention_rows,
                                    eigen::exp_values,
+                                   eigen::copy_rows,
                                    0,
                                    nullptr,
                                    nullptr,
