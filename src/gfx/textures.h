@@ -27,10 +27,10 @@ public:
     int width() const { return w_; }
     int height() const { return h_; }
     // The photo fills the texture's top-left (u_max x v_max) share: storage
-    // comes in power-of-two sides and is kept while photos fit, so opening
-    // photo after photo does not hand Mesa a buffer of a new size each time
-    // (the heap would fragment). The rest repeats the photo's edge pixels,
-    // so mipmaps do not darken its borders.
+    // comes in size classes (sides 256, 320, 384, 448, 512, 640, ...) and is
+    // kept while photos fit, so opening photo after photo does not hand Mesa
+    // a buffer of a new size each time (the heap would fragment). The rest
+    // repeats the photo's edge pixels, so mipmaps do not darken its borders.
     float u_max() const { return capacity_w_ > 0 ? static_cast<float>(texels_w_) / capacity_w_ : 1.f; }
     float v_max() const { return capacity_h_ > 0 ? static_cast<float>(texels_h_) / capacity_h_ : 1.f; }
     ~PhotoTexture();

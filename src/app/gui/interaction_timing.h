@@ -73,8 +73,8 @@ private:
 // VmRSS of this process in KiB from /proc/self/status (0 where there is none).
 long resident_kib();
 // Bytes malloc has handed out and not had back, all threads' arenas and the
-// chunks it mmapped, in KiB (glibc's mallinfo2; 0 elsewhere): flat while VmRSS grows means the heap is
-// fragmenting, not leaking.
+// chunks it mmapped, in KiB (glibc's mallinfo2; 0 elsewhere): flat while
+// VmRSS grows means the heap is fragmenting, not leaking.
 long heap_in_use_kib();
 
 }  // namespace app
