@@ -52,11 +52,13 @@ def read_state(path):
 class Window:
     """vitscope's window as a child process with a state file in a temp folder."""
 
-    def __init__(self, xvfb, binary, args, cwd, size="1920x1080", env=None):
+    def __init__(self, xvfb, binary, args, cwd, size="1920x1080", env=None, settings=False):
+        """settings: read and write the settings file (XDG_CONFIG_HOME in env) instead of --no-settings."""
         self.xvfb = xvfb
         self.state_file = os.path.join(cwd, "state.json")
         self.log = tempfile.TemporaryFile(dir=cwd)
-        cmd = [binary, *args, "--no-settings", "--window-size", size, "--state-file", self.state_file]
+        cmd = [binary, *args, *([] if settings else ["--no-settings"]), "--window-size", size,
+               "--state-file", self.state_file]
         self.proc = subprocess.Popen(cmd, cwd=cwd, env=dict(xvfb.env(), **(env or {})), stdout=self.log,
                                      stderr=subprocess.STDOUT)
 

@@ -29,6 +29,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 import traceback
 
 import numpy as np
@@ -656,6 +657,46 @@ def test_first_run_offers_the_tour(xvfb, tmp):
             os.remove(state_file)
 
 
+def test_first_run_offer_buttons(xvfb, tmp):
+    """Clicking the first run's offer: "Not now" closes it with no tour; "Take the tour" starts the tour at its
+    first step. Either way the answer is remembered in the settings file, and the next run does not ask again."""
+    for button, tour_step in (("not now", -1), ("take", 0)):
+        config = os.path.join(tmp, f"config {button}")
+        os.makedirs(os.path.join(config, "vitscope"))
+        settings = os.path.join(config, "vitscope", "settings.json")
+        w = Window(xvfb, BIN, [DOG, "--model", MODEL], tmp, size="1280x800", env={"XDG_CONFIG_HOME": config},
+                   settings=True)
+        try:
+            state = w.wait_for(lambda s: s.get("ready") and len(s["tour_offer_buttons"]) == 2,
+                               what="the first run's offer")
+            assert not state["tour_offered"] and state["tour_step"] == -1, state
+            win = w.window_id()
+            w.xdotool("windowfocus", "--sync", win)
+            x, y = state["tour_offer_buttons"][button]
+            w.xdotool("mousemove", "--window", win, str(int(round(x))), str(int(round(y))))
+            time.sleep(0.5)  # the pointer rests on the button, as a person's does, before the click
+            w.xdotool("click", "1")
+            state = w.wait_for(lambda s: s["tour_offered"], timeout=30, what=f"the click on {button!r}")
+            assert state["tour_step"] == tour_step and not state["tour_offer_buttons"], state
+            time.sleep(1)
+            assert read_state(w.state_file)["tour_step"] == tour_step
+            w.xdotool("key", "ctrl+q")  # quitting writes the settings
+            w.proc.wait(timeout=30)
+        finally:
+            w.close()
+        with open(settings) as f:
+            assert json.load(f)["tour_offered"] is True, button
+        again = Window(xvfb, BIN, [DOG, "--model", MODEL], tmp, size="1280x800", env={"XDG_CONFIG_HOME": config},
+                       settings=True)
+        try:
+            again.wait_for(lambda s: s.get("ready"), what="the next run")
+            time.sleep(1)  # frames after the first with the trace, where the offer would show
+            state = read_state(again.state_file)
+            assert state["tour_offered"] and not state["tour_offer_buttons"], state
+        finally:
+            again.close()
+
+
 def test_classroom(xvfb, tmp):
     """--classroom and the P key: type half again as large (a measured glyph height), one layer's heads as
     large heatmaps with contrast, no layers x heads grid."""
@@ -702,7 +743,7 @@ def main():
     tests = [test_scripted_screenshot, test_mouse_and_keys, test_broken_files_keep_the_previous, test_export_names,
              test_question_figure, test_get_model, test_property_pages, test_compare_photo,
              test_input_size, test_question_pages, test_click_distance_dot, test_tour, test_classroom,
-             test_first_run_offers_the_tour, test_sweep_path]
+             test_first_run_offers_the_tour, test_first_run_offer_buttons, test_sweep_path]
     only = sys.argv[1:] or [n for n in os.environ.get("VITSCOPE_WINDOW_TESTS", "").split(",") if n]
     if only:  # some of them, by name
         tests = [t for t in tests if t.__name__ in only]

@@ -115,6 +115,7 @@ bool apply(AppState& s, const Action& a) {
                 return true;
             },
             [&](const act::SetPageTargets& x) { s.page_targets = x.targets; return true; },
+            [&](const act::SetTourOfferButtons& x) { s.tour_offer_buttons = x.buttons; return true; },
             [&](const act::SetHeadThumbs& x) { s.head_thumbs = x.rects; return true; },
             [&](const act::ShowHelp& x) { s.show_help = x.show; return true; },
             [&](const act::StartTour& x) {
@@ -138,6 +139,7 @@ bool apply(AppState& s, const Action& a) {
             },
             [&](const act::AnswerTourOffer& x) {
                 s.tour_offered = true;
+                s.tour_offer_buttons.clear();
                 return !x.take;  // taking it: the window reads the tour (OpenTour)
             },
             [&](const act::ShowTab& x) {
@@ -239,6 +241,8 @@ std::string state_json(const AppState& s) {
     j["input_size"] = s.loaded.input ? s.loaded.input->size : 0;
     j["page_targets"] = json::object();
     for (const PageTarget& p : s.page_targets) j["page_targets"][p.name] = {p.x, p.y};
+    j["tour_offer_buttons"] = json::object();
+    for (const PageTarget& p : s.tour_offer_buttons) j["tour_offer_buttons"][p.name] = {p.x, p.y};
     j["temperature"] = s.temperature;
     j["tab"] = tab_name(s.tab);
     j["question"] = s.question;

@@ -135,6 +135,7 @@ struct AppState {
     // Points a page can be clicked on (the heads page's distance dots), window
     // coordinates; the state file reports them so tests can click one.
     std::vector<PageTarget> page_targets;
+    std::vector<PageTarget> tour_offer_buttons;  // the first run's offer: its two buttons, the same way
     std::string export_dir = ".";     // where screenshots and figures go
     std::string photos_dir, models_dir;  // the project's sample photos and models, for the browser
     // Where the photo (not the panel) sits in the window, logical pixels;
@@ -170,6 +171,7 @@ struct DismissError {};
 struct SetImageView { float x, y, w, h; };     // where the photo view drew the photo
 struct SetHeadThumbs { std::vector<std::array<float, 4>> rects; };  // where the heads strip drew its thumbnails
 struct SetPageTargets { std::vector<PageTarget> targets; };  // where a page drew its clickable points
+struct SetTourOfferButtons { std::vector<PageTarget> buttons; };  // where the first run's offer drew its buttons
 struct SetInputSize { int px; };               // the model input's side (0: the model's own); the worker re-runs
 struct ShowHelp { bool show; };
 struct ShowTab { AppState::Tab tab; };
@@ -205,7 +207,7 @@ struct Quit {};
 
 using Action = std::variant<act::SelectQuery, act::MoveQuery, act::SetLayer, act::StepLayer, act::SetHead,
                             act::ToggleHeadVisible, act::SetMapSource, act::HoverKey, act::PinKey, act::SetStyle,
-                            act::SetTemperature, act::DismissError, act::SetImageView, act::SetHeadThumbs, act::SetPageTargets, act::SetInputSize, act::ShowHelp, act::ShowTab, act::ShowQuestion, act::RunExperiment, act::CancelExperiment, act::RunAnalysis, act::OpenBrowser, act::OpenImage,
+                            act::SetTemperature, act::DismissError, act::SetImageView, act::SetHeadThumbs, act::SetPageTargets, act::SetTourOfferButtons, act::SetInputSize, act::ShowHelp, act::ShowTab, act::ShowQuestion, act::RunExperiment, act::CancelExperiment, act::RunAnalysis, act::OpenBrowser, act::OpenImage,
                             act::OpenModel, act::OpenCompare, act::ShowGetModel, act::GetModel, act::CancelDownload,
                             act::Screenshot, act::ExportFigure, act::ExportQuestionFigure, act::OpenTour, act::StartTour,
                             act::TourGo, act::ExitTour, act::ExportTourSlides, act::AnswerTourOffer, act::SetClassroom, act::SetMathStep, act::RecordSweepPath, act::ExportSweep, act::Quit>;

@@ -65,9 +65,21 @@ void offer(const Frame& f, const Layout& layout) {
         ImGui::TextWrapped("A short guided tour follows one patch of this photo through attention: its query, "
                            "the scores, the scaling, the softmax and the blend of values, with the numbers the model "
                            "computes. Help > Guided tour starts it any time.");
-        if (ImGui::Button("Take the tour")) f.emit(session::act::AnswerTourOffer{true});
+        // Where each button is, for tests that click one.
+        std::vector<session::PageTarget> buttons;
+        auto centre_of_last = [&](const char* name) {
+            const ImVec2 lo = ImGui::GetItemRectMin(), hi = ImGui::GetItemRectMax();
+            buttons.push_back({name, (lo.x + hi.x) * 0.5f, (lo.y + hi.y) * 0.5f});
+        };
+        const bool take = ImGui::Button("Take the tour");
+        centre_of_last("take");
         ImGui::SameLine();
-        if (ImGui::Button("Not now")) f.emit(session::act::AnswerTourOffer{false});
+        const bool not_now = ImGui::Button("Not now");
+        centre_of_last("not now");
+        if (take || not_now)
+            f.emit(session::act::AnswerTourOffer{take});
+        else if (buttons != f.s.tour_offer_buttons)
+            f.emit(session::act::SetTourOfferButtons{std::move(buttons)});
     }
     ImGui::End();
     ImGui::PopStyleVar();
