@@ -674,7 +674,6 @@ def test_first_run_offer_buttons(xvfb, tmp):
             w.xdotool("windowfocus", "--sync", win)
             x, y = state["tour_offer_buttons"][button]
             w.xdotool("mousemove", "--window", win, str(int(round(x))), str(int(round(y))))
-            time.sleep(0.5)  # the pointer rests on the button, as a person's does, before the click
             w.xdotool("click", "1")
             state = w.wait_for(lambda s: s["tour_offered"], timeout=30, what=f"the click on {button!r}")
             assert state["tour_step"] == tour_step and not state["tour_offer_buttons"], state
