@@ -16,24 +16,20 @@ void RenderTarget::resize(int width, int height) {
     if (width <= 0 || height <= 0 || width > limit || height > limit)
         throw vit::Error("an image of " + std::to_string(width) + " x " + std::to_string(height) +
                          " pixels is beyond this GPU's limit of " + std::to_string(limit) + " per side");
-    const bool fits = width <= capacity_w_ && height <= capacity_h_;
-    const bool wasteful = 4.0 * width * height < static_cast<double>(capacity_w_) * capacity_h_;
-    if (fbo_ && fits && !wasteful) {
+    const Extent storage = storage_for({width, height}, capacity_);
+    if (fbo_ && storage == capacity_) {
         w_ = width;
         h_ = height;
         return;
     }
-    const int cap_w = wasteful ? width : std::max(width, capacity_w_);
-    const int cap_h = wasteful ? height : std::max(height, capacity_h_);
 
     GLint previous = 0;
     glGetIntegerv(GL_FRAMEBUFFER_BINDING, &previous);
     if (!tex_) glGenTextures(1, &tex_);
     if (!fbo_) glGenFramebuffers(1, &fbo_);
     glBindTexture(GL_TEXTURE_2D, tex_);
-    glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, cap_w, cap_h, 0, GL_RGBA, GL_UNSIGNED_BYTE, nullptr);
-    capacity_w_ = cap_w;
-    capacity_h_ = cap_h;
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, storage.w, storage.h, 0, GL_RGBA, GL_UNSIGNED_BYTE, nullptr);
+    capacity_ = storage;
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR);
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);

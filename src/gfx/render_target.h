@@ -1,13 +1,13 @@
 // An offscreen framebuffer with an RGBA8 colour texture: the figure export
 // renders into one and reads it back; the window can show its texture.
-// Its storage only grows (each side to the largest asked for) and is used
-// from the bottom-left corner: a map resized for every photo's aspect would
-// otherwise hand Mesa a buffer of a new size each time, and the heap would
-// fragment over hundreds of photos.
+// Its storage is kept while the size asked for fits (storage_size.h) and is
+// used from the bottom-left corner: a map is resized for every photo's aspect.
 #pragma once
 #include <utility>
 
 #include <epoxy/gl.h>
+
+#include "storage_size.h"
 
 #include "rgba_image.h"
 
@@ -26,8 +26,7 @@ public:
         std::swap(tex_, other.tex_);
         std::swap(w_, other.w_);
         std::swap(h_, other.h_);
-        std::swap(capacity_w_, other.capacity_w_);
-        std::swap(capacity_h_, other.capacity_h_);
+        std::swap(capacity_, other.capacity_);
         return *this;
     }
 
@@ -45,13 +44,13 @@ public:
     int width() const { return w_; }
     int height() const { return h_; }
     // The share of the texture in use, for texture coordinates: (0,0) to (u_max, v_max).
-    float u_max() const { return capacity_w_ > 0 ? static_cast<float>(w_) / capacity_w_ : 1.f; }
-    float v_max() const { return capacity_h_ > 0 ? static_cast<float>(h_) / capacity_h_ : 1.f; }
+    float u_max() const { return capacity_.w > 0 ? static_cast<float>(w_) / capacity_.w : 1.f; }
+    float v_max() const { return capacity_.h > 0 ? static_cast<float>(h_) / capacity_.h : 1.f; }
 
 private:
     GLuint fbo_ = 0, tex_ = 0;
     int w_ = 0, h_ = 0;
-    int capacity_w_ = 0, capacity_h_ = 0;
+    Extent capacity_;  // the GL storage's size
 };
 
 // Restores the framebuffer binding, viewport, clear colour, program, texture

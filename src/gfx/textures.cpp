@@ -70,18 +70,11 @@ void PhotoTexture::upload(const vit::Image& image, Filter filter) {
         shrunk = shrink(image, factor, tw, th);
         data = shrunk.data();
     }
-    const int cw = side_class(tw, max_size), ch = side_class(th, max_size);
-    const bool fits = tw <= capacity_w_ && th <= capacity_h_;
-    const bool wasteful = 4.0 * cw * ch < static_cast<double>(capacity_w_) * capacity_h_;
-    const bool allocate = !tex_ || !fits || wasteful;
-    int new_w = capacity_w_, new_h = capacity_h_;
-    if (allocate) {
-        new_w = wasteful ? cw : std::max(cw, capacity_w_);
-        new_h = wasteful ? ch : std::max(ch, capacity_h_);
-    }
-    staging_.resize(static_cast<size_t>(new_w) * new_h * 3);
+    const Extent storage = storage_for({side_class(tw, max_size), side_class(th, max_size)}, capacity_);
+    const bool allocate = !tex_ || storage != capacity_;
+    staging_.resize(static_cast<size_t>(storage.w) * storage.h * 3);
     if (allocate) staging_.shrink_to_fit();
-    pad_with_edges(data, tw, th, staging_, new_w, new_h);
+    pad_with_edges(data, tw, th, staging_, storage.w, storage.h);
 
     if (!tex_) glGenTextures(1, &tex_);
     GLint unpack = 4;
@@ -89,11 +82,10 @@ void PhotoTexture::upload(const vit::Image& image, Filter filter) {
     glPixelStorei(GL_UNPACK_ALIGNMENT, 1);  // RGB rows need not be 4-byte aligned
     glBindTexture(GL_TEXTURE_2D, tex_);
     if (allocate)
-        glTexImage2D(GL_TEXTURE_2D, 0, GL_RGB8, new_w, new_h, 0, GL_RGB, GL_UNSIGNED_BYTE, staging_.data());
+        glTexImage2D(GL_TEXTURE_2D, 0, GL_RGB8, storage.w, storage.h, 0, GL_RGB, GL_UNSIGNED_BYTE, staging_.data());
     else
-        glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, new_w, new_h, GL_RGB, GL_UNSIGNED_BYTE, staging_.data());
-    capacity_w_ = new_w;
-    capacity_h_ = new_h;
+        glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, storage.w, storage.h, GL_RGB, GL_UNSIGNED_BYTE, staging_.data());
+    capacity_ = storage;
     texels_w_ = tw;
     texels_h_ = th;
     if (filter == Filter::Smooth) {
@@ -119,8 +111,7 @@ PhotoTexture& PhotoTexture::operator=(PhotoTexture&& o) noexcept {
     std::swap(h_, o.h_);
     std::swap(texels_w_, o.texels_w_);
     std::swap(texels_h_, o.texels_h_);
-    std::swap(capacity_w_, o.capacity_w_);
-    std::swap(capacity_h_, o.capacity_h_);
+    std::swap(capacity_, o.capacity_);
     std::swap(staging_, o.staging_);
     return *this;
 }

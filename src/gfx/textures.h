@@ -5,6 +5,8 @@
 
 #include <epoxy/gl.h>
 
+#include "storage_size.h"
+
 #include "vit/image.h"
 
 namespace gfx {
@@ -28,17 +30,16 @@ public:
     int height() const { return h_; }
     // The photo fills the texture's top-left (u_max x v_max) share: storage
     // comes in size classes (sides 256, 320, 384, 448, 512, 640, ...) and is
-    // kept while photos fit, so opening photo after photo does not hand Mesa
-    // a buffer of a new size each time (the heap would fragment). The rest
-    // repeats the photo's edge pixels, so mipmaps do not darken its borders.
-    float u_max() const { return capacity_w_ > 0 ? static_cast<float>(texels_w_) / capacity_w_ : 1.f; }
-    float v_max() const { return capacity_h_ > 0 ? static_cast<float>(texels_h_) / capacity_h_ : 1.f; }
+    // kept while photos fit (storage_size.h). The rest repeats the photo's
+    // edge pixels, so mipmaps do not darken its borders.
+    float u_max() const { return capacity_.w > 0 ? static_cast<float>(texels_w_) / capacity_.w : 1.f; }
+    float v_max() const { return capacity_.h > 0 ? static_cast<float>(texels_h_) / capacity_.h : 1.f; }
     ~PhotoTexture();
 private:
     GLuint tex_ = 0;
     int w_ = 0, h_ = 0;                  // the photo's own size
     int texels_w_ = 0, texels_h_ = 0;    // its size in the texture (smaller beyond GL_MAX_TEXTURE_SIZE)
-    int capacity_w_ = 0, capacity_h_ = 0;
+    Extent capacity_;                    // the GL storage's size
     std::vector<uint8_t> staging_;       // capacity-sized RGB, kept for the same reason
 };
 
