@@ -239,10 +239,13 @@ std::string state_json(const AppState& s) {
     j["image_view"] = {s.image_view[0], s.image_view[1], s.image_view[2], s.image_view[3]};
     j["head_thumbs"] = s.head_thumbs;
     j["input_size"] = s.loaded.input ? s.loaded.input->size : 0;
-    j["page_targets"] = json::object();
-    for (const PageTarget& p : s.page_targets) j["page_targets"][p.name] = {p.x, p.y};
-    j["tour_offer_buttons"] = json::object();
-    for (const PageTarget& p : s.tour_offer_buttons) j["tour_offer_buttons"][p.name] = {p.x, p.y};
+    auto by_name = [](const std::vector<PageTarget>& targets) {  // name: [x, y]
+        json points = json::object();
+        for (const PageTarget& p : targets) points[p.name] = {p.x, p.y};
+        return points;
+    };
+    j["page_targets"] = by_name(s.page_targets);
+    j["tour_offer_buttons"] = by_name(s.tour_offer_buttons);
     j["temperature"] = s.temperature;
     j["tab"] = tab_name(s.tab);
     j["question"] = s.question;
