@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "support/real_model_fixture.h"
+#include "support/same_trace.h"
 #include "vit/forward.h"
 #include "vit/kernel_table.h"
 #include "vit/kernels.h"
@@ -241,12 +242,7 @@ TEST_F(FastForward, OneThreadGivesTheSameTraceAsTwo) {
         WorkerPool::keep_to_this_thread();
         alone = forward(*model, *input);
     }).join();
-    for (size_t l = 0; l < trace->layers.size(); ++l)
-        for (size_t h = 0; h < trace->layers[l].heads.size(); ++h) {
-            EXPECT_EQ(alone.layers[l].heads[h].attn, trace->layers[l].heads[h].attn) << "layer " << l << " head " << h;
-            EXPECT_EQ(alone.layers[l].heads[h].out, trace->layers[l].heads[h].out) << "layer " << l << " head " << h;
-        }
-    EXPECT_EQ(alone.logits, trace->logits);
+    testing::expect_same_trace(alone, *trace);
 }
 
 // A copy of the model (whose packed weights point at the original's) is

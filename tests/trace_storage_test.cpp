@@ -3,51 +3,25 @@
 // the earlier trace held, and reuses its memory where the shapes match.
 #include <gtest/gtest.h>
 
-#include <cstring>
-#include <string>
-
 #include "session/trace_recycler.h"
 #include "support/real_model_fixture.h"
+#include "support/same_trace.h"
 
 namespace vit {
 namespace {
 
 struct TraceStorage : testing::RealModelFixture {};
 
-void expect_same(const Mat& a, const Mat& b, const std::string& what) {
-    ASSERT_EQ(a.rows(), b.rows()) << what;
-    ASSERT_EQ(a.cols(), b.cols()) << what;
-    EXPECT_TRUE(a.size() == 0 || std::memcmp(a.data(), b.data(), sizeof(float) * a.size()) == 0) << what;
+// The same floats as a fresh run's, and the run's own times (not added to the earlier run's).
+void expect_same_trace(const Trace& fresh, const Trace& recycled) {
+    testing::expect_same_trace(fresh, recycled);
+    EXPECT_GT(recycled.seconds, 0);
+    EXPECT_LE(recycled.linear_seconds + recycled.attention_seconds, recycled.seconds);
 }
 
-void expect_same_trace(const Trace& a, const Trace& b) {
-    EXPECT_EQ(a.grid, b.grid);
-    EXPECT_EQ(a.tokens, b.tokens);
-    EXPECT_EQ(a.prefix, b.prefix);
-    EXPECT_EQ(a.head_dim, b.head_dim);
-    ASSERT_EQ(a.layers.size(), b.layers.size());
-    for (size_t l = 0; l < a.layers.size(); ++l) {
-        const std::string at = "layer " + std::to_string(l);
-        expect_same(a.layers[l].x_in, b.layers[l].x_in, at + " x_in");
-        ASSERT_EQ(a.layers[l].heads.size(), b.layers[l].heads.size());
-        for (size_t h = 0; h < a.layers[l].heads.size(); ++h) {
-            const HeadTrace &x = a.layers[l].heads[h], &y = b.layers[l].heads[h];
-            const std::string head = at + " head " + std::to_string(h);
-            expect_same(x.q, y.q, head + " q");
-            expect_same(x.k, y.k, head + " k");
-            expect_same(x.v, y.v, head + " v");
-            expect_same(x.attn, y.attn, head + " attn");
-            expect_same(x.out, y.out, head + " out");
-        }
-    }
-    expect_same(a.last_block_out, b.last_block_out, "last block out");
-    expect_same(a.final_tokens, b.final_tokens, "final tokens");
-    expect_same(a.logits, b.logits, "logits");
-    EXPECT_GT(b.seconds, 0);
-    EXPECT_LE(b.linear_seconds + b.attention_seconds, b.seconds);  // not added to the earlier run's
+Input cat_input(int size) {
+    return preprocess(load_image(testing::asset("chelsea.png")), testing::RealModelFixture::model->config.pre, size);
 }
-
-Input cat_input(int size) { return preprocess(load_image(testing::asset("chelsea.png")), testing::RealModelFixture::model->config.pre, size); }
 
 TEST_F(TraceStorage, TheSameShapeReusesTheMemoryAndGivesTheSameTrace) {
     const Input cat = cat_input(224);
