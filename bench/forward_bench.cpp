@@ -8,13 +8,13 @@
 #include <cstdlib>
 #include <string>
 
-#include "vit/forward.h"
-#include "vit/image.h"
-#include "vit/kernels.h"
-#include "vit/model.h"
-#include "vit/preprocess.h"
-#include "vit/worker_pool.h"
-#include "vit/checkpoint.h"
+#include "vit/base/worker_pool.h"
+#include "vit/formats/checkpoint.h"
+#include "vit/forward/forward.h"
+#include "vit/image/image.h"
+#include "vit/image/preprocess.h"
+#include "vit/kernels/kernels.h"
+#include "vit/model/model.h"
 
 namespace {
 

@@ -6,7 +6,7 @@
 #include <random>
 #include <vector>
 
-#include "vit/kernel_table.h"
+#include "vit/kernels/kernel_table.h"
 
 namespace {
 

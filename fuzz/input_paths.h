@@ -12,17 +12,17 @@
 #include <filesystem>
 #include <string>
 
-#include "vit/checkpoint.h"
-#include "vit/config.h"
-#include "vit/error.h"
-#include "vit/forward.h"
-#include "vit/image.h"
-#include "vit/model.h"
-#include "vit/preprocess.h"
-#include "vit/safetensors.h"
-#include "vit/torch_checkpoint.h"
-#include "vit/torch_pickle.h"
 #include "../tests/support/default_preprocess.h"
+#include "vit/base/error.h"
+#include "vit/formats/checkpoint.h"
+#include "vit/formats/safetensors.h"
+#include "vit/formats/torch_checkpoint.h"
+#include "vit/formats/torch_pickle.h"
+#include "vit/forward/forward.h"
+#include "vit/image/image.h"
+#include "vit/image/preprocess.h"
+#include "vit/model/config.h"
+#include "vit/model/model.h"
 
 namespace vitscope_fuzz {
 

@@ -12,7 +12,7 @@
 #include <string>
 
 #include "support/synthetic_model.h"
-#include "vit/safetensors.h"
+#include "vit/formats/safetensors.h"
 
 namespace fs = std::filesystem;
 using namespace vit;

@@ -6,8 +6,8 @@
 #include <atomic>
 
 #include "support/synthetic_model.h"
-#include "vit/attention_cost.h"
-#include "vit/error.h"
+#include "vit/analysis/quadratic.h"
+#include "vit/base/error.h"
 
 namespace vit {
 namespace {

@@ -16,11 +16,11 @@
 #include "support/random_input.h"
 #include "support/scratch_dir.h"
 #include "support/synthetic_model.h"
-#include "vit/error.h"
-#include "vit/forward.h"
-#include "vit/model.h"
-#include "vit/safetensors.h"
-#include "vit/checkpoint.h"
+#include "vit/base/error.h"
+#include "vit/formats/checkpoint.h"
+#include "vit/formats/safetensors.h"
+#include "vit/forward/forward.h"
+#include "vit/model/model.h"
 
 namespace vit {
 namespace {

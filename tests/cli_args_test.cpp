@@ -10,7 +10,7 @@
 
 #include "app/cli_args.h"
 #include "support/synthetic_session.h"
-#include "vit/error.h"
+#include "vit/base/error.h"
 
 namespace {
 

@@ -8,10 +8,10 @@
 
 #include "support/hand_made_trace.h"
 #include "support/synthetic_model.h"
-#include "vit/cls_attention.h"
-#include "vit/error.h"
-#include "vit/logit_lens.h"
-#include "vit/rollout.h"
+#include "vit/analysis/cls.h"
+#include "vit/analysis/logit_lens.h"
+#include "vit/analysis/rollout.h"
+#include "vit/base/error.h"
 
 namespace vit {
 namespace {

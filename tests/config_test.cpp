@@ -8,9 +8,9 @@
 
 #include "support/scratch_dir.h"
 #include "support/synthetic_model.h"
-#include "vit/config.h"
-#include "vit/preprocess.h"
-#include "vit/error.h"
+#include "vit/base/error.h"
+#include "vit/image/preprocess.h"
+#include "vit/model/config.h"
 
 namespace vit {
 namespace {

@@ -8,9 +8,9 @@
 
 #include "support/random_input.h"
 #include "support/synthetic_model.h"
-#include "vit/analysis.h"
-#include "vit/cross_attention.h"
-#include "vit/error.h"
+#include "vit/analysis/attention_rows.h"
+#include "vit/analysis/cross.h"
+#include "vit/base/error.h"
 
 namespace vit {
 namespace {

@@ -3,8 +3,8 @@
 // stated ranking, and the per-head mean beyond 3 patches counts what it says.
 #include <gtest/gtest.h>
 
-#include "vit/distance_bands.h"
-#include "vit/error.h"
+#include "vit/analysis/global.h"
+#include "vit/base/error.h"
 
 namespace vit {
 namespace {

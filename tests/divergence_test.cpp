@@ -6,8 +6,8 @@
 
 #include "support/random_input.h"
 #include "support/synthetic_model.h"
-#include "vit/divergence.h"
-#include "vit/error.h"
+#include "vit/analysis/divergence.h"
+#include "vit/base/error.h"
 
 namespace vit {
 namespace {

@@ -13,10 +13,10 @@
 
 #include "support/real_model_fixture.h"
 #include "support/same_trace.h"
-#include "vit/forward.h"
-#include "vit/kernel_table.h"
-#include "vit/kernels.h"
-#include "vit/worker_pool.h"
+#include "vit/base/worker_pool.h"
+#include "vit/forward/forward.h"
+#include "vit/kernels/kernel_table.h"
+#include "vit/kernels/kernels.h"
 
 namespace vit {
 namespace {

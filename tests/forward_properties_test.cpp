@@ -10,12 +10,12 @@
 #include <random>
 
 #include "support/real_model_fixture.h"
-#include "vit/analysis.h"
-#include "vit/error.h"
-#include "vit/forward.h"
-#include "vit/image.h"
-#include "vit/model.h"
-#include "vit/preprocess.h"
+#include "vit/analysis/attention_rows.h"
+#include "vit/base/error.h"
+#include "vit/forward/forward.h"
+#include "vit/image/image.h"
+#include "vit/image/preprocess.h"
+#include "vit/model/model.h"
 
 namespace vit {
 namespace {

@@ -8,8 +8,8 @@
 #include <random>
 
 #include "support/synthetic_model.h"
-#include "vit/error.h"
-#include "vit/head_ablation.h"
+#include "vit/analysis/head_ablation.h"
+#include "vit/base/error.h"
 
 namespace vit {
 namespace {

@@ -5,8 +5,8 @@
 #include <cmath>
 
 #include "support/hand_made_trace.h"
-#include "vit/error.h"
-#include "vit/head_analysis.h"
+#include "vit/analysis/heads.h"
+#include "vit/base/error.h"
 
 namespace vit {
 namespace {

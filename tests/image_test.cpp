@@ -21,11 +21,11 @@
 #include <string>
 #include <vector>
 
-#include "vit/error.h"
-#include "vit/exif_orientation.h"
-#include "vit/image.h"
-#include "vit/image_format.h"
 #include "support/default_model.h"
+#include "vit/base/error.h"
+#include "vit/image/exif_orientation.h"
+#include "vit/image/image.h"
+#include "vit/image/image_format.h"
 
 namespace {
 

@@ -10,11 +10,11 @@
 
 #include "support/default_model.h"
 #include "support/default_preprocess.h"
-#include "vit/error.h"
-#include "vit/image.h"
-#include "vit/input_image.h"
-#include "vit/patch_permutation.h"
-#include "vit/preprocess.h"
+#include "vit/analysis/patch_permutation.h"
+#include "vit/base/error.h"
+#include "vit/image/image.h"
+#include "vit/image/input_image.h"
+#include "vit/image/preprocess.h"
 
 namespace vit {
 namespace {

@@ -10,10 +10,10 @@
 
 #include "support/scratch_dir.h"
 #include "support/synthetic_model.h"
-#include "vit/error.h"
-#include "vit/labels.h"
-#include "vit/model.h"
-#include "vit/checkpoint.h"
+#include "vit/base/error.h"
+#include "vit/formats/checkpoint.h"
+#include "vit/model/labels.h"
+#include "vit/model/model.h"
 
 namespace vit {
 namespace {

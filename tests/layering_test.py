@@ -1,7 +1,9 @@
 """The layers depend one way: vit -> gfx -> session -> ui -> app. Every
 #include "layer/..." in src/ must name a layer at or below the includer's own,
 and the GL-free layers must not include GL, GLFW or ImGui headers. Plain
-includes ("file.h") must resolve inside the includer's own folder."""
+includes ("file.h") must resolve inside the includer's own folder.
+Inside vit and ui the folders are levels too (INNER_ORDER): a file may include
+from its own folder or one below it, never from one above."""
 import os
 import re
 import sys
@@ -9,6 +11,10 @@ import sys
 from script_support import SRC, Tally
 
 ORDER = ["vit", "gfx", "session", "ui", "app"]
+INNER_ORDER = {
+    "vit": ["base", "model", "image", "kernels", "formats", "forward", "analysis"],
+    "ui": ["widgets", "questions", "panels", "figures"],
+}
 # Headers a layer may not include at all, whatever the order says.
 FORBIDDEN = {
     "vit": re.compile(r"^(epoxy|GLFW|EGL|GL|imgui|backends)/|^imgui"),
@@ -21,6 +27,24 @@ INCLUDE = re.compile(r'^\s*#\s*include\s*([<"])([^>"]+)[>"]')
 
 def layer_of(path):
     return os.path.relpath(path, os.path.join(SRC, "src")).split(os.sep)[0]
+
+
+def inner_problem(layer, path, target):
+    """Why an include inside vit or ui breaks its folder order, or None."""
+    if layer not in INNER_ORDER:
+        return None
+    levels = INNER_ORDER[layer]
+    own = os.path.relpath(path, os.path.join(SRC, "src", layer)).split(os.sep)
+    if len(own) != 2 or own[0] not in levels:
+        return f"{layer} files live in one of its folders {levels}"
+    parts = target.split("/")
+    if parts[0] != layer:
+        return None
+    if len(parts) != 3 or parts[1] not in levels:
+        return f"name the {layer} folder: one of {levels}"
+    if levels.index(parts[1]) > levels.index(own[0]):
+        return f"upward inside {layer}: {own[0]} sits below {parts[1]}"
+    return None
 
 
 def main():
@@ -49,6 +73,9 @@ def main():
                     if first in ORDER:
                         if ORDER.index(first) > ORDER.index(layer):
                             problems.append(where + f" (upward: {layer} sits below {first})")
+                        why = inner_problem(layer, path, target)
+                        if why:
+                            problems.append(where + f" ({why})")
                         if layer == "session" and first == "gfx" and target not in SESSION_GFX_ALLOWED:
                             problems.append(where + " (session may use only gfx's GL-free style headers)")
                     elif not os.path.exists(os.path.join(root, target)):

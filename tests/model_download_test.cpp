@@ -19,9 +19,9 @@
 #include "session/model_download.h"
 #include "support/scratch_dir.h"
 #include "support/synthetic_model.h"
-#include "vit/default_model.h"
-#include "vit/error.h"
-#include "vit/checkpoint.h"
+#include "vit/base/default_model.h"
+#include "vit/base/error.h"
+#include "vit/formats/checkpoint.h"
 
 namespace {
 

@@ -2,7 +2,7 @@
 """`vitscope explain IMAGE --question NAME -o OUT.png`: each Questions page's
 figure, drawn offscreen without a display server (DISPLAY unset; EGL).
 
-For every page the window has (the kPages table of src/ui/questions_panel.cpp,
+For every page the window has (the kPages table of src/ui/panels/questions_panel.cpp,
 so pages added later are covered too): a well-formed PNG 2048 px wide, the
 page's question as its Title and the model, photo and selection in its
 Description, not blank, and the same picture twice for the same selection (but for the
@@ -56,7 +56,7 @@ def source(path):
 
 def window_pages():
     """The pages the window has, in kPages order."""
-    table = re.search(r"kPages\[\]\s*=\s*\{(.*?)\n\};", source("src/ui/questions_panel.cpp"), re.S).group(1)
+    table = re.search(r"kPages\[\]\s*=\s*\{(.*?)\n\};", source("src/ui/panels/questions_panel.cpp"), re.S).group(1)
     return re.findall(r'\{"(\w+)",\s*make_\w+\}', table)
 
 

@@ -10,11 +10,11 @@
 
 #include "support/random_input.h"
 #include "support/synthetic_model.h"
-#include "vit/analysis.h"
-#include "vit/content_shift.h"
-#include "vit/error.h"
-#include "vit/patch_permutation.h"
-#include "vit/permutation_experiment.h"
+#include "vit/analysis/attention_rows.h"
+#include "vit/analysis/dynamic.h"
+#include "vit/analysis/patch_permutation.h"
+#include "vit/analysis/permutation.h"
+#include "vit/base/error.h"
 
 namespace vit {
 namespace {

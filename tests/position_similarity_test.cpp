@@ -4,9 +4,9 @@
 
 #include <cmath>
 
-#include "vit/error.h"
-#include "vit/forward.h"
-#include "vit/position_similarity.h"
+#include "vit/analysis/position.h"
+#include "vit/base/error.h"
+#include "vit/forward/forward.h"
 
 namespace vit {
 namespace {

@@ -9,10 +9,10 @@
 #include <string>
 #include <vector>
 
-#include "vit/config.h"
-#include "vit/error.h"
-#include "vit/image.h"
-#include "vit/preprocess.h"
+#include "vit/base/error.h"
+#include "vit/image/image.h"
+#include "vit/image/preprocess.h"
+#include "vit/model/config.h"
 
 namespace {
 

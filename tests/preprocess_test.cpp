@@ -7,11 +7,11 @@
 #include <string>
 #include <vector>
 
-#include "vit/error.h"
-#include "vit/image.h"
-#include "vit/preprocess.h"
 #include "support/default_model.h"
 #include "support/default_preprocess.h"
+#include "vit/base/error.h"
+#include "vit/image/image.h"
+#include "vit/image/preprocess.h"
 
 namespace {
 

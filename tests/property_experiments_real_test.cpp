@@ -9,12 +9,12 @@
 #include <cstdio>
 
 #include "support/real_model_fixture.h"
-#include "vit/content_shift.h"
-#include "vit/distance_bands.h"
-#include "vit/image.h"
-#include "vit/permutation_experiment.h"
-#include "vit/preprocess.h"
-#include "vit/token_path.h"
+#include "vit/analysis/dynamic.h"
+#include "vit/analysis/global.h"
+#include "vit/analysis/permutation.h"
+#include "vit/analysis/mlp.h"
+#include "vit/image/image.h"
+#include "vit/image/preprocess.h"
 
 namespace vit {
 namespace {

@@ -9,8 +9,8 @@
 
 #include "support/scratch_dir.h"
 #include "support/synthetic_model.h"
-#include "vit/error.h"
-#include "vit/safetensors.h"
+#include "vit/base/error.h"
+#include "vit/formats/safetensors.h"
 
 namespace vit {
 namespace {

@@ -7,8 +7,8 @@
 #include <random>
 
 #include "support/hand_made_trace.h"
-#include "vit/error.h"
-#include "vit/scaling_analysis.h"
+#include "vit/analysis/scaling.h"
+#include "vit/base/error.h"
 
 namespace vit {
 namespace {

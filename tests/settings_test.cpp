@@ -11,7 +11,7 @@
 #include "gfx/style_names.h"
 #include "session/settings.h"
 #include "support/scratch_dir.h"
-#include "vit/error.h"
+#include "vit/base/error.h"
 
 namespace {
 

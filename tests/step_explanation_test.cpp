@@ -6,9 +6,9 @@
 #include <gtest/gtest.h>
 
 #include "support/synthetic_trace.h"
-#include "vit/error.h"
-#include "vit/step_explanation.h"
-#include "vit/whatif.h"
+#include "vit/analysis/step_explanation.h"
+#include "vit/analysis/whatif.h"
+#include "vit/base/error.h"
 
 namespace {
 

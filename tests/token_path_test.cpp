@@ -10,8 +10,8 @@
 
 #include "support/random_input.h"
 #include "support/synthetic_model.h"
-#include "vit/error.h"
-#include "vit/token_path.h"
+#include "vit/analysis/mlp.h"
+#include "vit/base/error.h"
 
 namespace vit {
 namespace {

@@ -13,10 +13,10 @@
 #include "support/scratch_dir.h"
 #include "support/synthetic_model.h"
 #include "support/torch_zip.h"
-#include "vit/error.h"
-#include "vit/model.h"
-#include "vit/checkpoint.h"
-#include "vit/torch_checkpoint.h"
+#include "vit/base/error.h"
+#include "vit/formats/checkpoint.h"
+#include "vit/formats/torch_checkpoint.h"
+#include "vit/model/model.h"
 
 namespace vit {
 namespace {

@@ -11,8 +11,8 @@
 #include <iterator>
 
 #include "support/torch_zip.h"
-#include "vit/error.h"
-#include "vit/torch_pickle.h"
+#include "vit/base/error.h"
+#include "vit/formats/torch_pickle.h"
 
 namespace vit {
 namespace {

@@ -10,7 +10,7 @@
 #include "session/tour.h"
 #include "session/tour_text.h"
 #include "support/synthetic_session.h"
-#include "vit/error.h"
+#include "vit/base/error.h"
 
 namespace {
 

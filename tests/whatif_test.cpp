@@ -10,13 +10,13 @@
 #include "support/default_model.h"
 #include "support/synthetic_trace.h"
 
-#include "vit/error.h"
-#include "vit/forward.h"
-#include "vit/image.h"
-#include "vit/model.h"
-#include "vit/preprocess.h"
-#include "vit/whatif.h"
-#include "vit/checkpoint.h"
+#include "vit/analysis/whatif.h"
+#include "vit/base/error.h"
+#include "vit/formats/checkpoint.h"
+#include "vit/forward/forward.h"
+#include "vit/image/image.h"
+#include "vit/image/preprocess.h"
+#include "vit/model/model.h"
 
 namespace {
 

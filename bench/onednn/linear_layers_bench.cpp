@@ -13,7 +13,7 @@
 
 #include <oneapi/dnnl/dnnl.hpp>
 
-#include "vit/kernels.h"
+#include "vit/kernels/kernels.h"
 
 namespace {
 

@@ -3,8 +3,8 @@
 #include <cstdlib>
 #include <string>
 
-#include "vit/default_model.h"
-#include "vit/error.h"
+#include "vit/base/default_model.h"
+#include "vit/base/error.h"
 
 namespace app {
 namespace {

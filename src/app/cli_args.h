@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "vit/forward.h"
+#include "vit/forward/forward.h"
 
 namespace app {
 

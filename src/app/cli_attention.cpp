@@ -5,7 +5,7 @@
 
 #include "commands.h"
 #include "pipeline.h"
-#include "vit/analysis.h"
+#include "vit/analysis/attention_rows.h"
 
 namespace app {
 

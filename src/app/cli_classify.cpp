@@ -4,8 +4,8 @@
 
 #include "commands.h"
 #include "pipeline.h"
-#include "vit/classes.h"
-#include "vit/error.h"
+#include "vit/base/error.h"
+#include "vit/forward/classes.h"
 
 namespace app {
 

@@ -10,9 +10,9 @@
 #include "commands.h"
 #include "npy.h"
 #include "pipeline.h"
-#include "vit/atomic_file.h"
-#include "vit/error.h"
-#include "vit/pos_embed.h"
+#include "vit/base/atomic_file.h"
+#include "vit/base/error.h"
+#include "vit/model/pos_embed.h"
 
 namespace app {
 namespace {

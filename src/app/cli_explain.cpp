@@ -7,8 +7,8 @@
 #include "commands.h"
 #include "explain_figure.h"
 #include "explain_questions.h"
-#include "vit/atomic_file.h"
-#include "vit/error.h"
+#include "vit/base/atomic_file.h"
+#include "vit/base/error.h"
 
 namespace app {
 

@@ -4,11 +4,11 @@
 
 #include "commands.h"
 #include "pipeline.h"
-#include "vit/labels.h"
-#include "vit/pos_embed.h"
-#include "vit/token_name.h"
-#include "vit/checkpoint.h"
-#include "vit/kernels.h"
+#include "vit/formats/checkpoint.h"
+#include "vit/forward/token_name.h"
+#include "vit/kernels/kernels.h"
+#include "vit/model/labels.h"
+#include "vit/model/pos_embed.h"
 
 namespace app {
 

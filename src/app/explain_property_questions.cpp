@@ -9,14 +9,14 @@
 
 #include "csv_field.h"
 #include "explain_questions.h"
-#include "vit/classes.h"
-#include "vit/cross_attention.h"
-#include "vit/distance_bands.h"
-#include "vit/divergence.h"
-#include "vit/error.h"
-#include "vit/permutation_experiment.h"
-#include "vit/position_similarity.h"
-#include "vit/token_path.h"
+#include "vit/analysis/cross.h"
+#include "vit/analysis/global.h"
+#include "vit/analysis/divergence.h"
+#include "vit/analysis/permutation.h"
+#include "vit/analysis/position.h"
+#include "vit/analysis/mlp.h"
+#include "vit/base/error.h"
+#include "vit/forward/classes.h"
 
 namespace app {
 namespace {

@@ -11,15 +11,15 @@
 
 #include "csv_field.h"
 #include "explain_questions.h"
-#include "vit/attention_cost.h"
-#include "vit/classes.h"
-#include "vit/cls_attention.h"
-#include "vit/error.h"
-#include "vit/head_ablation.h"
-#include "vit/head_analysis.h"
-#include "vit/logit_lens.h"
-#include "vit/rollout.h"
-#include "vit/scaling_analysis.h"
+#include "vit/analysis/quadratic.h"
+#include "vit/analysis/cls.h"
+#include "vit/analysis/head_ablation.h"
+#include "vit/analysis/heads.h"
+#include "vit/analysis/logit_lens.h"
+#include "vit/analysis/rollout.h"
+#include "vit/analysis/scaling.h"
+#include "vit/base/error.h"
+#include "vit/forward/classes.h"
 
 namespace app {
 namespace {

@@ -5,7 +5,7 @@
 #include <string>
 
 #include "commands.h"
-#include "vit/error.h"
+#include "vit/base/error.h"
 
 namespace {
 

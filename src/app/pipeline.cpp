@@ -1,7 +1,7 @@
 #include "pipeline.h"
 
-#include "vit/error.h"
-#include "vit/checkpoint.h"
+#include "vit/base/error.h"
+#include "vit/formats/checkpoint.h"
 
 namespace app {
 

@@ -4,10 +4,10 @@
 #include <vector>
 
 #include "cli_args.h"
-#include "vit/forward.h"
-#include "vit/image.h"
-#include "vit/model.h"
-#include "vit/preprocess.h"
+#include "vit/forward/forward.h"
+#include "vit/image/image.h"
+#include "vit/image/preprocess.h"
+#include "vit/model/model.h"
 
 namespace app {
 

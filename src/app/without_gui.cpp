@@ -1,7 +1,7 @@
 // Built instead of the window and export when CMake has VITSCOPE_GUI=OFF.
 #include "commands.h"
 #include "explain_figure.h"
-#include "vit/error.h"
+#include "vit/base/error.h"
 
 namespace app {
 

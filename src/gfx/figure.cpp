@@ -10,7 +10,7 @@
 #include "render_target.h"
 #include "style_names.h"
 #include "text.h"
-#include "vit/error.h"
+#include "vit/base/error.h"
 
 namespace gfx {
 namespace {

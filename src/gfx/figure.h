@@ -10,8 +10,8 @@
 #include "overlay_renderer.h"
 #include "png_writer.h"
 #include "rgba_image.h"
-#include "vit/image.h"
-#include "vit/preprocess.h"
+#include "vit/image/image.h"
+#include "vit/image/preprocess.h"
 
 namespace gfx {
 

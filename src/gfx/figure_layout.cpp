@@ -5,7 +5,7 @@
 
 #include "figure.h"
 #include "figure_metrics.h"
-#include "vit/error.h"
+#include "vit/base/error.h"
 
 namespace gfx {
 

@@ -10,7 +10,7 @@
 #include <filesystem>
 #include <vector>
 
-#include "vit/error.h"
+#include "vit/base/error.h"
 
 namespace gfx {
 namespace {

@@ -6,7 +6,7 @@
 #include <cstdio>
 #include <vector>
 
-#include "vit/error.h"
+#include "vit/base/error.h"
 
 namespace gfx {
 namespace {

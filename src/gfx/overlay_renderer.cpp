@@ -1,7 +1,7 @@
 #include "overlay_renderer.h"
 
 #include "shader_program.h"
-#include "vit/error.h"
+#include "vit/base/error.h"
 
 namespace gfx {
 namespace {

@@ -9,8 +9,8 @@
 
 #include "overlay_style.h"
 #include "textures.h"
-#include "vit/image.h"
-#include "vit/preprocess.h"
+#include "vit/image/image.h"
+#include "vit/image/preprocess.h"
 
 namespace gfx {
 

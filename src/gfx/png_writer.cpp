@@ -4,8 +4,8 @@
 #include <zlib.h>
 
 
-#include "vit/atomic_file.h"
-#include "vit/error.h"
+#include "vit/base/atomic_file.h"
+#include "vit/base/error.h"
 
 namespace gfx {
 namespace {

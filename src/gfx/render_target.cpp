@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <string>
 
-#include "vit/error.h"
+#include "vit/base/error.h"
 
 namespace gfx {
 

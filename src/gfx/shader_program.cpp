@@ -4,8 +4,8 @@
 #include <cstdlib>
 #include <filesystem>
 
-#include "vit/error.h"
-#include "vit/read_file.h"
+#include "vit/base/error.h"
+#include "vit/base/read_file.h"
 
 namespace gfx {
 namespace {

@@ -8,7 +8,7 @@
 #include <iterator>
 #include <vector>
 
-#include "vit/error.h"
+#include "vit/base/error.h"
 
 namespace gfx {
 

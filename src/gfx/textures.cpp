@@ -7,7 +7,7 @@
 #include <string>
 #include <utility>
 
-#include "vit/error.h"
+#include "vit/base/error.h"
 
 namespace gfx {
 namespace {

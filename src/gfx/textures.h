@@ -7,7 +7,7 @@
 
 #include "storage_size.h"
 
-#include "vit/image.h"
+#include "vit/image/image.h"
 
 namespace gfx {
 

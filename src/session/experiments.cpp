@@ -7,7 +7,7 @@
 #include <exception>
 #include <new>
 
-#include "vit/worker_pool.h"
+#include "vit/base/worker_pool.h"
 
 namespace session {
 namespace {

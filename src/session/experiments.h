@@ -18,7 +18,7 @@
 #include <string>
 #include <thread>
 
-#include "vit/task_control.h"
+#include "vit/base/task_control.h"
 
 namespace session {
 

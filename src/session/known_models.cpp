@@ -5,7 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "vit/error.h"
+#include "vit/base/error.h"
 
 namespace session {
 namespace {

@@ -8,9 +8,9 @@
 
 #include <curl/curl.h>
 
-#include "vit/error.h"
-#include "vit/model.h"
-#include "vit/checkpoint.h"
+#include "vit/base/error.h"
+#include "vit/formats/checkpoint.h"
+#include "vit/model/model.h"
 
 namespace session {
 namespace {

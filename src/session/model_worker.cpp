@@ -6,9 +6,9 @@
 #include <filesystem>
 #include <new>
 
-#include "vit/classes.h"
-#include "vit/error.h"
-#include "vit/checkpoint.h"
+#include "vit/base/error.h"
+#include "vit/formats/checkpoint.h"
+#include "vit/forward/classes.h"
 
 namespace session {
 namespace {

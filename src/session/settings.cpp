@@ -11,8 +11,8 @@
 #include <nlohmann/json.hpp>
 
 #include "gfx/style_names.h"
-#include "vit/atomic_file.h"
-#include "vit/error.h"
+#include "vit/base/atomic_file.h"
+#include "vit/base/error.h"
 
 namespace session {
 namespace {

@@ -1,7 +1,7 @@
 #include "shown_rows.h"
 
-#include "vit/analysis.h"
-#include "vit/step_explanation.h"
+#include "vit/analysis/attention_rows.h"
+#include "vit/analysis/step_explanation.h"
 
 namespace session {
 

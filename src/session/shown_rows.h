@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "state.h"
-#include "vit/tensor.h"
+#include "vit/base/tensor.h"
 
 namespace session {
 

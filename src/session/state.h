@@ -10,15 +10,15 @@
 #include <vector>
 
 #include "experiments.h"
+#include "gfx/overlay_style.h"
 #include "known_models.h"
 #include "model_download.h"
 #include "tour.h"
-#include "gfx/overlay_style.h"
-#include "vit/classes.h"
-#include "vit/forward.h"
-#include "vit/image.h"
-#include "vit/model.h"
-#include "vit/preprocess.h"
+#include "vit/forward/classes.h"
+#include "vit/forward/forward.h"
+#include "vit/image/image.h"
+#include "vit/image/preprocess.h"
+#include "vit/model/model.h"
 
 namespace session {
 

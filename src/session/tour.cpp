@@ -7,8 +7,8 @@
 
 #include "questions.h"
 #include "tour_text.h"
-#include "vit/error.h"
-#include "vit/read_file.h"
+#include "vit/base/error.h"
+#include "vit/base/read_file.h"
 
 namespace session {
 namespace {

@@ -6,10 +6,10 @@
 #include <set>
 
 #include "shown_rows.h"
-#include "vit/distance_bands.h"
-#include "vit/head_analysis.h"
-#include "vit/step_explanation.h"
-#include "vit/token_name.h"
+#include "vit/analysis/global.h"
+#include "vit/analysis/heads.h"
+#include "vit/analysis/step_explanation.h"
+#include "vit/forward/token_name.h"
 
 namespace session {
 namespace {

@@ -7,7 +7,7 @@
 #include <mutex>
 #include <optional>
 
-#include "vit/forward.h"
+#include "vit/forward/forward.h"
 
 namespace session {
 

@@ -7,7 +7,7 @@
 #include <gtest/gtest.h>
 
 #include "gfx/figure.h"
-#include "vit/error.h"
+#include "vit/base/error.h"
 
 namespace {
 

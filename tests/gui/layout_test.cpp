@@ -6,7 +6,7 @@
 
 #include <gtest/gtest.h>
 
-#include "ui/layout.h"
+#include "ui/widgets/layout.h"
 
 namespace {
 

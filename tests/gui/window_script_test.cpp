@@ -11,7 +11,7 @@
 #include "app/gui/window_script.h"
 #include "support/scratch_dir.h"
 #include "support/synthetic_session.h"
-#include "vit/error.h"
+#include "vit/base/error.h"
 
 namespace {
 

@@ -5,8 +5,8 @@
 #include <filesystem>
 #include <string>
 
-#include "vit/default_model.h"
-#include "vit/error.h"
+#include "vit/base/default_model.h"
+#include "vit/base/error.h"
 
 namespace vit::testing {
 

@@ -2,7 +2,7 @@
 // shorter side to 248 px bicubic, centre crop 224, mean = std = 0.5), written
 // out so tests and fuzzers use it without reading the model's config.json.
 #pragma once
-#include "vit/config.h"
+#include "vit/model/config.h"
 
 namespace vit::testing {
 

@@ -3,7 +3,7 @@
 #pragma once
 #include <functional>
 
-#include "vit/forward.h"
+#include "vit/forward/forward.h"
 
 namespace vit::testing {
 

@@ -8,7 +8,7 @@
 #include <sstream>
 #include <string>
 
-#include "vit/error.h"
+#include "vit/base/error.h"
 
 namespace vit::testing {
 

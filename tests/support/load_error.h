@@ -5,9 +5,9 @@
 
 #include <gtest/gtest.h>
 
-#include "vit/error.h"
-#include "vit/model.h"
-#include "vit/checkpoint.h"
+#include "vit/base/error.h"
+#include "vit/formats/checkpoint.h"
+#include "vit/model/model.h"
 
 namespace vit::testing {
 

@@ -3,7 +3,7 @@
 #pragma once
 #include <cstdint>
 
-#include "vit/preprocess.h"
+#include "vit/image/preprocess.h"
 
 namespace vit::testing {
 

@@ -6,11 +6,11 @@
 #include <gtest/gtest.h>
 
 #include "default_model.h"
-#include "vit/forward.h"
-#include "vit/image.h"
-#include "vit/model.h"
-#include "vit/preprocess.h"
-#include "vit/checkpoint.h"
+#include "vit/formats/checkpoint.h"
+#include "vit/forward/forward.h"
+#include "vit/image/image.h"
+#include "vit/image/preprocess.h"
+#include "vit/model/model.h"
 
 namespace vit::testing {
 

@@ -6,7 +6,7 @@
 
 #include <gtest/gtest.h>
 
-#include "vit/forward.h"
+#include "vit/forward/forward.h"
 
 namespace vit::testing {
 

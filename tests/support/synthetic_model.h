@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "vit/model.h"
-#include "vit/safetensors.h"
+#include "vit/formats/safetensors.h"
+#include "vit/model/model.h"
 
 namespace vit::testing {
 

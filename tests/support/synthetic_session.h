@@ -6,7 +6,7 @@
 #include <utility>
 
 #include "session/state.h"
-#include "vit/forward.h"
+#include "vit/forward/forward.h"
 
 namespace vit::testing {
 

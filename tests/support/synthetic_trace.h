@@ -5,7 +5,7 @@
 #include <cmath>
 #include <random>
 
-#include "vit/forward.h"
+#include "vit/forward/forward.h"
 
 namespace vit::testing {
 

@@ -4,7 +4,7 @@
 #include <filesystem>
 
 #include "session/shown_rows.h"
-#include "vit/error.h"
+#include "vit/base/error.h"
 
 namespace app {
 namespace {

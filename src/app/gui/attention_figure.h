@@ -7,9 +7,9 @@
 
 #include "gfx/figure.h"
 #include "session/state.h"
-#include "vit/forward.h"
-#include "vit/image.h"
-#include "vit/model.h"
+#include "vit/forward/forward.h"
+#include "vit/image/image.h"
+#include "vit/model/model.h"
 
 namespace app {
 

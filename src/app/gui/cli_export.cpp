@@ -12,12 +12,12 @@
 #include "gfx/figure.h"
 #include "gfx/headless_context.h"
 #include "gfx/style_names.h"
-#include "vit/error.h"
-#include "vit/forward.h"
-#include "vit/image.h"
-#include "vit/model.h"
-#include "vit/preprocess.h"
-#include "vit/checkpoint.h"
+#include "vit/base/error.h"
+#include "vit/formats/checkpoint.h"
+#include "vit/forward/forward.h"
+#include "vit/image/image.h"
+#include "vit/image/preprocess.h"
+#include "vit/model/model.h"
 
 namespace app {
 namespace {

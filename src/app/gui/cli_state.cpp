@@ -3,7 +3,7 @@
 #include <memory>
 #include <utility>
 
-#include "vit/classes.h"
+#include "vit/forward/classes.h"
 
 namespace app {
 namespace {

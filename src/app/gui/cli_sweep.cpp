@@ -20,7 +20,7 @@
 #include "gfx/headless_context.h"
 #include "gfx/style_names.h"
 #include "sweep_gif.h"
-#include "vit/error.h"
+#include "vit/base/error.h"
 
 namespace app {
 namespace {

@@ -14,7 +14,7 @@
 #include "gfx/headless_context.h"
 #include "session/tour.h"
 #include "tour_slides.h"
-#include "vit/error.h"
+#include "vit/base/error.h"
 #include "window_options.h"
 
 namespace app {

@@ -12,10 +12,10 @@
 #include "figure_output.h"
 #include "gfx/headless_context.h"
 #include "session/state.h"
-#include "ui/page_figure.h"
-#include "ui/questions_panel.h"
-#include "vit/classes.h"
-#include "vit/error.h"
+#include "ui/figures/page_figure.h"
+#include "ui/panels/questions_panel.h"
+#include "vit/base/error.h"
+#include "vit/forward/classes.h"
 
 namespace app {
 namespace {

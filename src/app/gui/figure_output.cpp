@@ -4,7 +4,7 @@
 #include <cctype>
 #include <filesystem>
 
-#include "vit/error.h"
+#include "vit/base/error.h"
 
 namespace app {
 

@@ -12,7 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "session/state.h"
-#include "ui/gl_cache.h"
+#include "ui/widgets/gl_cache.h"
 
 namespace app {
 

@@ -7,7 +7,7 @@
 #include "gfx/gif_writer.h"
 #include "gfx/png_writer.h"
 #include "session/shown_rows.h"
-#include "vit/error.h"
+#include "vit/base/error.h"
 
 namespace app {
 

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "attention_figure.h"
-#include "vit/preprocess.h"
+#include "vit/image/preprocess.h"
 
 namespace app {
 

@@ -7,9 +7,9 @@
 
 #include "gfx/png_writer.h"
 #include "session/tour_text.h"
-#include "ui/window_snapshot.h"
-#include "vit/atomic_file.h"
-#include "vit/error.h"
+#include "ui/figures/window_snapshot.h"
+#include "vit/base/atomic_file.h"
+#include "vit/base/error.h"
 
 namespace app {
 namespace {

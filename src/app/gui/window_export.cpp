@@ -5,10 +5,10 @@
 
 #include <epoxy/gl.h>
 
+#include "attention_figure.h"
 #include "gfx/figure.h"
 #include "gfx/png_writer.h"
-#include "attention_figure.h"
-#include "vit/error.h"
+#include "vit/base/error.h"
 
 namespace app {
 

@@ -4,8 +4,8 @@
 #include <cstdlib>
 #include <filesystem>
 
-#include "vit/default_model.h"
-#include "vit/error.h"
+#include "vit/base/default_model.h"
+#include "vit/base/error.h"
 
 namespace app {
 namespace {

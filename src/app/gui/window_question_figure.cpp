@@ -4,7 +4,7 @@
 #include <filesystem>
 
 #include "gfx/png_writer.h"
-#include "ui/page_figure.h"
+#include "ui/figures/page_figure.h"
 #include "window_export.h"
 
 namespace app {

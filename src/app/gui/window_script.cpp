@@ -9,7 +9,7 @@
 
 #include "gfx/style_names.h"
 #include "session/questions.h"
-#include "vit/error.h"
+#include "vit/base/error.h"
 
 namespace app {
 namespace {

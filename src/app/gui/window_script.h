@@ -38,8 +38,8 @@
 #include <string>
 #include <vector>
 
-#include "session/state.h"
 #include "app/cli_args.h"
+#include "session/state.h"
 
 namespace app {
 

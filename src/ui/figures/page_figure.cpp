@@ -1,0 +1,146 @@
+#include "ui/figures/page_figure.h"
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <memory>
+
+#include <backends/imgui_impl_opengl3.h>
+#include <imgui.h>
+
+#include "gfx/figure.h"
+#include "gfx/render_target.h"
+#include "session/questions.h"
+#include "ui/panels/questions_panel.h"
+#include "ui/widgets/gl_cache.h"
+#include "ui/widgets/offscreen_imgui.h"
+#include "ui/widgets/theme.h"
+#include "vit/base/error.h"
+
+namespace ui {
+namespace {
+
+constexpr float kWidth = 1024;      // logical pixels: the page a little wider than in a wide window
+constexpr float kDensity = 2;       // pixels per logical pixel: 2048 px wide, sharp on a slide
+constexpr float kFontSize = 15;     // the window's at UI scale 1
+constexpr float kPadding = 24;      // the figure's margin, logical pixels
+constexpr float kFirstHeight = 4000;  // the first frame's height, before the content is measured
+constexpr int kLayoutFrames = 3;    // frames drawn before one may be kept: tables and wrapped text settle
+constexpr int kMaxFrames = 8;       // then the one whose content fits its height, or the last
+
+// The state the figure shows: s's page, without what the mouse is over.
+session::AppState figure_state(const session::AppState& s, const std::string& page) {
+    session::AppState f = s;
+    f.tab = session::AppState::Tab::Questions;
+    f.question = page;
+    f.sel.hovered_key = -1;
+    return f;
+}
+
+// The model and the photo (and the second photo, on the pages that show it).
+std::string model_line(const session::AppState& s, const session::QuestionPage& page) {
+    const std::string model = gfx::model_title(s.loaded.model_dir, s.loaded.model ? s.loaded.model->config.name : "");
+    const auto name = [](const std::string& path) { return std::filesystem::path(path).filename().string(); };
+    std::string line = model + " \u00b7 " + name(s.loaded.image_path);
+    if (page.two_photos && s.compared.ready()) line += " and " + name(s.compared.image_path);
+    return line;
+}
+
+std::string selection_line(const session::AppState& s) {
+    const vit::Trace& t = *s.trace();
+    return gfx::attention_caption(s.sel.layer, s.sel.head, s.sel.query, t.row_of(s.sel.query), t.col_of(s.sel.query));
+}
+
+struct Drawn {
+    float content_height = 0;  // logical pixels, margins included
+    std::vector<session::Action> actions;
+};
+
+// One ImGui frame of the figure, display `height` logical pixels tall.
+Drawn draw_frame(const session::AppState& s, const session::QuestionPage& page, QuestionView& view, GlCache& gpu,
+                 const Fonts& fonts, float height) {
+    ImGuiIO& io = ImGui::GetIO();
+    io.DisplaySize = ImVec2(kWidth, height);
+    ImGui_ImplOpenGL3_NewFrame();
+    ImGui::NewFrame();
+    Drawn d;
+    const Frame f{s, d.actions, gpu, fonts, 1.f, kDensity, true};
+    ImGui::SetNextWindowPos(ImVec2(0, 0));
+    ImGui::SetNextWindowSize(io.DisplaySize);
+    ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(kPadding, kPadding));
+    ImGui::PushStyleVar(ImGuiStyleVar_WindowBorderSize, 0.f);
+    constexpr ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove |
+                                       ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoScrollWithMouse |
+                                       ImGuiWindowFlags_NoBringToFrontOnFocus | ImGuiWindowFlags_NoNav;
+    ImGui::Begin("##figure", nullptr, flags);
+    ImGui::PopStyleVar(2);  // the window keeps its own; the page's children get the theme's
+    // The caption: which model, photo and selection the page's numbers are of.
+    ImGui::PushFont(fonts.bold);
+    ImGui::TextUnformatted(model_line(s, page).c_str());
+    ImGui::PopFont();
+    ImGui::TextColored(colors::muted, "%s", selection_line(s).c_str());
+    ImGui::Separator();
+    ImGui::Spacing();
+    draw_question_page(f, page, view);
+    d.content_height = std::ceil(ImGui::GetCursorPosY() - ImGui::GetStyle().ItemSpacing.y + kPadding);
+    ImGui::End();
+    ImGui::Render();
+    return d;
+}
+
+}  // namespace
+
+PageFigure render_page_figure(const session::AppState& state, const std::string& name) {
+    const session::QuestionPage* page = session::find_question_page(name);
+    std::unique_ptr<QuestionView> view = make_question_view(name);
+    if (!page || !view) throw vit::Error("no Questions page '" + name + "' to draw a figure of");
+    if (!state.trace() || !state.loaded.image) throw vit::Error("nothing to draw yet: no model has run on a photo");
+    const session::AppState s = figure_state(state, name);
+
+    gfx::FramebufferScope keep;  // the window's GL state, when the window asks
+    OffscreenImGui imgui(kFontSize, kDensity);
+    GlCache gpu;
+    if (!gpu.error().empty()) throw vit::Error("figure: " + gpu.error());
+    gpu.sync(s);
+
+    // The same number of frames for the same state: the picture is a function of it.
+    float height = kFirstHeight;
+    Drawn last;
+    for (int frame = 0; frame < kMaxFrames; ++frame) {
+        last = draw_frame(s, *page, *view, gpu, imgui.fonts(), height);
+        if (frame >= kLayoutFrames && last.content_height == height) break;
+        if (frame + 1 < kMaxFrames) height = std::max(1.f, last.content_height);
+    }
+
+    PageFigure out;
+    const int w = static_cast<int>(std::lround(kWidth * kDensity));
+    const int h = static_cast<int>(std::lround(ImGui::GetIO().DisplaySize.y * kDensity));
+    gfx::RenderTarget target(w, h);
+    target.bind();
+    glDisable(GL_SCISSOR_TEST);
+    const ImVec4 bg = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
+    glClearColor(bg.x, bg.y, bg.z, 1.f);
+    glClear(GL_COLOR_BUFFER_BIT);
+    ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+    out.image = target.read();
+    for (size_t i = 3; i < out.image.pixels.size(); i += 4) out.image.pixels[i] = 255;  // opaque, as on screen
+
+    out.metadata = {{"Title", page->title},
+                    {"Description", model_line(s, *page) + " \u00b7 " + selection_line(s)},
+                    {"Software", "vitscope"},
+                    {"vitscope:question", name}};
+    // What the page asked for and has not got: its experiments, and its
+    // analyses (numbers too slow for one frame), both run before it is drawn again.
+    auto ask = [&](const std::string& key, const session::ExperimentJob& job) {
+        const bool seen = std::any_of(out.missing.begin(), out.missing.end(),
+                                      [&](const session::act::RunExperiment& m) { return m.key == key; });
+        if (!seen) out.missing.push_back({key, job});
+    };
+    for (const session::Action& a : last.actions) {
+        if (auto* x = std::get_if<session::act::RunExperiment>(&a)) ask(x->key, x->job);
+        if (auto* x = std::get_if<session::act::RunAnalysis>(&a)) ask(x->key, x->job);
+    }
+    return out;
+}
+
+}  // namespace ui

@@ -1,0 +1,56 @@
+#include "ui/figures/window_snapshot.h"
+
+#include <backends/imgui_impl_opengl3.h>
+#include <imgui.h>
+
+#include "gfx/render_target.h"
+#include "ui/panels/main_view.h"
+#include "ui/widgets/gl_cache.h"
+#include "ui/widgets/offscreen_imgui.h"
+#include "vit/base/error.h"
+
+namespace ui {
+namespace {
+
+constexpr float kFontSize = 15;  // the window's at UI scale 1
+constexpr int kFrames = 4;       // the tab chosen by the state shows a frame later; tables settle
+
+}  // namespace
+
+WindowSnapshot render_window(const session::AppState& state, int width, int height) {
+    if (!state.trace() || !state.loaded.image) throw vit::Error("nothing to draw yet: no model has run on a photo");
+    session::AppState s = state;
+    s.sel.hovered_key = -1;
+
+    gfx::FramebufferScope keep;  // the window's GL state, when the window asks
+    OffscreenImGui imgui(kFontSize, 1);
+    GlCache gpu;
+    if (!gpu.error().empty()) throw vit::Error("slide: " + gpu.error());
+    gpu.sync(s);
+    MainView view;
+    std::vector<session::Action> actions;
+    for (int frame = 0; frame < kFrames; ++frame) {
+        actions.clear();
+        ImGui::GetIO().DisplaySize = ImVec2(static_cast<float>(width), static_cast<float>(height));
+        ImGui_ImplOpenGL3_NewFrame();
+        ImGui::NewFrame();
+        view.draw(Frame{s, actions, gpu, imgui.fonts(), 1.f, 1.f, false});
+        ImGui::Render();
+    }
+
+    WindowSnapshot out;
+    gfx::RenderTarget target(width, height);
+    target.bind();
+    glDisable(GL_SCISSOR_TEST);
+    glClearColor(0, 0, 0, 1);
+    glClear(GL_COLOR_BUFFER_BIT);
+    ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+    out.image = target.read();
+    for (size_t i = 3; i < out.image.pixels.size(); i += 4) out.image.pixels[i] = 255;  // opaque, as on screen
+    for (const session::Action& a : actions)
+        if (std::holds_alternative<session::act::RunExperiment>(a) || std::holds_alternative<session::act::RunAnalysis>(a))
+            out.asked.push_back(a);
+    return out;
+}
+
+}  // namespace ui

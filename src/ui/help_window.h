@@ -1,9 +1,0 @@
-// Help > Mouse and keyboard (F1): every way to drive the window.
-#pragma once
-#include "frame.h"
-
-namespace ui {
-
-void help_window(const Frame& f);
-
-}  // namespace ui

@@ -1,0 +1,70 @@
+#include "ui/panels/help_window.h"
+
+#include "ui/widgets/theme.h"
+
+namespace ui {
+namespace {
+
+struct Entry {
+    const char* input;
+    const char* effect;
+};
+
+const Entry kEntries[] = {
+    {"Click a patch on the photo", "make it the query i"},
+    {"Hover a patch on any map", "name it; the math panel explains it as key j"},
+    {"Click a map in the math panel", "pin that key j (click again to release)"},
+    {"Right-click a patch on the photo", "pin it as key j"},
+    {"Esc", "release the pinned key; close dialogs"},
+    {"C", "make CLS the query"},
+    {"Q", "the Questions tab: why √dₖ, heads, N², CLS, global, ..."},
+    {"Arrow keys", "move the query one patch"},
+    {"PageUp / PageDown", "previous / next layer"},
+    {"[ / ]", "previous / next head"},
+    {"M", "photo shows the mean of the visible heads / the selected head"},
+    {"P", "classroom mode: larger type and lines, the photo, one layer's heads, one math step"},
+    {", / .", "in classroom mode: the math step before / after"},
+    {"Click a head thumbnail", "show or hide that head (for the mean)"},
+    {"Click a cell of the layers × heads grid", "jump to that layer and head"},
+    {"Ctrl+O / Ctrl+M", "open an image / a model folder"},
+    {"Drop a file or folder on the window", "open it (a folder with config.json is a model)"},
+    {"Ctrl+E", "export the figure of the current map (PNG)"},
+    {"F12", "screenshot of the whole window (PNG)"},
+    {"Help > Guided tour", "step through one patch's attention; → / ← next / back, Esc leaves"},
+    {"F1", "this help"},
+    {"Ctrl+Q", "quit"},
+};
+
+}  // namespace
+
+void help_window(const Frame& f) {
+    if (!f.s.show_help) return;
+    const ImVec2 display = ImGui::GetIO().DisplaySize;
+    ImGui::SetNextWindowPos(ImVec2(display.x * 0.5f, display.y * 0.5f), ImGuiCond_Appearing, ImVec2(0.5f, 0.5f));
+    ImGui::SetNextWindowSize(ImVec2(f.px(620), 0), ImGuiCond_Appearing);
+    bool open = true;
+    if (ImGui::Begin("Mouse and keyboard", &open, ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoSavedSettings)) {
+        if (ImGui::BeginTable("##keys", 2, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp)) {
+            for (const Entry& e : kEntries) {
+                ImGui::TableNextRow();
+                ImGui::TableNextColumn();
+                ImGui::PushFont(f.fonts.bold);
+                ImGui::TextUnformatted(e.input);
+                ImGui::PopFont();
+                ImGui::TableNextColumn();
+                ImGui::TextUnformatted(e.effect);
+            }
+            ImGui::EndTable();
+        }
+        ImGui::Spacing();
+        ImGui::PushTextWrapPos(0);
+        ImGui::TextColored(colors::muted,
+                           "Every number comes from the model's forward pass on this photo. What-ifs are labelled "
+                           "as such: they change one step of attention to show why it is there.");
+        ImGui::PopTextWrapPos();
+    }
+    ImGui::End();
+    if (!open) f.emit(session::act::ShowHelp{false});
+}
+
+}  // namespace ui

@@ -1,0 +1,83 @@
+#include "ui/panels/main_view.h"
+
+#include "ui/panels/help_window.h"
+#include "ui/panels/menu_bar.h"
+#include "ui/panels/status_bar.h"
+#include "ui/panels/tour_card.h"
+#include "ui/widgets/layout.h"
+#include "ui/widgets/shortcuts.h"
+#include "ui/widgets/theme.h"
+
+namespace ui {
+namespace {
+
+constexpr ImGuiWindowFlags kPanel = ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse |
+                                    ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoBringToFrontOnFocus;
+
+bool begin_panel(const char* title, const PanelRect& r, ImGuiWindowFlags extra = 0) {
+    ImGui::SetNextWindowPos(r.pos);
+    ImGui::SetNextWindowSize(r.size);
+    return ImGui::Begin(title, nullptr, kPanel | extra);
+}
+
+}  // namespace
+
+void MainView::draw(const Frame& f) {
+    const float top = menu_bar(f);
+    const float bottom = status_bar_height();
+    const Layout layout = compute_layout(ImGui::GetIO().DisplaySize, top, bottom, f.s.classroom);
+
+    if (begin_panel("Photo", layout.photo, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse))
+        photo_.draw(f);
+    ImGui::End();
+
+    if (begin_panel("Heads and layers", layout.heads, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse))
+        heads_.draw(f);
+    ImGui::End();
+
+    if (begin_panel("Inside one head", layout.math)) {
+        if (ImGui::BeginTabBar("##right")) {
+            // A tab chosen through the state (a script) is forced once; clicks report back.
+            using Tab = session::AppState::Tab;
+            auto flags_for = [&](Tab t) { return f.s.tab == t && shown_tab_ != t ? ImGuiTabItemFlags_SetSelected : 0; };
+            Tab shown = shown_tab_;
+            if (ImGui::BeginTabItem("Attention, step by step", nullptr, flags_for(Tab::Math))) {
+                shown = Tab::Math;
+                ImGui::BeginChild("##math");
+                math_.draw(f);
+                ImGui::EndChild();
+                ImGui::EndTabItem();
+            }
+            ImGui::PushStyleColor(ImGuiCol_Text, colors::whatif);
+            const bool whatifs = ImGui::BeginTabItem("What-ifs", nullptr, flags_for(Tab::WhatIfs));
+            ImGui::PopStyleColor();
+            if (whatifs) {
+                shown = Tab::WhatIfs;
+                ImGui::BeginChild("##whatif");
+                whatif_.draw(f);
+                ImGui::EndChild();
+                ImGui::EndTabItem();
+            }
+            if (ImGui::BeginTabItem("Questions", nullptr, flags_for(Tab::Questions))) {
+                shown = Tab::Questions;
+                ImGui::BeginChild("##questions");
+                questions_.draw(f);
+                ImGui::EndChild();
+                ImGui::EndTabItem();
+            }
+            if (shown != shown_tab_ && shown != f.s.tab && f.s.tab == shown_tab_) f.emit(session::act::ShowTab{shown});
+            shown_tab_ = shown;
+            ImGui::EndTabBar();
+        }
+    }
+    ImGui::End();
+
+    tour_card(f, layout);
+    status_bar(f, bottom);
+    help_window(f);
+    browser_.draw(f);
+    get_model_.draw(f);
+    shortcuts(f);
+}
+
+}  // namespace ui

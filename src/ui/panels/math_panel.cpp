@@ -1,0 +1,244 @@
+#include "ui/panels/math_panel.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "session/shown_rows.h"
+#include "ui/widgets/color_bar.h"
+#include "ui/widgets/imgui_helpers.h"
+#include "ui/widgets/theme.h"
+#include "ui/widgets/vector_strip.h"
+#include "vit/analysis/step_explanation.h"
+#include "vit/forward/token_name.h"
+
+namespace ui {
+namespace {
+
+// Subscripted names as the math panel writes them.
+namespace sym {
+inline constexpr const char* q_i = "qᵢ";
+inline constexpr const char* k_j = "kⱼ";
+inline constexpr const char* v_j = "vⱼ";
+inline constexpr const char* o_i = "oᵢ";
+inline constexpr const char* s_ij = "sᵢⱼ";
+inline constexpr const char* a_ij = "aᵢⱼ";
+inline constexpr const char* sqrt_dk = "√dₖ";
+inline constexpr const char* d_k = "dₖ";
+}  // namespace sym
+
+// A number with 5 significant digits, in scientific notation when tiny or
+// huge, so 0.00009 never reads as 0.00009 when it is 8.7654e-05.
+std::string five_digits(double v) {
+    char buf[32];
+    const double a = std::abs(v);
+    std::snprintf(buf, sizeof buf, (a != 0 && (a < 1e-3 || a >= 1e6)) ? "%.4e" : "%.5g", v);
+    return buf;
+}
+
+// A labelled strip: name on the left, the strip, a note on the right.
+void strip_row(const Frame& f, const char* name, const char* id, const float* v, int n, float extent, const char* note) {
+    const float label_w = f.px(56), note_w = f.px(150);
+    ImGui::PushFont(f.fonts.bold);
+    ImGui::AlignTextToFramePadding();
+    ImGui::TextUnformatted(name);
+    ImGui::PopFont();
+    ImGui::SameLine(label_w);
+    const float w = std::max(f.px(64), ImGui::GetContentRegionAvail().x - note_w);
+    vector_strip(f, id, v, n, extent, w);
+    ImGui::SameLine();
+    ImGui::PushFont(f.fonts.mono);
+    ImGui::TextColored(colors::muted, "%s", note);
+    ImGui::PopFont();
+}
+
+// One line of an equation, slightly brighter than prose.
+template <class... A>
+void equation(const Frame&, const char* fmt, A... args) {
+    ImGui::TextColored(ImVec4(0.97f, 0.97f, 0.92f, 1.f), fmt, args...);
+}
+
+struct Key {
+    int token = -1;
+    const char* why = "";
+};
+
+Key key_of(const session::AppState& s) {
+    if (s.sel.pinned_key >= 0) return {s.sel.pinned_key, "pinned: click it again or press Esc to release"};
+    if (s.sel.hovered_key >= 0) return {s.sel.hovered_key, "under the mouse; click a map to pin it"};
+    return {session::explained_key(s), "the key the query attends to most; hover a map to pick another"};
+}
+
+// "Step 3 of 7: Score", with buttons (and , . keys) to the step before and after.
+void step_navigator(const Frame& f) {
+    static const char* names[session::kMathSteps] = {"Query", "Key", "Score", "Scale", "Softmax", "Value", "Output"};
+    const int step = f.s.math_step;
+    ImGui::BeginDisabled(step <= 1);
+    if (ImGui::ArrowButton("##step_back", ImGuiDir_Left)) f.emit(session::act::SetMathStep{step - 1});
+    ImGui::EndDisabled();
+    ImGui::SameLine();
+    ImGui::BeginDisabled(step >= session::kMathSteps);
+    if (ImGui::ArrowButton("##step_next", ImGuiDir_Right)) f.emit(session::act::SetMathStep{step + 1});
+    ImGui::EndDisabled();
+    ImGui::SameLine();
+    ImGui::Text("Step %d of %d: %s", step, session::kMathSteps, names[step - 1]);
+    ImGui::SameLine();
+    ImGui::TextColored(colors::muted, "  (keys , and .)");
+}
+
+
+}  // namespace
+
+void MathPanel::draw(const Frame& f) {
+    const session::AppState& s = f.s;
+    const vit::Trace* tp = s.trace();
+    if (!tp) {
+        ImGui::TextColored(colors::muted, "The math appears once a model has run on a photo.");
+        return;
+    }
+    const vit::Trace& t = *tp;
+    const int l = s.sel.layer, h = s.sel.head, i = s.sel.query, d = t.head_dim;
+    const Key key = key_of(s);
+    const int j = key.token;
+    const vit::StepExplanation e = vit::explain_step(t, l, h, i, j);
+    // Header: what is being explained.
+    ImGui::PushFont(f.fonts.title);
+    ImGui::Text("Layer %d · head %d", l, h);
+    ImGui::PopFont();
+    ImGui::SameLine();
+    ImGui::TextColored(colors::muted, "   %s = %d numbers per token", sym::d_k, d);
+    ImGui::TextUnformatted("query i:");
+    ImGui::SameLine();
+    ImGui::TextColored(colors::accent, "%s · token %d", vit::token_name(t, i).c_str(), i);
+    ImGui::TextUnformatted("key j:");
+    ImGui::SameLine();
+    ImGui::TextColored(s.sel.pinned_key >= 0 ? colors::pinned : ImVec4(0.92f, 0.92f, 0.92f, 1.f), "%s · token %d",
+                       vit::token_name(t, j).c_str(), j);
+    ImGui::SameLine();
+    ImGui::PushTextWrapPos(0);
+    ImGui::TextColored(colors::muted, "(%s)", key.why);
+    ImGui::PopTextWrapPos();
+    if (s.sel.source == session::MapSource::MeanOfVisible)
+        ImGui::TextColored(colors::muted, "The photo shows the mean of heads; this panel explains head %d alone.", h);
+
+    char note[96];
+    // Classroom mode shows one step at a time, large, with its own way forward and back.
+    const bool one_step = s.classroom;
+    const auto shown = [&](int step) { return !one_step || s.math_step == step; };
+    if (one_step) step_navigator(f);
+
+    ImGui::Separator();
+    if (shown(1)) {
+    step_heading(f, "1", "Query", "What this patch is looking for: its token times W_Q, a question asked of every other token.");
+    std::snprintf(note, sizeof note, "‖qᵢ‖ = %.3f", e.q.norm());
+    strip_row(f, sym::q_i, "##q", e.q.data(), d, e.qk_extent, note);
+    }
+
+    if (shown(2)) {
+    step_heading(f, "2", "Key", "What each patch offers: its token times W_K, the label a query is matched against.");
+    std::snprintf(note, sizeof note, "‖kⱼ‖ = %.3f", e.k.norm());
+    strip_row(f, sym::k_j, "##k", e.k.data(), d, e.qk_extent, note);
+    }
+
+    if (shown(3)) {
+    step_heading(f, "3", "Score", "How well the question matches the offer: multiply dimension by dimension and add "
+                                  "up. Red cells agree in sign, blue cells disagree.");
+    std::snprintf(note, sizeof note, "Σ = %.4f", e.score);
+    strip_row(f, "qᵢ⊙kⱼ", "##qk", e.qk_product.data(), d, e.product_extent, note);
+    equation(f, "%s = qᵢ · kⱼ = Σ_d qᵢ[d]·kⱼ[d] = %.4f", sym::s_ij, e.score);
+    }
+
+    if (shown(4)) {
+    step_heading(f, "4", "Scale", "Dividing by √dₖ keeps scores from growing with the vector length, so the softmax "
+                                  "still spreads its weight (see the What-ifs without it).");
+    equation(f, "%s / %s = %.4f / √%d = %.4f / %.4g = %.4f", sym::s_ij, sym::sqrt_dk, e.score, d, e.score, e.sqrt_dk, e.scaled_score);
+    }
+
+    if (shown(5)) {
+    step_heading(f, "5", "Softmax", "Turns the scores of all keys into weights that are positive and add up to 1: "
+                                    "exponentiate each, divide by the total Z.");
+    equation(f, "exp(%s/%s) = exp(%.4f) = %s", sym::s_ij, sym::sqrt_dk, e.scaled_score, five_digits(e.exp_score).c_str());
+    equation(f, "Z = Σₖ exp(sᵢₖ/√dₖ) = %s   (over all %d keys)", five_digits(e.z).c_str(), t.tokens);
+    equation(f, "%s = %s / %s = %s", sym::a_ij, five_digits(e.exp_score).c_str(), five_digits(e.z).c_str(), five_digits(e.recomputed_weight).c_str());
+    ImGui::SameLine();
+    // The recomputation against what the forward pass stored (float32 there).
+    ImGui::TextColored(e.agrees ? colors::ok : colors::error, "%s the model's %s", e.agrees ? "✓" : "≠", five_digits(e.model_weight).c_str());
+
+    // The three stages as maps over the photo.
+    ImGui::Spacing();
+    const float gap = ImGui::GetStyle().ItemSpacing.x;
+    const float w = std::floor((ImGui::GetContentRegionAvail().x - 2 * gap) / 3);
+    const ImVec2 size = fit_photo(s, ImVec2(w, w));
+    const gfx::Marks marks = marks_for(t, i, s.sel.hovered_key, s.sel.pinned_key);
+    const MapData maps[3] = {signed_map(t, e.raw, s.style), signed_map(t, e.scaled, s.style), weights_map(t, e.weights, s.style)};
+    const char* titles[3] = {"raw score sᵢⱼ", "scaled sᵢⱼ/√dₖ", "softmax weight aᵢⱼ"};
+    MapView* views[3] = {&raw_, &scaled_, &weights_};
+    for (int m = 0; m < 3; ++m) {
+        if (m) ImGui::SameLine();
+        ImGui::BeginGroup();
+        ImGui::PushID(m);
+        ImGui::TextUnformatted(titles[m]);
+        const MapHit hit = views[m]->show(f, "##map", &maps[m], marks, size);
+        color_bar(f, maps[m], size.x, m < 2 ? "score" : "weight");
+        if (hit.hovered) {
+            f.emit(session::act::HoverKey{hit.token});
+            if (hit.clicked && hit.token >= 0) f.emit(session::act::PinKey{hit.token});
+        }
+        ImGui::PopID();
+        ImGui::EndGroup();
+    }
+    ImGui::PushTextWrapPos(0);
+    ImGui::TextColored(colors::muted, "Raw and scaled maps share a pattern; only the numbers on the bar shrink by √dₖ. "
+                                      "The softmax makes the largest scores dominate.");
+    ImGui::PopTextWrapPos();
+    equation(f, "Σⱼ aᵢⱼ = %.6f   largest %.4f on %s   spread ≈ %.1f keys", e.row.sum, e.row.max,
+             vit::token_name(t, e.row.argmax).c_str(), e.row.effective_keys);
+    }
+
+    if (shown(6)) {
+    step_heading(f, "6", "Value", "What each patch hands over when attended: its token times W_V.");
+    std::snprintf(note, sizeof note, "‖vⱼ‖ = %.3f", e.v.norm());
+    strip_row(f, sym::v_j, "##v", e.v.data(), d, e.value_extent, note);
+    }
+
+    if (!shown(7)) return;
+    step_heading(f, "7", "Output", "The query's new information: all values averaged with the attention weights. "
+                                   "A few keys usually dominate.");
+    std::snprintf(note, sizeof note, "‖oᵢ‖ = %.3f", e.output.norm());
+    strip_row(f, "oᵢ", "##o", e.output.data(), d, e.value_extent, note);
+    equation(f, "%s = Σⱼ aᵢⱼ vⱼ   (the strips of v share one colour scale)", sym::o_i);
+
+    const auto& all = e.contributions;
+    ImGui::TextColored(colors::muted, "Keys contributing most (by aᵢⱼ · ‖vⱼ‖):");
+    const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingStretchProp;
+    if (ImGui::BeginTable("##top", 5, flags)) {
+        ImGui::TableSetupColumn("key");
+        ImGui::TableSetupColumn("aᵢⱼ");
+        ImGui::TableSetupColumn("‖vⱼ‖");
+        ImGui::TableSetupColumn("aᵢⱼ·‖vⱼ‖");
+        ImGui::TableSetupColumn("share");
+        ImGui::TableHeadersRow();
+        for (size_t r = 0; r < std::min<size_t>(6, all.size()); ++r) {
+            const auto& c = all[r];
+            ImGui::TableNextRow();
+            ImGui::TableNextColumn();
+            char label[64];
+            std::snprintf(label, sizeof label, "%s##c%zu", vit::token_name(t, c.token).c_str(), r);
+            if (ImGui::Selectable(label, c.token == j, ImGuiSelectableFlags_SpanAllColumns)) f.emit(session::act::PinKey{c.token});
+            if (ImGui::IsItemHovered()) f.emit(session::act::HoverKey{c.token});
+            ImGui::PushFont(f.fonts.mono);
+            ImGui::TableNextColumn();
+            ImGui::Text("%.4f", c.weight);
+            ImGui::TableNextColumn();
+            ImGui::Text("%.3f", c.value_norm);
+            ImGui::TableNextColumn();
+            ImGui::Text("%.4f", c.amount);
+            ImGui::TableNextColumn();
+            ImGui::Text("%.1f %%", 100.0 * c.share);
+            ImGui::PopFont();
+        }
+        ImGui::EndTable();
+    }
+}
+
+}  // namespace ui

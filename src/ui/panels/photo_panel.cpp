@@ -1,0 +1,273 @@
+#include "ui/panels/photo_panel.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+
+#include "gfx/style_names.h"
+#include "session/shown_rows.h"
+#include "ui/widgets/color_bar.h"
+#include "ui/widgets/imgui_helpers.h"
+#include "ui/widgets/input_size_control.h"
+#include "ui/widgets/theme.h"
+#include "vit/forward/token_name.h"
+
+namespace ui {
+namespace {
+
+const char* kColormapLabels[] = {"viridis", "magma", "turbo"};
+
+// The "global, not local" page: the 3 x 3 patches around the query, all a
+// 3 x 3 convolution would see, so the weight outside it shows on the photo.
+// origin: the grid's top-left corner on screen; cell: one patch's size.
+void convolution_window(const Frame& f, const vit::Trace& t, int query, ImVec2 origin, ImVec2 cell) {
+    const int r = t.row_of(query), c = t.col_of(query), last = t.grid - 1;
+    const int r0 = std::max(0, r - 1), r1 = std::min(last, r + 1), c0 = std::max(0, c - 1), c1 = std::min(last, c + 1);
+    const ImVec2 a(origin.x + c0 * cell.x, origin.y + r0 * cell.y), b(origin.x + (c1 + 1) * cell.x, origin.y + (r1 + 1) * cell.y);
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    const ImU32 colour = IM_COL32(255, 255, 255, 255);
+    dl->AddRect(ImVec2(a.x - f.px(1), a.y - f.px(1)), ImVec2(b.x + f.px(1), b.y + f.px(1)), IM_COL32(0, 0, 0, 200), 0, 0, f.px(4));
+    dl->AddRect(a, b, colour, 0, 0, f.px(2));
+    const char* label = "3 × 3 convolution's reach";
+    const ImVec2 ls = ImGui::CalcTextSize(label);
+    // Below the square, or above it near the bottom edge; kept inside the grid.
+    const float grid_right = origin.x + t.grid * cell.x, grid_bottom = origin.y + t.grid * cell.y;
+    ImVec2 lp(std::min(a.x, grid_right - ls.x - f.px(4)), b.y + f.px(3));
+    if (lp.y + ls.y > grid_bottom) lp.y = a.y - ls.y - f.px(3);
+    lp.x = std::max(lp.x, origin.x + f.px(2));
+    dl->AddRectFilled(ImVec2(lp.x - f.px(3), lp.y - f.px(1)), ImVec2(lp.x + ls.x + f.px(3), lp.y + ls.y + f.px(1)),
+                      IM_COL32(0, 0, 0, 170), f.px(3));
+    dl->AddText(lp, colour, label);
+}
+
+}  // namespace
+
+void busy_overlay(const Frame& f, ImVec2 min, ImVec2 max) {
+    const session::WorkProgress& w = f.s.work;
+    if (!w.busy) return;
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    char text[256];
+    std::snprintf(text, sizeof text, "%s…  %.1f s", w.stage.empty() ? "Working" : w.stage.c_str(), w.seconds);
+    const ImVec2 ts = ImGui::CalcTextSize(text);
+    const float r = f.px(9), pad = f.px(12);
+    const ImVec2 c((min.x + max.x) * 0.5f, (min.y + max.y) * 0.5f);
+    const ImVec2 box_min(c.x - ts.x * 0.5f - r - pad * 1.5f, c.y - ts.y * 0.5f - pad);
+    const ImVec2 box_max(c.x + ts.x * 0.5f + r + pad * 1.5f, c.y + ts.y * 0.5f + pad);
+    dl->AddRectFilled(box_min, box_max, IM_COL32(15, 16, 20, 220), f.px(6));
+    // An arc that turns with time: the window is alive while the model works.
+    const float a0 = static_cast<float>(ImGui::GetTime() * 6.0);
+    const ImVec2 sc(box_min.x + pad + r, c.y);
+    dl->PathArcTo(sc, r, a0, a0 + 4.2f, 24);
+    dl->PathStroke(ImGui::GetColorU32(colors::accent), 0, f.px(2.5f));
+    dl->AddText(ImVec2(sc.x + r + pad * 0.7f, c.y - ts.y * 0.5f), IM_COL32(230, 230, 230, 255), text);
+}
+
+void PhotoPanel::toolbar(const Frame& f) {
+    const session::AppState& s = f.s;
+    const vit::Trace* t = s.trace();
+    ImGui::AlignTextToFramePadding();
+    ImGui::TextUnformatted("Query");
+    ImGui::SameLine();
+    ImGui::PushFont(f.fonts.bold);
+    ImGui::PushStyleColor(ImGuiCol_Text, colors::accent);
+    if (t)
+        ImGui::Text("%s · token %d", vit::token_name(*t, s.sel.query).c_str(), s.sel.query);
+    else
+        ImGui::TextUnformatted("—");
+    ImGui::PopStyleColor();
+    ImGui::PopFont();
+    ImGui::SameLine();
+    ImGui::BeginDisabled(!t || s.sel.query == 0);
+    if (ImGui::SmallButton("CLS (C)")) f.emit(session::act::SelectQuery{0});
+    ImGui::EndDisabled();
+    tooltip("Make the CLS token the query: the token the classifier reads.");
+
+    // The map chooser, on the same line when it fits.
+    const ImGuiStyle& st = ImGui::GetStyle();
+    const float combo_w = f.px(52);
+    const float map_w = ImGui::CalcTextSize("Map").x + check_width("head") + combo_w + check_width("mean of visible (M)") +
+                        3 * st.ItemSpacing.x + f.px(16);
+    same_line_if_fits(map_w);
+    if (ImGui::GetCursorPosX() > st.WindowPadding.x + 1) ImGui::SetCursorPosX(ImGui::GetCursorPosX() + f.px(16));
+    ImGui::AlignTextToFramePadding();
+    ImGui::TextUnformatted("Map");
+    ImGui::SameLine();
+    const bool head = s.sel.source == session::MapSource::Head;
+    if (ImGui::RadioButton("head", head)) f.emit(session::act::SetMapSource{session::MapSource::Head});
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(combo_w);
+    int h = s.sel.head;
+    if (ImGui::BeginCombo("##head", std::to_string(h).c_str())) {
+        for (int i = 0; i < s.heads(); ++i)
+            if (ImGui::Selectable(std::to_string(i).c_str(), i == h)) f.emit(session::act::SetHead{i});
+        ImGui::EndCombo();
+    }
+    ImGui::SameLine();
+    if (ImGui::RadioButton("mean of visible (M)", !head)) f.emit(session::act::SetMapSource{session::MapSource::MeanOfVisible});
+    tooltip("The average of the weights of the heads shown in the middle panel.");
+
+    // The input size on a line of its own: a line that wraps or not with the query's name would move the photo.
+    input_size_control(f);
+    if (t) {
+        ImGui::SameLine();
+        ImGui::TextColored(colors::muted, "%d × %d patches of %d px · %d tokens", t->grid, t->grid, s.loaded.model->patch, t->tokens);
+    }
+}
+
+void PhotoPanel::photo(const Frame& f, const MapData* map, ImVec2 size) {
+    const session::AppState& s = f.s;
+    const vit::Trace* t = s.trace();
+    // Centre the photo in the panel's width.
+    const float avail = ImGui::GetContentRegionAvail().x;
+    ImGui::SetCursorPosX(ImGui::GetCursorPosX() + std::max(0.f, (avail - size.x) * 0.5f));
+    const gfx::Marks marks = t ? marks_for(*t, s.sel.query, s.sel.hovered_key, s.sel.pinned_key) : gfx::Marks{};
+    const MapHit hit = view_.show(f, "##photo", map, marks, size);
+
+    // The state file reports where the photo is, so a test can click a patch.
+    const float* v = s.image_view;
+    if (v[0] != hit.min.x || v[1] != hit.min.y || v[2] != size.x || v[3] != size.y)
+        f.emit(session::act::SetImageView{hit.min.x, hit.min.y, size.x, size.y});
+
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    const vit::Image* im = s.loaded.image.get();
+    if (im && t) {
+        // The model's input square, outlined and named.
+        const vit::CropRect& c = s.loaded.crop;
+        const float sx = size.x / im->width, sy = size.y / im->height;
+        const ImVec2 a(hit.min.x + c.x * sx, hit.min.y + c.y * sy), b(a.x + c.w * sx, a.y + c.h * sy);
+        dl->AddRect(a, b, IM_COL32(255, 214, 90, 220), 0, 0, f.px(1.5f));
+        char label[96];
+        std::snprintf(label, sizeof label, "model input: %d×%d patches", t->grid, t->grid);
+        const ImVec2 ls = ImGui::CalcTextSize(label);
+        const ImVec2 lp(a.x + f.px(4), a.y > hit.min.y + ls.y + f.px(4) ? a.y - ls.y - f.px(2) : a.y + f.px(3));
+        dl->AddRectFilled(ImVec2(lp.x - f.px(3), lp.y - f.px(1)), ImVec2(lp.x + ls.x + f.px(3), lp.y + ls.y + f.px(1)),
+                          IM_COL32(0, 0, 0, 150), f.px(3));
+        dl->AddText(lp, IM_COL32(255, 214, 90, 255), label);
+        if (s.tab == session::AppState::Tab::Questions && s.question == "global" && t->is_patch(s.sel.query))
+            convolution_window(f, *t, s.sel.query, a, ImVec2((b.x - a.x) / t->grid, (b.y - a.y) / t->grid));
+    }
+    busy_overlay(f, hit.min, hit.max);
+
+    if (!t) return;
+    // Hover is reported every frame it lasts; the window clears it when nobody reports one.
+    if (hit.hovered) f.emit(session::act::HoverKey{hit.token});
+    if (hit.hovered && hit.token >= 0) {
+        if (hit.clicked) f.emit(session::act::SelectQuery{hit.token});
+        if (hit.right_clicked) f.emit(session::act::PinKey{hit.token});
+        const float w = map ? map->patches[static_cast<size_t>(hit.row * t->grid + hit.col)] : 0.f;
+        ImGui::BeginTooltip();
+        ImGui::PushFont(f.fonts.bold);
+        ImGui::Text("patch (%d, %d) · token %d", hit.row, hit.col, hit.token);
+        ImGui::PopFont();
+        if (map) ImGui::Text("weight from the query: %.4f", w);
+        ImGui::TextColored(colors::muted, "click: make it the query · right-click: pin it as key j");
+        ImGui::EndTooltip();
+    }
+}
+
+void PhotoPanel::legend(const Frame& f, const MapData& map) {
+    const vit::Trace* t = f.s.trace();
+    const float width = std::min(ImGui::GetContentRegionAvail().x * 0.55f, f.px(420));
+    ImGui::BeginGroup();
+    color_bar(f, map, width, "attention weight");
+    ImGui::EndGroup();
+    ImGui::SameLine(0, f.px(20));
+    ImGui::BeginGroup();
+    ImGui::TextColored(colors::muted, "Not on the photo:");
+    ImGui::PushFont(f.fonts.mono);
+    // CLS (and DeiT's distillation token) one to a line; registers two to a line.
+    const int first_register = t ? 1 + t->dist_tokens : static_cast<int>(map.prefix.size());
+    for (size_t i = 0; i < map.prefix.size(); ++i) {
+        const int token = static_cast<int>(i);
+        if (token > first_register && (token - first_register) % 2 == 1) ImGui::SameLine(0, f.px(16));
+        ImGui::Text("%-5s %.4f", t ? vit::token_name(*t, token).c_str() : "", map.prefix[i]);
+    }
+    ImGui::PopFont();
+    ImGui::EndGroup();
+    tooltip("Weights on tokens that are not patches: they have no place on the photo.");
+}
+
+void PhotoPanel::style_controls(const Frame& f) {
+    gfx::OverlayStyle st = f.s.style;
+    bool changed = false;
+    const float w = f.px(100), gap = ImGui::GetStyle().ItemInnerSpacing.x;
+    auto labelled = [&](const char* label, float item_w) { return item_w + gap + ImGui::CalcTextSize(label).x; };
+
+    ImGui::SetNextItemWidth(w);
+    int cm = st.colormap == gfx::Colormap::Diverging ? 0 : static_cast<int>(st.colormap);
+    if (ImGui::Combo("colormap", &cm, kColormapLabels, 3)) st.colormap = static_cast<gfx::Colormap>(cm), changed = true;
+    same_line_if_fits(labelled("scale", w * 1.4f));
+    ImGui::SetNextItemWidth(w * 1.4f);
+    int nm = static_cast<int>(st.normalization);
+    if (ImGui::Combo("scale", &nm, gfx::kNormalizationLabels, 3)) st.normalization = static_cast<gfx::Normalization>(nm), changed = true;
+    tooltip("How a weight becomes a colour: relative to the row's largest patch weight, on the absolute 0..1 scale, "
+            "or logarithmically (small weights become visible).");
+    same_line_if_fits(labelled("opacity", w));
+    ImGui::SetNextItemWidth(w);
+    if (ImGui::SliderFloat("opacity", &st.opacity, 0.f, 1.f, "%.2f")) changed = true;
+    same_line_if_fits(check_width("fade"));
+    if (ImGui::Checkbox("fade", &st.fade)) changed = true;
+    tooltip("Opacity follows the weight: weak patches leave the photo visible. Off: one opacity for every patch.");
+    same_line_if_fits(check_width("smooth"));
+    if (ImGui::Checkbox("smooth", &st.bilinear)) changed = true;
+    tooltip("Bilinear between patch centres; off shows each patch as the one value it has.");
+    same_line_if_fits(check_width("grid"));
+    if (ImGui::Checkbox("grid", &st.show_grid)) changed = true;
+    if (changed) f.emit(session::act::SetStyle{st});
+}
+
+void PhotoPanel::classes(const Frame& f) {
+    const auto& top = f.s.loaded.top5;
+    if (top.empty()) return;
+    ImGui::PushFont(f.fonts.bold);
+    ImGui::TextUnformatted("What the model sees (top-5 classes)");
+    ImGui::PopFont();
+    const float bar_w = std::min(ImGui::GetContentRegionAvail().x * 0.35f, f.px(220));
+    for (const vit::ClassScore& c : top) {
+        char pct[32];
+        std::snprintf(pct, sizeof pct, "%.1f %%", 100.0 * c.probability);
+        ImGui::ProgressBar(c.probability, ImVec2(bar_w, 0), pct);
+        ImGui::SameLine();
+        ImGui::Text("%s", c.label.c_str());
+    }
+}
+
+void PhotoPanel::draw(const Frame& f) {
+    const session::AppState& s = f.s;
+    error_banner(f);
+    toolbar(f);
+    if (s.sweep_path.recording) {
+        ImGui::TextColored(colors::accent, "Recording a sweep path: %zu patch%s. Click patches in order, then File > "
+                           "Export sweep (GIF).", s.sweep_path.tokens.size(), s.sweep_path.tokens.size() == 1 ? "" : "es");
+        ImGui::SameLine();
+        if (ImGui::SmallButton("Stop")) f.emit(session::act::RecordSweepPath{false});
+    }
+
+    std::optional<MapData> map;
+    if (const vit::Trace* t = s.trace())
+        if (auto row = shown_row(s, s.sel.layer)) map = weights_map(*t, *row, s.style);
+
+    // The photo takes what the legend, controls and classes below leave.
+    const float line = ImGui::GetFrameHeightWithSpacing();
+    // Classroom mode leaves out the style controls and the classes: the photo gets their room.
+    const float below = line * (s.classroom ? 2.5f : s.loaded.top5.empty() ? 3.5f : 9.2f);
+    ImVec2 avail = ImGui::GetContentRegionAvail();
+    avail.y = std::max(f.px(80), avail.y - below);
+    photo(f, map ? &*map : nullptr, fit_photo(s, avail));
+
+    ImGui::Spacing();
+    if (map) {
+        ImGui::TextColored(colors::muted, "%s · softmax weights aᵢⱼ of query i over the patches",
+                           shown_caption(s, s.sel.layer).c_str());
+        legend(f, *map);
+    } else if (s.trace()) {
+        ImGui::TextColored(colors::muted, "No heads visible: click head thumbnails to show them.");
+    }
+    if (s.classroom) return;
+    style_controls(f);
+    ImGui::Separator();
+    classes(f);
+}
+
+}  // namespace ui

@@ -1,0 +1,104 @@
+#include "ui/panels/questions_panel.h"
+
+#include <algorithm>
+#include <string>
+
+#include "ui/widgets/imgui_helpers.h"
+#include "ui/widgets/theme.h"
+
+namespace ui {
+namespace {
+
+struct PageMaker {
+    const char* name;
+    std::unique_ptr<QuestionView> (*make)();
+};
+
+// The pages the window has, by session::question_pages() name.
+constexpr PageMaker kPages[] = {
+    {"scaling", make_scaling_view},
+    {"heads", make_heads_view},
+    {"quadratic", make_quadratic_view},
+    {"cls", make_cls_view},
+    {"global", make_global_view},
+    {"dynamic", make_dynamic_view},
+    {"permutation", make_permutation_view},
+    {"position", make_position_view},
+    {"cross", make_cross_view},
+    {"mlp", make_mlp_view},
+};
+
+const PageMaker* maker_of(const std::string& name) {
+    for (const PageMaker& p : kPages)
+        if (name == p.name) return &p;
+    return nullptr;
+}
+
+}  // namespace
+
+std::vector<std::string> question_view_names() {
+    std::vector<std::string> names;
+    for (const session::QuestionPage& p : session::question_pages())
+        if (maker_of(p.name)) names.push_back(p.name);
+    return names;
+}
+
+std::unique_ptr<QuestionView> make_question_view(const std::string& name) {
+    const PageMaker* maker = maker_of(name);
+    return maker ? maker->make() : nullptr;
+}
+
+void draw_question_page(const Frame& f, const session::QuestionPage& page, QuestionView& view) {
+    ImGui::PushFont(f.fonts.title);
+    ImGui::PushTextWrapPos(0);
+    ImGui::TextUnformatted(page.title);
+    ImGui::PopTextWrapPos();
+    ImGui::PopFont();
+    ImGui::PushTextWrapPos(0);
+    ImGui::TextUnformatted(page.claim);
+    ImGui::PopTextWrapPos();
+    ImGui::Separator();
+    view.draw(f);
+}
+
+void QuestionsPanel::draw(const Frame& f) {
+    const session::AppState& s = f.s;
+    if (!s.trace()) {
+        ImGui::TextColored(colors::muted, "The questions are answered once a model has run on a photo.");
+        return;
+    }
+    const float list_w = std::min(f.px(210), ImGui::GetContentRegionAvail().x * 0.3f);
+    const session::QuestionPage* shown = nullptr;
+    ImGui::BeginChild("##list", ImVec2(list_w, 0), true);
+    for (const session::QuestionPage& p : session::question_pages()) {
+        if (!maker_of(p.name)) continue;
+        const bool selected = s.question == p.name;
+        if (selected || !shown) shown = &p;
+        // A Selectable's label does not wrap: the item takes the wrapped title's height and the title is drawn over it.
+        const float wrap = ImGui::GetContentRegionAvail().x;
+        const ImVec2 text = ImGui::CalcTextSize(p.title, nullptr, false, wrap);
+        const ImVec2 at = ImGui::GetCursorScreenPos();
+        if (ImGui::Selectable((std::string("##") + p.name).c_str(), selected, 0, ImVec2(0, text.y)))
+            f.emit(session::act::ShowQuestion{p.name});
+        ImGui::GetWindowDrawList()->AddText(ImGui::GetFont(), ImGui::GetFontSize(), at, ImGui::GetColorU32(ImGuiCol_Text),
+                                            p.title, nullptr, wrap);
+    }
+    ImGui::EndChild();
+    ImGui::SameLine();
+    ImGui::BeginChild("##page");
+    if (shown) {
+        // Above the page, on the right: the page as a PNG, drawn as it is here.
+        const char* label = "Export figure";
+        const float button_w = ImGui::CalcTextSize(label).x + 2 * ImGui::GetStyle().FramePadding.x;
+        ImGui::SetCursorPosX(ImGui::GetCursorPosX() + std::max(0.f, ImGui::GetContentRegionAvail().x - button_w));
+        if (ImGui::SmallButton(label)) f.emit(session::act::ExportQuestionFigure{"", shown->name});
+        tooltip("Save this page as a PNG figure in the export folder, with the model, photo and selection in its "
+                "caption (the command line: vitscope explain IMAGE --question NAME -o OUT.png)");
+        auto& view = views_[shown->name];
+        if (!view) view = maker_of(shown->name)->make();
+        draw_question_page(f, *shown, *view);
+    }
+    ImGui::EndChild();
+}
+
+}  // namespace ui

@@ -1,0 +1,148 @@
+// "Is attention local like a convolution?": where the selected query's weight
+// goes by distance on the patch grid (beside the 3 x 3 window a convolution
+// sees, which the photo outlines while this page is shown), the weight on the
+// farthest quarter of the photo, and for every head how much weight queries
+// put beyond 3 patches: from the first layer on.
+#include <cstdio>
+#include <memory>
+#include <vector>
+
+#include "ui/questions/question_view.h"
+#include "ui/questions/question_widgets.h"
+#include "ui/widgets/imgui_helpers.h"
+#include "ui/widgets/plot.h"
+#include "ui/widgets/theme.h"
+#include "vit/analysis/global.h"
+
+namespace ui {
+namespace {
+
+constexpr int kBeyond = 3;  // "beyond 3 patches": outside the 7 x 7 around the query
+
+class GlobalView : public QuestionView {
+public:
+    void draw(const Frame& f) override;
+
+private:
+    void query_bands(const Frame& f, float w);
+    void every_head(const Frame& f, float w);
+
+    // Per photo and model: mean_mass_beyond of every layer (each walks N² weights per head).
+    int beyond_generation_ = -1;
+    std::vector<std::vector<double>> beyond_;
+};
+
+void GlobalView::query_bands(const Frame& f, float w) {
+    const session::AppState& s = f.s;
+    const vit::Trace& t = *s.trace();
+    const int l = s.sel.layer, h = s.sel.head, q = s.sel.query;
+    char title[160];
+    std::snprintf(title, sizeof title, "On this photo: patch (%d, %d) as the query, layer %d, head %d", t.row_of(q),
+                  t.col_of(q), l, h);
+    evidence_heading(f, title);
+    const vit::DistanceMass m = vit::distance_mass(t, l, h, q);
+    PlotSeries bars{PlotSeries::Kind::Bars, "", {}, {}, colors::accent};
+    PlotAxes axes;
+    for (int b = 0; b < vit::kDistanceBands; ++b) {
+        bars.x.push_back(b);
+        bars.y.push_back(m.band[b]);
+        axes.x_names.push_back(b == 0 ? "same patch" : vit::distance_band_name(b));
+    }
+    axes.x_label = "distance from the query (patches)";
+    axes.y_label = "weight on the patches at that distance";
+    axes.y_lo = 0, axes.y_hi = 1;
+    axes.shade_lo = -0.5, axes.shade_hi = vit::kConvolutionReach + 0.5;
+    axes.shade_label = "all a 3 × 3 convolution can see";
+    plot(f, "##bands", ImVec2(w, f.px(210)), axes, {bars});
+    note("Distance: how many rows or columns apart, whichever is more; 1 is the ring of 8 neighbours.");
+
+    const int quarter = static_cast<int>(vit::farthest_quarter(t, q).size());
+    if (ImGui::BeginTable("##mass", 2, ImGuiTableFlags_RowBg)) {
+        ImGui::TableSetupColumn("what", ImGuiTableColumnFlags_WidthStretch);
+        ImGui::PushFont(f.fonts.mono);
+        ImGui::TableSetupColumn("weight", ImGuiTableColumnFlags_WidthFixed, ImGui::CalcTextSize("0.0000").x);
+        ImGui::PopFont();
+        auto row = [&](const char* what, double v) {
+            ImGui::TableNextRow();
+            ImGui::TableNextColumn();
+            ImGui::TextWrapped("%s", what);
+            ImGui::TableNextColumn();
+            ImGui::PushFont(f.fonts.mono);
+            ImGui::Text("%.4f", v);
+            ImGui::PopFont();
+        };
+        row("inside the 3 × 3 window (outlined on the photo)", m.within_3x3);
+        row("outside it: out of a 3 × 3 convolution's reach", m.beyond_3x3);
+        char far[96];
+        std::snprintf(far, sizeof far, "on the farthest quarter of the photo (%d patches)", quarter);
+        row(far, m.far_quarter);
+        row("on CLS and other tokens with no place on the grid", m.prefix);
+        ImGui::EndTable();
+    }
+}
+
+void GlobalView::every_head(const Frame& f, float w) {
+    const session::AppState& s = f.s;
+    const vit::Trace& t = *s.trace();
+    if (beyond_generation_ != s.loaded.generation) {
+        beyond_.clear();
+        for (int l = 0; l < s.layers(); ++l) beyond_.push_back(vit::mean_mass_beyond(t, l, kBeyond));
+        beyond_generation_ = s.loaded.generation;
+    }
+    evidence_heading(f, "On this photo, every head: the weight a query puts beyond 3 patches, averaged over all patch queries");
+    const std::vector<double>& first = beyond_.at(0);
+    ImGui::TextUnformatted("Layer 0, the first attention the patches meet:");
+    ImGui::PushFont(f.fonts.mono);
+    for (size_t h = 0; h < first.size(); ++h) {
+        char text[48];
+        std::snprintf(text, sizeof text, "head %zu: %.3f", h, first[h]);
+        if (h) same_line_if_fits(ImGui::CalcTextSize(text).x + f.px(12));
+        if (h && ImGui::GetCursorPosX() > ImGui::GetStyle().WindowPadding.x + 1) ImGui::SetCursorPosX(ImGui::GetCursorPosX() + f.px(12));
+        ImGui::TextUnformatted(text);
+    }
+    ImGui::PopFont();
+
+    PlotSeries dots{PlotSeries::Kind::Dots, "", {}, {}, colors::accent};
+    const int heads = s.heads();
+    for (int l = 0; l < static_cast<int>(beyond_.size()); ++l)
+        for (int h = 0; h < heads; ++h) {
+            if (l == s.sel.layer && h == s.sel.head) dots.highlight = static_cast<int>(dots.x.size());
+            dots.x.push_back(l + 0.12 * (h - 0.5 * (heads - 1)));
+            dots.y.push_back(beyond_[l][h]);
+        }
+    PlotAxes axes;
+    axes.x_label = "layer";
+    axes.y_label = "mean weight beyond 3 patches";
+    axes.y_lo = 0, axes.y_hi = 1;
+    axes.x_integer = true;
+    axes.x_lo = -0.5, axes.x_hi = s.layers() - 0.5;
+    const PlotHit hit = plot(f, "##beyond", ImVec2(w, f.px(180)), axes, {dots});
+    if (hit.clicked && hit.index >= 0) {
+        f.emit(session::act::SetLayer{hit.index / heads});
+        f.emit(session::act::SetHead{hit.index % heads});
+    }
+    note("One dot per head; click one to show that layer and head. A query whose weight stayed within its neighbours "
+         "would give 0 here. A stack of 3 × 3 convolutions widens its "
+         "view by one patch per side per layer; attention can reach every patch from the first layer, and the learned "
+         "weights decide how far each head actually looks.");
+}
+
+void GlobalView::draw(const Frame& f) {
+    const session::AppState& s = f.s;
+    const vit::Trace& t = *s.trace();
+    const float w = ImGui::GetContentRegionAvail().x;
+    if (t.is_patch(s.sel.query)) {
+        query_bands(f, w);
+    } else {
+        evidence_heading(f, "On this photo");
+        note("Click a patch on the photo (or press an arrow key) to make it the query: distances are measured on the "
+             "patch grid, and CLS has no place on it.");
+    }
+    every_head(f, w);
+}
+
+}  // namespace
+
+std::unique_ptr<QuestionView> make_global_view() { return std::make_unique<GlobalView>(); }
+
+}  // namespace ui

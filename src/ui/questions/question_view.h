@@ -1,0 +1,30 @@
+// One page of the Questions tab: it lays out numbers src/vit computed on the
+// photo and model that are open (the panel draws the question and its claim
+// above it). A page keeps only caches of those numbers between frames, keyed
+// on what they were computed from; the state stays in the session.
+#pragma once
+#include <memory>
+
+#include "ui/widgets/frame.h"
+
+namespace ui {
+
+class QuestionView {
+public:
+    virtual ~QuestionView() = default;
+    virtual void draw(const Frame& f) = 0;
+};
+
+// One maker per page, each in its own file (question_NAME.cpp).
+std::unique_ptr<QuestionView> make_scaling_view();
+std::unique_ptr<QuestionView> make_heads_view();
+std::unique_ptr<QuestionView> make_quadratic_view();
+std::unique_ptr<QuestionView> make_cls_view();
+std::unique_ptr<QuestionView> make_global_view();
+std::unique_ptr<QuestionView> make_dynamic_view();
+std::unique_ptr<QuestionView> make_permutation_view();
+std::unique_ptr<QuestionView> make_position_view();
+std::unique_ptr<QuestionView> make_cross_view();
+std::unique_ptr<QuestionView> make_mlp_view();
+
+}  // namespace ui

@@ -1,0 +1,84 @@
+#include "ui/questions/question_widgets.h"
+
+#include <cstdio>
+
+#include "ui/widgets/imgui_helpers.h"
+#include "ui/widgets/theme.h"
+
+namespace ui {
+
+void evidence_heading(const Frame& f, const char* text) {
+    ImGui::Spacing();
+    ImGui::PushFont(f.fonts.bold);
+    ImGui::PushTextWrapPos(0);  // narrow windows: the heading wraps rather than running off the page
+    ImGui::TextUnformatted(text);
+    ImGui::PopTextWrapPos();
+    ImGui::PopFont();
+}
+
+void whatif_note(const Frame& f, const char* text) {
+    whatif_badge(f, "WHAT-IF");
+    ImGui::SameLine();
+    ImGui::PushTextWrapPos(0);
+    ImGui::TextColored(colors::whatif, "%s", text);
+    ImGui::PopTextWrapPos();
+}
+
+void note(const char* text) {
+    ImGui::PushTextWrapPos(0);
+    ImGui::TextColored(colors::muted, "%s", text);
+    ImGui::PopTextWrapPos();
+}
+
+void computing_note(const char* what) {
+    ImGui::TextColored(colors::muted, "Computing %s…", what);
+}
+
+float table_height(int lines) {
+    const ImGuiStyle& st = ImGui::GetStyle();
+    return lines * (ImGui::GetTextLineHeight() + 2 * st.CellPadding.y) + st.ScrollbarSize + st.CellPadding.y;
+}
+
+std::string experiment_key(const Frame& f, const std::string& name) {
+    return name + "#" + std::to_string(f.s.loaded.generation);
+}
+
+void start_once(const Frame& f, std::string& started, const std::string& key, const session::ExperimentJob& job) {
+    const session::ExperimentsView& x = f.s.experiments;
+    if (started == key || x.results.count(key) || !x.running.empty()) return;
+    started = key;
+    f.emit(session::act::RunExperiment{key, job});
+}
+
+bool experiment_controls(const Frame& f, const char* label, const std::string& key, const session::ExperimentJob& job) {
+    const session::ExperimentsView& x = f.s.experiments;
+    const bool done = x.results.count(key) != 0;
+    if (f.figure) {
+        // A figure has no buttons: it asks for the result, and whoever draws
+        // it runs the experiment and draws again (page_figure.h).
+        if (!done) {
+            f.emit(session::act::RunExperiment{key, job});
+            ImGui::TextColored(colors::muted, "(%s: not run)", label);
+        }
+        return done;
+    }
+    ImGui::PushID(key.c_str());
+    if (x.is_running(key)) {
+        char text[64];
+        std::snprintf(text, sizeof text, "%d of %d", x.done, x.total);
+        ImGui::ProgressBar(x.total ? static_cast<float>(x.done) / x.total : 0.f, ImVec2(f.px(220), 0), text);
+        ImGui::SameLine();
+        if (ImGui::SmallButton("Cancel")) f.emit(session::act::CancelExperiment{});
+    } else if (!done) {
+        if (ImGui::Button(label)) f.emit(session::act::RunExperiment{key, job});
+        if (!x.running.empty()) {
+            ImGui::SameLine();
+            ImGui::TextColored(colors::muted, "(another experiment is running: starting this one stops it)");
+        }
+        if (!x.error.empty()) ImGui::TextColored(colors::error, "%s", x.error.c_str());
+    }
+    ImGui::PopID();
+    return done;
+}
+
+}  // namespace ui

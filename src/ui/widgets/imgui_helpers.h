@@ -1,0 +1,28 @@
+// ImGui helpers several panels use: hover help, the error banner, step
+// headings, toolbars that reflow, the what-if badge.
+#pragma once
+#include <string>
+
+#include "ui/widgets/frame.h"
+
+namespace ui {
+
+// Shows text as a tooltip when the last item is hovered.
+void tooltip(const char* text);
+
+// The last error in a red box with a Dismiss button; nothing when there is none.
+void error_banner(const Frame& f);
+
+// A numbered step heading ("3  Score") with a plain-language line under it.
+void step_heading(const Frame& f, const char* number, const char* title, const char* plain);
+
+// Continues the current line when an item `width` wide still fits, else
+// starts a new one: toolbars that reflow on narrow windows.
+void same_line_if_fits(float width);
+// The width of a checkbox or radio button with this label.
+float check_width(const char* label);
+
+// The orange label every what-if carries.
+void whatif_badge(const Frame& f, const char* text);
+
+}  // namespace ui

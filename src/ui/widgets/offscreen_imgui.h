@@ -1,0 +1,28 @@
+// An ImGui context of its own (the window's may be mid-session) with the
+// window's fonts and theme, rendering through ImGui's OpenGL backend into the
+// current GL context, for pictures drawn offscreen (page figures, tour
+// slides). The caller's ImGui context is current again afterwards.
+#pragma once
+#include <imgui.h>
+
+#include "ui/widgets/fonts.h"
+
+namespace ui {
+
+class OffscreenImGui {
+public:
+    // font_size in logical pixels; density: framebuffer pixels per logical pixel.
+    OffscreenImGui(float font_size, float density);
+    ~OffscreenImGui();
+    OffscreenImGui(const OffscreenImGui&) = delete;
+    OffscreenImGui& operator=(const OffscreenImGui&) = delete;
+    const Fonts& fonts() const { return fonts_; }
+
+private:
+    void release();
+    ImGuiContext* previous_;
+    ImGuiContext* context_;
+    Fonts fonts_;
+};
+
+}  // namespace ui

@@ -1,0 +1,550 @@
+// config.json in its two flavours, reduced to ModelConfig.
+//
+// timm (has "architecture" or "pretrained_cfg"): sizes from "model_args", else
+// from the architecture name (vit_tiny_patch16_224: tiny -> 192 wide, 3 heads;
+// patch16; 224 px); preprocessing from "pretrained_cfg"; labels from
+// "label_names"; LayerNorm eps 1e-6; exact GELU.
+//
+// Hugging Face (has "model_type", "architectures" or "hidden_size"): sizes from
+// hidden_size, num_hidden_layers, num_attention_heads, intermediate_size (or
+// mlp_ratio), layer_norm_eps (default 1e-12, as HF's ViTConfig; 1e-6 for
+// dinov2), hidden_act; labels from id2label. Dinov2 and Dinov2WithRegisters
+// (model_type "dinov2" and "dinov2_with_registers", two different classes)
+// always have layer scale; the latter has num_register_tokens (default 4).
+//
+// Registers and layer scale are what the config implies; checkpoint.cpp checks
+// the weights against them. Position embeddings are resized as the config's
+// library does it (PosResize). Preprocessing: the transformers
+// image processor that preprocessor_config.json names (image_processor_type or
+// feature_extractor_type), else the one config.json's model_type implies (deit:
+// DeiTImageProcessor, dinov2*: BitImageProcessor, others ViTImageProcessor),
+// with that processor's defaults under the file's settings. Without the file:
+// the processor's defaults (for dinov2, the settings its hub repositories ship).
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <sstream>
+#include <tuple>
+
+#include "vit/base/error.h"
+#include "vit/base/read_file.h"
+#include "vit/model/config.h"
+
+namespace vit {
+namespace {
+
+using json = nlohmann::json;
+
+// Reads fields of one JSON document, prefixing every error with the file name.
+struct Doc {
+    std::string file;
+    json j;
+
+    [[noreturn]] void fail(const std::string& what) const { throw Error(file + ": " + what); }
+
+    const json* find(const json& obj, const std::string& key) const {
+        if (!obj.is_object()) return nullptr;
+        auto it = obj.find(key);
+        return it == obj.end() || it->is_null() ? nullptr : &*it;
+    }
+
+    int get_int(const json& v, const std::string& key) const {
+        // Checked as a double first: a float like 1e300 does not fit an int.
+        if (v.is_number()) {
+            const double d = v.get<double>();
+            if (d == std::floor(d) && std::abs(d) <= 1e9) return static_cast<int>(d);
+        }
+        fail("'" + key + "' must be an integer (at most 1e9 in size), not " + v.dump());
+    }
+    float get_float(const json& v, const std::string& key) const {
+        if (!v.is_number()) fail("'" + key + "' must be a number, not " + v.dump());
+        return v.get<float>();
+    }
+    // A positive ratio as Python reads it (a double): int(hidden * ratio) must truncate as it does there.
+    double get_ratio(const json& v, const std::string& key) const {
+        if (!v.is_number()) fail("'" + key + "' must be a number, not " + v.dump());
+        const double r = v.get<double>();
+        if (!(r > 0) || r > 1e6) fail("'" + key + "' must be positive (at most 1e6), not " + v.dump());
+        return r;
+    }
+    std::string get_string(const json& v, const std::string& key) const {
+        if (!v.is_string()) fail("'" + key + "' must be a string, not " + v.dump());
+        return v.get<std::string>();
+    }
+    bool get_bool(const json& v, const std::string& key) const {
+        if (!v.is_boolean()) fail("'" + key + "' must be true or false, not " + v.dump());
+        return v.get<bool>();
+    }
+    int positive(int value, const std::string& key) const {
+        if (value <= 0) fail("'" + key + "' must be positive, not " + std::to_string(value));
+        return value;
+    }
+    // An int, or a [h, w] / [c, h, w] list whose last two entries agree (square inputs only).
+    int square_size(const json& v, const std::string& key) const {
+        if (!v.is_array()) return positive(get_int(v, key), key);
+        if (v.size() < 2) fail("'" + key + "' must list at least height and width");
+        const int h = get_int(v[v.size() - 2], key), w = get_int(v[v.size() - 1], key);
+        if (h != w) fail("'" + key + "' is " + std::to_string(h) + "x" + std::to_string(w) + "; only square inputs are supported");
+        return positive(h, key);
+    }
+    // Three channel values, or one value for all three.
+    std::array<float, 3> rgb(const json& v, const std::string& key) const {
+        if (v.is_number()) { const float x = get_float(v, key); return {x, x, x}; }
+        if (!v.is_array() || (v.size() != 3 && v.size() != 1)) fail("'" + key + "' must list 3 channel values");
+        if (v.size() == 1) { const float x = get_float(v[0], key); return {x, x, x}; }
+        return {get_float(v[0], key), get_float(v[1], key), get_float(v[2], key)};
+    }
+};
+
+Doc parse_doc(const std::string& file, const std::string& text) {
+    Doc d{file, {}};
+    try {
+        d.j = json::parse(text);
+    } catch (const json::exception& e) {
+        std::string why = e.what();
+        for (char& c : why) if (c == '\n' || c == '\r') c = ' ';
+        d.fail("invalid JSON (" + why + ")");
+    }
+    if (!d.j.is_object()) d.fail("top level is not a JSON object");
+    return d;
+}
+
+void check_preprocess(const Doc& d, const PreprocessConfig& p) {
+    const bool normalises = !p.hf || p.hf->do_normalize;
+    for (float s : p.std) if (normalises && !(s > 0)) d.fail("std must be positive in every channel");
+    if (!(p.crop_pct > 0 && p.crop_pct <= 1)) d.fail("crop_pct must be in (0, 1], not " + std::to_string(p.crop_pct));
+}
+
+// --- timm ------------------------------------------------------------------
+
+struct NameSizes {
+    int dim = 0, heads = 0, patch = 0, image = 0;
+    int registers = -1;   // from "regN" (vit_small_patch14_reg4_dinov2); -1 = none in the name
+    bool dinov2 = false;  // timm's DINOv2 models: layer scale (init_values), registers only with regN
+};
+
+// Sizes encoded in a timm architecture name, e.g. vit_small_patch14_dinov2 or deit_base_patch16_384.
+NameSizes sizes_from_name(const std::string& name) {
+    NameSizes s;
+    std::vector<std::string> parts;
+    std::stringstream ss(name);
+    for (std::string part; std::getline(ss, part, '_');) parts.push_back(part);
+    const bool dinov2 = name.find("dinov2") != std::string::npos;
+    s.dinov2 = dinov2;
+    const std::map<std::string, std::pair<int, int>> widths = {
+        {"tiny", {192, 3}}, {"small", {384, 6}}, {"base", {768, 12}},
+        {"large", {1024, 16}}, {"huge", {1280, 16}},
+        {"giant", dinov2 ? std::pair{1536, 24} : std::pair{1408, 16}}};
+    bool after_patch = false;
+    for (const std::string& p : parts) {
+        if (auto it = widths.find(p); it != widths.end() && s.dim == 0) std::tie(s.dim, s.heads) = it->second;
+        const bool digits = !p.empty() && p.find_first_not_of("0123456789") == std::string::npos;
+        if (p.rfind("patch", 0) == 0 && p.size() > 5 && p.find_first_not_of("0123456789", 5) == std::string::npos) {
+            // More than 4 digits is no patch size (and would overflow stoi).
+            if (p.size() > 9) throw Error("the architecture name '" + name + "' has an impossible patch size");
+            s.patch = std::stoi(p.substr(5));
+            after_patch = true;
+        } else if (p.size() > 3 && p.size() <= 6 && p.rfind("reg", 0) == 0 &&
+                   p.find_first_not_of("0123456789", 3) == std::string::npos) {
+            s.registers = std::stoi(p.substr(3));
+            after_patch = false;
+        } else if (after_patch && digits && p.size() <= 4) {
+            s.image = std::stoi(p);  // the number right after patchNN is the input size
+            after_patch = false;
+        } else {
+            after_patch = false;
+        }
+    }
+    return s;
+}
+
+void read_timm(const Doc& d, ModelConfig& c) {
+    c.source = "timm";
+    c.pos_resize = PosResize::BicubicAntialias;  // resample_abs_pos_embed: antialias=True
+    c.ln_eps = 1e-6f;
+    const json* cfg = d.find(d.j, "pretrained_cfg");
+    if (cfg && !cfg->is_object()) d.fail("'pretrained_cfg' must be an object");
+    if (const json* a = d.find(d.j, "architecture")) c.name = d.get_string(*a, "architecture");
+    else if (const json* a2 = cfg ? d.find(*cfg, "architecture") : nullptr) c.name = d.get_string(*a2, "architecture");
+
+    const NameSizes named = sizes_from_name(c.name);
+    c.dim = named.dim;
+    c.heads = named.heads;
+    if (named.patch) c.patch_size = named.patch;
+    if (named.image) c.image_size = named.image;
+    if (named.registers >= 0 || named.dinov2) {
+        // timm builds vit_*_dinov2 with init_values (layer scale) and regN with N register tokens.
+        c.num_registers = std::max(named.registers, 0);
+        c.registers_from = named.registers >= 0 ? "the architecture name " + c.name
+                                                : "the architecture name " + c.name + " (no 'regN')";
+    }
+    c.layer_scale = named.dinov2;
+    // timm's fc1/fc2 names hide it: vit_giant_patch14_*dinov2 packs a SwiGLU MLP into them.
+    if (named.dinov2 && c.name.find("giant") != std::string::npos)
+        d.fail("architecture " + c.name + " has a SwiGLU MLP (DINOv2 giant), which is not supported");
+
+    if (const json* gp = d.find(d.j, "global_pool")) {
+        const std::string pool = d.get_string(*gp, "global_pool");
+        if (!pool.empty() && pool != "token")
+            d.fail("global_pool '" + pool + "' is not supported (only the CLS token, 'token')");
+    }
+
+    if (const json* args = d.find(d.j, "model_args")) {
+        if (!args->is_object()) d.fail("'model_args' must be an object");
+        if (const json* v = d.find(*args, "embed_dim")) c.dim = d.positive(d.get_int(*v, "embed_dim"), "embed_dim");
+        if (const json* v = d.find(*args, "depth")) c.depth = d.positive(d.get_int(*v, "depth"), "depth");
+        if (const json* v = d.find(*args, "num_heads")) c.heads = d.positive(d.get_int(*v, "num_heads"), "num_heads");
+        if (const json* v = d.find(*args, "patch_size")) c.patch_size = d.square_size(*v, "patch_size");
+        if (const json* v = d.find(*args, "img_size")) c.image_size = d.square_size(*v, "img_size");
+        if (const json* v = d.find(*args, "mlp_ratio")) {
+            const double r = d.get_ratio(*v, "mlp_ratio");
+            if (c.dim > 0) c.mlp_dim = static_cast<int>(c.dim * r);  // timm: int(dim * mlp_ratio)
+        }
+        if (const json* v = d.find(*args, "reg_tokens")) {
+            c.num_registers = d.get_int(*v, "reg_tokens");
+            if (c.num_registers < 0) d.fail("'reg_tokens' must not be negative");
+            c.registers_from = "model_args reg_tokens";
+        }
+        if (const json* v = d.find(*args, "init_values")) c.layer_scale = d.get_float(*v, "init_values") != 0;
+    }
+
+    if (cfg) {
+        PreprocessConfig& p = c.pre;
+        if (const json* v = d.find(*cfg, "input_size")) {
+            p.input_size = d.square_size(*v, "input_size");
+            c.image_size = p.input_size;
+        } else {
+            p.input_size = c.image_size;
+        }
+        if (const json* v = d.find(*cfg, "crop_pct")) p.crop_pct = d.get_float(*v, "crop_pct");
+        if (const json* v = d.find(*cfg, "interpolation")) {
+            p.interpolation = d.get_string(*v, "interpolation");
+            if (p.interpolation != "bicubic" && p.interpolation != "bilinear")
+                d.fail("interpolation '" + p.interpolation + "' is not supported (bicubic or bilinear)");
+        }
+        if (const json* v = d.find(*cfg, "mean")) p.mean = d.rgb(*v, "mean");
+        if (const json* v = d.find(*cfg, "std")) p.std = d.rgb(*v, "std");
+        if (const json* v = d.find(*cfg, "crop_mode")) {
+            const std::string mode = d.get_string(*v, "crop_mode");
+            if (mode != "center") d.fail("crop_mode '" + mode + "' is not supported (only 'center')");
+        }
+    } else {
+        c.pre.input_size = c.image_size;
+    }
+
+    if (const json* v = d.find(d.j, "num_classes")) {
+        c.num_classes = d.get_int(*v, "num_classes");
+        if (c.num_classes < 0) d.fail("'num_classes' must not be negative");
+    }
+    if (const json* v = d.find(d.j, "label_names")) {
+        if (!v->is_array()) d.fail("'label_names' must be a list of strings");
+        for (const json& l : *v) c.labels.push_back(d.get_string(l, "label_names"));
+        c.labels_source = "label_names in config.json";
+    }
+}
+
+// --- Hugging Face ------------------------------------------------------------
+
+// PIL resampling codes as HF stores them (PIL.Image.Resampling).
+std::string interpolation_from_pil(const Doc& d, int code) {
+    if (code == 0) return "nearest";
+    if (code == 2) return "bilinear";
+    if (code == 3) return "bicubic";
+    static const char* const names[] = {"NEAREST", "LANCZOS", "BILINEAR", "BICUBIC", "BOX", "HAMMING"};
+    const std::string name = code >= 0 && code <= 5 ? std::string(" (PIL ") + names[code] + ")" : "";
+    d.fail("resample " + std::to_string(code) + name + " is not supported (0 nearest, 2 bilinear or 3 bicubic)");
+}
+
+// The transformers image processors vitscope reproduces; which one a folder
+// uses is named by preprocessor_config.json or, failing that, follows from
+// config.json's model_type, as AutoImageProcessor decides.
+enum class Processor { ViT, DeiT, Bit };
+
+const char* processor_name(Processor p) {
+    return p == Processor::DeiT ? "DeiTImageProcessor" : p == Processor::Bit ? "BitImageProcessor" : "ViTImageProcessor";
+}
+
+Processor processor_for_model_type(const std::string& model_type) {
+    if (model_type == "deit") return Processor::DeiT;
+    if (model_type == "dinov2" || model_type == "dinov2_with_registers") return Processor::Bit;
+    return Processor::ViT;
+}
+
+// image_processor_type or the older feature_extractor_type; the Fast
+// (torchvision) variants are run as their PIL originals.
+std::optional<Processor> processor_named(const Doc& d) {
+    for (const char* key : {"image_processor_type", "feature_extractor_type"}) {
+        const json* v = d.find(d.j, key);
+        if (!v) continue;
+        const std::string name = d.get_string(*v, key);
+        for (Processor p : {Processor::ViT, Processor::DeiT, Processor::Bit}) {
+            const std::string base = processor_name(p);
+            const std::string family = base.substr(0, base.size() - std::string("ImageProcessor").size());
+            if (name == base || name == base + "Fast" || name == family + "FeatureExtractor") return p;
+        }
+        d.fail(std::string(key) + " '" + name +
+               "' is not supported (ViTImageProcessor, DeiTImageProcessor or BitImageProcessor)");
+    }
+    return std::nullopt;
+}
+
+// Each processor's own defaults (transformers' __init__ arguments).
+HfImageProcessor processor_defaults(Processor p, PreprocessConfig& pre) {
+    HfImageProcessor hf;
+    hf.name = processor_name(p);
+    if (p == Processor::ViT) {
+        pre.interpolation = "bilinear";
+        pre.mean = pre.std = {0.5f, 0.5f, 0.5f};  // IMAGENET_STANDARD_MEAN / _STD
+    } else if (p == Processor::DeiT) {
+        pre.interpolation = "bicubic";
+        hf.resize_height = hf.resize_width = 256;
+        hf.do_center_crop = true;
+        pre.mean = pre.std = {0.5f, 0.5f, 0.5f};
+    } else {
+        pre.interpolation = "bicubic";
+        hf.shortest_edge = 224;
+        hf.do_center_crop = true;
+        pre.mean = {0.48145466f, 0.4578275f, 0.40821073f};  // OPENAI_CLIP_MEAN / _STD
+        pre.std = {0.26862954f, 0.26130258f, 0.27577711f};
+    }
+    return hf;
+}
+
+// A size as transformers' get_size_dict reads it: an int is a square
+// {height, width} (or, for BitImageProcessor's size, the shortest edge), a
+// list is [height, width], an object names height and width or shortest_edge.
+void read_size(const Doc& d, const json& v, const std::string& key, bool int_is_edge, int& edge, int& h, int& w) {
+    const auto one = [&](const json& x) { return d.positive(d.get_int(x, key), key); };
+    edge = 0;
+    if (v.is_number()) {
+        if (int_is_edge) edge = one(v);
+        else h = w = one(v);
+    } else if (v.is_array() && v.size() == 2) {
+        h = one(v[0]);
+        w = one(v[1]);
+    } else if (v.is_object() && v.size() == 1 && d.find(v, "shortest_edge")) {
+        edge = one(v["shortest_edge"]);
+    } else if (v.is_object() && v.size() == 2 && d.find(v, "height") && d.find(v, "width")) {
+        h = one(v["height"]);
+        w = one(v["width"]);
+    } else {
+        d.fail("'" + key + "' must be an integer, [height, width], {\"height\", \"width\"} or {\"shortest_edge\"}, not " +
+               v.dump());
+    }
+}
+
+std::string dims(int h, int w) { return std::to_string(h) + " x " + std::to_string(w); }
+
+// The processor's settings from preprocessor_config.json over its defaults,
+// then the square model input they lead to (vitscope runs square inputs only).
+void read_hf_preprocessor(const Doc& d, Processor p, PreprocessConfig& pre) {
+    HfImageProcessor& hf = *pre.hf;
+    if (const json* v = d.find(d.j, "do_resize")) hf.do_resize = d.get_bool(*v, "do_resize");
+    if (const json* v = d.find(d.j, "size"))
+        read_size(d, *v, "size", p == Processor::Bit, hf.shortest_edge, hf.resize_height, hf.resize_width);
+    if (hf.shortest_edge > 0 && p != Processor::Bit)
+        d.fail(hf.name + " resizes to a height and width; 'size' {\"shortest_edge\"} is only BitImageProcessor's");
+    if (p != Processor::ViT) {  // ViTImageProcessor has no crop step: its crop keys are ignored, as transformers does
+        if (const json* v = d.find(d.j, "do_center_crop")) hf.do_center_crop = d.get_bool(*v, "do_center_crop");
+        if (const json* v = d.find(d.j, "crop_size")) {
+            int edge = 0;
+            read_size(d, *v, "crop_size", false, edge, hf.crop_height, hf.crop_width);
+            if (edge > 0) d.fail("'crop_size' must give a height and width, not a shortest edge");
+        }
+    }
+    if (const json* v = d.find(d.j, "resample")) pre.interpolation = interpolation_from_pil(d, d.get_int(*v, "resample"));
+    if (const json* v = d.find(d.j, "do_rescale")) hf.do_rescale = d.get_bool(*v, "do_rescale");
+    if (const json* v = d.find(d.j, "rescale_factor")) {
+        if (!v->is_number()) d.fail("'rescale_factor' must be a number, not " + v->dump());
+        hf.rescale_factor = v->get<double>();
+        if (!(hf.rescale_factor > 0) || !std::isfinite(hf.rescale_factor))
+            d.fail("'rescale_factor' must be positive, not " + v->dump());
+    }
+    if (const json* v = d.find(d.j, "do_normalize")) hf.do_normalize = d.get_bool(*v, "do_normalize");
+    if (const json* v = d.find(d.j, "image_mean")) pre.mean = d.rgb(*v, "image_mean");
+    if (const json* v = d.find(d.j, "image_std")) pre.std = d.rgb(*v, "image_std");
+}
+
+// The side of the square the model sees; other shapes are refused here,
+// except a photo that is not resized, whose own size counts (checked then).
+void set_hf_input_size(const Doc& d, ModelConfig& c) {
+    PreprocessConfig& pre = c.pre;
+    const HfImageProcessor& hf = *pre.hf;
+    pre.crop_pct = 1.0f;  // timm's; unused
+    if (hf.do_center_crop) {
+        if (hf.crop_height != hf.crop_width)
+            d.fail("crop_size " + dims(hf.crop_height, hf.crop_width) + " is not square; vitscope runs square inputs only");
+        pre.input_size = hf.crop_height;
+    } else if (!hf.do_resize) {
+        pre.input_size = c.image_size;  // nominal: the photo goes in at its own size
+    } else if (hf.shortest_edge > 0) {
+        d.fail("size {\"shortest_edge\": " + std::to_string(hf.shortest_edge) +
+               "} without a centre crop keeps the photo's aspect ratio; vitscope runs square inputs only");
+    } else if (hf.resize_height != hf.resize_width) {
+        d.fail("size " + dims(hf.resize_height, hf.resize_width) + " is not square and nothing crops it; vitscope runs square inputs only");
+    } else {
+        pre.input_size = hf.resize_height;
+    }
+}
+
+// Preprocessing of a Hugging Face model folder: its processor, with
+// preprocessor_config.json's settings when the file is there.
+void read_hf_preprocessing(const Doc& config, const Doc* preprocessor, ModelConfig& c) {
+    std::optional<Processor> named;
+    if (preprocessor) named = processor_named(*preprocessor);
+    const Processor p = named.value_or(processor_for_model_type(c.model_type));
+    PreprocessConfig& pre = c.pre;
+    pre.hf = processor_defaults(p, pre);
+    if (preprocessor) {
+        read_hf_preprocessor(*preprocessor, p, pre);
+        set_hf_input_size(*preprocessor, c);
+        return;
+    }
+    if (p == Processor::Bit) {
+        // What every facebook/dinov2-* repository ships, rather than
+        // BitImageProcessor's bare defaults (224, CLIP statistics) that no DINOv2 uses.
+        pre.hf->shortest_edge = 256;
+        pre.mean = {0.485f, 0.456f, 0.406f};
+        pre.std = {0.229f, 0.224f, 0.225f};
+        pre.hf->defaults_note = "no preprocessor_config.json: the settings facebook/dinov2-* ship "
+                                "(BitImageProcessor, shortest edge 256, crop 224, bicubic, ImageNet mean and std)";
+    } else {
+        pre.hf->defaults_note = std::string("no preprocessor_config.json: ") + pre.hf->name + "'s defaults";
+    }
+    set_hf_input_size(config, c);
+}
+
+// model_type; without it, a DINOv2 architecture still says which of the two
+// classes it is (transformers' Dinov2Model and Dinov2WithRegistersModel differ).
+std::string hf_model_type(const Doc& d, const std::string& architecture) {
+    if (const json* v = d.find(d.j, "model_type")) return d.get_string(*v, "model_type");
+    if (architecture.rfind("Dinov2WithRegisters", 0) == 0) return "dinov2_with_registers";
+    if (architecture.rfind("Dinov2", 0) == 0) return "dinov2";
+    return "";
+}
+
+// What Dinov2Config / Dinov2WithRegistersConfig add to a ViT config.
+void read_hf_dinov2(const Doc& d, ModelConfig& c) {
+    // Dinov2Layer always has layer_scale1 and layer_scale2; layerscale_value
+    // is only what transformers starts them at before loading the weights.
+    c.layer_scale = true;
+    if (const json* v = d.find(d.j, "layerscale_value")) d.get_float(*v, "layerscale_value");
+    if (const json* v = d.find(d.j, "use_swiglu_ffn"); v && d.get_bool(*v, "use_swiglu_ffn"))
+        d.fail("use_swiglu_ffn is true: the SwiGLU MLP (DINOv2 giant) is not supported, only the GELU MLP "
+               "(fc1, fc2) of DINOv2 small, base and large");
+    if (c.model_type == "dinov2_with_registers") {
+        c.num_registers = 4;  // Dinov2WithRegistersConfig's default
+        c.registers_from = "num_register_tokens (default 4) in config.json";
+        if (const json* v = d.find(d.j, "num_register_tokens")) {
+            c.num_registers = d.get_int(*v, "num_register_tokens");
+            if (c.num_registers < 0) d.fail("'num_register_tokens' must not be negative");
+            c.registers_from = "num_register_tokens in config.json";
+        }
+        c.pos_resize = PosResize::BicubicAntialias;  // Dinov2WithRegistersEmbeddings: antialias=True
+    } else {
+        c.num_registers = 0;  // Dinov2Model has no register tokens
+        c.registers_from = "model_type dinov2 (Dinov2Model has none)";
+    }
+}
+
+void read_hf(const Doc& d, ModelConfig& c) {
+    c.source = "hf";
+    std::string architecture;  // only needed without model_type
+    if (const json* a = d.find(d.j, "architectures"); a && a->is_array() && !a->empty() && !d.find(d.j, "model_type"))
+        architecture = d.get_string((*a)[0], "architectures");
+    c.model_type = hf_model_type(d, architecture);
+    c.name = d.find(d.j, "model_type") ? c.model_type : architecture;
+    const bool dinov2 = c.model_type == "dinov2" || c.model_type == "dinov2_with_registers";
+    c.pos_resize = PosResize::Bicubic;  // ViTEmbeddings, DeiT's, Dinov2Embeddings: no antialias
+
+    if (const json* v = d.find(d.j, "hidden_size")) c.dim = d.positive(d.get_int(*v, "hidden_size"), "hidden_size");
+    if (const json* v = d.find(d.j, "num_hidden_layers")) c.depth = d.positive(d.get_int(*v, "num_hidden_layers"), "num_hidden_layers");
+    if (const json* v = d.find(d.j, "num_attention_heads")) c.heads = d.positive(d.get_int(*v, "num_attention_heads"), "num_attention_heads");
+    if (const json* v = d.find(d.j, "intermediate_size")) c.mlp_dim = d.positive(d.get_int(*v, "intermediate_size"), "intermediate_size");
+    else if (const json* r = d.find(d.j, "mlp_ratio"); r && c.dim > 0)
+        c.mlp_dim = static_cast<int>(c.dim * d.get_ratio(*r, "mlp_ratio"));  // Dinov2MLP: int(hidden_size * mlp_ratio)
+    if (const json* v = d.find(d.j, "image_size")) c.image_size = d.square_size(*v, "image_size");
+    if (const json* v = d.find(d.j, "patch_size")) c.patch_size = d.square_size(*v, "patch_size");
+    if (const json* v = d.find(d.j, "num_channels"); v && d.get_int(*v, "num_channels") != 3)
+        d.fail("num_channels must be 3 (RGB)");
+    c.ln_eps = dinov2 ? 1e-6f : 1e-12f;
+    if (const json* v = d.find(d.j, "layer_norm_eps")) c.ln_eps = d.get_float(*v, "layer_norm_eps");
+    if (const json* v = d.find(d.j, "hidden_act")) {
+        const std::string act = d.get_string(*v, "hidden_act");
+        if (act == "gelu_pytorch_tanh" || act == "gelu_new" || act == "gelu_fast") c.gelu_tanh = true;
+        else if (act != "gelu") d.fail("hidden_act '" + act + "' is not supported (gelu, gelu_new, gelu_pytorch_tanh)");
+    }
+    if (dinov2) read_hf_dinov2(d, c);
+    else if (const json* v = d.find(d.j, "use_swiglu_ffn"); v && d.get_bool(*v, "use_swiglu_ffn"))
+        d.fail("use_swiglu_ffn is true: the SwiGLU MLP is not supported");
+
+    if (const json* v = d.find(d.j, "id2label")) {
+        if (!v->is_object()) d.fail("'id2label' must be an object");
+        std::map<int, std::string> by_index;
+        for (const auto& [key, name] : v->items()) {
+            size_t used = 0;
+            int index = -1;
+            try { index = std::stoi(key, &used); } catch (const std::exception&) {}
+            if (index < 0 || used != key.size()) d.fail("id2label key '" + key + "' is not a class index");
+            by_index[index] = d.get_string(name, "id2label");
+        }
+        int next = 0;
+        for (const auto& [index, name] : by_index) {
+            if (index != next) d.fail("id2label has no entry for class " + std::to_string(next));
+            c.labels.push_back(name);
+            ++next;
+        }
+        if (!c.labels.empty()) c.labels_source = "id2label in config.json";
+    }
+}
+
+// The file's text; nullopt when it is absent and not required. A config of
+// 21843 class names is about 1 MB; anything near the limit is not a config.
+std::optional<std::string> read_file(const std::string& path, bool required) {
+    std::error_code ec;
+    if (!required && !std::filesystem::exists(path, ec)) return std::nullopt;
+    return read_whole_file(path, 64ULL << 20, "a JSON file");
+}
+
+ModelConfig parse_files(const std::string& config_file, const std::string& config_json,
+                        const std::string& pre_file, const std::optional<std::string>& pre_json) {
+    const Doc d = parse_doc(config_file, config_json);
+    ModelConfig c;
+    const bool timm = d.find(d.j, "architecture") || d.find(d.j, "pretrained_cfg");
+    const bool hf = d.find(d.j, "model_type") || d.find(d.j, "architectures") || d.find(d.j, "hidden_size");
+    if (timm) read_timm(d, c);
+    else if (hf) read_hf(d, c);
+    else d.fail("neither a timm config (architecture, pretrained_cfg) nor a Hugging Face one (model_type, hidden_size)");
+    if (hf && !timm) {
+        std::optional<Doc> pd;
+        if (pre_json) pd = parse_doc(pre_file, *pre_json);
+        read_hf_preprocessing(d, pd ? &*pd : nullptr, c);
+        check_preprocess(pd ? *pd : d, c.pre);
+    }
+    check_preprocess(d, c.pre);
+    if (!(c.ln_eps > 0)) d.fail("layer norm eps must be positive");
+    if (c.dim > 0 && c.heads > 0 && c.dim % c.heads != 0)
+        d.fail("width " + std::to_string(c.dim) + " is not divisible by " + std::to_string(c.heads) + " heads");
+    return c;
+}
+
+}  // namespace
+
+ModelConfig parse_model_config(const std::string& config_json, const std::string& preprocessor_json) {
+    std::optional<std::string> pre;
+    if (!preprocessor_json.empty()) pre = preprocessor_json;
+    return parse_files("config.json", config_json, "preprocessor_config.json", pre);
+}
+
+ModelConfig read_model_config(const std::string& dir) {
+    const std::filesystem::path base(dir);
+    const std::string config_file = (base / "config.json").string();
+    const std::string pre_file = (base / "preprocessor_config.json").string();
+    const std::string config_json = *read_file(config_file, true);
+    return parse_files(config_file, config_json, pre_file, read_file(pre_file, false));
+}
+
+}  // namespace vit
