@@ -61,8 +61,8 @@ def window_pages():
 
 
 def page_titles():
-    """Each page's question, as src/session/questions.cpp words it."""
-    return dict(re.findall(r'\{"(\w+)",\s*"((?:[^"\\]|\\.)*)"', source("src/session/questions.cpp")))
+    """Each page's question, as src/vit/analysis/questions.cpp words it."""
+    return dict(re.findall(r'\{"(\w+)",\s*"((?:[^"\\]|\\.)*)"', source("src/vit/analysis/questions.cpp")))
 
 
 def explain_questions():

@@ -139,21 +139,41 @@ TEST_F(ApplyTest, ToggleHeadVisibleFlipsOneHeadAndIgnoresOthers) {
 TEST_F(ApplyTest, HoverKeyClampsAndNegativeMeansNone) {
     session::apply(s, act::HoverKey{6});
     EXPECT_EQ(s.sel.hovered_key, 6);
-    EXPECT_EQ(s.sel.key(), 6);
     session::apply(s, act::HoverKey{50});
     EXPECT_EQ(s.sel.hovered_key, 9);
     session::apply(s, act::HoverKey{-7});
     EXPECT_EQ(s.sel.hovered_key, -1);
 }
 
+TEST_F(ApplyTest, AHoverLastsWhileReportedAndRepeatsAreSkipped) {
+    std::vector<session::Action> handled;
+    const auto frame = [&](std::vector<session::Action> reported) {
+        handled.clear();
+        return session::handle_frame(s, reported, [&](const session::Action& a) {
+            handled.push_back(a);
+            session::apply(s, a);
+        });
+    };
+    EXPECT_TRUE(frame({act::HoverKey{4}, act::SetLayer{1}}));
+    EXPECT_EQ(handled.size(), 2u);
+    EXPECT_EQ(s.sel.hovered_key, 4);
+    EXPECT_FALSE(frame({act::HoverKey{4}}));  // still hovered: nothing to do
+    EXPECT_TRUE(handled.empty());
+    EXPECT_TRUE(frame({act::SetHead{1}}));    // nobody reports a hover: released, after the frame's own actions
+    ASSERT_EQ(handled.size(), 2u);
+    EXPECT_TRUE(std::holds_alternative<act::SetHead>(handled[0]));
+    EXPECT_EQ(std::get<act::HoverKey>(handled[1]).token, -1);
+    EXPECT_EQ(s.sel.hovered_key, -1);
+    EXPECT_FALSE(frame({}));                   // nothing hovered, nothing reported
+}
+
 TEST_F(ApplyTest, PinKeyTogglesAndWinsOverHover) {
     session::apply(s, act::HoverKey{2});
     session::apply(s, act::PinKey{5});
     EXPECT_EQ(s.sel.pinned_key, 5);
-    EXPECT_EQ(s.sel.key(), 5);
     session::apply(s, act::PinKey{5});  // the same key again unpins
     EXPECT_EQ(s.sel.pinned_key, -1);
-    EXPECT_EQ(s.sel.key(), 2);
+    EXPECT_EQ(s.sel.hovered_key, 2);
     session::apply(s, act::PinKey{5});
     session::apply(s, act::PinKey{7});  // another key moves the pin
     EXPECT_EQ(s.sel.pinned_key, 7);
@@ -193,10 +213,10 @@ TEST_F(ApplyTest, StyleErrorViewHelpAndTab) {
     EXPECT_TRUE(s.last_error.empty());
 
     session::apply(s, act::SetImageView{10, 20, 300, 400});
-    EXPECT_FLOAT_EQ(s.image_view[0], 10);
-    EXPECT_FLOAT_EQ(s.image_view[1], 20);
-    EXPECT_FLOAT_EQ(s.image_view[2], 300);
-    EXPECT_FLOAT_EQ(s.image_view[3], 400);
+    EXPECT_FLOAT_EQ(s.reported.image_view[0], 10);
+    EXPECT_FLOAT_EQ(s.reported.image_view[1], 20);
+    EXPECT_FLOAT_EQ(s.reported.image_view[2], 300);
+    EXPECT_FLOAT_EQ(s.reported.image_view[3], 400);
 
     session::apply(s, act::ShowHelp{true});
     EXPECT_TRUE(s.show_help);

@@ -93,15 +93,20 @@ TEST_F(ShownRowsTest, ExplainedKeyIsPinnedElseHoveredElseTheStrongest) {
     const auto& a = t().layers[layer].heads[head].attn;
     for (int j = 1; j < vit::testing::kTokens; ++j)
         if (a(query, j) > a(query, strongest)) strongest = j;
-    EXPECT_EQ(session::explained_key(s), strongest);
+    using Why = session::ExplainedKey::Why;
+    EXPECT_EQ(session::explained_key(s).token, strongest);
+    EXPECT_EQ(session::explained_key(s).why, Why::Strongest);
 
     const int other = strongest == 2 ? 3 : 2;
     session::apply(s, act::HoverKey{other});
-    EXPECT_EQ(session::explained_key(s), other);
+    EXPECT_EQ(session::explained_key(s).token, other);
+    EXPECT_EQ(session::explained_key(s).why, Why::Hovered);
     session::apply(s, act::PinKey{8});
-    EXPECT_EQ(session::explained_key(s), 8);
+    EXPECT_EQ(session::explained_key(s).token, 8);
+    EXPECT_EQ(session::explained_key(s).why, Why::Pinned);
 
-    EXPECT_EQ(session::explained_key(AppState{}), -1);
+    EXPECT_EQ(session::explained_key(AppState{}).token, -1);
+    EXPECT_EQ(session::explained_key(AppState{}).why, Why::None);
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "commands.h"
 #include "explain_figure.h"
@@ -12,39 +13,41 @@
 
 namespace app {
 
-std::vector<ExplainQuestion> all_questions() {
-    std::vector<ExplainQuestion> all = why_questions();
-    for (const ExplainQuestion& q : property_questions()) all.push_back(q);
-    return all;
+const vit::QuestionPage& find_question(const std::string& name) {
+    if (const vit::QuestionPage* q = vit::find_question(name)) return *q;
+    std::string known;
+    for (const vit::QuestionPage& q : vit::all_questions()) known += (known.empty() ? "" : ", ") + std::string(q.name);
+    throw vit::Error("unknown --question '" + name + "' (known: " + known + ")");
 }
 
-const ExplainQuestion& find_question(const std::string& name) {
-    static const std::vector<ExplainQuestion> all = all_questions();
-    std::string known;
-    for (const ExplainQuestion& q : all) {
-        if (name == q.name) return q;
-        known += (known.empty() ? "" : ", ") + std::string(q.name);
-    }
-    throw vit::Error("unknown --question '" + name + "' (known: " + known + ")");
+std::string question_csv(const vit::QuestionPage& question, const ExplainInput& in) {
+    static const std::vector<ExplainRows> all = [] {
+        std::vector<ExplainRows> rows = why_rows();
+        for (const ExplainRows& r : property_rows()) rows.push_back(r);
+        return rows;
+    }();
+    for (const ExplainRows& r : all)
+        if (std::string_view(question.name) == r.name) return question.columns + std::string("\n") + r.rows(in);
+    throw vit::Error(std::string("--question ") + question.name + " has no numbers on the command line");
 }
 
 int cmd_explain(const CliArgs& args) {
     if (!args.has("--question")) throw vit::Error("missing --question NAME");
-    const ExplainQuestion& question = find_question(args.get("--question"));
+    const vit::QuestionPage& question = find_question(args.get("--question"));
     const bool csv = args.has("--csv"), png = args.has("--output");
     if (!csv && !png) throw vit::Error("give --csv OUT.csv, -o OUT.png or both");
     // Everything that can be refused is, before any work.
     const std::string png_path = png ? check_explain_figure(args, question.name) : "";
-    if (question.needs_compare && !args.has("--compare"))
+    if (question.two_photos && !args.has("--compare"))
         throw vit::Error("--question " + std::string(question.name) + " needs --compare IMAGE2");
-    if (!question.needs_compare && args.has("--compare"))
+    if (!question.two_photos && args.has("--compare"))
         throw vit::Error("--question " + std::string(question.name) +
                          " takes no second photo (--compare is for dynamic and cross)");
     Pipeline photo = run_pipeline(args);
     std::optional<Pipeline> compare;
     if (args.has("--compare")) compare = run_pipeline_on(args, args.get("--compare"));
     // Both made before either is written: a failure writes neither.
-    const std::string text = csv ? question.csv({args, photo, compare ? &*compare : nullptr}) : "";
+    const std::string text = csv ? question_csv(question, {args, photo, compare ? &*compare : nullptr}) : "";
     std::optional<ExplainFigure> figure;
     if (png) figure = explain_figure(args, std::move(photo), std::move(compare), question.name);
     if (csv) vit::write_file_atomic(args.get("--csv"), text);

@@ -59,7 +59,7 @@ const vit::Trace& compare_trace(const ExplainInput& in, const char* question) {
 std::string global_csv(const ExplainInput& in) {
     const vit::Trace& t = in.photo.trace;
     const int query = patch_query(in, "global");
-    std::string out = "layer,head,mass_same,mass_1,mass_2_3,mass_4_7,mass_8_plus,mass_far_quarter\n";
+    std::string out;
     for (int l = 0; l < static_cast<int>(t.layers.size()); ++l)
         for (int h = 0; h < static_cast<int>(t.layers[l].heads.size()); ++h) {
             const vit::DistanceMass m = vit::distance_mass(t, l, h, query);
@@ -72,7 +72,7 @@ std::string global_csv(const ExplainInput& in) {
 std::string dynamic_csv(const ExplainInput& in) {
     const vit::Trace &a = in.photo.trace, &b = compare_trace(in, "dynamic");
     const int query = query_token(in.args, a);
-    std::string out = "layer,head,jsd\n";
+    std::string out;
     for (int l = 0; l < static_cast<int>(a.layers.size()); ++l)
         for (int h = 0; h < static_cast<int>(a.layers[l].heads.size()); ++h)
             out += line({number(l), number(h), number(vit::attention_jsd(a, b, l, h, query))});
@@ -91,8 +91,7 @@ std::string permutation_csv(const ExplainInput& in) {
         const auto top = vit::top_classes(p.model, t, 1);
         return top.empty() ? std::string() : csv_field(top[0].label);
     };
-    return "with_pos_max_abs_diff,without_pos_max_abs_diff,top1_with_pos,top1_without_pos\n" +
-           line({number(e.with_pos.max()), number(e.without_pos.max()), top1(p.trace),
+    return line({number(e.with_pos.max()), number(e.without_pos.max()), top1(p.trace),
                  top1(e.runs.original_without_pos)});
 }
 
@@ -100,7 +99,7 @@ std::string position_csv(const ExplainInput& in) {
     const vit::Trace& t = in.photo.trace;
     const int query = patch_query(in, "position");
     const vit::Vec cosine = vit::position_similarity_row(in.photo.model, t.grid, t.row_of(query), t.col_of(query));
-    std::string out = "row,col,cosine\n";
+    std::string out;
     for (int r = 0; r < t.grid; ++r)
         for (int c = 0; c < t.grid; ++c)
             out += line({number(r), number(c), number(cosine[r * t.grid + c])});
@@ -112,7 +111,7 @@ std::string cross_csv(const ExplainInput& in) {
     const int layer = in.args.get_int("--layer", 0, in.photo.model.depth - 1);
     const int head = in.args.get_int("--head", 0, in.photo.model.heads - 1);
     const vit::CrossAttentionRow r = vit::cross_attention_row(a, b, layer, head, query_token(in.args, a));
-    std::string out = "key,row,col,score,scaled,weight\n";
+    std::string out;
     for (int j = 0; j < b.tokens; ++j)
         out += line({number(j), number(b.row_of(j)), number(b.col_of(j)), number(r.raw[j]), number(r.scaled[j]),
                      number(r.weights[j])});
@@ -123,7 +122,7 @@ std::string mlp_csv(const ExplainInput& in) {
     const int layer = in.args.get_int("--layer", 0, in.photo.model.depth - 1);
     const vit::TokenPath path =
         vit::token_path(in.photo.model, in.photo.trace, layer, query_token(in.args, in.photo.trace));
-    std::string out = "part,norm\n";
+    std::string out;
     for (const vit::PartNorm& part : vit::token_path_norms(path)) out += line({part.part, number(part.norm)});
     out += line({"mlp_alone_max_abs_diff", number(path.mlp_alone_max_abs_diff)});
     out += line({"mlp_others_zeroed_max_abs_diff", number(path.mlp_others_zeroed_max_abs_diff)});
@@ -133,18 +132,14 @@ std::string mlp_csv(const ExplainInput& in) {
 
 }  // namespace
 
-std::vector<ExplainQuestion> property_questions() {
+std::vector<ExplainRows> property_rows() {
     return {
-        {"global", "Global, not local: attention weight by distance on the patch grid", false, global_csv},
-        {"dynamic", "Content-based: the same query position on two photos", true, dynamic_csv},
-        {"permutation", "Permutation-equivariance: shuffled patches with and without position embeddings", false,
-         permutation_csv},
-        {"position", "What the position embeddings learned: cosine similarity with the query's position", false,
-         position_csv},
-        {"cross", "Cross-attention (what-if): queries from this photo, keys and values from the other", true,
-         cross_csv},
-        {"mlp", "After attention: one token's path through the block; the MLP works on each token alone", false,
-         mlp_csv},
+        {"global", global_csv},
+        {"dynamic", dynamic_csv},
+        {"permutation", permutation_csv},
+        {"position", position_csv},
+        {"cross", cross_csv},
+        {"mlp", mlp_csv},
     };
 }
 

@@ -9,6 +9,7 @@
 
 #include "cli_args.h"
 #include "pipeline.h"
+#include "vit/analysis/questions.h"
 
 namespace app {
 
@@ -18,22 +19,21 @@ struct ExplainInput {
     const Pipeline* compare;      // --compare IMAGE2 (same model), or null
 };
 
-struct ExplainQuestion {
-    const char* name;             // --question NAME
-    const char* title;            // one line, for listings and figure titles
-    bool needs_compare;           // refused without --compare IMAGE2
-    // The page's numbers as CSV: a header line, then one row per item.
-    std::string (*csv)(const ExplainInput& in);
+// How the command line answers one question of vit::all_questions(): its CSV
+// rows, under the header the table gives (QuestionPage::columns).
+struct ExplainRows {
+    const char* name;  // --question NAME
+    std::string (*rows)(const ExplainInput& in);
 };
 
-// The pages of the follow-up questions (scaling, heads, quadratic, cls, rollout, ablation).
-std::vector<ExplainQuestion> why_questions();
-// The pages on what attention is (global, dynamic, permutation, position, cross, mlp).
-std::vector<ExplainQuestion> property_questions();
+// The follow-up questions' rows (scaling, heads, quadratic, cls, rollout, ablation).
+std::vector<ExplainRows> why_rows();
+// The rows of the questions on what attention is (global, dynamic, permutation, position, cross, mlp).
+std::vector<ExplainRows> property_rows();
 
-// Every question, in the order the Questions tab lists them.
-std::vector<ExplainQuestion> all_questions();
 // The question called NAME; throws vit::Error listing the known names otherwise.
-const ExplainQuestion& find_question(const std::string& name);
+const vit::QuestionPage& find_question(const std::string& name);
+// The CSV of a question: its header line, then its rows.
+std::string question_csv(const vit::QuestionPage& question, const ExplainInput& in);
 
 }  // namespace app

@@ -39,8 +39,7 @@ std::string scaling_csv(const ExplainInput& in) {
     const vit::Trace& t = in.photo.trace;
     const vit::ScalingTable s = vit::scaling_table(t);
     const int query = in.args.has("--patch") || in.args.has("--query") ? query_token(in.args, t) : 0;
-    std::string out =
-        "layer,head,raw_std,scaled_std,saturated_share_raw,saturated_share_scaled,jacobian_norm_raw,jacobian_norm_scaled\n";
+    std::string out;
     for (int l = 0; l < s.raw_std.rows(); ++l)
         for (int h = 0; h < s.raw_std.cols(); ++h) {
             const vit::QueryScaling q = vit::query_scaling(t, l, h, query);
@@ -53,7 +52,7 @@ std::string scaling_csv(const ExplainInput& in) {
 std::string heads_csv(const ExplainInput& in) {
     const Eigen::MatrixXd distance = vit::mean_attention_distances(in.photo.trace, in.photo.model.patch);
     const Eigen::MatrixXd spread = vit::mean_spreads(in.photo.trace);
-    std::string out = "layer,head,mean_distance_px,spread_keys\n";
+    std::string out;
     for (int l = 0; l < distance.rows(); ++l)
         for (int h = 0; h < distance.cols(); ++h) out += format("%d,%d,%.9g,%.9g\n", l, h, distance(l, h), spread(l, h));
     return out;
@@ -82,7 +81,7 @@ std::vector<int> timing_sizes(const ExplainInput& in) {
 std::string quadratic_csv(const ExplainInput& in) {
     const vit::Model& model = in.photo.model;
     const vit::TimingRun run = vit::measure_forward_times(model, in.photo.image, timing_sizes(in));
-    std::string out = "size,tokens,attention_weights,attention_bytes,linear_ms,attention_ms\n";
+    std::string out;
     for (const vit::TimingPoint& p : run.points) {
         const vit::AttentionSize s = vit::attention_size(model, p.input_size);
         out += format("%d,%d,%lld,%lld,%.9g,%.9g\n", p.input_size, s.tokens, s.attention_weights, s.attention_bytes,
@@ -94,7 +93,7 @@ std::string quadratic_csv(const ExplainInput& in) {
 std::string cls_csv(const ExplainInput& in) {
     const vit::LogitLens lens = vit::logit_lens(in.photo.model, in.photo.trace);
     const Eigen::VectorXd self = vit::cls_weights(in.photo.trace).self_mean;
-    std::string out = "layer,cls_self_weight,lens_top1,lens_top1_prob,final_top1_prob\n";
+    std::string out;
     for (const vit::LensLayer& l : lens.layers)
         out += format("%d,%.9g,", l.layer, self[l.layer]) + csv_field(vit::label_of(in.photo.model, l.top[0].index)) +
                format(",%.9g,%.9g\n", l.top[0].probability, l.final_top1_probability);
@@ -104,7 +103,7 @@ std::string cls_csv(const ExplainInput& in) {
 std::string rollout_csv(const ExplainInput& in) {
     const vit::Trace& t = in.photo.trace;
     const Eigen::VectorXd r = vit::rollout_row(t, 0);
-    std::string out = "token,row,col,rollout\n";
+    std::string out;
     for (int j = 0; j < t.tokens; ++j) out += format("%d,%d,%d,%.9g\n", j, t.row_of(j), t.col_of(j), r[j]);
     return out;
 }
@@ -114,7 +113,7 @@ std::string ablation_csv(const ExplainInput& in) {
     const int layer = in.args.get_int("--layer", 0, model.depth - 1);
     const int head = in.args.get_int("--head", 0, model.heads - 1);
     const vit::HeadRemoved removed = vit::remove_head(model, in.photo.input, in.photo.trace.logits, layer, head, 5);
-    std::string out = "rank,prob_before,label_before,prob_after,label_after\n";
+    std::string out;
     for (size_t r = 0; r < removed.before.size(); ++r) {
         const vit::ClassProbability &before = removed.before[r], &after = removed.after[r];
         out += format("%zu,%.9g,", r + 1, before.probability) + csv_field(label_of(model, before.index)) +
@@ -125,14 +124,14 @@ std::string ablation_csv(const ExplainInput& in) {
 
 }  // namespace
 
-std::vector<ExplainQuestion> why_questions() {
+std::vector<ExplainRows> why_rows() {
     return {
-        {"scaling", "Why divide by the square root of d_k?", false, scaling_csv},
-        {"heads", "What do multiple heads buy?", false, heads_csv},
-        {"quadratic", "Why is attention quadratic in the number of patches?", false, quadratic_csv},
-        {"cls", "How does the class token aggregate the image?", false, cls_csv},
-        {"rollout", "Attention rollout: where the class token gathers from", false, rollout_csv},
-        {"ablation", "What if one head is removed?", false, ablation_csv},
+        {"scaling", scaling_csv},
+        {"heads", heads_csv},
+        {"quadratic", quadratic_csv},
+        {"cls", cls_csv},
+        {"rollout", rollout_csv},
+        {"ablation", ablation_csv},
     };
 }
 

@@ -29,11 +29,12 @@ std::string shown_caption(const AppState& s, int layer) {
     return c;
 }
 
-int explained_key(const AppState& s) {
+ExplainedKey explained_key(const AppState& s) {
     const vit::Trace* t = s.trace();
-    if (!t) return -1;
-    if (s.sel.key() >= 0) return s.sel.key();
-    return vit::strongest_key(*t, s.sel.layer, s.sel.head, s.sel.query);
+    if (!t) return {};
+    if (s.sel.pinned_key >= 0) return {s.sel.pinned_key, ExplainedKey::Why::Pinned};
+    if (s.sel.hovered_key >= 0) return {s.sel.hovered_key, ExplainedKey::Why::Hovered};
+    return {vit::strongest_key(*t, s.sel.layer, s.sel.head, s.sel.query), ExplainedKey::Why::Strongest};
 }
 
 }  // namespace session

@@ -24,8 +24,13 @@ std::optional<vit::Vec> shown_row(const AppState& s, int layer);
 // "Layer 8 · head 1" or "Layer 8 · mean of heads 0, 2".
 std::string shown_caption(const AppState& s, int layer);
 
-// The key the math panel explains: pinned, else hovered, else the key the
-// query attends to most.
-int explained_key(const AppState& s);
+// The key the math panel explains and why that one: pinned, else hovered,
+// else the key the query attends to most; token -1 (None) with no trace.
+struct ExplainedKey {
+    enum class Why { None, Pinned, Hovered, Strongest };
+    int token = -1;
+    Why why = Why::None;
+};
+ExplainedKey explained_key(const AppState& s);
 
 }  // namespace session

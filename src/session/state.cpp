@@ -75,6 +75,24 @@ void show_tour_step(AppState& s) {
 
 }  // namespace
 
+bool handle_frame(const AppState& s, const std::vector<Action>& reported,
+                  const std::function<void(const Action&)>& handle) {
+    bool hover_reported = false, changed = false;
+    for (const Action& a : reported) {
+        if (const auto* h = std::get_if<act::HoverKey>(&a)) {
+            hover_reported = true;
+            if (h->token == s.sel.hovered_key) continue;
+        }
+        handle(a);
+        changed = true;
+    }
+    if (!hover_reported && s.sel.hovered_key >= 0) {
+        handle(act::HoverKey{-1});
+        changed = true;
+    }
+    return changed;
+}
+
 bool apply(AppState& s, const Action& a) {
     return std::visit(
         Overloaded{
@@ -111,12 +129,12 @@ bool apply(AppState& s, const Action& a) {
             },
             [&](const act::DismissError&) { s.last_error.clear(); return true; },
             [&](const act::SetImageView& x) {
-                s.image_view[0] = x.x, s.image_view[1] = x.y, s.image_view[2] = x.w, s.image_view[3] = x.h;
+                s.reported.image_view[0] = x.x, s.reported.image_view[1] = x.y, s.reported.image_view[2] = x.w, s.reported.image_view[3] = x.h;
                 return true;
             },
-            [&](const act::SetPageTargets& x) { s.page_targets = x.targets; return true; },
-            [&](const act::SetTourOfferButtons& x) { s.tour_offer_buttons = x.buttons; return true; },
-            [&](const act::SetHeadThumbs& x) { s.head_thumbs = x.rects; return true; },
+            [&](const act::SetPageTargets& x) { s.reported.page_targets = x.targets; return true; },
+            [&](const act::SetTourOfferButtons& x) { s.reported.tour_offer_buttons = x.buttons; return true; },
+            [&](const act::SetHeadThumbs& x) { s.reported.head_thumbs = x.rects; return true; },
             [&](const act::ShowHelp& x) { s.show_help = x.show; return true; },
             [&](const act::StartTour& x) {
                 s.tour = {x.tour, 0};
@@ -139,17 +157,17 @@ bool apply(AppState& s, const Action& a) {
             },
             [&](const act::AnswerTourOffer& x) {
                 s.tour_offered = true;
-                s.tour_offer_buttons.clear();
+                s.reported.tour_offer_buttons.clear();
                 return !x.take;  // taking it: the window reads the tour (OpenTour)
             },
             [&](const act::ShowTab& x) {
-                if (x.tab != s.tab) s.page_targets.clear();  // only the page on screen can be clicked
+                if (x.tab != s.tab) s.reported.page_targets.clear();  // only the page on screen can be clicked
                 s.tab = x.tab;
                 return true;
             },
             [&](const act::ShowQuestion& x) {
                 s.tab = AppState::Tab::Questions;
-                if (s.question != x.name) s.page_targets.clear();  // the new page reports its own
+                if (s.question != x.name) s.reported.page_targets.clear();  // the new page reports its own
                 s.question = x.name;
                 return true;
             },
@@ -236,16 +254,16 @@ std::string state_json(const AppState& s) {
     j["photo_size"] = {s.loaded.image ? s.loaded.image->width : 0, s.loaded.image ? s.loaded.image->height : 0};
     const auto& c = s.loaded.crop;
     j["crop"] = {c.x, c.y, c.w, c.h};
-    j["image_view"] = {s.image_view[0], s.image_view[1], s.image_view[2], s.image_view[3]};
-    j["head_thumbs"] = s.head_thumbs;
+    j["image_view"] = {s.reported.image_view[0], s.reported.image_view[1], s.reported.image_view[2], s.reported.image_view[3]};
+    j["head_thumbs"] = s.reported.head_thumbs;
     j["input_size"] = s.loaded.input ? s.loaded.input->size : 0;
     auto by_name = [](const std::vector<PageTarget>& targets) {  // name: [x, y]
         json points = json::object();
         for (const PageTarget& p : targets) points[p.name] = {p.x, p.y};
         return points;
     };
-    j["page_targets"] = by_name(s.page_targets);
-    j["tour_offer_buttons"] = by_name(s.tour_offer_buttons);
+    j["page_targets"] = by_name(s.reported.page_targets);
+    j["tour_offer_buttons"] = by_name(s.reported.tour_offer_buttons);
     j["temperature"] = s.temperature;
     j["tab"] = tab_name(s.tab);
     j["question"] = s.question;

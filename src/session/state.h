@@ -4,6 +4,7 @@
 // effects) change it, so every change goes through one place.
 #pragma once
 #include <array>
+#include <functional>
 #include <memory>
 #include <string>
 #include <variant>
@@ -48,7 +49,6 @@ struct Selection {
     int query = 0;                    // token index; 0 = CLS
     int hovered_key = -1;             // token under the mouse in any map; -1 none
     int pinned_key = -1;              // clicked key the math panel stays on; -1 none
-    int key() const { return pinned_key >= 0 ? pinned_key : hovered_key; }
     std::vector<int> visible_heads() const {
         std::vector<int> v;
         for (size_t h = 0; h < head_visible.size(); ++h)
@@ -132,16 +132,16 @@ struct AppState {
     enum class Tab { Math, WhatIfs, Questions };
     Tab tab = Tab::Math;              // the right-hand panel's tab
     std::string question = "scaling"; // the Questions tab's page (explain's --question name)
-    // Points a page can be clicked on (the heads page's distance dots), window
-    // coordinates; the state file reports them so tests can click one.
-    std::vector<PageTarget> page_targets;
-    std::vector<PageTarget> tour_offer_buttons;  // the first run's offer: its two buttons, the same way
     std::string export_dir = ".";     // where screenshots and figures go
     std::string photos_dir, models_dir;  // the project's sample photos and models, for the browser
-    // Where the photo (not the panel) sits in the window, logical pixels;
-    // the state file reports it so tests can click on a patch.
-    float image_view[4] = {0, 0, 0, 0};   // x, y, w, h
-    std::vector<std::array<float, 4>> head_thumbs;  // the heads strip's thumbnails (the mean last), the same way
+    // Where panels drew what a test may click, in window coordinates (logical
+    // pixels): not the application's state, only reported in the state file.
+    struct Reported {
+        float image_view[4] = {0, 0, 0, 0};             // the photo (not the panel): x, y, w, h
+        std::vector<std::array<float, 4>> head_thumbs;  // the heads strip's thumbnails (the mean last)
+        std::vector<PageTarget> page_targets;           // points a page can be clicked on (the heads page's dots)
+        std::vector<PageTarget> tour_offer_buttons;     // the first run's offer: its two buttons
+    } reported;
     bool text_input = false;          // a text field has the keyboard (the file browser's path)
     float frame_ms = 0;               // smoothed frame time
     int frames = 0;                   // frames rendered so far
@@ -214,6 +214,15 @@ using Action = std::variant<act::SelectQuery, act::MoveQuery, act::SetLayer, act
 
 // Applies a state-only action; returns false for actions the window handles.
 bool apply(AppState& s, const Action& a);
+
+// Carries out one frame's actions in order through handle (the window's, which
+// applies the state-only ones), with the hover rule: a key stays hovered while
+// some panel reports it, frame after frame, so a report of the key already
+// hovered is skipped and, when no panel reported a hover this frame, a hovered
+// key is released (HoverKey{-1} last). s is read as handle changes it.
+// Returns whether any action was carried out.
+bool handle_frame(const AppState& s, const std::vector<Action>& reported,
+                  const std::function<void(const Action&)>& handle);
 
 // Swaps in a new model/photo/trace, keeping the selection where it still
 // makes sense (same layer, head and patch when they exist in the new trace).

@@ -5,7 +5,7 @@
 #include <charconv>
 #include <sstream>
 
-#include "questions.h"
+#include "vit/analysis/questions.h"
 #include "tour_text.h"
 #include "vit/base/error.h"
 #include "vit/base/read_file.h"
@@ -67,7 +67,7 @@ struct Parser {
                 if (std::find(tabs.begin(), tabs.end(), value) == tabs.end()) fail("tab is math, whatifs or questions");
                 step.tab = value;
             } else if (key == "question") {
-                if (!find_question_page(value)) fail("no question page '" + value + "'");
+                if (!vit::find_question_page(value)) fail("no question page '" + value + "'");
                 step.question = value;
             } else if (key == "layer") {
                 step.layer = number(value, "layer", 0, 1000);

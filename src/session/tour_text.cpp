@@ -106,7 +106,7 @@ std::string fill_tour_text(const std::string& text, const AppState& s, const Tou
         if (name == "query") return vit::token_name(*t, query);
         if (name == "distance") return format("%.0f px", vit::mean_attention_distance(*t, layer, head, m.patch));
         if (name == "key" || name == "score" || name == "scaled" || name == "weight") {
-            const vit::StepExplanation e = vit::explain_step(*t, layer, head, query, explained_key(s));
+            const vit::StepExplanation e = vit::explain_step(*t, layer, head, query, explained_key(s).token);
             if (name == "key") return vit::token_name(*t, e.key);
             if (name == "score") return format("%.2f", e.score);
             if (name == "scaled") return format("%.2f", e.scaled_score);

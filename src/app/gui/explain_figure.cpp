@@ -14,21 +14,19 @@
 #include "session/state.h"
 #include "ui/figures/page_figure.h"
 #include "ui/panels/questions_panel.h"
+#include "vit/analysis/questions.h"
 #include "vit/base/error.h"
 #include "vit/forward/classes.h"
 
 namespace app {
 namespace {
 
-// Questions the command line answers that have no page of their own: their
-// figure is the page that shows them.
-constexpr std::pair<const char*, const char*> kShownOn[] = {{"rollout", "cls"}, {"ablation", "heads"}};
 constexpr int kMaxExperimentRounds = 8;  // a page asks for its experiments, then may ask for more
 
+// A question with no page of its own is drawn on the page that shows it.
 std::string page_of(const std::string& question) {
-    for (const auto& [name, page] : kShownOn)
-        if (question == name) return page;
-    return question;
+    const vit::QuestionPage* q = vit::find_question(question);
+    return q ? q->figure_page() : question;
 }
 
 }  // namespace

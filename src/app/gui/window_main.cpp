@@ -389,20 +389,7 @@ void Window::handle(const session::Action& a) {
 }
 
 void Window::apply_all(std::vector<session::Action>& actions) {
-    // Hover lasts while someone reports it: no report this frame, nothing hovered.
-    bool hover_reported = false, changed = false;
-    for (const session::Action& a : actions) {
-        if (auto* h = std::get_if<session::act::HoverKey>(&a)) {
-            hover_reported = true;
-            if (h->token == s_.sel.hovered_key) continue;
-        }
-        handle(a);
-        changed = true;
-    }
-    if (!hover_reported && s_.sel.hovered_key >= 0) {
-        handle(session::act::HoverKey{-1});
-        changed = true;
-    }
+    bool changed = session::handle_frame(s_, actions, [this](const session::Action& a) { handle(a); });
     // Drops: a folder is a model (loading it says what is missing), anything else a photo.
     for (const std::string& p : take_dropped_paths()) {
         std::error_code ec;

@@ -8,7 +8,7 @@
 #include <sstream>
 
 #include "gfx/style_names.h"
-#include "session/questions.h"
+#include "vit/analysis/questions.h"
 #include "vit/base/error.h"
 
 namespace app {
@@ -192,7 +192,7 @@ void ScriptRunner::step(const session::AppState& s, std::vector<session::Action>
             out.push_back(session::act::ShowTab{*tab});
             frames_left_ = 2;  // the tab bar shows a tab chosen this way a frame later; its page asks for its numbers then
         } else if (c.verb == "question") {
-            if (!session::find_question_page(c.arg)) throw vit::Error(c.where + ": no question page '" + c.arg + "'");
+            if (!vit::find_question_page(c.arg)) throw vit::Error(c.where + ": no question page '" + c.arg + "'");
             out.push_back(session::act::ShowQuestion{c.arg});
             frames_left_ = 2;  // as for tab: a following `wait` then waits for the numbers the page asked for
         } else if (c.verb == "tour") {  // tour next | back | exit | FILE | default (the tour that ships)

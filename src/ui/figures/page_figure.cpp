@@ -10,7 +10,7 @@
 
 #include "gfx/figure.h"
 #include "gfx/render_target.h"
-#include "session/questions.h"
+#include "vit/analysis/questions.h"
 #include "ui/panels/questions_panel.h"
 #include "ui/widgets/gl_cache.h"
 #include "ui/widgets/offscreen_imgui.h"
@@ -38,7 +38,7 @@ session::AppState figure_state(const session::AppState& s, const std::string& pa
 }
 
 // The model and the photo (and the second photo, on the pages that show it).
-std::string model_line(const session::AppState& s, const session::QuestionPage& page) {
+std::string model_line(const session::AppState& s, const vit::QuestionPage& page) {
     const std::string model = gfx::model_title(s.loaded.model_dir, s.loaded.model ? s.loaded.model->config.name : "");
     const auto name = [](const std::string& path) { return std::filesystem::path(path).filename().string(); };
     std::string line = model + " \u00b7 " + name(s.loaded.image_path);
@@ -57,7 +57,7 @@ struct Drawn {
 };
 
 // One ImGui frame of the figure, display `height` logical pixels tall.
-Drawn draw_frame(const session::AppState& s, const session::QuestionPage& page, QuestionView& view, GlCache& gpu,
+Drawn draw_frame(const session::AppState& s, const vit::QuestionPage& page, QuestionView& view, GlCache& gpu,
                  const Fonts& fonts, float height) {
     ImGuiIO& io = ImGui::GetIO();
     io.DisplaySize = ImVec2(kWidth, height);
@@ -91,7 +91,7 @@ Drawn draw_frame(const session::AppState& s, const session::QuestionPage& page, 
 }  // namespace
 
 PageFigure render_page_figure(const session::AppState& state, const std::string& name) {
-    const session::QuestionPage* page = session::find_question_page(name);
+    const vit::QuestionPage* page = vit::find_question_page(name);
     std::unique_ptr<QuestionView> view = make_question_view(name);
     if (!page || !view) throw vit::Error("no Questions page '" + name + "' to draw a figure of");
     if (!state.trace() || !state.loaded.image) throw vit::Error("nothing to draw yet: no model has run on a photo");

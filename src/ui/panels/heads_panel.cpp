@@ -116,7 +116,7 @@ void HeadsPanel::head_strip(const Frame& f) {
         ImGui::PopID();
         ImGui::EndGroup();
     }
-    if (rects != s.head_thumbs) f.emit(session::act::SetHeadThumbs{std::move(rects)});
+    if (rects != s.reported.head_thumbs) f.emit(session::act::SetHeadThumbs{std::move(rects)});
 }
 
 void HeadsPanel::layer_grid(const Frame& f) {

@@ -28,7 +28,7 @@ void MainView::draw(const Frame& f) {
     const Layout layout = compute_layout(ImGui::GetIO().DisplaySize, top, bottom, f.s.classroom);
 
     if (begin_panel("Photo", layout.photo, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse))
-        photo_.draw(f);
+        photo_.draw(f, questions_.shown_view(f));
     ImGui::End();
 
     if (begin_panel("Heads and layers", layout.heads, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse))

@@ -7,6 +7,7 @@
 #include "session/shown_rows.h"
 #include "ui/widgets/color_bar.h"
 #include "ui/widgets/imgui_helpers.h"
+#include "ui/widgets/number_table.h"
 #include "ui/widgets/theme.h"
 #include "ui/widgets/vector_strip.h"
 #include "vit/analysis/step_explanation.h"
@@ -64,9 +65,13 @@ struct Key {
 };
 
 Key key_of(const session::AppState& s) {
-    if (s.sel.pinned_key >= 0) return {s.sel.pinned_key, "pinned: click it again or press Esc to release"};
-    if (s.sel.hovered_key >= 0) return {s.sel.hovered_key, "under the mouse; click a map to pin it"};
-    return {session::explained_key(s), "the key the query attends to most; hover a map to pick another"};
+    using Why = session::ExplainedKey::Why;
+    const session::ExplainedKey k = session::explained_key(s);
+    switch (k.why) {
+        case Why::Pinned: return {k.token, "pinned: click it again or press Esc to release"};
+        case Why::Hovered: return {k.token, "under the mouse; click a map to pin it"};
+        default: return {k.token, "the key the query attends to most; hover a map to pick another"};
+    }
 }
 
 // "Step 3 of 7: Score", with buttons (and , . keys) to the step before and after.
@@ -87,89 +92,126 @@ void step_navigator(const Frame& f) {
 }
 
 
-}  // namespace
 
-void MathPanel::draw(const Frame& f) {
+// What every step reads: the trace, the pair (i, j) and the explanation of it.
+struct Pair {
+    const vit::Trace& t;
+    int i, j, d;
+    const vit::StepExplanation& e;
+};
+
+void header(const Frame& f, const Pair& p, const Key& key) {
     const session::AppState& s = f.s;
-    const vit::Trace* tp = s.trace();
-    if (!tp) {
-        ImGui::TextColored(colors::muted, "The math appears once a model has run on a photo.");
-        return;
-    }
-    const vit::Trace& t = *tp;
-    const int l = s.sel.layer, h = s.sel.head, i = s.sel.query, d = t.head_dim;
-    const Key key = key_of(s);
-    const int j = key.token;
-    const vit::StepExplanation e = vit::explain_step(t, l, h, i, j);
-    // Header: what is being explained.
     ImGui::PushFont(f.fonts.title);
-    ImGui::Text("Layer %d · head %d", l, h);
+    ImGui::Text("Layer %d · head %d", s.sel.layer, s.sel.head);
     ImGui::PopFont();
     ImGui::SameLine();
-    ImGui::TextColored(colors::muted, "   %s = %d numbers per token", sym::d_k, d);
+    ImGui::TextColored(colors::muted, "   %s = %d numbers per token", sym::d_k, p.d);
     ImGui::TextUnformatted("query i:");
     ImGui::SameLine();
-    ImGui::TextColored(colors::accent, "%s · token %d", vit::token_name(t, i).c_str(), i);
+    ImGui::TextColored(colors::accent, "%s · token %d", vit::token_name(p.t, p.i).c_str(), p.i);
     ImGui::TextUnformatted("key j:");
     ImGui::SameLine();
     ImGui::TextColored(s.sel.pinned_key >= 0 ? colors::pinned : ImVec4(0.92f, 0.92f, 0.92f, 1.f), "%s · token %d",
-                       vit::token_name(t, j).c_str(), j);
+                       vit::token_name(p.t, p.j).c_str(), p.j);
     ImGui::SameLine();
     ImGui::PushTextWrapPos(0);
     ImGui::TextColored(colors::muted, "(%s)", key.why);
     ImGui::PopTextWrapPos();
     if (s.sel.source == session::MapSource::MeanOfVisible)
-        ImGui::TextColored(colors::muted, "The photo shows the mean of heads; this panel explains head %d alone.", h);
+        ImGui::TextColored(colors::muted, "The photo shows the mean of heads; this panel explains head %d alone.", s.sel.head);
+}
 
-    char note[96];
-    // Classroom mode shows one step at a time, large, with its own way forward and back.
-    const bool one_step = s.classroom;
-    const auto shown = [&](int step) { return !one_step || s.math_step == step; };
-    if (one_step) step_navigator(f);
-
-    ImGui::Separator();
-    if (shown(1)) {
+void query_step(const Frame& f, const Pair& p) {
     step_heading(f, "1", "Query", "What this patch is looking for: its token times W_Q, a question asked of every other token.");
-    std::snprintf(note, sizeof note, "‖qᵢ‖ = %.3f", e.q.norm());
-    strip_row(f, sym::q_i, "##q", e.q.data(), d, e.qk_extent, note);
-    }
+    char note[96];
+    std::snprintf(note, sizeof note, "‖qᵢ‖ = %.3f", p.e.q.norm());
+    strip_row(f, sym::q_i, "##q", p.e.q.data(), p.d, p.e.qk_extent, note);
+}
 
-    if (shown(2)) {
+void key_step(const Frame& f, const Pair& p) {
     step_heading(f, "2", "Key", "What each patch offers: its token times W_K, the label a query is matched against.");
-    std::snprintf(note, sizeof note, "‖kⱼ‖ = %.3f", e.k.norm());
-    strip_row(f, sym::k_j, "##k", e.k.data(), d, e.qk_extent, note);
-    }
+    char note[96];
+    std::snprintf(note, sizeof note, "‖kⱼ‖ = %.3f", p.e.k.norm());
+    strip_row(f, sym::k_j, "##k", p.e.k.data(), p.d, p.e.qk_extent, note);
+}
 
-    if (shown(3)) {
+void score_step(const Frame& f, const Pair& p) {
     step_heading(f, "3", "Score", "How well the question matches the offer: multiply dimension by dimension and add "
                                   "up. Red cells agree in sign, blue cells disagree.");
-    std::snprintf(note, sizeof note, "Σ = %.4f", e.score);
-    strip_row(f, "qᵢ⊙kⱼ", "##qk", e.qk_product.data(), d, e.product_extent, note);
-    equation(f, "%s = qᵢ · kⱼ = Σ_d qᵢ[d]·kⱼ[d] = %.4f", sym::s_ij, e.score);
-    }
+    char note[96];
+    std::snprintf(note, sizeof note, "Σ = %.4f", p.e.score);
+    strip_row(f, "qᵢ⊙kⱼ", "##qk", p.e.qk_product.data(), p.d, p.e.product_extent, note);
+    equation(f, "%s = qᵢ · kⱼ = Σ_d qᵢ[d]·kⱼ[d] = %.4f", sym::s_ij, p.e.score);
+}
 
-    if (shown(4)) {
+void scale_step(const Frame& f, const Pair& p) {
     step_heading(f, "4", "Scale", "Dividing by √dₖ keeps scores from growing with the vector length, so the softmax "
                                   "still spreads its weight (see the What-ifs without it).");
-    equation(f, "%s / %s = %.4f / √%d = %.4f / %.4g = %.4f", sym::s_ij, sym::sqrt_dk, e.score, d, e.score, e.sqrt_dk, e.scaled_score);
-    }
+    equation(f, "%s / %s = %.4f / √%d = %.4f / %.4g = %.4f", sym::s_ij, sym::sqrt_dk, p.e.score, p.d, p.e.score,
+             p.e.sqrt_dk, p.e.scaled_score);
+}
 
-    if (shown(5)) {
+// The softmax's arithmetic for the pair, against what the forward pass stored.
+void softmax_equations(const Frame& f, const Pair& p) {
+    const vit::StepExplanation& e = p.e;
     step_heading(f, "5", "Softmax", "Turns the scores of all keys into weights that are positive and add up to 1: "
                                     "exponentiate each, divide by the total Z.");
     equation(f, "exp(%s/%s) = exp(%.4f) = %s", sym::s_ij, sym::sqrt_dk, e.scaled_score, five_digits(e.exp_score).c_str());
-    equation(f, "Z = Σₖ exp(sᵢₖ/√dₖ) = %s   (over all %d keys)", five_digits(e.z).c_str(), t.tokens);
+    equation(f, "Z = Σₖ exp(sᵢₖ/√dₖ) = %s   (over all %d keys)", five_digits(e.z).c_str(), p.t.tokens);
     equation(f, "%s = %s / %s = %s", sym::a_ij, five_digits(e.exp_score).c_str(), five_digits(e.z).c_str(), five_digits(e.recomputed_weight).c_str());
     ImGui::SameLine();
     // The recomputation against what the forward pass stored (float32 there).
     ImGui::TextColored(e.agrees ? colors::ok : colors::error, "%s the model's %s", e.agrees ? "✓" : "≠", five_digits(e.model_weight).c_str());
+}
 
-    // The three stages as maps over the photo.
+void value_step(const Frame& f, const Pair& p) {
+    step_heading(f, "6", "Value", "What each patch hands over when attended: its token times W_V.");
+    char note[96];
+    std::snprintf(note, sizeof note, "‖vⱼ‖ = %.3f", p.e.v.norm());
+    strip_row(f, sym::v_j, "##v", p.e.v.data(), p.d, p.e.value_extent, note);
+}
+
+// The keys that contribute most to the output; a row pins its key.
+void contributions(const Frame& f, const Pair& p) {
+    const auto& all = p.e.contributions;
+    ImGui::TextColored(colors::muted, "Keys contributing most (by aᵢⱼ · ‖vⱼ‖):");
+    const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingStretchProp;
+    if (NumberTable table{f, "##top", "key", {"aᵢⱼ", "‖vⱼ‖", "aᵢⱼ·‖vⱼ‖", "share"}, flags}) {
+        for (size_t r = 0; r < std::min<size_t>(6, all.size()); ++r) {
+            const auto& c = all[r];
+            char label[64];
+            std::snprintf(label, sizeof label, "%s##c%zu", vit::token_name(p.t, c.token).c_str(), r);
+            if (table.selectable_row(label, c.token == p.j)) f.emit(session::act::PinKey{c.token});
+            if (ImGui::IsItemHovered()) f.emit(session::act::HoverKey{c.token});
+            table.number("%.4f", c.weight);
+            table.number("%.3f", c.value_norm);
+            table.number("%.4f", c.amount);
+            table.number("%.1f %%", 100.0 * c.share);
+        }
+    }
+}
+
+void output_step(const Frame& f, const Pair& p) {
+    step_heading(f, "7", "Output", "The query's new information: all values averaged with the attention weights. "
+                                   "A few keys usually dominate.");
+    char note[96];
+    std::snprintf(note, sizeof note, "‖oᵢ‖ = %.3f", p.e.output.norm());
+    strip_row(f, "oᵢ", "##o", p.e.output.data(), p.d, p.e.value_extent, note);
+    equation(f, "%s = Σⱼ aᵢⱼ vⱼ   (the strips of v share one colour scale)", sym::o_i);
+    contributions(f, p);
+}
+
+}  // namespace
+
+// The three stages of the softmax step as maps over the photo.
+void MathPanel::softmax_maps(const Frame& f, const vit::Trace& t, const vit::StepExplanation& e) {
+    const session::AppState& s = f.s;
     ImGui::Spacing();
     const float gap = ImGui::GetStyle().ItemSpacing.x;
     const float w = std::floor((ImGui::GetContentRegionAvail().x - 2 * gap) / 3);
     const ImVec2 size = fit_photo(s, ImVec2(w, w));
-    const gfx::Marks marks = marks_for(t, i, s.sel.hovered_key, s.sel.pinned_key);
+    const gfx::Marks marks = marks_for(t, s.sel.query, s.sel.hovered_key, s.sel.pinned_key);
     const MapData maps[3] = {signed_map(t, e.raw, s.style), signed_map(t, e.scaled, s.style), weights_map(t, e.weights, s.style)};
     const char* titles[3] = {"raw score sᵢⱼ", "scaled sᵢⱼ/√dₖ", "softmax weight aᵢⱼ"};
     MapView* views[3] = {&raw_, &scaled_, &weights_};
@@ -193,52 +235,35 @@ void MathPanel::draw(const Frame& f) {
     ImGui::PopTextWrapPos();
     equation(f, "Σⱼ aᵢⱼ = %.6f   largest %.4f on %s   spread ≈ %.1f keys", e.row.sum, e.row.max,
              vit::token_name(t, e.row.argmax).c_str(), e.row.effective_keys);
-    }
+}
 
-    if (shown(6)) {
-    step_heading(f, "6", "Value", "What each patch hands over when attended: its token times W_V.");
-    std::snprintf(note, sizeof note, "‖vⱼ‖ = %.3f", e.v.norm());
-    strip_row(f, sym::v_j, "##v", e.v.data(), d, e.value_extent, note);
+void MathPanel::draw(const Frame& f) {
+    const session::AppState& s = f.s;
+    const vit::Trace* tp = s.trace();
+    if (!tp) {
+        ImGui::TextColored(colors::muted, "The math appears once a model has run on a photo.");
+        return;
     }
-
-    if (!shown(7)) return;
-    step_heading(f, "7", "Output", "The query's new information: all values averaged with the attention weights. "
-                                   "A few keys usually dominate.");
-    std::snprintf(note, sizeof note, "‖oᵢ‖ = %.3f", e.output.norm());
-    strip_row(f, "oᵢ", "##o", e.output.data(), d, e.value_extent, note);
-    equation(f, "%s = Σⱼ aᵢⱼ vⱼ   (the strips of v share one colour scale)", sym::o_i);
-
-    const auto& all = e.contributions;
-    ImGui::TextColored(colors::muted, "Keys contributing most (by aᵢⱼ · ‖vⱼ‖):");
-    const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingStretchProp;
-    if (ImGui::BeginTable("##top", 5, flags)) {
-        ImGui::TableSetupColumn("key");
-        ImGui::TableSetupColumn("aᵢⱼ");
-        ImGui::TableSetupColumn("‖vⱼ‖");
-        ImGui::TableSetupColumn("aᵢⱼ·‖vⱼ‖");
-        ImGui::TableSetupColumn("share");
-        ImGui::TableHeadersRow();
-        for (size_t r = 0; r < std::min<size_t>(6, all.size()); ++r) {
-            const auto& c = all[r];
-            ImGui::TableNextRow();
-            ImGui::TableNextColumn();
-            char label[64];
-            std::snprintf(label, sizeof label, "%s##c%zu", vit::token_name(t, c.token).c_str(), r);
-            if (ImGui::Selectable(label, c.token == j, ImGuiSelectableFlags_SpanAllColumns)) f.emit(session::act::PinKey{c.token});
-            if (ImGui::IsItemHovered()) f.emit(session::act::HoverKey{c.token});
-            ImGui::PushFont(f.fonts.mono);
-            ImGui::TableNextColumn();
-            ImGui::Text("%.4f", c.weight);
-            ImGui::TableNextColumn();
-            ImGui::Text("%.3f", c.value_norm);
-            ImGui::TableNextColumn();
-            ImGui::Text("%.4f", c.amount);
-            ImGui::TableNextColumn();
-            ImGui::Text("%.1f %%", 100.0 * c.share);
-            ImGui::PopFont();
-        }
-        ImGui::EndTable();
+    const vit::Trace& t = *tp;
+    const Key key = key_of(s);
+    const vit::StepExplanation e = vit::explain_step(t, s.sel.layer, s.sel.head, s.sel.query, key.token);
+    const Pair p{t, s.sel.query, key.token, t.head_dim, e};
+    header(f, p, key);
+    // Classroom mode shows one step at a time, large, with its own way forward and back.
+    const bool one_step = s.classroom;
+    if (one_step) step_navigator(f);
+    ImGui::Separator();
+    const auto shown = [&](int step) { return !one_step || s.math_step == step; };
+    if (shown(1)) query_step(f, p);
+    if (shown(2)) key_step(f, p);
+    if (shown(3)) score_step(f, p);
+    if (shown(4)) scale_step(f, p);
+    if (shown(5)) {
+        softmax_equations(f, p);
+        softmax_maps(f, t, e);
     }
+    if (shown(6)) value_step(f, p);
+    if (shown(7)) output_step(f, p);
 }
 
 }  // namespace ui

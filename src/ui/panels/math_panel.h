@@ -5,6 +5,7 @@
 #pragma once
 #include "ui/widgets/frame.h"
 #include "ui/widgets/map_view.h"
+#include "vit/analysis/step_explanation.h"
 
 namespace ui {
 
@@ -13,6 +14,7 @@ public:
     void draw(const Frame& f);
 
 private:
+    void softmax_maps(const Frame& f, const vit::Trace& t, const vit::StepExplanation& e);
     MapView raw_, scaled_, weights_;
 };
 

@@ -18,29 +18,6 @@ namespace {
 
 const char* kColormapLabels[] = {"viridis", "magma", "turbo"};
 
-// The "global, not local" page: the 3 x 3 patches around the query, all a
-// 3 x 3 convolution would see, so the weight outside it shows on the photo.
-// origin: the grid's top-left corner on screen; cell: one patch's size.
-void convolution_window(const Frame& f, const vit::Trace& t, int query, ImVec2 origin, ImVec2 cell) {
-    const int r = t.row_of(query), c = t.col_of(query), last = t.grid - 1;
-    const int r0 = std::max(0, r - 1), r1 = std::min(last, r + 1), c0 = std::max(0, c - 1), c1 = std::min(last, c + 1);
-    const ImVec2 a(origin.x + c0 * cell.x, origin.y + r0 * cell.y), b(origin.x + (c1 + 1) * cell.x, origin.y + (r1 + 1) * cell.y);
-    ImDrawList* dl = ImGui::GetWindowDrawList();
-    const ImU32 colour = IM_COL32(255, 255, 255, 255);
-    dl->AddRect(ImVec2(a.x - f.px(1), a.y - f.px(1)), ImVec2(b.x + f.px(1), b.y + f.px(1)), IM_COL32(0, 0, 0, 200), 0, 0, f.px(4));
-    dl->AddRect(a, b, colour, 0, 0, f.px(2));
-    const char* label = "3 × 3 convolution's reach";
-    const ImVec2 ls = ImGui::CalcTextSize(label);
-    // Below the square, or above it near the bottom edge; kept inside the grid.
-    const float grid_right = origin.x + t.grid * cell.x, grid_bottom = origin.y + t.grid * cell.y;
-    ImVec2 lp(std::min(a.x, grid_right - ls.x - f.px(4)), b.y + f.px(3));
-    if (lp.y + ls.y > grid_bottom) lp.y = a.y - ls.y - f.px(3);
-    lp.x = std::max(lp.x, origin.x + f.px(2));
-    dl->AddRectFilled(ImVec2(lp.x - f.px(3), lp.y - f.px(1)), ImVec2(lp.x + ls.x + f.px(3), lp.y + ls.y + f.px(1)),
-                      IM_COL32(0, 0, 0, 170), f.px(3));
-    dl->AddText(lp, colour, label);
-}
-
 }  // namespace
 
 void busy_overlay(const Frame& f, ImVec2 min, ImVec2 max) {
@@ -115,7 +92,7 @@ void PhotoPanel::toolbar(const Frame& f) {
     }
 }
 
-void PhotoPanel::photo(const Frame& f, const MapData* map, ImVec2 size) {
+void PhotoPanel::photo(const Frame& f, const MapData* map, ImVec2 size, QuestionView* page) {
     const session::AppState& s = f.s;
     const vit::Trace* t = s.trace();
     // Centre the photo in the panel's width.
@@ -125,7 +102,7 @@ void PhotoPanel::photo(const Frame& f, const MapData* map, ImVec2 size) {
     const MapHit hit = view_.show(f, "##photo", map, marks, size);
 
     // The state file reports where the photo is, so a test can click a patch.
-    const float* v = s.image_view;
+    const float* v = s.reported.image_view;
     if (v[0] != hit.min.x || v[1] != hit.min.y || v[2] != size.x || v[3] != size.y)
         f.emit(session::act::SetImageView{hit.min.x, hit.min.y, size.x, size.y});
 
@@ -144,8 +121,7 @@ void PhotoPanel::photo(const Frame& f, const MapData* map, ImVec2 size) {
         dl->AddRectFilled(ImVec2(lp.x - f.px(3), lp.y - f.px(1)), ImVec2(lp.x + ls.x + f.px(3), lp.y + ls.y + f.px(1)),
                           IM_COL32(0, 0, 0, 150), f.px(3));
         dl->AddText(lp, IM_COL32(255, 214, 90, 255), label);
-        if (s.tab == session::AppState::Tab::Questions && s.question == "global" && t->is_patch(s.sel.query))
-            convolution_window(f, *t, s.sel.query, a, ImVec2((b.x - a.x) / t->grid, (b.y - a.y) / t->grid));
+        if (page) page->draw_on_photo(f, PhotoGrid{a, ImVec2((b.x - a.x) / t->grid, (b.y - a.y) / t->grid)});
     }
     busy_overlay(f, hit.min, hit.max);
 
@@ -233,7 +209,7 @@ void PhotoPanel::classes(const Frame& f) {
     }
 }
 
-void PhotoPanel::draw(const Frame& f) {
+void PhotoPanel::draw(const Frame& f, QuestionView* page) {
     const session::AppState& s = f.s;
     error_banner(f);
     toolbar(f);
@@ -254,7 +230,7 @@ void PhotoPanel::draw(const Frame& f) {
     const float below = line * (s.classroom ? 2.5f : s.loaded.top5.empty() ? 3.5f : 9.2f);
     ImVec2 avail = ImGui::GetContentRegionAvail();
     avail.y = std::max(f.px(80), avail.y - below);
-    photo(f, map ? &*map : nullptr, fit_photo(s, avail));
+    photo(f, map ? &*map : nullptr, fit_photo(s, avail), page);
 
     ImGui::Spacing();
     if (map) {

@@ -3,6 +3,7 @@
 // query. Below: the colour bar, the weight left on CLS (and registers), the
 // overlay style and the model's top-5 classes.
 #pragma once
+#include "ui/questions/question_view.h"
 #include "ui/widgets/frame.h"
 #include "ui/widgets/map_view.h"
 
@@ -10,11 +11,12 @@ namespace ui {
 
 class PhotoPanel {
 public:
-    void draw(const Frame& f);
+    // page: the Questions page on show, which may mark the photo; null when none.
+    void draw(const Frame& f, QuestionView* page);
 
 private:
     void toolbar(const Frame& f);
-    void photo(const Frame& f, const MapData* map, ImVec2 size);
+    void photo(const Frame& f, const MapData* map, ImVec2 size, QuestionView* page);
     void legend(const Frame& f, const MapData& map);
     void style_controls(const Frame& f);
     void classes(const Frame& f);

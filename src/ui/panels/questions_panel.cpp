@@ -14,7 +14,7 @@ struct PageMaker {
     std::unique_ptr<QuestionView> (*make)();
 };
 
-// The pages the window has, by session::question_pages() name.
+// The pages the window has, by vit::question_pages() name.
 constexpr PageMaker kPages[] = {
     {"scaling", make_scaling_view},
     {"heads", make_heads_view},
@@ -38,7 +38,7 @@ const PageMaker* maker_of(const std::string& name) {
 
 std::vector<std::string> question_view_names() {
     std::vector<std::string> names;
-    for (const session::QuestionPage& p : session::question_pages())
+    for (const vit::QuestionPage& p : vit::question_pages())
         if (maker_of(p.name)) names.push_back(p.name);
     return names;
 }
@@ -48,7 +48,7 @@ std::unique_ptr<QuestionView> make_question_view(const std::string& name) {
     return maker ? maker->make() : nullptr;
 }
 
-void draw_question_page(const Frame& f, const session::QuestionPage& page, QuestionView& view) {
+void draw_question_page(const Frame& f, const vit::QuestionPage& page, QuestionView& view) {
     ImGui::PushFont(f.fonts.title);
     ImGui::PushTextWrapPos(0);
     ImGui::TextUnformatted(page.title);
@@ -61,6 +61,12 @@ void draw_question_page(const Frame& f, const session::QuestionPage& page, Quest
     view.draw(f);
 }
 
+QuestionView* QuestionsPanel::shown_view(const Frame& f) {
+    if (f.s.tab != session::AppState::Tab::Questions) return nullptr;
+    const auto it = views_.find(f.s.question);
+    return it == views_.end() ? nullptr : it->second.get();
+}
+
 void QuestionsPanel::draw(const Frame& f) {
     const session::AppState& s = f.s;
     if (!s.trace()) {
@@ -68,9 +74,9 @@ void QuestionsPanel::draw(const Frame& f) {
         return;
     }
     const float list_w = std::min(f.px(210), ImGui::GetContentRegionAvail().x * 0.3f);
-    const session::QuestionPage* shown = nullptr;
+    const vit::QuestionPage* shown = nullptr;
     ImGui::BeginChild("##list", ImVec2(list_w, 0), true);
-    for (const session::QuestionPage& p : session::question_pages()) {
+    for (const vit::QuestionPage& p : vit::question_pages()) {
         if (!maker_of(p.name)) continue;
         const bool selected = s.question == p.name;
         if (selected || !shown) shown = &p;

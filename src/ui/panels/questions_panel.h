@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "session/questions.h"
+#include "vit/analysis/questions.h"
 #include "ui/questions/question_view.h"
 #include "ui/widgets/frame.h"
 
@@ -15,6 +15,8 @@ namespace ui {
 class QuestionsPanel {
 public:
     void draw(const Frame& f);
+    // The page on show in the Questions tab (it may mark the photo), or null.
+    QuestionView* shown_view(const Frame& f);
 
 private:
     std::map<std::string, std::unique_ptr<QuestionView>> views_;  // made when first shown
@@ -28,6 +30,6 @@ std::unique_ptr<QuestionView> make_question_view(const std::string& name);
 
 // The page as the tab shows it: its question, its claim, then the view's
 // evidence. The page's exported figure draws the same (page_figure.h).
-void draw_question_page(const Frame& f, const session::QuestionPage& page, QuestionView& view);
+void draw_question_page(const Frame& f, const vit::QuestionPage& page, QuestionView& view);
 
 }  // namespace ui

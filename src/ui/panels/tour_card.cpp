@@ -79,7 +79,7 @@ void offer(const Frame& f, const Layout& layout) {
         // Not on the frame it appears: it is laid out before its size is known, and moves on the next.
         if (take || not_now)
             f.emit(session::act::AnswerTourOffer{take});
-        else if (!ImGui::IsWindowAppearing() && buttons != f.s.tour_offer_buttons)
+        else if (!ImGui::IsWindowAppearing() && buttons != f.s.reported.tour_offer_buttons)
             f.emit(session::act::SetTourOfferButtons{std::move(buttons)});
     }
     ImGui::End();

@@ -18,6 +18,7 @@
 #include "ui/widgets/map_view.h"
 #include "ui/widgets/plot.h"
 #include "ui/widgets/theme.h"
+#include "ui/widgets/number_table.h"
 #include "vit/analysis/attention_rows.h"
 #include "vit/analysis/dynamic.h"
 #include "vit/analysis/divergence.h"
@@ -167,23 +168,11 @@ void DynamicView::moved_content(const Frame& f, float w) {
 
     const vit::MovedMapDifferences d = vit::moved_map_differences(t, shift, l, h, q);
     ImGui::TextWrapped("Mean |shifted run's map − moved map| over the patches:");
-    if (ImGui::BeginTable("##diff", 2, ImGuiTableFlags_RowBg)) {
-        ImGui::TableSetupColumn("what", ImGuiTableColumnFlags_WidthStretch);
-        ImGui::PushFont(f.fonts.mono);
-        ImGui::TableSetupColumn("difference", ImGuiTableColumnFlags_WidthFixed, ImGui::CalcTextSize("0.000e-00").x);
-        ImGui::PopFont();
-        auto row = [&](const char* what, double v) {
-            ImGui::TableNextRow();
-            ImGui::TableNextColumn();
-            ImGui::TextWrapped("%s", what);
-            ImGui::TableNextColumn();
-            ImGui::PushFont(f.fonts.mono);
-            ImGui::Text("%.3g", v);
-            ImGui::PopFont();
-        };
-        row("with position embeddings (as the model runs)", d.with_pos);
-        row("without position embeddings (what-if: both runs without)", d.without_pos);
-        ImGui::EndTable();
+    if (NumberTable table{f, "##diff", "what", {"difference"}, ImGuiTableFlags_RowBg, "0.000e-00", false}) {
+        table.row("with position embeddings (as the model runs)");
+        table.number("%.3g", d.with_pos);
+        table.row("without position embeddings (what-if: both runs without)");
+        table.number("%.3g", d.without_pos);
     }
     note("Why: the weights come from what the patches contain, not from a fixed window at a fixed place, so they move "
          "with the content. Without position embeddings they move exactly (the rest is float rounding); with them each "

@@ -3,6 +3,7 @@
 // sees, which the photo outlines while this page is shown), the weight on the
 // farthest quarter of the photo, and for every head how much weight queries
 // put beyond 3 patches: from the first layer on.
+#include <algorithm>
 #include <cstdio>
 #include <memory>
 #include <vector>
@@ -12,6 +13,7 @@
 #include "ui/widgets/imgui_helpers.h"
 #include "ui/widgets/plot.h"
 #include "ui/widgets/theme.h"
+#include "ui/widgets/number_table.h"
 #include "vit/analysis/global.h"
 
 namespace ui {
@@ -19,9 +21,35 @@ namespace {
 
 constexpr int kBeyond = 3;  // "beyond 3 patches": outside the 7 x 7 around the query
 
+// On the photo: the 3 x 3 patches around the query, all a 3 x 3 convolution
+// would see, so the weight outside it shows.
+void convolution_window(const Frame& f, const vit::Trace& t, int query, ImVec2 origin, ImVec2 cell) {
+    const int r = t.row_of(query), c = t.col_of(query), last = t.grid - 1;
+    const int r0 = std::max(0, r - 1), r1 = std::min(last, r + 1), c0 = std::max(0, c - 1), c1 = std::min(last, c + 1);
+    const ImVec2 a(origin.x + c0 * cell.x, origin.y + r0 * cell.y), b(origin.x + (c1 + 1) * cell.x, origin.y + (r1 + 1) * cell.y);
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    const ImU32 colour = IM_COL32(255, 255, 255, 255);
+    dl->AddRect(ImVec2(a.x - f.px(1), a.y - f.px(1)), ImVec2(b.x + f.px(1), b.y + f.px(1)), IM_COL32(0, 0, 0, 200), 0, 0, f.px(4));
+    dl->AddRect(a, b, colour, 0, 0, f.px(2));
+    const char* label = "3 × 3 convolution's reach";
+    const ImVec2 ls = ImGui::CalcTextSize(label);
+    // Below the square, or above it near the bottom edge; kept inside the grid.
+    const float grid_right = origin.x + t.grid * cell.x, grid_bottom = origin.y + t.grid * cell.y;
+    ImVec2 lp(std::min(a.x, grid_right - ls.x - f.px(4)), b.y + f.px(3));
+    if (lp.y + ls.y > grid_bottom) lp.y = a.y - ls.y - f.px(3);
+    lp.x = std::max(lp.x, origin.x + f.px(2));
+    dl->AddRectFilled(ImVec2(lp.x - f.px(3), lp.y - f.px(1)), ImVec2(lp.x + ls.x + f.px(3), lp.y + ls.y + f.px(1)),
+                      IM_COL32(0, 0, 0, 170), f.px(3));
+    dl->AddText(lp, colour, label);
+}
+
 class GlobalView : public QuestionView {
 public:
     void draw(const Frame& f) override;
+    void draw_on_photo(const Frame& f, const PhotoGrid& grid) override {
+        const vit::Trace* t = f.s.trace();
+        if (t && t->is_patch(f.s.sel.query)) convolution_window(f, *t, f.s.sel.query, grid.origin, grid.cell);
+    }
 
 private:
     void query_bands(const Frame& f, float w);
@@ -57,19 +85,10 @@ void GlobalView::query_bands(const Frame& f, float w) {
     note("Distance: how many rows or columns apart, whichever is more; 1 is the ring of 8 neighbours.");
 
     const int quarter = static_cast<int>(vit::farthest_quarter(t, q).size());
-    if (ImGui::BeginTable("##mass", 2, ImGuiTableFlags_RowBg)) {
-        ImGui::TableSetupColumn("what", ImGuiTableColumnFlags_WidthStretch);
-        ImGui::PushFont(f.fonts.mono);
-        ImGui::TableSetupColumn("weight", ImGuiTableColumnFlags_WidthFixed, ImGui::CalcTextSize("0.0000").x);
-        ImGui::PopFont();
-        auto row = [&](const char* what, double v) {
-            ImGui::TableNextRow();
-            ImGui::TableNextColumn();
-            ImGui::TextWrapped("%s", what);
-            ImGui::TableNextColumn();
-            ImGui::PushFont(f.fonts.mono);
-            ImGui::Text("%.4f", v);
-            ImGui::PopFont();
+    if (NumberTable table{f, "##mass", "what", {"weight"}, ImGuiTableFlags_RowBg, "0.0000", false}) {
+        const auto row = [&](const char* what, double v) {
+            table.row(what);
+            table.number("%.4f", v);
         };
         row("inside the 3 × 3 window (outlined on the photo)", m.within_3x3);
         row("outside it: out of a 3 × 3 convolution's reach", m.beyond_3x3);
@@ -77,7 +96,6 @@ void GlobalView::query_bands(const Frame& f, float w) {
         std::snprintf(far, sizeof far, "on the farthest quarter of the photo (%d patches)", quarter);
         row(far, m.far_quarter);
         row("on CLS and other tokens with no place on the grid", m.prefix);
-        ImGui::EndTable();
     }
 }
 

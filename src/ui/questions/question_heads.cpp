@@ -87,7 +87,7 @@ void HeadsView::distance_plot(const Frame& f, const Eigen::MatrixXd& distances) 
         std::snprintf(name, sizeof name, "L%d H%d", which[i].first, which[i].second);
         targets.push_back({name, p.x, p.y});
     }
-    if (targets != s.page_targets) f.emit(session::act::SetPageTargets{targets});
+    if (targets != s.reported.page_targets) f.emit(session::act::SetPageTargets{targets});
     note("Measured on this photo. In general (the ViT paper's Fig. 7 over many images), early layers mix heads that "
          "look near and far; late layers look far.");
 }
@@ -293,7 +293,7 @@ void HeadsView::draw(const Frame& f) {
         evidence_heading(f, "On this photo: how far each head looks");
         if (numbers) ImGui::TextColored(colors::error, "%s", numbers->error.c_str());
         else computing_note("every head's mean attention distance");
-        if (!s.page_targets.empty()) f.emit(session::act::SetPageTargets{});
+        if (!s.reported.page_targets.empty()) f.emit(session::act::SetPageTargets{});
     }
     if (numbers && numbers->value && jsd && jsd->value) {
         layer_table(f, numbers->value->distance, numbers->value->spread, *jsd->value);

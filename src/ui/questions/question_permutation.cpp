@@ -19,6 +19,7 @@
 #include "ui/widgets/map_card.h"
 #include "ui/widgets/map_view.h"
 #include "ui/widgets/theme.h"
+#include "ui/widgets/number_table.h"
 #include "vit/analysis/attention_rows.h"
 #include "vit/analysis/permutation.h"
 #include "vit/forward/classes.h"
@@ -94,30 +95,14 @@ void PermutationView::differences(const Frame& f, const ShuffleResult& r) {
     ImGui::TextWrapped("Seed %u: patches shuffled by std::mt19937(%u), Fisher–Yates. The shuffled run's attention weights "
                 "and final tokens, put back in the original order, against the unshuffled run's:",
                 r.e.seed, r.e.seed);
-    if (ImGui::BeginTable("##diff", 3, ImGuiTableFlags_RowBg)) {
-        ImGui::PushFont(f.fonts.mono);
-        const float num_w = ImGui::CalcTextSize("0.000e-00").x;
-        ImGui::PopFont();
-        ImGui::TableSetupColumn("largest |difference|", ImGuiTableColumnFlags_WidthStretch);
-        ImGui::TableSetupColumn("weights", ImGuiTableColumnFlags_WidthFixed, num_w);
-        ImGui::TableSetupColumn("tokens", ImGuiTableColumnFlags_WidthFixed, num_w);
-        ImGui::TableHeadersRow();
-        auto row = [&](const char* what, const vit::UnpermutedDifference& d, ImVec4 colour) {
-            ImGui::TableNextRow();
-            ImGui::TableNextColumn();
-            ImGui::PushStyleColor(ImGuiCol_Text, colour);
-            ImGui::TextWrapped("%s", what);
-            ImGui::PopStyleColor();
-            ImGui::PushFont(f.fonts.mono);
-            ImGui::TableNextColumn();
-            ImGui::Text("%.3g", d.attention);
-            ImGui::TableNextColumn();
-            ImGui::Text("%.3g", d.final_tokens);
-            ImGui::PopFont();
+    if (NumberTable table{f, "##diff", "largest |difference|", {"weights", "tokens"}, ImGuiTableFlags_RowBg, "0.000e-00"}) {
+        const auto row = [&](const char* what, const vit::UnpermutedDifference& d, ImVec4 colour) {
+            table.row(what, colour);
+            table.number("%.3g", d.attention);
+            table.number("%.3g", d.final_tokens);
         };
         row("without position embeddings", r.e.without_pos, colors::whatif);
         row("with position embeddings (the model)", r.e.with_pos, colors::accent);
-        ImGui::EndTable();
     }
     note("weights: every attention weight of every layer and head; tokens: the final token states. Without position "
          "embeddings the differences are float rounding: shuffling the patches only shuffled the "

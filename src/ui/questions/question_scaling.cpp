@@ -10,6 +10,7 @@
 #include "ui/questions/question_widgets.h"
 #include "ui/widgets/plot.h"
 #include "ui/widgets/theme.h"
+#include "ui/widgets/number_table.h"
 #include "vit/analysis/scaling.h"
 
 namespace ui {
@@ -82,28 +83,16 @@ void ScalingView::draw(const Frame& f) {
 
     evidence_heading(f, "The selected query's softmax");
     const vit::QueryScaling q = vit::query_scaling(t, l, h, s.sel.query);
-    if (ImGui::BeginTable("##query", 4, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp)) {
-        ImGui::TableSetupColumn("");
-        ImGui::TableSetupColumn("largest weight");
-        ImGui::TableSetupColumn("spread (keys)");
-        ImGui::TableSetupColumn("‖Jacobian‖");
-        ImGui::TableHeadersRow();
-        auto row = [&](const char* name, const vit::SoftmaxSharpness& x, ImVec4 colour) {
-            ImGui::TableNextRow();
-            ImGui::TableNextColumn();
-            ImGui::TextColored(colour, "%s", name);
-            ImGui::PushFont(f.fonts.mono);
-            ImGui::TableNextColumn();
-            ImGui::Text("%.4f", x.max_weight);
-            ImGui::TableNextColumn();
-            ImGui::Text("%.1f", x.spread_keys);
-            ImGui::TableNextColumn();
-            ImGui::Text("%.4f", x.jacobian_norm);
-            ImGui::PopFont();
+    if (NumberTable table{f, "##query", "", {"largest weight", "spread (keys)", "‖Jacobian‖"},
+                          ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp}) {
+        const auto row = [&](const char* name, const vit::SoftmaxSharpness& x, ImVec4 colour) {
+            table.row(name, colour);
+            table.number("%.4f", x.max_weight);
+            table.number("%.1f", x.spread_keys);
+            table.number("%.4f", x.jacobian_norm);
         };
         row("with ÷√dₖ (the model)", q.scaled, colors::accent);
         row("without (what-if)", q.raw, colors::whatif);
-        ImGui::EndTable();
     }
     note("The Jacobian of the softmax, diag(a) − a aᵀ, is how much the weights move when the scores move: it "
          "carries the gradient in training. When one weight takes everything, it goes to zero and the head stops "

@@ -9,10 +9,18 @@
 
 namespace ui {
 
+// Where the photo view drew the patch grid: its top-left corner on screen and
+// one patch's size, for a page that marks something on the photo.
+struct PhotoGrid {
+    ImVec2 origin, cell;
+};
+
 class QuestionView {
 public:
     virtual ~QuestionView() = default;
     virtual void draw(const Frame& f) = 0;
+    // Called by the photo view while this page is shown, after the map is drawn.
+    virtual void draw_on_photo(const Frame&, const PhotoGrid&) {}
 };
 
 // One maker per page, each in its own file (question_NAME.cpp).

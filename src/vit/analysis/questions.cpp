@@ -1,0 +1,91 @@
+#include "vit/analysis/questions.h"
+
+namespace vit {
+
+const std::vector<QuestionPage>& all_questions() {
+    static const std::vector<QuestionPage> questions = {
+        {"scaling", "Why divide by √dₖ?",
+         "A score q·k adds up dₖ products, so its spread grows like √dₖ. Without the division the largest score "
+         "would take almost all the weight, and a softmax that is nearly one-hot barely changes when its scores "
+         "change: learning would stall. Dividing by √dₖ keeps the scores near unit spread.",
+         "vit/analysis/scaling.h",
+         "layer,head,raw_std,scaled_std,saturated_share_raw,saturated_share_scaled,jacobian_norm_raw,jacobian_norm_scaled"},
+        {"heads", "What do several heads buy?",
+         "Each head has its own W_Q, W_K and W_V, so each asks a different question of the same tokens. Some look "
+         "close to the query, some far, some everywhere; removing one head shows what the rest of the network "
+         "made of its answer.",
+         "vit/analysis/heads.h",
+         "layer,head,mean_distance_px,spread_keys"},
+        {"quadratic", "Why is attention quadratic?",
+         "Every token compares its query with every token's key: N tokens make N × N weights per head. Doubling "
+         "the photo's side quadruples the patches and multiplies the weights by sixteen, while the linear layers "
+         "grow only with N.",
+         "vit/analysis/quadratic.h",
+         "size,tokens,attention_weights,attention_bytes,linear_ms,attention_ms"},
+        {"cls", "How does the class token gather the image?",
+         "CLS starts as the same learned vector for every photo. Layer by layer it attends to the patches and "
+         "collects what it finds; the classifier reads only CLS at the end. Rollout follows that flow through "
+         "all layers; the logit lens reads CLS as if the network stopped early.",
+         "vit/analysis/cls.h",
+         "layer,cls_self_weight,lens_top1,lens_top1_prob,final_top1_prob"},
+        {"global", "Is attention local like a convolution?",
+         "No: from the first layer, a patch can take weight from any other patch, however far. A 3 × 3 "
+         "convolution sees only its neighbours; attention's reach is the whole photo.",
+         "vit/analysis/global.h",
+         "layer,head,mass_same,mass_1,mass_2_3,mass_4_7,mass_8_plus,mass_far_quarter"},
+        {"dynamic", "Are the weights fixed, like a kernel?",
+         "No: which patches talk to which is computed from the photo itself. Another photo, or the same content "
+         "moved, gives other weights; a convolution applies one fixed kernel everywhere.",
+         "vit/analysis/dynamic.h",
+         "layer,head,jsd", true},
+        {"permutation", "Why does a ViT need position embeddings?",
+         "Attention itself ignores order: shuffle the patches and, without position embeddings, every output is "
+         "only shuffled the same way. Position embeddings are how the model knows where a patch was.",
+         "vit/analysis/permutation.h",
+         "with_pos_max_abs_diff,without_pos_max_abs_diff,top1_with_pos,top1_without_pos"},
+        {"position", "What did the position embeddings learn?",
+         "Each patch position has a learned vector. Positions close on the photo ended up with similar vectors: "
+         "the model learned the grid's geometry from data alone.",
+         "vit/analysis/position.h",
+         "row,col,cosine"},
+        {"cross", "Self-attention or cross-attention?",
+         "The same arithmetic works between two sequences: queries from one, keys and values from the other. "
+         "That is how a decoder attends to an encoder, or a text prompt to image features.",
+         "vit/analysis/cross.h",
+         "key,row,col,score,scaled,weight", true},
+        {"mlp", "What does the rest of the block do?",
+         "Attention is the only step that mixes tokens. The MLP after it works on each token alone: change every "
+         "other token and this token's MLP output stays the same.",
+         "vit/analysis/mlp.h",
+         "part,norm"},
+        // Answered on the command line, drawn on another page's figure.
+        {"rollout", "Attention rollout: where the class token gathers from", "", "vit/analysis/rollout.h",
+         "token,row,col,rollout", false, "cls"},
+        {"ablation", "What if one head is removed?", "", "vit/analysis/head_ablation.h",
+         "rank,prob_before,label_before,prob_after,label_after", false, "heads"},
+    };
+    return questions;
+}
+
+const std::vector<QuestionPage>& question_pages() {
+    static const std::vector<QuestionPage> pages = [] {
+        std::vector<QuestionPage> out;
+        for (const QuestionPage& q : all_questions())
+            if (q.has_page()) out.push_back(q);
+        return out;
+    }();
+    return pages;
+}
+
+const QuestionPage* find_question(std::string_view name) {
+    for (const QuestionPage& q : all_questions())
+        if (name == q.name) return &q;
+    return nullptr;
+}
+
+const QuestionPage* find_question_page(std::string_view name) {
+    const QuestionPage* q = find_question(name);
+    return q && q->has_page() ? q : nullptr;
+}
+
+}  // namespace vit
