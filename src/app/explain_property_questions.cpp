@@ -131,6 +131,18 @@ std::string mlp_csv(const ExplainInput& in) {
     return out;
 }
 
+// One head's whole matrix: a line per (query, key), queries in token order.
+std::string matrix_csv(const ExplainInput& in) {
+    const int layer = in.args.get_int("--layer", 0, in.photo.model.depth - 1);
+    const int head = in.args.get_int("--head", 0, in.photo.model.heads - 1);
+    const vit::Mat& a = in.photo.trace.layers[layer].heads[head].attn;
+    std::string out = "query,key,weight\n";
+    out.reserve(out.size() + static_cast<size_t>(a.size()) * 20);
+    for (int q = 0; q < a.rows(); ++q)
+        for (int k = 0; k < a.cols(); ++k) out += line({number(q), number(k), number(double(a(q, k)))});
+    return out;
+}
+
 }  // namespace
 
 std::vector<ExplainQuestion> property_questions() {
@@ -143,6 +155,8 @@ std::vector<ExplainQuestion> property_questions() {
          position_csv},
         {"cross", "Cross-attention (what-if): queries from this photo, keys and values from the other", true,
          cross_csv},
+        {"matrix", "One head's whole attention: the N x N weights, a row per query, a column per key", false,
+         matrix_csv},
         {"mlp", "After attention: one token's path through the block; the MLP works on each token alone", false,
          mlp_csv},
     };

@@ -37,6 +37,10 @@ const std::vector<QuestionPage>& question_pages() {
          "The same arithmetic works between two sequences: queries from one, keys and values from the other. "
          "That is how a decoder attends to an encoder, or a text prompt to image features.",
          true},
+        {"matrix", "What does one head's whole attention look like?",
+         "Every token's query meets every token's key: one head of one layer holds an N × N matrix of weights, a "
+         "row per query and a column per key, each row a softmax that sums to one. The photo shows one row of it "
+         "at a time; here is all of it."},
         {"mlp", "What does the rest of the block do?",
          "Attention is the only step that mixes tokens. The MLP after it works on each token alone: change every "
          "other token and this token's MLP output stays the same."},

@@ -4,7 +4,7 @@
 #include <cstdio>
 #include <memory>
 
-#include "gfx/gif_writer.h"
+#include "gfx/animation_writer.h"
 #include "gfx/png_writer.h"
 #include "session/shown_rows.h"
 #include "vit/base/error.h"
@@ -39,7 +39,7 @@ SweepWritten write_sweep(const Sweep& sweep, const std::string& out, const fs::p
         if (!fs::create_directory(partial, ec) || ec) throw vit::Error("cannot make " + partial.string());
     }
     try {
-        std::unique_ptr<gfx::GifWriter> gif;
+        std::unique_ptr<gfx::AnimationWriter> animation;
         for (size_t i = 0; i < path.size(); ++i) {
             choice.query = path[i];
             gfx::FigureSpec spec = attention_figure(*sweep.photo, sweep.photo_path, sweep.crop, *sweep.model,
@@ -47,15 +47,15 @@ SweepWritten write_sweep(const Sweep& sweep, const std::string& out, const fs::p
             spec.size = sweep.frame_size;
             spec.note += " \u00b7 frame " + std::to_string(i + 1) + " of " + std::to_string(path.size());
             const gfx::Figure fig = gfx::render_figure(spec);
-            if (!gif) gif = std::make_unique<gfx::GifWriter>(out, fig.image.width, fig.image.height);
-            gif->add(fig.image, sweep.delay_ms);
+            if (!animation) animation = gfx::open_animation(out, fig.image.width, fig.image.height, {sweep.dither});
+            animation->add(fig.image, sweep.delay_ms);
             if (!partial.empty()) {
                 char name[32];
                 std::snprintf(name, sizeof name, "frame_%03zu.png", i + 1);
                 gfx::write_png((partial / name).string(), fig.image, fig.metadata);
             }
         }
-        gif->finish();
+        animation->finish();
         if (!partial.empty()) fs::rename(partial, frames_dir);
     } catch (...) {
         if (!partial.empty()) fs::remove_all(partial, ec);

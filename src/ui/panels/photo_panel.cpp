@@ -7,6 +7,7 @@
 
 #include "gfx/style_names.h"
 #include "session/shown_rows.h"
+#include "ui/panels/predict_bar.h"
 #include "ui/widgets/color_bar.h"
 #include "ui/widgets/imgui_helpers.h"
 #include "ui/widgets/input_size_control.h"
@@ -144,8 +145,10 @@ void PhotoPanel::photo(const Frame& f, const MapData* map, ImVec2 size) {
         dl->AddRectFilled(ImVec2(lp.x - f.px(3), lp.y - f.px(1)), ImVec2(lp.x + ls.x + f.px(3), lp.y + ls.y + f.px(1)),
                           IM_COL32(0, 0, 0, 150), f.px(3));
         dl->AddText(lp, IM_COL32(255, 214, 90, 255), label);
+        const ImVec2 cell((b.x - a.x) / t->grid, (b.y - a.y) / t->grid);
         if (s.tab == session::AppState::Tab::Questions && s.question == "global" && t->is_patch(s.sel.query))
-            convolution_window(f, *t, s.sel.query, a, ImVec2((b.x - a.x) / t->grid, (b.y - a.y) / t->grid));
+            convolution_window(f, *t, s.sel.query, a, cell);
+        draw_marked_patches(f, *t, a, cell);
     }
     busy_overlay(f, hit.min, hit.max);
 
@@ -153,7 +156,9 @@ void PhotoPanel::photo(const Frame& f, const MapData* map, ImVec2 size) {
     // Hover is reported every frame it lasts; the window clears it when nobody reports one.
     if (hit.hovered) f.emit(session::act::HoverKey{hit.token});
     if (hit.hovered && hit.token >= 0) {
-        if (hit.clicked) f.emit(session::act::SelectQuery{hit.token});
+        const bool marking = maps_hidden(s);  // predicting: a click marks the patch instead
+        if (hit.clicked) f.emit(marking ? session::Action{session::act::ToggleMark{hit.token}}
+                                        : session::Action{session::act::SelectQuery{hit.token}});
         if (hit.right_clicked) f.emit(session::act::PinKey{hit.token});
         const float w = map ? map->patches[static_cast<size_t>(hit.row * t->grid + hit.col)] : 0.f;
         ImGui::BeginTooltip();
@@ -161,7 +166,8 @@ void PhotoPanel::photo(const Frame& f, const MapData* map, ImVec2 size) {
         ImGui::Text("patch (%d, %d) · token %d", hit.row, hit.col, hit.token);
         ImGui::PopFont();
         if (map) ImGui::Text("weight from the query: %.4f", w);
-        ImGui::TextColored(colors::muted, "click: make it the query · right-click: pin it as key j");
+        ImGui::TextColored(colors::muted, "%s", marking ? "click: mark or unmark it as a prediction"
+                                                        : "click: make it the query · right-click: pin it as key j");
         ImGui::EndTooltip();
     }
 }
@@ -237,6 +243,7 @@ void PhotoPanel::draw(const Frame& f) {
     const session::AppState& s = f.s;
     error_banner(f);
     toolbar(f);
+    if (s.classroom) predict_bar(f);
     if (s.sweep_path.recording) {
         ImGui::TextColored(colors::accent, "Recording a sweep path: %zu patch%s. Click patches in order, then File > "
                            "Export sweep (GIF).", s.sweep_path.tokens.size(), s.sweep_path.tokens.size() == 1 ? "" : "es");
@@ -246,7 +253,7 @@ void PhotoPanel::draw(const Frame& f) {
 
     std::optional<MapData> map;
     if (const vit::Trace* t = s.trace())
-        if (auto row = shown_row(s, s.sel.layer)) map = weights_map(*t, *row, s.style);
+        if (auto row = shown_row(s, s.sel.layer); row && !maps_hidden(s)) map = weights_map(*t, *row, s.style);
 
     // The photo takes what the legend, controls and classes below leave.
     const float line = ImGui::GetFrameHeightWithSpacing();
@@ -261,6 +268,8 @@ void PhotoPanel::draw(const Frame& f) {
         ImGui::TextColored(colors::muted, "%s · softmax weights aᵢⱼ of query i over the patches",
                            shown_caption(s, s.sel.layer).c_str());
         legend(f, *map);
+    } else if (s.trace() && maps_hidden(s)) {
+        ImGui::TextColored(colors::muted, "The map is hidden until Reveal.");
     } else if (s.trace()) {
         ImGui::TextColored(colors::muted, "No heads visible: click head thumbnails to show them.");
     }
