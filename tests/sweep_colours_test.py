@@ -9,9 +9,9 @@ with them frame by frame:
     colour of the colormap, read off the PNG's own colour bar, and every cell
     of the photo panel (map blended with the photo) within 12 levels of the
     PNG's cell: no cell turns into a colour of neither;
-  - the colour bar not banded: along its middle row as many distinct colours
-    as in the PNG less a tenth, and no run of one colour longer than twice the
-    PNG's longest.
+  - the colour bar not banded: along its middle row no step between
+    neighbours over 8 levels (the PNG's is 2), no pixel more than 4 levels
+    from the PNG's bar, and no run of one colour over three times the PNG's.
 Without and with --dither. The WebP, decoded by libwebp (PIL's WebP plugin is
 libwebp's WebPAnimDecoder), is lossless: every frame equals its PNG exactly.
 The frames are 720 px by default, with caption text at least 14 px tall.
@@ -91,12 +91,19 @@ def compare(name, gif_rgb, png, layout):
         worst_photo = max(worst_photo, float(np.abs(a - b).max()))
     distinct_png, distinct_gif = len(np.unique(bar_png, axis=0)), len(np.unique(bar_gif, axis=0))
     run_png, run_gif = longest_run(bar_png), longest_run(bar_gif)
+    # A band is a step the eye sees: the largest jump between neighbours along the bar, and how far the bar is
+    # from the exact one anywhere.
+    step_png = int(np.abs(np.diff(bar_png.astype(np.int16), axis=0)).max())
+    step_gif = int(np.abs(np.diff(bar_gif.astype(np.int16), axis=0)).max())
+    off_bar = int(np.abs(bar_gif.astype(np.int16) - bar_png.astype(np.int16)).max())
     check(f"{name}: 99 % of pixels within 24 levels of the PNG", within >= 0.99, within)
     check(f"{name}: every map-panel cell within 12 levels of a colormap colour", worst_map <= 12, worst_map)
     check(f"{name}: every photo-panel cell within 12 levels of the PNG's", worst_photo <= 12, worst_photo)
-    check(f"{name}: the colour bar not banded", distinct_gif >= 0.9 * distinct_png and run_gif <= 2 * run_png,
-          (distinct_gif, distinct_png, run_gif, run_png))
-    return within, float(diff.mean()), worst_map, worst_photo, distinct_gif, distinct_png, run_gif, run_png
+    check(f"{name}: the colour bar not banded (steps of at most 8 levels, within 4 of the exact bar, no run over 3x the PNG's)",
+          step_gif <= max(8, step_png) and off_bar <= 4 and run_gif <= 3 * run_png,
+          (step_gif, step_png, off_bar, run_gif, run_png))
+    return (within, float(diff.mean()), worst_map, worst_photo, distinct_gif, distinct_png, run_gif, run_png, step_gif,
+            step_png, off_bar)
 
 
 def main():
@@ -114,7 +121,8 @@ def main():
         for i, ((rgb, colours), png, layout) in enumerate(zip(decoded, pngs, layouts)):
             figures = compare(f"{label} frame {i + 1}", rgb, png, layout)
             print("    %s frame %d: %d colours; %.4f within 24, mean |diff| %.2f; worst map cell %.1f from the "
-                  "colormap, worst photo cell %.1f; bar %d/%d colours, longest run %d/%d px" %
+                  "colormap, worst photo cell %.1f; bar %d/%d colours, longest run %d/%d px, largest step %d/%d, "
+                  "%d from the exact bar" %
                   (label, i + 1, colours, *figures))
 
     out, frames = os.path.join(TMP, "sweep.webp"), os.path.join(TMP, "webp frames")

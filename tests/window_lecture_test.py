@@ -49,6 +49,7 @@ def attention_weights(layer, head, row, col):
 
 def click(w, win, x, y):
     w.xdotool("mousemove", "--window", win, str(int(round(x))), str(int(round(y))))
+    time.sleep(0.3)  # a frame with the pointer there first: the click lands on what it hovers
     w.xdotool("click", "1")
 
 
@@ -96,8 +97,9 @@ def test_predict_then_reveal(xvfb, tmp):
         assert np.array_equal(a, b), f"the photo changed with the head while hidden: {np.abs(a - b).max()}"
         print(f"    hidden: the photo's {a.shape[1]} x {a.shape[0]} px identical for heads 1 and 2")
 
-        for row, col in MARKS:
+        for i, (row, col) in enumerate(MARKS):
             click(w, win, *patch_centre(state, row, col))
+            w.wait_for(lambda s: len(s["prediction"]["marked"]) == i + 1, timeout=30, what=f"mark {i + 1}")
         state = w.wait_for(lambda s: s["prediction"]["marked"] == [list(m) for m in MARKS], timeout=30,
                            what="three marked patches")
         assert state["query_token"] == 1 + ROW * 14 + COL, "marking moved the query"

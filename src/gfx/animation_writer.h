@@ -4,8 +4,11 @@
 // OUT.gif: 256 colours a frame (gif_writer.h); OUT.webp: full colour,
 // lossless (webp_anim_writer.h).
 #pragma once
+#include <array>
+#include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "rgba_image.h"
 
@@ -21,6 +24,8 @@ public:
 
 struct AnimationOptions {
     bool dither = false;  // GIF only: error diffusion over the 256 colours
+    // GIF only: colours every frame's palette keeps (the colour bar's samples, gif_palette.h).
+    std::vector<std::array<uint8_t, 3>> fixed_colours;
 };
 
 // The writer for PATH's extension (.gif or .webp, any case). Throws vit::Error.

@@ -15,7 +15,7 @@ struct ResultDeleter { void operator()(liq_result* r) const { liq_result_destroy
 
 }  // namespace
 
-IndexedFrame quantize_frame(const RgbaImage& frame, bool dither) {
+IndexedFrame quantize_frame(const RgbaImage& frame, bool dither, const std::vector<std::array<uint8_t, 3>>& fixed) {
     std::unique_ptr<liq_attr, AttrDeleter> attr(liq_attr_create());
     if (!attr) throw vit::Error("cannot reduce a frame to 256 colours: out of memory");
     liq_set_max_colors(attr.get(), 256);
@@ -23,6 +23,9 @@ IndexedFrame quantize_frame(const RgbaImage& frame, bool dither) {
     std::unique_ptr<liq_image, ImageDeleter> image(
         liq_image_create_rgba(attr.get(), frame.pixels.data(), frame.width, frame.height, 0));
     if (!image) throw vit::Error("cannot reduce a frame to 256 colours: bad frame");
+    for (const auto& c : fixed)
+        if (liq_image_add_fixed_color(image.get(), liq_color{c[0], c[1], c[2], 255}) != LIQ_OK)
+            throw vit::Error("cannot reduce a frame to 256 colours: too many fixed colours");
     liq_result* raw = nullptr;
     if (liq_image_quantize(image.get(), attr.get(), &raw) != LIQ_OK || !raw)
         throw vit::Error("cannot reduce a frame to 256 colours");

@@ -19,7 +19,10 @@ struct IndexedFrame {
 };
 
 // dither: Floyd-Steinberg error diffusion over the palette (smoother bar,
-// grainier photo) or plain nearest colours. Throws vit::Error.
-IndexedFrame quantize_frame(const RgbaImage& frame, bool dither);
+// grainier photo) or plain nearest colours. fixed: colours every palette
+// keeps (libimagequant's fixed colours), e.g. samples of the colour bar: the
+// bar is a small part of the frame, and left to the quantizer alone it got
+// 26 colours for 423 px and showed bands. Throws vit::Error.
+IndexedFrame quantize_frame(const RgbaImage& frame, bool dither, const std::vector<std::array<uint8_t, 3>>& fixed = {});
 
 }  // namespace gfx

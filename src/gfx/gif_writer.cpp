@@ -23,8 +23,9 @@ namespace {
 
 }  // namespace
 
-GifWriter::GifWriter(const std::string& path, int width, int height, bool dither)
-    : path_(path), tmp_(path + ".tmp"), width_(width), height_(height), dither_(dither) {
+GifWriter::GifWriter(const std::string& path, int width, int height, bool dither,
+                     std::vector<std::array<uint8_t, 3>> fixed_colours)
+    : path_(path), tmp_(path + ".tmp"), width_(width), height_(height), dither_(dither), fixed_(std::move(fixed_colours)) {
     // Opened here rather than by giflib, which would make the file readable by its owner alone.
     const int fd = ::open(tmp_.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0666);
     if (fd < 0) throw vit::Error("cannot write " + path_ + ": " + std::strerror(errno));
@@ -59,7 +60,7 @@ void GifWriter::add(const RgbaImage& frame, int delay_ms) {
     if (frame.width != width_ || frame.height != height_)
         throw vit::Error("a frame of " + std::to_string(frame.width) + " x " + std::to_string(frame.height) +
                          " in a GIF of " + std::to_string(width_) + " x " + std::to_string(height_));
-    IndexedFrame indexed = quantize_frame(frame, dither_);
+    IndexedFrame indexed = quantize_frame(frame, dither_, fixed_);
     // GIF palettes have a power-of-two size; unused entries stay black.
     std::vector<GifColorType> palette(256);
     for (size_t i = 0; i < indexed.palette.size(); ++i)

@@ -15,7 +15,8 @@ namespace gfx {
 class GifWriter : public AnimationWriter {
 public:
     // Every frame is width x height. Throws vit::Error naming the path.
-    GifWriter(const std::string& path, int width, int height, bool dither = false);
+    GifWriter(const std::string& path, int width, int height, bool dither = false,
+              std::vector<std::array<uint8_t, 3>> fixed_colours = {});
     ~GifWriter() override;
     GifWriter(const GifWriter&) = delete;
     GifWriter& operator=(const GifWriter&) = delete;
@@ -28,6 +29,7 @@ private:
     std::string path_, tmp_;
     int width_, height_;
     bool dither_;
+    std::vector<std::array<uint8_t, 3>> fixed_;
     GifFileType* gif_ = nullptr;
 };
 

@@ -1,6 +1,7 @@
 #include "sweep_gif.h"
 
 #include <algorithm>
+#include <array>
 #include <cstdio>
 #include <memory>
 
@@ -12,6 +13,31 @@
 namespace app {
 
 namespace fs = std::filesystem;
+
+namespace {
+
+// Half of a GIF palette for the colour bar: steps of at most about 2 levels
+// along viridis, magma or turbo, so the bar shows no bands; the photo and the
+// map get the other 128 colours, chosen by libimagequant.
+constexpr int kBarColours = 128;
+
+// `count` colours sampled evenly along the colour bar's middle row (the same in
+// every frame of a sweep: one colour scale).
+std::vector<std::array<uint8_t, 3>> colorbar_samples(const gfx::Figure& fig, int count) {
+    const gfx::PixelRect& bar = fig.layout.colorbar;
+    std::vector<std::array<uint8_t, 3>> out;
+    if (bar.w <= 0 || bar.h <= 0) return out;
+    const int n = std::min(count, bar.w);
+    for (int i = 0; i < n; ++i) {
+        const int x = bar.x + (n > 1 ? i * (bar.w - 1) / (n - 1) : 0);
+        const uint8_t* p = fig.image.at(x, bar.y + bar.h / 2);
+        const std::array<uint8_t, 3> c{p[0], p[1], p[2]};
+        if (out.empty() || out.back() != c) out.push_back(c);
+    }
+    return out;
+}
+
+}  // namespace
 
 SweepWritten write_sweep(const Sweep& sweep, const std::string& out, const fs::path& frames_dir) {
     const vit::Trace& trace = *sweep.trace;
@@ -47,7 +73,9 @@ SweepWritten write_sweep(const Sweep& sweep, const std::string& out, const fs::p
             spec.size = sweep.frame_size;
             spec.note += " \u00b7 frame " + std::to_string(i + 1) + " of " + std::to_string(path.size());
             const gfx::Figure fig = gfx::render_figure(spec);
-            if (!animation) animation = gfx::open_animation(out, fig.image.width, fig.image.height, {sweep.dither});
+            if (!animation)
+                animation = gfx::open_animation(out, fig.image.width, fig.image.height,
+                                                {sweep.dither, colorbar_samples(fig, kBarColours)});
             animation->add(fig.image, sweep.delay_ms);
             if (!partial.empty()) {
                 char name[32];
