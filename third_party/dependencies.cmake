@@ -23,6 +23,9 @@ add_library(vitscope::photo_decoders ALIAS vitscope_photo_decoders)
 # (session/model_download.cpp); https from the hub, file:// and http:// mirrors.
 pkg_check_modules(CURL REQUIRED IMPORTED_TARGET libcurl)
 add_library(vitscope::curl ALIAS PkgConfig::CURL)
+# OpenSSL's libcrypto (libssl-dev): base64 for the photos lesson files embed.
+pkg_check_modules(CRYPTO REQUIRED IMPORTED_TARGET libcrypto)
+add_library(vitscope::crypto ALIAS PkgConfig::CRYPTO)
 
 # libzip-dev: the zip archive of a torch.save checkpoint (pytorch_model.bin).
 pkg_check_modules(LIBZIP REQUIRED IMPORTED_TARGET libzip)
@@ -38,6 +41,13 @@ if(VITSCOPE_GUI)
   add_library(vitscope::gl ALIAS vitscope_gl)
   # giflib (libgif-dev): the animated sweeps (`vitscope sweep`).
   pkg_check_modules(GIF REQUIRED IMPORTED_TARGET libgif)
+  # libimagequant (libimagequant-dev): the GIF frames' 256-colour palettes;
+  # libwebpmux (libwebp-dev): animated WebP sweeps.
+  pkg_check_modules(IMAGEQUANT REQUIRED IMPORTED_TARGET imagequant)
+  pkg_check_modules(WEBPMUX REQUIRED IMPORTED_TARGET libwebpmux libwebp)
+  add_library(vitscope_animation INTERFACE)
+  target_link_libraries(vitscope_animation INTERFACE PkgConfig::GIF PkgConfig::IMAGEQUANT PkgConfig::WEBPMUX)
+  add_library(vitscope::animation ALIAS vitscope_animation)
   # libimgui-dev 1.86 ships the core and its GLFW + OpenGL3 backends in libimgui.a.
   pkg_check_modules(IMGUI REQUIRED IMPORTED_TARGET imgui)
   add_library(vitscope_imgui INTERFACE)

@@ -130,6 +130,18 @@ std::string mlp_csv(const ExplainInput& in) {
     return out;
 }
 
+// One head's whole matrix: a line per (query, key), queries in token order.
+std::string matrix_csv(const ExplainInput& in) {
+    const int layer = in.args.get_int("--layer", 0, in.photo.model.depth - 1);
+    const int head = in.args.get_int("--head", 0, in.photo.model.heads - 1);
+    const vit::Mat& a = in.photo.trace.layers[layer].heads[head].attn;
+    std::string out;
+    out.reserve(static_cast<size_t>(a.size()) * 20);
+    for (int q = 0; q < a.rows(); ++q)
+        for (int k = 0; k < a.cols(); ++k) out += line({number(q), number(k), number(double(a(q, k)))});
+    return out;
+}
+
 }  // namespace
 
 std::vector<ExplainRows> property_rows() {
@@ -139,6 +151,7 @@ std::vector<ExplainRows> property_rows() {
         {"permutation", permutation_csv},
         {"position", position_csv},
         {"cross", cross_csv},
+        {"matrix", matrix_csv},
         {"mlp", mlp_csv},
     };
 }

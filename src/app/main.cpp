@@ -12,6 +12,7 @@ namespace {
 const char* kUsage =
     "usage:\n"
     "  vitscope [IMAGE] [--model DIR]                 open the explorer window\n"
+    "  vitscope LESSON.vitscope                       open the window as a saved lesson left it\n"
     "           [--select ROW,COL] [--layer L] [--head H] [--window-size WxH] [--ui-scale S] [--no-settings]\n"
     "           [--screenshot OUT.png] [--state-file F.json] [--frame-stats F.json] [--script FILE] [--quit]\n"
     "           [--tour FILE] [--classroom]               start a guided tour (assets/tours/*.tour); classroom mode\n"
@@ -22,8 +23,9 @@ const char* kUsage =
     "  vitscope info [--model DIR]\n"
     "  vitscope explain IMAGE --question NAME [--layer L] [--head H] [--patch ROW,COL | --query cls]\n"
     "           [--compare IMAGE2] [--seed S] [--model DIR] (--csv OUT.csv | -o OUT.png [--force] | both)\n"
-    "  vitscope sweep IMAGE --layer L (--head H | --mean-heads) -o OUT.gif [--path R,C;R,C...] [--frame-size PX]\n"
-    "           [--delay MS] [--frames DIR] [--colormap NAME] [--force]   (the query moving over the patches)\n"
+    "  vitscope sweep IMAGE --layer L (--head H | --mean-heads) -o OUT.gif|OUT.webp [--path R,C;R,C...]\n"
+    "           [--frame-size PX] [--delay MS] [--frames DIR] [--colormap NAME] [--dither] [--force]\n"
+    "           (the query moving over the patches; GIF: 256 colours a frame, WebP: every colour)\n"
     "  vitscope tour IMAGE [--tour FILE] -o DIR [--model DIR]   (the tour's steps as 1920x1080 slides + index.html)\n"
     "  vitscope dump IMAGE -o DIR [--model DIR] [--size S]   (trace as .npy, for tests)\n";
 
@@ -48,7 +50,7 @@ int dispatch(const app::CliArgs& args) {
 
 int main(int argc, char** argv) {
     try {
-        app::CliArgs args = app::parse_cli(argc, argv, {"--mean-heads", "--quit", "--help", "--no-settings", "--force", "--classroom"});
+        app::CliArgs args = app::parse_cli(argc, argv, {"--mean-heads", "--quit", "--help", "--no-settings", "--force", "--classroom", "--dither"});
         return dispatch(args);
     } catch (const vit::Error& e) {
         std::fprintf(stderr, "vitscope: error: %s\n", e.what());

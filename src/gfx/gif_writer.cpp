@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <vector>
 
+#include "gif_palette.h"
 #include "vit/base/error.h"
 
 namespace gfx {
@@ -22,8 +23,9 @@ namespace {
 
 }  // namespace
 
-GifWriter::GifWriter(const std::string& path, int width, int height)
-    : path_(path), tmp_(path + ".tmp"), width_(width), height_(height) {
+GifWriter::GifWriter(const std::string& path, int width, int height, bool dither,
+                     std::vector<std::array<uint8_t, 3>> fixed_colours)
+    : path_(path), tmp_(path + ".tmp"), width_(width), height_(height), dither_(dither), fixed_(std::move(fixed_colours)) {
     // Opened here rather than by giflib, which would make the file readable by its owner alone.
     const int fd = ::open(tmp_.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0666);
     if (fd < 0) throw vit::Error("cannot write " + path_ + ": " + std::strerror(errno));
@@ -58,16 +60,14 @@ void GifWriter::add(const RgbaImage& frame, int delay_ms) {
     if (frame.width != width_ || frame.height != height_)
         throw vit::Error("a frame of " + std::to_string(frame.width) + " x " + std::to_string(frame.height) +
                          " in a GIF of " + std::to_string(width_) + " x " + std::to_string(height_));
-    const size_t n = static_cast<size_t>(width_) * height_;
-    std::vector<GifByteType> r(n), g(n), b(n), indices(n);
-    for (size_t i = 0; i < n; ++i) r[i] = frame.pixels[4 * i], g[i] = frame.pixels[4 * i + 1], b[i] = frame.pixels[4 * i + 2];
-    int colours = 256;
+    IndexedFrame indexed = quantize_frame(frame, dither_, fixed_);
+    // GIF palettes have a power-of-two size; unused entries stay black.
     std::vector<GifColorType> palette(256);
-    if (GifQuantizeBuffer(width_, height_, &colours, r.data(), g.data(), b.data(), indices.data(), palette.data()) ==
-        GIF_ERROR)
-        throw vit::Error("cannot write " + path_ + ": the frame could not be reduced to 256 colours");
+    for (size_t i = 0; i < indexed.palette.size(); ++i)
+        palette[i] = {indexed.palette[i][0], indexed.palette[i][1], indexed.palette[i][2]};
     ColorMapObject* map = GifMakeMapObject(256, palette.data());
     if (!map) throw vit::Error("cannot write " + path_ + ": out of memory");
+    std::vector<uint8_t>& indices = indexed.indices;
 
     GraphicsControlBlock gcb{};
     gcb.DisposalMode = DISPOSE_DO_NOT;

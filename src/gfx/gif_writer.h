@@ -1,32 +1,35 @@
 // Animated GIFs through giflib (Debian libgif-dev): frames added one at a
-// time (a long sweep never sits in memory whole), each quantised to its own
-// 256-colour palette by giflib's median cut, looping forever. The file is
+// time (a long sweep never sits in memory whole), each reduced to its own
+// 256-colour palette by libimagequant (gif_palette.h), looping forever. The file is
 // written as PATH.tmp and renamed over PATH by finish(); a writer destroyed
 // before that removes its temporary file, so a failure leaves nothing.
 #pragma once
 #include <string>
 
-#include "rgba_image.h"
+#include "animation_writer.h"
 
 struct GifFileType;
 
 namespace gfx {
 
-class GifWriter {
+class GifWriter : public AnimationWriter {
 public:
     // Every frame is width x height. Throws vit::Error naming the path.
-    GifWriter(const std::string& path, int width, int height);
-    ~GifWriter();
+    GifWriter(const std::string& path, int width, int height, bool dither = false,
+              std::vector<std::array<uint8_t, 3>> fixed_colours = {});
+    ~GifWriter() override;
     GifWriter(const GifWriter&) = delete;
     GifWriter& operator=(const GifWriter&) = delete;
 
     // delay_ms: how long the frame shows (GIF counts in 1/100 s).
-    void add(const RgbaImage& frame, int delay_ms);
-    void finish();
+    void add(const RgbaImage& frame, int delay_ms) override;
+    void finish() override;
 
 private:
     std::string path_, tmp_;
     int width_, height_;
+    bool dither_;
+    std::vector<std::array<uint8_t, 3>> fixed_;
     GifFileType* gif_ = nullptr;
 };
 

@@ -7,6 +7,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include "gfx/style_names.h"
+#include "prediction.h"
+#include "side_by_side.h"
+#include "vit/analysis/attention_matrix.h"
 #include "tour_text.h"
 
 namespace session {
@@ -134,6 +138,7 @@ bool apply(AppState& s, const Action& a) {
             },
             [&](const act::SetPageTargets& x) { s.reported.page_targets = x.targets; return true; },
             [&](const act::SetTourOfferButtons& x) { s.reported.tour_offer_buttons = x.buttons; return true; },
+            [&](const act::SetPredictButtons& x) { s.reported.predict_buttons = x.buttons; return true; },
             [&](const act::SetHeadThumbs& x) { s.reported.head_thumbs = x.rects; return true; },
             [&](const act::ShowHelp& x) { s.show_help = x.show; return true; },
             [&](const act::StartTour& x) {
@@ -148,13 +153,60 @@ bool apply(AppState& s, const Action& a) {
                 return true;
             },
             [&](const act::ExitTour&) { s.tour = {}; return true; },
-            [&](const act::SetClassroom& x) { s.classroom = x.on; return true; },
+            [&](const act::SetClassroom& x) {
+                s.classroom = x.on;
+                if (!x.on) s.prediction = {};  // predicting is classroom mode's; leaving it shows the maps again
+                return true;
+            },
             [&](const act::SetMathStep& x) { s.math_step = std::clamp(x.step, 1, kMathSteps); return true; },
             [&](const act::RecordSweepPath& x) {
                 s.sweep_path.recording = x.on;
                 if (x.on) s.sweep_path.tokens.clear();
                 return true;
             },
+            [&](const act::ShowSideBySide& x) {
+                auto& sb = s.side_by_side;
+                if (x.open && !sb.open) {
+                    sb.left = {s.sel.layer, s.sel.head, false};
+                    sb.right = {s.sel.layer, s.heads() ? (s.sel.head + 1) % s.heads() : 0, false};
+                }
+                sb.open = x.open && s.trace() != nullptr;
+                return true;
+            },
+            [&](const act::SetSidePane& x) {
+                AppState::SidePane p = x.pane;
+                p.layer = std::clamp(p.layer, 0, std::max(0, s.layers() - 1));
+                p.head = std::clamp(p.head, 0, std::max(0, s.heads() - 1));
+                p.second_photo = p.second_photo && s.compared.ready();
+                (x.right ? s.side_by_side.right : s.side_by_side.left) = p;
+                return true;
+            },
+            [&](const act::SetMatrixZoom& x) { s.matrix_zoom = std::clamp(x.zoom, 1, kMaxMatrixZoom); return true; },
+            [&](const act::HoverMatrixCell& x) {
+                const bool inside = s.trace() && x.query >= 0 && x.key >= 0 && x.query < s.trace()->tokens &&
+                                    x.key < s.trace()->tokens;
+                s.matrix_hover = inside ? AppState::MatrixHover{x.query, x.key} : AppState::MatrixHover{};
+                return true;
+            },
+            [&](const act::StartPredict&) {
+                s.prediction = {AppState::Prediction::Phase::Predicting, {}};
+                return true;
+            },
+            [&](const act::ToggleMark& x) {
+                auto& p = s.prediction;
+                if (p.phase != AppState::Prediction::Phase::Predicting || !s.trace() || !s.trace()->is_patch(x.token))
+                    return true;
+                const auto at = std::find(p.marked.begin(), p.marked.end(), x.token);
+                if (at == p.marked.end()) p.marked.push_back(x.token);
+                else p.marked.erase(at);
+                return true;
+            },
+            [&](const act::Reveal&) {
+                if (s.prediction.phase == AppState::Prediction::Phase::Predicting)
+                    s.prediction.phase = AppState::Prediction::Phase::Revealed;
+                return true;
+            },
+            [&](const act::EndPredict&) { s.prediction = {}; return true; },
             [&](const act::AnswerTourOffer& x) {
                 s.tour_offered = true;
                 s.reported.tour_offer_buttons.clear();
@@ -220,10 +272,64 @@ void adopt(AppState& s, Loaded loaded) {
         s.sel.pinned_key = -1;
     else if (pin_row >= 0)
         s.sel.pinned_key = t->token_of(pin_row, pin_col);
-    if (old_grid != t->grid) s.sweep_path.tokens.clear();  // its patches were on the old grid
+    if (old_grid != t->grid) {  // their patches were on the old grid
+        s.sweep_path.tokens.clear();
+        s.prediction.marked.clear();
+    }
     // A tour started before the first trace (--tour) sets its step's query and pin now.
     if (!old && s.tour.tour) show_tour_step(s);
 }
+
+namespace {
+
+// The prediction as the state file reports it: phase, marked patches
+// [row, col], and once revealed the numbers the reveal shows.
+nlohmann::json prediction_json(const AppState& s) {
+    const vit::Trace* t = s.trace();
+    nlohmann::json p;
+    p["phase"] = prediction_phase_name(s.prediction.phase);
+    p["marked"] = nlohmann::json::array();
+    for (int token : s.prediction.marked) p["marked"].push_back({t ? t->row_of(token) : -1, t ? t->col_of(token) : -1});
+    if (const auto score = revealed_prediction(s)) {
+        p["weight_on_marked"] = score->weight_on_marked;
+        p["weight_on_patches"] = score->weight_on_patches;
+        p["area_share"] = score->area_share;
+        p["even_spread"] = score->even_spread;
+        p["ratio"] = score->ratio;
+        p["sentence"] = vit::prediction_sentence(*score);
+    }
+    return p;
+}
+
+// The matrix page as the state file reports it: the zoom, the window of cells
+// on show [first row, first column, cells], the hovered cell and its weight.
+nlohmann::json matrix_json(const AppState& s) {
+    const vit::Trace* t = s.trace();
+    nlohmann::json m;
+    m["zoom"] = s.matrix_zoom;
+    const vit::MatrixWindow w = vit::matrix_window(t ? t->tokens : 0, s.matrix_zoom, s.sel.query);
+    m["window"] = {w.first_row, w.first_col, w.cells};
+    m["hover"] = nullptr;
+    const auto& h = s.matrix_hover;
+    if (t && h.query >= 0 && h.query < t->tokens && h.key >= 0 && h.key < t->tokens)
+        m["hover"] = {{"query", h.query},
+                      {"key", h.key},
+                      {"weight", t->layers[s.sel.layer].heads[s.sel.head].attn(h.query, h.key)}};
+    return m;
+}
+
+// Side by side as the state file reports it: the panes and their shared scale's top.
+nlohmann::json side_by_side_json(const AppState& s) {
+    const auto& sb = s.side_by_side;
+    auto pane = [](const AppState::SidePane& p) {
+        return nlohmann::json{{"layer", p.layer}, {"head", p.head}, {"photo", p.second_photo ? "second" : "open"}};
+    };
+    nlohmann::json j{{"open", sb.open}, {"left", pane(sb.left)}, {"right", pane(sb.right)}};
+    if (const auto top = side_by_side_scale(s)) j["value_max"] = *top;
+    return j;
+}
+
+}  // namespace
 
 std::string state_json(const AppState& s) {
     using nlohmann::json;
@@ -264,7 +370,11 @@ std::string state_json(const AppState& s) {
     };
     j["page_targets"] = by_name(s.reported.page_targets);
     j["tour_offer_buttons"] = by_name(s.reported.tour_offer_buttons);
+    j["predict_buttons"] = by_name(s.reported.predict_buttons);
     j["temperature"] = s.temperature;
+    j["style"] = {{"colormap", gfx::name_of(s.style.colormap)}, {"normalization", gfx::name_of(s.style.normalization)},
+                  {"opacity", s.style.opacity},                {"fade", s.style.fade},
+                  {"bilinear", s.style.bilinear},              {"grid", s.style.show_grid}};
     j["tab"] = tab_name(s.tab);
     j["question"] = s.question;
     j["help"] = s.show_help;
@@ -273,6 +383,9 @@ std::string state_json(const AppState& s) {
     j["recording_sweep_path"] = s.sweep_path.recording;
     j["sweep_path"] = json::array();
     for (int token : s.sweep_path.tokens) j["sweep_path"].push_back({t ? t->row_of(token) : -1, t ? t->col_of(token) : -1});
+    j["prediction"] = prediction_json(s);
+    j["matrix"] = matrix_json(s);
+    j["side_by_side"] = side_by_side_json(s);
     j["tour_offered"] = s.tour_offered;  // false: the first run's offer is on screen
     j["tour_step"] = s.tour.tour ? s.tour.step : -1;  // -1: no tour on show
     j["tour_step_title"] = s.tour.tour ? s.tour.tour->steps[s.tour.step].title : "";
@@ -281,6 +394,7 @@ std::string state_json(const AppState& s) {
     j["browser"] = s.browser.mode == BrowserState::Mode::Closed        ? "closed"
                    : s.browser.mode == BrowserState::Mode::OpenImage   ? "image"
                    : s.browser.mode == BrowserState::Mode::OpenCompare ? "compare"
+                   : s.browser.mode == BrowserState::Mode::OpenLesson  ? "lesson"
                                                                         : "model";
     j["compare_image"] = s.compared.image_path;
     j["compare_ready"] = s.compared.ready();
@@ -291,6 +405,15 @@ std::string state_json(const AppState& s) {
                      {"done_mb", d.done_mb},   {"total_mb", d.total_mb}, {"seconds_left", d.seconds_left},
                      {"error", d.error}};
     return j.dump(2);
+}
+
+const char* prediction_phase_name(AppState::Prediction::Phase phase) {
+    switch (phase) {
+        case AppState::Prediction::Phase::Off: return "off";
+        case AppState::Prediction::Phase::Predicting: return "predicting";
+        case AppState::Prediction::Phase::Revealed: return "revealed";
+    }
+    return "";
 }
 
 const char* tab_name(AppState::Tab tab) {

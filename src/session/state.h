@@ -65,7 +65,7 @@ struct WorkProgress {
 
 // The in-app file browser (File > Open image / Open model).
 struct BrowserState {
-    enum class Mode { Closed, OpenImage, OpenModel, OpenCompare };  // OpenCompare: File > Compare with…
+    enum class Mode { Closed, OpenImage, OpenModel, OpenCompare, OpenLesson };  // OpenCompare: File > Compare with…
     Mode mode = Mode::Closed;
     std::string dir;                  // the folder listed
 };
@@ -90,6 +90,9 @@ struct PageTarget {
 
 // The step-by-step tab's steps: query, key, score, scale, softmax, value, output.
 inline constexpr int kMathSteps = 7;
+
+// The matrix page's deepest zoom.
+inline constexpr int kMaxMatrixZoom = 32;
 
 // The range of the temperature what-if (apply clamps to it, and so do the settings).
 inline constexpr float kMinTemperature = 0.01f, kMaxTemperature = 100.f;
@@ -123,6 +126,34 @@ struct AppState {
         bool recording = false;
         std::vector<int> tokens;
     } sweep_path;
+    // Predict, then reveal (classroom mode): Predict hides the map while the
+    // class marks the patches it expects the query to attend to; Reveal shows
+    // the map and the weight on the marked patches (session/prediction.h).
+    struct Prediction {
+        enum class Phase { Off, Predicting, Revealed };
+        Phase phase = Phase::Off;
+        std::vector<int> marked;      // patch tokens, in the order marked
+    } prediction;
+    // View > Side by side: two maps at full size on one colour scale, in
+    // place of the panels; each pane a layer and head of the open photo or
+    // of the second photo (File > Compare with…), for the selected query.
+    struct SidePane {
+        int layer = 0, head = 0;
+        bool second_photo = false;
+        bool operator==(const SidePane& o) const {
+            return layer == o.layer && head == o.head && second_photo == o.second_photo;
+        }
+    };
+    struct SideBySide {
+        bool open = false;
+        SidePane left, right;
+    } side_by_side;
+    // The Questions tab's matrix page: its zoom (1: all N x N cells; z: N / z
+    // a side around the query) and the cell under the mouse (-1: none).
+    int matrix_zoom = 1;
+    struct MatrixHover {
+        int query = -1, key = -1;
+    } matrix_hover;
     bool tour_offered = true;         // false on a first run: the window offers the tour once
     // The guided tour on show (Help > Guided tour): null when none.
     struct TourView {
@@ -141,6 +172,7 @@ struct AppState {
         std::vector<std::array<float, 4>> head_thumbs;  // the heads strip's thumbnails (the mean last)
         std::vector<PageTarget> page_targets;           // points a page can be clicked on (the heads page's dots)
         std::vector<PageTarget> tour_offer_buttons;     // the first run's offer: its two buttons
+        std::vector<PageTarget> predict_buttons;        // classroom mode's Predict / Reveal / ... buttons
     } reported;
     bool text_input = false;          // a text field has the keyboard (the file browser's path)
     float frame_ms = 0;               // smoothed frame time
@@ -172,6 +204,7 @@ struct SetImageView { float x, y, w, h; };     // where the photo view drew the 
 struct SetHeadThumbs { std::vector<std::array<float, 4>> rects; };  // where the heads strip drew its thumbnails
 struct SetPageTargets { std::vector<PageTarget> targets; };  // where a page drew its clickable points
 struct SetTourOfferButtons { std::vector<PageTarget> buttons; };  // where the first run's offer drew its buttons
+struct SetPredictButtons { std::vector<PageTarget> buttons; };    // where the predict bar drew its buttons
 struct SetInputSize { int px; };               // the model input's side (0: the model's own); the worker re-runs
 struct ShowHelp { bool show; };
 struct ShowTab { AppState::Tab tab; };
@@ -202,6 +235,16 @@ struct SetClassroom { bool on; };
 struct SetMathStep { int step; };
 struct RecordSweepPath { bool on; };            // on: a new, empty path
 struct ExportSweep { std::string path; };      // the GIF (window): along the path, or every patch; empty: a name in export_dir              // classroom mode's one step (clamped to 1..kMathSteps)         // the first run's offer: the tour (OpenTour) or not now
+struct SaveLesson { std::string path; bool embed_photo = false; };  // empty path: a descriptive name in export_dir
+struct OpenLesson { std::string path; };       // the window reads it, then opens its model and photos and applies it
+struct ShowSideBySide { bool open; };          // opening starts from the selected head and the next one
+struct SetSidePane { bool right; AppState::SidePane pane; };  // clamped; the second photo only when there is one
+struct SetMatrixZoom { int zoom; };            // clamped to 1..kMaxMatrixZoom
+struct HoverMatrixCell { int query, key; };    // -1, -1: nothing hovered
+struct StartPredict {};                        // hides the map; no patch marked yet
+struct ToggleMark { int token; };              // while predicting: marks a patch, or unmarks it
+struct Reveal {};                              // shows the map and the marked patches' weight
+struct EndPredict {};                          // back to the plain map
 struct Quit {};
 }  // namespace act
 
@@ -210,7 +253,8 @@ using Action = std::variant<act::SelectQuery, act::MoveQuery, act::SetLayer, act
                             act::SetTemperature, act::DismissError, act::SetImageView, act::SetHeadThumbs, act::SetPageTargets, act::SetTourOfferButtons, act::SetInputSize, act::ShowHelp, act::ShowTab, act::ShowQuestion, act::RunExperiment, act::CancelExperiment, act::RunAnalysis, act::OpenBrowser, act::OpenImage,
                             act::OpenModel, act::OpenCompare, act::ShowGetModel, act::GetModel, act::CancelDownload,
                             act::Screenshot, act::ExportFigure, act::ExportQuestionFigure, act::OpenTour, act::StartTour,
-                            act::TourGo, act::ExitTour, act::ExportTourSlides, act::AnswerTourOffer, act::SetClassroom, act::SetMathStep, act::RecordSweepPath, act::ExportSweep, act::Quit>;
+                            act::TourGo, act::ExitTour, act::ExportTourSlides, act::AnswerTourOffer, act::SetClassroom, act::SetMathStep, act::RecordSweepPath, act::ExportSweep,
+                            act::SaveLesson, act::OpenLesson, act::ShowSideBySide, act::SetSidePane, act::SetMatrixZoom, act::HoverMatrixCell, act::StartPredict, act::ToggleMark, act::SetPredictButtons, act::Reveal, act::EndPredict, act::Quit>;
 
 // Applies a state-only action; returns false for actions the window handles.
 bool apply(AppState& s, const Action& a);
@@ -233,6 +277,9 @@ std::string state_json(const AppState& s);
 
 // "math", "whatifs", "questions": the tab as scripts and the state file name it.
 const char* tab_name(AppState::Tab tab);
+
+// "off", "predicting", "revealed": the prediction's phase as scripts and the state file name it.
+const char* prediction_phase_name(AppState::Prediction::Phase phase);
 
 // Short description of the selection for file names: "dog_L8_H1_r5c7".
 std::string selection_slug(const AppState& s);

@@ -1,11 +1,12 @@
-// vitscope sweep IMAGE --layer L (--head H | --mean-heads) -o OUT.gif
-//     [--path R,C;R,C;...] [--frame-size PX] [--delay MS] [--frames DIR] [--colormap NAME] [--model DIR]
-//     [--size S] [--force]
+// vitscope sweep IMAGE --layer L (--head H | --mean-heads) -o OUT.gif|OUT.webp
+//     [--path R,C;R,C;...] [--frame-size PX] [--delay MS] [--frames DIR] [--colormap NAME] [--dither]
+//     [--model DIR] [--size S] [--force]
 // An animated figure: the query moves over the patches (row by row, or along
 // --path) and each frame is the attention figure `vitscope export` draws for
 // it, with one colour scale for every frame (0 to the largest patch weight of
 // the whole sweep), so colours compare across frames. --frames DIR also keeps
-// the frames as PNGs. --size is the model input's size, as for the other
+// the frames as PNGs. OUT.gif has 256 colours a frame (--dither diffuses the
+// rest), OUT.webp every colour. --size is the model input's size, as for the other
 // commands; --frame-size the photo panel's in each frame. Drawn offscreen through EGL.
 #include <algorithm>
 #include <cstdio>
@@ -17,6 +18,7 @@
 #include "app/commands.h"
 #include "app/pipeline.h"
 #include "figure_output.h"
+#include "gfx/animation_writer.h"
 #include "gfx/headless_context.h"
 #include "gfx/style_names.h"
 #include "sweep_gif.h"
@@ -52,13 +54,15 @@ fs::path frames_folder(const CliArgs& args) {
 
 int cmd_sweep(const CliArgs& args) {
     // Everything that can be refused is, before any work.
-    const std::string out = figure_output_path(args, ".gif");
+    const std::string out = figure_output_path(args, gfx::is_webp_path(args.get("--output")) ? ".webp" : ".gif");
     const bool mean = args.flags.count("--mean-heads") != 0;
     if (mean == args.has("--head")) throw vit::Error("give exactly one of --head H or --mean-heads");
     std::vector<std::pair<int, int>> path = args.has("--path") ? parse_path(args.get("--path")) : decltype(path){};
-    const int size = args.get_int_opt("--frame-size", 128, 1024).value_or(384);
+    const int size = args.get_int_opt("--frame-size", 128, 1024).value_or(Sweep{}.frame_size);
     const int delay = args.get_int_opt("--delay", 20, 5000).value_or(150);
     const fs::path frames_dir = args.has("--frames") ? frames_folder(args) : fs::path();
+    const bool dither = args.flags.count("--dither") != 0;
+    if (dither && gfx::is_webp_path(out)) throw vit::Error("--dither is for GIFs; a WebP keeps every colour");
     const std::string colormap_name = args.get("--colormap", "viridis");
     const auto colormap = gfx::colormap_from_name(colormap_name);
     if (!colormap || *colormap == gfx::Colormap::Diverging)
@@ -91,6 +95,7 @@ int cmd_sweep(const CliArgs& args) {
     sweep.frame_size = size;
     sweep.delay_ms = delay;
     sweep.colormap = *colormap;
+    sweep.dither = dither;
     gfx::HeadlessContext gl;
     const SweepWritten written = write_sweep(sweep, out, frames_dir);
     std::printf("%s: %zu frames, one colour scale 0..%.3f\n", out.c_str(), written.frames, written.value_max);

@@ -1,10 +1,11 @@
 #include "sweep_gif.h"
 
 #include <algorithm>
+#include <array>
 #include <cstdio>
 #include <memory>
 
-#include "gfx/gif_writer.h"
+#include "gfx/animation_writer.h"
 #include "gfx/png_writer.h"
 #include "session/shown_rows.h"
 #include "vit/base/error.h"
@@ -12,6 +13,31 @@
 namespace app {
 
 namespace fs = std::filesystem;
+
+namespace {
+
+// Half of a GIF palette for the colour bar: steps of at most about 2 levels
+// along viridis, magma or turbo, so the bar shows no bands; the photo and the
+// map get the other 128 colours, chosen by libimagequant.
+constexpr int kBarColours = 128;
+
+// `count` colours sampled evenly along the colour bar's middle row (the same in
+// every frame of a sweep: one colour scale).
+std::vector<std::array<uint8_t, 3>> colorbar_samples(const gfx::Figure& fig, int count) {
+    const gfx::PixelRect& bar = fig.layout.colorbar;
+    std::vector<std::array<uint8_t, 3>> out;
+    if (bar.w <= 0 || bar.h <= 0) return out;
+    const int n = std::min(count, bar.w);
+    for (int i = 0; i < n; ++i) {
+        const int x = bar.x + (n > 1 ? i * (bar.w - 1) / (n - 1) : 0);
+        const uint8_t* p = fig.image.at(x, bar.y + bar.h / 2);
+        const std::array<uint8_t, 3> c{p[0], p[1], p[2]};
+        if (out.empty() || out.back() != c) out.push_back(c);
+    }
+    return out;
+}
+
+}  // namespace
 
 SweepWritten write_sweep(const Sweep& sweep, const std::string& out, const fs::path& frames_dir) {
     const vit::Trace& trace = *sweep.trace;
@@ -39,7 +65,7 @@ SweepWritten write_sweep(const Sweep& sweep, const std::string& out, const fs::p
         if (!fs::create_directory(partial, ec) || ec) throw vit::Error("cannot make " + partial.string());
     }
     try {
-        std::unique_ptr<gfx::GifWriter> gif;
+        std::unique_ptr<gfx::AnimationWriter> animation;
         for (size_t i = 0; i < path.size(); ++i) {
             choice.query = path[i];
             gfx::FigureSpec spec = attention_figure(*sweep.photo, sweep.photo_path, sweep.crop, *sweep.model,
@@ -47,15 +73,17 @@ SweepWritten write_sweep(const Sweep& sweep, const std::string& out, const fs::p
             spec.size = sweep.frame_size;
             spec.note += " \u00b7 frame " + std::to_string(i + 1) + " of " + std::to_string(path.size());
             const gfx::Figure fig = gfx::render_figure(spec);
-            if (!gif) gif = std::make_unique<gfx::GifWriter>(out, fig.image.width, fig.image.height);
-            gif->add(fig.image, sweep.delay_ms);
+            if (!animation)
+                animation = gfx::open_animation(out, fig.image.width, fig.image.height,
+                                                {sweep.dither, colorbar_samples(fig, kBarColours)});
+            animation->add(fig.image, sweep.delay_ms);
             if (!partial.empty()) {
                 char name[32];
                 std::snprintf(name, sizeof name, "frame_%03zu.png", i + 1);
                 gfx::write_png((partial / name).string(), fig.image, fig.metadata);
             }
         }
-        gif->finish();
+        animation->finish();
         if (!partial.empty()) fs::rename(partial, frames_dir);
     } catch (...) {
         if (!partial.empty()) fs::remove_all(partial, ec);

@@ -1,7 +1,8 @@
 // The animated sweep: the query moving over patches, each frame the attention
 // figure `vitscope export` draws, all on one colour scale (0 to the largest
-// patch weight of the whole sweep) so colours compare across frames. Made by
-// `vitscope sweep` and by the window's File > Export sweep (GIF).
+// patch weight of the whole sweep) so colours compare across frames. An
+// animated GIF (256 colours a frame) or WebP (full colour), by the output's
+// extension. Made by `vitscope sweep` and by the window's File > Export sweep.
 #pragma once
 #include <filesystem>
 #include <string>
@@ -21,7 +22,10 @@ struct Sweep {
     const vit::Trace* trace = nullptr;
     FigureChoice choice;             // layer, head or mean; the query is each path token in turn
     std::vector<int> path;           // patch tokens in order; empty: every patch, row by row
-    int frame_size = 384;            // the photo panel's long side in each frame, pixels
+    // The photo panel's long side in each frame, pixels. 720 makes a frame
+    // about 1330 px wide with 15 px caption text: readable on a 1080p slide.
+    int frame_size = 720;
+    bool dither = false;             // GIF only; see gfx::AnimationOptions
     int delay_ms = 150;
     gfx::Colormap colormap = gfx::Colormap::Viridis;
 };
@@ -31,7 +35,7 @@ struct SweepWritten {
     float value_max = 0;             // the colour scale's top
 };
 
-// Writes OUT.gif (and, when frames_dir is given, a new folder of the frames
+// Writes OUT.gif or OUT.webp (and, when frames_dir is given, a new folder of the frames
 // as PNGs), each whole or not at all. Needs a current OpenGL context. Throws vit::Error.
 SweepWritten write_sweep(const Sweep& sweep, const std::string& out, const std::filesystem::path& frames_dir = {});
 

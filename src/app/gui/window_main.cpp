@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -20,6 +21,7 @@
 
 #include "app/commands.h"
 #include "interaction_timing.h"
+#include "session/lesson.h"
 #include "session/model_download.h"
 #include "session/model_worker.h"
 #include "session/settings.h"
@@ -105,6 +107,7 @@ private:
     void write_state_file();
     void get_model(const std::string& name);
     void export_sweep(const std::string& path);
+    void open_lesson(session::Lesson lesson);
     void poll_download();
     bool busy() const {
         return s_.work.busy || !s_.experiments.running.empty() || !s_.exporting.empty() || s_.get_model.download.running() ||
@@ -131,6 +134,8 @@ private:
     bool fonts_classroom_ = false;    // the classroom mode the fonts were built for
     ScriptRunner script_;
     std::string pending_screenshot_;
+    // A lesson whose model and photos the worker is running: applied when they arrive.
+    std::optional<session::Lesson> pending_lesson_;
     std::string last_state_;
     int last_title_generation_ = -1;
     int busy_frames_ = 3;             // frames still to draw before waiting for events
@@ -156,7 +161,11 @@ Window::Window(const CliArgs& args, const WindowOptions& opt) : opt_(opt), scrip
     // A broken tour file is refused before any window opens: one line naming the line.
     if (!opt_.tour.empty())
         session::apply(s_, session::act::StartTour{std::make_shared<const session::Tour>(session::read_tour(opt_.tour))});
-    const std::string model = startup_model(args, settings_);
+    // So is a lesson that cannot open: one line naming what is wrong.
+    std::optional<session::Lesson> lesson;
+    if (!args.positional.empty() && session::is_lesson_path(args.positional.front()))
+        lesson = session::read_lesson(args.positional.front());
+    const std::string model = lesson ? lesson->model : startup_model(args, settings_);
     s_.models_dir = fs::path(model).parent_path().string();
     try {
         s_.get_model.known = session::read_known_models(known_models_file());
@@ -194,8 +203,18 @@ Window::Window(const CliArgs& args, const WindowOptions& opt) : opt_(opt), scrip
     experiments_ = std::make_unique<session::ExperimentRunner>([] { glfwPostEmptyEvent(); });
     downloader_ = std::make_unique<session::ModelDownloader>([] { glfwPostEmptyEvent(); });
     analyses_ = std::make_unique<session::ExperimentRunner>([] { glfwPostEmptyEvent(); });
-    worker_->submit({model, startup_image(args, settings_), "", -1});
+    if (lesson) open_lesson(std::move(*lesson));
+    else worker_->submit({model, startup_image(args, settings_), "", -1});
     s_.work.busy = true;
+}
+
+// A lesson read and checked: its model, photo (unpacked when embedded and
+// missing here) and second photo go to the worker; the rest waits for them.
+void Window::open_lesson(session::Lesson lesson) {
+    lesson.photo = session::unpack_embedded_photo(lesson);
+    worker_->submit({lesson.model, lesson.photo, lesson.compare_photo, lesson.input_size});
+    s_.work.busy = true;
+    pending_lesson_ = std::move(lesson);
 }
 
 Window::~Window() {
@@ -260,6 +279,12 @@ void Window::begin_frame() {
         if (r->changed) session::adopt(s_, std::move(r->loaded));
         if (r->compared_changed) s_.compared = std::move(r->compared);
         s_.last_error = r->error;
+        // The lesson's selection once its own photo and model are the ones shown; a failed run drops it.
+        if (pending_lesson_ && (!r->error.empty() || (s_.loaded.image_path == pending_lesson_->photo &&
+                                                      s_.loaded.model_dir == pending_lesson_->model))) {
+            if (r->error.empty()) session::apply_lesson(s_, *pending_lesson_);
+            pending_lesson_.reset();
+        }
         if (r->error.empty()) s_.status = "Ready";
         busy_frames_ = 3;
     }
@@ -371,6 +396,13 @@ void Window::handle(const session::Action& a) {
         } else if (auto* x = std::get_if<session::act::OpenTour>(&a); x || std::holds_alternative<session::act::AnswerTourOffer>(a)) {
             const std::string path = !x || x->path.empty() ? default_tour_file() : x->path;
             session::apply(s_, session::act::StartTour{std::make_shared<const session::Tour>(session::read_tour(path))});
+        } else if (auto* x = std::get_if<session::act::SaveLesson>(&a)) {
+            const std::string path =
+                x->path.empty() ? unique_path(s_.export_dir, session::selection_slug(s_), ".vitscope") : x->path;
+            session::save_lesson(path, s_, x->embed_photo);
+            s_.status = "Saved lesson " + fs::absolute(path).lexically_normal().string();
+        } else if (auto* x = std::get_if<session::act::OpenLesson>(&a)) {
+            open_lesson(session::read_lesson(x->path));  // a bad file throws before anything changes
         } else if (auto* x = std::get_if<session::act::ExportSweep>(&a)) {
             export_sweep(x->path);
         } else if (auto* x = std::get_if<session::act::ExportTourSlides>(&a)) {

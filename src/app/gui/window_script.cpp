@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <cstdio>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -17,8 +18,9 @@ namespace {
 // Verbs that take an argument, and those that do not.
 const std::set<std::string> kWithArg = {"frames", "select", "layer", "head", "toggle-head", "pin", "temperature",
                                         "tab", "question", "style", "open-image", "open-model", "get-model", "compare", "size",
-                                        "tour", "record-path"};
-const std::set<std::string> kNoArg = {"wait", "mean", "quit", "screenshot", "export", "export-question", "export-tour", "export-sweep"};  // the exports: PATH optional
+                                        "tour", "record-path", "open-lesson", "side-by-side"};
+const std::set<std::string> kNoArg = {"wait", "mean", "quit", "screenshot", "export", "export-question", "export-tour", "export-sweep",
+                                      "save-lesson", "save-lesson-with-photo"};  // the exports: PATH optional
 constexpr int kWaitTimeoutFrames = 20000;   // ~ minutes at llvmpipe speed: a stuck worker ends the script
 
 int to_int(const ScriptCommand& c) {
@@ -211,6 +213,34 @@ void ScriptRunner::step(const session::AppState& s, std::vector<session::Action>
             if (px <= 0 || (patch && px % patch))
                 throw vit::Error(c.where + ": size " + c.arg + " is not a positive multiple of the patch size " + std::to_string(patch));
             out.push_back(session::act::SetInputSize{px});
+            waiting_ = true;
+            wait_frames_ = 0;
+        } else if (c.verb == "save-lesson" || c.verb == "save-lesson-with-photo") {
+            out.push_back(session::act::SaveLesson{c.arg, c.verb == "save-lesson-with-photo"});
+            frames_left_ = 1;
+        } else if (c.verb == "side-by-side") {
+            if (c.arg == "off") {
+                out.push_back(session::act::ShowSideBySide{false});
+            } else {
+                // "8,1/8,2" or "8,1/8,1,second": the left and the right pane.
+                const size_t slash = c.arg.find('/');
+                auto pane = [&](const std::string& text) {
+                    session::AppState::SidePane p;
+                    char second[8] = "";
+                    const int n = std::sscanf(text.c_str(), "%d,%d,%7s", &p.layer, &p.head, second);
+                    if (n < 2 || (n == 3 && std::string(second) != "second"))
+                        throw vit::Error(c.where + ": side-by-side L,H/L,H (a pane may end in ,second) or off");
+                    p.second_photo = n == 3;
+                    return p;
+                };
+                if (slash == std::string::npos) throw vit::Error(c.where + ": side-by-side L,H/L,H or off");
+                out.push_back(session::act::ShowSideBySide{true});
+                out.push_back(session::act::SetSidePane{false, pane(c.arg.substr(0, slash))});
+                out.push_back(session::act::SetSidePane{true, pane(c.arg.substr(slash + 1))});
+            }
+            frames_left_ = 2;
+        } else if (c.verb == "open-lesson") {
+            out.push_back(session::act::OpenLesson{c.arg});
             waiting_ = true;
             wait_frames_ = 0;
         } else if (c.verb == "open-image" || c.verb == "open-model" || c.verb == "compare") {

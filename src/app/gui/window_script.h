@@ -31,6 +31,11 @@
 //   record-path on | off      as File > Record a sweep path (on: a new path; each select adds its patch)
 //   export-sweep [PATH]       as File > Export sweep (GIF): along the path, or every patch
 //   export-tour [DIR]         the tour on show (or the one that ships) as slides, as File > Export tour as slides
+//   side-by-side L,H/L,H | off   as View > Side by side with those panes (",second" after a pane: the
+//                             second photo), or back to the panels
+//   save-lesson [PATH]        as File > Save lesson… (default: a descriptive name in the export folder)
+//   save-lesson-with-photo [PATH]   the same with the photo's bytes embedded
+//   open-lesson PATH          as File > Open lesson… (then waits); a bad file leaves the state as it was
 //   export-question [PATH]    the Questions page shown, as its Export figure button (then waits
 //                             for it: the page's experiments may run first)
 //   quit

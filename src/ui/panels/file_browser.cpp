@@ -7,6 +7,7 @@
 
 #include <imgui_stdlib.h>
 
+#include "session/lesson.h"
 #include "ui/widgets/theme.h"
 
 namespace ui {
@@ -40,7 +41,7 @@ void FileBrowser::list(const std::string& dir, bool images_only) {
         if (e.dir) {
             e.model = is_model_dir(it->path().string());
         } else {
-            if (images_only && !is_image_name(name)) continue;
+            if (images_only && !(lessons_ ? session::is_lesson_path(name) : is_image_name(name))) continue;
             e.size = it->file_size(ec2);
         }
         entries_.push_back(std::move(e));
@@ -57,6 +58,7 @@ void FileBrowser::open_path(const Frame& f, const std::string& path) {
     const Mode mode = f.s.browser.mode;
     if (mode == Mode::OpenModel) f.emit(session::act::OpenModel{path});
     else if (mode == Mode::OpenCompare) f.emit(session::act::OpenCompare{path});
+    else if (mode == Mode::OpenLesson) f.emit(session::act::OpenLesson{path});
     else f.emit(session::act::OpenImage{path});
     f.emit(session::act::OpenBrowser{session::BrowserState::Mode::Closed, fs::path(path).parent_path().string()});
 }
@@ -71,6 +73,8 @@ void FileBrowser::draw(const Frame& f) {
     }
     const bool model_mode = b.mode == Mode::OpenModel;
     const bool compare_mode = b.mode == Mode::OpenCompare;
+    if (lessons_ != (b.mode == Mode::OpenLesson)) listed_dir_.clear();  // another filter: list again
+    lessons_ = b.mode == Mode::OpenLesson;
     std::error_code ec;
     // Without a folder of its own, the browser starts where the current photo (or model) is.
     std::string start = b.dir;
@@ -98,11 +102,16 @@ void FileBrowser::draw(const Frame& f) {
     if (!ImGui::BeginPopupModal(title, &open, ImGuiWindowFlags_NoSavedSettings)) return;
 
     ImGui::PushFont(f.fonts.title);
-    ImGui::TextUnformatted(model_mode ? "Open a model folder" : compare_mode ? "Compare with a second photo" : "Open an image");
+    ImGui::TextUnformatted(model_mode     ? "Open a model folder"
+                           : compare_mode ? "Compare with a second photo"
+                           : lessons_     ? "Open a lesson"
+                                          : "Open an image");
     ImGui::PopFont();
     ImGui::TextColored(colors::muted, model_mode     ? "A model is a folder with config.json and model.safetensors or pytorch_model.bin."
                                       : compare_mode ? "It runs through the same model beside the open photo, for the "
                                                        "Questions pages that compare two photos."
+                                      : lessons_ ? "A .vitscope file saved by File > Save lesson: photo, model, selection, page "
+                                                   "and style. The window stays as it is if the lesson cannot open."
                                                      : "JPEG, PNG, WebP, BMP or GIF. The current photo stays if this one fails.");
     if (ImGui::Button("Up")) go(fs::path(dir).parent_path().string());
     ImGui::SameLine();

@@ -25,6 +25,7 @@ private:
     void open_path(const Frame& f, const std::string& path);
 
     std::string listed_dir_;
+    bool lessons_ = false;            // File > Open lesson…: lists *.vitscope instead of photos
     bool listed_images_only_ = true;
     std::vector<Entry> entries_;
     std::string list_error_;

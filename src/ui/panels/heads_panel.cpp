@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "session/shown_rows.h"
+#include "ui/panels/predict_bar.h"
 #include "ui/widgets/imgui_helpers.h"
 #include "ui/widgets/theme.h"
 
@@ -91,7 +92,8 @@ void HeadsPanel::head_strip(const Frame& f) {
                                                              h, s.sel.visible_heads(), s.sel.query);
         const MapData map = row ? weights_map(t, *row, style) : MapData{};
         MapView& view = is_mean ? mean_ : heads_[h];
-        const MapHit hit = view.show(f, "##thumb", row ? &map : nullptr, marks, size);
+        // While the class predicts, the thumbnails show the photo alone: their maps would give the answer away.
+        const MapHit hit = view.show(f, "##thumb", row && !maps_hidden(s) ? &map : nullptr, marks, size);
         rects.push_back({hit.min.x, hit.min.y, size.x, size.y});
         const bool shown = is_mean ? s.sel.source == session::MapSource::MeanOfVisible
                                    : s.sel.source == session::MapSource::Head && s.sel.head == h;

@@ -2,6 +2,7 @@
 
 #include "ui/panels/help_window.h"
 #include "ui/panels/menu_bar.h"
+#include "ui/panels/predict_bar.h"
 #include "ui/panels/status_bar.h"
 #include "ui/panels/tour_card.h"
 #include "ui/widgets/layout.h"
@@ -26,7 +27,22 @@ void MainView::draw(const Frame& f) {
     const float top = menu_bar(f);
     const float bottom = status_bar_height();
     const Layout layout = compute_layout(ImGui::GetIO().DisplaySize, top, bottom, f.s.classroom);
+    if (f.s.side_by_side.open) {
+        // In place of the three panels: from the photo panel's top left to the math panel's bottom right.
+        const ImVec2 end(layout.math.pos.x + layout.math.size.x, layout.math.pos.y + layout.math.size.y);
+        side_by_side_.draw(f, PanelRect{layout.photo.pos, ImVec2(end.x - layout.photo.pos.x, end.y - layout.photo.pos.y)});
+    } else {
+        panels(f, layout);
+    }
+    tour_card(f, layout);
+    status_bar(f, bottom);
+    help_window(f);
+    browser_.draw(f);
+    get_model_.draw(f);
+    shortcuts(f);
+}
 
+void MainView::panels(const Frame& f, const Layout& layout) {
     if (begin_panel("Photo", layout.photo, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse))
         photo_.draw(f, questions_.shown_view(f));
     ImGui::End();
@@ -36,7 +52,9 @@ void MainView::draw(const Frame& f) {
     ImGui::End();
 
     if (begin_panel("Inside one head", layout.math)) {
-        if (ImGui::BeginTabBar("##right")) {
+        if (maps_hidden(f.s)) {
+            hidden_while_predicting(f);
+        } else if (ImGui::BeginTabBar("##right")) {
             // A tab chosen through the state (a script) is forced once; clicks report back.
             using Tab = session::AppState::Tab;
             auto flags_for = [&](Tab t) { return f.s.tab == t && shown_tab_ != t ? ImGuiTabItemFlags_SetSelected : 0; };
@@ -71,13 +89,6 @@ void MainView::draw(const Frame& f) {
         }
     }
     ImGui::End();
-
-    tour_card(f, layout);
-    status_bar(f, bottom);
-    help_window(f);
-    browser_.draw(f);
-    get_model_.draw(f);
-    shortcuts(f);
 }
 
 }  // namespace ui

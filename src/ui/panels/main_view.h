@@ -8,8 +8,10 @@
 #include "ui/panels/math_panel.h"
 #include "ui/panels/photo_panel.h"
 #include "ui/panels/questions_panel.h"
+#include "ui/panels/side_by_side_view.h"
 #include "ui/panels/whatif_panel.h"
 #include "ui/widgets/frame.h"
+#include "ui/widgets/layout.h"
 
 namespace ui {
 
@@ -18,11 +20,14 @@ public:
     void draw(const Frame& f);
 
 private:
+    void panels(const Frame& f, const Layout& layout);  // photo, heads and layers, the tabs
+
     PhotoPanel photo_;
     HeadsPanel heads_;
     MathPanel math_;
     WhatIfPanel whatif_;
     QuestionsPanel questions_;
+    SideBySideView side_by_side_;
     FileBrowser browser_;
     GetModelDialog get_model_;
     session::AppState::Tab shown_tab_ = session::AppState::Tab::Math;  // the tab ImGui showed last frame

@@ -14,6 +14,11 @@ void file_menu(const Frame& f) {
         f.emit(session::act::OpenBrowser{session::BrowserState::Mode::OpenCompare, ""});
     if (ImGui::MenuItem("Get a model…")) f.emit(session::act::ShowGetModel{true});
     ImGui::Separator();
+    if (ImGui::MenuItem("Open lesson…")) f.emit(session::act::OpenBrowser{session::BrowserState::Mode::OpenLesson, ""});
+    if (ImGui::MenuItem("Save lesson", nullptr, false, s.trace() != nullptr)) f.emit(session::act::SaveLesson{"", false});
+    if (ImGui::MenuItem("Save lesson with the photo inside", nullptr, false, s.trace() != nullptr))
+        f.emit(session::act::SaveLesson{"", true});
+    ImGui::Separator();
     if (ImGui::MenuItem("Export figure", "Ctrl+E", false, s.trace() != nullptr)) f.emit(session::act::ExportFigure{""});
     if (ImGui::MenuItem("Export tour as slides", nullptr, false, s.trace() != nullptr))
         f.emit(session::act::ExportTourSlides{""});
@@ -56,6 +61,8 @@ void view_menu(const Frame& f) {
     if (ImGui::MenuItem("Release pinned key", "Esc", false, s.sel.pinned_key >= 0)) f.emit(session::act::PinKey{-1});
     ImGui::Separator();
     if (ImGui::MenuItem("Classroom (projector)", "P", s.classroom)) f.emit(session::act::SetClassroom{!s.classroom});
+    if (ImGui::MenuItem("Side by side", nullptr, s.side_by_side.open, s.trace() != nullptr))
+        f.emit(session::act::ShowSideBySide{!s.side_by_side.open});
     ImGui::EndMenu();
 }
 

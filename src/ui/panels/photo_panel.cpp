@@ -7,6 +7,7 @@
 
 #include "gfx/style_names.h"
 #include "session/shown_rows.h"
+#include "ui/panels/predict_bar.h"
 #include "ui/widgets/color_bar.h"
 #include "ui/widgets/imgui_helpers.h"
 #include "ui/widgets/input_size_control.h"
@@ -121,7 +122,9 @@ void PhotoPanel::photo(const Frame& f, const MapData* map, ImVec2 size, Question
         dl->AddRectFilled(ImVec2(lp.x - f.px(3), lp.y - f.px(1)), ImVec2(lp.x + ls.x + f.px(3), lp.y + ls.y + f.px(1)),
                           IM_COL32(0, 0, 0, 150), f.px(3));
         dl->AddText(lp, IM_COL32(255, 214, 90, 255), label);
-        if (page) page->draw_on_photo(f, PhotoGrid{a, ImVec2((b.x - a.x) / t->grid, (b.y - a.y) / t->grid)});
+        const ImVec2 cell((b.x - a.x) / t->grid, (b.y - a.y) / t->grid);
+        if (page) page->draw_on_photo(f, PhotoGrid{a, cell});
+        draw_marked_patches(f, *t, a, cell);
     }
     busy_overlay(f, hit.min, hit.max);
 
@@ -129,7 +132,9 @@ void PhotoPanel::photo(const Frame& f, const MapData* map, ImVec2 size, Question
     // Hover is reported every frame it lasts; the window clears it when nobody reports one.
     if (hit.hovered) f.emit(session::act::HoverKey{hit.token});
     if (hit.hovered && hit.token >= 0) {
-        if (hit.clicked) f.emit(session::act::SelectQuery{hit.token});
+        const bool marking = maps_hidden(s);  // predicting: a click marks the patch instead
+        if (hit.clicked) f.emit(marking ? session::Action{session::act::ToggleMark{hit.token}}
+                                        : session::Action{session::act::SelectQuery{hit.token}});
         if (hit.right_clicked) f.emit(session::act::PinKey{hit.token});
         const float w = map ? map->patches[static_cast<size_t>(hit.row * t->grid + hit.col)] : 0.f;
         ImGui::BeginTooltip();
@@ -137,7 +142,8 @@ void PhotoPanel::photo(const Frame& f, const MapData* map, ImVec2 size, Question
         ImGui::Text("patch (%d, %d) · token %d", hit.row, hit.col, hit.token);
         ImGui::PopFont();
         if (map) ImGui::Text("weight from the query: %.4f", w);
-        ImGui::TextColored(colors::muted, "click: make it the query · right-click: pin it as key j");
+        ImGui::TextColored(colors::muted, "%s", marking ? "click: mark or unmark it as a prediction"
+                                                        : "click: make it the query · right-click: pin it as key j");
         ImGui::EndTooltip();
     }
 }
@@ -213,6 +219,7 @@ void PhotoPanel::draw(const Frame& f, QuestionView* page) {
     const session::AppState& s = f.s;
     error_banner(f);
     toolbar(f);
+    if (s.classroom) predict_bar(f);
     if (s.sweep_path.recording) {
         ImGui::TextColored(colors::accent, "Recording a sweep path: %zu patch%s. Click patches in order, then File > "
                            "Export sweep (GIF).", s.sweep_path.tokens.size(), s.sweep_path.tokens.size() == 1 ? "" : "es");
@@ -222,7 +229,7 @@ void PhotoPanel::draw(const Frame& f, QuestionView* page) {
 
     std::optional<MapData> map;
     if (const vit::Trace* t = s.trace())
-        if (auto row = shown_row(s, s.sel.layer)) map = weights_map(*t, *row, s.style);
+        if (auto row = shown_row(s, s.sel.layer); row && !maps_hidden(s)) map = weights_map(*t, *row, s.style);
 
     // The photo takes what the legend, controls and classes below leave.
     const float line = ImGui::GetFrameHeightWithSpacing();
@@ -237,6 +244,8 @@ void PhotoPanel::draw(const Frame& f, QuestionView* page) {
         ImGui::TextColored(colors::muted, "%s · softmax weights aᵢⱼ of query i over the patches",
                            shown_caption(s, s.sel.layer).c_str());
         legend(f, *map);
+    } else if (s.trace() && maps_hidden(s)) {
+        ImGui::TextColored(colors::muted, "The map is hidden until Reveal.");
     } else if (s.trace()) {
         ImGui::TextColored(colors::muted, "No heads visible: click head thumbnails to show them.");
     }

@@ -25,6 +25,7 @@ constexpr PageMaker kPages[] = {
     {"permutation", make_permutation_view},
     {"position", make_position_view},
     {"cross", make_cross_view},
+    {"matrix", make_matrix_view},
     {"mlp", make_mlp_view},
 };
 

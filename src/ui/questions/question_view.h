@@ -33,6 +33,7 @@ std::unique_ptr<QuestionView> make_dynamic_view();
 std::unique_ptr<QuestionView> make_permutation_view();
 std::unique_ptr<QuestionView> make_position_view();
 std::unique_ptr<QuestionView> make_cross_view();
+std::unique_ptr<QuestionView> make_matrix_view();
 std::unique_ptr<QuestionView> make_mlp_view();
 
 }  // namespace ui

@@ -53,6 +53,12 @@ const std::vector<QuestionPage>& all_questions() {
          "That is how a decoder attends to an encoder, or a text prompt to image features.",
          "vit/analysis/cross.h",
          "key,row,col,score,scaled,weight", true},
+        {"matrix", "What does one head's whole attention look like?",
+         "Every token's query meets every token's key: one head of one layer holds an N × N matrix of weights, a "
+         "row per query and a column per key, each row a softmax that sums to one. The photo shows one row of it "
+         "at a time; here is all of it.",
+         "vit/analysis/attention_matrix.h",
+         "query,key,weight"},
         {"mlp", "What does the rest of the block do?",
          "Attention is the only step that mixes tokens. The MLP after it works on each token alone: change every "
          "other token and this token's MLP output stays the same.",

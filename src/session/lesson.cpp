@@ -1,0 +1,282 @@
+#include "lesson.h"
+
+#include <openssl/evp.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <functional>
+#include <optional>
+
+#include <nlohmann/json.hpp>
+
+#include "gfx/style_names.h"
+#include "vit/base/atomic_file.h"
+#include "vit/base/error.h"
+#include "vit/base/read_file.h"
+
+namespace session {
+namespace {
+
+using nlohmann::json;
+namespace fs = std::filesystem;
+
+// Sizes refused before they are read: a photo embedded in base64 grows by a third.
+constexpr uint64_t kMaxEmbeddedPhoto = 32u << 20;
+constexpr uint64_t kMaxLessonBytes = 48u << 20;
+
+std::string absolute(const std::string& p) {
+    std::error_code ec;
+    return p.empty() ? p : fs::absolute(p, ec).lexically_normal().string();
+}
+
+// Base64 through OpenSSL's libcrypto (EVP_EncodeBlock: no line breaks).
+std::string base64_encode(const std::string& bytes) {
+    std::string out(4 * ((bytes.size() + 2) / 3) + 1, '\0');
+    const int n = EVP_EncodeBlock(reinterpret_cast<unsigned char*>(out.data()),
+                                  reinterpret_cast<const unsigned char*>(bytes.data()), static_cast<int>(bytes.size()));
+    out.resize(static_cast<size_t>(n));
+    return out;
+}
+
+std::optional<std::string> base64_decode(const std::string& text) {
+    if (text.size() % 4 != 0) return std::nullopt;
+    std::string out(3 * (text.size() / 4) + 1, '\0');
+    const int n = EVP_DecodeBlock(reinterpret_cast<unsigned char*>(out.data()),
+                                  reinterpret_cast<const unsigned char*>(text.data()), static_cast<int>(text.size()));
+    if (n < 0) return std::nullopt;
+    // EVP_DecodeBlock counts the padding's zero bytes; drop one per '='.
+    size_t size = static_cast<size_t>(n);
+    for (size_t i = text.size(); i > 0 && text[i - 1] == '=' && size > 0; --i) --size;
+    out.resize(size);
+    return out;
+}
+
+// Reads and checks the fields of one lesson; every error names the file.
+class Reader {
+public:
+    Reader(const json& j, std::string name) : j_(j), name_(std::move(name)) {}
+
+    [[noreturn]] void fail(const std::string& what) const { throw vit::Error(name_ + ": " + what); }
+
+    const json& field(const char* key) const {
+        if (!j_.contains(key)) fail(std::string("no \"") + key + "\"");
+        return j_[key];
+    }
+    int integer(const char* key, int lo, int hi) const {
+        const json& v = field(key);
+        if (!v.is_number_integer()) fail(std::string("\"") + key + "\" is not a whole number");
+        const long long x = v.get<long long>();
+        if (x < lo || x > hi)
+            fail(std::string("\"") + key + "\" is " + std::to_string(x) + ", outside " + std::to_string(lo) + ".." +
+                 std::to_string(hi));
+        return static_cast<int>(x);
+    }
+    float number(const char* key, float lo, float hi) const {
+        const json& v = field(key);
+        if (!v.is_number()) fail(std::string("\"") + key + "\" is not a number");
+        const double x = v.get<double>();
+        if (!(x >= lo && x <= hi)) fail(std::string("\"") + key + "\" is outside " + json(lo).dump() + ".." + json(hi).dump());
+        return static_cast<float>(x);
+    }
+    bool boolean(const char* key) const {
+        const json& v = field(key);
+        if (!v.is_boolean()) fail(std::string("\"") + key + "\" is not true or false");
+        return v.get<bool>();
+    }
+    std::string text(const char* key) const {
+        const json& v = field(key);
+        if (!v.is_string()) fail(std::string("\"") + key + "\" is not a string");
+        return v.get<std::string>();
+    }
+    std::string one_of(const char* key, std::initializer_list<const char*> names) const {
+        const std::string v = text(key);
+        for (const char* n : names)
+            if (v == n) return v;
+        fail(std::string("\"") + key + "\" is \"" + v + "\", not one vitscope knows");
+    }
+    Reader object(const char* key) const {
+        const json& v = field(key);
+        if (!v.is_object()) fail(std::string("\"") + key + "\" is not an object");
+        return Reader(v, name_ + " (" + key + ")");
+    }
+    const json& raw() const { return j_; }
+
+private:
+    const json& j_;
+    std::string name_;
+};
+
+const char* map_name(MapSource m) { return m == MapSource::MeanOfVisible ? "mean" : "head"; }
+
+}  // namespace
+
+bool is_lesson_path(const std::string& path) {
+    std::string ext = fs::path(path).extension().string();
+    std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return std::tolower(c); });
+    return ext == ".vitscope";
+}
+
+Lesson lesson_from_state(const AppState& s) {
+    const vit::Trace* t = s.trace();
+    if (!t || !s.loaded.input) throw vit::Error("nothing to save yet: no model has run on a photo");
+    Lesson l;
+    l.photo = absolute(s.loaded.image_path);
+    l.model = absolute(s.loaded.model_dir);
+    l.input_size = s.loaded.input->size;
+    l.layer = s.sel.layer;
+    l.head = s.sel.head;
+    l.visible_heads = s.sel.visible_heads();
+    l.map = s.sel.source;
+    l.query = s.sel.query;
+    l.pinned_key = s.sel.pinned_key;
+    l.tab = s.tab;
+    l.question = s.question;
+    l.classroom = s.classroom;
+    l.math_step = s.math_step;
+    l.compare_photo = absolute(s.compared.image_path);
+    l.style = s.style;
+    l.temperature = s.temperature;
+    return l;
+}
+
+std::string lesson_json(const Lesson& l, bool embed) {
+    json j;
+    j["vitscope_lesson"] = kLessonVersion;
+    j["photo"] = l.photo;
+    if (embed) j["photo_embedded"] = base64_encode(vit::read_whole_file(l.photo, kMaxEmbeddedPhoto, "a photo"));
+    j["model"] = l.model;
+    j["input_size"] = l.input_size;
+    j["layer"] = l.layer;
+    j["head"] = l.head;
+    j["visible_heads"] = l.visible_heads;
+    j["map"] = map_name(l.map);
+    j["query"] = l.query;
+    j["pinned_key"] = l.pinned_key;
+    j["tab"] = tab_name(l.tab);
+    j["question"] = l.question;
+    j["classroom"] = l.classroom;
+    j["math_step"] = l.math_step;
+    j["compare_photo"] = l.compare_photo;
+    j["style"] = {{"colormap", gfx::name_of(l.style.colormap)},
+                  {"normalization", gfx::name_of(l.style.normalization)},
+                  {"opacity", l.style.opacity},
+                  {"fade", l.style.fade},
+                  {"bilinear", l.style.bilinear},
+                  {"grid", l.style.show_grid}};
+    j["temperature"] = l.temperature;
+    return j.dump(2) + "\n";
+}
+
+Lesson read_lesson(const std::string& path) {
+    std::error_code ec;
+    const json j = json::parse(vit::read_whole_file(path, kMaxLessonBytes, "a lesson"), nullptr, false);
+    if (j.is_discarded()) throw vit::Error(path + ": not valid JSON");
+    if (!j.is_object() || !j.contains("vitscope_lesson")) throw vit::Error(path + ": not a vitscope lesson");
+    const Reader r(j, path);
+    if (!j["vitscope_lesson"].is_number_integer()) r.fail("\"vitscope_lesson\" is not a version number");
+    const long long version = j["vitscope_lesson"].get<long long>();
+    if (version > kLessonVersion)
+        r.fail("lesson version " + std::to_string(version) + " is newer than this vitscope reads (" +
+               std::to_string(kLessonVersion) + "); update vitscope");
+    if (version < 1) r.fail("lesson version " + std::to_string(version) + " does not exist");
+
+    const fs::path base = fs::absolute(path, ec).parent_path();
+    auto resolve = [&](const std::string& p) { return p.empty() ? p : (base / p).lexically_normal().string(); };
+    Lesson l;
+    l.photo = resolve(r.text("photo"));
+    if (j.contains("photo_embedded")) {
+        const auto bytes = base64_decode(r.text("photo_embedded"));
+        if (!bytes || bytes->empty()) r.fail("\"photo_embedded\" is not base64");
+        l.photo_embedded = *bytes;
+    }
+    l.model = resolve(r.text("model"));
+    l.input_size = r.integer("input_size", 16, 4096);
+    l.layer = r.integer("layer", 0, 1023);
+    l.head = r.integer("head", 0, 1023);
+    const json& visible = r.field("visible_heads");
+    if (!visible.is_array()) r.fail("\"visible_heads\" is not a list");
+    for (const json& h : visible) {
+        if (!h.is_number_integer() || h.get<long long>() < 0 || h.get<long long>() > 1023)
+            r.fail("\"visible_heads\" holds " + h.dump() + ", not a head");
+        l.visible_heads.push_back(h.get<int>());
+    }
+    l.map = r.one_of("map", {"head", "mean"}) == "mean" ? MapSource::MeanOfVisible : MapSource::Head;
+    l.query = r.integer("query", 0, 1 << 24);
+    l.pinned_key = r.integer("pinned_key", -1, 1 << 24);
+    const std::string tab = r.one_of("tab", {"math", "whatifs", "questions"});
+    for (AppState::Tab t : {AppState::Tab::Math, AppState::Tab::WhatIfs, AppState::Tab::Questions})
+        if (tab == tab_name(t)) l.tab = t;
+    l.question = r.text("question");
+    l.classroom = r.boolean("classroom");
+    l.math_step = r.integer("math_step", 1, kMathSteps);
+    l.compare_photo = resolve(r.text("compare_photo"));
+    const Reader st = r.object("style");
+    const auto colormap = gfx::colormap_from_name(st.text("colormap"));
+    if (!colormap) st.fail("\"colormap\" is not viridis, magma, turbo or diverging");
+    const auto normalization = gfx::normalization_from_name(st.text("normalization"));
+    if (!normalization) st.fail("\"normalization\" is not row-max, absolute or log");
+    l.style.colormap = *colormap;
+    l.style.normalization = *normalization;
+    l.style.opacity = st.number("opacity", 0.f, 1.f);
+    l.style.fade = st.boolean("fade");
+    l.style.bilinear = st.boolean("bilinear");
+    l.style.show_grid = st.boolean("grid");
+    l.temperature = r.number("temperature", kMinTemperature, kMaxTemperature);
+
+    // What must be on this machine: named here, before anything changes.
+    if (l.photo_embedded.empty() && !fs::is_regular_file(l.photo, ec)) r.fail("the photo " + l.photo + " is missing");
+    if (!fs::is_regular_file(fs::path(l.model) / "config.json", ec) ||
+        !fs::is_regular_file(fs::path(l.model) / "model.safetensors", ec))
+        r.fail("the model folder " + l.model + " is missing (or has no config.json and model.safetensors)");
+    if (!l.compare_photo.empty() && !fs::is_regular_file(l.compare_photo, ec))
+        r.fail("the comparison photo " + l.compare_photo + " is missing");
+    return l;
+}
+
+void save_lesson(const std::string& path, const AppState& s, bool embed) {
+    vit::write_file_atomic(path, lesson_json(lesson_from_state(s), embed));
+}
+
+std::string unpack_embedded_photo(const Lesson& l) {
+    std::error_code ec;
+    if (l.photo_embedded.empty() || fs::is_regular_file(l.photo, ec)) return l.photo;
+    fs::path dir;
+    if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x) dir = fs::path(x) / "vitscope" / "lesson-photos";
+    else if (const char* h = std::getenv("HOME"); h && *h) dir = fs::path(h) / ".cache" / "vitscope" / "lesson-photos";
+    else dir = fs::temp_directory_path() / "vitscope-lesson-photos";
+    fs::create_directories(dir, ec);
+    if (ec) throw vit::Error("cannot unpack the lesson's photo into " + dir.string() + ": " + ec.message());
+    // Named after its bytes, so two lessons with photos of one name never collide.
+    const size_t hash = std::hash<std::string>{}(l.photo_embedded);
+    char tag[24];
+    std::snprintf(tag, sizeof tag, "%016zx", hash);
+    const fs::path out = dir / (std::string(tag) + "-" + fs::path(l.photo).filename().string());
+    if (!fs::is_regular_file(out, ec)) vit::write_file_atomic(out.string(), l.photo_embedded);
+    return out.string();
+}
+
+void apply_lesson(AppState& s, const Lesson& l) {
+    apply(s, act::SetLayer{l.layer});
+    apply(s, act::SetHead{l.head});
+    for (size_t h = 0; h < s.sel.head_visible.size(); ++h)
+        s.sel.head_visible[h] =
+            std::find(l.visible_heads.begin(), l.visible_heads.end(), static_cast<int>(h)) != l.visible_heads.end();
+    apply(s, act::SetMapSource{l.map});
+    apply(s, act::SelectQuery{l.query});
+    s.sel.pinned_key = -1;
+    if (l.pinned_key >= 0) apply(s, act::PinKey{l.pinned_key});
+    if (l.tab == AppState::Tab::Questions) apply(s, act::ShowQuestion{l.question});
+    else {
+        s.question = l.question;
+        apply(s, act::ShowTab{l.tab});
+    }
+    apply(s, act::SetClassroom{l.classroom});
+    apply(s, act::SetMathStep{l.math_step});
+    apply(s, act::SetStyle{l.style});
+    apply(s, act::SetTemperature{l.temperature});
+}
+
+}  // namespace session

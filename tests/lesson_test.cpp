@@ -1,0 +1,183 @@
+// Lesson files (session/lesson.h): every field written and read back, the
+// photo embedded and unpacked byte for byte, each kind of bad file refused
+// with one line naming the file and the cause, and apply_lesson restoring the
+// selection (clamped to the trace as apply does).
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "session/lesson.h"
+#include "support/scratch_dir.h"
+#include "support/synthetic_session.h"
+#include "vit/base/error.h"
+
+namespace {
+
+using session::Lesson;
+using vit::testing::ScratchDir;
+
+void write(const std::string& path, const std::string& bytes) {
+    std::ofstream(path, std::ios::binary) << bytes;
+}
+
+// A folder with a "photo", a second one and a "model" folder: read_lesson only
+// checks that they are there; the window's worker decodes and loads them.
+struct LessonFolder {
+    ScratchDir dir{"vitscope-lesson"};
+    std::string photo = dir.file("dog.jpg"), second = dir.file("cat.png"), model = dir.file("model");
+    LessonFolder() {
+        write(photo, std::string("\xff\xd8\xff\x00 not really a jpeg \x01\x02", 24));
+        write(second, "png bytes");
+        std::filesystem::create_directory(model);
+        write(model + "/config.json", "{}");
+        write(model + "/model.safetensors", "x");
+    }
+    Lesson lesson() const {
+        Lesson l;
+        l.photo = photo, l.model = model, l.input_size = 448, l.layer = 8, l.head = 1, l.visible_heads = {0, 2};
+        l.map = session::MapSource::MeanOfVisible, l.query = 82, l.pinned_key = 17;
+        l.tab = session::AppState::Tab::Questions, l.question = "global", l.classroom = true, l.math_step = 4;
+        l.compare_photo = second;
+        l.style.colormap = gfx::Colormap::Magma, l.style.normalization = gfx::Normalization::Log;
+        l.style.opacity = 0.25f, l.style.fade = false, l.style.bilinear = false, l.style.show_grid = false;
+        l.temperature = 2.5f;
+        return l;
+    }
+};
+
+std::string error_of(const std::string& path) {
+    try {
+        session::read_lesson(path);
+    } catch (const vit::Error& e) {
+        return e.what();
+    }
+    return "";
+}
+
+TEST(Lesson, EveryFieldRoundTrips) {
+    LessonFolder d;
+    const std::string path = d.dir.file("class.vitscope");
+    write(path, session::lesson_json(d.lesson(), false));
+    const Lesson a = d.lesson(), b = session::read_lesson(path);
+    EXPECT_EQ(b.photo, a.photo);
+    EXPECT_TRUE(b.photo_embedded.empty());
+    EXPECT_EQ(b.model, a.model);
+    EXPECT_EQ(b.input_size, 448);
+    EXPECT_EQ(b.layer, 8);
+    EXPECT_EQ(b.head, 1);
+    EXPECT_EQ(b.visible_heads, (std::vector<int>{0, 2}));
+    EXPECT_EQ(b.map, session::MapSource::MeanOfVisible);
+    EXPECT_EQ(b.query, 82);
+    EXPECT_EQ(b.pinned_key, 17);
+    EXPECT_EQ(b.tab, session::AppState::Tab::Questions);
+    EXPECT_EQ(b.question, "global");
+    EXPECT_TRUE(b.classroom);
+    EXPECT_EQ(b.math_step, 4);
+    EXPECT_EQ(b.compare_photo, a.compare_photo);
+    EXPECT_EQ(b.style.colormap, gfx::Colormap::Magma);
+    EXPECT_EQ(b.style.normalization, gfx::Normalization::Log);
+    EXPECT_FLOAT_EQ(b.style.opacity, 0.25f);
+    EXPECT_FALSE(b.style.fade);
+    EXPECT_FALSE(b.style.bilinear);
+    EXPECT_FALSE(b.style.show_grid);
+    EXPECT_FLOAT_EQ(b.temperature, 2.5f);
+    EXPECT_EQ(nlohmann::json::parse(session::lesson_json(b, false))["vitscope_lesson"], session::kLessonVersion);
+}
+
+TEST(Lesson, RelativePathsAreReadFromTheLessonsFolder) {
+    LessonFolder d;
+    nlohmann::json j = nlohmann::json::parse(session::lesson_json(d.lesson(), false));
+    j["photo"] = "dog.jpg", j["model"] = "model", j["compare_photo"] = "";
+    write(d.dir.file("rel.vitscope"), j.dump());
+    const Lesson l = session::read_lesson(d.dir.file("rel.vitscope"));
+    EXPECT_EQ(l.photo, d.photo);
+    EXPECT_EQ(l.model, d.model);
+    EXPECT_EQ(l.compare_photo, "");
+}
+
+TEST(Lesson, AnEmbeddedPhotoOpensWhereItsPathIsGone) {
+    LessonFolder d;
+    const std::string path = d.dir.file("embedded.vitscope");
+    std::ifstream in(d.photo, std::ios::binary);
+    const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    write(path, session::lesson_json(d.lesson(), true));
+    std::filesystem::remove(d.photo);
+    ScratchDir cache("vitscope-cache");
+    setenv("XDG_CACHE_HOME", cache.str().c_str(), 1);
+    const Lesson l = session::read_lesson(path);
+    EXPECT_EQ(l.photo_embedded, bytes);
+    const std::string unpacked = session::unpack_embedded_photo(l);
+    EXPECT_NE(unpacked, d.photo);
+    EXPECT_EQ(unpacked.rfind(cache.str(), 0), 0u) << unpacked;
+    std::ifstream back(unpacked, std::ios::binary);
+    EXPECT_EQ(std::string((std::istreambuf_iterator<char>(back)), std::istreambuf_iterator<char>()), bytes);
+    unsetenv("XDG_CACHE_HOME");
+}
+
+TEST(Lesson, BadFilesNameTheFileAndTheCause) {
+    LessonFolder d;
+    auto with = [&](const std::string& name, auto edit) {
+        nlohmann::json j = nlohmann::json::parse(session::lesson_json(d.lesson(), false));
+        edit(j);
+        const std::string path = d.dir.file(name);
+        write(path, j.dump());
+        return path;
+    };
+    const std::string not_json = d.dir.file("broken.vitscope");
+    write(not_json, "{\"vitscope_lesson\": 1, \"photo\": ");
+    const std::string not_lesson = d.dir.file("other.vitscope");
+    write(not_lesson, "{\"tour\": 1}");
+    const struct {
+        std::string path, says;
+    } cases[] = {
+        {not_json, "not valid JSON"},
+        {not_lesson, "not a vitscope lesson"},
+        {with("newer.vitscope", [](auto& j) { j["vitscope_lesson"] = 2; }), "lesson version 2 is newer"},
+        {with("nolayer.vitscope", [](auto& j) { j.erase("layer"); }), "no \"layer\""},
+        {with("typed.vitscope", [](auto& j) { j["head"] = "one"; }), "\"head\" is not a whole number"},
+        {with("step.vitscope", [](auto& j) { j["math_step"] = 9; }), "\"math_step\" is 9, outside 1..7"},
+        {with("tab.vitscope", [](auto& j) { j["tab"] = "photos"; }), "\"tab\" is \"photos\""},
+        {with("cmap.vitscope", [](auto& j) { j["style"]["colormap"] = "jet"; }), "\"colormap\" is not"},
+        {with("photo.vitscope", [](auto& j) { j["photo"] = "/nowhere/dog.jpg"; }), "the photo /nowhere/dog.jpg is missing"},
+        {with("model.vitscope", [](auto& j) { j["model"] = "/nowhere/vit"; }), "the model folder /nowhere/vit is missing"},
+        {with("second.vitscope", [](auto& j) { j["compare_photo"] = "/nowhere/cat.png"; }), "comparison photo /nowhere/cat.png"},
+        {with("b64.vitscope", [](auto& j) { j["photo_embedded"] = "not base64!"; }), "\"photo_embedded\" is not base64"},
+    };
+    for (const auto& c : cases) {
+        const std::string e = error_of(c.path);
+        EXPECT_EQ(e.rfind(c.path, 0), 0u) << "names the file: " << e;
+        EXPECT_NE(e.find(c.says), std::string::npos) << c.path << ": " << e;
+        EXPECT_EQ(e.find('\n'), std::string::npos) << e;
+    }
+    EXPECT_NE(error_of(d.dir.file("absent.vitscope")).find("absent.vitscope"), std::string::npos);
+}
+
+TEST(Lesson, ApplyRestoresTheSelectionClampedToTheTrace) {
+    session::AppState s = vit::testing::state_with(vit::testing::shaped_trace(3, 3));  // 10 tokens, 2 layers, 3 heads
+    LessonFolder d;
+    Lesson l = d.lesson();
+    l.layer = 1, l.head = 2, l.query = 5, l.pinned_key = 7, l.visible_heads = {0, 2};
+    session::apply_lesson(s, l);
+    EXPECT_EQ(s.sel.layer, 1);
+    EXPECT_EQ(s.sel.head, 2);
+    EXPECT_EQ(s.sel.source, session::MapSource::MeanOfVisible);
+    EXPECT_EQ(s.sel.visible_heads(), (std::vector<int>{0, 2}));
+    EXPECT_EQ(s.sel.query, 5);
+    EXPECT_EQ(s.sel.pinned_key, 7);
+    EXPECT_EQ(s.tab, session::AppState::Tab::Questions);
+    EXPECT_EQ(s.question, "global");
+    EXPECT_TRUE(s.classroom);
+    EXPECT_EQ(s.math_step, 4);
+    EXPECT_EQ(s.style.colormap, gfx::Colormap::Magma);
+    EXPECT_FLOAT_EQ(s.temperature, 2.5f);
+    l.layer = 40, l.query = 500;  // a lesson from a deeper model or a finer grid: clamped
+    session::apply_lesson(s, l);
+    EXPECT_EQ(s.sel.layer, 1);
+    EXPECT_EQ(s.sel.query, 9);
+}
+
+}  // namespace
