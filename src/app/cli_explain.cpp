@@ -15,6 +15,7 @@ namespace app {
 std::vector<ExplainQuestion> all_questions() {
     std::vector<ExplainQuestion> all = why_questions();
     for (const ExplainQuestion& q : property_questions()) all.push_back(q);
+    for (const ExplainQuestion& q : relevance_questions()) all.push_back(q);
     return all;
 }
 
@@ -35,6 +36,10 @@ int cmd_explain(const CliArgs& args) {
     if (!csv && !png) throw vit::Error("give --csv OUT.csv, -o OUT.png or both");
     // Everything that can be refused is, before any work.
     const std::string png_path = png ? check_explain_figure(args, question.name) : "";
+    // A figure without --class explains the model's top-1, as the window opens the page.
+    if (question.needs_class && csv && !args.has("--class"))
+        throw vit::Error("--question " + std::string(question.name) +
+                         " needs --class LABEL|INDEX (the class whose prediction is explained)");
     if (question.needs_compare && !args.has("--compare"))
         throw vit::Error("--question " + std::string(question.name) + " needs --compare IMAGE2");
     if (!question.needs_compare && args.has("--compare"))

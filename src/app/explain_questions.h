@@ -24,12 +24,15 @@ struct ExplainQuestion {
     bool needs_compare;           // refused without --compare IMAGE2
     // The page's numbers as CSV: a header line, then one row per item.
     std::string (*csv)(const ExplainInput& in);
+    bool needs_class = false;     // its CSV is refused without --class LABEL|INDEX
 };
 
 // The pages of the follow-up questions (scaling, heads, quadratic, cls, rollout, ablation).
 std::vector<ExplainQuestion> why_questions();
 // The pages on what attention is (global, dynamic, permutation, position, cross, mlp).
 std::vector<ExplainQuestion> property_questions();
+// Does the attention map explain the prediction? (relevance, perturbation; need --class).
+std::vector<ExplainQuestion> relevance_questions();
 
 // Every question, in the order the Questions tab lists them.
 std::vector<ExplainQuestion> all_questions();

@@ -40,6 +40,11 @@ const std::vector<QuestionPage>& question_pages() {
         {"mlp", "What does the rest of the block do?",
          "Attention is the only step that mixes tokens. The MLP after it works on each token alone: change every "
          "other token and this token's MLP output stays the same."},
+        {"relevance", "Does the attention map explain the prediction?",
+         "Not by itself. An attention map shows where one layer moved information for one query; it is computed "
+         "before the classifier, so it is the same whatever class you ask about. To explain a prediction, a map must "
+         "depend on the class (gradients, occlusion) and pass a test: remove the patches it ranks first and the "
+         "class's probability should fall."},
     };
     return pages;
 }

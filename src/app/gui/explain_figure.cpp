@@ -22,7 +22,7 @@ namespace {
 
 // Questions the command line answers that have no page of their own: their
 // figure is the page that shows them.
-constexpr std::pair<const char*, const char*> kShownOn[] = {{"rollout", "cls"}, {"ablation", "heads"}};
+constexpr std::pair<const char*, const char*> kShownOn[] = {{"rollout", "cls"}, {"ablation", "heads"}, {"perturbation", "relevance"}};
 constexpr int kMaxExperimentRounds = 8;  // a page asks for its experiments, then may ask for more
 
 std::string page_of(const std::string& question) {

@@ -26,6 +26,7 @@ constexpr PageMaker kPages[] = {
     {"position", make_position_view},
     {"cross", make_cross_view},
     {"mlp", make_mlp_view},
+    {"relevance", make_relevance_view},
 };
 
 const PageMaker* maker_of(const std::string& name) {

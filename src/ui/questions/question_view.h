@@ -26,5 +26,6 @@ std::unique_ptr<QuestionView> make_permutation_view();
 std::unique_ptr<QuestionView> make_position_view();
 std::unique_ptr<QuestionView> make_cross_view();
 std::unique_ptr<QuestionView> make_mlp_view();
+std::unique_ptr<QuestionView> make_relevance_view();
 
 }  // namespace ui
