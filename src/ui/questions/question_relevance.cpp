@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "ui/questions/question_view.h"
 #include "ui/questions/question_widgets.h"
@@ -78,14 +79,23 @@ int shown_class(const session::AppState& s) {
 
 void RelevanceView::class_picker(const Frame& f, int cls) {
     const session::AppState& s = f.s;
+    if (f.figure) {  // a slide names the class; it has nothing to click
+        ImGui::Text("Explaining the class \"%s\" (class %d).", vit::label_of(*s.loaded.model, cls).c_str(), cls);
+        return;
+    }
     ImGui::TextUnformatted("Explain the class:");
+    // Each choice's centre goes to the state file ("class 207"), so tests can click it.
+    std::vector<session::PageTarget> targets;
     for (const vit::ClassScore& c : s.loaded.top5) {
         char text[160];
         std::snprintf(text, sizeof text, "%s (%.2f)", c.label.substr(0, c.label.find(',')).c_str(), c.probability);
         ImGui::SameLine();
         if (ImGui::RadioButton(text, c.index == cls)) f.emit(session::act::SetRelevanceClass{c.index});
         if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s: class %d, p = %.4f", c.label.c_str(), c.index, c.probability);
+        const ImVec2 lo = ImGui::GetItemRectMin(), hi = ImGui::GetItemRectMax();
+        targets.push_back({"class " + std::to_string(c.index), (lo.x + hi.x) / 2, (lo.y + hi.y) / 2});
     }
+    if (!f.figure && targets != s.page_targets) f.emit(session::act::SetPageTargets{targets});
     ImGui::SetNextItemWidth(f.px(220));
     const bool entered = ImGui::InputTextWithHint("##class", "or any class: name or index", class_text_,
                                                   sizeof class_text_, ImGuiInputTextFlags_EnterReturnsTrue);
