@@ -9,7 +9,8 @@ would.
 
     bench/relevance_batch.py [--bin build/vitscope] [--seed S] [PHOTO ...]
 
-Without photos: every photo in ../shared/images (the sample photos).
+Without photos: every photo in $VITSCOPE_IMAGES, else ../shared/images beside
+the checkout (the sample photos), else assets/.
 """
 import argparse
 import csv
@@ -50,7 +51,9 @@ def main():
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("photos", nargs="*")
     a = ap.parse_args()
-    photos = a.photos or sorted(glob.glob(os.path.join(SRC, "..", "shared", "images", "*.[jp][pn]g")))
+    folders = [os.environ.get("VITSCOPE_IMAGES", ""), os.path.join(SRC, "..", "shared", "images"), os.path.join(SRC, "assets")]
+    folder = next(f for f in folders if f and glob.glob(os.path.join(f, "*.[jp][pn]g")))
+    photos = a.photos or sorted(glob.glob(os.path.join(folder, "*.[jp][pn]g")))
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         for photo in photos:
