@@ -86,10 +86,14 @@ void RelevanceView::class_picker(const Frame& f, int cls) {
     ImGui::TextUnformatted("Explain the class:");
     // Each choice's centre goes to the state file ("class 207"), so tests can click it.
     std::vector<session::PageTarget> targets;
+    const float right = ImGui::GetCursorScreenPos().x + ImGui::GetContentRegionAvail().x;
     for (const vit::ClassScore& c : s.loaded.top5) {
         char text[160];
         std::snprintf(text, sizeof text, "%s (%.2f)", c.label.substr(0, c.label.find(',')).c_str(), c.probability);
-        ImGui::SameLine();
+        // On the same line while it fits in the panel, else on the next.
+        const ImGuiStyle& st = ImGui::GetStyle();
+        const float width = ImGui::GetFrameHeight() + st.ItemInnerSpacing.x + ImGui::CalcTextSize(text).x;
+        if (ImGui::GetItemRectMax().x + st.ItemSpacing.x + width <= right) ImGui::SameLine();
         if (ImGui::RadioButton(text, c.index == cls)) f.emit(session::act::SetRelevanceClass{c.index});
         if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s: class %d, p = %.4f", c.label.c_str(), c.index, c.probability);
         const ImVec2 lo = ImGui::GetItemRectMin(), hi = ImGui::GetItemRectMax();
