@@ -30,7 +30,7 @@ check = tally.check
 TMP = tempfile.mkdtemp(prefix="vitscope_page_figure_")
 ENV = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
 WIDTH = 2048                 # 1024 logical pixels at 2 pixels each
-SHOWN_ON = {"rollout": "cls", "ablation": "heads"}   # explain's questions drawn by another page
+SHOWN_ON = {"rollout": "cls", "ablation": "heads", "perturbation": "relevance"}   # explain's questions drawn by another page
 MIDDOT = "\u00b7"
 
 

@@ -138,7 +138,7 @@ def test_input_size(xvfb, tmp):
     assert state["ready"], state
 
 
-PAGES = ("heads", "quadratic", "cls")
+PAGES = ("heads", "quadratic", "cls", "relevance")
 
 
 def page_region(pixels):
@@ -168,6 +168,8 @@ def test_question_pages(xvfb, tmp):
         targets = state["page_targets"]
         if name == "heads":  # a dot per layer and head of ViT-Ti, inside the window
             assert len(targets) == 12 * 3 and all(0 < x < 1920 and 0 < y < 1080 for x, y in targets.values()), targets
+        elif name == "relevance":  # the top-5 classes to explain
+            assert len(targets) == 5 and all(k.startswith("class ") for k in targets), targets
         else:
             assert targets == {}, targets
         pixels = np.asarray(Image.open(shot).convert("RGB")).astype(np.float64)

@@ -2,8 +2,12 @@
 // files (input, q, k, v, attn, logits, and pos_embed: the position embeddings
 // at the run's grid, prefix rows first) plus meta.json, for the reference tests,
 // and the decoded photo (photo.npy: height x width x 3 bytes, upright).
+// With --class LABEL|INDEX also the backward pass of that class's logit:
+// grad_attn.npy [L, H, N, N], grad_x_in.npy [L, N, dim] (each block's input)
+// and grad_x_out.npy [N, dim] (the last block's output).
 #include <cstdio>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -12,6 +16,8 @@
 #include "pipeline.h"
 #include "vit/base/atomic_file.h"
 #include "vit/base/error.h"
+#include "vit/forward/backward.h"
+#include "vit/forward/classes.h"
 #include "vit/model/pos_embed.h"
 
 namespace app {
@@ -38,6 +44,8 @@ int cmd_dump(const CliArgs& args) {
     const std::string dir = args.get("--output");
     if (dir.empty()) throw vit::Error("dump needs -o DIR");
     Pipeline p = run_pipeline(args);
+    std::optional<vit::Gradients> gradients;  // computed before anything is written
+    if (args.has("--class")) gradients = vit::class_gradients(p.model, p.trace, vit::find_class(p.model, args.get("--class")));
     std::error_code ec;
     std::filesystem::create_directories(dir, ec);
     if (ec) throw vit::Error(dir + ": cannot create (" + ec.message() + ")");
@@ -54,6 +62,16 @@ int cmd_dump(const CliArgs& args) {
     vit::write_file_atomic(file("pos_embed.npy"), encode_npy({pos.rows(), pos.cols()}, pos.data()));
     if (t.logits.size())
         vit::write_file_atomic(file("logits.npy"), encode_npy({t.logits.size()}, t.logits.data()));
+    if (gradients) {
+        std::vector<float> attn, x_in;
+        for (const auto& layer : gradients->attn)
+            for (const vit::Mat& head : layer) attn.insert(attn.end(), head.data(), head.data() + head.size());
+        for (const vit::Mat& x : gradients->x_in) x_in.insert(x_in.end(), x.data(), x.data() + x.size());
+        const int64_t layers = t.layers.size(), heads = t.layers[0].heads.size(), dim = gradients->x_out.cols();
+        vit::write_file_atomic(file("grad_attn.npy"), encode_npy({layers, heads, t.tokens, t.tokens}, attn.data()));
+        vit::write_file_atomic(file("grad_x_in.npy"), encode_npy({layers, t.tokens, dim}, x_in.data()));
+        vit::write_file_atomic(file("grad_x_out.npy"), encode_npy({t.tokens, dim}, gradients->x_out.data()));
+    }
     char meta[512];
     std::snprintf(meta, sizeof meta,
                   "{\"grid\": %d, \"prefix\": %d, \"registers\": %d, \"tokens\": %d, \"layers\": %zu, "

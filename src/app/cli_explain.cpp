@@ -24,6 +24,7 @@ std::string question_csv(const vit::QuestionPage& question, const ExplainInput& 
     static const std::vector<ExplainRows> all = [] {
         std::vector<ExplainRows> rows = why_rows();
         for (const ExplainRows& r : property_rows()) rows.push_back(r);
+        for (const ExplainRows& r : relevance_rows()) rows.push_back(r);
         return rows;
     }();
     for (const ExplainRows& r : all)
@@ -38,6 +39,10 @@ int cmd_explain(const CliArgs& args) {
     if (!csv && !png) throw vit::Error("give --csv OUT.csv, -o OUT.png or both");
     // Everything that can be refused is, before any work.
     const std::string png_path = png ? check_explain_figure(args, question.name) : "";
+    // A figure without --class explains the model's top-1, as the window opens the page.
+    if (question.needs_class && csv && !args.has("--class"))
+        throw vit::Error("--question " + std::string(question.name) +
+                         " needs --class LABEL|INDEX (the class whose prediction is explained)");
     if (question.two_photos && !args.has("--compare"))
         throw vit::Error("--question " + std::string(question.name) + " needs --compare IMAGE2");
     if (!question.two_photos && args.has("--compare"))

@@ -30,6 +30,8 @@ struct ExplainRows {
 std::vector<ExplainRows> why_rows();
 // The rows of the questions on what attention is (global, dynamic, permutation, position, cross, mlp).
 std::vector<ExplainRows> property_rows();
+// Does the attention map explain the prediction? (relevance, perturbation; need --class).
+std::vector<ExplainRows> relevance_rows();
 
 // The question called NAME; throws vit::Error listing the known names otherwise.
 const vit::QuestionPage& find_question(const std::string& name);

@@ -223,6 +223,10 @@ bool apply(AppState& s, const Action& a) {
                 s.question = x.name;
                 return true;
             },
+            [&](const act::SetRelevanceClass& x) {
+                s.relevance_class = x.index < 0 ? -1 : x.index;
+                return true;
+            },
             [&](const act::OpenBrowser& x) {
                 s.browser.mode = x.mode;
                 if (!x.dir.empty()) s.browser.dir = x.dir;
@@ -377,6 +381,7 @@ std::string state_json(const AppState& s) {
                   {"bilinear", s.style.bilinear},              {"grid", s.style.show_grid}};
     j["tab"] = tab_name(s.tab);
     j["question"] = s.question;
+    j["relevance_class"] = s.relevance_class;
     j["help"] = s.show_help;
     j["classroom"] = s.classroom;
     j["math_step"] = s.math_step;

@@ -163,6 +163,7 @@ struct AppState {
     enum class Tab { Math, WhatIfs, Questions };
     Tab tab = Tab::Math;              // the right-hand panel's tab
     std::string question = "scaling"; // the Questions tab's page (explain's --question name)
+    int relevance_class = -1;         // the class the relevance page explains; -1: the model's top-1
     std::string export_dir = ".";     // where screenshots and figures go
     std::string photos_dir, models_dir;  // the project's sample photos and models, for the browser
     // Where panels drew what a test may click, in window coordinates (logical
@@ -209,6 +210,7 @@ struct SetInputSize { int px; };               // the model input's side (0: the
 struct ShowHelp { bool show; };
 struct ShowTab { AppState::Tab tab; };
 struct ShowQuestion { std::string name; };     // opens the Questions tab on that page
+struct SetRelevanceClass { int index; };       // the relevance page's class (-1: the top-1)
 struct RunExperiment { std::string key; ExperimentJob job; };  // the window's ExperimentRunner runs it
 struct CancelExperiment {};
 struct RunAnalysis { std::string key; ExperimentJob job; };    // a page's numbers, off the window's thread (not a what-if)
@@ -250,7 +252,7 @@ struct Quit {};
 
 using Action = std::variant<act::SelectQuery, act::MoveQuery, act::SetLayer, act::StepLayer, act::SetHead,
                             act::ToggleHeadVisible, act::SetMapSource, act::HoverKey, act::PinKey, act::SetStyle,
-                            act::SetTemperature, act::DismissError, act::SetImageView, act::SetHeadThumbs, act::SetPageTargets, act::SetTourOfferButtons, act::SetInputSize, act::ShowHelp, act::ShowTab, act::ShowQuestion, act::RunExperiment, act::CancelExperiment, act::RunAnalysis, act::OpenBrowser, act::OpenImage,
+                            act::SetTemperature, act::DismissError, act::SetImageView, act::SetHeadThumbs, act::SetPageTargets, act::SetTourOfferButtons, act::SetInputSize, act::ShowHelp, act::ShowTab, act::ShowQuestion, act::SetRelevanceClass, act::RunExperiment, act::CancelExperiment, act::RunAnalysis, act::OpenBrowser, act::OpenImage,
                             act::OpenModel, act::OpenCompare, act::ShowGetModel, act::GetModel, act::CancelDownload,
                             act::Screenshot, act::ExportFigure, act::ExportQuestionFigure, act::OpenTour, act::StartTour,
                             act::TourGo, act::ExitTour, act::ExportTourSlides, act::AnswerTourOffer, act::SetClassroom, act::SetMathStep, act::RecordSweepPath, act::ExportSweep,

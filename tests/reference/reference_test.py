@@ -231,9 +231,12 @@ def forward_check(image, model_path, size, attn_tol, check_input=True):
 # The synthetic checkpoint
 
 
-def make_synthetic(folder, seed, dtypes=None, dim=48, heads=3, depth=2, patch=8, img=32, classes=5, mlp_ratio=4):
+def make_synthetic(folder, seed, dtypes=None, dim=48, heads=3, depth=2, patch=8, img=32, classes=5, mlp_ratio=4,
+                   dist=False, registers=0, layer_scale=False):
     """A random timm ViT whose attention is far from uniform (weights scaled up
-    from timm's init so scores spread over several units)."""
+    from timm's init so scores spread over several units). dist: DeiT's
+    distillation token and head; registers: that many register tokens;
+    layer_scale: ls1/ls2 gammas in every block (as DINOv2)."""
     rng = np.random.default_rng(seed)
     g, mlp = img // patch, dim * mlp_ratio
 
@@ -242,7 +245,7 @@ def make_synthetic(folder, seed, dtypes=None, dim=48, heads=3, depth=2, patch=8,
 
     t = {
         "cls_token": n(1, 1, dim, s=0.5),
-        "pos_embed": n(1, 1 + g * g, dim, s=0.5),
+        "pos_embed": n(1, (2 if dist else 1) + g * g, dim, s=0.5),
         "patch_embed.proj.weight": n(dim, 3, patch, patch, s=1.0 / np.sqrt(3 * patch * patch)),
         "patch_embed.proj.bias": n(dim, s=0.1),
     }
@@ -260,10 +263,19 @@ def make_synthetic(folder, seed, dtypes=None, dim=48, heads=3, depth=2, patch=8,
         t[b + "mlp.fc1.bias"] = n(mlp, s=0.1)
         t[b + "mlp.fc2.weight"] = n(dim, mlp, s=1.0 / np.sqrt(mlp))
         t[b + "mlp.fc2.bias"] = n(dim, s=0.1)
+        if layer_scale:
+            t[b + "ls1.gamma"] = 0.5 + n(dim, s=0.3)
+            t[b + "ls2.gamma"] = 0.5 + n(dim, s=0.3)
     t["norm.weight"] = 1 + n(dim, s=0.2)
     t["norm.bias"] = n(dim, s=0.1)
     t["head.weight"] = n(classes, dim, s=1.0 / np.sqrt(dim))
     t["head.bias"] = n(classes, s=0.1)
+    if dist:
+        t["dist_token"] = n(1, 1, dim, s=0.5)
+        t["head_dist.weight"] = n(classes, dim, s=1.0 / np.sqrt(dim))
+        t["head_dist.bias"] = n(classes, s=0.1)
+    if registers:
+        t["reg_token"] = n(1, registers, dim, s=0.5)
     os.makedirs(folder, exist_ok=True)
     safetensors_np.save(os.path.join(folder, "model.safetensors"), t, dtypes or {}, {"format": "pt"})
     config = {
@@ -272,7 +284,9 @@ def make_synthetic(folder, seed, dtypes=None, dim=48, heads=3, depth=2, patch=8,
         "num_features": dim,
         "global_pool": "token",
         "model_args": {"patch_size": patch, "embed_dim": dim, "depth": depth, "num_heads": heads,
-                       "img_size": img, "mlp_ratio": mlp_ratio},
+                       "img_size": img, "mlp_ratio": mlp_ratio,
+                       **({"reg_tokens": registers} if registers else {}),
+                       **({"init_values": 1.0} if layer_scale else {})},
         "pretrained_cfg": {"input_size": [3, img, img], "fixed_input_size": True, "interpolation": "bicubic",
                            "crop_pct": 1.0, "crop_mode": "center", "mean": [0.5, 0.5, 0.5], "std": [0.5, 0.5, 0.5],
                            "num_classes": classes, "first_conv": "patch_embed.proj", "classifier": "head"},

@@ -41,6 +41,7 @@ session::AppState cli_state(const CliArgs& args, Pipeline photo, std::optional<P
     s.sel.layer = layer;
     s.sel.head = head;
     s.sel.query = query;
+    if (args.has("--class")) s.relevance_class = vit::find_class(*model, args.get("--class"));
     return s;
 }
 

@@ -27,6 +27,7 @@ constexpr PageMaker kPages[] = {
     {"cross", make_cross_view},
     {"matrix", make_matrix_view},
     {"mlp", make_mlp_view},
+    {"relevance", make_relevance_view},
 };
 
 const PageMaker* maker_of(const std::string& name) {

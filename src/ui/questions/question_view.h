@@ -35,5 +35,6 @@ std::unique_ptr<QuestionView> make_position_view();
 std::unique_ptr<QuestionView> make_cross_view();
 std::unique_ptr<QuestionView> make_matrix_view();
 std::unique_ptr<QuestionView> make_mlp_view();
+std::unique_ptr<QuestionView> make_relevance_view();
 
 }  // namespace ui

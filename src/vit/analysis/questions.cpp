@@ -64,11 +64,20 @@ const std::vector<QuestionPage>& all_questions() {
          "other token and this token's MLP output stays the same.",
          "vit/analysis/mlp.h",
          "part,norm"},
+        {"relevance", "Does the attention map explain the prediction?",
+         "Not by itself. An attention map shows where one layer moved information for one query; it is computed "
+         "before the classifier, so it is the same whatever class you ask about. To explain a prediction, a map must "
+         "depend on the class (gradients, occlusion) and pass a test: remove the patches it ranks first and the "
+         "class's probability should fall.",
+         "vit/analysis/relevance.h",
+         "token,row,col,attention_last,rollout,grad_rollout,occlusion", false, nullptr, true},
         // Answered on the command line, drawn on another page's figure.
         {"rollout", "Attention rollout: where the class token gathers from", "", "vit/analysis/rollout.h",
          "token,row,col,rollout", false, "cls"},
         {"ablation", "What if one head is removed?", "", "vit/analysis/head_ablation.h",
          "rank,prob_before,label_before,prob_after,label_after", false, "heads"},
+        {"perturbation", "Perturbation tests: which map ranks the patches the class needs?", "",
+         "vit/analysis/perturbation.h", "method,order,fraction,probability", false, "relevance", true},
     };
     return questions;
 }

@@ -18,6 +18,7 @@ struct QuestionPage {
     const char* columns;   // the header of `vitscope explain --question NAME --csv`
     bool two_photos = false;     // shows the second photo (File > Compare with…) beside the first
     const char* shown_on = nullptr;  // a question with no page of its own: the page its figure is
+    bool needs_class = false;        // its CSV explains one class: refused without --class LABEL|INDEX
     bool has_page() const { return shown_on == nullptr; }
     const char* figure_page() const { return shown_on ? shown_on : name; }
 };

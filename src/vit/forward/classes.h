@@ -23,6 +23,13 @@ std::vector<ClassProbability> rank_classes(const Vec& logits, int k);
 // The label of class i ("class i" when unnamed).
 std::string label_of(const Model& model, int cls);
 
+// The class a person names: a whole number is an index (0 .. classes - 1),
+// anything else a label, matched whole and ignoring case ("tabby, tabby cat"
+// also answers to "tabby" and "tabby cat": timm's labels list synonyms
+// separated by ", "). Throws vit::Error for an unknown name, an index out of
+// range, or a model without a classifier.
+int find_class(const Model& model, const std::string& name_or_index);
+
 struct ClassScore {
     int index = 0;
     float probability = 0;
