@@ -44,6 +44,13 @@ private:
     bool most_different_ = true;  // the maps show the head where the photos differ most (else the selected one)
 };
 
+// "up-left", "up", ..., "itself", ..., "down-right".
+const char* offset_name(const vit::OffsetWeights& o) {
+    static const char* names[9] = {"up-left", "up", "up-right", "left", "itself", "right", "down-left", "down",
+                                   "down-right"};
+    return names[(o.dr + 1) * 3 + (o.dc + 1)];
+}
+
 // Two maps side by side in `w`, each fitting half of it.
 ImVec2 half_size(const Frame& f, int width, int height, float w) {
     const float half = std::floor((w - ImGui::GetStyle().ItemSpacing.x - f.px(4)) / 2);
@@ -66,15 +73,15 @@ HeadRef DynamicView::two_photos(const Frame& f, const vit::Trace& b, float w) {
     const int q = s.sel.query;
     const vit::DifferingHead most = vit::most_different_head(a, b, q);
     char label[96];
-    std::snprintf(label, sizeof label, "the head where the photos differ most (layer %d, head %d)", most.layer, most.head);
+    std::snprintf(label, sizeof label, "most different (layer %d, head %d)", most.layer, most.head);
     if (ImGui::RadioButton(label, most_different_)) most_different_ = true;
-    std::snprintf(label, sizeof label, "the selected head (layer %d, head %d)", s.sel.layer, s.sel.head);
+    std::snprintf(label, sizeof label, "selected (layer %d, head %d)", s.sel.layer, s.sel.head);
     same_line_if_fits(ImGui::CalcTextSize(label).x + f.px(40));
     if (ImGui::RadioButton(label, !most_different_)) most_different_ = false;
     const HeadRef shown = most_different_ ? HeadRef{most.layer, most.head} : HeadRef{s.sel.layer, s.sel.head};
     if (most_different_)
-        note("Chosen on these two photos: of every layer's heads, the one whose rows for this query differ most "
-             "(the largest Jensen–Shannon divergence below).");
+        note("The maps show the head chosen on these two photos: of every layer's heads, the one whose rows for this "
+             "query differ most (the largest Jensen–Shannon divergence below).");
 
     const vit::Image& ia = *s.loaded.image;
     const vit::Image& ib = *s.compared.image;
@@ -142,13 +149,11 @@ void DynamicView::within_photo(const Frame& f, HeadRef shown, float w) {
         ImGui::TableSetupColumn("largest weight");
         ImGui::TableSetupColumn("queries");
         ImGui::TableHeadersRow();
-        static const char* names[9] = {"up-left", "up", "up-right", "left", "itself", "right", "down-left", "down",
-                                       "down-right"};
         for (int k = 0; k < 9; ++k) {
             const vit::OffsetWeights& o = offsets[k];
             ImGui::TableNextRow();
             ImGui::TableNextColumn();
-            ImGui::TextUnformatted(names[k]);
+            ImGui::TextUnformatted(offset_name(o));
             ImGui::PushFont(f.fonts.mono);
             ImGui::TableNextColumn();
             ImGui::Text("%.4f", o.min);
@@ -164,16 +169,17 @@ void DynamicView::within_photo(const Frame& f, HeadRef shown, float w) {
     char said[400];
     if (widest.range() >= vit::kKernelLikeRange)
         std::snprintf(said, sizeof said,
-                      "The widest: the neighbour at offset (%d, %d) gets %.4f from %s and %.4f from %s. No fixed kernel "
+                      "The widest range: the key %s the query gets %.4f from %s and %.4f from %s. No fixed kernel "
                       "gives one offset two weights; the head computes them from what the patches hold (and where).",
-                      widest.dr, widest.dc, widest.min, vit::token_name(t, widest.min_query).c_str(), widest.max,
+                      widest.dr == 0 && widest.dc == 0 ? "that is" : (std::string("one step ") + offset_name(widest) + " of").c_str(),
+                      widest.min, vit::token_name(t, widest.min_query).c_str(), widest.max,
                       vit::token_name(t, widest.max_query).c_str());
     else
         std::snprintf(said, sizeof said,
-                      "This head gives each offset nearly one weight on this photo (the widest range is %.4f, at "
-                      "offset (%d, %d)): close to a fixed kernel here. The two-photo comparison above, or another "
-                      "head, shows the difference.",
-                      widest.range(), widest.dr, widest.dc);
+                      "This head gives each offset nearly one weight on this photo (the widest range is %.4f, "
+                      "%s): close to a fixed kernel here. The two-photo comparison above, or another head, shows "
+                      "the difference.",
+                      widest.range(), offset_name(widest));
     ImGui::PushTextWrapPos(0);
     ImGui::TextUnformatted(said);
     ImGui::PopTextWrapPos();

@@ -128,7 +128,7 @@ void ScalingView::draw(const Frame& f) {
         const vit::ScalingSummary r = vit::scaling_summary(*table->value);
         char range[400];
         std::snprintf(range, sizeof range,
-                      "Over this photo's %d heads: %.0f %% of the rows saturate without the scaling (what-if), %.0f %% "
+                      "Over this photo's %d heads: %.1f %% of the rows saturate without the scaling (what-if), %.1f %% "
                       "with it. Their scaled spread runs from %.2f to %.2f; %d of them are within a factor of %.0f of "
                       "unit spread.", r.heads, 100 * r.saturated_raw, 100 * r.saturated_scaled, r.min_scaled_std,
                       r.max_scaled_std, r.near_unit, vit::kUnitSpreadFactor);
