@@ -112,6 +112,43 @@ TEST(DistanceBands, MeanMassBeyondThreePatchesPerHead) {
     EXPECT_EQ(mean_mass_beyond(t, 0, 5)[2], 0.0);  // exactly 5 away is not beyond 5
 }
 
+TEST(NeighbourhoodShares, SharesOfPatchWeightBesideTheEvenSpreadBaseline) {
+    const Trace t = grid_trace();
+    Vec w = Vec::Zero(kTokens);
+    w[0] = 0.5f;                        // CLS: left out, the rest renormalised
+    w[t.token_of(4, 4)] = 0.2f;         // the query itself
+    w[t.token_of(5, 5)] = 0.1f;         // a diagonal neighbour
+    w[t.token_of(4, 6)] = 0.2f;         // 2 columns away: outside the 3 x 3
+    const NeighbourhoodShares s = neighbourhood_shares(t, w, t.token_of(4, 4));
+    EXPECT_NEAR(s.inside, 0.6, 1e-6);
+    EXPECT_NEAR(s.beyond, 0.4, 1e-6);
+    EXPECT_DOUBLE_EQ(s.beyond_baseline, 91.0 / 100);   // 9 of the 100 patches are the neighbourhood
+    // A corner query has 3 neighbours: 96 of 100 outside.
+    EXPECT_DOUBLE_EQ(neighbourhood_shares(t, one_hot(t.token_of(9, 9)), t.token_of(0, 0)).beyond_baseline, 0.96);
+    EXPECT_DOUBLE_EQ(neighbourhood_shares(t, one_hot(t.token_of(9, 9)), t.token_of(0, 0)).beyond, 1.0);
+}
+
+TEST(NeighbourhoodShares, FarthestReachingHeadIsTheOneWithMostWeightBeyond) {
+    Trace t = grid_trace();
+    auto& heads = t.layers[0].heads;
+    const int q = t.token_of(3, 3);
+    heads[0].attn(q, q) = 1.f;                                                  // all inside
+    heads[1].attn(q, q) = 0.4f, heads[1].attn(q, t.token_of(8, 8)) = 0.6f;      // 0.6 beyond
+    heads[2].attn(q, q) = 0.7f, heads[2].attn(q, t.token_of(0, 9)) = 0.3f;      // 0.3 beyond
+    ReachingHead r = farthest_reaching_head(t, 0, q);
+    EXPECT_EQ(r.head, 1);
+    EXPECT_NEAR(r.shares.beyond, 0.6, 1e-6);
+    EXPECT_TRUE(r.holds);
+    // With no head past half, the best is still named, and the claim does not hold.
+    heads[1].attn(q, q) = 0.8f, heads[1].attn(q, t.token_of(8, 8)) = 0.2f;
+    r = farthest_reaching_head(t, 0, q);
+    EXPECT_EQ(r.head, 2);
+    EXPECT_NEAR(r.shares.beyond, 0.3, 1e-6);
+    EXPECT_FALSE(r.holds);
+    EXPECT_THROW(farthest_reaching_head(t, 1, q), Error);
+    EXPECT_THROW(farthest_reaching_head(t, 0, 0), Error);  // CLS
+}
+
 TEST(DistanceBands, RefusesNonPatchQueriesAndShortRows) {
     Trace t = grid_trace();
     EXPECT_THROW(distance_mass(t, one_hot(1), 0), Error);  // CLS has no place on the grid

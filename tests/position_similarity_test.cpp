@@ -2,7 +2,9 @@
 // angles, at the trained grid and at an interpolated one.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdlib>
 
 #include "vit/analysis/position.h"
 #include "vit/base/error.h"
@@ -57,6 +59,32 @@ TEST(PositionSimilarity, ZeroEmbeddingHasCosineZeroAndOutsideIsRefused) {
     EXPECT_EQ(r.cwiseAbs().maxCoeff(), 0.f);
     EXPECT_THROW(position_similarity_row(m, 3, 3, 0), Error);
     EXPECT_THROW(position_similarity_row(m, 3, 0, -1), Error);
+}
+
+TEST(PositionStructure, MeansOverNeighboursAndFarPairsByRowAndColumn) {
+    // A 5 x 5 grid whose "cosine" is a code of the pair: 1 for neighbours,
+    // 0.5 far in the same row, 0.25 far in the same column, -1 far elsewhere, 9 otherwise.
+    const int g = 5, n = g * g;
+    Mat s(n, n);
+    int far_row = 0, far_col = 0, far_other = 0;
+    for (int p = 0; p < n; ++p)
+        for (int q = 0; q < n; ++q) {
+            const int dr = std::abs(p / g - q / g), dc = std::abs(p % g - q % g), d = std::max(dr, dc);
+            float v = 9.f;
+            if (d == 1) v = 1.f;
+            else if (d >= 4 && dr == 0) v = 0.5f, ++far_row;
+            else if (d >= 4 && dc == 0) v = 0.25f, ++far_col;
+            else if (d >= 4) v = -1.f, ++far_other;
+            s(p, q) = v;
+        }
+    const PositionStructure r = position_structure(s, g);
+    EXPECT_DOUBLE_EQ(r.neighbours, 1.0);
+    EXPECT_DOUBLE_EQ(r.far_same_row, 0.5);
+    EXPECT_DOUBLE_EQ(r.far_same_col, 0.25);
+    EXPECT_DOUBLE_EQ(r.far_other, -1.0);
+    EXPECT_NEAR(r.far, (0.5 * far_row + 0.25 * far_col - far_other) / (far_row + far_col + far_other), 1e-12);
+    EXPECT_TRUE(r.holds());
+    EXPECT_THROW(position_structure(Mat::Zero(4, 4), g), Error);
 }
 
 }  // namespace

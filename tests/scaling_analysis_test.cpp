@@ -174,5 +174,33 @@ TEST(DotProductControl, StdOfQDotKIsSqrtDk) {
     EXPECT_NE(dot_product_control({256}, kDotProductSamples, 5)[0].measured_std, c[2].measured_std);
 }
 
+TEST(ScaledSpread, NearUnitMeansWithinAFactorOfTwoOfOne) {
+    EXPECT_TRUE(near_unit_spread(1.0));
+    EXPECT_TRUE(near_unit_spread(0.5));
+    EXPECT_TRUE(near_unit_spread(2.0));
+    EXPECT_FALSE(near_unit_spread(0.49));
+    EXPECT_FALSE(near_unit_spread(2.51));  // the spread that sat beside "near unit spread" on the page
+}
+
+TEST(ScaledSpread, SummaryOverEveryHead) {
+    ScalingTable t;
+    t.scaled_std.resize(2, 3);
+    t.scaled_std << 0.3, 1.0, 2.51,
+                    1.9, 0.6, 4.0;
+    t.saturated_raw.resize(2, 3);
+    t.saturated_raw << 0.9, 0.6, 0.3,
+                       0.0, 0.0, 0.6;
+    t.saturated_scaled = Eigen::MatrixXd::Zero(2, 3);
+    t.saturated_scaled(1, 2) = 0.3;
+    const ScalingSummary r = scaling_summary(t);
+    EXPECT_EQ(r.heads, 6);
+    EXPECT_EQ(r.min_scaled_std, 0.3);
+    EXPECT_EQ(r.max_scaled_std, 4.0);
+    EXPECT_EQ(r.near_unit, 3);  // 1.0, 1.9, 0.6
+    EXPECT_NEAR(r.saturated_raw, 0.4, 1e-12);
+    EXPECT_NEAR(r.saturated_scaled, 0.05, 1e-12);
+    EXPECT_EQ(scaling_summary(ScalingTable{}).heads, 0);
+}
+
 }  // namespace
 }  // namespace vit

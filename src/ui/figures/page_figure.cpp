@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <filesystem>
 #include <memory>
 
@@ -54,7 +55,21 @@ std::string selection_line(const session::AppState& s) {
 struct Drawn {
     float content_height = 0;  // logical pixels, margins included
     std::vector<session::Action> actions;
+    std::vector<DrawnCells> cells;
 };
+
+// The cells as JSON in the PNG's pixels: [{"name":..,"x0":..,"y0":..,"cell":..,"step":..,"grid":..,"maps":..}].
+std::string cells_json(const std::vector<DrawnCells>& cells) {
+    std::string out = "[";
+    for (const DrawnCells& c : cells) {
+        char item[256];
+        std::snprintf(item, sizeof item, "%s{\"name\":\"%s\",\"x0\":%.3f,\"y0\":%.3f,\"cell\":%.3f,\"step\":%.3f,\"grid\":%d,\"maps\":%d}",
+                      out.size() > 1 ? "," : "", c.name.c_str(), c.x0 * kDensity, c.y0 * kDensity, c.cell * kDensity,
+                      c.step * kDensity, c.grid, c.maps);
+        out += item;
+    }
+    return out + "]";
+}
 
 // One ImGui frame of the figure, display `height` logical pixels tall.
 Drawn draw_frame(const session::AppState& s, const vit::QuestionPage& page, QuestionView& view, GlCache& gpu,
@@ -64,7 +79,7 @@ Drawn draw_frame(const session::AppState& s, const vit::QuestionPage& page, Ques
     ImGui_ImplOpenGL3_NewFrame();
     ImGui::NewFrame();
     Drawn d;
-    const Frame f{s, d.actions, gpu, fonts, 1.f, kDensity, true};
+    const Frame f{s, d.actions, gpu, fonts, 1.f, kDensity, true, &d.cells};
     ImGui::SetNextWindowPos(ImVec2(0, 0));
     ImGui::SetNextWindowSize(io.DisplaySize);
     ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(kPadding, kPadding));
@@ -128,7 +143,8 @@ PageFigure render_page_figure(const session::AppState& state, const std::string&
     out.metadata = {{"Title", page->title},
                     {"Description", model_line(s, *page) + " \u00b7 " + selection_line(s)},
                     {"Software", "vitscope"},
-                    {"vitscope:question", name}};
+                    {"vitscope:question", name},
+                    {"vitscope:cells", cells_json(last.cells)}};
     // What the page asked for and has not got: its experiments, and its
     // analyses (numbers too slow for one frame), both run before it is drawn again.
     auto ask = [&](const std::string& key, const session::ExperimentJob& job) {

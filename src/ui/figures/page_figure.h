@@ -16,7 +16,8 @@ namespace ui {
 struct PageFigure {
     gfx::RgbaImage image;
     // Title (the page's question), Description (the caption: model, photo,
-    // layer, head, query), Software, and "vitscope:question" (the page's name).
+    // layer, head, query), Software, "vitscope:question" (the page's name) and
+    // "vitscope:cells" (JSON: where the page coloured cells from numbers, drawn_cells.h).
     std::vector<gfx::PngText> metadata;
     // Experiments the page asked for (experiment_controls) whose results were
     // not in s.experiments: the picture shows them as not run. Run them, put

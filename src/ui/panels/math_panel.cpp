@@ -158,7 +158,7 @@ void softmax_equations(const Frame& f, const Pair& p) {
     step_heading(f, "5", "Softmax", "Turns the scores of all keys into weights that are positive and add up to 1: "
                                     "exponentiate each, divide by the total Z.");
     equation(f, "exp(%s/%s) = exp(%.4f) = %s", sym::s_ij, sym::sqrt_dk, e.scaled_score, five_digits(e.exp_score).c_str());
-    equation(f, "Z = Σₖ exp(sᵢₖ/√dₖ) = %s   (over all %d keys)", five_digits(e.z).c_str(), p.t.tokens);
+    equation(f, "Z = Σⱼ exp(sᵢⱼ/√dₖ) = %s   (over all %d keys j)", five_digits(e.z).c_str(), p.t.tokens);
     equation(f, "%s = %s / %s = %s", sym::a_ij, five_digits(e.exp_score).c_str(), five_digits(e.z).c_str(), five_digits(e.recomputed_weight).c_str());
     ImGui::SameLine();
     // The recomputation against what the forward pass stored (float32 there).

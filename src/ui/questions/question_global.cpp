@@ -1,8 +1,11 @@
-// "Is attention local like a convolution?": where the selected query's weight
-// goes by distance on the patch grid (beside the 3 x 3 window a convolution
-// sees, which the photo outlines while this page is shown), the weight on the
-// farthest quarter of the photo, and for every head how much weight queries
-// put beyond 3 patches: from the first layer on.
+// "Is attention local like a convolution?": first the example chosen on the
+// photo on show (layer 0's head that puts the largest share of the query's
+// patch weight beyond its 3 x 3 neighbourhood, drawn on a scale that shows
+// thin spread), with a sentence that says only what its numbers support; then
+// where the selected head's weight goes by distance on the patch grid (the 3 x 3
+// neighbourhood, outlined on the photo, reported apart: weight there is not
+// reaching out), and for every head how much weight queries put beyond 3
+// patches: from the first layer on.
 #include <algorithm>
 #include <cstdio>
 #include <memory>
@@ -11,15 +14,22 @@
 #include "ui/questions/question_view.h"
 #include "ui/questions/question_widgets.h"
 #include "ui/widgets/imgui_helpers.h"
+#include "ui/widgets/map_card.h"
+#include "ui/widgets/map_view.h"
 #include "ui/widgets/plot.h"
 #include "ui/widgets/theme.h"
 #include "ui/widgets/number_table.h"
+#include "vit/analysis/attention_rows.h"
 #include "vit/analysis/global.h"
 
 namespace ui {
 namespace {
 
 constexpr int kBeyond = 3;  // "beyond 3 patches": outside the 7 x 7 around the query
+// The example's colour scale tops out at this many times an even share (1 /
+// patches), so weight spread thinly over the photo shows instead of fading
+// under the row's maximum.
+constexpr float kEvenShares = 4.f;
 
 // On the photo: the 3 x 3 patches around the query, all a 3 x 3 convolution
 // would see, so the weight outside it shows.
@@ -52,21 +62,69 @@ public:
     }
 
 private:
+    void example(const Frame& f, float w);
     void query_bands(const Frame& f, float w);
     void every_head(const Frame& f, float w);
 
     // Per photo and model: mean_mass_beyond of every layer (each walks N² weights per head).
     int beyond_generation_ = -1;
     std::vector<std::vector<double>> beyond_;
+    MapView example_map_;
 };
+
+void GlobalView::example(const Frame& f, float w) {
+    const session::AppState& s = f.s;
+    const vit::Trace& t = *s.trace();
+    const int q = s.sel.query;
+    const vit::ReachingHead r = vit::farthest_reaching_head(t, 0, q);
+    char title[160];
+    std::snprintf(title, sizeof title, "On this photo: layer 0's head that reaches farthest from patch (%d, %d): head %d",
+                  t.row_of(q), t.col_of(q), r.head);
+    evidence_heading(f, title);
+    note("Chosen on the photo on show: of the first layer's heads, the one that puts the largest share of this "
+         "query's patch weight beyond its 3 × 3 neighbourhood (CLS left out).");
+    char said[512];
+    if (r.holds)
+        std::snprintf(said, sizeof said,
+                      "Layer 0, head %d puts %.0f %% of patch (%d, %d)'s patch weight beyond its 3 × 3 neighbourhood, "
+                      "out of a 3 × 3 convolution's reach (an even spread would put %.0f %% there); %.0f %% stays "
+                      "inside the neighbourhood.",
+                      r.head, 100 * r.shares.beyond, t.row_of(q), t.col_of(q), 100 * r.shares.beyond_baseline,
+                      100 * r.shares.inside);
+    else
+        std::snprintf(said, sizeof said,
+                      "For this query no head of layer 0 puts most of its patch weight beyond the 3 × 3 "
+                      "neighbourhood: the most is head %d's %.0f %% (an even spread would put %.0f %% there), and "
+                      "%.0f %% stays inside. Attention could reach every patch; these heads learned to look near this "
+                      "query. Another query, or the every-head plot below, shows where they do reach out.",
+                      r.head, 100 * r.shares.beyond, 100 * r.shares.beyond_baseline, 100 * r.shares.inside);
+    ImGui::PushTextWrapPos(0);
+    ImGui::TextUnformatted(said);
+    ImGui::PopTextWrapPos();
+
+    const vit::Vec row = vit::attention_row(t, 0, r.head, q);
+    MapData map = weights_map(t, row, s.style);
+    map.style.normalization = gfx::Normalization::Absolute;
+    map.style.value_max = kEvenShares / static_cast<float>(t.tokens - t.prefix);
+    map.style.fade = false;  // fading would hide exactly the thin spread this map is for
+    char caption[200];
+    std::snprintf(caption, sizeof caption,
+                  "layer 0, head %d: the weight on a scale from 0 to %.0f × an even share (1/%d per patch), not the "
+                  "row's maximum, so weight spread thinly still shows",
+                  r.head, kEvenShares, t.tokens - t.prefix);
+    const ImVec2 size = fit_photo(s, ImVec2(w, std::min(w, f.px(360))));
+    const MapHit hit = map_card(f, example_map_, "example", {caption, caption_height({caption}, size.x)}, map,
+                                marks_for(t, q, s.sel.hovered_key, -1), size, nullptr, "weight");
+    weight_hover(f, hit, t, row, "weight", true);
+}
 
 void GlobalView::query_bands(const Frame& f, float w) {
     const session::AppState& s = f.s;
     const vit::Trace& t = *s.trace();
     const int l = s.sel.layer, h = s.sel.head, q = s.sel.query;
     char title[160];
-    std::snprintf(title, sizeof title, "On this photo: patch (%d, %d) as the query, layer %d, head %d", t.row_of(q),
-                  t.col_of(q), l, h);
+    std::snprintf(title, sizeof title, "The selected head: patch (%d, %d) as the query, layer %d, head %d",
+                  t.row_of(q), t.col_of(q), l, h);
     evidence_heading(f, title);
     const vit::DistanceMass m = vit::distance_mass(t, l, h, q);
     PlotSeries bars{PlotSeries::Kind::Bars, "", {}, {}, colors::accent};
@@ -80,9 +138,9 @@ void GlobalView::query_bands(const Frame& f, float w) {
     axes.y_label = "weight on the patches at that distance";
     axes.y_lo = 0, axes.y_hi = 1;
     axes.shade_lo = -0.5, axes.shade_hi = vit::kConvolutionReach + 0.5;
-    axes.shade_label = "all a 3 × 3 convolution can see";
     plot(f, "##bands", ImVec2(w, f.px(210)), axes, {bars});
-    note("Distance: how many rows or columns apart, whichever is more; 1 is the ring of 8 neighbours.");
+    note("Shaded: the same patch and distance 1, all a 3 × 3 convolution can see. Distance: how many rows or "
+         "columns apart, whichever is more; 1 is the ring of 8 neighbours.");
 
     const int quarter = static_cast<int>(vit::farthest_quarter(t, q).size());
     if (NumberTable table{f, "##mass", "what", {"weight"}, ImGuiTableFlags_RowBg, "0.0000", false}) {
@@ -90,13 +148,24 @@ void GlobalView::query_bands(const Frame& f, float w) {
             table.row(what);
             table.number("%.4f", v);
         };
-        row("inside the 3 × 3 window (outlined on the photo)", m.within_3x3);
-        row("outside it: out of a 3 × 3 convolution's reach", m.beyond_3x3);
+        row("inside the 3 × 3 neighbourhood (outlined on the photo): a convolution sees this too", m.within_3x3);
+        row("beyond it: out of a 3 × 3 convolution's reach", m.beyond_3x3);
         char far[96];
         std::snprintf(far, sizeof far, "on the farthest quarter of the photo (%d patches)", quarter);
         row(far, m.far_quarter);
         row("on CLS and other tokens with no place on the grid", m.prefix);
     }
+    const vit::NeighbourhoodShares shares = vit::neighbourhood_shares(t, l, h, q);
+    char said[400];
+    std::snprintf(said, sizeof said,
+                  "Of its weight on patches, this head puts %.0f %% beyond the 3 × 3 neighbourhood, where an even "
+                  "spread would put %.0f %%.%s",
+                  100 * shares.beyond, 100 * shares.beyond_baseline,
+                  shares.beyond >= vit::kReachesBeyondShare
+                      ? ""
+                      : " It keeps most of this query's weight near it: a local head here, as some heads are. The claim "
+                        "is about what attention can do; the example above is the first layer's head that reaches farthest.");
+    note(said);
 }
 
 void GlobalView::every_head(const Frame& f, float w) {
@@ -150,6 +219,7 @@ void GlobalView::draw(const Frame& f) {
     const vit::Trace& t = *s.trace();
     const float w = ImGui::GetContentRegionAvail().x;
     if (t.is_patch(s.sel.query)) {
+        example(f, w);
         query_bands(f, w);
     } else {
         evidence_heading(f, "On this photo");

@@ -69,8 +69,21 @@ void ScalingView::draw(const Frame& f) {
     char title[128];
     std::snprintf(title, sizeof title, "On this photo: the %d × %d scores of layer %d, head %d", t.tokens, t.tokens, l, h);
     evidence_heading(f, title);
+    const double sqrt_dk = std::sqrt(static_cast<double>(t.head_dim));
     ImGui::Text("spread (std) of q·k: %.2f     of q·k/√dₖ: %.2f     √dₖ = %.0f", histogram_.raw_std,
-                histogram_.scaled_std, std::sqrt(static_cast<double>(t.head_dim)));
+                histogram_.scaled_std, sqrt_dk);
+    // What the spread beside it supports: "near unit spread" only when it is.
+    char said[320];
+    if (vit::near_unit_spread(histogram_.scaled_std))
+        std::snprintf(said, sizeof said,
+                      "The scaled spread %.2f is near the unit spread that unit-variance q and k would give (within a "
+                      "factor of %.0f of 1).", histogram_.scaled_std, vit::kUnitSpreadFactor);
+    else
+        std::snprintf(said, sizeof said,
+                      "The scaled spread is %.2f, not 1: the division took out the factor √dₖ = %.0f that adding dₖ "
+                      "products brings; what remains is how large training made this head's q and k.",
+                      histogram_.scaled_std, sqrt_dk);
+    note(said);
     const std::vector<double> x = centres(histogram_.edges);
     std::vector<PlotSeries> hist = {
         {PlotSeries::Kind::Line, "raw q·k", x, as_doubles(histogram_.raw_counts), colors::whatif},
@@ -101,6 +114,14 @@ void ScalingView::draw(const Frame& f) {
     evidence_heading(f, "Every head of this photo: rows whose largest weight exceeds 0.99");
     if (table && table->value) {
         saturation_plot(f, *table->value, w);
+        const vit::ScalingSummary r = vit::scaling_summary(*table->value);
+        char range[400];
+        std::snprintf(range, sizeof range,
+                      "Over this photo's %d heads: %.1f %% of the rows saturate without the scaling (what-if), %.1f %% "
+                      "with it. Their scaled spread runs from %.2f to %.2f; %d of them are within a factor of %.0f of "
+                      "unit spread.", r.heads, 100 * r.saturated_raw, 100 * r.saturated_scaled, r.min_scaled_std,
+                      r.max_scaled_std, r.near_unit, vit::kUnitSpreadFactor);
+        note(range);
     } else if (table) {
         ImGui::TextColored(colors::error, "%s", table->error.c_str());
     } else {

@@ -7,6 +7,7 @@
 #include <imgui.h>
 
 #include "session/state.h"
+#include "ui/widgets/drawn_cells.h"
 
 namespace ui {
 
@@ -29,6 +30,8 @@ struct Frame {
     // Drawn for an exported figure (page_figure.h), not for the window: no
     // mouse, and experiments are asked for (emitted) instead of offered.
     bool figure = false;
+    // A figure's record of the cells it coloured from numbers (tests sample them); null in the window.
+    std::vector<DrawnCells>* drawn_cells = nullptr;
 
     void emit(session::Action a) const { out.push_back(std::move(a)); }
     float px(float logical) const { return logical * scale; }

@@ -6,9 +6,9 @@
 namespace ui {
 
 NumberTable::NumberTable(const Frame& f, const char* id, const char* label, std::initializer_list<const char*> numbers,
-                         ImGuiTableFlags flags, const char* widest, bool headers)
+                         ImGuiTableFlags flags, const char* widest, bool headers, float width)
     : f_(f), wrap_labels_(widest != nullptr) {
-    open_ = ImGui::BeginTable(id, 1 + static_cast<int>(numbers.size()), flags);
+    open_ = ImGui::BeginTable(id, 1 + static_cast<int>(numbers.size()), flags, ImVec2(width, 0));
     if (!open_) return;
     float width = 0;
     if (widest) {

@@ -14,9 +14,10 @@ public:
     // label: the first column's header; numbers: the number columns' headers.
     // widest: a number as wide as the widest (in mono), which fixes the number
     // columns' width; null: they stretch with the table. headers: draw the
-    // header row.
+    // header row. width: the table's, 0 for the whole line.
     NumberTable(const Frame& f, const char* id, const char* label, std::initializer_list<const char*> numbers,
-                ImGuiTableFlags flags = ImGuiTableFlags_RowBg, const char* widest = nullptr, bool headers = true);
+                ImGuiTableFlags flags = ImGuiTableFlags_RowBg, const char* widest = nullptr, bool headers = true,
+                float width = 0);
     ~NumberTable();
     NumberTable(const NumberTable&) = delete;
     NumberTable& operator=(const NumberTable&) = delete;

@@ -72,6 +72,34 @@ DistanceMass distance_mass(const Trace& t, int layer, int head, int query) {
     return distance_mass(t, attention_row(t, layer, head, query), query);
 }
 
+NeighbourhoodShares neighbourhood_shares(const Trace& t, const Vec& weights, int query) {
+    const DistanceMass m = distance_mass(t, weights, query);
+    NeighbourhoodShares s;
+    const double patch_weight = m.within_3x3 + m.beyond_3x3;
+    if (patch_weight > 0) s.inside = m.within_3x3 / patch_weight, s.beyond = m.beyond_3x3 / patch_weight;
+    int outside = 0;
+    for (int j = t.prefix; j < t.tokens; ++j) outside += chebyshev(t, j, query) > kConvolutionReach;
+    s.beyond_baseline = static_cast<double>(outside) / (t.tokens - t.prefix);
+    return s;
+}
+
+NeighbourhoodShares neighbourhood_shares(const Trace& t, int layer, int head, int query) {
+    return neighbourhood_shares(t, attention_row(t, layer, head, query), query);
+}
+
+ReachingHead farthest_reaching_head(const Trace& t, int layer, int query) {
+    if (layer < 0 || layer >= static_cast<int>(t.layers.size()))
+        throw Error("layer " + std::to_string(layer) + " is out of range");
+    ReachingHead best;
+    const int heads = static_cast<int>(t.layers[layer].heads.size());
+    for (int h = 0; h < heads; ++h) {
+        const NeighbourhoodShares s = neighbourhood_shares(t, layer, h, query);
+        if (h == 0 || s.beyond > best.shares.beyond) best.head = h, best.shares = s;
+    }
+    best.holds = best.shares.beyond >= kReachesBeyondShare;
+    return best;
+}
+
 std::vector<double> mean_mass_beyond(const Trace& t, int layer, int distance) {
     if (layer < 0 || layer >= static_cast<int>(t.layers.size()))
         throw Error("layer " + std::to_string(layer) + " is out of range");

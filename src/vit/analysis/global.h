@@ -36,6 +36,36 @@ DistanceMass distance_mass(const Trace& t, const Vec& weights, int query);
 // The same for the trace's own weights of (layer, head).
 DistanceMass distance_mass(const Trace& t, int layer, int head, int query);
 
+// The query's patch weight inside and outside its 3 x 3 neighbourhood, as
+// shares of its weight on patch keys (CLS and registers left out, the rest
+// renormalised), beside the fair baseline: the share of the patches that lie
+// outside the neighbourhood (what an even spread would put there; 187 of 196
+// for a patch away from the border). Weight inside the neighbourhood is not
+// evidence of reaching out, so it is reported apart.
+struct NeighbourhoodShares {
+    double inside = 0;            // on the query and its (up to) 8 neighbours
+    double beyond = 0;            // on every other patch; inside + beyond = 1
+    double beyond_baseline = 0;   // patches outside the neighbourhood / all patches
+};
+NeighbourhoodShares neighbourhood_shares(const Trace& t, const Vec& weights, int query);
+NeighbourhoodShares neighbourhood_shares(const Trace& t, int layer, int head, int query);
+
+// "Attention reaches beyond a convolution's window" holds for a head and
+// query when most of the query's patch weight lies outside its 3 x 3
+// neighbourhood.
+constexpr double kReachesBeyondShare = 0.5;
+
+// The head of `layer` that puts the largest share of the query's patch weight
+// beyond its 3 x 3 neighbourhood (the first on ties): the example the global
+// page shows, chosen on the photo on show; holds says whether that share
+// reaches kReachesBeyondShare.
+struct ReachingHead {
+    int head = 0;
+    NeighbourhoodShares shares;
+    bool holds = false;
+};
+ReachingHead farthest_reaching_head(const Trace& t, int layer, int query);
+
 // The quarter of the patches farthest from the query patch (row, col):
 // ceil(grid^2 / 4) patch tokens, ranked by Chebyshev distance (largest first),
 // ties by squared Euclidean distance (largest first), then by token index

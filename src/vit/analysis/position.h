@@ -15,4 +15,18 @@ Mat position_similarity(const Model& model, int grid);
 // Throws vit::Error when (row, col) is outside the grid.
 Vec position_similarity_row(const Model& model, int grid, int row, int col);
 
+// What the position page's claim ("positions close on the photo ended up with
+// similar vectors") rests on, from a position_similarity() matrix: the mean
+// cosine over pairs of positions at Chebyshev distance 1 (neighbours) and at 4
+// or more (far apart), and among the far pairs those in the same row, the same
+// column, and neither. The claim holds when neighbours are more similar than
+// far pairs.
+struct PositionStructure {
+    double neighbours = 0, far = 0;
+    double far_same_row = 0, far_same_col = 0, far_other = 0;
+    bool holds() const { return neighbours > far; }
+};
+constexpr int kFarPositions = 4;
+PositionStructure position_structure(const Mat& similarity, int grid);
+
 }  // namespace vit

@@ -5,9 +5,11 @@ namespace vit {
 const std::vector<QuestionPage>& all_questions() {
     static const std::vector<QuestionPage> questions = {
         {"scaling", "Why divide by √dₖ?",
-         "A score q·k adds up dₖ products, so its spread grows like √dₖ. Without the division the largest score "
-         "would take almost all the weight, and a softmax that is nearly one-hot barely changes when its scores "
-         "change: learning would stall. Dividing by √dₖ keeps the scores near unit spread.",
+         "A score q·k adds up dₖ products, so for q and k of unit-variance entries its spread grows like √dₖ. "
+         "Without the division, wider heads would start with wider scores: the largest would often take almost all "
+         "the weight, and a softmax that is nearly one-hot barely changes when its scores change, so learning stalls. Dividing "
+         "by √dₖ takes that growth out (unit-variance q and k give unit spread at any dₖ); how wide a trained "
+         "head's scores are is then up to its learned W_Q and W_K, as measured below.",
          "vit/analysis/scaling.h",
          "layer,head,raw_std,scaled_std,saturated_share_raw,saturated_share_scaled,jacobian_norm_raw,jacobian_norm_scaled"},
         {"heads", "What do several heads buy?",
@@ -18,8 +20,8 @@ const std::vector<QuestionPage>& all_questions() {
          "layer,head,mean_distance_px,spread_keys"},
         {"quadratic", "Why is attention quadratic?",
          "Every token compares its query with every token's key: N tokens make N × N weights per head. Doubling "
-         "the photo's side quadruples the patches and multiplies the weights by sixteen, while the linear layers "
-         "grow only with N.",
+         "the photo's side quadruples the patches and multiplies the weights by about sixteen, while the linear "
+         "layers grow only with N.",
          "vit/analysis/quadratic.h",
          "size,tokens,attention_weights,attention_bytes,linear_ms,attention_ms"},
         {"cls", "How does the class token gather the image?",
@@ -29,13 +31,15 @@ const std::vector<QuestionPage>& all_questions() {
          "vit/analysis/cls.h",
          "layer,cls_self_weight,lens_top1,lens_top1_prob,final_top1_prob"},
         {"global", "Is attention local like a convolution?",
-         "No: from the first layer, a patch can take weight from any other patch, however far. A 3 × 3 "
-         "convolution sees only its neighbours; attention's reach is the whole photo.",
+         "Not necessarily: from the first layer, a patch can take weight from any other patch, however far. A "
+         "3 × 3 convolution sees only its neighbours; attention's reach is the whole photo. How far each head "
+         "actually looks is learned: some stay near their query, others spread over the photo.",
          "vit/analysis/global.h",
          "layer,head,mass_same,mass_1,mass_2_3,mass_4_7,mass_8_plus,mass_far_quarter"},
         {"dynamic", "Are the weights fixed, like a kernel?",
-         "No: which patches talk to which is computed from the photo itself. Another photo, or the same content "
-         "moved, gives other weights; a convolution applies one fixed kernel everywhere.",
+         "No: which patches talk to which is computed from the photo itself. A convolution applies one fixed "
+         "kernel everywhere: the same weight for each offset, at every patch of every photo. Attention gives the "
+         "same query position other weights on another photo, and one offset other weights at other patches.",
          "vit/analysis/dynamic.h",
          "layer,head,jsd", true},
         {"permutation", "Why does a ViT need position embeddings?",

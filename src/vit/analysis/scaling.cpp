@@ -169,4 +169,20 @@ std::vector<DotProductSpread> dot_product_control(const std::vector<int>& dims, 
     return out;
 }
 
+bool near_unit_spread(double scaled_std) {
+    return scaled_std >= 1.0 / kUnitSpreadFactor && scaled_std <= kUnitSpreadFactor;
+}
+
+ScalingSummary scaling_summary(const ScalingTable& table) {
+    ScalingSummary r;
+    const Eigen::MatrixXd& s = table.scaled_std;
+    r.heads = static_cast<int>(s.size());
+    if (!r.heads) return r;
+    r.min_scaled_std = s.minCoeff(), r.max_scaled_std = s.maxCoeff();
+    for (Eigen::Index i = 0; i < s.size(); ++i) r.near_unit += near_unit_spread(s.data()[i]);
+    r.saturated_raw = table.saturated_raw.mean();
+    r.saturated_scaled = table.saturated_scaled.mean();
+    return r;
+}
+
 }  // namespace vit

@@ -47,6 +47,23 @@ struct ScalingTable {
 constexpr double kSaturationThreshold = 0.99;
 ScalingTable scaling_table(const Trace& t, double threshold = kSaturationThreshold);
 
+// Whether a spread (std) of scaled scores is "near unit spread": within a
+// factor of kUnitSpreadFactor of 1, the spread unit-variance q and k give.
+// A trained head's q and k are not unit-variance, so its scaled spread is
+// what training made it; the page says "near unit spread" only when this holds.
+constexpr double kUnitSpreadFactor = 2.0;
+bool near_unit_spread(double scaled_std);
+
+// Over every head of a table: the smallest and largest scaled spread, how
+// many heads are near unit spread, and the share of rows saturated without
+// and with the scaling (the mean over the heads: every head has N rows).
+struct ScalingSummary {
+    double min_scaled_std = 0, max_scaled_std = 0;
+    int near_unit = 0, heads = 0;
+    double saturated_raw = 0, saturated_scaled = 0;
+};
+ScalingSummary scaling_summary(const ScalingTable& table);
+
 // The control that needs no model: q and k with independent standard normal
 // entries (so unit variance), d_k of them each; the std of q.k over `samples`
 // pairs is sqrt(d_k) in theory. Normals come from mt19937 (a fully specified

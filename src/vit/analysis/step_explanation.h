@@ -23,7 +23,7 @@ struct StepExplanation {
     float score = 0;           // s_ij
     float scaled_score = 0;    // s_ij / sqrt(d_k)
     double exp_score = 0;      // exp(s_ij / sqrt(d_k)), in double
-    double z = 0;              // sum over all keys of exp(s_ik / sqrt(d_k))
+    double z = 0;              // sum over all keys j of exp(s_ij / sqrt(d_k))
     double recomputed_weight = 0;  // exp_score / z
     float model_weight = 0;    // a_ij as the forward pass stored it (float32)
     bool agrees = false;       // recomputed_weight matches model_weight (1e-6 + 1e-4 relative)
