@@ -1,12 +1,15 @@
 // Animated GIFs through giflib (Debian libgif-dev): frames added one at a
 // time (a long sweep never sits in memory whole), each quantised to its own
 // 256-colour palette by giflib's median cut, looping forever. The file is
-// written as PATH.tmp and renamed over PATH by finish(); a writer destroyed
-// before that removes its temporary file, so a failure leaves nothing.
+// written under the output rule (vit/base/output_file.h): a temporary name of
+// this run's, renamed into place by finish(); a writer destroyed before that
+// removes its temporary file, so a failure leaves nothing.
 #pragma once
+#include <memory>
 #include <string>
 
 #include "rgba_image.h"
+#include "vit/base/output_file.h"
 
 struct GifFileType;
 
@@ -15,7 +18,7 @@ namespace gfx {
 class GifWriter {
 public:
     // Every frame is width x height. Throws vit::Error naming the path.
-    GifWriter(const std::string& path, int width, int height);
+    GifWriter(const std::string& path, int width, int height, const vit::OutputRules& rules);
     ~GifWriter();
     GifWriter(const GifWriter&) = delete;
     GifWriter& operator=(const GifWriter&) = delete;
@@ -25,7 +28,8 @@ public:
     void finish();
 
 private:
-    std::string path_, tmp_;
+    std::string path_;
+    std::unique_ptr<vit::OutputTemp> temp_;
     int width_, height_;
     GifFileType* gif_ = nullptr;
 };

@@ -137,6 +137,9 @@ struct AppState {
     std::vector<PageTarget> page_targets;
     std::vector<PageTarget> tour_offer_buttons;  // the first run's offer: its two buttons, the same way
     std::string export_dir = ".";     // where screenshots and figures go
+    // An export's file exists: the window asks whether to replace it (this
+    // path; empty: no question). The answer is act::AnswerReplace.
+    std::string replace_question;
     std::string photos_dir, models_dir;  // the project's sample photos and models, for the browser
     // Where the photo (not the panel) sits in the window, logical pixels;
     // the state file reports it so tests can click on a patch.
@@ -186,12 +189,16 @@ struct ShowGetModel { bool show; };            // the File > Get a model… dial
 struct GetModel { std::string name; };         // download a known model (or open it when already there)
 struct CancelDownload {};
 struct OpenCompare { std::string path; };      // a second photo, run with the same model
-struct Screenshot { std::string path; };       // empty: a descriptive name in export_dir
-struct ExportFigure { std::string path; };     // empty: a descriptive name in export_dir
+// The exports' `replace`: the person said yes to replacing an existing file
+// (the window's question); without it an existing file is never replaced.
+struct Screenshot { std::string path; bool replace = false; };    // empty: a descriptive name in export_dir
+struct ExportFigure { std::string path; bool replace = false; };  // empty: a descriptive name in export_dir
 struct ExportQuestionFigure {                  // a Questions page as a PNG figure
     std::string path;                          // empty: a descriptive name in export_dir
     std::string page;                          // empty: the page the state shows (question)
+    bool replace = false;
 };
+struct AnswerReplace { bool replace; };        // the answer to replace_question (the window redoes the export)
 struct OpenTour { std::string path; };         // the window reads it (empty: the tour that ships), then StartTour
 struct StartTour { std::shared_ptr<const Tour> tour; };  // begins at its first step
 struct TourGo { int step; };                   // shows that step (clamped) and sets the state it declares
@@ -201,7 +208,7 @@ struct AnswerTourOffer { bool take; };
 struct SetClassroom { bool on; };
 struct SetMathStep { int step; };
 struct RecordSweepPath { bool on; };            // on: a new, empty path
-struct ExportSweep { std::string path; };      // the GIF (window): along the path, or every patch; empty: a name in export_dir              // classroom mode's one step (clamped to 1..kMathSteps)         // the first run's offer: the tour (OpenTour) or not now
+struct ExportSweep { std::string path; bool replace = false; };      // the GIF (window): along the path, or every patch; empty: a name in export_dir              // classroom mode's one step (clamped to 1..kMathSteps)         // the first run's offer: the tour (OpenTour) or not now
 struct Quit {};
 }  // namespace act
 
@@ -210,7 +217,7 @@ using Action = std::variant<act::SelectQuery, act::MoveQuery, act::SetLayer, act
                             act::SetTemperature, act::DismissError, act::SetImageView, act::SetHeadThumbs, act::SetPageTargets, act::SetTourOfferButtons, act::SetInputSize, act::ShowHelp, act::ShowTab, act::ShowQuestion, act::RunExperiment, act::CancelExperiment, act::RunAnalysis, act::OpenBrowser, act::OpenImage,
                             act::OpenModel, act::OpenCompare, act::ShowGetModel, act::GetModel, act::CancelDownload,
                             act::Screenshot, act::ExportFigure, act::ExportQuestionFigure, act::OpenTour, act::StartTour,
-                            act::TourGo, act::ExitTour, act::ExportTourSlides, act::AnswerTourOffer, act::SetClassroom, act::SetMathStep, act::RecordSweepPath, act::ExportSweep, act::Quit>;
+                            act::TourGo, act::ExitTour, act::ExportTourSlides, act::AnswerTourOffer, act::SetClassroom, act::SetMathStep, act::RecordSweepPath, act::ExportSweep, act::AnswerReplace, act::Quit>;
 
 // Applies a state-only action; returns false for actions the window handles.
 bool apply(AppState& s, const Action& a);

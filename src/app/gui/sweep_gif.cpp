@@ -13,7 +13,9 @@ namespace app {
 
 namespace fs = std::filesystem;
 
-SweepWritten write_sweep(const Sweep& sweep, const std::string& out, const fs::path& frames_dir) {
+SweepWritten write_sweep(const Sweep& sweep, const std::string& out, const vit::OutputRules& rules,
+                         const fs::path& frames_dir) {
+    vit::check_output(out, rules);  // before the drawing
     const vit::Trace& trace = *sweep.trace;
     std::vector<int> path = sweep.path;
     if (path.empty())
@@ -32,13 +34,9 @@ SweepWritten write_sweep(const Sweep& sweep, const std::string& out, const fs::p
     style.normalization = gfx::Normalization::Absolute;
     style.value_max = top > 0 ? top : 1.f;
 
-    std::error_code ec;
-    const fs::path partial = frames_dir.empty() ? fs::path() : fs::path(frames_dir.string() + ".partial");
-    if (!partial.empty()) {
-        fs::remove_all(partial, ec);
-        if (!fs::create_directory(partial, ec) || ec) throw vit::Error("cannot make " + partial.string());
-    }
-    try {
+    std::unique_ptr<vit::OutputFolder> frames;
+    if (!frames_dir.empty()) frames = std::make_unique<vit::OutputFolder>(frames_dir.string(), rules);
+    {
         std::unique_ptr<gfx::GifWriter> gif;
         for (size_t i = 0; i < path.size(); ++i) {
             choice.query = path[i];
@@ -47,19 +45,17 @@ SweepWritten write_sweep(const Sweep& sweep, const std::string& out, const fs::p
             spec.size = sweep.frame_size;
             spec.note += " \u00b7 frame " + std::to_string(i + 1) + " of " + std::to_string(path.size());
             const gfx::Figure fig = gfx::render_figure(spec);
-            if (!gif) gif = std::make_unique<gfx::GifWriter>(out, fig.image.width, fig.image.height);
+            if (!gif) gif = std::make_unique<gfx::GifWriter>(out, fig.image.width, fig.image.height, rules);
             gif->add(fig.image, sweep.delay_ms);
-            if (!partial.empty()) {
+            if (frames) {
                 char name[32];
                 std::snprintf(name, sizeof name, "frame_%03zu.png", i + 1);
-                gfx::write_png((partial / name).string(), fig.image, fig.metadata);
+                frames->write(name, gfx::encode_png(fig.image.pixels.data(), fig.image.width, fig.image.height,
+                                                    fig.metadata));
             }
         }
         gif->finish();
-        if (!partial.empty()) fs::rename(partial, frames_dir);
-    } catch (...) {
-        if (!partial.empty()) fs::remove_all(partial, ec);
-        throw;
+        if (frames) frames->commit();
     }
     return {path.size(), style.value_max};
 }

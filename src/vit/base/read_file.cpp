@@ -14,6 +14,8 @@ std::string read_whole_file(const std::string& path, uint64_t max_bytes, const s
     namespace fs = std::filesystem;
     std::error_code ec;
     const fs::file_status status = fs::status(path, ec);
+    // Only a missing file is "not found": a symlink loop or a forbidden folder says what it is.
+    if (ec && status.type() != fs::file_type::not_found) throw Error("cannot read " + path + ": " + ec.message());
     if (!fs::exists(status)) throw Error(path + ": not found");
     if (fs::is_directory(status)) throw Error(path + ": is a directory, not " + what);
     if (!fs::is_regular_file(status)) throw Error(path + ": is not a regular file");
