@@ -78,7 +78,7 @@ TEST(TourBounds, RegionsAreSetsAPatchListedTwiceIsRefused) {
     for (int i = 0; i < 44; ++i) twice += " 0,0-13";
     EXPECT_NE(tour_error(twice + "\n" + kStep).find("region dog lists patch 0,0 more than once"), std::string::npos)
         << tour_error(twice + "\n" + kStep);
-    EXPECT_NE(tour_error(kHead + "region dog: 1,2 0,0-3\n" + kStep).find("patch 1,2 more than once"), std::string::npos);
+    EXPECT_NE(tour_error(kHead + "region dog: 1,2 1,0-3\n" + kStep).find("patch 1,2 more than once"), std::string::npos);
     // Two lines of one region are one set too.
     EXPECT_NE(tour_error(kHead + "region dog: 1,2\nregion dog: 1,1-2\n" + kStep).find("more than once"),
               std::string::npos);

@@ -85,16 +85,21 @@ TEST(OutputFile, AProtectedFileIsNeverWrittenOverEvenWithForce) {
     write_text(dir.file("photo.jpg"), "JPEG bytes");
     write_text(dir.file("model/config.json"), "{}");
     fs::create_symlink(dir.file("photo.jpg"), dir.file("link.png"));
+    fs::create_directories(dir.file("weights"));
+    write_text(dir.file("weights/model.safetensors"), "weights");
+    fs::create_symlink(dir.file("weights/model.safetensors"), dir.file("model/model.safetensors"));
     OutputRules rules = forced();
     rules.protected_files = {dir.file("photo.jpg")};
     rules.protected_folders = {dir.file("model")};
     for (const std::string& target : {dir.file("photo.jpg"), dir.file("./photo.jpg"), dir.file("link.png"),
-                                      dir.file("model/config.json"), dir.file("model/../model/config.json")}) {
+                                      dir.file("model/config.json"), dir.file("model/../model/config.json"),
+                                      dir.file("model/model.safetensors")}) {
         const std::string why = refusal([&] { vit::write_output(target, "CSV", rules); });
         EXPECT_NE(why.find("never writes over"), std::string::npos) << target << ": " << why;
     }
     EXPECT_EQ(read_text(dir.file("photo.jpg")), "JPEG bytes");
     EXPECT_EQ(read_text(dir.file("model/config.json")), "{}");
+    EXPECT_EQ(read_text(dir.file("weights/model.safetensors")), "weights");
     // A new file beside them is fine.
     vit::write_output(dir.file("model/notes.csv"), "ok", rules);
     EXPECT_EQ(read_text(dir.file("model/notes.csv")), "ok");

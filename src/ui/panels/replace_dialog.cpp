@@ -1,5 +1,8 @@
 #include "ui/panels/replace_dialog.h"
 
+#include <algorithm>
+#include <string>
+
 #include <imgui.h>
 
 namespace ui {
@@ -24,7 +27,7 @@ void replace_dialog(const Frame& f) {
             ImGui::CloseCurrentPopup();
         }
         ImGui::SameLine();
-        if (ImGui::Button("Keep it") || ImGui::IsKeyPressed(ImGuiKey_Escape)) {
+        if (ImGui::Button("Keep it") || ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape))) {
             f.emit(session::act::AnswerReplace{false});
             ImGui::CloseCurrentPopup();
         }

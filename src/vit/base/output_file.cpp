@@ -45,19 +45,23 @@ void refuse_protected(const std::string& path, const OutputRules& rules) {
     for (const std::string& p : rules.protected_files)
         if (!p.empty() && same_file(path, p))
             throw Error(path + " is the photo being read (" + p + "); vitscope never writes over it, even with --force");
-    const fs::path real = fs::weakly_canonical(path, ec);
+    // The folder the name is in, and the one it leads to (a link in the model folder, or to it).
+    const fs::path named_in = fs::absolute(path, ec).parent_path();
+    const fs::path real_in = fs::weakly_canonical(path, ec).parent_path();
     for (const std::string& folder : rules.protected_folders)
-        if (!folder.empty() && !ec && same_file(real.parent_path(), folder))
+        if (!folder.empty() && (same_file(named_in, folder) || same_file(real_in, folder)))
             throw Error(path + " is a file of the open model (" + folder +
                         "); vitscope never writes over it, even with --force");
 }
 
 std::string temp_name(const std::string& path) {
     static std::atomic<unsigned> sequence{0};
-    const fs::path p(path);
-    return (folder_of(path) / ("." + p.filename().string() + ".vitscope-" + std::to_string(::getpid()) + "-" +
-                               std::to_string(sequence++) + ".tmp"))
-        .string();
+    // Appended piece by piece: GCC 12 warns falsely on "." + std::string&& (stringop-overflow).
+    std::string name(1, '.');
+    name.append(fs::path(path).filename().string());
+    name.append(".vitscope-").append(std::to_string(::getpid())).append("-").append(std::to_string(sequence++));
+    name.append(".tmp");
+    return (folder_of(path) / name).string();
 }
 
 // Renames without replacing anything (RENAME_NOREPLACE; a hard link where the
