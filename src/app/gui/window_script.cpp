@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
-#include <fstream>
+#include <filesystem>
 #include <set>
 #include <sstream>
 
@@ -132,8 +132,11 @@ std::vector<ScriptCommand> script_from_cli(const CliArgs& args) {
     if (args.has("--select")) out.push_back({"select", args.get("--select"), "--select"});
     if (args.has("--script")) {
         const std::string path = args.get("--script");
-        for (auto& c : parse_script(vit::read_whole_file(path, kMaxScriptBytes, "a window script"), path))
-            out.push_back(std::move(c));
+        std::error_code ec;
+        const bool empty = std::filesystem::is_regular_file(path, ec) && std::filesystem::file_size(path, ec) == 0 && !ec;
+        // A regular file of at most 1 MiB: a FIFO would block the window before it opens.
+        const std::string text = empty ? "" : vit::read_whole_file(path, kMaxScriptBytes, "a window script");
+        for (auto& c : parse_script(text, path)) out.push_back(std::move(c));
     }
     if (args.has("--screenshot")) {
         out.push_back({"frames", "3", "--screenshot"});
