@@ -194,7 +194,9 @@ def tours():
     # Tours that crashed or exhausted the program: refused at once, one line naming the line.
     cases = [
         ("a step title of 20,000 characters", "title: T\nstep: " + "W" * 20000 + "\ntext: x\n", ":2: the line is"),
-        ("25,000 steps", "title: T\n" + "step: S\ntext: x\n" * 25000, "more than 100 steps"),
+        ("25,000 steps (400 KB: over the size limit)", "title: T\n" + "step: S\ntext: x\n" * 25000,
+         "over the 256 KiB limit for a tour"),
+        ("101 steps", "title: T\n" + "step: S\ntext: x\n" * 101, "more than 100 steps"),
         ("a region listing 0,0-13 44 times", "title: T\nregion dog:" + " 0,0-13" * 44 + "\nstep: S\ntext: {share:dog}\n",
          "lists patch 0,0 more than once"),
         ("text: {grid without its brace", "title: T\nstep: S\ntext: {grid\n", "has no closing '}'"),

@@ -28,9 +28,13 @@ std::string read_whole_file(const std::string& path, uint64_t max_bytes, const s
     const long size = std::ftell(file.get());
     if (size < 0) throw fail(errno);
     if (size == 0) throw Error(path + ": is empty");
-    if (static_cast<uint64_t>(size) > max_bytes)
-        throw Error(path + ": is " + std::to_string(size >> 20) + " MiB, over the " + std::to_string(max_bytes >> 20) +
-                    " MiB limit for " + what);
+    if (static_cast<uint64_t>(size) > max_bytes) {
+        // In MiB, or KiB for limits under one MiB (a tour's 256 KiB): never "0 MiB".
+        const int shift = max_bytes >= (1u << 20) ? 20 : 10;
+        const char* unit = shift == 20 ? " MiB" : " KiB";
+        throw Error(path + ": is " + std::to_string(size >> shift) + unit + ", over the " +
+                    std::to_string(max_bytes >> shift) + unit + " limit for " + what);
+    }
     std::rewind(file.get());
 
     std::string bytes(static_cast<size_t>(size), '\0');
