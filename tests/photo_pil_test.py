@@ -60,7 +60,7 @@ def same_libraries():
 
 
 def vitscope_photo(path, out_dir):
-    run = subprocess.run([BIN, "dump", str(path), "-o", str(out_dir), "--model", MODEL], capture_output=True, text=True)
+    run = subprocess.run([BIN, "dump", str(path), "-o", str(out_dir), "--model", MODEL, "--force"], capture_output=True, text=True)
     if run.returncode != 0:
         return f"exit {run.returncode}: {run.stderr.strip()}"
     return np.load(out_dir / "photo.npy")

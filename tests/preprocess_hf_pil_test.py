@@ -239,7 +239,7 @@ def main():
 
             for label, file, img, exact in inputs:
                 out = tmp / "dump"
-                run = subprocess.run([BIN, "dump", str(file), "-o", str(out), "--model", str(folder)],
+                run = subprocess.run([BIN, "dump", str(file), "-o", str(out), "--model", str(folder), "--force"],
                                      capture_output=True, text=True)
                 if run.returncode != 0:
                     tally.check(f"{name} / {label}: dump runs", False, run.stderr.strip())

@@ -71,7 +71,7 @@ def reference(img, cfg, size):
 
 
 def vitscope_input(binary, model, path, out_dir, size):
-    cmd = [binary, "dump", str(path), "-o", str(out_dir), "--model", str(model)]
+    cmd = [binary, "dump", str(path), "-o", str(out_dir), "--model", str(model), "--force"]  # the folder is reused: its files are replaced
     if size:
         cmd += ["--size", str(size)]
     run = subprocess.run(cmd, capture_output=True, text=True)

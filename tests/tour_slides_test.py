@@ -104,7 +104,7 @@ def main():
           len(os.listdir(out)) == len(names) + 1, r.stderr)
     missing = os.path.join(TMP, "no", "slides")
     r = vitscope("-o", missing)
-    check("DIR in a folder that is not there: refused", refused(r, "is not a folder", missing) and
+    check("DIR in a folder that is not there: refused", refused(r, "does not exist", missing) and
           not os.path.exists(missing), r.stderr)
     bad = os.path.join(TMP, "bad.tour")
     with open(bad, "w") as f:

@@ -14,7 +14,7 @@
 #include "commands.h"
 #include "npy.h"
 #include "pipeline.h"
-#include "vit/base/atomic_file.h"
+#include "output_rules.h"
 #include "vit/base/error.h"
 #include "vit/forward/backward.h"
 #include "vit/forward/classes.h"
@@ -38,39 +38,49 @@ std::string stack_heads(const vit::Trace& t, Pick pick) {
     return encode_npy({layers, heads, first.rows(), first.cols()}, all.data());
 }
 
+constexpr const char* kFiles[] = {"photo.npy", "input.npy", "attn.npy", "q.npy",        "k.npy",
+                                  "v.npy",     "out.npy",   "pos_embed.npy", "logits.npy", "meta.json"};
+
 }  // namespace
 
 int cmd_dump(const CliArgs& args) {
     const std::string dir = args.get("--output");
     if (dir.empty()) throw vit::Error("dump needs -o DIR");
+    const auto file = [&](const char* name) { return (std::filesystem::path(dir) / name).string(); };
+    // The output rule, before any work: its files replace earlier ones only with --force.
+    const vit::OutputRules rules = output_rules(args);
+    std::error_code ec;
+    if (std::filesystem::exists(dir, ec))
+        for (const char* name : kFiles) vit::check_output(file(name), rules);
+    if (args.has("--class") && std::filesystem::exists(dir, ec))
+        for (const char* name : {"grad_attn.npy", "grad_x_in.npy", "grad_x_out.npy"}) vit::check_output(file(name), rules);
     Pipeline p = run_pipeline(args);
     std::optional<vit::Gradients> gradients;  // computed before anything is written
     if (args.has("--class")) gradients = vit::class_gradients(p.model, p.trace, vit::find_class(p.model, args.get("--class")));
-    std::error_code ec;
     std::filesystem::create_directories(dir, ec);
     if (ec) throw vit::Error(dir + ": cannot create (" + ec.message() + ")");
     const vit::Trace& t = p.trace;
-    const auto file = [&](const char* name) { return (std::filesystem::path(dir) / name).string(); };
-    vit::write_file_atomic(file("photo.npy"), encode_npy({p.image.height, p.image.width, 3}, p.image.rgb.data()));
-    vit::write_file_atomic(file("input.npy"), encode_npy({3, p.input.size, p.input.size}, p.input.chw.data()));
-    vit::write_file_atomic(file("attn.npy"), stack_heads(t, [](const vit::HeadTrace& h) -> const vit::Mat& { return h.attn; }));
-    vit::write_file_atomic(file("q.npy"), stack_heads(t, [](const vit::HeadTrace& h) -> const vit::Mat& { return h.q; }));
-    vit::write_file_atomic(file("k.npy"), stack_heads(t, [](const vit::HeadTrace& h) -> const vit::Mat& { return h.k; }));
-    vit::write_file_atomic(file("v.npy"), stack_heads(t, [](const vit::HeadTrace& h) -> const vit::Mat& { return h.v; }));
-    vit::write_file_atomic(file("out.npy"), stack_heads(t, [](const vit::HeadTrace& h) -> const vit::Mat& { return h.out; }));
+    const auto write = [&](const std::string& path, const std::string& bytes) { vit::write_output(path, bytes, rules); };
+    write(file("photo.npy"), encode_npy({p.image.height, p.image.width, 3}, p.image.rgb.data()));
+    write(file("input.npy"), encode_npy({3, p.input.size, p.input.size}, p.input.chw.data()));
+    write(file("attn.npy"), stack_heads(t, [](const vit::HeadTrace& h) -> const vit::Mat& { return h.attn; }));
+    write(file("q.npy"), stack_heads(t, [](const vit::HeadTrace& h) -> const vit::Mat& { return h.q; }));
+    write(file("k.npy"), stack_heads(t, [](const vit::HeadTrace& h) -> const vit::Mat& { return h.k; }));
+    write(file("v.npy"), stack_heads(t, [](const vit::HeadTrace& h) -> const vit::Mat& { return h.v; }));
+    write(file("out.npy"), stack_heads(t, [](const vit::HeadTrace& h) -> const vit::Mat& { return h.out; }));
     const vit::Mat pos = vit::interpolate_pos_embed(p.model, t.grid);  // what the run added, at its grid
-    vit::write_file_atomic(file("pos_embed.npy"), encode_npy({pos.rows(), pos.cols()}, pos.data()));
+    write(file("pos_embed.npy"), encode_npy({pos.rows(), pos.cols()}, pos.data()));
     if (t.logits.size())
-        vit::write_file_atomic(file("logits.npy"), encode_npy({t.logits.size()}, t.logits.data()));
+        write(file("logits.npy"), encode_npy({t.logits.size()}, t.logits.data()));
     if (gradients) {
         std::vector<float> attn, x_in;
         for (const auto& layer : gradients->attn)
             for (const vit::Mat& head : layer) attn.insert(attn.end(), head.data(), head.data() + head.size());
         for (const vit::Mat& x : gradients->x_in) x_in.insert(x_in.end(), x.data(), x.data() + x.size());
         const int64_t layers = t.layers.size(), heads = t.layers[0].heads.size(), dim = gradients->x_out.cols();
-        vit::write_file_atomic(file("grad_attn.npy"), encode_npy({layers, heads, t.tokens, t.tokens}, attn.data()));
-        vit::write_file_atomic(file("grad_x_in.npy"), encode_npy({layers, t.tokens, dim}, x_in.data()));
-        vit::write_file_atomic(file("grad_x_out.npy"), encode_npy({t.tokens, dim}, gradients->x_out.data()));
+        write(file("grad_attn.npy"), encode_npy({layers, heads, t.tokens, t.tokens}, attn.data()));
+        write(file("grad_x_in.npy"), encode_npy({layers, t.tokens, dim}, x_in.data()));
+        write(file("grad_x_out.npy"), encode_npy({t.tokens, dim}, gradients->x_out.data()));
     }
     char meta[512];
     std::snprintf(meta, sizeof meta,
@@ -79,7 +89,7 @@ int cmd_dump(const CliArgs& args) {
                   "\"scheme\": \"%s\", \"crop\": [%.6f, %.6f, %.6f, %.6f], \"seconds\": %.6f}\n",
                   t.grid, t.prefix, t.registers, t.tokens, t.layers.size(), t.layers[0].heads.size(), t.head_dim,
                   p.model.scheme.c_str(), p.input.crop.x, p.input.crop.y, p.input.crop.w, p.input.crop.h, t.seconds);
-    vit::write_file_atomic(file("meta.json"), meta);
+    write(file("meta.json"), meta);
     return 0;
 }
 

@@ -8,7 +8,7 @@
 #include "commands.h"
 #include "explain_figure.h"
 #include "explain_questions.h"
-#include "vit/base/atomic_file.h"
+#include "output_rules.h"
 #include "vit/base/error.h"
 
 namespace app {
@@ -39,6 +39,8 @@ int cmd_explain(const CliArgs& args) {
     if (!csv && !png) throw vit::Error("give --csv OUT.csv, -o OUT.png or both");
     // Everything that can be refused is, before any work.
     const std::string png_path = png ? check_explain_figure(args, question.name) : "";
+    const std::string csv_path = csv ? checked_output(args, "--csv") : "";
+    if (csv && png && csv_path == png_path) throw vit::Error("--csv and -o name the same file");
     // A figure without --class explains the model's top-1, as the window opens the page.
     if (question.needs_class && csv && !args.has("--class"))
         throw vit::Error("--question " + std::string(question.name) +
@@ -55,9 +57,10 @@ int cmd_explain(const CliArgs& args) {
     const std::string text = csv ? question_csv(question, {args, photo, compare ? &*compare : nullptr}) : "";
     std::optional<ExplainFigure> figure;
     if (png) figure = explain_figure(args, std::move(photo), std::move(compare), question.name);
-    if (csv) vit::write_file_atomic(args.get("--csv"), text);
+    const vit::OutputRules rules = output_rules(args);
+    if (csv) vit::write_output(csv_path, text, rules);
     if (figure) {
-        vit::write_file_atomic(png_path, figure->png);
+        vit::write_output(png_path, figure->png, rules);
         std::printf("%s: %d x %d pixels\n", png_path.c_str(), figure->width, figure->height);
     }
     return 0;

@@ -6,6 +6,7 @@
 
 #include "commands.h"
 #include "vit/base/error.h"
+#include "vit/base/output_file.h"
 
 namespace {
 
@@ -50,6 +51,7 @@ int dispatch(const app::CliArgs& args) {
 
 int main(int argc, char** argv) {
     try {
+        vit::remove_temporaries_on_signals();  // an interrupted run leaves none of its temporary files
         app::CliArgs args = app::parse_cli(argc, argv, {"--mean-heads", "--quit", "--help", "--no-settings", "--force", "--classroom", "--dither"});
         return dispatch(args);
     } catch (const vit::Error& e) {

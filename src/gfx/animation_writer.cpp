@@ -17,8 +17,8 @@ bool is_webp_path(const std::string& path) {
 
 std::unique_ptr<AnimationWriter> open_animation(const std::string& path, int width, int height,
                                                 const AnimationOptions& options) {
-    if (is_webp_path(path)) return std::make_unique<WebpAnimWriter>(path, width, height);
-    return std::make_unique<GifWriter>(path, width, height, options.dither, options.fixed_colours);
+    if (is_webp_path(path)) return std::make_unique<WebpAnimWriter>(path, width, height, options.rules);
+    return std::make_unique<GifWriter>(path, width, height, options.rules, options.dither, options.fixed_colours);
 }
 
 }  // namespace gfx

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "rgba_image.h"
+#include "vit/base/output_file.h"
 
 namespace gfx {
 
@@ -23,6 +24,7 @@ public:
 };
 
 struct AnimationOptions {
+    vit::OutputRules rules;  // how the file may be written (vit/base/output_file.h)
     bool dither = false;  // GIF only: error diffusion over the 256 colours
     // GIF only: colours every frame's palette keeps (the colour bar's samples, gif_palette.h).
     std::vector<std::array<uint8_t, 3>> fixed_colours;

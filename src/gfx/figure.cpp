@@ -196,9 +196,10 @@ Figure render_figure(const FigureSpec& spec) {
     return fig;
 }
 
-void export_figure(const FigureSpec& spec, const std::string& path) {
+void export_figure(const FigureSpec& spec, const std::string& path, const vit::OutputRules& rules) {
+    vit::check_output(path, rules);  // before the drawing
     const Figure fig = render_figure(spec);
-    write_png(path, fig.image, fig.metadata);
+    write_png(path, fig.image, fig.metadata, rules);
 }
 
 }  // namespace gfx

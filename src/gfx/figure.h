@@ -59,8 +59,8 @@ FigureLayout figure_layout(const FigureSpec& spec);
 // missing, beyond the GPU's size limit, shader errors).
 Figure render_figure(const FigureSpec& spec);
 
-// Renders and writes OUT.png (whole or not at all, see write_png).
-void export_figure(const FigureSpec& spec, const std::string& path);
+// Renders and writes OUT.png (whole or not at all, under `rules`: see write_png).
+void export_figure(const FigureSpec& spec, const std::string& path, const vit::OutputRules& rules);
 
 // "layer 8 · head 1 · query patch r5 c7 (token 82)". head < 0 reads "mean of
 // heads"; a query that is not a patch (row < 0) reads "query CLS" for token 0

@@ -1,13 +1,8 @@
 #include "gif_writer.h"
 
-#include <fcntl.h>
 #include <gif_lib.h>
-#include <unistd.h>
 
-#include <cerrno>
 #include <cstdio>
-#include <cstring>
-#include <filesystem>
 #include <vector>
 
 #include "gif_palette.h"
@@ -23,20 +18,15 @@ namespace {
 
 }  // namespace
 
-GifWriter::GifWriter(const std::string& path, int width, int height, bool dither,
+GifWriter::GifWriter(const std::string& path, int width, int height, const vit::OutputRules& rules, bool dither,
                      std::vector<std::array<uint8_t, 3>> fixed_colours)
-    : path_(path), tmp_(path + ".tmp"), width_(width), height_(height), dither_(dither), fixed_(std::move(fixed_colours)) {
-    // Opened here rather than by giflib, which would make the file readable by its owner alone.
-    const int fd = ::open(tmp_.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0666);
-    if (fd < 0) throw vit::Error("cannot write " + path_ + ": " + std::strerror(errno));
+    : path_(path), temp_(std::make_unique<vit::OutputTemp>(path, rules)), width_(width), height_(height),
+      dither_(dither), fixed_(std::move(fixed_colours)) {
+    // Opened by the output rule rather than by giflib, which would make the file readable by its owner alone.
     int error = 0;
-    gif_ = EGifOpenFileHandle(fd, &error);
-    if (!gif_) {
-        ::close(fd);
-        std::error_code ec;
-        std::filesystem::remove(tmp_, ec);
-        fail(path_, error);
-    }
+    gif_ = EGifOpenFileHandle(temp_->fd(), &error);
+    if (!gif_) fail(path_, error);
+    temp_->release_fd();  // giflib closes it
     EGifSetGifVersion(gif_, true);  // GIF89a: delays and the loop
     if (EGifPutScreenDesc(gif_, width, height, 8, 0, nullptr) == GIF_ERROR) fail(path_, gif_->Error);
     // The Netscape application extension: loop forever (count 0).
@@ -51,9 +41,7 @@ GifWriter::GifWriter(const std::string& path, int width, int height, bool dither
 GifWriter::~GifWriter() {
     if (!gif_) return;
     int error = 0;
-    EGifCloseFile(gif_, &error);
-    std::error_code ec;
-    std::filesystem::remove(tmp_, ec);
+    EGifCloseFile(gif_, &error);  // temp_ then removes the file
 }
 
 void GifWriter::add(const RgbaImage& frame, int delay_ms) {
@@ -86,16 +74,8 @@ void GifWriter::finish() {
     int error = 0;
     const int closed = EGifCloseFile(gif_, &error);
     gif_ = nullptr;
-    std::error_code ec;
-    if (closed == GIF_ERROR) {
-        std::filesystem::remove(tmp_, ec);
-        fail(path_, error);
-    }
-    std::filesystem::rename(tmp_, path_, ec);
-    if (ec) {
-        std::filesystem::remove(tmp_, ec);
-        throw vit::Error("cannot write " + path_ + ": " + ec.message());
-    }
+    if (closed == GIF_ERROR) fail(path_, error);
+    temp_->commit();
 }
 
 }  // namespace gfx

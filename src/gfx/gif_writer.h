@@ -1,12 +1,15 @@
 // Animated GIFs through giflib (Debian libgif-dev): frames added one at a
 // time (a long sweep never sits in memory whole), each reduced to its own
 // 256-colour palette by libimagequant (gif_palette.h), looping forever. The file is
-// written as PATH.tmp and renamed over PATH by finish(); a writer destroyed
-// before that removes its temporary file, so a failure leaves nothing.
+// written under the output rule (vit/base/output_file.h): a temporary name of
+// this run's, renamed into place by finish(); a writer destroyed before that
+// removes its temporary file, so a failure leaves nothing.
 #pragma once
+#include <memory>
 #include <string>
 
 #include "animation_writer.h"
+#include "vit/base/output_file.h"
 
 struct GifFileType;
 
@@ -15,7 +18,7 @@ namespace gfx {
 class GifWriter : public AnimationWriter {
 public:
     // Every frame is width x height. Throws vit::Error naming the path.
-    GifWriter(const std::string& path, int width, int height, bool dither = false,
+    GifWriter(const std::string& path, int width, int height, const vit::OutputRules& rules, bool dither = false,
               std::vector<std::array<uint8_t, 3>> fixed_colours = {});
     ~GifWriter() override;
     GifWriter(const GifWriter&) = delete;
@@ -26,7 +29,8 @@ public:
     void finish() override;
 
 private:
-    std::string path_, tmp_;
+    std::string path_;
+    std::unique_ptr<vit::OutputTemp> temp_;
     int width_, height_;
     bool dither_;
     std::vector<std::array<uint8_t, 3>> fixed_;

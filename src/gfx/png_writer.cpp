@@ -4,7 +4,6 @@
 #include <zlib.h>
 
 
-#include "vit/base/atomic_file.h"
 #include "vit/base/error.h"
 
 namespace gfx {
@@ -49,12 +48,14 @@ std::string encode_png(const uint8_t* rgba, int width, int height, const std::ve
     return png;
 }
 
-void write_png(const std::string& path, const uint8_t* rgba, int width, int height, const std::vector<PngText>& text) {
-    vit::write_file_atomic(path, encode_png(rgba, width, height, text));
+void write_png(const std::string& path, const uint8_t* rgba, int width, int height, const std::vector<PngText>& text,
+               const vit::OutputRules& rules) {
+    vit::write_output(path, encode_png(rgba, width, height, text), rules);
 }
 
-void write_png(const std::string& path, const RgbaImage& image, const std::vector<PngText>& text) {
-    write_png(path, image.pixels.data(), image.width, image.height, text);
+void write_png(const std::string& path, const RgbaImage& image, const std::vector<PngText>& text,
+               const vit::OutputRules& rules) {
+    write_png(path, image.pixels.data(), image.width, image.height, text, rules);
 }
 
 }  // namespace gfx

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "rgba_image.h"
+#include "vit/base/output_file.h"
 
 namespace gfx {
 
@@ -17,10 +18,11 @@ struct PngText {
 // The PNG file's bytes for top-down RGBA pixels.
 std::string encode_png(const uint8_t* rgba, int width, int height, const std::vector<PngText>& text = {});
 
-// Writes PATH.tmp and renames it over PATH once complete, so a failure never
-// leaves a partial file. Throws vit::Error naming the path.
-void write_png(const std::string& path, const uint8_t* rgba, int width, int height,
-               const std::vector<PngText>& text = {});
-void write_png(const std::string& path, const RgbaImage& image, const std::vector<PngText>& text = {});
+// Writes the file under the output rule (vit/base/output_file.h): whole or
+// not at all, an existing file replaced only as `rules` allow. Throws vit::Error naming the path.
+void write_png(const std::string& path, const uint8_t* rgba, int width, int height, const std::vector<PngText>& text,
+               const vit::OutputRules& rules);
+void write_png(const std::string& path, const RgbaImage& image, const std::vector<PngText>& text,
+               const vit::OutputRules& rules);
 
 }  // namespace gfx

@@ -5,13 +5,13 @@
 
 #include <string_view>
 
-#include "vit/base/atomic_file.h"
+#include "vit/base/output_file.h"
 #include "vit/base/error.h"
 
 namespace gfx {
 
-WebpAnimWriter::WebpAnimWriter(const std::string& path, int width, int height)
-    : path_(path), width_(width), height_(height) {
+WebpAnimWriter::WebpAnimWriter(const std::string& path, int width, int height, const vit::OutputRules& rules)
+    : path_(path), rules_(rules), width_(width), height_(height) {
     WebPAnimEncoderOptions options;
     if (!WebPAnimEncoderOptionsInit(&options)) throw vit::Error("cannot write " + path_ + ": libwebp version mismatch");
     options.anim_params.loop_count = 0;  // forever
@@ -58,7 +58,7 @@ void WebpAnimWriter::finish() {
         throw vit::Error("cannot write " + path_ + ": " + WebPAnimEncoderGetError(encoder_));
     }
     try {
-        vit::write_file_atomic(path_, std::string_view(reinterpret_cast<const char*>(data.bytes), data.size));
+        vit::write_output(path_, std::string_view(reinterpret_cast<const char*>(data.bytes), data.size), rules_);
     } catch (...) {
         WebPDataClear(&data);
         throw;

@@ -14,7 +14,7 @@ namespace gfx {
 class WebpAnimWriter : public AnimationWriter {
 public:
     // Throws vit::Error naming the path.
-    WebpAnimWriter(const std::string& path, int width, int height);
+    WebpAnimWriter(const std::string& path, int width, int height, const vit::OutputRules& rules);
     ~WebpAnimWriter() override;
     WebpAnimWriter(const WebpAnimWriter&) = delete;
     WebpAnimWriter& operator=(const WebpAnimWriter&) = delete;
@@ -24,6 +24,7 @@ public:
 
 private:
     std::string path_;
+    vit::OutputRules rules_;
     int width_, height_;
     int timestamp_ms_ = 0;
     WebPAnimEncoder* encoder_ = nullptr;

@@ -1,11 +1,11 @@
 #include "settings.h"
 
 #include <algorithm>
+#include <cstdint>
+#include <type_traits>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <optional>
-#include <sstream>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -13,9 +13,13 @@
 #include "gfx/style_names.h"
 #include "vit/base/atomic_file.h"
 #include "vit/base/error.h"
+#include "vit/base/read_file.h"
 
 namespace session {
 namespace {
+
+constexpr uint64_t kMaxSettingsBytes = 64ULL << 20;  // as config.json's
+constexpr size_t kMaxPathBytes = 4096;               // PATH_MAX: a longer "path" names no file
 
 using nlohmann::json;
 namespace fs = std::filesystem;
@@ -31,7 +35,14 @@ struct Fields {
     T value_or(const char* key, T fallback) const {
         if (!j.contains(key)) return fallback;
         try {
-            return j[key].get<T>();
+            T value = j[key].get<T>();
+            if constexpr (std::is_same_v<T, std::string>) {
+                if (value.size() > kMaxPathBytes) {
+                    ignored.push_back(prefix + key);
+                    return fallback;
+                }
+            }
+            return value;
         } catch (const json::exception&) {
             ignored.push_back(prefix + key);
             return fallback;
@@ -59,11 +70,20 @@ std::string settings_path() {
 Settings load_settings(const std::string& path, std::string& warning) {
     Settings s;
     warning.clear();
-    std::ifstream in(path);
-    if (!in) return s;
-    std::stringstream text;
-    text << in.rdbuf();
-    json j = json::parse(text.str(), nullptr, false);
+    std::error_code ec;
+    const fs::file_status status = fs::symlink_status(path, ec);
+    if (status.type() == fs::file_type::not_found) return s;  // a first run
+    std::string text;
+    try {
+        // A regular file of at most config.json's limit: a FIFO would block, /dev/zero would never end.
+        // An empty one is read as empty (then "not valid JSON" below).
+        const bool empty = fs::is_regular_file(status) && fs::file_size(path, ec) == 0 && !ec;
+        if (!empty) text = vit::read_whole_file(path, kMaxSettingsBytes, "settings");
+    } catch (const vit::Error& e) {
+        warning = std::string(e.what()) + "; using default settings";
+        return s;
+    }
+    json j = json::parse(text, nullptr, false);
     if (j.is_discarded() || !j.is_object()) {
         warning = path + " is not valid JSON; using default settings";
         return s;

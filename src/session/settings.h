@@ -23,7 +23,8 @@ struct Settings {
 // Empty when neither XDG_CONFIG_HOME nor HOME is set.
 std::string settings_path();
 
-// Missing file: defaults. A file that is not a JSON object gives defaults; a
+// Missing file: defaults. A file that is not a regular file (a FIFO, a
+// folder), is over 64 MiB, unreadable or not a JSON object gives defaults; a
 // field of the wrong type or an unknown name keeps its default (the other
 // fields are read). The reason is returned in `warning` and nothing throws, so
 // a bad edit never stops the window opening.

@@ -165,6 +165,9 @@ struct AppState {
     std::string question = "scaling"; // the Questions tab's page (explain's --question name)
     int relevance_class = -1;         // the class the relevance page explains; -1: the model's top-1
     std::string export_dir = ".";     // where screenshots and figures go
+    // An export's file exists: the window asks whether to replace it (this
+    // path; empty: no question). The answer is act::AnswerReplace.
+    std::string replace_question;
     std::string photos_dir, models_dir;  // the project's sample photos and models, for the browser
     // Where panels drew what a test may click, in window coordinates (logical
     // pixels): not the application's state, only reported in the state file.
@@ -221,12 +224,16 @@ struct ShowGetModel { bool show; };            // the File > Get a model… dial
 struct GetModel { std::string name; };         // download a known model (or open it when already there)
 struct CancelDownload {};
 struct OpenCompare { std::string path; };      // a second photo, run with the same model
-struct Screenshot { std::string path; };       // empty: a descriptive name in export_dir
-struct ExportFigure { std::string path; };     // empty: a descriptive name in export_dir
+// The exports' `replace`: the person said yes to replacing an existing file
+// (the window's question); without it an existing file is never replaced.
+struct Screenshot { std::string path; bool replace = false; };    // empty: a descriptive name in export_dir
+struct ExportFigure { std::string path; bool replace = false; };  // empty: a descriptive name in export_dir
 struct ExportQuestionFigure {                  // a Questions page as a PNG figure
     std::string path;                          // empty: a descriptive name in export_dir
     std::string page;                          // empty: the page the state shows (question)
+    bool replace = false;
 };
+struct AnswerReplace { bool replace; };        // the answer to replace_question (the window redoes the export)
 struct OpenTour { std::string path; };         // the window reads it (empty: the tour that ships), then StartTour
 struct StartTour { std::shared_ptr<const Tour> tour; };  // begins at its first step
 struct TourGo { int step; };                   // shows that step (clamped) and sets the state it declares
@@ -236,7 +243,7 @@ struct AnswerTourOffer { bool take; };
 struct SetClassroom { bool on; };
 struct SetMathStep { int step; };
 struct RecordSweepPath { bool on; };            // on: a new, empty path
-struct ExportSweep { std::string path; };      // the GIF (window): along the path, or every patch; empty: a name in export_dir              // classroom mode's one step (clamped to 1..kMathSteps)         // the first run's offer: the tour (OpenTour) or not now
+struct ExportSweep { std::string path; bool replace = false; };      // the GIF (window): along the path, or every patch; empty: a name in export_dir              // classroom mode's one step (clamped to 1..kMathSteps)         // the first run's offer: the tour (OpenTour) or not now
 struct SaveLesson { std::string path; bool embed_photo = false; };  // empty path: a descriptive name in export_dir
 struct OpenLesson { std::string path; };       // the window reads it, then opens its model and photos and applies it
 struct ShowSideBySide { bool open; };          // opening starts from the selected head and the next one
@@ -256,7 +263,7 @@ using Action = std::variant<act::SelectQuery, act::MoveQuery, act::SetLayer, act
                             act::OpenModel, act::OpenCompare, act::ShowGetModel, act::GetModel, act::CancelDownload,
                             act::Screenshot, act::ExportFigure, act::ExportQuestionFigure, act::OpenTour, act::StartTour,
                             act::TourGo, act::ExitTour, act::ExportTourSlides, act::AnswerTourOffer, act::SetClassroom, act::SetMathStep, act::RecordSweepPath, act::ExportSweep,
-                            act::SaveLesson, act::OpenLesson, act::ShowSideBySide, act::SetSidePane, act::SetMatrixZoom, act::HoverMatrixCell, act::StartPredict, act::ToggleMark, act::SetPredictButtons, act::Reveal, act::EndPredict, act::Quit>;
+                            act::SaveLesson, act::OpenLesson, act::ShowSideBySide, act::SetSidePane, act::SetMatrixZoom, act::HoverMatrixCell, act::StartPredict, act::ToggleMark, act::SetPredictButtons, act::Reveal, act::EndPredict, act::AnswerReplace, act::Quit>;
 
 // Applies a state-only action; returns false for actions the window handles.
 bool apply(AppState& s, const Action& a);

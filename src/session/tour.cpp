@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "vit/analysis/questions.h"
+#include "tour_limits.h"
 #include "tour_text.h"
 #include "vit/base/error.h"
 #include "vit/base/read_file.h"
@@ -57,6 +58,14 @@ struct Parser {
         if (last < first) fail("region columns " + text + " run backwards");
         for (int c = first; c <= last; ++c) out.emplace_back(row, c);
     }
+    // A region is a set of patches: one listed twice would count twice in {share:} and {area:}.
+    void refuse_repeats(const std::string& region, std::vector<std::pair<int, int>>& patches) const {
+        std::sort(patches.begin(), patches.end());
+        const auto twice = std::adjacent_find(patches.begin(), patches.end());
+        if (twice != patches.end())
+            fail("region " + region + " lists patch " + std::to_string(twice->first) + "," +
+                 std::to_string(twice->second) + " more than once");
+    }
     void state(const std::string& text, TourStep& step) const {
         static const std::vector<std::string> tabs = {"math", "whatifs", "questions"};
         for (const std::string& w : words(text)) {
@@ -100,9 +109,13 @@ Tour parse_tour(const std::string& text, const std::string& name) {
     Parser p{name};
     Tour tour;
     tour.path = name;
-    std::istringstream in(text);
+    namespace limits = tour_limits;
+    std::istringstream in(limits::without_bom(text));
     for (std::string raw; std::getline(in, raw);) {
         ++p.line;
+        if (raw.size() > limits::kLineBytes)
+            p.fail("the line is " + std::to_string(raw.size()) + " bytes, over the " + std::to_string(limits::kLineBytes) +
+                   "-byte limit");
         const std::string line = trim(raw);
         if (line.empty() || line[0] == '#') continue;
         const size_t colon = line.find(':');
@@ -115,19 +128,30 @@ Tour parse_tour(const std::string& text, const std::string& name) {
         };
         if (key == "step") {
             if (value.empty()) p.fail("a step needs a title: step: TITLE");
+            if (value.size() > limits::kTitleBytes)
+                p.fail("the step's title is " + std::to_string(value.size()) + " bytes, over the " +
+                       std::to_string(limits::kTitleBytes) + "-byte limit");
+            if (static_cast<int>(tour.steps.size()) >= limits::kSteps)
+                p.fail("more than " + std::to_string(limits::kSteps) + " steps");
             tour.steps.push_back({});
             tour.steps.back().line = p.line;
             tour.steps.back().title = value;
         } else if (key == "title" && !step) {
+            if (value.size() > limits::kTitleBytes)
+                p.fail("the title is " + std::to_string(value.size()) + " bytes, over the " +
+                       std::to_string(limits::kTitleBytes) + "-byte limit");
             tour.title = value;
         } else if (key == "photo" && !step) {
             tour.photo = value;
         } else if (key.rfind("region ", 0) == 0 && !step) {
             const std::string region = trim(key.substr(7));
             if (region.empty() || region.find_first_of(" {}") != std::string::npos) p.fail("region names are one word");
+            if (!tour.regions.count(region) && static_cast<int>(tour.regions.size()) >= limits::kRegions)
+                p.fail("more than " + std::to_string(limits::kRegions) + " regions");
             std::vector<std::pair<int, int>>& patches = tour.regions[region];
             for (const std::string& w : words(value)) p.patches(w, patches);
             if (patches.empty()) p.fail("region " + region + " has no patches");
+            p.refuse_repeats(region, patches);
         } else if (key == "state") {
             p.state(value, in_step("state:"));
         } else if (key == "panel") {
@@ -137,6 +161,14 @@ Tour parse_tour(const std::string& text, const std::string& name) {
             in_step("panel:").panel = value;
         } else if (key == "text") {
             TourStep& s = in_step("text:");
+            if (const size_t open = limits::unclosed_brace(value); open != std::string::npos)
+                p.fail("the '{' at '" + value.substr(open, 20) + "' has no closing '}'");
+            size_t bytes = value.size();
+            for (const std::string& t : s.text) bytes += t.size();
+            if (static_cast<int>(s.text.size()) >= limits::kParagraphs || bytes > limits::kStepTextBytes)
+                p.fail("step '" + s.title + "' has more text than a card shows (at most " +
+                       std::to_string(limits::kParagraphs) + " text: lines, " + std::to_string(limits::kStepTextBytes) +
+                       " bytes)");
             if (const std::string bad = unknown_placeholder(value, tour); !bad.empty())
                 p.fail("unknown placeholder {" + bad + "}");
             s.text.push_back(value);
@@ -157,7 +189,7 @@ Tour parse_tour(const std::string& text, const std::string& name) {
 }
 
 Tour read_tour(const std::string& path) {
-    return parse_tour(vit::read_whole_file(path, 1ULL << 20, "a tour"), path);
+    return parse_tour(vit::read_whole_file(path, tour_limits::kFileBytes, "a tour"), path);
 }
 
 }  // namespace session

@@ -49,7 +49,8 @@ const std::vector<std::string>& tour_panels();
 
 // Parses a tour; `name` prefixes the errors. Throws vit::Error "NAME:LINE: what".
 Tour parse_tour(const std::string& text, const std::string& name);
-// Reads and parses the file (at most 1 MiB). Throws vit::Error.
+// Reads and parses the file (bounds in tour_limits.h; a UTF-8 byte order mark
+// is skipped). Throws vit::Error.
 Tour read_tour(const std::string& path);
 
 }  // namespace session

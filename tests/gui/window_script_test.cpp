@@ -1,6 +1,8 @@
 // The window's script (app/gui/window_script.h): parse_script reads every
 // verb and names the line of a bad one; ScriptRunner turns each command into
 // the actions the mouse and keyboard emit, on a hand-made trace (no window).
+#include <sys/stat.h>
+
 #include <fstream>
 #include <string>
 #include <variant>
@@ -292,8 +294,28 @@ TEST(ScriptFromCliTest, AMissingOrBadScriptFileIsRefused) {
         app::script_from_cli(cli({"--script", dir.file("none.txt")}));
         ADD_FAILURE() << "no error";
     } catch (const vit::Error& e) {
-        EXPECT_EQ(std::string(e.what()), dir.file("none.txt") + ": cannot read the script");
+        EXPECT_EQ(std::string(e.what()), dir.file("none.txt") + ": not found");
     }
+    // Bounded before use: not a regular file (a FIFO would block), a line over 4,096 bytes.
+    ASSERT_EQ(::mkfifo(dir.file("fifo.txt").c_str(), 0600), 0);
+    try {
+        app::script_from_cli(cli({"--script", dir.file("fifo.txt")}));
+        ADD_FAILURE() << "no error";
+    } catch (const vit::Error& e) {
+        EXPECT_EQ(std::string(e.what()), dir.file("fifo.txt") + ": is not a regular file");
+    }
+    std::ofstream(dir.file("long.txt")) << "wait
+screenshot " << std::string(5000, 'x') << "
+";
+    try {
+        app::script_from_cli(cli({"--script", dir.file("long.txt")}));
+        ADD_FAILURE() << "no error";
+    } catch (const vit::Error& e) {
+        EXPECT_NE(std::string(e.what()).find(dir.file("long.txt") + ":2: the line is 5011 bytes"), std::string::npos)
+            << e.what();
+    }
+    std::ofstream(dir.file("bom.txt")) << "\xEF\xBB\xBFwait\nquit\n";
+    EXPECT_EQ(app::script_from_cli(cli({"--script", dir.file("bom.txt")})).size(), 3u);  // startup wait, wait, quit
     std::ofstream(dir.file("bad.txt")) << "wait\nfly\n";
     try {
         app::script_from_cli(cli({"--script", dir.file("bad.txt")}));

@@ -8,6 +8,7 @@
 
 #include "app/commands.h"
 #include "attention_figure.h"
+#include "app/output_rules.h"
 #include "figure_output.h"
 #include "gfx/figure.h"
 #include "gfx/headless_context.h"
@@ -68,7 +69,7 @@ int cmd_export(const CliArgs& args) {
     spec.size = size;
 
     const gfx::Figure fig = gfx::render_figure(spec);
-    gfx::write_png(out, fig.image, fig.metadata);
+    gfx::write_png(out, fig.image, fig.metadata, output_rules(args));
     std::printf("%s: %d x %d pixels\n", out.c_str(), fig.image.width, fig.image.height);
     return 0;
 }

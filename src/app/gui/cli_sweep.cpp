@@ -17,6 +17,7 @@
 
 #include "app/commands.h"
 #include "app/pipeline.h"
+#include "app/output_rules.h"
 #include "figure_output.h"
 #include "gfx/animation_writer.h"
 #include "gfx/headless_context.h"
@@ -43,11 +44,7 @@ std::vector<std::pair<int, int>> parse_path(const std::string& text) {
 
 // --frames DIR: a new folder in one that exists.
 fs::path frames_folder(const CliArgs& args) {
-    const fs::path dir = fs::absolute(args.get("--frames")).lexically_normal();
-    std::error_code ec;
-    if (fs::exists(dir, ec)) throw vit::Error("--frames " + dir.string() + " exists already; give a new folder");
-    if (!fs::is_directory(dir.parent_path(), ec)) throw vit::Error("--frames: " + dir.parent_path().string() + " is not a folder");
-    return dir;
+    return fs::absolute(checked_output(args, "--frames", vit::OutputKind::Folder)).lexically_normal();
 }
 
 }  // namespace
@@ -97,7 +94,7 @@ int cmd_sweep(const CliArgs& args) {
     sweep.colormap = *colormap;
     sweep.dither = dither;
     gfx::HeadlessContext gl;
-    const SweepWritten written = write_sweep(sweep, out, frames_dir);
+    const SweepWritten written = write_sweep(sweep, out, output_rules(args), frames_dir);
     std::printf("%s: %zu frames, one colour scale 0..%.3f\n", out.c_str(), written.frames, written.value_max);
     return 0;
 }

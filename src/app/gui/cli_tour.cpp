@@ -2,13 +2,15 @@
 // step of a guided tour as a 1920 x 1080 PNG of the window at that step (its
 // card holds the step's text), plus DIR/index.html showing them in order: a
 // slide deck. Drawn offscreen through EGL: no display server needed. The
-// folder appears whole or not at all (written as DIR.partial, then renamed).
+// folder appears whole or not at all (vit::OutputFolder: a temporary folder
+// of the run's, renamed; removed on failure, SIGINT or SIGTERM).
 #include <cstdio>
 #include <filesystem>
 #include <memory>
 #include <string>
 
 #include "app/commands.h"
+#include "app/output_rules.h"
 #include "app/pipeline.h"
 #include "cli_state.h"
 #include "gfx/headless_context.h"
@@ -25,12 +27,7 @@ namespace fs = std::filesystem;
 // -o DIR: a folder that does not exist yet, in one that does.
 fs::path output_folder(const CliArgs& args) {
     if (!args.has("--output")) throw vit::Error("missing -o DIR (the folder for the slides)");
-    const fs::path dir = fs::absolute(args.get("--output")).lexically_normal();
-    std::error_code ec;
-    if (fs::exists(dir, ec)) throw vit::Error(dir.string() + " exists already; give a new folder for the slides");
-    if (!fs::is_directory(dir.parent_path(), ec))
-        throw vit::Error(dir.parent_path().string() + " is not a folder (the slides go into a new folder inside one)");
-    return dir;
+    return fs::absolute(checked_output(args, "--output", vit::OutputKind::Folder)).lexically_normal();
 }
 
 }  // namespace
@@ -44,7 +41,7 @@ int cmd_tour(const CliArgs& args) {
     s.photos_dir = sample_photos_dir();
     gfx::HeadlessContext gl;
     session::apply(s, session::act::StartTour{tour});
-    write_tour_slides(s, dir);
+    write_tour_slides(s, dir, output_rules(args));
     std::printf("%s: %zu slides (%d x %d) and index.html\n", dir.string().c_str(), tour->steps.size(), kSlideWidth,
                 kSlideHeight);
     return 0;

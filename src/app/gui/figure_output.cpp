@@ -4,6 +4,7 @@
 #include <cctype>
 #include <filesystem>
 
+#include "app/output_rules.h"
 #include "vit/base/error.h"
 
 namespace app {
@@ -17,14 +18,7 @@ std::string figure_output_path(const CliArgs& args, const std::string& extension
     std::string ext = fs::path(out).extension().string();
     std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return std::tolower(c); });
     if (ext != extension) throw vit::Error("-o " + out + ": the figure is a " + kind + "; name it *" + extension);
-    std::error_code ec;
-    const auto status = fs::symlink_status(out, ec);
-    if (fs::exists(status)) {
-        if (fs::is_directory(status)) throw vit::Error(out + " is a directory");
-        if (!args.has("--force")) throw vit::Error(out + " exists; pass --force to replace it");
-    }
-    const fs::path dir = fs::path(out).parent_path();
-    if (!dir.empty() && !fs::is_directory(dir, ec)) throw vit::Error("directory " + dir.string() + " does not exist");
+    vit::check_output(out, output_rules(args));
     return out;
 }
 

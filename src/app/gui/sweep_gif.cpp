@@ -39,7 +39,9 @@ std::vector<std::array<uint8_t, 3>> colorbar_samples(const gfx::Figure& fig, int
 
 }  // namespace
 
-SweepWritten write_sweep(const Sweep& sweep, const std::string& out, const fs::path& frames_dir) {
+SweepWritten write_sweep(const Sweep& sweep, const std::string& out, const vit::OutputRules& rules,
+                         const fs::path& frames_dir) {
+    vit::check_output(out, rules);  // before the drawing
     const vit::Trace& trace = *sweep.trace;
     std::vector<int> path = sweep.path;
     if (path.empty())
@@ -58,37 +60,28 @@ SweepWritten write_sweep(const Sweep& sweep, const std::string& out, const fs::p
     style.normalization = gfx::Normalization::Absolute;
     style.value_max = top > 0 ? top : 1.f;
 
-    std::error_code ec;
-    const fs::path partial = frames_dir.empty() ? fs::path() : fs::path(frames_dir.string() + ".partial");
-    if (!partial.empty()) {
-        fs::remove_all(partial, ec);
-        if (!fs::create_directory(partial, ec) || ec) throw vit::Error("cannot make " + partial.string());
-    }
-    try {
-        std::unique_ptr<gfx::AnimationWriter> animation;
-        for (size_t i = 0; i < path.size(); ++i) {
-            choice.query = path[i];
-            gfx::FigureSpec spec = attention_figure(*sweep.photo, sweep.photo_path, sweep.crop, *sweep.model,
-                                                    sweep.model_dir, trace, choice, style);
-            spec.size = sweep.frame_size;
-            spec.note += " \u00b7 frame " + std::to_string(i + 1) + " of " + std::to_string(path.size());
-            const gfx::Figure fig = gfx::render_figure(spec);
-            if (!animation)
-                animation = gfx::open_animation(out, fig.image.width, fig.image.height,
-                                                {sweep.dither, colorbar_samples(fig, kBarColours)});
-            animation->add(fig.image, sweep.delay_ms);
-            if (!partial.empty()) {
-                char name[32];
-                std::snprintf(name, sizeof name, "frame_%03zu.png", i + 1);
-                gfx::write_png((partial / name).string(), fig.image, fig.metadata);
-            }
+    std::unique_ptr<vit::OutputFolder> frames;
+    if (!frames_dir.empty()) frames = std::make_unique<vit::OutputFolder>(frames_dir.string(), rules);
+    std::unique_ptr<gfx::AnimationWriter> animation;
+    for (size_t i = 0; i < path.size(); ++i) {
+        choice.query = path[i];
+        gfx::FigureSpec spec = attention_figure(*sweep.photo, sweep.photo_path, sweep.crop, *sweep.model,
+                                                sweep.model_dir, trace, choice, style);
+        spec.size = sweep.frame_size;
+        spec.note += " \u00b7 frame " + std::to_string(i + 1) + " of " + std::to_string(path.size());
+        const gfx::Figure fig = gfx::render_figure(spec);
+        if (!animation)
+            animation = gfx::open_animation(out, fig.image.width, fig.image.height,
+                                            {rules, sweep.dither, colorbar_samples(fig, kBarColours)});
+        animation->add(fig.image, sweep.delay_ms);
+        if (frames) {
+            char name[32];
+            std::snprintf(name, sizeof name, "frame_%03zu.png", i + 1);
+            frames->write(name, gfx::encode_png(fig.image.pixels.data(), fig.image.width, fig.image.height, fig.metadata));
         }
-        animation->finish();
-        if (!partial.empty()) fs::rename(partial, frames_dir);
-    } catch (...) {
-        if (!partial.empty()) fs::remove_all(partial, ec);
-        throw;
     }
+    animation->finish();
+    if (frames) frames->commit();
     return {path.size(), style.value_max};
 }
 

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "attention_figure.h"
+#include "vit/base/output_file.h"
 #include "vit/image/preprocess.h"
 
 namespace app {
@@ -35,8 +36,10 @@ struct SweepWritten {
     float value_max = 0;             // the colour scale's top
 };
 
-// Writes OUT.gif or OUT.webp (and, when frames_dir is given, a new folder of the frames
-// as PNGs), each whole or not at all. Needs a current OpenGL context. Throws vit::Error.
-SweepWritten write_sweep(const Sweep& sweep, const std::string& out, const std::filesystem::path& frames_dir = {});
+// Writes OUT.gif or OUT.webp (and, when frames_dir is given, a new folder of
+// the frames as PNGs), each whole or not at all, under the output rule's
+// `rules`. Needs a current OpenGL context. Throws vit::Error.
+SweepWritten write_sweep(const Sweep& sweep, const std::string& out, const vit::OutputRules& rules,
+                         const std::filesystem::path& frames_dir = {});
 
 }  // namespace app

@@ -8,7 +8,6 @@
 #include "gfx/png_writer.h"
 #include "session/tour_text.h"
 #include "ui/figures/window_snapshot.h"
-#include "vit/base/atomic_file.h"
 #include "vit/base/error.h"
 
 namespace app {
@@ -58,17 +57,12 @@ std::string joined(const std::vector<std::string>& paragraphs) {
 
 }  // namespace
 
-void write_tour_slides(session::AppState s, const fs::path& dir) {
+void write_tour_slides(session::AppState s, const fs::path& dir, const vit::OutputRules& rules) {
     if (!s.tour.tour) throw vit::Error("no tour to make slides of");
-    std::error_code ec;
-    if (fs::exists(dir, ec)) throw vit::Error(dir.string() + " exists already; the slides go into a new folder");
-    const fs::path partial = dir.string() + ".partial";
-    fs::remove_all(partial, ec);
-    if (!fs::create_directory(partial, ec) || ec)
-        throw vit::Error("cannot make " + partial.string() + ": " + (ec ? ec.message() : "it exists"));
+    vit::OutputFolder folder(dir.string(), rules);
     const session::Tour& tour = *s.tour.tour;
     const int steps = static_cast<int>(tour.steps.size());
-    try {
+    {
         std::string html = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>" +
                            html_escaped(tour.title) +
                            "</title>\n<style>body{background:#111;color:#ddd;font-family:sans-serif;margin:2em auto;"
@@ -83,17 +77,13 @@ void write_tour_slides(session::AppState s, const fs::path& dir) {
             std::snprintf(name, sizeof name, "step_%02d.png", i + 1);
             const std::vector<gfx::PngText> metadata = {
                 {"Title", step.title}, {"Description", joined(text)}, {"Software", "vitscope"}};
-            vit::write_file_atomic((partial / name).string(),
-                                   gfx::encode_png(shot.image.pixels.data(), shot.image.width, shot.image.height, metadata));
+            folder.write(name, gfx::encode_png(shot.image.pixels.data(), shot.image.width, shot.image.height, metadata));
             html += "<section>\n<h2>" + std::to_string(i + 1) + ". " + html_escaped(step.title) + "</h2>\n<img src=\"" +
                     name + "\" alt=\"" + html_escaped(joined(text)) + "\">\n</section>\n";
         }
         html += "</body>\n</html>\n";
-        vit::write_file_atomic((partial / "index.html").string(), html);
-        fs::rename(partial, dir);
-    } catch (...) {
-        fs::remove_all(partial, ec);
-        throw;
+        folder.write("index.html", html);
+        folder.commit();
     }
 }
 

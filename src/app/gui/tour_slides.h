@@ -6,14 +6,16 @@
 #include <filesystem>
 
 #include "session/state.h"
+#include "vit/base/output_file.h"
 
 namespace app {
 
 constexpr int kSlideWidth = 1920, kSlideHeight = 1080;
 
 // s holds the tour (s.tour) and the photo and model it runs on; dir must not
-// exist yet (refused when it does). Writes dir.partial and renames it to dir once complete (removed
-// on failure). Needs a current OpenGL 3.3 context. Throws vit::Error.
-void write_tour_slides(session::AppState s, const std::filesystem::path& dir);
+// exist yet (refused when it does). Written as a vit::OutputFolder: a
+// temporary folder of this run's, renamed to dir once complete (removed on
+// failure or SIGINT/SIGTERM). Needs a current OpenGL 3.3 context. Throws vit::Error.
+void write_tour_slides(session::AppState s, const std::filesystem::path& dir, const vit::OutputRules& rules);
 
 }  // namespace app

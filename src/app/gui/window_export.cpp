@@ -20,7 +20,7 @@ std::string unique_path(const std::string& dir, const std::string& stem, const s
     return p.string();
 }
 
-void save_window_png(const std::string& path, int w, int h) {
+void save_window_png(const std::string& path, int w, int h, const vit::OutputRules& rules) {
     if (w <= 0 || h <= 0) throw vit::Error("the window has no pixels to save");
     std::vector<uint8_t> px(static_cast<size_t>(w) * h * 4);
     GLint pack = 4;
@@ -37,17 +37,17 @@ void save_window_png(const std::string& path, int w, int h) {
     for (int y = 0; y < h; ++y)
         std::copy(px.begin() + (h - 1 - y) * row, px.begin() + (h - y) * row, flipped.begin() + y * row);
     for (size_t i = 3; i < flipped.size(); i += 4) flipped[i] = 255;
-    gfx::write_png(path, flipped.data(), w, h, {{"Software", "vitscope"}});
+    gfx::write_png(path, flipped.data(), w, h, {{"Software", "vitscope"}}, rules);
 }
 
-void save_figure_png(const session::AppState& s, const std::string& path) {
+void save_figure_png(const session::AppState& s, const std::string& path, const vit::OutputRules& rules) {
     const vit::Trace* t = s.trace();
     if (!t || !s.loaded.image) throw vit::Error("nothing to export yet: no model has run on a photo");
     const session::Selection& sel = s.sel;
     const FigureChoice choice{sel.layer, sel.source, sel.head, sel.visible_heads(), sel.query};
     const gfx::FigureSpec spec = attention_figure(*s.loaded.image, s.loaded.image_path, s.loaded.crop, *s.loaded.model,
                                                   s.loaded.model_dir, *t, choice, s.style);
-    gfx::export_figure(spec, path);
+    gfx::export_figure(spec, path, rules);
 }
 
 }  // namespace app

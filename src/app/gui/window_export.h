@@ -5,6 +5,7 @@
 #include <string>
 
 #include "session/state.h"
+#include "vit/base/output_file.h"
 
 namespace app {
 
@@ -13,10 +14,10 @@ std::string unique_path(const std::string& dir, const std::string& stem, const s
 
 // Reads the default framebuffer's back buffer (call after rendering, before
 // the swap) and writes it as PNG. Throws vit::Error.
-void save_window_png(const std::string& path, int fb_width, int fb_height);
+void save_window_png(const std::string& path, int fb_width, int fb_height, const vit::OutputRules& rules);
 
 // The current map as the figure the command line's `vitscope export` makes.
 // Needs the window's GL context. Throws vit::Error.
-void save_figure_png(const session::AppState& s, const std::string& path);
+void save_figure_png(const session::AppState& s, const std::string& path, const vit::OutputRules& rules);
 
 }  // namespace app

@@ -24,6 +24,7 @@
 #include "session/lesson.h"
 #include "session/model_download.h"
 #include "session/model_worker.h"
+#include "session/output_rules.h"
 #include "session/settings.h"
 #include "session/state.h"
 #include "sweep_gif.h"
@@ -106,8 +107,10 @@ private:
     void apply_all(std::vector<session::Action>& actions);
     void write_state_file();
     void get_model(const std::string& name);
-    void export_sweep(const std::string& path);
+    void export_sweep(const std::string& path, bool replace);
     void open_lesson(session::Lesson lesson);
+    void redo_replacing();
+    std::optional<session::Action> replace_pending_;  // the export the replace question is about
     void poll_download();
     bool busy() const {
         return s_.work.busy || !s_.experiments.running.empty() || !s_.exporting.empty() || s_.get_model.download.running() ||
@@ -136,6 +139,7 @@ private:
     std::string pending_screenshot_;
     // A lesson whose model and photos the worker is running: applied when they arrive.
     std::optional<session::Lesson> pending_lesson_;
+    bool pending_screenshot_replace_ = false;
     std::string last_state_;
     int last_title_generation_ = -1;
     int busy_frames_ = 3;             // frames still to draw before waiting for events
@@ -148,7 +152,10 @@ Window::Window(const CliArgs& args, const WindowOptions& opt) : opt_(opt), scrip
         settings_file_ = session::settings_path();
         std::string warning;
         if (!settings_file_.empty()) settings_ = session::load_settings(settings_file_, warning);
-        if (!warning.empty()) s_.status = warning;
+        if (!warning.empty()) {
+            s_.status = warning;
+            std::fprintf(stderr, "vitscope: warning: %s\n", warning.c_str());
+        }
     }
     s_.style = settings_.style;
     // Offered once, to a person (not to a scripted run, nor with --no-settings or --tour).
@@ -333,7 +340,7 @@ void Window::get_model(const std::string& name) {
 
 // File > Export sweep (GIF): the shown map's layer and head (or mean), along
 // the recorded path or over every patch, as `vitscope sweep` makes it.
-void Window::export_sweep(const std::string& path) {
+void Window::export_sweep(const std::string& path, bool replace) {
     const session::Loaded& l = s_.loaded;
     if (!l.ready() || !l.image) throw vit::Error("nothing to sweep yet: no model has run on a photo");
     Sweep sweep;
@@ -350,7 +357,7 @@ void Window::export_sweep(const std::string& path) {
     sweep.path = s_.sweep_path.tokens;
     if (s_.style.colormap != gfx::Colormap::Diverging) sweep.colormap = s_.style.colormap;
     const std::string out = path.empty() ? unique_path(s_.export_dir, session::selection_slug(s_) + "_sweep", ".gif") : path;
-    const SweepWritten written = write_sweep(sweep, out);
+    const SweepWritten written = write_sweep(sweep, out, session::output_rules(s_, replace));
     s_.status = "Saved a sweep of " + std::to_string(written.frames) + " frames: " + fs::absolute(out).lexically_normal().string();
 }
 
@@ -379,13 +386,16 @@ void Window::handle(const session::Action& a) {
             worker_->submit({"", "", "", x->px});
             s_.work.busy = true;
         } else if (auto* x = std::get_if<session::act::Screenshot>(&a)) {
-            pending_screenshot_ = x->path.empty() ? unique_path(s_.export_dir, session::selection_slug(s_) + "_window", ".png") : x->path;
+            const std::string path = x->path.empty() ? unique_path(s_.export_dir, session::selection_slug(s_) + "_window", ".png") : x->path;
+            vit::check_output(path, session::output_rules(s_, x->replace));  // now, so the question comes at once
+            pending_screenshot_ = path;
+            pending_screenshot_replace_ = x->replace;
         } else if (auto* x = std::get_if<session::act::ExportFigure>(&a)) {
             const std::string path = x->path.empty() ? unique_path(s_.export_dir, session::selection_slug(s_), ".png") : x->path;
-            save_figure_png(s_, path);
+            save_figure_png(s_, path, session::output_rules(s_, x->replace));
             s_.status = "Saved figure " + fs::absolute(path).lexically_normal().string();
         } else if (auto* x = std::get_if<session::act::ExportQuestionFigure>(&a)) {
-            question_figure_.start(s_, x->page.empty() ? s_.question : x->page, x->path);
+            question_figure_.start(s_, x->page.empty() ? s_.question : x->page, x->path, session::output_rules(s_, x->replace));
             s_.exporting = question_figure_.exporting();  // at once, so a script waiting for it sees it
         } else if (auto* x = std::get_if<session::act::RunExperiment>(&a)) {
             experiments_->start(x->key, x->job);
@@ -404,20 +414,39 @@ void Window::handle(const session::Action& a) {
         } else if (auto* x = std::get_if<session::act::OpenLesson>(&a)) {
             open_lesson(session::read_lesson(x->path));  // a bad file throws before anything changes
         } else if (auto* x = std::get_if<session::act::ExportSweep>(&a)) {
-            export_sweep(x->path);
+            export_sweep(x->path, x->replace);
         } else if (auto* x = std::get_if<session::act::ExportTourSlides>(&a)) {
             // Drawn here, on the window's thread, in a few seconds: each step is one offscreen frame.
             session::AppState at = s_;
             if (!at.tour.tour) at.tour.tour = std::make_shared<const session::Tour>(session::read_tour(default_tour_file()));
             const std::string dir = x->dir.empty() ? unique_path(s_.export_dir, "tour_slides", "") : x->dir;
-            write_tour_slides(at, dir);
+            write_tour_slides(at, dir, session::output_rules(s_, false));
             s_.status = "Saved the tour's slides in " + fs::absolute(dir).lexically_normal().string();
+        } else if (auto* x = std::get_if<session::act::AnswerReplace>(&a)) {
+            s_.replace_question.clear();
+            if (x->replace) redo_replacing();
+            replace_pending_.reset();
         } else if (std::holds_alternative<session::act::Quit>(a)) {
             s_.quit = true;
         }
+    } catch (const vit::OutputExists& e) {
+        // A person asked for it (a script's verbs are checked before): ask before replacing.
+        s_.replace_question = e.path;
+        replace_pending_ = a;
     } catch (const std::exception& e) {
         s_.last_error = e.what();
     }
+}
+
+// "Replace" in the window's question: the export the question was about, again, replacing the file.
+void Window::redo_replacing() {
+    if (!replace_pending_) return;
+    session::Action again = *replace_pending_;
+    std::visit([](auto& x) {
+        if constexpr (requires { x.replace; }) x.replace = true;
+    }, again);
+    replace_pending_.reset();
+    handle(again);
 }
 
 void Window::apply_all(std::vector<session::Action>& actions) {
@@ -479,8 +508,11 @@ int Window::run() {
         ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
         if (!pending_screenshot_.empty()) {
             try {
-                save_window_png(pending_screenshot_, fw, fh);
+                save_window_png(pending_screenshot_, fw, fh, session::output_rules(s_, pending_screenshot_replace_));
                 s_.status = "Saved screenshot " + fs::absolute(pending_screenshot_).lexically_normal().string();
+            } catch (const vit::OutputExists& e) {  // it appeared since the check: ask
+                s_.replace_question = e.path;
+                replace_pending_ = session::act::Screenshot{pending_screenshot_};
             } catch (const std::exception& e) {
                 s_.last_error = e.what();
             }

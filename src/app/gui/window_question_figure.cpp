@@ -9,7 +9,8 @@
 
 namespace app {
 
-void QuestionFigureExport::start(session::AppState& s, const std::string& page, const std::string& path) {
+void QuestionFigureExport::start(session::AppState& s, const std::string& page, const std::string& path,
+                                 const vit::OutputRules& rules) {
     if (pending_) {  // one at a time: its experiments are queued on the one runner
         s.status = "Still exporting " + pending_->path;
         return;
@@ -17,6 +18,8 @@ void QuestionFigureExport::start(session::AppState& s, const std::string& page, 
     Pending p;
     p.question = page;
     p.path = path.empty() ? unique_path(s.export_dir, session::selection_slug(s) + "_" + page, ".png") : path;
+    vit::check_output(p.path, rules);
+    p.rules = rules;
     pending_ = std::move(p);
     s.status = "Exporting the figure of the page";
 }
@@ -28,7 +31,7 @@ void QuestionFigureExport::step(session::AppState& s, session::ExperimentRunner&
     try {
         const ui::PageFigure fig = ui::render_page_figure(s, p.question);
         if (fig.missing.empty()) {
-            gfx::write_png(p.path, fig.image, fig.metadata);
+            gfx::write_png(p.path, fig.image, fig.metadata, p.rules);
             s.status = "Saved figure " + std::filesystem::absolute(p.path).lexically_normal().string();
             pending_.reset();
             return;

@@ -10,6 +10,7 @@
 
 #include "session/experiments.h"
 #include "session/state.h"
+#include "vit/base/output_file.h"
 
 namespace app {
 
@@ -17,7 +18,8 @@ class QuestionFigureExport {
 public:
     // Starts exporting the page to path (empty: a name in s.export_dir),
     // unless an export is still under way.
-    void start(session::AppState& s, const std::string& page, const std::string& path);
+    // Refused at once (vit::OutputExists, vit::Error) by the output rule.
+    void start(session::AppState& s, const std::string& page, const std::string& path, const vit::OutputRules& rules);
     // Once per frame, with the window's GL context current: starts the next
     // experiment the figure needs, or saves the figure when none is missing.
     // Reports in s.status and s.last_error.
@@ -28,6 +30,7 @@ public:
 private:
     struct Pending {
         std::string path, question;
+        vit::OutputRules rules;
         std::set<std::string> started;  // experiments run for it: each once
     };
     std::optional<Pending> pending_;

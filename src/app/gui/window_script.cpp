@@ -4,13 +4,16 @@
 #include <cctype>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <set>
 #include <sstream>
 
 #include "gfx/style_names.h"
+#include "session/output_rules.h"
 #include "vit/analysis/questions.h"
 #include "vit/base/error.h"
+#include "vit/base/read_file.h"
 
 namespace app {
 namespace {
@@ -21,6 +24,7 @@ const std::set<std::string> kWithArg = {"frames", "select", "layer", "head", "to
                                         "tour", "record-path", "open-lesson", "side-by-side"};
 const std::set<std::string> kNoArg = {"wait", "mean", "quit", "screenshot", "export", "export-question", "export-tour", "export-sweep",
                                       "save-lesson", "save-lesson-with-photo"};  // the exports: PATH optional
+constexpr size_t kMaxScriptBytes = 1 << 20, kMaxScriptLine = 4096;
 constexpr int kWaitTimeoutFrames = 20000;   // ~ minutes at llvmpipe speed: a stuck worker ends the script
 
 int to_int(const ScriptCommand& c) {
@@ -83,6 +87,18 @@ gfx::OverlayStyle parse_style(const ScriptCommand& c, gfx::OverlayStyle st) {
     return st;
 }
 
+// A script never replaces a file nor writes over what is open: the output
+// rule's refusal for the verb's PATH, as one line naming the script's line; empty when allowed.
+std::string output_refused(const ScriptCommand& c, const session::AppState& s) {
+    try {
+        vit::check_output(c.arg, session::output_rules(s, false),
+                          c.verb == "export-tour" ? vit::OutputKind::Folder : vit::OutputKind::File);
+        return "";
+    } catch (const vit::Error& e) {
+        return c.where + ": " + c.verb + ": " + e.what();
+    }
+}
+
 }  // namespace
 
 std::vector<ScriptCommand> parse_script(const std::string& text, const std::string& name) {
@@ -90,6 +106,10 @@ std::vector<ScriptCommand> parse_script(const std::string& text, const std::stri
     std::istringstream in(text);
     std::string line;
     for (int n = 1; std::getline(in, line); ++n) {
+        if (line.size() > kMaxScriptLine)
+            throw vit::Error(name + ":" + std::to_string(n) + ": the line is " + std::to_string(line.size()) +
+                             " bytes, over the " + std::to_string(kMaxScriptLine) + "-byte limit");
+        if (n == 1 && line.rfind("\xEF\xBB\xBF", 0) == 0) line.erase(0, 3);  // a UTF-8 byte order mark
         if (auto hash = line.find('#'); hash != std::string::npos) line.resize(hash);
         std::istringstream words(line);
         ScriptCommand c;
@@ -115,11 +135,11 @@ std::vector<ScriptCommand> script_from_cli(const CliArgs& args) {
     if (args.has("--select")) out.push_back({"select", args.get("--select"), "--select"});
     if (args.has("--script")) {
         const std::string path = args.get("--script");
-        std::ifstream in(path);
-        if (!in) throw vit::Error(path + ": cannot read the script");
-        std::stringstream text;
-        text << in.rdbuf();
-        for (auto& c : parse_script(text.str(), path)) out.push_back(std::move(c));
+        std::error_code ec;
+        const bool empty = std::filesystem::is_regular_file(path, ec) && std::filesystem::file_size(path, ec) == 0 && !ec;
+        // A regular file of at most 1 MiB: a FIFO would block the window before it opens.
+        const std::string text = empty ? "" : vit::read_whole_file(path, kMaxScriptBytes, "a window script");
+        for (auto& c : parse_script(text, path)) out.push_back(std::move(c));
     }
     if (args.has("--screenshot")) {
         out.push_back({"frames", "3", "--screenshot"});
@@ -257,6 +277,10 @@ void ScriptRunner::step(const session::AppState& s, std::vector<session::Action>
             out.push_back(session::act::GetModel{c.arg});
             waiting_ = true;
             wait_frames_ = 0;
+        } else if (!c.arg.empty() && (c.verb == "screenshot" || c.verb == "export" || c.verb == "export-sweep" ||
+                                      c.verb == "export-question" || c.verb == "export-tour") &&
+                   !output_refused(c, s).empty()) {
+            throw vit::Error(output_refused(c, s));
         } else if (c.verb == "screenshot") {
             out.push_back(session::act::Screenshot{c.arg});
             frames_left_ = 1;

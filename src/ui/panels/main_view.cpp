@@ -4,6 +4,7 @@
 #include "ui/panels/menu_bar.h"
 #include "ui/panels/predict_bar.h"
 #include "ui/panels/status_bar.h"
+#include "ui/panels/replace_dialog.h"
 #include "ui/panels/tour_card.h"
 #include "ui/widgets/layout.h"
 #include "ui/widgets/shortcuts.h"
@@ -39,6 +40,7 @@ void MainView::draw(const Frame& f) {
     help_window(f);
     browser_.draw(f);
     get_model_.draw(f);
+    replace_dialog(f);
     shortcuts(f);
 }
 

@@ -14,6 +14,8 @@ std::string read_whole_file(const std::string& path, uint64_t max_bytes, const s
     namespace fs = std::filesystem;
     std::error_code ec;
     const fs::file_status status = fs::status(path, ec);
+    // Only a missing file is "not found": a symlink loop or a forbidden folder says what it is.
+    if (ec && status.type() != fs::file_type::not_found) throw Error("cannot read " + path + ": " + ec.message());
     if (!fs::exists(status)) throw Error(path + ": not found");
     if (fs::is_directory(status)) throw Error(path + ": is a directory, not " + what);
     if (!fs::is_regular_file(status)) throw Error(path + ": is not a regular file");
@@ -26,9 +28,13 @@ std::string read_whole_file(const std::string& path, uint64_t max_bytes, const s
     const long size = std::ftell(file.get());
     if (size < 0) throw fail(errno);
     if (size == 0) throw Error(path + ": is empty");
-    if (static_cast<uint64_t>(size) > max_bytes)
-        throw Error(path + ": is " + std::to_string(size >> 20) + " MiB, over the " + std::to_string(max_bytes >> 20) +
-                    " MiB limit for " + what);
+    if (static_cast<uint64_t>(size) > max_bytes) {
+        // In MiB, or KiB for limits under one MiB (a tour's 256 KiB): never "0 MiB".
+        const int shift = max_bytes >= (1u << 20) ? 20 : 10;
+        const char* unit = shift == 20 ? " MiB" : " KiB";
+        throw Error(path + ": is " + std::to_string(size >> shift) + unit + ", over the " +
+                    std::to_string(max_bytes >> shift) + unit + " limit for " + what);
+    }
     std::rewind(file.get());
 
     std::string bytes(static_cast<size_t>(size), '\0');

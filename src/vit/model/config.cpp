@@ -78,6 +78,13 @@ struct Doc {
         if (!v.is_boolean()) fail("'" + key + "' must be true or false, not " + v.dump());
         return v.get<bool>();
     }
+    // A class name is drawn on screen and in figures: one that long is no name.
+    const std::string& label(const std::string& name) const {
+        constexpr size_t kMaxLabelBytes = 1000;
+        if (name.size() > kMaxLabelBytes)
+            fail("a class name of " + std::to_string(name.size()) + " bytes (at most " + std::to_string(kMaxLabelBytes) + ")");
+        return name;
+    }
     int positive(int value, const std::string& key) const {
         if (value <= 0) fail("'" + key + "' must be positive, not " + std::to_string(value));
         return value;
@@ -93,8 +100,7 @@ struct Doc {
     // Three channel values, or one value for all three.
     std::array<float, 3> rgb(const json& v, const std::string& key) const {
         if (v.is_number()) { const float x = get_float(v, key); return {x, x, x}; }
-        if (!v.is_array() || (v.size() != 3 && v.size() != 1)) fail("'" + key + "' must list 3 channel values");
-        if (v.size() == 1) { const float x = get_float(v[0], key); return {x, x, x}; }
+        if (!v.is_array() || v.size() != 3) fail("'" + key + "' must list 3 channel values, not " + v.dump());
         return {get_float(v[0], key), get_float(v[1], key), get_float(v[2], key)};
     }
 };
@@ -116,6 +122,12 @@ void check_preprocess(const Doc& d, const PreprocessConfig& p) {
     const bool normalises = !p.hf || p.hf->do_normalize;
     for (float s : p.std) if (normalises && !(s > 0)) d.fail("std must be positive in every channel");
     if (!(p.crop_pct > 0 && p.crop_pct <= 1)) d.fail("crop_pct must be in (0, 1], not " + std::to_string(p.crop_pct));
+    // The resize before the crop is input_size / crop_pct: a tiny crop_pct asks for a photo of millions of pixels a side.
+    constexpr double kMaxResizeSide = 16384;
+    if (!p.hf && p.input_size > 0 && p.input_size / static_cast<double>(p.crop_pct) > kMaxResizeSide)
+        d.fail("crop_pct " + std::to_string(p.crop_pct) + " would resize the photo's shorter side to " +
+               std::to_string(static_cast<long long>(p.input_size / static_cast<double>(p.crop_pct))) +
+               " px (input_size / crop_pct; at most 16384)");
 }
 
 // --- timm ------------------------------------------------------------------
@@ -196,7 +208,15 @@ void read_timm(const Doc& d, ModelConfig& c) {
         if (!args->is_object()) d.fail("'model_args' must be an object");
         if (const json* v = d.find(*args, "embed_dim")) c.dim = d.positive(d.get_int(*v, "embed_dim"), "embed_dim");
         if (const json* v = d.find(*args, "depth")) c.depth = d.positive(d.get_int(*v, "depth"), "depth");
-        if (const json* v = d.find(*args, "num_heads")) c.heads = d.positive(d.get_int(*v, "num_heads"), "num_heads");
+        if (const json* v = d.find(*args, "num_heads")) {
+            c.heads = d.positive(d.get_int(*v, "num_heads"), "num_heads");
+            // Shapes cannot show a wrong head count (the heads split one matrix): the name can.
+            if (named.heads > 0 && c.heads != named.heads)
+                d.fail("'num_heads' " + std::to_string(c.heads) + " contradicts the architecture " + c.name + " (" +
+                       std::to_string(named.heads) + " heads)");
+        }
+        if (const json* v = d.find(*args, "class_token"); v && !d.get_bool(*v, "class_token"))
+            d.fail("'class_token' is false, but vitscope reads ViTs whose weights hold a class token (cls_token)");
         if (const json* v = d.find(*args, "patch_size")) c.patch_size = d.square_size(*v, "patch_size");
         if (const json* v = d.find(*args, "img_size")) c.image_size = d.square_size(*v, "img_size");
         if (const json* v = d.find(*args, "mlp_ratio")) {
@@ -214,6 +234,9 @@ void read_timm(const Doc& d, ModelConfig& c) {
     if (cfg) {
         PreprocessConfig& p = c.pre;
         if (const json* v = d.find(*cfg, "input_size")) {
+            // timm writes [channels, height, width]: three channels of RGB.
+            if (v->is_array() && (v->size() != 3 || !(*v)[0].is_number_integer() || (*v)[0].get<int64_t>() != 3))
+                d.fail("'input_size' must be [3, height, width], not " + v->dump());
             p.input_size = d.square_size(*v, "input_size");
             c.image_size = p.input_size;
         } else {
@@ -241,7 +264,7 @@ void read_timm(const Doc& d, ModelConfig& c) {
     }
     if (const json* v = d.find(d.j, "label_names")) {
         if (!v->is_array()) d.fail("'label_names' must be a list of strings");
-        for (const json& l : *v) c.labels.push_back(d.get_string(l, "label_names"));
+        for (const json& l : *v) c.labels.push_back(d.label(d.get_string(l, "label_names")));
         c.labels_source = "label_names in config.json";
     }
 }
@@ -494,7 +517,7 @@ void read_hf(const Doc& d, ModelConfig& c) {
         int next = 0;
         for (const auto& [index, name] : by_index) {
             if (index != next) d.fail("id2label has no entry for class " + std::to_string(next));
-            c.labels.push_back(name);
+            c.labels.push_back(d.label(name));
             ++next;
         }
         if (!c.labels.empty()) c.labels_source = "id2label in config.json";

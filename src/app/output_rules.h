@@ -1,0 +1,17 @@
+// The output rule (vit/base/output_file.h) as the command line states it:
+// --force allows replacing a file; the photo (IMAGE), the comparison photo
+// (--compare) and the files of the model (--model or the default) are never
+// written over.
+#pragma once
+#include "app/cli_args.h"
+#include "vit/base/output_file.h"
+
+namespace app {
+
+vit::OutputRules output_rules(const CliArgs& args);
+
+// check_output for a command-line option's value (an empty value is refused
+// naming the option); returns the path.
+std::string checked_output(const CliArgs& args, const std::string& option, vit::OutputKind kind = vit::OutputKind::File);
+
+}  // namespace app

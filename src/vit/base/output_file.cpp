@@ -1,0 +1,240 @@
+#include "vit/base/output_file.h"
+
+#include <fcntl.h>
+#include <stdio.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
+#include <climits>
+#include <cstring>
+#include <filesystem>
+
+#include "vit/base/temporaries.h"
+
+namespace vit {
+namespace {
+
+namespace fs = std::filesystem;
+
+// Room the temporary name needs beyond the output's own: ".NAME.vitscope-PID-SEQ.tmp".
+constexpr size_t kTempExtra = 40;
+
+std::string errno_text(int err) { return std::strerror(err); }
+
+[[noreturn]] void cannot(const std::string& path, const std::string& why) {
+    throw Error("cannot write " + path + ": " + why);
+}
+
+fs::path folder_of(const std::string& path) {
+    const fs::path dir = fs::path(path).parent_path();
+    return dir.empty() ? fs::path(".") : dir;
+}
+
+bool same_file(const fs::path& a, const fs::path& b) {
+    std::error_code ec;
+    const bool same = fs::equivalent(a, b, ec);
+    return !ec && same;
+}
+
+// The rules' protected files, checked on the file as it is now.
+void refuse_protected(const std::string& path, const OutputRules& rules) {
+    std::error_code ec;
+    if (!fs::exists(path, ec)) return;
+    for (const std::string& p : rules.protected_files)
+        if (!p.empty() && same_file(path, p))
+            throw Error(path + " is the photo being read (" + p + "); vitscope never writes over it, even with --force");
+    // The folder the name is in, and the one it leads to (a link in the model folder, or to it).
+    const fs::path named_in = fs::absolute(path, ec).parent_path();
+    const fs::path real_in = fs::weakly_canonical(path, ec).parent_path();
+    for (const std::string& folder : rules.protected_folders)
+        if (!folder.empty() && (same_file(named_in, folder) || same_file(real_in, folder)))
+            throw Error(path + " is a file of the open model (" + folder +
+                        "); vitscope never writes over it, even with --force");
+}
+
+std::string temp_name(const std::string& path) {
+    static std::atomic<unsigned> sequence{0};
+    // Appended piece by piece: GCC 12 warns falsely on "." + std::string&& (stringop-overflow).
+    std::string name(1, '.');
+    name.append(fs::path(path).filename().string());
+    name.append(".vitscope-").append(std::to_string(::getpid())).append("-").append(std::to_string(sequence++));
+    name.append(".tmp");
+    return (folder_of(path) / name).string();
+}
+
+// Renames without replacing anything (RENAME_NOREPLACE; a hard link where the
+// file system lacks it). Returns errno, 0 on success.
+int rename_no_replace(const std::string& from, const std::string& to, bool folder) {
+    if (::renameat2(AT_FDCWD, from.c_str(), AT_FDCWD, to.c_str(), RENAME_NOREPLACE) == 0) return 0;
+    if ((errno != EINVAL && errno != ENOSYS) || folder) return errno;
+    if (::link(from.c_str(), to.c_str()) != 0) return errno;
+    ::unlink(from.c_str());
+    return 0;
+}
+
+void move_into_place(const std::string& temp, const std::string& path, const OutputRules& rules, bool folder) {
+    int err = 0;
+    if (rules.force && !folder) {
+        refuse_protected(path, rules);  // again: it may have appeared since the check
+        if (::rename(temp.c_str(), path.c_str()) != 0) err = errno;
+    } else {
+        err = rename_no_replace(temp, path, folder);
+        if (err == EEXIST || err == ENOTEMPTY) throw OutputExists(path);
+    }
+    if (err) cannot(path, errno_text(err));
+}
+
+}  // namespace
+
+OutputExists::OutputExists(const std::string& p)
+    : Error(p + " exists; pass --force to replace it"), path(p) {}
+
+void check_output(const std::string& path, const OutputRules& rules, OutputKind kind) {
+    if (path.empty()) throw Error("an empty output name");
+    const fs::path p(path);
+    const std::string name = p.filename().string();
+    if (name.empty() || name == "." || name == "..") throw Error(path + " names a folder, not a new " +
+                                                                  (kind == OutputKind::File ? "file" : "folder"));
+    const fs::path dir = folder_of(path);
+    struct stat st {};
+    if (::stat(dir.c_str(), &st) != 0) {
+        const int err = errno;
+        if (err == ENOTDIR) {
+            // Name the part of the path that is a file.
+            fs::path part;
+            for (const fs::path& piece : dir) {
+                part /= piece;
+                struct stat ps {};
+                if (::stat(part.c_str(), &ps) == 0 && !S_ISDIR(ps.st_mode))
+                    throw Error(path + ": " + part.string() + " is a file, not a folder");
+            }
+        }
+        if (err == ENOENT) throw Error(path + ": folder " + dir.string() + " does not exist");
+        cannot(path, dir.string() + ": " + errno_text(err));
+    }
+    if (!S_ISDIR(st.st_mode)) throw Error(path + ": " + dir.string() + " is a file, not a folder");
+    long name_max = ::pathconf(dir.c_str(), _PC_NAME_MAX);
+    if (name_max <= 0) name_max = NAME_MAX;
+    if (name.size() + kTempExtra > static_cast<size_t>(name_max))
+        throw Error(path + ": the name is " + std::to_string(name.size()) + " bytes; at most " +
+                    std::to_string(name_max - static_cast<long>(kTempExtra)) +
+                    " leave room for the temporary name it is written under");
+    if (path.size() + kTempExtra >= temporaries::kMaxPath) throw Error(path.substr(0, 80) + "...: the path is too long");
+    struct stat target {};
+    if (::lstat(path.c_str(), &target) == 0) {
+        struct stat followed {};
+        const bool is_dir = ::stat(path.c_str(), &followed) == 0 && S_ISDIR(followed.st_mode);
+        if (kind == OutputKind::Folder) throw Error(path + " exists already; the output goes into a new folder");
+        if (is_dir) throw Error(path + " is a directory, not a file");
+        refuse_protected(path, rules);
+        if (!rules.force) throw OutputExists(path);
+    } else if (errno != ENOENT) {
+        cannot(path, errno_text(errno));
+    }
+    if (::access(dir.c_str(), W_OK) != 0) cannot(path, dir.string() + ": " + errno_text(errno));
+}
+
+OutputTemp::OutputTemp(const std::string& path, const OutputRules& rules) : path_(path), rules_(rules) {
+    for (int attempt = 0; attempt < 100 && fd_ < 0; ++attempt) {
+        temp_ = temp_name(path);
+        slot_ = temporaries::add(temp_, false);  // before it exists: a signal now removes nothing, or it
+        fd_ = ::open(temp_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+        if (fd_ >= 0) break;
+        const int err = errno;
+        temporaries::forget(slot_);
+        slot_ = -1;
+        if (err != EEXIST) cannot(path_, errno_text(err));
+    }
+    if (fd_ < 0) cannot(path_, "no free temporary name beside it");
+}
+
+OutputTemp::~OutputTemp() {
+    if (fd_ >= 0) ::close(fd_);
+    if (!committed_ && !temp_.empty()) ::unlink(temp_.c_str());
+    temporaries::forget(slot_);
+}
+
+void OutputTemp::write(std::string_view bytes) {
+    while (!bytes.empty()) {
+        const ssize_t n = ::write(fd_, bytes.data(), bytes.size());
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) cannot(path_, n < 0 ? errno_text(errno) : "nothing written");
+        bytes.remove_prefix(static_cast<size_t>(n));
+    }
+}
+
+int OutputTemp::release_fd() {
+    const int fd = fd_;
+    fd_ = -1;
+    return fd;
+}
+
+void OutputTemp::commit() {
+    if (fd_ >= 0) {
+        const int closed = ::close(fd_);
+        fd_ = -1;
+        if (closed != 0) cannot(path_, errno_text(errno));
+    }
+    move_into_place(temp_, path_, rules_, false);
+    committed_ = true;
+}
+
+OutputFolder::OutputFolder(const std::string& path, const OutputRules& rules) : path_(path), rules_(rules) {
+    check_output(path, rules, OutputKind::Folder);
+    for (int attempt = 0; attempt < 100; ++attempt) {
+        temp_ = temp_name(path);
+        slot_ = temporaries::add(temp_, true);
+        if (::mkdir(temp_.c_str(), 0777) == 0) return;
+        const int err = errno;
+        temporaries::forget(slot_);
+        slot_ = -1;
+        if (err != EEXIST) cannot(path_, errno_text(err));
+    }
+    cannot(path_, "no free temporary name beside it");
+}
+
+OutputFolder::~OutputFolder() {
+    if (!committed_ && !temp_.empty()) {
+        std::error_code ec;
+        fs::remove_all(temp_, ec);
+    }
+    temporaries::forget(slot_);
+}
+
+void OutputFolder::write(const std::string& name, std::string_view bytes) {
+    if (name.empty() || name.find('/') != std::string::npos) throw Error("'" + name + "' is not a plain file name");
+    const std::string path = temp_ + "/" + name;
+    const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+    if (fd < 0) cannot(path_ + "/" + name, errno_text(errno));
+    while (!bytes.empty()) {
+        const ssize_t n = ::write(fd, bytes.data(), bytes.size());
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) {
+            const int err = errno;
+            ::close(fd);
+            cannot(path_ + "/" + name, n < 0 ? errno_text(err) : "nothing written");
+        }
+        bytes.remove_prefix(static_cast<size_t>(n));
+    }
+    if (::close(fd) != 0) cannot(path_ + "/" + name, errno_text(errno));
+}
+
+void OutputFolder::commit() {
+    move_into_place(temp_, path_, rules_, true);
+    committed_ = true;
+}
+
+void write_output(const std::string& path, std::string_view bytes, const OutputRules& rules) {
+    check_output(path, rules);
+    OutputTemp temp(path, rules);
+    temp.write(bytes);
+    temp.commit();
+}
+
+void remove_temporaries_on_signals() { temporaries::install_signal_handlers(); }
+
+int live_temporaries() { return temporaries::live(); }
+
+}  // namespace vit

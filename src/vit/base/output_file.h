@@ -1,0 +1,97 @@
+// The one rule every writer follows (command line -o and --csv, the window's
+// exports and script verbs, slides, sweeps, settings):
+//   - an existing file is replaced only when the caller says so (force);
+//   - a protected file (the photo, the comparison photo, a file of the open
+//     model) is never written over, even with force;
+//   - the bytes go to a temporary name unique to this run, in the same folder,
+//     which is renamed into place once complete; without force the rename
+//     refuses to replace a file that appeared meanwhile, so of two runs on one
+//     name exactly one succeeds and the other says so;
+//   - SIGINT and SIGTERM remove the run's temporaries (remove_temporaries_on_signals);
+//   - everything checkable (the name's length with the temporary suffix, the
+//     folder, an existing file) is checked by check_output before any work.
+// Errors are vit::Error, one line naming the path and errno's text.
+#pragma once
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "vit/base/error.h"
+
+namespace vit {
+
+struct OutputRules {
+    bool force = false;                          // an existing file may be replaced
+    std::vector<std::string> protected_files;    // never written over (the photos)
+    std::vector<std::string> protected_folders;  // no file directly inside is written over (the model)
+};
+
+enum class OutputKind { File, Folder };
+
+// Thrown when the output exists and force was not given: the window asks
+// whether to replace it, everything else reports it.
+struct OutputExists : Error {
+    std::string path;
+    explicit OutputExists(const std::string& p);
+};
+
+// Refuses, before any work: an empty name, a name too long once the temporary
+// suffix is added, a folder that does not exist or is a file, an output that
+// is a folder (File) or exists at all (Folder), an existing file without
+// force (OutputExists), a protected file.
+void check_output(const std::string& path, const OutputRules& rules, OutputKind kind = OutputKind::File);
+
+// A temporary file for `path`, unique to this run, renamed into place by
+// commit(); removed by the destructor (and by SIGINT/SIGTERM) otherwise.
+class OutputTemp {
+public:
+    OutputTemp(const std::string& path, const OutputRules& rules);
+    ~OutputTemp();
+    OutputTemp(const OutputTemp&) = delete;
+    OutputTemp& operator=(const OutputTemp&) = delete;
+
+    int fd() const { return fd_; }               // open for writing
+    const std::string& temp_path() const { return temp_; }
+    void write(std::string_view bytes);          // all of it, or throws
+    // Hands the descriptor to someone who closes it (giflib).
+    int release_fd();
+    void commit();                               // closes (if still open) and renames into place
+
+private:
+    std::string path_, temp_;
+    OutputRules rules_;
+    int fd_ = -1, slot_ = -1;
+    bool committed_ = false;
+};
+
+// A new folder written whole: files go into a temporary folder beside it,
+// renamed to `path` by commit(); removed otherwise. The folder must not exist.
+class OutputFolder {
+public:
+    OutputFolder(const std::string& path, const OutputRules& rules);
+    ~OutputFolder();
+    OutputFolder(const OutputFolder&) = delete;
+    OutputFolder& operator=(const OutputFolder&) = delete;
+
+    void write(const std::string& name, std::string_view bytes);  // a plain name, no folders
+    const std::string& temp_path() const { return temp_; }
+    void commit();
+
+private:
+    std::string path_, temp_;
+    OutputRules rules_;
+    int slot_ = -1;
+    bool committed_ = false;
+};
+
+// check_output, then the whole file through an OutputTemp.
+void write_output(const std::string& path, std::string_view bytes, const OutputRules& rules);
+
+// Installs SIGINT/SIGTERM handlers (once) that remove every live temporary
+// of this run, then die of the signal as before.
+void remove_temporaries_on_signals();
+
+// How many temporaries of this run exist now (for tests).
+int live_temporaries();
+
+}  // namespace vit
