@@ -74,6 +74,7 @@ void BM_Attention(benchmark::State& state, const vit::isa::KernelTable& (*table)
 }
 
 BENCHMARK_CAPTURE(BM_Attention, v4, vit::isa::table_v4)->ArgNames({"n", "ld"})->Args({197, 192})->Args({785, 192});
+BENCHMARK_CAPTURE(BM_Attention, v3, vit::isa::table_v3)->ArgNames({"n", "ld"})->Args({197, 192})->Args({785, 192});
 BENCHMARK_CAPTURE(BM_Attention, eigen, vit::isa::table_eigen)->ArgNames({"n", "ld"})->Args({197, 192})->Args({785, 192});
 
 BENCHMARK_CAPTURE(BM_Gemm, v4, vit::isa::table_v4)->Apply(shapes);

@@ -3,13 +3,16 @@
 // with vitscope's benchmark binary and PyTorch.
 //
 //   node bench/peers/ort_time.mjs MODEL.onnx --input X.f32 [--threads 2]
-//        [--warmup 5] [--runs 20] [--logits-out LOGITS.f32]
+//        [--warmup 5] [--runs 20] [--logits-out LOGITS.f32] [--profile PREFIX]
 //
 // X.f32: the model input as raw little-endian float32, NCHW, batch 1, its side
 // taken from the model's input shape (or --size). Without --input the input is
 // seeded uniform noise in [-1, 1) (--seed). Prints one JSON object:
-// {median_ms, runs: [ms, ...], logits_head: [first 10 logits], ...}; with
-// --logits-out all logits are written as raw float32 too.
+// {median_ms, runs: [ms, ...], median_cpu_ms, logits_head: [first 10 logits], ...}; with
+// --logits-out all logits are written as raw float32 too. With --profile,
+// ONNX Runtime's own profiler (enableProfiling) writes PREFIX_<date>.json, a
+// Chrome trace of every node of every run; bench/peers/ort_profile.py sums it
+// per operator.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { parseArgs } from 'node:util';
@@ -27,6 +30,7 @@ const { values: opt, positionals } = parseArgs({
     warmup: { type: 'string', default: '5' },
     runs: { type: 'string', default: '20' },
     'logits-out': { type: 'string' },
+    profile: { type: 'string' },
   },
 });
 if (positionals.length !== 1) {
@@ -47,6 +51,7 @@ const options = {
   executionMode: 'sequential',
   graphOptimizationLevel: 'all',
 };
+if (opt.profile) Object.assign(options, { enableProfiling: true, profileFilePrefix: opt.profile });
 const tLoad = performance.now();
 const session = await ort.InferenceSession.create(positionals[0], options);
 const loadMs = performance.now() - tLoad;
@@ -81,20 +86,29 @@ const feeds = { [inputName]: new ort.Tensor('float32', data, [1, 3, size, size])
 
 let out;
 for (let i = 0; i < warmup; ++i) out = await session.run(feeds);
-const times = [];
+// Wall time per run, and the process's CPU time (all its threads, user +
+// system): on a machine shared with other work the CPU time of one thread is
+// the fairer figure, its wall time counts the time other processes ran.
+const times = [], cpuTimes = [];
 for (let i = 0; i < runs; ++i) {
-  const t0 = performance.now();
+  const c0 = process.cpuUsage(), t0 = performance.now();
   out = await session.run(feeds);
   times.push(performance.now() - t0);
+  const c = process.cpuUsage(c0);
+  cpuTimes.push((c.user + c.system) / 1e3);
 }
 if (!out) out = await session.run(feeds);
+if (opt.profile) session.endProfiling();  // writes the file (the binding does not return its name)
 const logits = out[outputName].data;
 if (opt['logits-out']) writeFileSync(opt['logits-out'], Buffer.from(logits.buffer, logits.byteOffset, logits.byteLength));
 
-const sorted = [...times].sort((a, b) => a - b);
-const median = sorted.length === 0 ? null
-  : sorted.length % 2 ? sorted[(sorted.length - 1) / 2]
-  : (sorted[sorted.length / 2 - 1] + sorted[sorted.length / 2]) / 2;
+const medianOf = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted.length === 0 ? null
+    : sorted.length % 2 ? sorted[(sorted.length - 1) / 2]
+    : (sorted[sorted.length / 2 - 1] + sorted[sorted.length / 2]) / 2;
+};
+const median = medianOf(times);
 console.log(JSON.stringify({
   model: positionals[0],
   ort_version: ort.env.versions?.node ?? ort.env.versions?.common ?? '?',
@@ -105,5 +119,6 @@ console.log(JSON.stringify({
   warmup,
   median_ms: median,
   runs: times,
+  median_cpu_ms: medianOf(cpuTimes),
   logits_head: Array.from(logits.subarray(0, 10)),
 }));
