@@ -3,23 +3,28 @@
 // events, and prints what it saw as one JSON object for
 // tests/lesson_browser_test.py to check:
 //   node lesson_browser.mjs PAGE.html OUT_DIR
+// With FIREFOX=/usr/bin/firefox-esr it drives Debian's Firefox instead
+// (WebDriver BiDi), on the desktop only (no touch emulation there).
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import puppeteer from "puppeteer-core";
 
 const [page_path, outDir] = process.argv.slice(2);
+const firefox = process.env.FIREFOX;
 const chromium = process.env.CHROMIUM || "/usr/bin/chromium";
-const profile = fs.mkdtempSync(path.join(os.tmpdir(), "vitscope-chromium-"));
-const browser = await puppeteer.launch({
-  executablePath: chromium,
-  headless: true,
-  userDataDir: profile,
-  args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-         "--disable-sync", "--no-first-run"],
-});
+const profile = fs.mkdtempSync(path.join(os.tmpdir(), "vitscope-browser-"));
+const browser = firefox
+  ? await puppeteer.launch({ browser: "firefox", executablePath: firefox, headless: true, userDataDir: profile })
+  : await puppeteer.launch({
+      executablePath: chromium,
+      headless: true,
+      userDataDir: profile,
+      args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+             "--disable-sync", "--no-first-run"],
+    });
+const report = { browser: await browser.version(), requests: [], errors: [] };
 const url = "file://" + path.resolve(page_path);
-const report = { requests: [], errors: [] };
 
 // What the page shows: its selection (the weights table's data), the fragment, the math panel's key.
 async function selection(page) {
@@ -53,6 +58,10 @@ try {
   await open(page, "#layer=3&head=2&patch=5,3");
   report.firstMapMs = await page.evaluate(() => window.lessonTimings.firstMapMs);
   report.fromFragment = await selection(page);
+  report.photoRect = await page.evaluate(() => {
+    const r = document.getElementById("photo").getBoundingClientRect();
+    return { left: r.left, top: r.top, width: r.width, height: r.height, viewport: window.innerWidth };
+  });
   await page.screenshot({ path: path.join(outDir, "desktop_1280.png") });
 
   const target = await patchCentre(page, 9, 10);
@@ -67,6 +76,9 @@ try {
   report.afterPageDown = await selection(page);
   await page.click("#thumbs figure:last-child");  // the mean of the heads
   report.afterMean = await selection(page);
+  await page.click("#tour-next");  // the tour's second step: the dog's ear
+  report.afterTourNext = await selection(page);
+  report.tourStep = await page.evaluate(() => document.getElementById("tour-step-title").textContent);
 
   // New query: time from the click's dispatch to the page's whole redraw done, 20 patches (median and worst).
   const times = [];
@@ -86,22 +98,23 @@ try {
   await page.mouse.move(k.x, k.y);
   await page.screenshot({ path: path.join(outDir, "desktop_1920.png") });
   await page.close();
-
-  // A phone: 390 x 844, touch. A tap picks the query; with "key" chosen a tap picks the key.
-  const phone = await browser.newPage();
-  await phone.emulate({ viewport: { width: 390, height: 844, deviceScaleFactor: 2, isMobile: true, hasTouch: true },
-                        userAgent: "Mozilla/5.0 (Linux; Android 14) Mobile" });
-  await open(phone, "#layer=3&head=2&patch=5,3");
-  const tap = await patchCentre(phone, 8, 6);
-  await phone.touchscreen.tap(tap.x, tap.y);
-  report.phoneAfterTap = await selection(phone);
-  await phone.tap("#tap-key");
-  const tapKey = await patchCentre(phone, 4, 4);
-  await phone.touchscreen.tap(tapKey.x, tapKey.y);
-  report.phoneAfterKeyTap = await selection(phone);
-  report.phoneOverflow = await phone.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-  await phone.screenshot({ path: path.join(outDir, "phone.png") });
-  await phone.screenshot({ path: path.join(outDir, "phone_full.png"), fullPage: true });
+  if (!firefox) {  // the phone needs chromium's touch emulation
+    // A phone: 390 x 844, touch. A tap picks the query; with "key" chosen a tap picks the key.
+    const phone = await browser.newPage();
+    await phone.emulate({ viewport: { width: 390, height: 844, deviceScaleFactor: 2, isMobile: true, hasTouch: true },
+                          userAgent: "Mozilla/5.0 (Linux; Android 14) Mobile" });
+    await open(phone, "#layer=3&head=2&patch=5,3");
+    const tap = await patchCentre(phone, 8, 6);
+    await phone.touchscreen.tap(tap.x, tap.y);
+    report.phoneAfterTap = await selection(phone);
+    await phone.tap("#tap-key");
+    const tapKey = await patchCentre(phone, 4, 4);
+    await phone.touchscreen.tap(tapKey.x, tapKey.y);
+    report.phoneAfterKeyTap = await selection(phone);
+    report.phoneOverflow = await phone.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    await phone.screenshot({ path: path.join(outDir, "phone.png") });
+    await phone.screenshot({ path: path.join(outDir, "phone_full.png"), fullPage: true });
+  }
 } finally {
   await browser.close();
   fs.rmSync(profile, { recursive: true, force: true });

@@ -16,7 +16,7 @@
   const FADE_OPACITY = 0.8;  // as the app: a patch's opacity follows its weight
 
   // Where the export's selection was (the window's), unless the fragment says otherwise.
-  const state = { ...data.start, mean: false, key: -1, tapChoosesKey: false, tourStep: 0 };
+  const state = { mean: false, ...data.start, key: -1, tapChoosesKey: false, tourStep: 0 };
   Object.assign(state, fromFragment(location.hash));
 
   const photo = new Image();
@@ -110,7 +110,7 @@
       g.strokeStyle = colour; g.lineWidth = width * dpr; g.setLineDash(dash.map((d) => d * dpr));
       g.strokeRect(M.colOf(token, meta) * cell + 1, M.rowOf(token, meta) * cell + 1, cell - 2, cell - 2);
     };
-    box(state.query, "#ffcc33", Math.max(1, Math.min(3, css / 100)), []);
+    box(state.query, "#5ad1ff", Math.max(1, Math.min(3, css / 100)), []);
     if (state.key >= 0 && css > 120) box(state.key, "#ff5aa0", 2, [4, 3]);
     g.setLineDash([]);
     return top;
@@ -266,7 +266,7 @@
     const top = drawMap($("photo"), weight);
     drawColorbar(top);
     const shown = state.mean ? `the mean of layer ${state.layer}'s ${meta.heads} heads` : `layer ${state.layer}, head ${state.head}`;
-    $("caption").textContent = `Softmax weights of ${tokenName(state.query)} (outlined) in ${shown}, ` +
+    $("caption").textContent = `Softmax weights of ${tokenName(state.query)} (outlined in blue) in ${shown}, ` +
       `coloured from 0 to the largest patch weight, ${fmt(top, 4)}. CLS${meta.prefix > 1 ? " and the registers" : ""}: ` +
       `${percent(weight.slice(0, meta.prefix).reduce((s, x) => s + x, 0))} of the weight.`;
     if (!same("query", "layer", "head", "mean")) drawThumbs();
@@ -355,6 +355,7 @@
     if (data.tour) {
       $("tour-back").addEventListener("click", () => goTourStep(state.tourStep - 1));
       $("tour-next").addEventListener("click", () => goTourStep(state.tourStep + 1));
+      $("tour-show").addEventListener("click", () => goTourStep(state.tourStep));
     }
   }
 

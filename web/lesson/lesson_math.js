@@ -126,31 +126,40 @@ const LessonMath = (() => {
   // How far each weight shown can be from the app's (`vitscope attention`):
   //  1. fp16 storage: |q̃ − q| ≤ u|q| + η (u = 2^-11, η = 2^-25), so |q| ≤ Q = (|q̃| + η)/(1 − u),
   //     and |q̃k̃ − qk| ≤ (uQ + η)K + |q̃|(uK + η); summed over d and ÷√d this bounds
-  //     each scaled score's error e_j. The app's own float32 dot product adds
-  //     d·2^-24·Σ Q K / √d (Higham's γ_d).
-  //  2. softmax: if every scaled score moves by at most ε = max_j e_j, each
-  //     weight moves by a factor within [e^-2ε, e^2ε]: |ã_j − a_j| ≤ a_j(e^2ε − 1),
-  //     and a_j ≤ ã_j e^2ε from the page's own ã_j.
-  //  3. the app's float32 softmax: a few roundings per weight, (N + 4)·2^-24
-  //     of a_j at most (the sum Z over N terms).
+  //     each scaled score's error.
+  //  2. the app's float32 arithmetic on the scores: the dot product d·2^-24·Σ QK
+  //     (Higham's γ_d), the scaling and the max subtracted before exp, 4·2^-24
+  //     of |scaled| + max |scaled|. ε = the largest of these errors over the keys.
+  //  3. softmax: if every scaled score moves by at most ε, each weight moves by
+  //     a factor within [e^-2ε, e^2ε]: |ã_j − a_j| ≤ a_j(e^2ε − 1), with
+  //     a_j ≤ ã_j e^2ε from the page's own ã_j.
+  //  4. the app's float32 softmax itself: its exp within 4e-7 of exact
+  //     (tests/fast_kernels_test.cpp), Z a sum of N terms, one division:
+  //     (N + 8)·2^-24 of a_j at most.
   // Returns ε and the per-key bounds.
   function weightErrorBound(q, k, tokens, headDim, query, pageWeight) {
-    const u = HALF_UNIT_ROUNDOFF, eta = HALF_SUBNORMAL_HALF_STEP;
-    const qi = query * headDim;
-    let epsilon = 0;
+    const u = HALF_UNIT_ROUNDOFF, eta = HALF_SUBNORMAL_HALF_STEP, u32 = FLOAT_UNIT_ROUNDOFF;
+    const qi = query * headDim, sqrtDk = Math.sqrt(headDim);
+    const scoreError = new Float64Array(tokens), scaled = new Float64Array(tokens);
+    let maxAbsScaled = 0;
     for (let j = 0; j < tokens; j++) {
-      let half = 0, magnitude = 0;
+      let half = 0, magnitude = 0, s = 0;
       for (let d = 0; d < headDim; d++) {
-        const qt = Math.abs(q[qi + d]), kt = Math.abs(k[j * headDim + d]);
+        const qv = q[qi + d], kv = k[j * headDim + d];
+        const qt = Math.abs(qv), kt = Math.abs(kv);
         const Q = (qt + eta) / (1 - u), K = (kt + eta) / (1 - u);
         half += (u * Q + eta) * K + qt * (u * K + eta);
         magnitude += Q * K;
+        s += qv * kv;
       }
-      const e = (half + headDim * FLOAT_UNIT_ROUNDOFF * magnitude) / Math.sqrt(headDim);
-      if (e > epsilon) epsilon = e;
+      scoreError[j] = (half + headDim * u32 * magnitude) / sqrtDk;
+      scaled[j] = Math.abs(s / sqrtDk) + scoreError[j];
+      maxAbsScaled = Math.max(maxAbsScaled, scaled[j]);
     }
+    let epsilon = 0;
+    for (let j = 0; j < tokens; j++) epsilon = Math.max(epsilon, scoreError[j] + 4 * u32 * (scaled[j] + maxAbsScaled));
     const grow = Math.exp(2 * epsilon);
-    const floatSoftmax = (tokens + 4) * FLOAT_UNIT_ROUNDOFF;
+    const floatSoftmax = (tokens + 8) * u32;
     const bound = new Float64Array(tokens);
     for (let j = 0; j < tokens; j++) {
       const appWeightMax = pageWeight[j] * grow * (1 + floatSoftmax);

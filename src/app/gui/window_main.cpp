@@ -22,6 +22,7 @@
 #include "app/commands.h"
 #include "interaction_timing.h"
 #include "session/lesson.h"
+#include "lesson_page.h"
 #include "session/model_download.h"
 #include "session/model_worker.h"
 #include "session/settings.h"
@@ -412,6 +413,12 @@ void Window::handle(const session::Action& a) {
             const std::string dir = x->dir.empty() ? unique_path(s_.export_dir, "tour_slides", "") : x->dir;
             write_tour_slides(at, dir);
             s_.status = "Saved the tour's slides in " + fs::absolute(dir).lexically_normal().string();
+        } else if (auto* x = std::get_if<session::act::ExportLesson>(&a)) {
+            // The page for what the window shows, starting at its selection; the tour on show or the one that ships.
+            const std::string path = x->path.empty() ? unique_path(s_.export_dir, session::selection_slug(s_) + "_lesson", ".html") : x->path;
+            const auto tour = s_.tour.tour ? s_.tour.tour : std::make_shared<const session::Tour>(session::read_tour(default_tour_file()));
+            vit::write_file_atomic(path, lesson_page_html(s_, tour.get()));
+            s_.status = "Saved the lesson page " + fs::absolute(path).lexically_normal().string();
         } else if (std::holds_alternative<session::act::Quit>(a)) {
             s_.quit = true;
         }
