@@ -1,7 +1,7 @@
 // Drives Debian's chromium (never a browser of puppeteer's own) over the
 // DevTools protocol on a lesson page, with real mouse, keyboard and touch
 // events, and prints what it saw as one JSON object for
-// tests/lesson_browser_test.py to check:
+// tests/lesson_page_browser_test.py to check:
 //   node lesson_browser.mjs PAGE.html OUT_DIR
 // With FIREFOX=/usr/bin/firefox-esr it drives Debian's Firefox instead
 // (WebDriver BiDi), on the desktop only (no touch emulation there).

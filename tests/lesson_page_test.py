@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """`vitscope lesson IMAGE -o OUT.html`: the lesson page as a file, without a
-browser (tests/lesson_browser_test.py opens it in chromium).
+browser (tests/lesson_page_browser_test.py opens it in chromium).
 
 dog.jpg on the default model: one self-contained file (no URL anywhere, no
 src/href attribute in a tag, no <link>, no @import), at most 8 MB; its q, k and v are
