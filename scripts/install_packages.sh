@@ -6,11 +6,15 @@ set -euo pipefail
 packages=(build-essential cmake pkg-config git curl
   libeigen3-dev libstb-dev libjpeg62-turbo-dev libwebp-dev libexif-dev libzip-dev libcurl4-openssl-dev libssl-dev libgif-dev libimagequant-dev nlohmann-json3-dev libgtest-dev googletest libbenchmark-dev
   libimgui-dev libglfw3-dev libepoxy-dev libegl-dev zlib1g-dev libgl1-mesa-dri libegl-mesa0 fonts-dejavu-core
-  xvfb xauth xdotool python3 python3-numpy python3-pil python3-torch "$@")
+  xvfb xauth xdotool python3 python3-numpy python3-pil python3-torch
+  chromium firefox-esr nodejs "$@")
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
+# The lesson page's tests (chromium, firefox-esr): node's test runner, and npm for puppeteer-core.
+# Debian's nodejs comes without npm; a nodejs from elsewhere may bundle it.
+command -v npm >/dev/null 2>&1 || missing+=(npm)
 if [ ${#missing[@]} -gt 0 ]; then
   sudo=""; [ "$(id -u)" -eq 0 ] || sudo=sudo
   echo "installing ${missing[*]}"

@@ -328,6 +328,27 @@ def test_question_figure(xvfb, tmp):
     assert np.array_equal(np.asarray(window_png), np.asarray(Image.open(named[1]))), "two exports of one state differ"
 
 
+def test_export_lesson(xvfb, tmp):
+    """File > Export lesson page (the script's export-lesson): the same page as `vitscope lesson` for the same
+    photo, model and selection, byte for byte; without a path, a name that describes it, never overwriting."""
+    page = os.path.join(tmp, "lesson.html")
+    w = scripted_window(xvfb, tmp, "lesson", f"select 5,3\nlayer 3\nhead 2\nexport-lesson {page}\nexport-lesson\nexport-lesson\n")
+    named = [os.path.join(tmp, f"dog_L3_H2_r5c3_lesson{n}.html") for n in ("", "_2")]
+    try:
+        for path in [page, *named]:
+            w.wait_for(lambda s: os.path.exists(path), timeout=300, what=os.path.basename(path))
+        state = w.wait_for(lambda s: s["ready"], what="the window")
+        assert not state["last_error"], state["last_error"]
+    finally:
+        w.close()
+    cli_page = os.path.join(tmp, "cli.html")
+    subprocess.run([BIN, "lesson", DOG, "--layer", "3", "--head", "2", "--patch", "5,3", "--model", MODEL, "-o", cli_page],
+                   check=True, capture_output=True, timeout=600)
+    window_bytes = open(page, "rb").read()
+    assert window_bytes == open(cli_page, "rb").read(), "the window's and the command line's lesson pages differ"
+    assert window_bytes == open(named[1], "rb").read(), "two exports of one state differ"
+
+
 def test_get_model(xvfb, tmp):
     # A mirror with the default model in it, served as a file:// URL; downloads go to a fresh XDG_DATA_HOME.
     served = os.path.join(tmp, "mirror")
@@ -744,7 +765,7 @@ def main():
     tests = [test_scripted_screenshot, test_mouse_and_keys, test_broken_files_keep_the_previous, test_export_names,
              test_question_figure, test_get_model, test_property_pages, test_compare_photo,
              test_input_size, test_question_pages, test_click_distance_dot, test_tour, test_classroom,
-             test_first_run_offers_the_tour, test_first_run_offer_buttons, test_sweep_path]
+             test_first_run_offers_the_tour, test_first_run_offer_buttons, test_sweep_path, test_export_lesson]
     only = sys.argv[1:] or [n for n in os.environ.get("VITSCOPE_WINDOW_TESTS", "").split(",") if n]
     if only:  # some of them, by name
         tests = [t for t in tests if t.__name__ in only]

@@ -48,7 +48,7 @@ const std::string& CliArgs::image() const {
 }
 
 CliArgs parse_cli(int argc, char** argv, const std::set<std::string>& flag_names) {
-    static const std::set<std::string> commands = {"classify", "attention", "export", "info", "dump", "explain", "tour", "sweep", "help"};
+    static const std::set<std::string> commands = {"classify", "attention", "export", "info", "dump", "explain", "tour", "sweep", "lesson", "help"};
     CliArgs args;
     int i = 1;
     if (i < argc && commands.count(argv[i])) args.command = argv[i++];

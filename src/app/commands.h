@@ -12,7 +12,8 @@ int cmd_dump(const CliArgs& args);     // developer: trace as .npy files for the
 int cmd_explain(const CliArgs& args);  // a Questions page's numbers (explain_questions.h)
 int cmd_export(const CliArgs& args);   // offscreen figure (needs the GUI build)
 int cmd_tour(const CliArgs& args);     // a guided tour as slides (needs the GUI build)
-int cmd_sweep(const CliArgs& args);    // an animated GIF of the query moving over the patches (GUI build)
+int cmd_sweep(const CliArgs& args);
+int cmd_lesson(const CliArgs& args);   // the lesson page: one self-contained HTML file (GUI build)    // an animated GIF of the query moving over the patches (GUI build)
 int run_window(const CliArgs& args);   // the explorer window (needs the GUI build)
 
 }  // namespace app

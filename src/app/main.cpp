@@ -28,6 +28,8 @@ const char* kUsage =
     "           [--frame-size PX] [--delay MS] [--frames DIR] [--colormap NAME] [--dither] [--force]\n"
     "           (the query moving over the patches; GIF: 256 colours a frame, WebP: every colour)\n"
     "  vitscope tour IMAGE [--tour FILE] -o DIR [--model DIR]   (the tour's steps as 1920x1080 slides + index.html)\n"
+    "  vitscope lesson IMAGE -o OUT.html [--model DIR] [--size S] [--tour FILE | --no-tour] [--force]\n"
+    "           [--layer L] [--head H] [--patch ROW,COL]   (one self-contained HTML page for students' browsers)\n"
     "  vitscope dump IMAGE -o DIR [--model DIR] [--size S]   (trace as .npy, for tests)\n";
 
 int dispatch(const app::CliArgs& args) {
@@ -40,6 +42,7 @@ int dispatch(const app::CliArgs& args) {
     if (c == "explain") return app::cmd_explain(args);
     if (c == "tour") return app::cmd_tour(args);
     if (c == "sweep") return app::cmd_sweep(args);
+    if (c == "lesson") return app::cmd_lesson(args);
     if (c == "help" || args.flags.count("--help")) {
         std::fputs(kUsage, stdout);
         return 0;
@@ -52,7 +55,7 @@ int dispatch(const app::CliArgs& args) {
 int main(int argc, char** argv) {
     try {
         vit::remove_temporaries_on_signals();  // an interrupted run leaves none of its temporary files
-        app::CliArgs args = app::parse_cli(argc, argv, {"--mean-heads", "--quit", "--help", "--no-settings", "--force", "--classroom", "--dither"});
+        app::CliArgs args = app::parse_cli(argc, argv, {"--mean-heads", "--quit", "--help", "--no-settings", "--force", "--classroom", "--dither", "--no-tour"});
         return dispatch(args);
     } catch (const vit::Error& e) {
         std::fprintf(stderr, "vitscope: error: %s\n", e.what());

@@ -22,6 +22,7 @@
 #include "app/commands.h"
 #include "interaction_timing.h"
 #include "session/lesson.h"
+#include "lesson_page.h"
 #include "session/model_download.h"
 #include "session/model_worker.h"
 #include "session/output_rules.h"
@@ -426,6 +427,12 @@ void Window::handle(const session::Action& a) {
             s_.replace_question.clear();
             if (x->replace) redo_replacing();
             replace_pending_.reset();
+        } else if (auto* x = std::get_if<session::act::ExportLesson>(&a)) {
+            // The page for what the window shows, starting at its selection; the tour on show or the one that ships.
+            const std::string path = x->path.empty() ? unique_path(s_.export_dir, session::selection_slug(s_) + "_lesson", ".html") : x->path;
+            const auto tour = s_.tour.tour ? s_.tour.tour : std::make_shared<const session::Tour>(session::read_tour(default_tour_file()));
+            vit::write_output(path, lesson_page_html(s_, tour.get()), session::output_rules(s_, false));
+            s_.status = "Saved the lesson page " + fs::absolute(path).lexically_normal().string();
         } else if (std::holds_alternative<session::act::Quit>(a)) {
             s_.quit = true;
         }

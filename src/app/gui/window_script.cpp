@@ -23,7 +23,7 @@ const std::set<std::string> kWithArg = {"frames", "select", "layer", "head", "to
                                         "tab", "question", "style", "open-image", "open-model", "get-model", "compare", "size",
                                         "tour", "record-path", "open-lesson", "side-by-side"};
 const std::set<std::string> kNoArg = {"wait", "mean", "quit", "screenshot", "export", "export-question", "export-tour", "export-sweep",
-                                      "save-lesson", "save-lesson-with-photo"};  // the exports: PATH optional
+                                      "save-lesson", "save-lesson-with-photo", "export-lesson"};  // the exports: PATH optional
 constexpr size_t kMaxScriptBytes = 1 << 20, kMaxScriptLine = 4096;
 constexpr int kWaitTimeoutFrames = 20000;   // ~ minutes at llvmpipe speed: a stuck worker ends the script
 
@@ -289,6 +289,9 @@ void ScriptRunner::step(const session::AppState& s, std::vector<session::Action>
             out.push_back(session::act::RecordSweepPath{c.arg == "on"});
         } else if (c.verb == "export-sweep") {
             out.push_back(session::act::ExportSweep{c.arg});
+            frames_left_ = 1;
+        } else if (c.verb == "export-lesson") {
+            out.push_back(session::act::ExportLesson{c.arg});
             frames_left_ = 1;
         } else if (c.verb == "export-tour") {
             out.push_back(session::act::ExportTourSlides{c.arg});

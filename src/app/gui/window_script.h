@@ -36,6 +36,7 @@
 //   save-lesson [PATH]        as File > Save lesson… (default: a descriptive name in the export folder)
 //   save-lesson-with-photo [PATH]   the same with the photo's bytes embedded
 //   open-lesson PATH          as File > Open lesson… (then waits); a bad file leaves the state as it was
+//   export-lesson [PATH]      the lesson page (HTML), as File > Export lesson page
 //   export-question [PATH]    the Questions page shown, as its Export figure button (then waits
 //                             for it: the page's experiments may run first)
 //   quit

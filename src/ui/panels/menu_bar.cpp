@@ -22,6 +22,8 @@ void file_menu(const Frame& f) {
     if (ImGui::MenuItem("Export figure", "Ctrl+E", false, s.trace() != nullptr)) f.emit(session::act::ExportFigure{""});
     if (ImGui::MenuItem("Export tour as slides", nullptr, false, s.trace() != nullptr))
         f.emit(session::act::ExportTourSlides{""});
+    if (ImGui::MenuItem("Export lesson page (HTML)", nullptr, false, s.trace() != nullptr))
+        f.emit(session::act::ExportLesson{""});
     if (ImGui::MenuItem("Record a sweep path", nullptr, s.sweep_path.recording, s.trace() != nullptr))
         f.emit(session::act::RecordSweepPath{!s.sweep_path.recording});
     if (ImGui::MenuItem(s.sweep_path.tokens.empty() ? "Export sweep (GIF), every patch" : "Export sweep (GIF) along the path",

@@ -1,0 +1,37 @@
+// vitscope lesson IMAGE -o OUT.html [--model DIR] [--size S] [--tour FILE | --no-tour] [--force]
+// [--layer L] [--head H] [--patch ROW,COL | --query cls|INDEX]: the lesson
+// page (lesson_page.h), starting at the selection given (the window's start
+// otherwise). Written under the output rule (vit/base/output_file.h).
+#include <cstdio>
+#include <memory>
+#include <string>
+
+#include "app/commands.h"
+#include "app/pipeline.h"
+#include "cli_state.h"
+#include "figure_output.h"
+#include "lesson_page.h"
+#include "session/tour.h"
+#include "app/output_rules.h"
+#include "vit/base/output_file.h"
+#include "window_options.h"
+
+namespace app {
+
+int cmd_lesson(const CliArgs& args) {
+    // Everything that can be refused cheaply is, before the model runs.
+    const std::string out = figure_output_path(args, ".html");
+    if (args.options.count("--patch")) parse_patch(args.get("--patch"));
+    check_lesson_files();
+    std::unique_ptr<session::Tour> tour;
+    if (!args.has("--no-tour"))
+        tour = std::make_unique<session::Tour>(session::read_tour(args.has("--tour") ? args.get("--tour") : default_tour_file()));
+
+    const session::AppState s = cli_state(args, run_pipeline(args));
+    const std::string page = lesson_page_html(s, tour.get());
+    vit::write_output(out, page, output_rules(args));
+    std::printf("%s: %.2f MB\n", out.c_str(), static_cast<double>(page.size()) / (1 << 20));
+    return 0;
+}
+
+}  // namespace app

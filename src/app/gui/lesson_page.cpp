@@ -1,0 +1,179 @@
+#include "lesson_page.h"
+
+#include <stb/stb_image_write.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <memory>
+#include <nlohmann/json.hpp>
+
+#include "session/tour_text.h"
+#include "vit/base/base64.h"
+#include "vit/base/error.h"
+#include "vit/base/read_file.h"
+#include "vit/forward/classes.h"
+#include "vit/forward/half_tokens.h"
+#include "vit/forward/token_name.h"
+#include "vit/image/preprocess.h"
+
+namespace app {
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+constexpr int kMaxPhotoSide = 512;  // enough for a laptop's or phone's column; the grid is 14-40 patches
+constexpr int kJpegQuality = 90;
+
+bool has_lesson(const fs::path& dir) {
+    std::error_code ec;
+    return fs::exists(dir / "lesson" / "lesson.html", ec);
+}
+
+std::string read_part(const std::string& name) {
+    const fs::path path = fs::path(lesson_web_dir()) / "lesson" / name;
+    try {
+        return vit::read_whole_file(path.string(), 1ULL << 20, "a lesson page file");
+    } catch (const vit::Error& e) {
+        throw vit::Error(std::string(e.what()) + " (set VITSCOPE_WEB_DIR to the web folder)");
+    }
+}
+
+// Replaces the one marker in the template; a missing marker is a broken template.
+void fill(std::string& page, const std::string& marker, const std::string& text) {
+    const size_t at = page.find(marker);
+    if (at == std::string::npos) throw vit::Error("web/lesson/lesson.html lacks " + marker);
+    page.replace(at, marker.size(), text);
+}
+
+// "</" inside a <script> would end it early: the scripts escape it as "<\/".
+std::string script_safe(std::string text) {
+    for (size_t at = text.find("</"); at != std::string::npos; at = text.find("</", at + 3)) text.replace(at, 2, "<\\/");
+    return text;
+}
+
+// JSON inside a <script>: every '<' (only ever inside a string) as \u003c, so
+// no "</script" or "<!--" can appear.
+std::string json_in_script(const std::string& text) {
+    std::string out;
+    out.reserve(text.size());
+    for (char c : text) out += c == '<' ? std::string("\\u003c") : std::string(1, c);
+    return out;
+}
+
+std::string html_text(const std::string& text) {
+    std::string out;
+    for (char c : text) {
+        if (c == '&') out += "&amp;";
+        else if (c == '<') out += "&lt;";
+        else if (c == '>') out += "&gt;";
+        else out += c;
+    }
+    return out;
+}
+
+// The photo as the model sees it: the crop rectangle of the original pixels
+// (rounded to whole pixels), resized with PIL's bicubic to at most 512 px.
+std::string photo_jpeg_data_uri(const vit::Image& image, const vit::CropRect& crop, int input_size) {
+    const int x0 = std::clamp(static_cast<int>(std::lround(crop.x)), 0, image.width - 1);
+    const int y0 = std::clamp(static_cast<int>(std::lround(crop.y)), 0, image.height - 1);
+    const int x1 = std::clamp(static_cast<int>(std::lround(crop.x + crop.w)), x0 + 1, image.width);
+    const int y1 = std::clamp(static_cast<int>(std::lround(crop.y + crop.h)), y0 + 1, image.height);
+    vit::Image cropped;
+    cropped.width = x1 - x0;
+    cropped.height = y1 - y0;
+    cropped.rgb.resize(static_cast<size_t>(cropped.width) * cropped.height * 3);
+    for (int y = 0; y < cropped.height; ++y)
+        std::copy_n(&image.rgb[(static_cast<size_t>(y0 + y) * image.width + x0) * 3], cropped.width * 3,
+                    &cropped.rgb[static_cast<size_t>(y) * cropped.width * 3]);
+    const int side = std::clamp(std::min(cropped.width, cropped.height), input_size, std::max(input_size, kMaxPhotoSide));
+    const vit::Image square = vit::resize_pil(cropped, side, side, "bicubic");
+    std::string jpeg;
+    auto append = [](void* context, void* bytes, int size) {
+        static_cast<std::string*>(context)->append(static_cast<const char*>(bytes), static_cast<size_t>(size));
+    };
+    if (!stbi_write_jpg_to_func(append, &jpeg, side, side, 3, square.rgb.data(), kJpegQuality))
+        throw vit::Error("could not encode the photo as JPEG");
+    return "data:image/jpeg;base64," + vit::base64_encode(jpeg);
+}
+
+json tour_json(const session::AppState& start, const session::Tour& tour) {
+    session::AppState s = start;
+    session::apply(s, session::act::StartTour{std::make_shared<const session::Tour>(tour)});
+    json steps = json::array();
+    for (int i = 0; i < static_cast<int>(tour.steps.size()); ++i) {
+        session::apply(s, session::act::TourGo{i});
+        // The state the window is in at this step (what the step sets, and what it keeps).
+        steps.push_back({{"title", tour.steps[i].title},
+                         {"text", session::shown_tour_text(s)},
+                         {"layer", s.sel.layer},
+                         {"head", s.sel.head},
+                         {"map", s.sel.source == session::MapSource::MeanOfVisible ? "mean" : "head"},
+                         {"query", s.sel.query},
+                         {"pin", s.sel.pinned_key}});
+    }
+    return {{"title", tour.title}, {"steps", steps}};
+}
+
+}  // namespace
+
+std::string lesson_web_dir() {
+    if (const char* env = std::getenv("VITSCOPE_WEB_DIR"); env && *env) return env;
+#ifdef VITSCOPE_WEB_DIR
+    if (has_lesson(VITSCOPE_WEB_DIR)) return VITSCOPE_WEB_DIR;
+#endif
+    std::error_code ec;
+    const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+    return (exe.parent_path() / ".." / "share" / "vitscope" / "web").lexically_normal().string();
+}
+
+void check_lesson_files() {
+    for (const char* name : {"lesson.html", "lesson.css", "lesson_math.js", "lesson.js"}) read_part(name);
+}
+
+std::string lesson_page_html(const session::AppState& s, const session::Tour* tour) {
+    if (!s.loaded.ready()) throw vit::Error("no photo and model to make a lesson page of");
+    const vit::Trace& t = *s.loaded.trace;
+    const vit::Model& model = *s.loaded.model;
+    const size_t half_bytes = static_cast<size_t>(t.layers.size()) * model.heads * 3 * t.tokens * t.head_dim * 2;
+    if (half_bytes / 3 * 4 > kMaxLessonBytes)
+        throw vit::Error("the lesson page would hold " + std::to_string(half_bytes / 3 * 4 >> 20) +
+                         " MB of q, k and v, over the " + std::to_string(kMaxLessonBytes >> 20) +
+                         " MB a browser page can be trusted with; use a smaller --size or model");
+
+    json meta = {{"layers", t.layers.size()}, {"heads", model.heads}, {"head_dim", t.head_dim},
+                 {"tokens", t.tokens},        {"prefix", t.prefix},   {"grid", t.grid},
+                 {"patch", model.config.patch_size},
+                 {"input_size", s.loaded.input ? s.loaded.input->size : model.config.pre.input_size}};
+    json prefix_names = json::array();
+    for (int j = 0; j < t.prefix; ++j) prefix_names.push_back(vit::token_name(t, j));
+    meta["prefix_names"] = prefix_names;
+    json top5 = json::array();
+    for (const vit::ClassScore& c : s.loaded.top5) top5.push_back({{"label", c.label}, {"probability", c.probability}});
+
+    json data;
+    data["format"] = 1;
+    data["generator_version"] = "0.1";
+    data["photo"] = fs::path(s.loaded.image_path).filename().string();
+    data["model"] = fs::path(s.loaded.model_dir).lexically_normal().filename().string();
+    if (data["model"].get<std::string>().empty()) data["model"] = fs::path(s.loaded.model_dir).parent_path().filename().string();
+    data["meta"] = meta;
+    data["top5"] = top5;
+    data["image"] = photo_jpeg_data_uri(*s.loaded.image, s.loaded.crop, meta["input_size"].get<int>());
+    data["qkv"] = vit::base64_encode(vit::half_qkv_bytes(t));
+    data["start"] = {{"layer", s.sel.layer}, {"head", s.sel.head}, {"query", s.sel.query},
+                     {"mean", s.sel.source == session::MapSource::MeanOfVisible}};
+    data["tour"] = tour ? tour_json(s, *tour) : json(nullptr);
+
+    std::string page = read_part("lesson.html");
+    fill(page, "{{TITLE}}", html_text("vitscope lesson: " + data["photo"].get<std::string>()));
+    fill(page, "/*{{LESSON_CSS}}*/", read_part("lesson.css"));
+    fill(page, "{{LESSON_DATA}}", json_in_script(data.dump(-1, ' ', false, json::error_handler_t::replace)));
+    fill(page, "//{{LESSON_MATH_JS}}", script_safe(read_part("lesson_math.js")));
+    fill(page, "//{{LESSON_JS}}", script_safe(read_part("lesson.js")));
+    return page;
+}
+
+}  // namespace app

@@ -1,0 +1,34 @@
+// The lesson page: one self-contained HTML file (no network, nothing
+// external; it opens from file://) that recomputes the open photo's
+// attention in a student's browser. The page's HTML, CSS and JavaScript are
+// files of the project (web/lesson/); this fills them with the photo (the
+// model input's crop, JPEG), the model's and photo's names, the top-5
+// classes, every layer's and head's q, k and v as 16-bit floats (base64) and,
+// when given, the tour's text as the window would show it on this photo.
+#pragma once
+#include <cstddef>
+#include <string>
+
+#include "session/state.h"
+#include "session/tour.h"
+
+namespace app {
+
+// Where web/lesson's files are: $VITSCOPE_WEB_DIR, else the source tree's
+// web/ (a build), else share/vitscope/web beside an installed binary.
+std::string lesson_web_dir();
+
+// Pages over this are refused: a browser holds the page's text, its decoded
+// bytes and the floats at once.
+constexpr size_t kMaxLessonBytes = 128u << 20;
+
+// The page for the photo, model and input size the state holds (its
+// selection is where the page starts). `tour` may be null. Throws vit::Error
+// when the page's files are missing, a value does not fit a 16-bit float,
+// or the page would exceed kMaxLessonBytes.
+std::string lesson_page_html(const session::AppState& s, const session::Tour* tour);
+
+// Checks the page's files can be read before any heavy work; throws vit::Error.
+void check_lesson_files();
+
+}  // namespace app

@@ -1,0 +1,252 @@
+// The lesson page's numbers: decoding the 16-bit q, k and v the export
+// carries, one query's attention row step by step (q·k, ÷√dₖ, exp, Z, the
+// weight), the keys that dominate Σ a·v, and how far the weights can be from
+// the app's float32 ones. No DOM here: node's test runner tests this file
+// alone (web/lesson/lesson_math.test.js), and the page embeds it as is.
+"use strict";
+
+const LessonMath = (() => {
+  // Half precision: round to nearest moves a value by at most 2^-11 of itself
+  // (the unit roundoff u) in the normal range, and by at most half the
+  // smallest subnormal, 2^-25, below 2^-14.
+  const HALF_UNIT_ROUNDOFF = 2 ** -11;
+  const HALF_SUBNORMAL_HALF_STEP = 2 ** -25;
+  // float32's unit roundoff: the app computes q·k and the softmax in float32.
+  const FLOAT_UNIT_ROUNDOFF = 2 ** -24;
+
+  function base64ToBytes(text) {
+    if (typeof Uint8Array.fromBase64 === "function") return Uint8Array.fromBase64(text);  // native where the browser has it
+    if (typeof atob === "function") {
+      const binary = atob(text);
+      const bytes = new Uint8Array(binary.length);
+      for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+      return bytes;
+    }
+    return new Uint8Array(Buffer.from(text, "base64"));  // node without atob
+  }
+
+  // IEEE 754 binary16 bits -> the number they hold (exactly).
+  function halfToNumber(bits) {
+    const sign = bits & 0x8000 ? -1 : 1;
+    const exponent = (bits >> 10) & 0x1f;
+    const fraction = bits & 0x3ff;
+    if (exponent === 0) return sign * fraction * 2 ** -24;  // zero and subnormals
+    if (exponent === 31) return fraction ? NaN : sign * Infinity;
+    return sign * (1 + fraction / 1024) * 2 ** (exponent - 15);
+  }
+
+  // Little-endian half floats -> Float32Array (every half is a float32).
+  // Browsers with Float16Array convert natively; the table is the fallback.
+  function decodeHalves(bytes, { native = true } = {}) {
+    const littleEndian = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+    if (native && littleEndian && typeof Float16Array === "function" && bytes.byteOffset % 2 === 0)
+      return Float32Array.from(new Float16Array(bytes.buffer, bytes.byteOffset, bytes.length >> 1));
+    const table = new Float32Array(65536);  // one lookup per value: the decode is then a copy
+    for (let b = 0; b < 65536; b++) table[b] = halfToNumber(b);
+    const count = bytes.length >> 1;
+    const out = new Float32Array(count);
+    for (let i = 0; i < count; i++) out[i] = table[bytes[2 * i] | (bytes[2 * i + 1] << 8)];
+    return out;
+  }
+
+  // The export's layout (src/vit/forward/half_tokens.h): per layer, per head,
+  // q then k then v, each tokens x headDim, token-major.
+  function headArrays(values, meta, layer, head) {
+    const block = meta.tokens * meta.head_dim;
+    const start = (layer * meta.heads + head) * 3 * block;
+    return {
+      q: values.subarray(start, start + block),
+      k: values.subarray(start + block, start + 2 * block),
+      v: values.subarray(start + 2 * block, start + 3 * block),
+    };
+  }
+
+  // Query i's row over every key j, in double precision:
+  // score s_j = q_i·k_j, scaled s_j/√d, exp(scaled − max), Z = Σ exp, weight = exp/Z.
+  // exp is taken after subtracting the row's largest scaled score (it cancels
+  // in exp/Z and keeps exp from overflowing); `expShift` says by how much.
+  function attentionRow(q, k, tokens, headDim, query) {
+    const score = new Float64Array(tokens);
+    const scaled = new Float64Array(tokens);
+    const expScore = new Float64Array(tokens);
+    const weight = new Float64Array(tokens);
+    const sqrtDk = Math.sqrt(headDim);
+    const qi = query * headDim;
+    let max = -Infinity;
+    for (let j = 0; j < tokens; j++) {
+      let s = 0;
+      const kj = j * headDim;
+      for (let d = 0; d < headDim; d++) s += q[qi + d] * k[kj + d];
+      score[j] = s;
+      scaled[j] = s / sqrtDk;
+      if (scaled[j] > max) max = scaled[j];
+    }
+    let z = 0;
+    for (let j = 0; j < tokens; j++) {
+      expScore[j] = Math.exp(scaled[j] - max);
+      z += expScore[j];
+    }
+    for (let j = 0; j < tokens; j++) weight[j] = expScore[j] / z;
+    return { query, sqrtDk, score, scaled, expScore, expShift: max, z, weight };
+  }
+
+  // The mean of several rows' weights (the photo's "mean of the heads").
+  function meanWeights(rows) {
+    const out = new Float64Array(rows[0].length);
+    for (const r of rows) for (let j = 0; j < out.length; j++) out[j] += r[j];
+    for (let j = 0; j < out.length; j++) out[j] /= rows.length;
+    return out;
+  }
+
+  // o_i = Σ_j a_j v_j, and the keys whose a_j·‖v_j‖ is largest, with their
+  // share of Σ_j a_j·‖v_j‖ (as the app's math panel ranks them).
+  function outputContributions(weight, v, tokens, headDim, count) {
+    const output = new Float64Array(headDim);
+    const all = [];
+    let total = 0;
+    for (let j = 0; j < tokens; j++) {
+      let norm2 = 0;
+      for (let d = 0; d < headDim; d++) {
+        const x = v[j * headDim + d];
+        output[d] += weight[j] * x;
+        norm2 += x * x;
+      }
+      const valueNorm = Math.sqrt(norm2);
+      const amount = Math.abs(weight[j]) * valueNorm;
+      total += amount;
+      all.push({ token: j, weight: weight[j], valueNorm, amount });
+    }
+    all.sort((a, b) => b.amount - a.amount || a.token - b.token);
+    const top = all.slice(0, count).map((c) => ({ ...c, share: total > 0 ? c.amount / total : 0 }));
+    let outNorm2 = 0;
+    for (let d = 0; d < headDim; d++) outNorm2 += output[d] * output[d];
+    return { output, outputNorm: Math.sqrt(outNorm2), top };
+  }
+
+  // How far each weight shown can be from the app's (`vitscope attention`):
+  //  1. fp16 storage: |q̃ − q| ≤ u|q| + η (u = 2^-11, η = 2^-25), so |q| ≤ Q = (|q̃| + η)/(1 − u),
+  //     and |q̃k̃ − qk| ≤ (uQ + η)K + |q̃|(uK + η); summed over d and ÷√d this bounds
+  //     each scaled score's error.
+  //  2. the app's float32 arithmetic on the scores: the dot product d·2^-24·Σ QK
+  //     (Higham's γ_d), the scaling and the max subtracted before exp, 4·2^-24
+  //     of |scaled| + max |scaled|. ε = the largest of these errors over the keys.
+  //  3. softmax: if every scaled score moves by at most ε, each weight moves by
+  //     a factor within [e^-2ε, e^2ε]: |ã_j − a_j| ≤ a_j(e^2ε − 1), with
+  //     a_j ≤ ã_j e^2ε from the page's own ã_j.
+  //  4. the app's float32 softmax itself: its exp within 4e-7 of exact
+  //     (tests/fast_kernels_test.cpp), Z a sum of N terms, one division:
+  //     (N + 8)·2^-24 of a_j at most.
+  // Returns ε and the per-key bounds.
+  function weightErrorBound(q, k, tokens, headDim, query, pageWeight) {
+    const u = HALF_UNIT_ROUNDOFF, eta = HALF_SUBNORMAL_HALF_STEP, u32 = FLOAT_UNIT_ROUNDOFF;
+    const qi = query * headDim, sqrtDk = Math.sqrt(headDim);
+    const scoreError = new Float64Array(tokens), scaled = new Float64Array(tokens);
+    let maxAbsScaled = 0;
+    for (let j = 0; j < tokens; j++) {
+      let half = 0, magnitude = 0, s = 0;
+      for (let d = 0; d < headDim; d++) {
+        const qv = q[qi + d], kv = k[j * headDim + d];
+        const qt = Math.abs(qv), kt = Math.abs(kv);
+        const Q = (qt + eta) / (1 - u), K = (kt + eta) / (1 - u);
+        half += (u * Q + eta) * K + qt * (u * K + eta);
+        magnitude += Q * K;
+        s += qv * kv;
+      }
+      scoreError[j] = (half + headDim * u32 * magnitude) / sqrtDk;
+      scaled[j] = Math.abs(s / sqrtDk) + scoreError[j];
+      maxAbsScaled = Math.max(maxAbsScaled, scaled[j]);
+    }
+    let epsilon = 0;
+    for (let j = 0; j < tokens; j++) epsilon = Math.max(epsilon, scoreError[j] + 4 * u32 * (scaled[j] + maxAbsScaled));
+    const grow = Math.exp(2 * epsilon);
+    const floatSoftmax = (tokens + 8) * u32;
+    const bound = new Float64Array(tokens);
+    for (let j = 0; j < tokens; j++) {
+      const appWeightMax = pageWeight[j] * grow * (1 + floatSoftmax);
+      bound[j] = appWeightMax * (grow - 1) + appWeightMax * floatSoftmax;
+    }
+    return { epsilon, bound };
+  }
+
+  // "#layer=3&head=2&patch=5,3" (head=mean for the mean of the heads;
+  // query=cls or query=INDEX instead of patch) -> {layer, head, query}; only
+  // what is given and in range, the rest left out.
+  function parseFragment(fragment, meta) {
+    const out = {};
+    const text = fragment.replace(/^#/, "");
+    for (const part of text.split("&")) {
+      const [name, value] = part.split("=");
+      if (value === undefined) continue;
+      const n = Number(value);
+      if (name === "layer" && Number.isInteger(n) && n >= 0 && n < meta.layers) out.layer = n;
+      if (name === "head") {
+        if (value === "mean") out.head = "mean";
+        else if (Number.isInteger(n) && n >= 0 && n < meta.heads) out.head = n;
+      }
+      if (name === "patch") {
+        const [r, c] = value.split(",").map(Number);
+        if (Number.isInteger(r) && Number.isInteger(c) && r >= 0 && c >= 0 && r < meta.grid && c < meta.grid)
+          out.query = meta.prefix + r * meta.grid + c;
+      }
+      if (name === "query") {
+        if (value === "cls") out.query = 0;
+        else if (Number.isInteger(n) && n >= 0 && n < meta.tokens) out.query = n;
+      }
+    }
+    return out;
+  }
+
+  function formatFragment(state, meta) {
+    const parts = [`layer=${state.layer}`, `head=${state.head}`];
+    if (state.query >= meta.prefix) {
+      const p = state.query - meta.prefix;
+      parts.push(`patch=${Math.floor(p / meta.grid)},${p % meta.grid}`);
+    } else {
+      parts.push(state.query === 0 ? "query=cls" : `query=${state.query}`);
+    }
+    return "#" + parts.join("&");
+  }
+
+  function rowOf(token, meta) { return token >= meta.prefix ? Math.floor((token - meta.prefix) / meta.grid) : -1; }
+  function colOf(token, meta) { return token >= meta.prefix ? (token - meta.prefix) % meta.grid : -1; }
+
+  // Arrow keys: one patch in the direction, stopping at the edge; from CLS or
+  // a register, onto the centre patch (as the app does).
+  function movedQuery(query, dRow, dCol, meta) {
+    const centre = Math.floor(meta.grid / 2);
+    if (query < meta.prefix) return meta.prefix + centre * meta.grid + centre;
+    const r = Math.min(meta.grid - 1, Math.max(0, rowOf(query, meta) + dRow));
+    const c = Math.min(meta.grid - 1, Math.max(0, colOf(query, meta) + dCol));
+    return meta.prefix + r * meta.grid + c;
+  }
+
+  // The largest weight among the patch keys: the top of the colour scale
+  // (the app's "relative" scale), so CLS's share does not wash out the map.
+  function patchMax(weight, meta) {
+    let m = 0;
+    for (let j = meta.prefix; j < meta.tokens; j++) if (weight[j] > m) m = weight[j];
+    return m;
+  }
+
+  // viridis as the app's shaders draw it (shaders/colormaps.glsl): 17 knots, linear between.
+  const VIRIDIS = [
+    [0.267, 0.005, 0.329], [0.282, 0.095, 0.417], [0.279, 0.175, 0.483], [0.259, 0.252, 0.525],
+    [0.230, 0.322, 0.546], [0.199, 0.388, 0.555], [0.173, 0.449, 0.558], [0.149, 0.508, 0.557],
+    [0.128, 0.567, 0.551], [0.121, 0.626, 0.533], [0.158, 0.684, 0.502], [0.246, 0.739, 0.452],
+    [0.369, 0.789, 0.383], [0.516, 0.831, 0.294], [0.678, 0.864, 0.190], [0.846, 0.887, 0.100],
+    [0.993, 0.906, 0.144],
+  ];
+  function viridis(t) {
+    const x = (Number.isFinite(t) ? Math.min(1, Math.max(0, t)) : 0) * (VIRIDIS.length - 1);
+    const i = Math.min(VIRIDIS.length - 2, Math.floor(x));
+    const f = x - i;
+    return VIRIDIS[i].map((a, c) => Math.round(255 * (a + (VIRIDIS[i + 1][c] - a) * f)));
+  }
+
+  return {
+    HALF_UNIT_ROUNDOFF, base64ToBytes, halfToNumber, decodeHalves, headArrays, attentionRow, meanWeights,
+    outputContributions, weightErrorBound, parseFragment, formatFragment, rowOf, colOf, movedQuery, patchMax, viridis,
+  };
+})();
+
+if (typeof module !== "undefined") module.exports = LessonMath;

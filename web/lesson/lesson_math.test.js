@@ -1,0 +1,193 @@
+// Unit tests of the lesson page's numbers (node --test web/lesson/).
+// Each checks against a value worked out here another way, or a property
+// that must hold.
+"use strict";
+const test = require("node:test");
+const assert = require("node:assert");
+const M = require("./lesson_math.js");
+
+// A small deterministic generator (mulberry32), so failures repeat.
+function random(seed) {
+  return () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+function gaussian(rand) {
+  return Math.sqrt(-2 * Math.log(1 - rand())) * Math.cos(2 * Math.PI * rand());
+}
+
+// Rounding to half written from the definition (11 significant bits, ties to
+// even, subnormal step 2^-24): the test's own, not the page's.
+function roundToHalf(x) {
+  if (x === 0) return 0;
+  const exponent = Math.max(Math.floor(Math.log2(Math.abs(x))), -14);
+  const step = 2 ** (exponent - 10);
+  const n = x / step;
+  let r = Math.round(n);
+  if (Math.abs(n - Math.trunc(n)) === 0.5) r = 2 * Math.round(n / 2);  // ties to even
+  return r * step;
+}
+
+test("half bits decode to the numbers IEEE 754 defines", () => {
+  assert.strictEqual(M.halfToNumber(0x3c00), 1);
+  assert.strictEqual(M.halfToNumber(0xc000), -2);
+  assert.strictEqual(M.halfToNumber(0x7bff), 65504);
+  assert.strictEqual(M.halfToNumber(0x0400), 2 ** -14);  // smallest normal
+  assert.strictEqual(M.halfToNumber(0x0001), 2 ** -24);  // smallest subnormal
+  assert.strictEqual(M.halfToNumber(0x03ff), 1023 * 2 ** -24);
+  assert.strictEqual(M.halfToNumber(0x3555), 1365 / 4096);  // 0.333251953125
+  assert.ok(Object.is(M.halfToNumber(0x8000), -0));
+  assert.strictEqual(M.halfToNumber(0x7c00), Infinity);
+  assert.ok(Number.isNaN(M.halfToNumber(0x7e00)));
+});
+
+test("decodeHalves reads little-endian pairs, natively or by table alike", () => {
+  const bytes = new Uint8Array([0x00, 0x3c, 0x00, 0xc0, 0xff, 0x7b, 0x01, 0x00]);
+  for (const native of [true, false])
+    assert.deepStrictEqual([...M.decodeHalves(bytes, { native })], [1, -2, 65504, 2 ** -24]);
+  const every = new Uint8Array(2 * 0x7c00);  // every finite positive half
+  for (let b = 0; b < 0x7c00; b++) { every[2 * b] = b & 0xff; every[2 * b + 1] = b >> 8; }
+  assert.deepStrictEqual(M.decodeHalves(every, { native: true }), M.decodeHalves(every, { native: false }));
+});
+
+test("base64 decodes to the bytes node's Buffer encodes", () => {
+  const rand = random(7);
+  for (const n of [0, 1, 2, 3, 4, 5, 100]) {
+    const bytes = Uint8Array.from({ length: n }, () => Math.floor(rand() * 256));
+    assert.deepStrictEqual(M.base64ToBytes(Buffer.from(bytes).toString("base64")), bytes);
+  }
+});
+
+test("headArrays finds layer l head h's q, k, v in the export's layout", () => {
+  const meta = { layers: 2, heads: 3, tokens: 4, head_dim: 2 };
+  const values = Float32Array.from({ length: 2 * 3 * 3 * 4 * 2 }, (_, i) => i);
+  const a = M.headArrays(values, meta, 1, 2);
+  const block = 4 * 2, start = (1 * 3 + 2) * 3 * block;
+  assert.strictEqual(a.q[0], start);
+  assert.strictEqual(a.k[0], start + block);
+  assert.strictEqual(a.v[block - 1], start + 3 * block - 1);
+});
+
+test("attention row: each step as written out, weights a distribution", () => {
+  const rand = random(1);
+  const tokens = 7, d = 4;
+  const q = Float32Array.from({ length: tokens * d }, () => gaussian(rand) * 3);
+  const k = Float32Array.from({ length: tokens * d }, () => gaussian(rand) * 3);
+  const row = M.attentionRow(q, k, tokens, d, 2);
+  let denominator = 0;
+  const direct = [];
+  for (let j = 0; j < tokens; j++) {
+    let s = 0;
+    for (let i = 0; i < d; i++) s += q[2 * d + i] * k[j * d + i];
+    assert.ok(Math.abs(row.score[j] - s) < 1e-12);
+    assert.ok(Math.abs(row.scaled[j] - s / 2) < 1e-12);  // √4 = 2
+    direct.push(Math.exp(s / 2));  // no shift: small scores here
+    denominator += Math.exp(s / 2);
+  }
+  let sum = 0;
+  for (let j = 0; j < tokens; j++) {
+    assert.ok(Math.abs(row.weight[j] - direct[j] / denominator) < 1e-12);
+    assert.ok(Math.abs(row.expScore[j] / row.z - row.weight[j]) < 1e-15);
+    assert.ok(row.weight[j] >= 0);
+    sum += row.weight[j];
+  }
+  assert.ok(Math.abs(sum - 1) < 1e-12);
+});
+
+test("attention row survives scores too large for exp", () => {
+  const q = Float32Array.from([1000, 0]), k = Float32Array.from([1000, 0, 999, 0]);
+  const row = M.attentionRow(q, k, 2, 2, 0);
+  // scaled scores 1e6/√2 and 999e3/√2: the second's weight is exp(-1000/√2), ~0.
+  assert.ok(Math.abs(row.weight[0] - 1) < 1e-12 && row.weight[1] >= 0 && Number.isFinite(row.z));
+});
+
+test("mean of the heads averages entry by entry", () => {
+  const m = M.meanWeights([Float64Array.from([1, 0, 0]), Float64Array.from([0, 0.5, 0.5])]);
+  assert.deepStrictEqual([...m], [0.5, 0.25, 0.25]);
+});
+
+test("output Σ a·v and its largest contributions", () => {
+  const v = Float32Array.from([3, 4, 0, 1, 6, 8]);  // ‖v‖ = 5, 1, 10
+  const w = Float64Array.from([0.5, 0.3, 0.2]);
+  const out = M.outputContributions(w, v, 3, 2, 2);
+  assert.deepStrictEqual([...out.output], [0.5 * 3 + 0.2 * 6, 0.5 * 4 + 0.3 * 1 + 0.2 * 8]);
+  // amounts 2.5, 0.3, 2.0 of 4.8: key 0 first, then key 2
+  assert.deepStrictEqual(out.top.map((c) => c.token), [0, 2]);
+  assert.ok(Math.abs(out.top[0].share - 2.5 / 4.8) < 1e-12);
+  assert.ok(Math.abs(out.top[1].valueNorm - 10) < 1e-12);
+});
+
+test("the weight bound holds against exact q and k, and is not loose", () => {
+  // q, k in float64 as "the app's exact values"; the page sees them rounded to half.
+  const rand = random(3);
+  const tokens = 197, d = 64;
+  let worstRatio = 0, largestBound = 0;
+  for (let trial = 0; trial < 20; trial++) {
+    const spread = 0.5 + 3 * rand();  // ViT q and k entries are a few units at most
+    const q = Float64Array.from({ length: tokens * d }, () => gaussian(rand) * spread);
+    const k = Float64Array.from({ length: tokens * d }, () => gaussian(rand) * spread);
+    if (trial === 0) q[5] = 1e-6;  // a subnormal half
+    const qh = q.map(roundToHalf), kh = k.map(roundToHalf);
+    const query = Math.floor(rand() * tokens);
+    const exact = M.attentionRow(q, k, tokens, d, query).weight;
+    const page = M.attentionRow(qh, kh, tokens, d, query).weight;
+    const { bound } = M.weightErrorBound(qh, kh, tokens, d, query, page);
+    for (let j = 0; j < tokens; j++) {
+      const err = Math.abs(page[j] - exact[j]);
+      assert.ok(err <= bound[j], `trial ${trial} key ${j}: error ${err} over bound ${bound[j]}`);
+      if (bound[j] > 0) worstRatio = Math.max(worstRatio, err / bound[j]);
+      largestBound = Math.max(largestBound, bound[j]);
+    }
+  }
+  // A worst-case bound (every rounding error lined up) sits well above the
+  // typical error, but within a factor of a few hundred of the worst seen.
+  console.log(`largest error / bound ${worstRatio.toFixed(4)}, largest bound ${largestBound.toExponential(2)}`);
+  assert.ok(worstRatio > 2e-3, `the bound is ${1 / worstRatio} times the largest error: too loose to mean much`);
+});
+
+test("roundToHalf agrees with the page's decoder on every half", () => {
+  // Every finite half decodes to a value roundToHalf leaves where it is.
+  for (let b = 0; b < 0x7c00; b += 7) {
+    const x = M.halfToNumber(b);
+    assert.strictEqual(roundToHalf(x), x);
+  }
+});
+
+const meta = { layers: 12, heads: 3, tokens: 197, prefix: 1, grid: 14 };
+
+test("URL fragment: the issue's example and a round trip", () => {
+  assert.deepStrictEqual(M.parseFragment("#layer=3&head=2&patch=5,3", meta), { layer: 3, head: 2, query: 1 + 5 * 14 + 3 });
+  assert.deepStrictEqual(M.parseFragment("#head=mean&query=cls", meta), { head: "mean", query: 0 });
+  assert.deepStrictEqual(M.parseFragment("#layer=12&head=3&patch=14,0&query=197", meta), {});  // out of range: ignored
+  assert.deepStrictEqual(M.parseFragment("#layer=1.5&patch=a,b", meta), {});
+  for (const s of [{ layer: 3, head: 2, query: 74 }, { layer: 0, head: "mean", query: 0 }]) {
+    const back = M.parseFragment(M.formatFragment(s, meta), meta);
+    assert.deepStrictEqual(back, s);
+  }
+});
+
+test("arrows stop at the grid's edge; from CLS they land on the centre", () => {
+  const corner = 1;  // patch (0, 0)
+  assert.strictEqual(M.movedQuery(corner, -1, 0, meta), corner);
+  assert.strictEqual(M.movedQuery(corner, 0, -1, meta), corner);
+  assert.strictEqual(M.movedQuery(corner, 1, 1, meta), 1 + 14 + 1);
+  assert.strictEqual(M.movedQuery(0, 0, 1, meta), 1 + 7 * 14 + 7);
+  assert.strictEqual(M.rowOf(0, meta), -1);
+  assert.strictEqual(M.colOf(1 + 5 * 14 + 3, meta), 3);
+});
+
+test("colour scale: the largest patch weight, CLS left out", () => {
+  const w = new Float64Array(197);
+  w[0] = 0.9; w[10] = 0.06; w[20] = 0.04;
+  assert.strictEqual(M.patchMax(w, meta), 0.06);
+});
+
+test("viridis ends where the shaders' table ends", () => {
+  assert.deepStrictEqual(M.viridis(0), [68, 1, 84]);       // 255 × (0.267, 0.005, 0.329)
+  assert.deepStrictEqual(M.viridis(1), [253, 231, 37]);    // 255 × (0.993, 0.906, 0.144)
+  assert.deepStrictEqual(M.viridis(-1), M.viridis(0));
+  assert.deepStrictEqual(M.viridis(NaN), M.viridis(0));  // 0/0 from an empty row or a zero-width bar
+});
