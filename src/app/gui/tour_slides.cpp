@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "gfx/png_writer.h"
+#include "session/tour_claims.h"
 #include "session/tour_text.h"
 #include "ui/figures/window_snapshot.h"
 #include "vit/base/atomic_file.h"
@@ -86,8 +87,11 @@ void write_tour_slides(session::AppState s, const fs::path& dir) {
             vit::write_file_atomic((partial / name).string(),
                                    gfx::encode_png(shot.image.pixels.data(), shot.image.width, shot.image.height, metadata));
             html += "<section>\n<h2>" + std::to_string(i + 1) + ". " + html_escaped(step.title) + "</h2>\n<img src=\"" +
-                    name + "\" alt=\"" + html_escaped(joined(text)) + "\">\n</section>\n";
+                    name + "\" alt=\"" + html_escaped(joined(text)) + "\">\n";
+            for (const std::string& p : text) html += "<p>" + html_escaped(p) + "</p>\n";  // the caption, as text
+            html += "</section>\n";
         }
+        vit::write_file_atomic((partial / "claims.csv").string(), session::tour_claims_csv(s));
         html += "</body>\n</html>\n";
         vit::write_file_atomic((partial / "index.html").string(), html);
         fs::rename(partial, dir);
