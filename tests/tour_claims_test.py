@@ -189,6 +189,9 @@ class Captions(html.parser.HTMLParser):
         self._tag = tag
         self.text += [v for k, v in attrs if k == "alt"]
 
+    def handle_endtag(self, tag):
+        self._tag = None
+
     def handle_data(self, data):
         if self._tag in ("h1", "h2", "p", "title"):
             self.text.append(data)
