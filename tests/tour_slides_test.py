@@ -66,11 +66,11 @@ def main():
     out = os.path.join(TMP, "slides")
     r = vitscope("-o", out)
     check("exits 0 without a display", r.returncode == 0, r.stderr)
-    check("says what it wrote", r.stdout.strip() == f"{out}: {len(titles)} slides (1920 x 1080) and index.html",
-          r.stdout)
+    check("says what it wrote",
+          r.stdout.strip() == f"{out}: {len(titles)} slides (1920 x 1080), index.html and claims.csv", r.stdout)
     names = [f"step_{i + 1:02d}.png" for i in range(len(titles))]
-    check("one PNG per step and index.html, nothing else",
-          os.path.isdir(out) and sorted(os.listdir(out)) == sorted(names + ["index.html"]),
+    check("one PNG per step, index.html and claims.csv, nothing else",
+          os.path.isdir(out) and sorted(os.listdir(out)) == sorted(names + ["index.html", "claims.csv"]),
           os.listdir(out) if os.path.isdir(out) else "no folder")
     check("no DIR.partial left", not os.path.exists(out + ".partial"))
     previous = None
@@ -101,7 +101,7 @@ def main():
     # Refusals: nothing written, nothing half-written.
     r = vitscope("-o", out)
     check("an existing DIR: refused, left as it was", refused(r, "exists already", out) and
-          len(os.listdir(out)) == len(names) + 1, r.stderr)
+          len(os.listdir(out)) == len(names) + 2, r.stderr)
     missing = os.path.join(TMP, "no", "slides")
     r = vitscope("-o", missing)
     check("DIR in a folder that is not there: refused", refused(r, "does not exist", missing) and

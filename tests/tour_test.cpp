@@ -70,7 +70,7 @@ TEST(TourFile, ReadsStatePanelTextAndRegionRanges) {
 TEST(TourFile, ErrorsNameTheFileAndTheLine) {
     const std::string step = "step: S\ntext: x\n";
     EXPECT_EQ(error_of(kHeader + step + "colour: red\n"),
-              "my.tour:6: unknown key 'colour' in a step (state, panel, text)");
+              "my.tour:6: unknown key 'colour' in a step (state, panel, frame, text, holds, fails, choose, claim)");
     EXPECT_EQ(error_of(kHeader + "step: S\ntext: the {nonsense}\n"), "my.tour:5: unknown placeholder {nonsense}");
     EXPECT_EQ(error_of(kHeader + "step: S\ntext: {share:right}\n"), "my.tour:5: unknown placeholder {share:right}");
     EXPECT_EQ(error_of(kHeader + "step: S\nstate: layer=two\ntext: x\n"),
@@ -176,6 +176,120 @@ TEST(TourText, FillsEveryNumberFromTheShownRow) {
     EXPECT_FALSE(session::names_region("on {grid}"));
     session::apply(s, act::SelectQuery{0});  // CLS has no place on the grid: no distances
     EXPECT_EQ(fill("{beyond_3x3}"), "—");
+}
+
+TEST(TourFile, ClaimsChoicesAndLinesForOneKindOfPhoto) {
+    const Tour t = parse_tour(kHeader + "words: Kite\nstep: S\nstate: scale=log\n"
+                                        "own-choose: region_beyond_neighbourhood left layer=1\n"
+                                        "other-choose: beyond_neighbourhood\n"
+                                        "own-claim: region_beyond_neighbourhood left ratio=2\n"
+                                        "other-claim: beyond_neighbourhood ratio=0.5\n"
+                                        "frame: contributions\n"
+                                        "own-text: the kite\nother-text: b\nholds: c\nfails: d\ntext: e\n",
+                              "my.tour");
+    EXPECT_EQ(t.words, std::vector<std::string>{"kite"});
+    const auto& s = t.steps[0];
+    EXPECT_EQ(s.scale, "log");
+    EXPECT_EQ(s.frame, "contributions");
+    ASSERT_TRUE(s.choose[0] && s.choose[1] && s.claim[0] && s.claim[1]);
+    EXPECT_EQ(s.choose[0]->kind, vit::ClaimKind::RegionBeyondNeighbourhood);
+    EXPECT_EQ(s.choose[0]->region, "left");
+    EXPECT_EQ(s.choose[0]->first_layer, 1);
+    EXPECT_EQ(s.choose[0]->last_layer, 1);
+    EXPECT_EQ(s.choose[1]->first_layer, -1);
+    EXPECT_EQ(s.claim[0]->ratio, 2);
+    EXPECT_EQ(s.claim[1]->ratio, 0.5);
+    ASSERT_EQ(s.text.size(), 5u);
+    EXPECT_EQ(s.text[0].photo, session::TourPhoto::Own);
+    EXPECT_EQ(s.text[1].photo, session::TourPhoto::Other);
+    EXPECT_EQ(s.text[2].when, session::TourWhen::Holds);
+    EXPECT_EQ(s.text[3].when, session::TourWhen::Fails);
+    EXPECT_EQ(s.text[4].photo, session::TourPhoto::Any);
+}
+
+TEST(TourFile, LinesOtherPhotosSeeMustNotNameTheTourPhoto) {
+    const std::string h = kHeader + "words: kite\n";
+    EXPECT_EQ(error_of(h + "step: S\ntext: the Kite's tail\n"),
+              "my.tour:6: 'kite' names what the tour's photo shows, in a line other photos see (use own-)");
+    EXPECT_EQ(error_of(h + "step: The left side\ntext: x\n"),
+              "my.tour:5: 'left' names what the tour's photo shows, in a line other photos see (use own-)");
+    EXPECT_EQ(error_of(h + "step: S\nother-text: on {share:left}\n"), "my.tour:6: a line for other photos cannot use a region");
+    EXPECT_EQ(error_of(h + "step: S\nown-text: the kite on {share:left}\n"), "");  // own lines may
+    EXPECT_EQ(error_of(h + "step: S\nclaim: region_beyond_neighbourhood left\ntext: x\n"),
+              "my.tour:6: a region is the tour's photo's: claim with a region is own-claim:");
+    EXPECT_EQ(error_of(h + "step: S\nown-claim: region_beyond_neighbourhood\ntext: x\n"),
+              "my.tour:6: region_beyond_neighbourhood needs a region");
+    EXPECT_EQ(error_of(h + "step: S\nclaim: beyond_neighbourhood layer=2\ntext: x\n"),
+              "my.tour:6: unknown claim setting 'layer=2' (ratio=R)");
+    EXPECT_EQ(error_of(h + "step: S\nchoose: beyond_neighbourhood layer=3-1\ntext: x\n"),
+              "my.tour:6: layers 3-1 run backwards");
+    EXPECT_EQ(error_of(h + "step: S\nchoose: finds_the_kite\ntext: x\n"),
+              "my.tour:6: 'finds_the_kite' does not start with region_beyond_neighbourhood or beyond_neighbourhood");
+    EXPECT_EQ(error_of(h + "step: S\nown-claim: beyond_neighbourhood\nholds: x\n"),
+              "my.tour:5: step 'S' says holds: or fails: with no claim: for other photos");
+    EXPECT_EQ(error_of(h + "step: S\nstate: scale=big\ntext: x\n"), "my.tour:6: scale is rowmax, absolute or log");
+}
+
+// A 4 x 4 grid whose query (1, 1) sends 0.1 beyond its neighbourhood in layer
+// 0's heads and 0.6 in layer 1 head 1, onto patch (3, 3), region "far".
+class TourClaimTest : public ::testing::Test {
+protected:
+    void SetUp() override {
+        vit::Trace t = shaped_trace(4, 2, 2);
+        const int q = t.token_of(1, 1);
+        for (int l = 0; l < 2; ++l)
+            for (int h = 0; h < 2; ++h) {
+                const float far = l == 1 && h == 1 ? 0.6f : 0.1f;
+                auto row = t.layers[l].heads[h].attn.row(q);
+                row.setZero();
+                row[q] = 1 - far;
+                row[t.token_of(3, 3)] = far;
+            }
+        s = state_with(std::move(t), "photos/dog.jpg");
+        auto model = std::make_shared<vit::Model>();
+        model->patch = 16;
+        model->pos_grid = 4;
+        s.loaded.model = model;
+    }
+    std::shared_ptr<const Tour> tour_of(const std::string& steps) {
+        return std::make_shared<const Tour>(parse_tour("title: T\nphoto: dog.jpg\nregion far: 3,3\n" + steps, "t.tour"));
+    }
+    AppState s;
+};
+
+TEST_F(TourClaimTest, ChoosesTheHeadItsCriterionNamesAndSaysWhetherTheClaimHolds) {
+    auto tour = tour_of("step: S\nstate: query=1,1 layer=0 head=0\nown-choose: region_beyond_neighbourhood far\n"
+                        "own-claim: region_beyond_neighbourhood far ratio=2\n"
+                        "other-choose: beyond_neighbourhood layer=0-0\nother-claim: beyond_neighbourhood ratio=0.5\n"
+                        "text: head {head} of layer {layer}: {claim_value} against {claim_baseline}, {neighbourhood} near\n"
+                        "holds: yes\nfails: no\nown-text: on the photo\nother-text: elsewhere\n");
+    session::apply(s, act::StartTour{tour});
+    EXPECT_EQ(s.sel.layer, 1);
+    EXPECT_EQ(s.sel.head, 1);
+    std::optional<session::TourClaimCheck> c = session::tour_claim(s);
+    ASSERT_TRUE(c);
+    EXPECT_EQ(c->kind, vit::ClaimKind::RegionBeyondNeighbourhood);
+    EXPECT_NEAR(c->value.value, 0.6, 1e-6);
+    EXPECT_NEAR(c->value.baseline, 1.0 / 7, 1e-12);  // (3,3) among the 7 patches outside (1,1)'s neighbourhood
+    EXPECT_TRUE(c->holds);
+    EXPECT_EQ(session::shown_tour_text(s),
+              (std::vector<std::string>{"head 1 of layer 1: 60% against 14%, 40% near", "yes", "on the photo"}));
+
+    // Another photo: the neutral choice (layer 0 only: both heads give 0.1, the first wins) and claim.
+    s.loaded.image_path = "photos/kite.jpg";
+    session::apply(s, act::TourGo{0});
+    EXPECT_EQ(s.sel.layer, 0);
+    EXPECT_EQ(s.sel.head, 0);
+    c = session::tour_claim(s);
+    ASSERT_TRUE(c);
+    EXPECT_EQ(c->kind, vit::ClaimKind::BeyondNeighbourhood);
+    EXPECT_FALSE(c->holds);  // 0.1 < 0.5 x 7/16
+    EXPECT_EQ(session::shown_tour_text(s),
+              (std::vector<std::string>{"head 0 of layer 0: 10% against 44%, 90% near", "no", "elsewhere"}));
+
+    session::apply(s, act::SelectQuery{0});  // CLS: no neighbourhood, no claim, neither holds: nor fails:
+    EXPECT_FALSE(session::tour_claim(s));
+    EXPECT_EQ(session::shown_tour_text(s).size(), 2u);
 }
 
 }  // namespace

@@ -541,6 +541,8 @@ def tour_file(path):
             steps.append({})
         elif key == "state" and steps:
             steps[-1].update(w.split("=") for w in value.split())
+        elif key.endswith("choose") and steps:  # the layer and head are chosen on the photo
+            steps[-1]["chosen"] = "yes"
     return region, steps
 
 
@@ -564,11 +566,14 @@ def test_tour(xvfb, tmp):
     assert sorted(by_step) == list(range(len(steps))), sorted(by_step)
     assert seen[-1]["tour_step"] == -1, "tour exit left the tour on"
     assert seen[-1]["last_error"] == "" and sorted(os.listdir(slides)) == sorted(
-        [f"step_{i + 1:02d}.png" for i in range(len(steps))] + ["index.html"]), (seen[-1]["last_error"], slides)
+        [f"step_{i + 1:02d}.png" for i in range(len(steps))] + ["index.html", "claims.csv"]), (seen[-1]["last_error"],
+                                                                                                slides)
     names = {"tab": "tab", "layer": "layer", "head": "head", "map": "map"}
     for i, declared in enumerate(steps):
         state = by_step[i]
         for key, value in declared.items():
+            if key in ("layer", "head") and "chosen" in declared:
+                continue  # tests/tour_claims_test.py checks the choice against NumPy
             if key in names:
                 assert str(state[names[key]]) == value, f"step {i}: {key} {state[names[key]]} != {value}"
             elif key == "question":
@@ -579,7 +584,8 @@ def test_tour(xvfb, tmp):
             elif key == "pin":
                 assert (state["pinned_key"] == -1) == (value == "none"), f"step {i}: pin {state['pinned_key']}"
         assert state["tour_text"] and not any("{" in p for p in state["tour_text"]), state["tour_text"]
-    # The softmax step names the share of the ear's patch weight on the dog: NumPy on vitscope's own input.
+    # The softmax step names the share of the ear's patch weight on the dog outside the ear's 3 x 3
+    # neighbourhood, and the dog's share of the patches there: NumPy on vitscope's own input.
     softmax = 6  # "Softmax: the weights on the photo", the step the screenshot shows
     text = " ".join(by_step[softmax]["tour_text"])
     dumped = os.path.join(tmp, "dump")
@@ -590,11 +596,13 @@ def test_tour(xvfb, tmp):
     query = r["prefix"] + state["row"] * r["grid"] + state["col"]
     row = r["attn"][state["layer"], state["head"], query]
     patches = row[r["prefix"]:]
-    share = sum(patches[rr * r["grid"] + cc] for rr, cc in region) / patches.sum()
-    area = len(region) / r["grid"] ** 2
+    far = [(rr, cc) for rr, cc in region if max(abs(rr - state["row"]), abs(cc - state["col"])) > 1]
+    share = sum(patches[rr * r["grid"] + cc] for rr, cc in far) / patches.sum()
+    area = len(far) / (r["grid"] ** 2 - 9)
     print(f"    the ear (patch {state['row']},{state['col']}) in layer {state['layer']} head {state['head']}: "
-          f"{share:.1%} of its patch weight on the dog, which covers {area:.1%} (NumPy)")
-    assert f"covers {round(100 * area)}%" in text and f"puts {round(100 * share)}%" in text, text
+          f"{share:.1%} of its patch weight on the dog beyond its 3 x 3 neighbourhood, where the dog has {area:.1%} "
+          "of the patches (NumPy)")
+    assert f"get {round(100 * area)}%" in text and f"puts {round(100 * share)}%" in text, text
     assert_drawn(shot)
     # The keys: → and ← step, Esc leaves.
     w = scripted_window(xvfb, tmp, "tour_keys", "tour default\nframes 3\n", "--window-size", "1280x800")

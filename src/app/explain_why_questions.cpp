@@ -13,6 +13,7 @@
 #include "explain_questions.h"
 #include "vit/analysis/quadratic.h"
 #include "vit/analysis/cls.h"
+#include "vit/analysis/token_norms.h"
 #include "vit/analysis/head_ablation.h"
 #include "vit/analysis/heads.h"
 #include "vit/analysis/logit_lens.h"
@@ -93,10 +94,20 @@ std::string quadratic_csv(const ExplainInput& in) {
 std::string cls_csv(const ExplainInput& in) {
     const vit::LogitLens lens = vit::logit_lens(in.photo.model, in.photo.trace);
     const Eigen::VectorXd self = vit::cls_weights(in.photo.trace).self_mean;
+    const std::vector<vit::LayerNorms> norms = vit::token_norms(in.photo.trace);
     std::string out;
-    for (const vit::LensLayer& l : lens.layers)
+    for (const vit::LensLayer& l : lens.layers) {
+        const vit::LayerNorms& n = norms[l.layer];
+        std::string high;  // token indices, space-separated
+        for (int j : n.high) {
+            if (!high.empty()) high += ' ';
+            high += std::to_string(j);
+        }
         out += format("%d,%.9g,", l.layer, self[l.layer]) + csv_field(vit::label_of(in.photo.model, l.top[0].index)) +
-               format(",%.9g,%.9g\n", l.top[0].probability, l.final_top1_probability);
+               format(",%.9g,%.9g,%.9g,%.9g,", l.top[0].probability, l.final_top1_probability, n.median_patch_norm,
+                      n.top_over_median) +
+               high + format(",%.9g,%.9g\n", n.cls_weight_on_high, n.patch_weight_on_high);
+    }
     return out;
 }
 

@@ -27,7 +27,9 @@ const char* kUsage =
     "  vitscope sweep IMAGE --layer L (--head H | --mean-heads) -o OUT.gif|OUT.webp [--path R,C;R,C...]\n"
     "           [--frame-size PX] [--delay MS] [--frames DIR] [--colormap NAME] [--dither] [--force]\n"
     "           (the query moving over the patches; GIF: 256 colours a frame, WebP: every colour)\n"
-    "  vitscope tour IMAGE [--tour FILE] -o DIR [--model DIR]   (the tour's steps as 1920x1080 slides + index.html)\n"
+    "  vitscope tour IMAGE [--tour FILE] -o DIR [--model DIR]   (the tour's steps as 1920x1080 slides + index.html,\n"
+    "                                                            claims.csv: each claim checked on this photo)\n"
+    "  vitscope tour IMAGE [--tour FILE] --claims OUT.csv       (the claims alone, nothing drawn)\n"
     "  vitscope lesson IMAGE -o OUT.html [--model DIR] [--size S] [--tour FILE | --no-tour] [--force]\n"
     "           [--layer L] [--head H] [--patch ROW,COL]   (one self-contained HTML page for students' browsers)\n"
     "  vitscope dump IMAGE -o DIR [--model DIR] [--size S]   (trace as .npy, for tests)\n";

@@ -48,6 +48,23 @@ void move_query(AppState& s, int drow, int dcol) {
 
 namespace {
 
+// A step's choose: picks the layer and head with the largest value of its
+// criterion for the query on show (nothing to pick from for CLS, or on a
+// model with fewer layers than the criterion names).
+void choose_tour_head(AppState& s, const TourStep& step) {
+    const vit::Trace* t = s.trace();
+    const Tour& tour = *s.tour.tour;
+    const std::optional<TourCriterion>& c = step.choose[own_photo(s, tour) ? 0 : 1];
+    if (!c || !t || !t->is_patch(s.sel.query) || c->last_layer >= static_cast<int>(t->layers.size())) return;
+    if (t->layers.empty() || t->layers[0].heads.empty() || t->layers[0].heads[0].attn.rows() != t->tokens) return;
+    const auto region = tour.regions.find(c->region);
+    const vit::ChosenHead best = vit::strongest_head(*t, s.sel.query, c->kind,
+                                                     region == tour.regions.end() ? vit::GridRegion{} : region->second,
+                                                     c->first_layer, c->last_layer);
+    apply(s, act::SetLayer{best.layer});
+    apply(s, act::SetHead{best.head});
+}
+
 // Sets what the tour's current step declares, through the actions the mouse
 // and keys emit. A query or pin off this grid (another input size) is skipped.
 void show_tour_step(AppState& s) {
@@ -69,6 +86,11 @@ void show_tour_step(AppState& s) {
         if (*step.pin != "none" && t)
             if (const int k = token(*step.pin); k >= 0) apply(s, act::PinKey{k});
     }
+    if (step.scale)
+        s.style.normalization = *step.scale == "log"        ? gfx::Normalization::Log
+                                : *step.scale == "absolute" ? gfx::Normalization::Absolute
+                                                            : gfx::Normalization::RowMax;
+    choose_tour_head(s, step);
     if (step.question) {
         apply(s, act::ShowQuestion{*step.question});
     } else if (step.tab) {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <charconv>
+#include <cstdlib>
 #include <sstream>
 
 #include "vit/analysis/questions.h"
@@ -91,18 +92,84 @@ struct Parser {
             } else if (key == "map") {
                 if (value != "head" && value != "mean") fail("map is head or mean");
                 step.map = value;
+            } else if (key == "scale") {
+                if (value != "rowmax" && value != "absolute" && value != "log") fail("scale is rowmax, absolute or log");
+                step.scale = value;
             } else {
-                fail("unknown state key '" + key + "' (tab, question, layer, head, query, pin, map)");
+                fail("unknown state key '" + key + "' (tab, question, layer, head, query, pin, map, scale)");
             }
         }
     }
+    // "KIND [REGION] [layer=L | ratio=R]" of a choose: or claim: line.
+    TourCriterion criterion(const std::string& text, bool choosing, const Tour& tour) const {
+        const std::vector<std::string> w = words(text);
+        TourCriterion c;
+        if (w.empty() || !vit::claim_from_name(w[0], &c.kind))
+            fail("'" + text + "' does not start with region_beyond_neighbourhood or beyond_neighbourhood");
+        for (size_t i = 1; i < w.size(); ++i) {
+            const size_t eq = w[i].find('=');
+            const std::string key = w[i].substr(0, eq == std::string::npos ? 0 : eq), value = w[i].substr(eq + 1);
+            if (eq == std::string::npos) {
+                if (!c.region.empty() || !tour.regions.count(w[i])) fail("'" + w[i] + "' is not a region of this tour");
+                c.region = w[i];
+            } else if (choosing && key == "layer") {
+                const size_t dash = value.find('-');
+                c.first_layer = number(value.substr(0, dash), "layer", 0, 1000);
+                c.last_layer = dash == std::string::npos ? c.first_layer : number(value.substr(dash + 1), "layer", 0, 1000);
+                if (c.last_layer < c.first_layer) fail("layers " + value + " run backwards");
+            } else if (!choosing && key == "ratio") {
+                char* end = nullptr;
+                c.ratio = std::strtod(value.c_str(), &end);
+                if (value.empty() || *end || !(c.ratio > 0 && c.ratio <= 100)) fail("ratio '" + value + "' is not a number above 0");
+            } else {
+                fail(std::string("unknown ") + (choosing ? "choice" : "claim") + " setting '" + w[i] + "' (" +
+                     (choosing ? "layer=L or layer=A-B" : "ratio=R") + ")");
+            }
+        }
+        if ((c.kind == vit::ClaimKind::RegionBeyondNeighbourhood) != !c.region.empty())
+            fail(c.region.empty() ? "region_beyond_neighbourhood needs a region" : "beyond_neighbourhood takes no region");
+        return c;
+    }
+    // Lines every photo sees must not name what the tour's photo shows.
+    void check_neutral(const std::string& text, const Tour& tour) const {
+        std::string plain, word;  // the text without its placeholders, lower case
+        int depth = 0;
+        for (char c : text) {
+            if (c == '{') ++depth;
+            else if (c == '}') depth = std::max(0, depth - 1);
+            else if (!depth) plain += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+        }
+        plain += ' ';
+        for (char c : plain) {
+            if (std::isalpha(static_cast<unsigned char>(c))) {
+                word += c;
+                continue;
+            }
+            const bool named = tour.regions.count(word) ||
+                               std::find(tour.words.begin(), tour.words.end(), word) != tour.words.end();
+            if (named) fail("'" + word + "' names what the tour's photo shows, in a line other photos see (use own-)");
+            word.clear();
+        }
+    }
 };
+
+// "own-text" -> (Own, "text"); "other-text" -> (Other, "text"); else (Any, key).
+std::pair<TourPhoto, std::string> photo_of(const std::string& key) {
+    if (key.rfind("own-", 0) == 0) return {TourPhoto::Own, key.substr(4)};
+    if (key.rfind("other-", 0) == 0) return {TourPhoto::Other, key.substr(6)};
+    return {TourPhoto::Any, key};
+}
 
 }  // namespace
 
 const std::vector<std::string>& tour_panels() {
     static const std::vector<std::string> panels = {"photo", "heads", "inside"};
     return panels;
+}
+
+const std::vector<std::string>& tour_frames() {
+    static const std::vector<std::string> frames = {"contributions"};
+    return frames;
 }
 
 Tour parse_tour(const std::string& text, const std::string& name) {
@@ -126,6 +193,7 @@ Tour parse_tour(const std::string& text, const std::string& name) {
             if (!step) p.fail(std::string(what) + " before the first step:");
             return *step;
         };
+        const auto [photo, what] = photo_of(key);
         if (key == "step") {
             if (value.empty()) p.fail("a step needs a title: step: TITLE");
             if (value.size() > limits::kTitleBytes)
@@ -133,6 +201,7 @@ Tour parse_tour(const std::string& text, const std::string& name) {
                        std::to_string(limits::kTitleBytes) + "-byte limit");
             if (static_cast<int>(tour.steps.size()) >= limits::kSteps)
                 p.fail("more than " + std::to_string(limits::kSteps) + " steps");
+            p.check_neutral(value, tour);
             tour.steps.push_back({});
             tour.steps.back().line = p.line;
             tour.steps.back().title = value;
@@ -140,9 +209,15 @@ Tour parse_tour(const std::string& text, const std::string& name) {
             if (value.size() > limits::kTitleBytes)
                 p.fail("the title is " + std::to_string(value.size()) + " bytes, over the " +
                        std::to_string(limits::kTitleBytes) + "-byte limit");
+            p.check_neutral(value, tour);
             tour.title = value;
         } else if (key == "photo" && !step) {
             tour.photo = value;
+        } else if (key == "words" && !step) {
+            for (std::string w : words(value)) {
+                for (char& c : w) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+                tour.words.push_back(w);
+            }
         } else if (key.rfind("region ", 0) == 0 && !step) {
             const std::string region = trim(key.substr(7));
             if (region.empty() || region.find_first_of(" {}") != std::string::npos) p.fail("region names are one word");
@@ -159,32 +234,55 @@ Tour parse_tour(const std::string& text, const std::string& name) {
             if (std::find(panels.begin(), panels.end(), value) == panels.end())
                 p.fail("panel '" + value + "' is not one of photo, heads, inside");
             in_step("panel:").panel = value;
-        } else if (key == "text") {
-            TourStep& s = in_step("text:");
+        } else if (key == "frame") {
+            const auto& frames = tour_frames();
+            if (std::find(frames.begin(), frames.end(), value) == frames.end())
+                p.fail("frame '" + value + "' is not one of: contributions");
+            in_step("frame:").frame = value;
+        } else if (what == "choose" || what == "claim") {
+            TourStep& s = in_step((key + ":").c_str());
+            const TourCriterion c = p.criterion(value, what == "choose", tour);
+            if (!c.region.empty() && photo != TourPhoto::Own)
+                p.fail("a region is the tour's photo's: " + what + " with a region is own-" + what + ":");
+            for (int i : {0, 1})
+                if (photo == TourPhoto::Any || (photo == TourPhoto::Own) == (i == 0))
+                    (what == "choose" ? s.choose : s.claim)[i] = c;
+        } else if (what == "text" || what == "holds" || what == "fails") {
+            TourStep& s = in_step((key + ":").c_str());
             if (const size_t open = limits::unclosed_brace(value); open != std::string::npos)
                 p.fail("the '{' at '" + value.substr(open, 20) + "' has no closing '}'");
             size_t bytes = value.size();
-            for (const std::string& t : s.text) bytes += t.size();
+            for (const TourParagraph& t : s.text) bytes += t.text.size();
             if (static_cast<int>(s.text.size()) >= limits::kParagraphs || bytes > limits::kStepTextBytes)
                 p.fail("step '" + s.title + "' has more text than a card shows (at most " +
-                       std::to_string(limits::kParagraphs) + " text: lines, " + std::to_string(limits::kStepTextBytes) +
+                       std::to_string(limits::kParagraphs) + " text lines, " + std::to_string(limits::kStepTextBytes) +
                        " bytes)");
             if (const std::string bad = unknown_placeholder(value, tour); !bad.empty())
                 p.fail("unknown placeholder {" + bad + "}");
-            s.text.push_back(value);
+            if (photo != TourPhoto::Own) p.check_neutral(value, tour);
+            if (photo == TourPhoto::Other && names_region(value)) p.fail("a line for other photos cannot use a region");
+            const TourWhen when = what == "text" ? TourWhen::Always : what == "holds" ? TourWhen::Holds : TourWhen::Fails;
+            s.text.push_back({value, photo, when});
         } else {
-            p.fail("unknown key '" + key + "'" + (step ? " in a step (state, panel, text)" : " (title, photo, region NAME, step)"));
+            p.fail("unknown key '" + key + "'" +
+                   (step ? " in a step (state, panel, frame, text, holds, fails, choose, claim)"
+                         : " (title, photo, words, region NAME, step)"));
         }
     }
     if (tour.steps.empty()) {
         p.line = std::max(p.line, 1);
         p.fail("no steps (a step starts with step: TITLE)");
     }
-    for (const TourStep& s : tour.steps)
-        if (s.text.empty()) {
-            p.line = s.line;
-            p.fail("step '" + s.title + "' has no text:");
-        }
+    for (const TourStep& s : tour.steps) {
+        p.line = s.line;
+        if (s.text.empty()) p.fail("step '" + s.title + "' has no text:");
+        for (const TourParagraph& t : s.text)
+            for (int i : {0, 1})
+                if (t.when != TourWhen::Always && !s.claim[i] &&
+                    (t.photo == TourPhoto::Any || (t.photo == TourPhoto::Own) == (i == 0)))
+                    p.fail("step '" + s.title + "' says holds: or fails: with no claim: for " +
+                           (i == 0 ? "its own photo" : "other photos"));
+    }
     return tour;
 }
 

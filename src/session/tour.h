@@ -12,10 +12,29 @@
 //   panel: photo                    highlighted: photo, heads (and layers), inside (one head: the tabs)
 //   text: It becomes a {grid} × {grid} grid of {patch}-pixel patches.
 //
+//   words: dog ear animal           words naming what is on the tour's photo
+//
 // State keys: tab (math, whatifs, questions), question (a page name), layer,
-// head, query (cls or ROW,COL), pin (none or ROW,COL), map (head or mean).
-// Unset keys keep what the user has. The placeholders are listed by
-// tour_placeholders(); the values come from fill_tour_text (tour_text.h).
+// head, query (cls or ROW,COL), pin (none or ROW,COL), map (head or mean),
+// scale (rowmax, absolute or log: the maps' normalisation; a step about
+// spread shows it on a scale where spread looks spread). Unset keys keep what
+// the user has. The placeholders are listed in tour_text.h; the values come
+// from fill_tour_text.
+//
+// Claims. A step that says something about the photo checks it there:
+//   choose: region_beyond_neighbourhood dog       the head (of any layer, of
+//   choose: beyond_neighbourhood layer=0          layer=L or of layers A-B)
+//   choose: beyond_neighbourhood layer=0-6        with the largest value for
+//                                                 the step's query
+//   claim: region_beyond_neighbourhood dog ratio=2  holds when value >= ratio x baseline
+//   holds: ... {claim_value} ... {claim_baseline}   shown when it holds
+//   fails: ... the best head found gives {claim_value} ...   shown when not
+// (the claims and their baselines: vit/analysis/neighbourhood_claims.h).
+// Which photo a line is for: prefixed own- (own-text:,
+// own-choose:, own-claim:, own-holds:, own-fails:) only on the tour's own
+// photo, other- only on any other photo, no prefix on every photo. A line
+// for other photos must not name the tour's regions or its words (refused).
+// Frames: `frame: contributions` scrolls the math panel to its table.
 #pragma once
 #include <map>
 #include <memory>
@@ -24,16 +43,43 @@
 #include <utility>
 #include <vector>
 
+#include "vit/analysis/neighbourhood_claims.h"
+
 namespace session {
+
+// Which photos a line of a step is for.
+enum class TourPhoto { Any, Own, Other };
+// When a paragraph shows: always (text:), or as the step's claim holds or fails.
+enum class TourWhen { Always, Holds, Fails };
+
+struct TourParagraph {
+    std::string text;                 // placeholders unfilled
+    TourPhoto photo = TourPhoto::Any;
+    TourWhen when = TourWhen::Always;
+};
+
+// choose: and claim: lines: a claim about the query's weight, its region
+// (region claims only), the layers a choice is limited to (layer=L or
+// layer=A-B; first -1: every layer), and the ratio to its baseline that
+// makes it hold.
+struct TourCriterion {
+    vit::ClaimKind kind = vit::ClaimKind::BeyondNeighbourhood;
+    std::string region;
+    int first_layer = -1, last_layer = -1;
+    double ratio = 1;
+};
 
 struct TourStep {
     int line = 0;                     // where "step:" is in the file
-    std::string title;
+    std::string title;                // shown on every photo: it names nothing on the tour's photo
     std::string panel;                // the panel highlighted; empty: none
-    std::vector<std::string> text;    // paragraphs, placeholders unfilled
+    std::string frame;                // the part of the panel scrolled into view ("contributions"); empty: none
+    std::vector<TourParagraph> text;
     // The state the step sets (unset: left as the user has it).
-    std::optional<std::string> tab, question, query, pin, map;
+    std::optional<std::string> tab, question, query, pin, map, scale;
     std::optional<int> layer, head;
+    // Index 0: on the tour's own photo, 1: on others.
+    std::optional<TourCriterion> choose[2], claim[2];
 };
 
 struct Tour {
@@ -41,11 +87,13 @@ struct Tour {
     std::string title;
     std::string photo;                // file name of the photo the examples refer to ("dog.jpg")
     std::map<std::string, std::vector<std::pair<int, int>>> regions;  // name -> (row, col) on the model's grid
+    std::vector<std::string> words;   // what the photo shows ("dog"): only own- lines may say them
     std::vector<TourStep> steps;
 };
 
-// The panels a step can highlight.
+// The panels a step can highlight, and the parts a step can frame.
 const std::vector<std::string>& tour_panels();
+const std::vector<std::string>& tour_frames();
 
 // Parses a tour; `name` prefixes the errors. Throws vit::Error "NAME:LINE: what".
 Tour parse_tour(const std::string& text, const std::string& name);

@@ -1,5 +1,6 @@
 #include "tour_text.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -9,6 +10,7 @@
 #include "vit/analysis/global.h"
 #include "vit/analysis/heads.h"
 #include "vit/analysis/step_explanation.h"
+#include "vit/analysis/token_norms.h"
 #include "vit/forward/token_name.h"
 
 namespace session {
@@ -17,7 +19,9 @@ namespace {
 const std::set<std::string>& plain_names() {
     static const std::set<std::string> names = {
         "grid", "patch", "input", "patches", "tokens", "layers", "heads", "d_k", "layer", "head", "query", "key",
-        "score", "scaled", "weight", "top_key", "top_weight", "cls_weight", "beyond_3x3", "far_quarter", "distance"};
+        "score", "scaled", "weight", "top_key", "top_weight", "cls_weight", "beyond_3x3", "far_quarter", "distance",
+        "claim_value", "claim_baseline", "neighbourhood", "high_norm_tokens", "high_norm_times", "high_norm_cls",
+        "high_norm_queries", "high_norm_first"};
     return names;
 }
 
@@ -41,7 +45,65 @@ std::string percent(double share) { return format(share < 0.01 ? "%.1f%%" : "%.0
 
 constexpr const char* kNone = "—";
 
+// The high-norm placeholders' values for the selected layer.
+std::string high_norm_value(const std::string& name, const vit::Trace& t, int layer) {
+    if (t.last_block_out.rows() != t.tokens) return kNone;
+    const std::vector<vit::LayerNorms> norms = vit::token_norms(t);
+    const vit::LayerNorms& n = norms[layer];
+    if (name == "high_norm_first") {
+        const int first = vit::first_high_norm_layer(norms);
+        return first < 0 ? "none" : std::to_string(first);
+    }
+    if (name == "high_norm_times") return n.median_patch_norm > 0 ? format("%.0f×", n.top_over_median) : kNone;
+    if (name == "high_norm_cls") return percent(n.cls_weight_on_high);
+    if (name == "high_norm_queries") return percent(n.patch_weight_on_high);
+    if (n.high.empty()) return "none";
+    std::string out = std::to_string(n.high.size()) + (n.high.size() == 1 ? " patch: " : " patches: ");
+    for (size_t i = 0; i < n.high.size(); ++i) {
+        char at[32];
+        std::snprintf(at, sizeof at, "%s(%d, %d)", i ? ", " : "", t.row_of(n.high[i]), t.col_of(n.high[i]));
+        out += at;
+    }
+    return out;
+}
+
+int photo_index(const AppState& s, const Tour& tour) { return own_photo(s, tour) ? 0 : 1; }
+
+bool paragraph_shows(const TourParagraph& p, int photo, const std::optional<TourClaimCheck>& claim) {
+    if (p.photo != TourPhoto::Any && (p.photo == TourPhoto::Own) != (photo == 0)) return false;
+    if (p.when == TourWhen::Always) return true;
+    return claim && claim->holds == (p.when == TourWhen::Holds);
+}
+
 }  // namespace
+
+bool own_photo(const AppState& s, const Tour& tour) {
+    const vit::Trace* t = s.trace();
+    if (!t || std::filesystem::path(s.loaded.image_path).filename().string() != tour.photo) return false;
+    return tour.regions.empty() ? true : regions_apply(s, tour);
+}
+
+std::optional<TourClaimCheck> tour_claim(const AppState& s) {
+    const vit::Trace* t = s.trace();
+    if (!s.tour.tour || !t) return std::nullopt;
+    const Tour& tour = *s.tour.tour;
+    const std::optional<TourCriterion>& c = tour.steps[s.tour.step].claim[photo_index(s, tour)];
+    const int layer = s.sel.layer, head = s.sel.head, query = s.sel.query;
+    if (!c || !t->is_patch(query) || layer >= static_cast<int>(t->layers.size()) ||
+        head >= static_cast<int>(t->layers[layer].heads.size()) || t->layers[layer].heads[head].attn.rows() != t->tokens)
+        return std::nullopt;
+    TourClaimCheck out;
+    out.kind = c->kind;
+    out.region = c->region;
+    out.layer = layer, out.head = head, out.query = query;
+    out.ratio = c->ratio;
+    const auto region = tour.regions.find(c->region);
+    const vit::Vec row = t->layers[layer].heads[head].attn.row(query).transpose();
+    out.split = vit::neighbourhood_split(*t, row, query, region == tour.regions.end() ? vit::GridRegion{} : region->second);
+    out.value = vit::claim_value(out.split, c->kind);
+    out.holds = vit::claim_holds(out.value, c->ratio);
+    return out;
+}
 
 std::string unknown_placeholder(const std::string& text, const Tour& tour) {
     std::string bad;
@@ -105,6 +167,13 @@ std::string fill_tour_text(const std::string& text, const AppState& s, const Tou
         if (name == "head") return std::to_string(head);
         if (name == "query") return vit::token_name(*t, query);
         if (name == "distance") return format("%.0f px", vit::mean_attention_distance(*t, layer, head, m.patch));
+        if (name.rfind("high_norm_", 0) == 0) return high_norm_value(name, *t, layer);
+        if (name == "claim_value" || name == "claim_baseline" || name == "neighbourhood") {
+            const std::optional<TourClaimCheck> c = tour_claim(s);
+            if (!c) return kNone;
+            return percent(name == "claim_value" ? c->value.value : name == "claim_baseline" ? c->value.baseline
+                                                                                              : c->split.within);
+        }
         if (name == "key" || name == "score" || name == "scaled" || name == "weight") {
             const vit::StepExplanation e = vit::explain_step(*t, layer, head, query, explained_key(s).token);
             if (name == "key") return vit::token_name(*t, e.key);
@@ -142,13 +211,15 @@ std::vector<std::string> shown_tour_text(const AppState& s, bool* left_out) {
     if (left_out) *left_out = false;
     if (!s.tour.tour) return out;
     const Tour& tour = *s.tour.tour;
-    const bool own_photo = regions_apply(s, tour);
-    for (const std::string& paragraph : tour.steps[s.tour.step].text) {
-        if (names_region(paragraph) && !own_photo) {
+    const int photo = photo_index(s, tour);
+    const std::optional<TourClaimCheck> claim = tour_claim(s);
+    for (const TourParagraph& paragraph : tour.steps[s.tour.step].text) {
+        if (!paragraph_shows(paragraph, photo, claim)) continue;
+        if (names_region(paragraph.text) && !regions_apply(s, tour)) {
             if (left_out) *left_out = true;
             continue;
         }
-        out.push_back(fill_tour_text(paragraph, s, tour));
+        out.push_back(fill_tour_text(paragraph.text, s, tour));
     }
     return out;
 }

@@ -11,9 +11,20 @@
 //   {distance}: the head's mean attention distance in pixels (ViT paper Fig. 7)
 //   {share:REGION}: the shown row's patch weight that lands on the region, in %
 //   {area:REGION}: the region's share of the patches, in %
+//   {claim_value} {claim_baseline}: the step's claim checked on the selected
+//       head and query (tour.h): its value and its baseline, in %
+//   {neighbourhood}: the selected head's patch weight inside the query's
+//       3 × 3 neighbourhood, in % (the claims' normalisation)
+//   {high_norm_tokens}: the high-norm patch tokens leaving the selected layer
+//       ("none", or "4 patches: (0, 0), ..."); {high_norm_times}: the largest
+//       norm over the median patch norm ("38×"); {high_norm_cls}: CLS's weight
+//       on them (mean of the layer's heads), {high_norm_queries}: every patch
+//       query's, averaged, in %; {high_norm_first}: the first layer that has
+//       them (vit/analysis/token_norms.h)
 // "The shown row" is what the photo shows: the selected head, or the mean of
 // the visible heads.
 #pragma once
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -29,6 +40,23 @@ std::string unknown_placeholder(const std::string& text, const Tour& tour);
 // Whether the paragraph has a {share:…} or {area:…}: its numbers mean
 // something only on the tour's own photo at the tour's grid.
 bool names_region(const std::string& text);
+
+// Whether what is open is the tour's own photo (by file name) at the grid
+// its regions were drawn on: own- lines show, and region claims are checked.
+bool own_photo(const AppState& s, const Tour& tour);
+
+// The current step's claim, checked on the selected layer, head and query:
+// none when the step makes none on this photo or the query is not a patch.
+struct TourClaimCheck {
+    vit::ClaimKind kind = vit::ClaimKind::BeyondNeighbourhood;
+    std::string region;               // region claims: the region's name
+    int layer = 0, head = 0, query = 0;
+    double ratio = 1;
+    vit::NeighbourhoodSplit split;
+    vit::ClaimValue value;
+    bool holds = false;
+};
+std::optional<TourClaimCheck> tour_claim(const AppState& s);
 
 // Whether the regions apply to what is open: the tour's photo (by file name)
 // at the grid its regions were drawn on.

@@ -14,7 +14,7 @@ from the definitions (not from vitscope's C++):
             patch-centre distances in input pixels) and spread exp(entropy)
   scaling   std of all N^2 raw and scaled scores per head; share of query rows
             whose largest weight exceeds 0.99 with and without the scaling
-  cls       CLS's weight on itself (mean of heads) and the logit lens
+  cls       CLS's weight on itself (mean of heads), the logit lens and the token norms
   rollout   Abnar & Zuidema: (mean of heads + I) / 2, rows renormalised,
             multiplied from the first layer up; the CLS row
   ablation  top-5 before and after removing one head
@@ -195,9 +195,35 @@ def check_scaling(tmp, model, r):
     tally.check("scaling: the query's softmax Jacobian norm with the scaling matches NumPy", ok4, f"{e4:.2e}")
 
 
+def check_token_norms(rows, r):
+    """The corners of late layers: per layer, the median patch norm of the
+    tokens leaving the block, the largest over it, the patches above ten times
+    it, and CLS's and the patch queries' weight on them (mean of heads)."""
+    states = list(r["x_in"][1:]) + [r["x_out"]]
+    prefix, problems, shown = r["prefix"], [], []
+    for x, state in zip(rows, states):
+        l = int(x[0])
+        norm = np.linalg.norm(state, axis=1)[prefix:]
+        median = np.median(norm)
+        high = np.nonzero(norm > 10 * median)[0]
+        near = np.abs(norm / median - 10) < 1  # too close to the threshold to compare float32 with float64
+        a = r["attn"][l][:, :, prefix + high]
+        cls_w, patch_w = a[:, 0].sum(-1).mean(), a[:, prefix:].sum(-1).mean()
+        got = [int(j) for j in x[7].split()]
+        if not close(float(x[5]), median, relative=True) or not close(float(x[6]), norm.max() / median, relative=True):
+            problems.append(f"layer {l} median {x[5]} vs {median:.5f}, top/median {x[6]} vs {norm.max() / median:.3f}")
+        if not near.any() and got != [int(j) + prefix for j in high]:
+            problems.append(f"layer {l} high-norm tokens {got} vs {[int(j) + prefix for j in high]}")
+        if not close(float(x[8]), cls_w) or not close(float(x[9]), patch_w):
+            problems.append(f"layer {l} weight on them {x[8]}, {x[9]} vs {cls_w:.6f}, {patch_w:.6f}")
+        shown.append(f"{l}: {len(high)} ({norm.max() / median:.0f}x, CLS {cls_w:.2f})")
+    print("    high-norm patches by layer: " + ", ".join(shown[-6:]) + " (last 6)")
+    tally.check("cls: token norms, high-norm patches and the weight on them match NumPy", not problems, problems[:3])
+
+
 def check_cls(tmp, model, r):
     header, rows = explain_csv(tmp, "cls")
-    tally.check("cls: header", header == ["layer", "cls_self_weight", "lens_top1", "lens_top1_prob", "final_top1_prob"],
+    tally.check("cls: header", header[:5] == ["layer", "cls_self_weight", "lens_top1", "lens_top1_prob", "final_top1_prob"],
                 header)
     tally.check("cls: one row per layer", len(rows) == model.depth, len(rows))
     lens = logit_lens(model, r)
@@ -216,6 +242,7 @@ def check_cls(tmp, model, r):
             problems.append(f"layer {l} final_top1_prob {x[4]} vs {p[final]:.7f}")
     print("    lens top-1 by layer: " + ", ".join(f"{x[2]} {float(x[3]):.2f}" for x in rows[-4:]) + " (last 4)")
     tally.check("cls: CLS self weight and logit lens match NumPy", not problems, problems[:3])
+    check_token_norms(rows, r)
     last = softmax(r["logits"])
     tally.check("cls: the lens after the last block is the model's prediction",
                 close(float(rows[-1][4]), last[final]), f"{rows[-1][4]} vs {last[final]}")

@@ -1,7 +1,9 @@
-// vitscope tour IMAGE [--tour FILE] -o DIR [--model DIR] [--size S]: every
+// vitscope tour IMAGE [--tour FILE] (-o DIR | --claims FILE) [--model DIR] [--size S]: every
 // step of a guided tour as a 1920 x 1080 PNG of the window at that step (its
 // card holds the step's text), plus DIR/index.html showing them in order: a
-// slide deck. Drawn offscreen through EGL: no display server needed. The
+// slide deck, and DIR/claims.csv, the claims its steps check on this photo
+// (session/tour_claims.h); --claims FILE writes that file alone, without
+// drawing anything. Drawn offscreen through EGL: no display server needed. The
 // folder appears whole or not at all (vit::OutputFolder: a temporary folder
 // of the run's, renamed; removed on failure, SIGINT or SIGTERM).
 #include <cstdio>
@@ -15,6 +17,7 @@
 #include "cli_state.h"
 #include "gfx/headless_context.h"
 #include "session/tour.h"
+#include "session/tour_claims.h"
 #include "tour_slides.h"
 #include "vit/base/error.h"
 #include "window_options.h"
@@ -34,16 +37,24 @@ fs::path output_folder(const CliArgs& args) {
 
 int cmd_tour(const CliArgs& args) {
     // Everything that can be refused is, before any work.
-    const fs::path dir = output_folder(args);
+    const bool claims_only = args.has("--claims") && !args.has("--output");
+    const fs::path dir = claims_only ? fs::path() : output_folder(args);
+    if (args.has("--claims")) vit::check_output(args.get("--claims"), output_rules(args));
     const std::string tour_path = args.has("--tour") ? args.get("--tour") : default_tour_file();
     auto tour = std::make_shared<const session::Tour>(session::read_tour(tour_path));
     session::AppState s = cli_state(args, run_pipeline(args));
     s.photos_dir = sample_photos_dir();
-    gfx::HeadlessContext gl;
     session::apply(s, session::act::StartTour{tour});
+    if (args.has("--claims")) {
+        const std::string path = args.get("--claims");
+        vit::write_output(path, session::tour_claims_csv(s), output_rules(args));
+        std::printf("%s: the claims of %zu steps\n", path.c_str(), tour->steps.size());
+    }
+    if (claims_only) return 0;
+    gfx::HeadlessContext gl;
     write_tour_slides(s, dir, output_rules(args));
-    std::printf("%s: %zu slides (%d x %d) and index.html\n", dir.string().c_str(), tour->steps.size(), kSlideWidth,
-                kSlideHeight);
+    std::printf("%s: %zu slides (%d x %d), index.html and claims.csv\n", dir.string().c_str(), tour->steps.size(),
+                kSlideWidth, kSlideHeight);
     return 0;
 }
 

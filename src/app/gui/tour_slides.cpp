@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "gfx/png_writer.h"
+#include "session/tour_claims.h"
 #include "session/tour_text.h"
 #include "ui/figures/window_snapshot.h"
 #include "vit/base/error.h"
@@ -79,8 +80,11 @@ void write_tour_slides(session::AppState s, const fs::path& dir, const vit::Outp
                 {"Title", step.title}, {"Description", joined(text)}, {"Software", "vitscope"}};
             folder.write(name, gfx::encode_png(shot.image.pixels.data(), shot.image.width, shot.image.height, metadata));
             html += "<section>\n<h2>" + std::to_string(i + 1) + ". " + html_escaped(step.title) + "</h2>\n<img src=\"" +
-                    name + "\" alt=\"" + html_escaped(joined(text)) + "\">\n</section>\n";
+                    name + "\" alt=\"" + html_escaped(joined(text)) + "\">\n";
+            for (const std::string& p : text) html += "<p>" + html_escaped(p) + "</p>\n";  // the caption, as text
+            html += "</section>\n";
         }
+        folder.write("claims.csv", session::tour_claims_csv(s));
         html += "</body>\n</html>\n";
         folder.write("index.html", html);
         folder.commit();

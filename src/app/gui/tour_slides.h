@@ -1,6 +1,9 @@
 // A guided tour as a slide deck: every step as a PNG of the window drawn
-// offscreen at that step (its card holds the step's text) and an index.html
-// showing them in order. `vitscope tour` and the window's File > Export tour
+// offscreen at that step (its card holds the step's text, no buttons), an
+// index.html showing them in order with their captions as text, and
+// claims.csv: one row per claim a step checks on this photo
+// (step,claim,layer,head,query,value,baseline,holds; step counts from 1,
+// query is the token index, value and baseline are shares, holds 1 or 0). `vitscope tour` and the window's File > Export tour
 // as slides both make it here.
 #pragma once
 #include <filesystem>

@@ -264,6 +264,20 @@ void MathPanel::draw(const Frame& f) {
     }
     if (shown(6)) value_step(f, p);
     if (shown(7)) output_step(f, p);
+    frame_for_tour(f);
+}
+
+void MathPanel::frame_for_tour(const Frame& f) {
+    const auto& tour = f.s.tour;
+    const bool asked = tour.tour && tour.tour->steps[tour.step].frame == "contributions";
+    if (!asked) {
+        framed_tour_ = nullptr;
+        return;
+    }
+    if (framed_tour_ == tour.tour.get() && framed_step_ == tour.step) return;
+    ImGui::SetScrollHereY(1.0f);  // the table's last row at the bottom of the view, its heading above it
+    framed_tour_ = tour.tour.get();
+    framed_step_ = tour.step;
 }
 
 }  // namespace ui

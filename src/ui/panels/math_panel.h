@@ -15,7 +15,12 @@ public:
 
 private:
     void softmax_maps(const Frame& f, const vit::Trace& t, const vit::StepExplanation& e);
+    // Scrolls the contributions table into view when a tour step asks
+    // (frame: contributions), once per step so the reader can scroll away.
+    void frame_for_tour(const Frame& f);
     MapView raw_, scaled_, weights_;
+    const void* framed_tour_ = nullptr;
+    int framed_step_ = -1;
 };
 
 }  // namespace ui

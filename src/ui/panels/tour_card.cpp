@@ -87,6 +87,26 @@ void offer(const Frame& f, const Layout& layout) {
     ImGui::PopStyleColor();
 }
 
+// Back, Next (Finish on the last step), Exit.
+void navigation(const Frame& f, int i, int n) {
+    using namespace session::act;
+    ImGui::Spacing();
+    ImGui::Separator();
+    ImGui::BeginDisabled(i == 0);
+    if (ImGui::Button("Back")) f.emit(TourGo{i - 1});
+    ImGui::EndDisabled();
+    ImGui::SameLine();
+    if (i + 1 < n) {
+        if (ImGui::Button("Next")) f.emit(TourGo{i + 1});
+    } else if (ImGui::Button("Finish")) {
+        f.emit(ExitTour{});
+    }
+    ImGui::SameLine();
+    if (ImGui::Button("Exit the tour")) f.emit(ExitTour{});
+    ImGui::SameLine();
+    ImGui::TextColored(colors::muted, "← →  Esc");
+}
+
 }  // namespace
 
 void tour_card(const Frame& f, const Layout& layout) {
@@ -128,26 +148,12 @@ void tour_card(const Frame& f, const Layout& layout) {
             ImGui::TextWrapped("This tour's examples refer to %s at the model's own input size; the sentences that "
                                "name a part of that photo are left out here.", tour.photo.c_str());
             ImGui::PopStyleColor();
-            if (!s.photos_dir.empty() && ImGui::SmallButton(("Open " + tour.photo).c_str())) {
+            if (!f.still && !s.photos_dir.empty() && ImGui::SmallButton(("Open " + tour.photo).c_str())) {
                 f.emit(SetInputSize{0});
                 f.emit(OpenImage{(std::filesystem::path(s.photos_dir) / tour.photo).string()});
             }
         }
-        ImGui::Spacing();
-        ImGui::Separator();
-        ImGui::BeginDisabled(i == 0);
-        if (ImGui::Button("Back")) f.emit(TourGo{i - 1});
-        ImGui::EndDisabled();
-        ImGui::SameLine();
-        if (i + 1 < n) {
-            if (ImGui::Button("Next")) f.emit(TourGo{i + 1});
-        } else if (ImGui::Button("Finish")) {
-            f.emit(ExitTour{});
-        }
-        ImGui::SameLine();
-        if (ImGui::Button("Exit the tour")) f.emit(ExitTour{});
-        ImGui::SameLine();
-        ImGui::TextColored(colors::muted, "← →  Esc");
+        if (!f.still) navigation(f, i, n);
     }
     ImGui::End();
     ImGui::PopStyleVar();

@@ -1,8 +1,9 @@
 // "How does the class token gather the image?": CLS as the query in every
 // layer (one small map each, as the photo's Map choice shows it, with CLS's
 // weight on itself and the prefix), attention rollout's CLS row beside the last
-// layer's CLS map, and the logit lens (CLS read by the classifier after each
-// layer: its top-3 and the final answer's probability).
+// layer's CLS map, the logit lens (CLS read by the classifier after each
+// layer: its top-3 and the final answer's probability), and the token norms
+// that explain the corners of late layers (cls_token_norms.h).
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -11,6 +12,7 @@
 #include <string>
 
 #include "session/shown_rows.h"
+#include "ui/questions/cls_token_norms.h"
 #include "ui/questions/question_view.h"
 #include "ui/questions/question_widgets.h"
 #include "ui/widgets/map_view.h"
@@ -236,6 +238,7 @@ void ClsView::draw(const Frame& f) {
     layer_strip(f);
     rollout(f);
     lens(f);
+    cls_token_norms_section(f);
 }
 
 }  // namespace

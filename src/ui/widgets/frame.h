@@ -32,6 +32,9 @@ struct Frame {
     bool figure = false;
     // A figure's record of the cells it coloured from numbers (tests sample them); null in the window.
     std::vector<DrawnCells>* drawn_cells = nullptr;
+    // Drawn as a still picture of the window (a tour slide): nothing on it
+    // can be pressed, so it shows no buttons of its own.
+    bool still = false;
 
     void emit(session::Action a) const { out.push_back(std::move(a)); }
     float px(float logical) const { return logical * scale; }

@@ -29,7 +29,8 @@ const std::vector<QuestionPage>& all_questions() {
          "collects what it finds; the classifier reads only CLS at the end. Rollout follows that flow through "
          "all layers; the logit lens reads CLS as if the network stopped early.",
          "vit/analysis/cls.h",
-         "layer,cls_self_weight,lens_top1,lens_top1_prob,final_top1_prob"},
+         "layer,cls_self_weight,lens_top1,lens_top1_prob,final_top1_prob,median_patch_norm,top_over_median,"
+         "high_norm_tokens,cls_weight_on_high,patch_weight_on_high"},
         {"global", "Is attention local like a convolution?",
          "Not necessarily: from the first layer, a patch can take weight from any other patch, however far. A "
          "3 × 3 convolution sees only its neighbours; attention's reach is the whole photo. How far each head "

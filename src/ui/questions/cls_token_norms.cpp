@@ -1,0 +1,70 @@
+#include "ui/questions/cls_token_norms.h"
+
+#include <cstdio>
+#include <string>
+
+#include "ui/questions/question_widgets.h"
+#include "ui/widgets/theme.h"
+#include "vit/analysis/token_norms.h"
+#include "vit/base/error.h"
+
+namespace ui {
+
+void cls_token_norms_section(const Frame& f) {
+    const vit::Trace& t = *f.s.trace();
+    evidence_heading(f, "On this photo: why late layers light up a few patches (token norms)");
+    std::vector<vit::LayerNorms> norms;
+    try {
+        norms = vit::token_norms(t);
+    } catch (const vit::Error& e) {
+        note(e.what());
+        return;
+    }
+    char text[512];
+    std::snprintf(text, sizeof text,
+                  "Each token's vector leaving each layer, measured by its length (norm). A patch counts as high-norm "
+                  "when its norm is over %.0f times the median patch's. Darcet et al. (2023, \"Vision Transformers "
+                  "Need Registers\") found such tokens in many trained ViTs, in background patches that carry little "
+                  "of their own: the model stores global information in them, and CLS and other queries read it "
+                  "there. Weight on them is weight on that stored information, not on the pixels under them.",
+                  vit::kHighNormRatio);
+    note(text);
+    const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingStretchProp;
+    if (!ImGui::BeginTable("##norms", 6, flags)) return;
+    ImGui::TableSetupColumn("layer");
+    ImGui::TableSetupColumn("median patch norm");
+    ImGui::TableSetupColumn("largest / median");
+    ImGui::TableSetupColumn("high-norm patches", ImGuiTableColumnFlags_WidthStretch, 2.f);
+    ImGui::TableSetupColumn("CLS's weight on them");
+    ImGui::TableSetupColumn("a patch query's (mean)");
+    ImGui::TableHeadersRow();
+    for (size_t l = 0; l < norms.size(); ++l) {
+        const vit::LayerNorms& n = norms[l];
+        ImGui::TableNextRow();
+        ImGui::TableNextColumn();
+        ImGui::TextColored(static_cast<int>(l) == f.s.sel.layer ? colors::accent : colors::muted, "%zu", l);
+        ImGui::PushFont(f.fonts.mono);
+        ImGui::TableNextColumn();
+        ImGui::Text("%.1f", n.median_patch_norm);
+        ImGui::TableNextColumn();
+        ImGui::Text("%.1f×", n.top_over_median);
+        ImGui::TableNextColumn();
+        std::string names;
+        for (int j : n.high) {
+            char at[32];
+            std::snprintf(at, sizeof at, "%s(%d, %d)", names.empty() ? "" : ", ", t.row_of(j), t.col_of(j));
+            names += at;
+        }
+        ImGui::TextUnformatted(names.empty() ? "none" : names.c_str());
+        ImGui::TableNextColumn();
+        if (n.high.empty()) ImGui::TextColored(colors::muted, "—");
+        else ImGui::Text("%.1f %%", 100 * n.cls_weight_on_high);
+        ImGui::TableNextColumn();
+        if (n.high.empty()) ImGui::TextColored(colors::muted, "—");
+        else ImGui::Text("%.1f %%", 100 * n.patch_weight_on_high);
+        ImGui::PopFont();
+    }
+    ImGui::EndTable();
+}
+
+}  // namespace ui
