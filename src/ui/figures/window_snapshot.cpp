@@ -34,7 +34,7 @@ WindowSnapshot render_window(const session::AppState& state, int width, int heig
         ImGui::GetIO().DisplaySize = ImVec2(static_cast<float>(width), static_cast<float>(height));
         ImGui_ImplOpenGL3_NewFrame();
         ImGui::NewFrame();
-        view.draw(Frame{s, actions, gpu, imgui.fonts(), 1.f, 1.f, false, true});
+        view.draw(Frame{s, actions, gpu, imgui.fonts(), 1.f, 1.f, false, nullptr, true});
         ImGui::Render();
     }
 
