@@ -304,9 +304,7 @@ TEST(ScriptFromCliTest, AMissingOrBadScriptFileIsRefused) {
     } catch (const vit::Error& e) {
         EXPECT_EQ(std::string(e.what()), dir.file("fifo.txt") + ": is not a regular file");
     }
-    std::ofstream(dir.file("long.txt")) << "wait
-screenshot " << std::string(5000, 'x') << "
-";
+    std::ofstream(dir.file("long.txt")) << "wait\nscreenshot " << std::string(5000, 'x') << "\n";
     try {
         app::script_from_cli(cli({"--script", dir.file("long.txt")}));
         ADD_FAILURE() << "no error";

@@ -10,17 +10,17 @@ NumberTable::NumberTable(const Frame& f, const char* id, const char* label, std:
     : f_(f), wrap_labels_(widest != nullptr) {
     open_ = ImGui::BeginTable(id, 1 + static_cast<int>(numbers.size()), flags, ImVec2(width, 0));
     if (!open_) return;
-    float width = 0;
+    float number_width = 0;
     if (widest) {
         ImGui::PushFont(f.fonts.mono);
-        width = ImGui::CalcTextSize(widest).x;
+        number_width = ImGui::CalcTextSize(widest).x;
         ImGui::PopFont();
     }
     // Fixed number columns leave the rest to the label; otherwise every column
     // takes the table's own sizing policy.
     ImGui::TableSetupColumn(label, widest ? ImGuiTableColumnFlags_WidthStretch : 0);
     for (const char* header : numbers)
-        ImGui::TableSetupColumn(header, widest ? ImGuiTableColumnFlags_WidthFixed : 0, width);
+        ImGui::TableSetupColumn(header, widest ? ImGuiTableColumnFlags_WidthFixed : 0, number_width);
     if (headers) ImGui::TableHeadersRow();
 }
 
