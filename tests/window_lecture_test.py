@@ -25,16 +25,14 @@ import os
 import shutil
 import subprocess
 import sys
-import tempfile
 import time
-import traceback
 
 import numpy as np
 from PIL import Image
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from script_support import BIN, CHELSEA, DOG, MODEL, Tally  # noqa: E402
-from window_support import Window, Xvfb, patch_centre, read_state  # noqa: E402
+from window_support import Window, run_window_tests, patch_centre, read_state  # noqa: E402
 
 LAYER, ROW, COL = 8, 5, 7
 MARKS = [(4, 7), (5, 8), (10, 3)]
@@ -287,19 +285,7 @@ def main():
     only = sys.argv[1:]
     if only:
         tests = [t for t in tests if t.__name__ in only]
-    xvfb = Xvfb()
-    try:
-        for t in tests:
-            with tempfile.TemporaryDirectory(prefix="vitscope_lecture_") as tmp:
-                try:
-                    t(xvfb, tmp)
-                    tally.check(t.__name__, True)
-                except Exception:
-                    tally.check(t.__name__, False)
-                    traceback.print_exc()
-    finally:
-        xvfb.close()
-    return tally.finish()
+    return run_window_tests(tally, tests, "vitscope_lecture_")
 
 
 if __name__ == "__main__":

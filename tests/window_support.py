@@ -120,3 +120,22 @@ def patch_box(state, row, col, fraction=0.4):
     w, h = cw / g * sx, ch / g * sy
     m = (1 - fraction) / 2
     return (int(round(x0 + m * w)), int(round(y0 + m * h)), int(round(x0 + (1 - m) * w)), int(round(y0 + (1 - m) * h)))
+
+
+def run_window_tests(tally, tests, prefix):
+    """Runs each test(xvfb, tmp) in one private Xvfb, each in a fresh temporary
+    folder, one PASS/FAIL line per test (a failure prints its traceback)."""
+    import traceback
+    xvfb = Xvfb()
+    try:
+        for t in tests:
+            with tempfile.TemporaryDirectory(prefix=prefix) as tmp:
+                try:
+                    t(xvfb, tmp)
+                    tally.check(t.__name__, True)
+                except Exception:
+                    tally.check(t.__name__, False)
+                    traceback.print_exc()
+    finally:
+        xvfb.close()
+    return tally.finish()

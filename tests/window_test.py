@@ -28,9 +28,7 @@ import os
 import shutil
 import subprocess
 import sys
-import tempfile
 import time
-import traceback
 
 import numpy as np
 from PIL import Image
@@ -38,7 +36,7 @@ from PIL import Image
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from loopback_mirror import LoopbackMirror  # noqa: E402
 from script_support import BIN, CHELSEA, DOG, MODEL, MODEL_NAME, SRC, Tally  # noqa: E402
-from window_support import Window, Xvfb, patch_box, patch_centre, read_state  # noqa: E402
+from window_support import Window, run_window_tests, patch_box, patch_centre, read_state  # noqa: E402
 
 LAYER, HEAD, ROW, COL = 8, 1, 5, 7
 PROPERTY_PAGES = ["global", "dynamic", "permutation", "position", "cross", "mlp"]
@@ -777,19 +775,7 @@ def main():
     only = sys.argv[1:] or [n for n in os.environ.get("VITSCOPE_WINDOW_TESTS", "").split(",") if n]
     if only:  # some of them, by name
         tests = [t for t in tests if t.__name__ in only]
-    xvfb = Xvfb()
-    try:
-        for t in tests:
-            with tempfile.TemporaryDirectory(prefix="vitscope_window_") as tmp:
-                try:
-                    t(xvfb, tmp)
-                    tally.check(t.__name__, True)
-                except Exception:
-                    tally.check(t.__name__, False)
-                    traceback.print_exc()
-    finally:
-        xvfb.close()
-    return tally.finish()
+    return run_window_tests(tally, tests, "vitscope_window_")
 
 
 if __name__ == "__main__":
