@@ -8,12 +8,14 @@ src/href attribute in a tag, no <link>, no @import), at most 8 MB; its q, k and 
 documented layout; its photo is the model input's crop (against the model's
 own input, un-normalised); its top-5 are `vitscope classify --top 5`'s; the
 tour's steps carry filled-in text and the state the window has at each step
-(the ear step: layer 3, head 2, patch 5,3). --size 448 gives a 28 x 28 grid.
+(the softmax step: the ear, patch 5,3, and the head its claim chose on the photo, as
+`vitscope tour --claims` reports it). --size 448 gives a 28 x 28 grid.
 Refusals: exit 2, one line `vitscope: error: ...`, no OUT, no OUT.tmp, and an
 existing OUT unchanged.
 """
 import atexit
 import base64
+import csv
 import io
 import json
 import os
@@ -109,11 +111,19 @@ def main():
 
     tour = data["tour"]
     steps = tour["steps"] if tour else []
-    ear = [s for s in steps if "ear" in s["title"]]
     check("the tour: every step's text filled in", steps and all(s["text"] and not any("{" in p for p in s["text"])
                                                                    for s in steps), tour and tour["title"])
-    check("the tour's ear step: layer 3, head 2, patch 5,3", ear and (ear[0]["layer"], ear[0]["head"], ear[0]["query"])
-          == (3, 2, 1 + 5 * 14 + 3), ear[:1])
+    # The softmax step chooses its head on the photo: the page carries the one `tour --claims` reports.
+    claims_csv = os.path.join(TMP, "claims.csv")
+    subprocess.run([BIN, "tour", DOG, "--claims", claims_csv, "--model", MODEL], env=ENV, capture_output=True)
+    with open(claims_csv) as f:
+        rows = list(csv.DictReader(f))
+    want = [(int(r["layer"]), int(r["head"]), int(r["query"])) for r in rows
+            if r["claim"] == "region_beyond_neighbourhood"][:1]
+    softmax = [s for s in steps if s["title"].startswith("Softmax")]
+    check("the tour's softmax step: the ear (patch 5,3) and the head its claim chose",
+          want and softmax and (softmax[0]["layer"], softmax[0]["head"], softmax[0]["query"]) == want[0]
+          and want[0][2] == 1 + 5 * 14 + 3, (softmax[:1], want))
     check("the dog's sentences kept on dog.jpg", any("dog" in p for s in steps for p in s["text"]))
 
     r = vitscope("lesson", DOG, "-o", os.path.join(TMP, "no_tour.html"), "--no-tour")

@@ -170,7 +170,7 @@ def tours():
     check("two tour runs on one folder: exactly one succeeds, the other says it exists",
           sorted(rc for rc, _ in results) == [0, 2] and any("exists" in e for _, e in results), results)
     check("... the folder whole, nothing else left", listing(work) == ["slides"] and
-          listing(out) == ["index.html", "step_01.png", "step_02.png"], (listing(work), listing(out)))
+          listing(out) == ["claims.csv", "index.html", "step_01.png", "step_02.png"], (listing(work), listing(out)))
 
     # A signal in the middle: the run dies of it and its temporary folder goes with it.
     long_tour = small_tour(30, "long.tour")
@@ -212,7 +212,7 @@ def tours():
     bom = tour_file("bom.tour", "\ufefftitle: With a BOM\nstep: One\ntext: {grid} by {grid}.\n")
     r = run("tour", DOG, "--tour", bom, "-o", os.path.join(work, "bom"), "--model", MODEL)
     check("a tour starting with a UTF-8 byte order mark works", r.returncode == 0 and
-          listing(os.path.join(work, "bom")) == ["index.html", "step_01.png"], r.stderr)
+          listing(os.path.join(work, "bom")) == ["claims.csv", "index.html", "step_01.png"], r.stderr)
 
 
 def text_inputs():

@@ -125,7 +125,8 @@ void check_preprocess(const Doc& d, const PreprocessConfig& p) {
     // The resize before the crop is input_size / crop_pct: a tiny crop_pct asks for a photo of millions of pixels a side.
     constexpr double kMaxResizeSide = 16384;
     if (!p.hf && p.input_size > 0 && p.input_size / static_cast<double>(p.crop_pct) > kMaxResizeSide)
-        d.fail("crop_pct " + std::to_string(p.crop_pct) + " would resize the photo's shorter side to " +
+        d.fail("input_size " + std::to_string(p.input_size) + " with crop_pct " + std::to_string(p.crop_pct) +
+               " would resize the photo's shorter side to " +
                std::to_string(static_cast<long long>(p.input_size / static_cast<double>(p.crop_pct))) +
                " px (input_size / crop_pct; at most 16384)");
 }
