@@ -32,9 +32,9 @@ void check_bounds(const session::Tour& tour) {
         require(!step.title.empty() && step.title.size() <= limits::kTitleBytes);
         require(!step.text.empty() && static_cast<int>(step.text.size()) <= limits::kParagraphs);
         size_t bytes = 0;
-        for (const std::string& t : step.text) {
-            bytes += t.size();
-            require(limits::unclosed_brace(t) == std::string::npos);
+        for (const session::TourParagraph& t : step.text) {
+            bytes += t.text.size();
+            require(limits::unclosed_brace(t.text) == std::string::npos);
         }
         require(bytes <= limits::kStepTextBytes);
     }
