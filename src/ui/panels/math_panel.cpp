@@ -53,6 +53,13 @@ void strip_row(const Frame& f, const char* name, const char* id, const float* v,
     ImGui::PopFont();
 }
 
+// A vector's strip with its norm as the note: "‖qᵢ‖ = 1.234".
+void norm_row(const Frame& f, const char* name, const char* id, const vit::Vec& v, int n, float extent) {
+    char note[96];
+    std::snprintf(note, sizeof note, "‖%s‖ = %.3f", name, v.norm());
+    strip_row(f, name, id, v.data(), n, extent, note);
+}
+
 // One line of an equation, slightly brighter than prose.
 template <class... A>
 void equation(const Frame&, const char* fmt, A... args) {
@@ -124,16 +131,12 @@ void header(const Frame& f, const Pair& p, const Key& key) {
 
 void query_step(const Frame& f, const Pair& p) {
     step_heading(f, "1", "Query", "What this patch is looking for: its token times W_Q, a question asked of every other token.");
-    char note[96];
-    std::snprintf(note, sizeof note, "‖qᵢ‖ = %.3f", p.e.q.norm());
-    strip_row(f, sym::q_i, "##q", p.e.q.data(), p.d, p.e.qk_extent, note);
+    norm_row(f, sym::q_i, "##q", p.e.q, p.d, p.e.qk_extent);
 }
 
 void key_step(const Frame& f, const Pair& p) {
     step_heading(f, "2", "Key", "What each patch offers: its token times W_K, the label a query is matched against.");
-    char note[96];
-    std::snprintf(note, sizeof note, "‖kⱼ‖ = %.3f", p.e.k.norm());
-    strip_row(f, sym::k_j, "##k", p.e.k.data(), p.d, p.e.qk_extent, note);
+    norm_row(f, sym::k_j, "##k", p.e.k, p.d, p.e.qk_extent);
 }
 
 void score_step(const Frame& f, const Pair& p) {
@@ -167,9 +170,7 @@ void softmax_equations(const Frame& f, const Pair& p) {
 
 void value_step(const Frame& f, const Pair& p) {
     step_heading(f, "6", "Value", "What each patch hands over when attended: its token times W_V.");
-    char note[96];
-    std::snprintf(note, sizeof note, "‖vⱼ‖ = %.3f", p.e.v.norm());
-    strip_row(f, sym::v_j, "##v", p.e.v.data(), p.d, p.e.value_extent, note);
+    norm_row(f, sym::v_j, "##v", p.e.v, p.d, p.e.value_extent);
 }
 
 // The keys that contribute most to the output; a row pins its key.
@@ -195,9 +196,7 @@ void contributions(const Frame& f, const Pair& p) {
 void output_step(const Frame& f, const Pair& p) {
     step_heading(f, "7", "Output", "The query's new information: all values averaged with the attention weights. "
                                    "A few keys usually dominate.");
-    char note[96];
-    std::snprintf(note, sizeof note, "‖oᵢ‖ = %.3f", p.e.output.norm());
-    strip_row(f, "oᵢ", "##o", p.e.output.data(), p.d, p.e.value_extent, note);
+    norm_row(f, "oᵢ", "##o", p.e.output, p.d, p.e.value_extent);
     equation(f, "%s = Σⱼ aᵢⱼ vⱼ   (the strips of v share one colour scale)", sym::o_i);
     contributions(f, p);
 }
