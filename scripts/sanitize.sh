@@ -9,14 +9,18 @@
 # Mesa's driver, unloaded at exit, keep names a suppression can match.
 #   scripts/sanitize.sh [ctest arguments...]
 # Environment: VITSCOPE_JOBS (build jobs, default: the number of cores); CI
-# (set: any compiler warning fails the build).
+# (set: any compiler warning fails the build); SANITIZE_GUI=OFF (build without
+# the window, ImGui and GL: the model, session and command line and their
+# tests; pass -E '^py_|^node_' then, the script tests expect the window);
+# SANITIZE_CC / SANITIZE_CXX (default gcc / g++; clang / clang++ build in
+# about 60 % of GCC's time); SANITIZE_BUILD (default build-asan/).
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 
 # The same packages as scripts/setup.sh (only the missing ones).
-"$here/scripts/install_packages.sh"
+"$here/scripts/install_packages.sh" $([ "${SANITIZE_CC:-gcc}" = clang ] && echo clang libclang-rt-14-dev)
 
-build="$here/build-asan"
+build="${SANITIZE_BUILD:-$here/build-asan}"
 start=$(date +%s)
 # No -Werror here: GCC's flow analysis under -fsanitize reports warnings the
 # plain build does not (GCC bug 105593 as -Wuninitialized); the Release build
@@ -25,9 +29,9 @@ start=$(date +%s)
 # -O1 -g1 (line tables), as the sanitizers' authors suggest: reports keep
 # file:line and the build takes about a third less time than at -O2 -g
 # (full debug info of the Eigen-heavy files nearly doubled it).
-cmake -S "$here" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+cmake -S "$here" -B "$build" -DCMAKE_C_COMPILER="${SANITIZE_CC:-gcc}" -DCMAKE_CXX_COMPILER="${SANITIZE_CXX:-g++}" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG" -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG" -DVITSCOPE_SANITIZE=address,undefined,float-cast-overflow \
-  -DVITSCOPE_BENCH=OFF -DVITSCOPE_WERROR=OFF >/dev/null
+  -DVITSCOPE_BENCH=OFF -DVITSCOPE_WERROR=OFF -DVITSCOPE_GUI="${SANITIZE_GUI:-ON}" >/dev/null
 cmake --build "$build" -j"${VITSCOPE_JOBS:-$(nproc)}" >"$build/build.log" 2>&1 || { tail -40 "$build/build.log"; exit 1; }
 echo "sanitize: $(grep -c 'warning:' "$build/build.log" || true) compiler warnings in the sanitizer build (build-asan/build.log)"
 cc -shared -fPIC -O2 -o "$build/liblsan_keep_modules.so" "$here/tests/lsan_keep_modules.c"

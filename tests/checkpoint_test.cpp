@@ -3,6 +3,7 @@
 // folders are refused with one-line messages; the real default model loads.
 #include <gtest/gtest.h>
 
+#include "support/preprocess_checks.h"
 #include "support/load_error.h"
 
 #include "support/default_model.h"
@@ -24,6 +25,8 @@
 
 namespace vit {
 namespace {
+
+using testing::resize_of;
 
 namespace fs = std::filesystem;
 using json = nlohmann::json;
@@ -61,10 +64,6 @@ std::vector<Family> families() {
 const char* dtype_name(DType d) { return d == DType::F32 ? "F32" : d == DType::F16 ? "F16" : "BF16"; }
 
 using testing::expect_load_error;
-
-// The shorter side's resize the config implies: timm's floor(input / crop_pct),
-// or a Hugging Face processor's shortest_edge.
-int resize_of(const PreprocessConfig& p) { return p.hf ? p.hf->shortest_edge : resize_side(p, p.input_size); }
 
 TEST(CheckpointTest, EverySchemeAndDtypeLoadsTheSameModel) {
     for (const Family& f : families()) {

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <filesystem>
 
+#include "support/preprocess_checks.h"
 #include "support/scratch_dir.h"
 #include "support/synthetic_model.h"
 #include "vit/base/error.h"
@@ -14,6 +15,8 @@
 
 namespace vit {
 namespace {
+
+using testing::resize_of;
 
 using testing::ScratchDir;
 using testing::write_bytes;
@@ -29,10 +32,6 @@ void expect_refused(const std::string& config, const std::string& pre, const std
         EXPECT_NE(msg.find(cause), std::string::npos) << "'" << cause << "' not in: " << msg;
     }
 }
-
-// The shorter side's resize the config implies: timm's floor(input / crop_pct),
-// or a Hugging Face processor's shortest_edge.
-int resize_of(const PreprocessConfig& p) { return p.hf ? p.hf->shortest_edge : resize_side(p, p.input_size); }
 
 TEST(ConfigTest, ReadsTimmConfig) {
     const ModelConfig c = parse_model_config(R"({

@@ -38,6 +38,10 @@ MIDDOT = "\u00b7"
 TWO_PHOTO_PAGES = {"dynamic", "cross"}
 # Pages that time the forward pass on this machine: two runs show two measurements.
 MEASURED_PAGES = {"quadratic"}
+# Pages whose study runs hundreds of forward passes (occlusion, perturbation
+# curves): drawn at 112 px (7 x 7 patches), 16 times cheaper, the same page.
+# tests/reference/relevance_test.py checks their numbers at 224 px.
+SMALL_INPUT = {"relevance": ["--size", "112"], "perturbation": ["--size", "112"]}
 
 
 def vitscope(*args):
@@ -126,13 +130,14 @@ def main():
             check(f"{page} without --compare: refused in one line, nothing written",
                   refused(r) and "--compare" in r.stderr and nothing_left(out), r.stderr)
             extra = ["--compare", CHELSEA]
+        extra = extra + SMALL_INPUT.get(page, [])
         r = vitscope("explain", DOG, "--question", page, *extra, "-o", out)
         check(f"{page}: exits 0 without a display", r.returncode == 0, r.stderr)
         if r.returncode != 0:
             continue
         check(f"{page}: says what it wrote", r.stdout.startswith(f"{out}: {WIDTH} x "), r.stdout)
         check(f"{page}: no temporary file left", not os.path.exists(out + ".tmp"))
-        photos = "dog.jpg and chelsea.png" if extra else "dog.jpg"
+        photos = "dog.jpg and chelsea.png" if page in TWO_PHOTO_PAGES else "dog.jpg"
         first = check_figure(page, out, page, titles[page], f"layer 0 {MIDDOT} head 0 {MIDDOT} query CLS", photos)
         again = os.path.join(TMP, page + "_again.png")
         vitscope("explain", DOG, "--question", page, *extra, "-o", again)
@@ -140,12 +145,14 @@ def main():
             check(f"{page}: the same picture for the same selection", os.path.exists(again) and first is not None and
                   np.array_equal(first, np.asarray(Image.open(again).convert("RGB")).astype(np.float64)))
         chosen = os.path.join(TMP, page + "_chosen.png")
-        r = vitscope("explain", DOG, "--question", page, *extra, "--layer", "8", "--head", "1", "--patch", "5,7",
+        row, col = 5, (3 if page in SMALL_INPUT else 7)
+        grid = 7 if page in SMALL_INPUT else 14
+        r = vitscope("explain", DOG, "--question", page, *extra, "--layer", "8", "--head", "1", "--patch", f"{row},{col}",
                      "-o", chosen)
-        check(f"{page} --layer 8 --head 1 --patch 5,7: exits 0", r.returncode == 0, r.stderr)
+        check(f"{page} --layer 8 --head 1 --patch {row},{col}: exits 0", r.returncode == 0, r.stderr)
         if r.returncode == 0:
             check_figure(page + " (chosen)", chosen, page, titles[page],
-                         f"layer 8 {MIDDOT} head 1 {MIDDOT} query patch r5 c7 (token 78)", photos)
+                         f"layer 8 {MIDDOT} head 1 {MIDDOT} query patch r{row} c{col} (token {row * grid + col + 1})", photos)
 
     # The figure and the numbers at once: both written.
     both_png, both_csv = os.path.join(TMP, "both.png"), os.path.join(TMP, "both.csv")
@@ -158,7 +165,7 @@ def main():
         if q in pages:
             continue
         out = os.path.join(TMP, "q_" + q + ".png")
-        r = vitscope("explain", DOG, "--question", q, "--layer", "3", "--head", "1", "-o", out)
+        r = vitscope("explain", DOG, "--question", q, "--layer", "3", "--head", "1", *SMALL_INPUT.get(q, []), "-o", out)
         page = SHOWN_ON.get(q)
         if page in pages:
             check(f"{q}: draws the {page} page", r.returncode == 0, r.stderr)

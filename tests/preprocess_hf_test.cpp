@@ -12,9 +12,13 @@
 #include "vit/base/error.h"
 #include "vit/image/image.h"
 #include "vit/image/preprocess.h"
+#include "support/preprocess_checks.h"
 #include "vit/model/config.h"
 
 namespace {
+
+using vit::testing::expect_crop;
+using vit::testing::pattern;
 
 const std::string kVitConfig = R"({"model_type": "vit", "hidden_size": 32, "num_attention_heads": 2, "image_size": 224})";
 
@@ -22,24 +26,8 @@ vit::PreprocessConfig processor(const std::string& preprocessor_json, const std:
     return vit::parse_model_config(config, preprocessor_json).pre;
 }
 
-// Pixel (x, y, c) = (37x + 91y + 53c) mod 256: no two neighbours alike.
-vit::Image pattern(int w, int h) {
-    vit::Image image{w, h, std::vector<uint8_t>(static_cast<size_t>(w) * h * 3)};
-    for (int y = 0; y < h; ++y)
-        for (int x = 0; x < w; ++x)
-            for (int c = 0; c < 3; ++c) image.rgb[(static_cast<size_t>(y) * w + x) * 3 + c] = (x * 37 + y * 91 + c * 53) % 256;
-    return image;
-}
-
 // rescale (float64 product, then float32) and normalize (float32), as transformers does.
 float hf_value(uint8_t v, float mean, float std) { return (static_cast<float>(v * (1.0 / 255.0)) - mean) / std; }
-
-void expect_crop(const vit::CropRect& crop, double x, double y, double w, double h) {
-    EXPECT_DOUBLE_EQ(crop.x, x);
-    EXPECT_DOUBLE_EQ(crop.y, y);
-    EXPECT_DOUBLE_EQ(crop.w, w);
-    EXPECT_DOUBLE_EQ(crop.h, h);
-}
 
 TEST(PreprocessHf, SquashKeepsTheWholePhoto) {
     // ViTImageProcessor: 400 x 300 squashed to 224 x 224; the patches cover the whole photo in 400/14 x 300/14 cells.

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "support/preprocess_checks.h"
 #include "support/default_model.h"
 #include "support/default_preprocess.h"
 #include "vit/base/error.h"
@@ -14,6 +15,9 @@
 #include "vit/image/preprocess.h"
 
 namespace {
+
+using vit::testing::expect_crop;
+using vit::testing::pattern;
 
 using vit::testing::asset;
 using vit::testing::default_model_preprocess;
@@ -24,23 +28,7 @@ vit::Image filled(int w, int h, uint8_t r, uint8_t g, uint8_t b) {
     return image;
 }
 
-// Pixel (x, y, c) = (37x + 91y + 53c) mod 256: no two neighbours alike.
-vit::Image pattern(int w, int h) {
-    vit::Image image{w, h, std::vector<uint8_t>(static_cast<size_t>(w) * h * 3)};
-    for (int y = 0; y < h; ++y)
-        for (int x = 0; x < w; ++x)
-            for (int c = 0; c < 3; ++c) image.rgb[(static_cast<size_t>(y) * w + x) * 3 + c] = (x * 37 + y * 91 + c * 53) % 256;
-    return image;
-}
-
 float normalised(uint8_t v, float mean, float std) { return (static_cast<float>(v) / 255.0f - mean) / std; }
-
-void expect_crop(const vit::CropRect& crop, double x, double y, double w, double h) {
-    EXPECT_DOUBLE_EQ(crop.x, x);
-    EXPECT_DOUBLE_EQ(crop.y, y);
-    EXPECT_DOUBLE_EQ(crop.w, w);
-    EXPECT_DOUBLE_EQ(crop.h, h);
-}
 
 // --- resize_pil against Pillow's numbers ---
 

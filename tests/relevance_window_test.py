@@ -36,13 +36,17 @@ def run(xvfb, tmp, size):
     first = os.path.join(tmp, "top1.png")
     script = os.path.join(tmp, "open.txt")
     with open(script, "w") as f:
-        f.write(f"question relevance\nwait\nframes 5\nscreenshot {first}\n")
+        # At 112 px (7 x 7 patches) a class's study is 49 + 90 forward passes of 50 tokens
+        # instead of 196 + 90 of 197: the page and its clicks are the same, the test a minute
+        # instead of seven (tests/reference/relevance_test.py checks the numbers at 224 px).
+        f.write(f"size 112\nwait\nquestion relevance\nwait\nframes 5\nscreenshot {first}\n")
     xvfb.park_pointer()
     w = Window(xvfb, BIN, [DOG, "--model", MODEL, "--script", script], tmp, size=f"{w_px}x{h_px}")
     try:
         state = w.wait_for(lambda s: s.get("ready") and s.get("question") == "relevance" and
                            len(s.get("page_targets", {})) == 5 and os.path.exists(first), timeout=600,
                            what="the relevance page with its five classes")
+        assert (state["input_size"], state["grid"]) == (112, 7), (state["input_size"], state["grid"])
         top1 = state["relevance_class"]
         classes = sorted(state["page_targets"])
         assert top1 == -1, f"the page opens on the model's top-1: {top1}"

@@ -24,7 +24,7 @@ TorchStateDict parse(const std::string& bytes) {
 }
 
 // The error message, or "" when the pickle was accepted.
-std::string refusal(const std::string& bytes) {
+std::string pickle_refusal(const std::string& bytes) {
     try {
         parse(bytes);
     } catch (const Error& e) {
@@ -116,41 +116,41 @@ TEST(TorchPickle, RefusesEveryOtherGlobalNamingIt) {
              {"torch", "load"}, {"torch._tensor", "_rebuild_from_type_v2"}, {"collections", "Counter"}}) {
         PickleWriter p;
         p.proto().global(module, name).str("touch /tmp/vitscope-pwned").op(0x85).op('R').stop();
-        const std::string m = refusal(p.bytes());
+        const std::string m = pickle_refusal(p.bytes());
         EXPECT_NE(m.find("refused the global " + module + "." + name), std::string::npos) << m;
     }
     // The same through protocol 4's STACK_GLOBAL.
     PickleWriter p4;
     p4.proto(4).raw("\x8c\x08" "builtins").raw("\x8c\x04" "exec").op(0x93).stop();
-    EXPECT_NE(refusal(p4.bytes()).find("builtins.exec"), std::string::npos);
+    EXPECT_NE(pickle_refusal(p4.bytes()).find("builtins.exec"), std::string::npos);
     // Control characters in a name stay out of the one-line message.
     PickleWriter ctl;
     ctl.proto().global("os\r", "sys\ttem").stop();
-    EXPECT_NE(refusal(ctl.bytes()).find("os?.sys?tem"), std::string::npos);
+    EXPECT_NE(pickle_refusal(ctl.bytes()).find("os?.sys?tem"), std::string::npos);
 }
 
 TEST(TorchPickle, RefusesAllowedGlobalsUsedOtherwise) {
     PickleWriter call_storage;  // calling a storage class would allocate in torch
     call_storage.proto().global("torch", "FloatStorage").integer(1000).op(0x85).op('R').stop();
-    EXPECT_NE(refusal(call_storage.bytes()).find("torch.FloatStorage"), std::string::npos);
+    EXPECT_NE(pickle_refusal(call_storage.bytes()).find("torch.FloatStorage"), std::string::npos);
 
     PickleWriter od_args;  // OrderedDict(something)
     od_args.proto().global("collections", "OrderedDict").op(']').op(0x85).op('R').stop();
-    EXPECT_NE(refusal(od_args.bytes()).find("OrderedDict called with arguments"), std::string::npos);
+    EXPECT_NE(pickle_refusal(od_args.bytes()).find("OrderedDict called with arguments"), std::string::npos);
 
     PickleWriter call_string;  // REDUCE on a value that is not a global
     call_string.proto().str("x").op(')').op('R').stop();
-    EXPECT_NE(refusal(call_string.bytes()).find("REDUCE calls a string"), std::string::npos);
+    EXPECT_NE(pickle_refusal(call_string.bytes()).find("REDUCE calls a string"), std::string::npos);
 
     PickleWriter other_pid;  // torch.load only knows ('storage', ...) ids
     other_pid.proto().op('(').str("module").str("x").op('t').op('Q').stop();
-    EXPECT_NE(refusal(other_pid.bytes()).find("persistent id"), std::string::npos);
+    EXPECT_NE(pickle_refusal(other_pid.bytes()).find("persistent id"), std::string::npos);
 
     PickleWriter build_tensor;  // BUILD (setstate) of anything but a dict
     one_tensor(build_tensor, "w", 4, 0, {4}, {1});
     build_tensor.str("w").op('b').stop();
-    EXPECT_NE(refusal(build_tensor.bytes()).find("BUILD of a dict from a string"), std::string::npos)
-        << refusal(build_tensor.bytes());
+    EXPECT_NE(pickle_refusal(build_tensor.bytes()).find("BUILD of a dict from a string"), std::string::npos)
+        << pickle_refusal(build_tensor.bytes());
 }
 
 TEST(TorchPickle, RefusesOpcodesAStateDictDoesNotUse) {
@@ -159,7 +159,7 @@ TEST(TorchPickle, RefusesOpcodesAStateDictDoesNotUse) {
                                   std::string("\x82\x01"), std::string("P0\n"), std::string("p0\n")}) {
         PickleWriter p;
         p.proto().op('(').raw(op).stop();
-        EXPECT_NE(refusal(p.bytes()).find("is not one a state dict uses"), std::string::npos) << refusal(p.bytes());
+        EXPECT_NE(pickle_refusal(p.bytes()).find("is not one a state dict uses"), std::string::npos) << pickle_refusal(p.bytes());
     }
 }
 
@@ -168,52 +168,52 @@ TEST(TorchPickle, RefusesEveryTruncationOfAValidPickle) {
     one_tensor(p, "blocks.0.attn.qkv.weight", 300, 0, {3, 100}, {100, 1});
     p.stop();
     const std::string whole = p.bytes();
-    ASSERT_EQ(refusal(whole), "");
-    for (size_t n = 0; n < whole.size(); ++n) EXPECT_NE(refusal(whole.substr(0, n)), "") << "prefix of " << n << " bytes";
-    EXPECT_NE(refusal(whole.substr(0, whole.size() - 1)).find("truncated"), std::string::npos);
+    ASSERT_EQ(pickle_refusal(whole), "");
+    for (size_t n = 0; n < whole.size(); ++n) EXPECT_NE(pickle_refusal(whole.substr(0, n)), "") << "prefix of " << n << " bytes";
+    EXPECT_NE(pickle_refusal(whole.substr(0, whole.size() - 1)).find("truncated"), std::string::npos);
 }
 
 TEST(TorchPickle, RefusesMemoMisuseAndStackUnderflow) {
     PickleWriter get;
     get.proto().op('}').put(0).get(7).stop();
-    EXPECT_NE(refusal(get.bytes()).find("memo index 7 is read before it is set"), std::string::npos);
+    EXPECT_NE(pickle_refusal(get.bytes()).find("memo index 7 is read before it is set"), std::string::npos);
     PickleWriter long_get;
     long_get.proto().op('}').raw("j\xff\xff\xff\xff").stop();
-    EXPECT_NE(refusal(long_get.bytes()).find("memo index 4294967295"), std::string::npos);
+    EXPECT_NE(pickle_refusal(long_get.bytes()).find("memo index 4294967295"), std::string::npos);
     PickleWriter put_empty;  // BINPUT with nothing on the stack
     put_empty.proto().put(0).stop();
-    EXPECT_NE(refusal(put_empty.bytes()).find("stack underflow"), std::string::npos);
+    EXPECT_NE(pickle_refusal(put_empty.bytes()).find("stack underflow"), std::string::npos);
     PickleWriter below_mark;  // a MARK starts a fresh stack
     below_mark.proto().op('}').op('(').op('s').stop();
-    EXPECT_NE(refusal(below_mark.bytes()).find("stack underflow"), std::string::npos);
+    EXPECT_NE(pickle_refusal(below_mark.bytes()).find("stack underflow"), std::string::npos);
     PickleWriter setitem_list;
     setitem_list.proto().op(']').str("k").str("v").op('s').stop();
-    EXPECT_NE(refusal(setitem_list.bytes()).find("SETITEM on a list"), std::string::npos);
+    EXPECT_NE(pickle_refusal(setitem_list.bytes()).find("SETITEM on a list"), std::string::npos);
     PickleWriter unclosed;
     unclosed.proto().op('}').op('(').stop();
-    EXPECT_NE(refusal(unclosed.bytes()).find("unclosed MARK"), std::string::npos);
+    EXPECT_NE(pickle_refusal(unclosed.bytes()).find("unclosed MARK"), std::string::npos);
 }
 
 TEST(TorchPickle, RefusesAbsurdLengthsBeforeAllocating) {
     PickleWriter huge_string;  // BINUNICODE of 4 GB in a 20-byte pickle
     huge_string.proto().raw("X\xff\xff\xff\xff" "abc").stop();
-    EXPECT_NE(refusal(huge_string.bytes()).find("truncated"), std::string::npos);
+    EXPECT_NE(pickle_refusal(huge_string.bytes()).find("truncated"), std::string::npos);
     PickleWriter huge_string8;
     huge_string8.proto(4).raw("\x8d\xff\xff\xff\xff\xff\xff\xff\x7f").stop();
-    EXPECT_NE(refusal(huge_string8.bytes()).find("truncated"), std::string::npos);
+    EXPECT_NE(pickle_refusal(huge_string8.bytes()).find("truncated"), std::string::npos);
     PickleWriter huge_frame;
     huge_frame.proto(4).raw("\x95\x00\x00\x00\x00\x00\x01\x00\x00").op('}').stop();
-    EXPECT_NE(refusal(huge_frame.bytes()).find("truncated"), std::string::npos);
+    EXPECT_NE(pickle_refusal(huge_frame.bytes()).find("truncated"), std::string::npos);
 
     std::string marks = "\x80\x02" + std::string(70000, '(');  // deeper than any state dict
-    EXPECT_NE(refusal(marks).find("nested MARKs"), std::string::npos);
+    EXPECT_NE(pickle_refusal(marks).find("nested MARKs"), std::string::npos);
     std::string nones = "\x80\x02" + std::string(1200000, 'N');
-    EXPECT_NE(refusal(nones).find("stack grows past"), std::string::npos);
+    EXPECT_NE(pickle_refusal(nones).find("stack grows past"), std::string::npos);
 
     // A storage whose byte size does not fit in 64 bits.
     PickleWriter big_storage;
     one_tensor(big_storage, "w", int64_t{1} << 62, 0, {1}, {1}).stop();
-    EXPECT_NE(refusal(big_storage.bytes()).find("impossible size"), std::string::npos);
+    EXPECT_NE(pickle_refusal(big_storage.bytes()).find("impossible size"), std::string::npos);
 }
 
 TEST(TorchPickle, ReadsAndBoundsIntegers) {
@@ -230,28 +230,28 @@ TEST(TorchPickle, ReadsAndBoundsIntegers) {
 
     PickleWriter too_big;  // 2^64: over 64 bits
     too_big.proto().raw(std::string("\x8a\x09\x00\x00\x00\x00\x00\x00\x00\x00\x01", 11)).stop();
-    EXPECT_NE(refusal(too_big.bytes()).find("over 64 bits"), std::string::npos);
+    EXPECT_NE(pickle_refusal(too_big.bytes()).find("over 64 bits"), std::string::npos);
     PickleWriter negative;  // a negative offset
     one_tensor(negative, "w", 4, -1, {1}, {1}).stop();
-    EXPECT_NE(refusal(negative.bytes()).find("storage offset is not a size"), std::string::npos);
+    EXPECT_NE(pickle_refusal(negative.bytes()).find("storage offset is not a size"), std::string::npos);
 }
 
 TEST(TorchPickle, RefusesAStorageShorterThanItsTensor) {
-    EXPECT_EQ(refusal(one_tensor_pickle(5, 0, {5}, {1})), "");
-    const std::string m = refusal(one_tensor_pickle(4, 0, {5}, {1}));
+    EXPECT_EQ(pickle_refusal(one_tensor_pickle(5, 0, {5}, {1})), "");
+    const std::string m = pickle_refusal(one_tensor_pickle(4, 0, {5}, {1}));
     EXPECT_NE(m.find("tensor 'w'"), std::string::npos) << m;
     EXPECT_NE(m.find("reads past the end of storage '0', which holds 4 elements"), std::string::npos) << m;
     // With strides and an offset: [2, 3] over stride (4, 1) from 1 reads up to element 1 + 4 + 2 = 7.
-    EXPECT_EQ(refusal(one_tensor_pickle(8, 1, {2, 3}, {4, 1})), "");
-    EXPECT_NE(refusal(one_tensor_pickle(7, 1, {2, 3}, {4, 1})), "");
+    EXPECT_EQ(pickle_refusal(one_tensor_pickle(8, 1, {2, 3}, {4, 1})), "");
+    EXPECT_NE(pickle_refusal(one_tensor_pickle(7, 1, {2, 3}, {4, 1})), "");
     // An empty tensor reads nothing, wherever it points.
-    EXPECT_EQ(refusal(one_tensor_pickle(0, 0, {0, 3}, {3, 1})), "");
+    EXPECT_EQ(pickle_refusal(one_tensor_pickle(0, 0, {0, 3}, {3, 1})), "");
     // Strides that overflow 64 bits.
-    EXPECT_NE(refusal(one_tensor_pickle(4, 0, {3, 2}, {INT64_MAX, 1})).find("reads past the end"), std::string::npos);
+    EXPECT_NE(pickle_refusal(one_tensor_pickle(4, 0, {3, 2}, {INT64_MAX, 1})).find("reads past the end"), std::string::npos);
     // Sizes whose product overflows.
-    EXPECT_NE(refusal(one_tensor_pickle(4, 0, {INT64_MAX, INT64_MAX}, {0, 0})).find("impossibly large"), std::string::npos);
+    EXPECT_NE(pickle_refusal(one_tensor_pickle(4, 0, {INT64_MAX, INT64_MAX}, {0, 0})).find("impossibly large"), std::string::npos);
     // Size and stride of different lengths.
-    EXPECT_NE(refusal(one_tensor_pickle(4, 0, {2, 2}, {1})).find("differ in length"), std::string::npos);
+    EXPECT_NE(pickle_refusal(one_tensor_pickle(4, 0, {2, 2}, {1})).find("differ in length"), std::string::npos);
 }
 
 TEST(TorchPickle, RefusesAStorageDeclaredTwiceDifferently) {
@@ -260,7 +260,7 @@ TEST(TorchPickle, RefusesAStorageDeclaredTwiceDifferently) {
     p.str("a").tensor("FloatStorage", "0", 6, 0, {6}, {1});
     p.str("b").tensor("HalfStorage", "0", 6, 0, {6}, {1});
     p.op('u').stop();
-    EXPECT_NE(refusal(p.bytes()).find("storage '0' is declared twice"), std::string::npos);
+    EXPECT_NE(pickle_refusal(p.bytes()).find("storage '0' is declared twice"), std::string::npos);
 }
 
 TEST(TorchPickle, FindsTheStateDictInsideATrainingCheckpoint) {
@@ -271,15 +271,15 @@ TEST(TorchPickle, FindsTheStateDictInsideATrainingCheckpoint) {
 
     PickleWriter loose;  // a state dict with something that is not a tensor
     loose.proto().op('}').op('(').str("w").tensor("FloatStorage", "0", 4, 0, {4}, {1}).str("n").integer(3).op('u').stop();
-    EXPECT_NE(refusal(loose.bytes()).find("entry 'n' of the state dict is an int, not a tensor"), std::string::npos);
+    EXPECT_NE(pickle_refusal(loose.bytes()).find("entry 'n' of the state dict is an int, not a tensor"), std::string::npos);
 
     PickleWriter newline;  // a name that would split the one-line error messages that quote it
     newline.proto().op('}').str("w\nx").tensor("FloatStorage", "0", 4, 0, {4}, {1}).op('s').stop();
-    EXPECT_NE(refusal(newline.bytes()).find("tensor name 'w?x' holds control characters"), std::string::npos);
+    EXPECT_NE(pickle_refusal(newline.bytes()).find("tensor name 'w?x' holds control characters"), std::string::npos);
 
     PickleWriter list;
     list.proto().op(']').stop();
-    EXPECT_NE(refusal(list.bytes()).find("holds a list, not a state dict"), std::string::npos);
+    EXPECT_NE(pickle_refusal(list.bytes()).find("holds a list, not a state dict"), std::string::npos);
 }
 
 TEST(TorchPickle, ReadsTorch2MetadataAndParameters) {
@@ -296,7 +296,7 @@ TEST(TorchPickle, ReadsTorch2MetadataAndParameters) {
     other.op('(').str("storage").global("torch", "FloatStorage").str("0").str("cpu").integer(4).op('t').op('Q');
     other.integer(0).tuple_of({4}).tuple_of({1}).op(0x89).ordered_dict();
     other.op('}').str("python_code").str("x").op('s').op('t').op('R').op('u').stop();
-    EXPECT_NE(refusal(other.bytes()).find("metadata other than"), std::string::npos);
+    EXPECT_NE(pickle_refusal(other.bytes()).find("metadata other than"), std::string::npos);
 }
 
 }  // namespace

@@ -130,11 +130,12 @@ def run_window_tests(tally, tests, prefix):
     try:
         for t in tests:
             with tempfile.TemporaryDirectory(prefix=prefix) as tmp:
+                start = time.monotonic()
                 try:
                     t(xvfb, tmp)
-                    tally.check(t.__name__, True)
+                    tally.check(f"{t.__name__} ({time.monotonic() - start:.0f} s)", True)
                 except Exception:
-                    tally.check(t.__name__, False)
+                    tally.check(f"{t.__name__} ({time.monotonic() - start:.0f} s)", False)
                     traceback.print_exc()
     finally:
         xvfb.close()

@@ -8,6 +8,7 @@
 
 #include <curl/curl.h>
 
+#include "session/clock.h"
 #include "vit/base/error.h"
 #include "vit/formats/checkpoint.h"
 #include "vit/model/model.h"
@@ -19,10 +20,6 @@ namespace fs = std::filesystem;
 
 struct Cancelled {};
 
-double now_seconds() {
-    using namespace std::chrono;
-    return duration<double>(steady_clock::now().time_since_epoch()).count();
-}
 
 std::string mb(double bytes) {
     char text[32];

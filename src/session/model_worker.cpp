@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <new>
 
+#include "session/clock.h"
 #include "vit/base/error.h"
 #include "vit/formats/checkpoint.h"
 #include "vit/forward/classes.h"
@@ -13,10 +14,6 @@
 namespace session {
 namespace {
 
-double now_seconds() {
-    using namespace std::chrono;
-    return duration<double>(steady_clock::now().time_since_epoch()).count();
-}
 
 std::string describe(const std::exception_ptr& e) {
     try {

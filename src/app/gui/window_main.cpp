@@ -49,16 +49,11 @@ namespace {
 namespace fs = std::filesystem;
 using Clock = std::chrono::steady_clock;
 
-constexpr float kFontSize = 15.f;
 constexpr float kClassroomScale = 1.5f;
 
 std::string g_glfw_error;   // GLFW reports errors through a callback without user data
 void on_glfw_error(int, const char* text) { g_glfw_error = text ? text : "unknown GLFW error"; }
 
-bool exists(const std::string& p) {
-    std::error_code ec;
-    return !p.empty() && fs::exists(p, ec);
-}
 
 // --frame-stats FILE: frame times over the run, and apart those drawn while a
 // Questions page's experiment or analysis ran off the window's thread; and
@@ -162,7 +157,7 @@ Window::Window(const CliArgs& args, const WindowOptions& opt) : opt_(opt), scrip
     // Offered once, to a person (not to a scripted run, nor with --no-settings or --tour).
     s_.tour_offered = settings_.tour_offered || !opt_.use_settings || !script_.finished() || !opt_.tour.empty();
     s_.temperature = settings_.temperature;
-    s_.export_dir = exists(settings_.export_dir) ? settings_.export_dir : ".";
+    s_.export_dir = path_exists(settings_.export_dir) ? settings_.export_dir : ".";
     s_.browser.dir = settings_.browse_dir;
     s_.photos_dir = sample_photos_dir();
     s_.classroom = opt_.classroom;
@@ -265,7 +260,7 @@ void Window::load_fonts() {
     fonts_classroom_ = s_.classroom;
     if (s_.classroom) ui_scale_ *= kClassroomScale;
     std::string warning;
-    fonts_ = ui::load_fonts(kFontSize * ui_scale_, fb_scale_, warning);
+    fonts_ = ui::load_fonts(ui::kFontSize * ui_scale_, fb_scale_, warning);
     if (!warning.empty()) s_.status = warning;
     ImGui::GetStyle() = ImGuiStyle();
     ui::apply_theme(ui_scale_);

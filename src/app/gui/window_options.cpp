@@ -8,16 +8,13 @@
 #include "vit/base/error.h"
 
 namespace app {
-namespace {
 
 namespace fs = std::filesystem;
 
-bool exists(const std::string& p) {
+bool path_exists(const std::string& p) {
     std::error_code ec;
     return !p.empty() && fs::exists(p, ec);
 }
-
-}  // namespace
 
 WindowOptions parse_window_options(const CliArgs& args) {
     WindowOptions o;
@@ -45,16 +42,16 @@ WindowOptions parse_window_options(const CliArgs& args) {
 std::string startup_model(const CliArgs& args, const session::Settings& remembered) {
     const char* env = std::getenv("VITSCOPE_MODEL");
     if (args.has("--model") || (env && *env)) return resolve_model_dir(args);
-    if (exists(remembered.model_dir)) return remembered.model_dir;
+    if (path_exists(remembered.model_dir)) return remembered.model_dir;
     const std::string project = resolve_model_dir(args);
-    if (exists(project)) return project;
+    if (path_exists(project)) return project;
     const fs::path shared = fs::path(VITSCOPE_SOURCE_DIR) / ".." / "shared" / "models" / vit::kDefaultModelName;
-    return exists(shared.string()) ? shared.lexically_normal().string() : project;
+    return path_exists(shared.string()) ? shared.lexically_normal().string() : project;
 }
 
 std::string startup_image(const CliArgs& args, const session::Settings& remembered) {
     if (!args.positional.empty()) return args.positional.front();
-    if (exists(remembered.image_path)) return remembered.image_path;
+    if (path_exists(remembered.image_path)) return remembered.image_path;
     return (fs::path(sample_photos_dir()) / "dog.jpg").string();
 }
 

@@ -18,6 +18,9 @@ struct WindowOptions {
     bool classroom = false;           // --classroom: start in classroom mode
 };
 
+// A non-empty path that names something on disk (no exception on odd paths).
+bool path_exists(const std::string& path);
+
 // Throws vit::Error naming the option on a malformed value.
 WindowOptions parse_window_options(const CliArgs& args);
 

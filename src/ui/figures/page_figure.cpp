@@ -13,6 +13,7 @@
 #include "gfx/render_target.h"
 #include "vit/analysis/questions.h"
 #include "ui/panels/questions_panel.h"
+#include "ui/widgets/fonts.h"
 #include "ui/widgets/gl_cache.h"
 #include "ui/widgets/offscreen_imgui.h"
 #include "ui/widgets/theme.h"
@@ -23,7 +24,6 @@ namespace {
 
 constexpr float kWidth = 1024;      // logical pixels: the page a little wider than in a wide window
 constexpr float kDensity = 2;       // pixels per logical pixel: 2048 px wide, sharp on a slide
-constexpr float kFontSize = 15;     // the window's at UI scale 1
 constexpr float kPadding = 24;      // the figure's margin, logical pixels
 constexpr float kFirstHeight = 4000;  // the first frame's height, before the content is measured
 constexpr int kLayoutFrames = 3;    // frames drawn before one may be kept: tables and wrapped text settle

@@ -5,6 +5,7 @@
 
 #include "gfx/render_target.h"
 #include "ui/panels/main_view.h"
+#include "ui/widgets/fonts.h"
 #include "ui/widgets/gl_cache.h"
 #include "ui/widgets/offscreen_imgui.h"
 #include "vit/base/error.h"
@@ -12,7 +13,6 @@
 namespace ui {
 namespace {
 
-constexpr float kFontSize = 15;  // the window's at UI scale 1
 constexpr int kFrames = 4;       // the tab chosen by the state shows a frame later; tables settle
 
 }  // namespace

@@ -8,6 +8,10 @@
 
 namespace ui {
 
+// The regular text size in window coordinates at UI scale 1: the window and
+// the figures drawn offscreen from its panels use the same.
+inline constexpr float kFontSize = 15;
+
 // Clears the atlas and adds the fonts. size_px: the regular size in window
 // coordinates; fb_scale: framebuffer pixels per window coordinate (fonts are
 // rasterised at that density and drawn scaled back). Returns the fonts; sets
