@@ -265,7 +265,8 @@ def window_scripts():
     try:
         cases = [("export", photo, "never writes over it"), ("screenshot", existing, "exists"),
                  ("export-sweep", existing, "exists"), ("export-question", photo, "never writes over it"),
-                 ("export-tour", slides, "exists already")]
+                 ("export-tour", slides, "exists already"), ("save-lesson", photo, "never writes over it"),
+                 ("save-lesson-with-photo", existing, "exists"), ("export-lesson", existing, "exists")]
         for n, (verb, path, says) in enumerate(cases):
             script = os.path.join(work, f"script_{n}.txt")
             with open(script, "w") as f:

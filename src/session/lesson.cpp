@@ -236,8 +236,8 @@ Lesson read_lesson(const std::string& path) {
     return l;
 }
 
-void save_lesson(const std::string& path, const AppState& s, bool embed) {
-    vit::write_file_atomic(path, lesson_json(lesson_from_state(s), embed));
+void save_lesson(const std::string& path, const AppState& s, bool embed, const vit::OutputRules& rules) {
+    vit::write_output(path, lesson_json(lesson_from_state(s), embed), rules);
 }
 
 std::string unpack_embedded_photo(const Lesson& l) {

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "state.h"
+#include "vit/base/output_file.h"
 
 namespace session {
 
@@ -55,8 +56,9 @@ std::string lesson_json(const Lesson& lesson, bool embed);
 // or comparison photo.
 Lesson read_lesson(const std::string& path);
 
-// Writes a lesson file whole or not at all (vit::write_file_atomic).
-void save_lesson(const std::string& path, const AppState& s, bool embed);
+// Writes a lesson file whole or not at all, by the output rule (never over
+// the open photo or model; an existing file only when rules.force).
+void save_lesson(const std::string& path, const AppState& s, bool embed, const vit::OutputRules& rules);
 
 // Where an embedded photo goes when its path is missing on this machine:
 // a file named after its bytes in the user's cache folder. Throws vit::Error.

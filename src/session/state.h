@@ -244,7 +244,7 @@ struct SetClassroom { bool on; };
 struct SetMathStep { int step; };
 struct RecordSweepPath { bool on; };            // on: a new, empty path
 struct ExportSweep { std::string path; bool replace = false; };      // the GIF (window): along the path, or every patch; empty: a name in export_dir              // classroom mode's one step (clamped to 1..kMathSteps)         // the first run's offer: the tour (OpenTour) or not now
-struct SaveLesson { std::string path; bool embed_photo = false; };  // empty path: a descriptive name in export_dir
+struct SaveLesson { std::string path; bool embed_photo = false; bool replace = false; };  // empty path: a descriptive name in export_dir
 struct OpenLesson { std::string path; };       // the window reads it, then opens its model and photos and applies it
 struct ShowSideBySide { bool open; };          // opening starts from the selected head and the next one
 struct SetSidePane { bool right; AppState::SidePane pane; };  // clamped; the second photo only when there is one
@@ -254,7 +254,7 @@ struct StartPredict {};                        // hides the map; no patch marked
 struct ToggleMark { int token; };              // while predicting: marks a patch, or unmarks it
 struct Reveal {};                              // shows the map and the marked patches' weight
 struct EndPredict {};                          // back to the plain map
-struct ExportLesson { std::string path; };   // the lesson page (HTML) for the open photo, model and size; empty: a name in export_dir
+struct ExportLesson { std::string path; bool replace = false; };   // the lesson page (HTML) for the open photo, model and size; empty: a name in export_dir
 struct Quit {};
 }  // namespace act
 

@@ -405,7 +405,7 @@ void Window::handle(const session::Action& a) {
         } else if (auto* x = std::get_if<session::act::SaveLesson>(&a)) {
             const std::string path =
                 x->path.empty() ? unique_path(s_.export_dir, session::selection_slug(s_), ".vitscope") : x->path;
-            session::save_lesson(path, s_, x->embed_photo);
+            session::save_lesson(path, s_, x->embed_photo, session::output_rules(s_, x->replace));
             s_.status = "Saved lesson " + fs::absolute(path).lexically_normal().string();
         } else if (auto* x = std::get_if<session::act::OpenLesson>(&a)) {
             open_lesson(session::read_lesson(x->path));  // a bad file throws before anything changes
@@ -426,7 +426,7 @@ void Window::handle(const session::Action& a) {
             // The page for what the window shows, starting at its selection; the tour on show or the one that ships.
             const std::string path = x->path.empty() ? unique_path(s_.export_dir, session::selection_slug(s_) + "_lesson", ".html") : x->path;
             const auto tour = s_.tour.tour ? s_.tour.tour : std::make_shared<const session::Tour>(session::read_tour(default_tour_file()));
-            vit::write_output(path, lesson_page_html(s_, tour.get()), session::output_rules(s_, false));
+            vit::write_output(path, lesson_page_html(s_, tour.get()), session::output_rules(s_, x->replace));
             s_.status = "Saved the lesson page " + fs::absolute(path).lexically_normal().string();
         } else if (std::holds_alternative<session::act::Quit>(a)) {
             s_.quit = true;

@@ -24,6 +24,9 @@ const std::set<std::string> kWithArg = {"frames", "select", "layer", "head", "to
                                         "tour", "record-path", "open-lesson", "side-by-side"};
 const std::set<std::string> kNoArg = {"wait", "mean", "quit", "screenshot", "export", "export-question", "export-tour", "export-sweep",
                                       "save-lesson", "save-lesson-with-photo", "export-lesson"};  // the exports: PATH optional
+// The verbs that write their PATH: each follows the output rule before it runs.
+const std::set<std::string> kWriters = {"screenshot", "export", "export-sweep", "export-question", "export-tour",
+                                        "export-lesson", "save-lesson", "save-lesson-with-photo"};
 constexpr size_t kMaxScriptBytes = 1 << 20, kMaxScriptLine = 4096;
 constexpr int kWaitTimeoutFrames = 20000;   // ~ minutes at llvmpipe speed: a stuck worker ends the script
 
@@ -181,6 +184,9 @@ void ScriptRunner::step(const session::AppState& s, std::vector<session::Action>
             if (!t) throw vit::Error(c.where + ": " + c.verb + " needs a model run on a photo");
             return *t;
         };
+        if (!c.arg.empty() && kWriters.count(c.verb)) {
+            if (const std::string why = output_refused(c, s); !why.empty()) throw vit::Error(why);
+        }
         if (c.verb == "wait") {
             waiting_ = true;
             wait_frames_ = 0;
@@ -277,10 +283,6 @@ void ScriptRunner::step(const session::AppState& s, std::vector<session::Action>
             out.push_back(session::act::GetModel{c.arg});
             waiting_ = true;
             wait_frames_ = 0;
-        } else if (!c.arg.empty() && (c.verb == "screenshot" || c.verb == "export" || c.verb == "export-sweep" ||
-                                      c.verb == "export-question" || c.verb == "export-tour") &&
-                   !output_refused(c, s).empty()) {
-            throw vit::Error(output_refused(c, s));
         } else if (c.verb == "screenshot") {
             out.push_back(session::act::Screenshot{c.arg});
             frames_left_ = 1;
