@@ -33,7 +33,7 @@ cmake -S "$here" -B "$build" -DCMAKE_C_COMPILER="${SANITIZE_CC:-gcc}" -DCMAKE_CX
   -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG" -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG" -DVITSCOPE_SANITIZE=address,undefined,float-cast-overflow \
   -DVITSCOPE_BENCH=OFF -DVITSCOPE_WERROR=OFF -DVITSCOPE_GUI="${SANITIZE_GUI:-ON}" >/dev/null
 cmake --build "$build" -j"${VITSCOPE_JOBS:-$(nproc)}" >"$build/build.log" 2>&1 || { tail -40 "$build/build.log"; exit 1; }
-echo "sanitize: $(grep -c 'warning:' "$build/build.log" || true) compiler warnings in the sanitizer build (build-asan/build.log)"
+echo "sanitize: $(grep -c 'warning:' "$build/build.log" || true) compiler warnings in the sanitizer build ($build/build.log)"
 cc -shared -fPIC -O2 -o "$build/liblsan_keep_modules.so" "$here/tests/lsan_keep_modules.c"
 echo "sanitize: built in $(( $(date +%s) - start )) s"
 
