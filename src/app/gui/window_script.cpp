@@ -18,13 +18,13 @@
 namespace app {
 namespace {
 
-// Verbs that take an argument, and those that do not.
+// Verbs that take an argument, those that do not, and those that write a
+// file: their PATH is optional (a name in the export folder) and follows the
+// output rule before the verb runs.
 const std::set<std::string> kWithArg = {"frames", "select", "layer", "head", "toggle-head", "pin", "temperature",
                                         "tab", "question", "style", "open-image", "open-model", "get-model", "compare", "size",
                                         "tour", "record-path", "open-lesson", "side-by-side"};
-const std::set<std::string> kNoArg = {"wait", "mean", "quit", "screenshot", "export", "export-question", "export-tour", "export-sweep",
-                                      "save-lesson", "save-lesson-with-photo", "export-lesson"};  // the exports: PATH optional
-// The verbs that write their PATH: each follows the output rule before it runs.
+const std::set<std::string> kNoArg = {"wait", "mean", "quit"};
 const std::set<std::string> kWriters = {"screenshot", "export", "export-sweep", "export-question", "export-tour",
                                         "export-lesson", "save-lesson", "save-lesson-with-photo"};
 constexpr size_t kMaxScriptBytes = 1 << 20, kMaxScriptLine = 4096;
@@ -121,7 +121,7 @@ std::vector<ScriptCommand> parse_script(const std::string& text, const std::stri
         std::getline(words >> std::ws, c.arg);
         while (!c.arg.empty() && std::isspace(static_cast<unsigned char>(c.arg.back()))) c.arg.pop_back();
         if (kWithArg.count(c.verb) && c.arg.empty()) throw vit::Error(c.where + ": " + c.verb + " needs an argument");
-        if (!kWithArg.count(c.verb) && !kNoArg.count(c.verb)) throw vit::Error(c.where + ": unknown command '" + c.verb + "'");
+        if (!kWithArg.count(c.verb) && !kNoArg.count(c.verb) && !kWriters.count(c.verb)) throw vit::Error(c.where + ": unknown command '" + c.verb + "'");
         out.push_back(c);
     }
     return out;
