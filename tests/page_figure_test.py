@@ -103,6 +103,8 @@ def check_figure(name, path, page, title, selection, photos="dog.jpg"):
     px = np.asarray(im.convert("RGB")).astype(np.float64)
     # Text and plots: many pixels far from the background, in more than a few colours.
     background = px[2, 2]
+    # Drawn for print, as `vitscope export`'s figures: a white page.
+    check(f"{name}: a white page for print", tuple(background) == (255, 255, 255), tuple(background))
     ink = np.abs(px - background).sum(axis=2) > 60
     colours = len(np.unique(px.reshape(-1, 3)[::7], axis=0))
     check(f"{name}: not blank (std {px.std():.1f}, {ink.mean():.1%} ink, {colours} colours)",

@@ -49,6 +49,19 @@ TEST_F(ApplyTest, ClassroomModeAndItsMathStep) {
     EXPECT_FALSE(s.classroom);
 }
 
+TEST_F(ApplyTest, ThemeAndItsNames) {
+    EXPECT_EQ(s.theme, AppState::Theme::Dark);
+    EXPECT_TRUE(session::apply(s, act::SetTheme{AppState::Theme::Light}));
+    EXPECT_EQ(s.theme, AppState::Theme::Light);
+    EXPECT_EQ(session::theme_from_name("light"), AppState::Theme::Light);
+    EXPECT_EQ(session::theme_from_name("dark"), AppState::Theme::Dark);
+    EXPECT_EQ(session::theme_from_name("Light"), std::nullopt);
+    EXPECT_STREQ(session::theme_name(AppState::Theme::Light), "light");
+    EXPECT_EQ(session::math_step_number("scale"), 4);
+    EXPECT_EQ(session::math_step_number("output"), session::kMathSteps);
+    EXPECT_EQ(session::math_step_number("scaling"), 0);
+}
+
 TEST_F(ApplyTest, SelectQueryWithoutATraceIsCls) {
     AppState empty;
     session::apply(empty, act::SelectQuery{5});
@@ -360,8 +373,12 @@ TEST(StateJsonTest, ReportsTheSelectionAndTheWindow) {
     session::apply(s, act::OpenBrowser{session::BrowserState::Mode::OpenModel, "/m"});
     s.last_error = "bad photo";
     s.text_input = true;
+    session::apply(s, act::SetTheme{AppState::Theme::Light});
+    s.clipped_text = {"cut at the side · Photo · quadratic?"};
 
     const auto j = nlohmann::json::parse(session::state_json(s));
+    EXPECT_EQ(j["theme"], "light");
+    EXPECT_EQ(j["clipped_text"], nlohmann::json::array({"cut at the side · Photo · quadratic?"}));
     EXPECT_EQ(j["layer"], 1);
     EXPECT_EQ(j["head"], 1);
     EXPECT_EQ(j["visible_heads"], nlohmann::json::array({1}));

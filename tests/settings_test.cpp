@@ -45,6 +45,7 @@ Settings unusual_settings() {
     s.window_width = 1920;
     s.window_height = 1080;
     s.tour_offered = true;
+    s.theme = session::AppState::Theme::Light;
     return s;
 }
 
@@ -64,6 +65,7 @@ void expect_same(const Settings& got, const Settings& want) {
     EXPECT_EQ(got.window_width, want.window_width);
     EXPECT_EQ(got.window_height, want.window_height);
     EXPECT_EQ(got.tour_offered, want.tour_offered);
+    EXPECT_EQ(got.theme, want.theme);
 }
 
 void expect_defaults(const Settings& s) { expect_same(s, Settings{}); }
@@ -132,7 +134,7 @@ TEST(SettingsTest, WrongTypesKeepTheirDefaultsTheRestIsRead) {
     ScratchDir dir("settings");
     write_text(dir.file("s.json"), R"({
       "model": 42, "image": "/photos/cat.png", "browse_dir": ["x"], "export_dir": null,
-      "temperature": "hot", "window_width": 1280, "window_height": {"h": 1},
+      "temperature": "hot", "window_width": 1280, "window_height": {"h": 1}, "theme": "sepia",
       "overlay": {"colormap": "magma", "normalization": 3, "opacity": "half",
                   "fade": false, "bilinear": "yes", "grid": false}})");
     std::string warning;
@@ -146,13 +148,14 @@ TEST(SettingsTest, WrongTypesKeepTheirDefaultsTheRestIsRead) {
     EXPECT_EQ(got.temperature, d.temperature);
     EXPECT_EQ(got.window_width, 1280);
     EXPECT_EQ(got.window_height, d.window_height);
+    EXPECT_EQ(got.theme, d.theme);
     EXPECT_EQ(got.style.colormap, gfx::Colormap::Magma);
     EXPECT_EQ(got.style.normalization, d.style.normalization);
     EXPECT_EQ(got.style.opacity, d.style.opacity);
     EXPECT_FALSE(got.style.fade);
     EXPECT_EQ(got.style.bilinear, d.style.bilinear);
     EXPECT_FALSE(got.style.show_grid);
-    for (const char* field : {"model", "browse_dir", "export_dir", "temperature", "window_height",
+    for (const char* field : {"model", "browse_dir", "export_dir", "temperature", "window_height", "theme",
                               "overlay.normalization", "overlay.opacity", "overlay.bilinear"})
         EXPECT_NE(warning.find(field), std::string::npos) << field << " not named in: " << warning;
     EXPECT_EQ(warning.find("overlay.colormap"), std::string::npos) << warning;

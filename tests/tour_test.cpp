@@ -78,6 +78,8 @@ TEST(TourFile, ErrorsNameTheFileAndTheLine) {
     EXPECT_EQ(error_of(kHeader + "step: S\nstate: query=5\ntext: x\n"), "my.tour:5: query '5' is not ROW,COL");
     EXPECT_EQ(error_of(kHeader + "step: S\nstate: question=nope\ntext: x\n"), "my.tour:5: no question page 'nope'");
     EXPECT_EQ(error_of(kHeader + "step: S\nstate: tab=maths\ntext: x\n"), "my.tour:5: tab is math, whatifs or questions");
+    EXPECT_EQ(error_of(kHeader + "step: S\nstate: math=divide\ntext: x\n"),
+              "my.tour:5: math is query, key, score, scale, softmax, value or output");
     EXPECT_EQ(error_of(kHeader + "step: S\npanel: sidebar\ntext: x\n"),
               "my.tour:5: panel 'sidebar' is not one of photo, heads, inside");
     EXPECT_EQ(error_of(kHeader + "text: before any step\n"), "my.tour:4: text: before the first step:");
@@ -94,7 +96,7 @@ protected:
     AppState s = state_with(shaped_trace(2, 2));
     std::shared_ptr<const Tour> tour = std::make_shared<const Tour>(parse_tour(
         kHeader +
-            "step: A\nstate: layer=1 head=1 query=1,0 pin=0,1 tab=whatifs\ntext: a\n"
+            "step: A\nstate: layer=1 head=1 query=1,0 pin=0,1 tab=whatifs math=scale\ntext: a\n"
             "step: B\nstate: question=heads pin=none map=mean\ntext: b\n"
             "step: C\nstate: query=9,9 layer=0\ntext: c\n",
         "t.tour"));
@@ -108,8 +110,10 @@ TEST_F(TourStateTest, EachStepSetsWhatItDeclaresAndKeepsTheRest) {
     EXPECT_EQ(s.sel.query, s.trace()->token_of(1, 0));
     EXPECT_EQ(s.sel.pinned_key, s.trace()->token_of(0, 1));
     EXPECT_EQ(s.tab, AppState::Tab::WhatIfs);
+    EXPECT_EQ(s.math_step, 4);  // scale: the fourth of query, key, score, scale, ...
 
     session::apply(s, act::TourGo{1});
+    EXPECT_EQ(s.math_step, 4);  // not declared: kept
     EXPECT_EQ(s.tab, AppState::Tab::Questions);
     EXPECT_EQ(s.question, "heads");
     EXPECT_EQ(s.sel.pinned_key, -1);

@@ -98,6 +98,7 @@ Settings load_settings(const std::string& path, std::string& warning) {
     s.window_width = top.value_or("window_width", 0);
     s.window_height = top.value_or("window_height", 0);
     s.tour_offered = top.value_or("tour_offered", false);
+    s.theme = top.enum_or("theme", theme_from_name, s.theme);
     if (j.contains("overlay") && !j["overlay"].is_object()) {
         ignored.push_back("overlay");
     } else if (j.contains("overlay")) {
@@ -131,6 +132,7 @@ void save_settings(const std::string& path, const Settings& s) {
     j["window_width"] = s.window_width;
     j["window_height"] = s.window_height;
     j["tour_offered"] = s.tour_offered;
+    j["theme"] = theme_name(s.theme);
     j["overlay"] = {{"colormap", gfx::name_of(s.style.colormap)},
                     {"normalization", gfx::name_of(s.style.normalization)},
                     {"opacity", s.style.opacity},
@@ -156,6 +158,7 @@ Settings settings_from_state(const AppState& st, int window_width, int window_he
     s.window_width = window_width;
     s.window_height = window_height;
     s.tour_offered = st.tour_offered;
+    s.theme = st.theme;
     return s;
 }
 

@@ -18,6 +18,7 @@ struct Settings {
     float temperature = 1.f;
     int window_width = 0, window_height = 0;   // 0: not remembered
     bool tour_offered = false;                 // the first run offered the guided tour
+    AppState::Theme theme = AppState::Theme::Dark;  // View > Theme
 };
 
 // Empty when neither XDG_CONFIG_HOME nor HOME is set.

@@ -78,6 +78,7 @@ void show_tour_step(AppState& s) {
     };
     if (step.layer) apply(s, act::SetLayer{*step.layer});
     if (step.head) apply(s, act::SetHead{*step.head});
+    if (step.math_step) apply(s, act::SetMathStep{*step.math_step});
     if (step.map) apply(s, act::SetMapSource{*step.map == "mean" ? MapSource::MeanOfVisible : MapSource::Head});
     if (step.query && t)
         if (const int q = token(*step.query); q >= 0) apply(s, act::SelectQuery{q});
@@ -180,6 +181,7 @@ bool apply(AppState& s, const Action& a) {
                 if (!x.on) s.prediction = {};  // predicting is classroom mode's; leaving it shows the maps again
                 return true;
             },
+            [&](const act::SetTheme& x) { s.theme = x.theme; return true; },
             [&](const act::SetMathStep& x) { s.math_step = std::clamp(x.step, 1, kMathSteps); return true; },
             [&](const act::RecordSweepPath& x) {
                 s.sweep_path.recording = x.on;
@@ -407,6 +409,8 @@ std::string state_json(const AppState& s) {
     j["help"] = s.show_help;
     j["classroom"] = s.classroom;
     j["math_step"] = s.math_step;
+    j["theme"] = theme_name(s.theme);
+    j["clipped_text"] = s.clipped_text;
     j["recording_sweep_path"] = s.sweep_path.recording;
     j["sweep_path"] = json::array();
     for (int token : s.sweep_path.tokens) j["sweep_path"].push_back({t ? t->row_of(token) : -1, t ? t->col_of(token) : -1});
@@ -441,6 +445,20 @@ const char* prediction_phase_name(AppState::Prediction::Phase phase) {
         case AppState::Prediction::Phase::Revealed: return "revealed";
     }
     return "";
+}
+
+int math_step_number(const std::string& name) {
+    for (int i = 0; i < kMathSteps; ++i)
+        if (name == kMathStepNames[i]) return i + 1;
+    return 0;
+}
+
+const char* theme_name(AppState::Theme theme) { return theme == AppState::Theme::Light ? "light" : "dark"; }
+
+std::optional<AppState::Theme> theme_from_name(const std::string& name) {
+    if (name == "dark") return AppState::Theme::Dark;
+    if (name == "light") return AppState::Theme::Light;
+    return std::nullopt;
 }
 
 const char* tab_name(AppState::Tab tab) {

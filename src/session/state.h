@@ -6,6 +6,7 @@
 #include <array>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <variant>
 #include <vector>
@@ -90,6 +91,10 @@ struct PageTarget {
 
 // The step-by-step tab's steps: query, key, score, scale, softmax, value, output.
 inline constexpr int kMathSteps = 7;
+// Their names, lower case as a tour file writes them ("scale"); and the
+// number (1..kMathSteps) of a name, 0 for none.
+inline constexpr const char* kMathStepNames[kMathSteps] = {"query", "key", "score", "scale", "softmax", "value", "output"};
+int math_step_number(const std::string& name);
 
 // The matrix page's deepest zoom.
 inline constexpr int kMaxMatrixZoom = 32;
@@ -120,6 +125,14 @@ struct AppState {
     // for a projector, the panels reduced to the photo, the heads and the math.
     bool classroom = false;
     int math_step = 1;                // the step classroom mode shows (1..kMathSteps)
+    // View > Theme: dark for a screen, light for a bright room and for print
+    // (remembered in the settings).
+    enum class Theme { Dark, Light };
+    Theme theme = Theme::Dark;
+    // The texts of the last frame a reader could not read whole ("why · window
+    // · text"): cut by their window, column or cell, or broken inside a word.
+    // Filled by the window when it writes a state file; empty otherwise.
+    std::vector<std::string> clipped_text;
     // File > Record a sweep path: while on, every patch selected as the query
     // joins the path File > Export sweep (GIF) follows.
     struct SweepPath {
@@ -241,6 +254,7 @@ struct ExitTour {};
 struct ExportTourSlides { std::string dir; };  // the tour on show (or the one that ships) as slides; empty: a new folder in export_dir
 struct AnswerTourOffer { bool take; };
 struct SetClassroom { bool on; };
+struct SetTheme { AppState::Theme theme; };
 struct SetMathStep { int step; };
 struct RecordSweepPath { bool on; };            // on: a new, empty path
 struct ExportSweep { std::string path; bool replace = false; };      // the GIF (window): along the path, or every patch; empty: a name in export_dir              // classroom mode's one step (clamped to 1..kMathSteps)         // the first run's offer: the tour (OpenTour) or not now
@@ -263,7 +277,7 @@ using Action = std::variant<act::SelectQuery, act::MoveQuery, act::SetLayer, act
                             act::SetTemperature, act::DismissError, act::SetImageView, act::SetHeadThumbs, act::SetPageTargets, act::SetTourOfferButtons, act::SetInputSize, act::ShowHelp, act::ShowTab, act::ShowQuestion, act::SetRelevanceClass, act::RunExperiment, act::CancelExperiment, act::RunAnalysis, act::OpenBrowser, act::OpenImage,
                             act::OpenModel, act::OpenCompare, act::ShowGetModel, act::GetModel, act::CancelDownload,
                             act::Screenshot, act::ExportFigure, act::ExportQuestionFigure, act::OpenTour, act::StartTour,
-                            act::TourGo, act::ExitTour, act::ExportTourSlides, act::AnswerTourOffer, act::SetClassroom, act::SetMathStep, act::RecordSweepPath, act::ExportSweep,
+                            act::TourGo, act::ExitTour, act::ExportTourSlides, act::AnswerTourOffer, act::SetClassroom, act::SetTheme, act::SetMathStep, act::RecordSweepPath, act::ExportSweep,
                             act::SaveLesson, act::OpenLesson, act::ShowSideBySide, act::SetSidePane, act::SetMatrixZoom, act::HoverMatrixCell, act::StartPredict, act::ToggleMark, act::SetPredictButtons, act::Reveal, act::EndPredict, act::AnswerReplace, act::ExportLesson, act::Quit>;
 
 // Applies a state-only action; returns false for actions the window handles.
@@ -287,6 +301,9 @@ std::string state_json(const AppState& s);
 
 // "math", "whatifs", "questions": the tab as scripts and the state file name it.
 const char* tab_name(AppState::Tab tab);
+// "dark" or "light" (state file, settings, the script's verb); nullopt for any other name.
+const char* theme_name(AppState::Theme theme);
+std::optional<AppState::Theme> theme_from_name(const std::string& name);
 
 // "off", "predicting", "revealed": the prediction's phase as scripts and the state file name it.
 const char* prediction_phase_name(AppState::Prediction::Phase phase);

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "vit/analysis/questions.h"
+#include "state.h"
 #include "tour_limits.h"
 #include "tour_text.h"
 #include "vit/base/error.h"
@@ -95,8 +96,12 @@ struct Parser {
             } else if (key == "scale") {
                 if (value != "rowmax" && value != "absolute" && value != "log") fail("scale is rowmax, absolute or log");
                 step.scale = value;
+            } else if (key == "math") {
+                const int n = math_step_number(value);
+                if (n == 0) fail("math is query, key, score, scale, softmax, value or output");
+                step.math_step = n;
             } else {
-                fail("unknown state key '" + key + "' (tab, question, layer, head, query, pin, map, scale)");
+                fail("unknown state key '" + key + "' (tab, question, layer, head, query, pin, map, scale, math)");
             }
         }
     }

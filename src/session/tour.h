@@ -17,9 +17,10 @@
 // State keys: tab (math, whatifs, questions), question (a page name), layer,
 // head, query (cls or ROW,COL), pin (none or ROW,COL), map (head or mean),
 // scale (rowmax, absolute or log: the maps' normalisation; a step about
-// spread shows it on a scale where spread looks spread). Unset keys keep what
-// the user has. The placeholders are listed in tour_text.h; the values come
-// from fill_tour_text.
+// spread shows it on a scale where spread looks spread), math (the step
+// classroom mode shows: query, key, score, scale, softmax, value or output).
+// Unset keys keep what the user has. The placeholders are listed in
+// tour_text.h; the values come from fill_tour_text.
 //
 // Claims. A step that says something about the photo checks it there:
 //   choose: region_beyond_neighbourhood dog       the head (of any layer, of
@@ -80,6 +81,7 @@ struct TourStep {
     std::optional<int> layer, head;
     // Index 0: on the tour's own photo, 1: on others.
     std::optional<TourCriterion> choose[2], claim[2];
+    std::optional<int> math_step;     // math=NAME: the step classroom mode's one-step panel shows (1..7)
 };
 
 struct Tour {

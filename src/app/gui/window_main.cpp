@@ -31,6 +31,7 @@
 #include "sweep_gif.h"
 #include "tour_slides.h"
 #include "ui/panels/main_view.h"
+#include "ui/widgets/clip_audit.h"
 #include "ui/widgets/fonts.h"
 #include "ui/widgets/gl_cache.h"
 #include "ui/widgets/theme.h"
@@ -131,6 +132,7 @@ private:
     ui::Fonts fonts_;
     float ui_scale_ = 1, fb_scale_ = 1;
     bool fonts_classroom_ = false;    // the classroom mode the fonts were built for
+    session::AppState::Theme styled_theme_ = session::AppState::Theme::Dark;  // the theme the style was made for
     ScriptRunner script_;
     std::string pending_screenshot_;
     // A lesson whose model and photos the worker is running: applied when they arrive.
@@ -154,6 +156,7 @@ Window::Window(const CliArgs& args, const WindowOptions& opt) : opt_(opt), scrip
         }
     }
     s_.style = settings_.style;
+    s_.theme = settings_.theme;
     // Offered once, to a person (not to a scripted run, nor with --no-settings or --tour).
     s_.tour_offered = settings_.tour_offered || !opt_.use_settings || !script_.finished() || !opt_.tour.empty();
     s_.temperature = settings_.temperature;
@@ -198,6 +201,8 @@ Window::Window(const CliArgs& args, const WindowOptions& opt) : opt_(opt), scrip
     vsync_ = script_.finished() && opt_.frame_stats.empty();
     glfwSwapInterval(vsync_ ? 1 : 0);
     init_imgui();
+    // Tests read which texts are cut from the state file; nobody else needs the measuring.
+    ui::clip_audit::enable(!opt_.state_file.empty());
 
     gpu_ = std::make_unique<ui::GlCache>();
     if (!gpu_->error().empty()) s_.last_error = gpu_->error();
@@ -263,7 +268,8 @@ void Window::load_fonts() {
     fonts_ = ui::load_fonts(ui::kFontSize * ui_scale_, fb_scale_, warning);
     if (!warning.empty()) s_.status = warning;
     ImGui::GetStyle() = ImGuiStyle();
-    ui::apply_theme(ui_scale_);
+    styled_theme_ = s_.theme;
+    ui::apply_theme(s_.theme, ui_scale_);
 }
 
 void Window::update_title() {
@@ -298,7 +304,7 @@ void Window::begin_frame() {
     poll_download();
     s_.analyses = analyses_->view();
     update_title();
-    if (take_rescale() || fonts_classroom_ != s_.classroom) {
+    if (take_rescale() || fonts_classroom_ != s_.classroom || styled_theme_ != s_.theme) {
         load_fonts();
         ImGui_ImplOpenGL3_DestroyFontsTexture();
         ImGui_ImplOpenGL3_CreateFontsTexture();
@@ -498,14 +504,17 @@ int Window::run() {
         ImGui::NewFrame();
         script_.step(s_, actions);
         gpu_->map_tally() = {};
+        ui::clip_audit::begin_frame();
         view_->draw(ui::Frame{s_, actions, *gpu_, fonts_, ui_scale_, fb_scale_});
         ImGui::Render();
+        s_.clipped_text = ui::clip_audit::findings();
 
         int fw = 0, fh = 0;
         glfwGetFramebufferSize(win_, &fw, &fh);
         glBindFramebuffer(GL_FRAMEBUFFER, 0);
         glViewport(0, 0, fw, fh);
-        glClearColor(0.08f, 0.085f, 0.095f, 1.f);
+        const ImVec4 bg = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
+        glClearColor(bg.x, bg.y, bg.z, 1.f);
         glClear(GL_COLOR_BUFFER_BIT);
         ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
         if (!pending_screenshot_.empty()) {

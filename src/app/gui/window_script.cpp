@@ -23,7 +23,7 @@ namespace {
 // output rule before the verb runs.
 const std::set<std::string> kWithArg = {"frames", "select", "layer", "head", "toggle-head", "pin", "temperature",
                                         "tab", "question", "style", "open-image", "open-model", "get-model", "compare", "size",
-                                        "tour", "record-path", "open-lesson", "side-by-side"};
+                                        "tour", "record-path", "open-lesson", "side-by-side", "classroom", "theme"};
 const std::set<std::string> kNoArg = {"wait", "mean", "quit"};
 const std::set<std::string> kWriters = {"screenshot", "export", "export-sweep", "export-question", "export-tour",
                                         "export-lesson", "save-lesson", "save-lesson-with-photo"};
@@ -305,6 +305,15 @@ void ScriptRunner::step(const session::AppState& s, std::vector<session::Action>
             out.push_back(session::act::ExportQuestionFigure{c.arg, ""});  // the state's page
             waiting_ = true;  // until it is saved: its page's experiments may run first
             wait_frames_ = 0;
+        } else if (c.verb == "classroom") {
+            if (c.arg != "on" && c.arg != "off") throw vit::Error(c.where + ": classroom is on or off");
+            out.push_back(session::act::SetClassroom{c.arg == "on"});
+            frames_left_ = 2;  // the fonts are made again for the new size; the layout follows a frame later
+        } else if (c.verb == "theme") {
+            const auto theme = session::theme_from_name(c.arg);
+            if (!theme) throw vit::Error(c.where + ": theme is dark or light");
+            out.push_back(session::act::SetTheme{*theme});
+            frames_left_ = 1;
         } else if (c.verb == "quit") {
             out.push_back(session::act::Quit{});
         }

@@ -26,6 +26,8 @@
 //   compare PATH              as File > Compare with…: a second photo through the same model (then waits)
 //   tour FILE | default       start a guided tour (default: the one that ships), then 2 frames
 //   tour next | back | exit   as the tour card's buttons
+//   classroom on | off        as View > Classroom (projector), then 2 frames
+//   theme dark | light        as View > Theme
 //   screenshot [PATH]         the whole window, as F12 does (default: a descriptive name)
 //   export [PATH]             the figure, as File > Export figure
 //   record-path on | off      as File > Record a sweep path (on: a new path; each select adds its patch)

@@ -16,6 +16,7 @@
 #include "ui/widgets/fonts.h"
 #include "ui/widgets/gl_cache.h"
 #include "ui/widgets/offscreen_imgui.h"
+#include "ui/widgets/print_text.h"
 #include "ui/widgets/theme.h"
 #include "vit/base/error.h"
 
@@ -76,6 +77,7 @@ Drawn draw_frame(const session::AppState& s, const vit::QuestionPage& page, Ques
                  const Fonts& fonts, float height) {
     ImGuiIO& io = ImGui::GetIO();
     io.DisplaySize = ImVec2(kWidth, height);
+    const PrintScope for_print;  // the pages' notes leave out what to click
     ImGui_ImplOpenGL3_NewFrame();
     ImGui::NewFrame();
     Drawn d;
@@ -113,7 +115,8 @@ PageFigure render_page_figure(const session::AppState& state, const std::string&
     const session::AppState s = figure_state(state, name);
 
     gfx::FramebufferScope keep;  // the window's GL state, when the window asks
-    OffscreenImGui imgui(kFontSize, kDensity);
+    OffscreenImGui imgui(kFontSize, kDensity, Theme::Light);  // for print and slides
+    ImGui::GetStyle().Colors[ImGuiCol_WindowBg] = ImVec4(1, 1, 1, 1);  // the white page of `vitscope export`'s figures
     GlCache gpu;
     if (!gpu.error().empty()) throw vit::Error("figure: " + gpu.error());
     gpu.sync(s);

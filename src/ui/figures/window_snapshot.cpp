@@ -23,7 +23,7 @@ WindowSnapshot render_window(const session::AppState& state, int width, int heig
     s.sel.hovered_key = -1;
 
     gfx::FramebufferScope keep;  // the window's GL state, when the window asks
-    OffscreenImGui imgui(kFontSize, 1);
+    OffscreenImGui imgui(kFontSize, 1, s.theme);
     GlCache gpu;
     if (!gpu.error().empty()) throw vit::Error("slide: " + gpu.error());
     gpu.sync(s);

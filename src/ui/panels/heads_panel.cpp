@@ -66,7 +66,9 @@ void HeadsPanel::head_strip(const Frame& f) {
     heads_.resize(heads);
 
     ImGui::PushFont(f.fonts.bold);
+    ImGui::PushTextWrapPos(0);  // the classroom column is narrow for bold type
     ImGui::Text("Heads of layer %d", s.sel.layer);
+    ImGui::PopTextWrapPos();
     ImGui::PopFont();
     ImGui::PushTextWrapPos(0);
     ImGui::TextColored(colors::muted, "Click a head to show or hide it; ● inspects it in the math panel.");
@@ -78,7 +80,12 @@ void HeadsPanel::head_strip(const Frame& f) {
     const float least = f.s.classroom ? std::max(f.px(56), (avail - gap) / 2) : f.px(56);
     const int per_row = std::clamp(static_cast<int>((avail + gap) / (least + gap)), 1, heads + 1);
     const float w = std::floor((avail - gap * (per_row - 1)) / per_row);
-    const ImVec2 size = fit_photo(s, ImVec2(w, w));
+    // Classroom mode has no grid below: the thumbnails share the column's
+    // height too, each with its label, so none runs off the bottom.
+    const int rows = (heads + 1 + per_row - 1) / per_row;
+    const float label_h = ImGui::GetFrameHeightWithSpacing() + ImGui::GetStyle().ItemSpacing.y;
+    const float tall = f.s.classroom ? std::floor((ImGui::GetContentRegionAvail().y - rows * label_h) / rows) : w;
+    const ImVec2 size = fit_photo(s, ImVec2(w, std::max(f.px(24), std::min(w, tall))));
     const gfx::Marks marks = marks_for(t, s.sel.query, -1, -1);
     const gfx::OverlayStyle style = thumb_style(s);
 

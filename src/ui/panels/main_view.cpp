@@ -61,7 +61,9 @@ void MainView::panels(const Frame& f, const Layout& layout) {
             using Tab = session::AppState::Tab;
             auto flags_for = [&](Tab t) { return f.s.tab == t && shown_tab_ != t ? ImGuiTabItemFlags_SetSelected : 0; };
             Tab shown = shown_tab_;
-            if (ImGui::BeginTabItem("Attention, step by step", nullptr, flags_for(Tab::Math))) {
+            // Classroom type: a shorter name, so the three tabs keep their whole names at 1024 px.
+            if (ImGui::BeginTabItem(f.s.classroom ? "Step by step###math" : "Attention, step by step###math", nullptr,
+                                    flags_for(Tab::Math))) {
                 shown = Tab::Math;
                 ImGui::BeginChild("##math");
                 math_.draw(f);

@@ -60,10 +60,13 @@ void norm_row(const Frame& f, const char* name, const char* id, const vit::Vec& 
     strip_row(f, name, id, v.data(), n, extent, note);
 }
 
-// One line of an equation, slightly brighter than prose.
+// One line of an equation, slightly brighter than prose; wrapped at the
+// panel's edge between its terms when the panel is narrow (classroom type).
 template <class... A>
 void equation(const Frame&, const char* fmt, A... args) {
-    ImGui::TextColored(ImVec4(0.97f, 0.97f, 0.92f, 1.f), fmt, args...);
+    char text[256];
+    std::snprintf(text, sizeof text, fmt, args...);
+    text_wrapped_at_spaces(colors::strong, text);
 }
 
 struct Key {
@@ -94,11 +97,10 @@ void step_navigator(const Frame& f) {
     ImGui::EndDisabled();
     ImGui::SameLine();
     ImGui::Text("Step %d of %d: %s", step, session::kMathSteps, names[step - 1]);
-    ImGui::SameLine();
-    ImGui::TextColored(colors::muted, "  (keys , and .)");
+    const char* keys = "(keys , and .)";
+    same_line_if_fits(ImGui::CalcTextSize(keys).x);
+    ImGui::TextColored(colors::muted, "%s", keys);
 }
-
-
 
 // What every step reads: the trace, the pair (i, j) and the explanation of it.
 struct Pair {
@@ -112,18 +114,23 @@ void header(const Frame& f, const Pair& p, const Key& key) {
     ImGui::PushFont(f.fonts.title);
     ImGui::Text("Layer %d · head %d", s.sel.layer, s.sel.head);
     ImGui::PopFont();
-    ImGui::SameLine();
-    ImGui::TextColored(colors::muted, "   %s = %d numbers per token", sym::d_k, p.d);
+    char dims[64];
+    std::snprintf(dims, sizeof dims, "%s = %d numbers per token", sym::d_k, p.d);
+    same_line_if_fits(ImGui::CalcTextSize(dims).x);
+    ImGui::TextColored(colors::muted, "%s", dims);
     ImGui::TextUnformatted("query i:");
     ImGui::SameLine();
     ImGui::TextColored(colors::accent, "%s · token %d", vit::token_name(p.t, p.i).c_str(), p.i);
     ImGui::TextUnformatted("key j:");
     ImGui::SameLine();
-    ImGui::TextColored(s.sel.pinned_key >= 0 ? colors::pinned : ImVec4(0.92f, 0.92f, 0.92f, 1.f), "%s · token %d",
+    ImGui::TextColored(s.sel.pinned_key >= 0 ? colors::pinned : colors::strong, "%s · token %d",
                        vit::token_name(p.t, p.j).c_str(), p.j);
-    ImGui::SameLine();
+    // Beside the key when it fits, else on a line of its own: never a column one word wide.
+    char why[128];
+    std::snprintf(why, sizeof why, "(%s)", key.why);
+    same_line_if_fits(std::min(ImGui::CalcTextSize(why).x, f.px(220)));
     ImGui::PushTextWrapPos(0);
-    ImGui::TextColored(colors::muted, "(%s)", key.why);
+    ImGui::TextColored(colors::muted, "%s", why);
     ImGui::PopTextWrapPos();
     if (s.sel.source == session::MapSource::MeanOfVisible)
         ImGui::TextColored(colors::muted, "The photo shows the mean of heads; this panel explains head %d alone.", s.sel.head);
@@ -163,9 +170,11 @@ void softmax_equations(const Frame& f, const Pair& p) {
     equation(f, "exp(%s/%s) = exp(%.4f) = %s", sym::s_ij, sym::sqrt_dk, e.scaled_score, five_digits(e.exp_score).c_str());
     equation(f, "Z = Σⱼ exp(sᵢⱼ/√dₖ) = %s   (over all %d keys j)", five_digits(e.z).c_str(), p.t.tokens);
     equation(f, "%s = %s / %s = %s", sym::a_ij, five_digits(e.exp_score).c_str(), five_digits(e.z).c_str(), five_digits(e.recomputed_weight).c_str());
-    ImGui::SameLine();
     // The recomputation against what the forward pass stored (float32 there).
-    ImGui::TextColored(e.agrees ? colors::ok : colors::error, "%s the model's %s", e.agrees ? "✓" : "≠", five_digits(e.model_weight).c_str());
+    char check[64];
+    std::snprintf(check, sizeof check, "%s the model's %s", e.agrees ? "✓" : "≠", five_digits(e.model_weight).c_str());
+    same_line_if_fits(ImGui::CalcTextSize(check).x);
+    ImGui::TextColored(e.agrees ? colors::ok : colors::error, "%s", check);
 }
 
 void value_step(const Frame& f, const Pair& p) {
@@ -203,24 +212,30 @@ void output_step(const Frame& f, const Pair& p) {
 
 }  // namespace
 
-// The three stages of the softmax step as maps over the photo.
-void MathPanel::softmax_maps(const Frame& f, const vit::Trace& t, const vit::StepExplanation& e) {
+void MathPanel::maps(const Frame& f, const vit::StepExplanation& e, std::initializer_list<Map> which, float below) {
     const session::AppState& s = f.s;
-    ImGui::Spacing();
+    const vit::Trace& t = *s.trace();
+    const int n = static_cast<int>(which.size());
     const float gap = ImGui::GetStyle().ItemSpacing.x;
-    const float w = std::floor((ImGui::GetContentRegionAvail().x - 2 * gap) / 3);
-    const ImVec2 size = fit_photo(s, ImVec2(w, w));
+    const float title_and_bar = ImGui::GetTextLineHeightWithSpacing() + f.px(14) + ImGui::GetTextLineHeight() + gap;
+    const ImVec2 avail = ImGui::GetContentRegionAvail();
+    const float w = std::floor((avail.x - (n - 1) * gap) / n);
+    // Never below a readable size: the panel scrolls rather than shrink them to stamps.
+    const float h = std::max(f.px(120), avail.y - below - title_and_bar);
+    const ImVec2 size = fit_photo(s, ImVec2(w, std::min(w, h)));
     const gfx::Marks marks = marks_for(t, s.sel.query, s.sel.hovered_key, s.sel.pinned_key);
-    const MapData maps[3] = {signed_map(t, e.raw, s.style), signed_map(t, e.scaled, s.style), weights_map(t, e.weights, s.style)};
     const char* titles[3] = {"raw score sᵢⱼ", "scaled sᵢⱼ/√dₖ", "softmax weight aᵢⱼ"};
     MapView* views[3] = {&raw_, &scaled_, &weights_};
-    for (int m = 0; m < 3; ++m) {
-        if (m) ImGui::SameLine();
+    bool first = true;
+    for (Map m : which) {
+        if (!first) ImGui::SameLine();
+        first = false;
+        const MapData map = m == Weights ? weights_map(t, e.weights, s.style) : signed_map(t, m == Raw ? e.raw : e.scaled, s.style);
         ImGui::BeginGroup();
         ImGui::PushID(m);
         ImGui::TextUnformatted(titles[m]);
-        const MapHit hit = views[m]->show(f, "##map", &maps[m], marks, size);
-        color_bar(f, maps[m], size.x, m < 2 ? "score" : "weight");
+        const MapHit hit = views[m]->show(f, "##map", &map, marks, size);
+        color_bar(f, map, size.x, m == Weights ? "weight" : "score");
         if (hit.hovered) {
             f.emit(session::act::HoverKey{hit.token});
             if (hit.clicked && hit.token >= 0) f.emit(session::act::PinKey{hit.token});
@@ -228,6 +243,14 @@ void MathPanel::softmax_maps(const Frame& f, const vit::Trace& t, const vit::Ste
         ImGui::PopID();
         ImGui::EndGroup();
     }
+}
+
+// The stages of the softmax step as maps over the photo: all three, or in
+// classroom mode the two of this step, larger.
+void MathPanel::softmax_maps(const Frame& f, const vit::Trace& t, const vit::StepExplanation& e, bool one_step) {
+    ImGui::Spacing();
+    if (one_step) maps(f, e, {Scaled, Weights}, 5 * ImGui::GetTextLineHeightWithSpacing());
+    else maps(f, e, {Raw, Scaled, Weights}, 0);
     ImGui::PushTextWrapPos(0);
     ImGui::TextColored(colors::muted, "Raw and scaled maps share a pattern; only the numbers on the bar shrink by √dₖ. "
                                       "The softmax makes the largest scores dominate.");
@@ -255,11 +278,23 @@ void MathPanel::draw(const Frame& f) {
     const auto shown = [&](int step) { return !one_step || s.math_step == step; };
     if (shown(1)) query_step(f, p);
     if (shown(2)) key_step(f, p);
-    if (shown(3)) score_step(f, p);
-    if (shown(4)) scale_step(f, p);
+    if (shown(3)) {
+        score_step(f, p);
+        if (one_step) {  // every key's score at once
+            ImGui::Spacing();
+            maps(f, e, {Raw}, 0);
+        }
+    }
+    if (shown(4)) {
+        scale_step(f, p);
+        if (one_step) {  // the same pattern before and after: only the bar's numbers shrink
+            ImGui::Spacing();
+            maps(f, e, {Raw, Scaled}, 0);
+        }
+    }
     if (shown(5)) {
         softmax_equations(f, p);
-        softmax_maps(f, t, e);
+        softmax_maps(f, t, e, one_step);
     }
     if (shown(6)) value_step(f, p);
     if (shown(7)) output_step(f, p);

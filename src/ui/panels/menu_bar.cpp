@@ -65,6 +65,13 @@ void view_menu(const Frame& f) {
     if (ImGui::MenuItem("Classroom (projector)", "P", s.classroom)) f.emit(session::act::SetClassroom{!s.classroom});
     if (ImGui::MenuItem("Side by side", nullptr, s.side_by_side.open, s.trace() != nullptr))
         f.emit(session::act::ShowSideBySide{!s.side_by_side.open});
+    if (ImGui::BeginMenu("Theme")) {
+        using Theme = session::AppState::Theme;
+        if (ImGui::MenuItem("Dark", nullptr, s.theme == Theme::Dark)) f.emit(session::act::SetTheme{Theme::Dark});
+        if (ImGui::MenuItem("Light (bright rooms, print)", nullptr, s.theme == Theme::Light))
+            f.emit(session::act::SetTheme{Theme::Light});
+        ImGui::EndMenu();
+    }
     ImGui::EndMenu();
 }
 

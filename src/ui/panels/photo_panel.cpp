@@ -88,8 +88,10 @@ void PhotoPanel::toolbar(const Frame& f) {
     // The input size on a line of its own: a line that wraps or not with the query's name would move the photo.
     input_size_control(f);
     if (t) {
-        ImGui::SameLine();
-        ImGui::TextColored(colors::muted, "%d × %d patches of %d px · %d tokens", t->grid, t->grid, s.loaded.model->patch, t->tokens);
+        char grid[96];
+        std::snprintf(grid, sizeof grid, "%d × %d patches of %d px · %d tokens", t->grid, t->grid, s.loaded.model->patch, t->tokens);
+        same_line_if_fits(ImGui::CalcTextSize(grid).x);
+        ImGui::TextColored(colors::muted, "%s", grid);
     }
 }
 
@@ -231,24 +233,28 @@ void PhotoPanel::draw(const Frame& f, QuestionView* page) {
     if (const vit::Trace* t = s.trace())
         if (auto row = shown_row(s, s.sel.layer); row && !maps_hidden(s)) map = weights_map(*t, *row, s.style);
 
-    // The photo takes what the legend, controls and classes below leave.
-    const float line = ImGui::GetFrameHeightWithSpacing();
-    // Classroom mode leaves out the style controls and the classes: the photo gets their room.
-    const float below = line * (s.classroom ? 2.5f : s.loaded.top5.empty() ? 3.5f : 9.2f);
+    // The photo takes what the caption, legend, controls and classes below leave.
+    const float line = ImGui::GetFrameHeightWithSpacing(), text_line = ImGui::GetTextLineHeightWithSpacing();
+    const std::string caption = map ? shown_caption(s, s.sel.layer) + " · softmax weights aᵢⱼ of query i over the patches"
+                                : !s.trace()      ? ""
+                                : maps_hidden(s)  ? "The map is hidden until Reveal."
+                                                  : "No heads visible: click head thumbnails to show them.";
     ImVec2 avail = ImGui::GetContentRegionAvail();
+    const float caption_h = ImGui::CalcTextSize(caption.c_str(), nullptr, false, avail.x).y;
+    // The legend: the colour bar beside the tokens not on the photo, one or two to a line.
+    const int prefix = map ? static_cast<int>(map->prefix.size()) : 0;
+    const float legend_h = map ? std::max(f.px(14) + text_line, (1 + prefix) * text_line) : 0;
+    // Classroom mode leaves out the style controls and the classes: the photo gets their room.
+    const float rest = s.classroom ? 0 : line * (s.loaded.top5.empty() ? 2.f : 7.7f);
+    const float below = caption_h + legend_h + rest + 3 * ImGui::GetStyle().ItemSpacing.y;
     avail.y = std::max(f.px(80), avail.y - below);
     photo(f, map ? &*map : nullptr, fit_photo(s, avail), page);
 
     ImGui::Spacing();
-    if (map) {
-        ImGui::TextColored(colors::muted, "%s · softmax weights aᵢⱼ of query i over the patches",
-                           shown_caption(s, s.sel.layer).c_str());
-        legend(f, *map);
-    } else if (s.trace() && maps_hidden(s)) {
-        ImGui::TextColored(colors::muted, "The map is hidden until Reveal.");
-    } else if (s.trace()) {
-        ImGui::TextColored(colors::muted, "No heads visible: click head thumbnails to show them.");
-    }
+    ImGui::PushTextWrapPos(0);  // narrow panels (classroom type): the caption wraps between words
+    ImGui::TextColored(colors::muted, "%s", caption.c_str());
+    ImGui::PopTextWrapPos();
+    if (map) legend(f, *map);
     if (s.classroom) return;
     style_controls(f);
     ImGui::Separator();

@@ -36,6 +36,62 @@ const PageMaker* maker_of(const std::string& name) {
     return nullptr;
 }
 
+// Below this width (logical pixels) a list beside the page would leave both
+// too narrow to read: the questions are stepped through above the page instead.
+constexpr float kListBesidePage = 600;
+
+// The pages the window has, in order, and the one shown.
+std::vector<const vit::QuestionPage*> window_pages(const session::AppState& s, const vit::QuestionPage*& shown) {
+    std::vector<const vit::QuestionPage*> pages;
+    shown = nullptr;
+    for (const vit::QuestionPage& p : vit::question_pages()) {
+        if (!maker_of(p.name)) continue;
+        pages.push_back(&p);
+        if (s.question == p.name || !shown) shown = &p;
+    }
+    return pages;
+}
+
+// The list of questions, their titles wrapped in the list's width.
+void question_list(const Frame& f, const std::vector<const vit::QuestionPage*>& pages, float width) {
+    ImGui::BeginChild("##list", ImVec2(width, 0), true);
+    for (const vit::QuestionPage* p : pages) {
+        // A Selectable's label does not wrap: the item takes the wrapped title's height and the title is drawn over it.
+        const float wrap = ImGui::GetContentRegionAvail().x;
+        const ImVec2 text = ImGui::CalcTextSize(p->title, nullptr, false, wrap);
+        const ImVec2 at = ImGui::GetCursorScreenPos();
+        if (ImGui::Selectable((std::string("##") + p->name).c_str(), f.s.question == p->name, 0, ImVec2(0, text.y)))
+            f.emit(session::act::ShowQuestion{p->name});
+        ImGui::GetWindowDrawList()->AddText(ImGui::GetFont(), ImGui::GetFontSize(), at, ImGui::GetColorU32(ImGuiCol_Text),
+                                            p->title, nullptr, wrap);
+    }
+    ImGui::EndChild();
+}
+
+// Narrow panels (classroom type at 1024 or 1280 px): the question before and
+// after, and all of them in a menu, on one line above the page.
+void question_stepper(const Frame& f, const std::vector<const vit::QuestionPage*>& pages, const vit::QuestionPage* shown) {
+    const int n = static_cast<int>(pages.size());
+    const int i = static_cast<int>(std::find(pages.begin(), pages.end(), shown) - pages.begin());
+    ImGui::BeginDisabled(i <= 0);
+    if (ImGui::ArrowButton("##question_back", ImGuiDir_Left)) f.emit(session::act::ShowQuestion{pages[i - 1]->name});
+    ImGui::EndDisabled();
+    ImGui::SameLine();
+    ImGui::BeginDisabled(i + 1 >= n);
+    if (ImGui::ArrowButton("##question_next", ImGuiDir_Right)) f.emit(session::act::ShowQuestion{pages[i + 1]->name});
+    ImGui::EndDisabled();
+    ImGui::SameLine();
+    ImGui::AlignTextToFramePadding();
+    ImGui::TextColored(colors::muted, "Question %d of %d", i + 1, n);
+    ImGui::SameLine();
+    if (ImGui::Button("All questions")) ImGui::OpenPopup("##questions_menu");
+    if (ImGui::BeginPopup("##questions_menu")) {
+        for (const vit::QuestionPage* p : pages)
+            if (ImGui::Selectable(p->title, p == shown)) f.emit(session::act::ShowQuestion{p->name});
+        ImGui::EndPopup();
+    }
+}
+
 }  // namespace
 
 std::vector<std::string> question_view_names() {
@@ -75,24 +131,15 @@ void QuestionsPanel::draw(const Frame& f) {
         ImGui::TextColored(colors::muted, "The questions are answered once a model has run on a photo.");
         return;
     }
-    const float list_w = std::min(f.px(210), ImGui::GetContentRegionAvail().x * 0.3f);
     const vit::QuestionPage* shown = nullptr;
-    ImGui::BeginChild("##list", ImVec2(list_w, 0), true);
-    for (const vit::QuestionPage& p : vit::question_pages()) {
-        if (!maker_of(p.name)) continue;
-        const bool selected = s.question == p.name;
-        if (selected || !shown) shown = &p;
-        // A Selectable's label does not wrap: the item takes the wrapped title's height and the title is drawn over it.
-        const float wrap = ImGui::GetContentRegionAvail().x;
-        const ImVec2 text = ImGui::CalcTextSize(p.title, nullptr, false, wrap);
-        const ImVec2 at = ImGui::GetCursorScreenPos();
-        if (ImGui::Selectable((std::string("##") + p.name).c_str(), selected, 0, ImVec2(0, text.y)))
-            f.emit(session::act::ShowQuestion{p.name});
-        ImGui::GetWindowDrawList()->AddText(ImGui::GetFont(), ImGui::GetFontSize(), at, ImGui::GetColorU32(ImGuiCol_Text),
-                                            p.title, nullptr, wrap);
+    const std::vector<const vit::QuestionPage*> pages = window_pages(s, shown);
+    const bool beside = ImGui::GetContentRegionAvail().x >= f.px(kListBesidePage);
+    if (beside) {
+        question_list(f, pages, std::min(f.px(210), ImGui::GetContentRegionAvail().x * 0.3f));
+        ImGui::SameLine();
+    } else if (shown) {
+        question_stepper(f, pages, shown);
     }
-    ImGui::EndChild();
-    ImGui::SameLine();
     ImGui::BeginChild("##page");
     if (shown) {
         // Above the page, on the right: the page as a PNG, drawn as it is here.

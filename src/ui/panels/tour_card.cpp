@@ -1,10 +1,13 @@
 #include "ui/panels/tour_card.h"
 
 #include <algorithm>
+#include <cfloat>
 #include <filesystem>
 #include <string>
+#include <vector>
 
 #include "session/tour_text.h"
+#include "ui/widgets/imgui_helpers.h"
 #include "ui/widgets/theme.h"
 
 namespace ui {
@@ -17,29 +20,12 @@ const PanelRect* panel_of(const std::string& name, const Layout& layout) {
     return nullptr;
 }
 
-// Wraps at spaces only: ImGui's own wrapping also breaks after a '.', which
-// splits numbers ("0." / "2%").
-void paragraph(const std::string& text) {
-    const float width = ImGui::GetContentRegionAvail().x;
-    const float space = ImGui::CalcTextSize(" ").x;
-    std::string line;
-    float line_width = 0;
-    size_t from = 0;
-    while (from < text.size()) {
-        size_t to = text.find(' ', from);
-        if (to == std::string::npos) to = text.size();
-        const std::string word = text.substr(from, to - from);
-        const float w = ImGui::CalcTextSize(word.c_str()).x;
-        if (!line.empty() && line_width + space + w > width) {
-            ImGui::TextUnformatted(line.c_str());
-            line.clear();
-            line_width = 0;
-        }
-        line_width += (line.empty() ? 0 : space) + w;
-        line += (line.empty() ? "" : " ") + word;
-        from = to + 1;
-    }
-    if (!line.empty()) ImGui::TextUnformatted(line.c_str());
+// The height the card's sentences take, as drawn below.
+float paragraphs_height(const std::vector<std::string>& paragraphs, const ImFont* font, float width) {
+    const float gap = ImGui::GetStyle().ItemSpacing.y;
+    float h = 0;
+    for (const std::string& p : paragraphs) h += gap + wrapped_lines(p, font, width).size() * (font->FontSize + gap);
+    return h;
 }
 
 void highlight(const Frame& f, const PanelRect& r) {
@@ -101,9 +87,9 @@ void navigation(const Frame& f, int i, int n) {
     } else if (ImGui::Button("Finish")) {
         f.emit(ExitTour{});
     }
-    ImGui::SameLine();
+    same_line_if_fits(ImGui::CalcTextSize("Exit the tour").x + 2 * ImGui::GetStyle().FramePadding.x);
     if (ImGui::Button("Exit the tour")) f.emit(ExitTour{});
-    ImGui::SameLine();
+    same_line_if_fits(ImGui::CalcTextSize("← →  Esc").x);
     ImGui::TextColored(colors::muted, "← →  Esc");
 }
 
@@ -120,13 +106,17 @@ void tour_card(const Frame& f, const Layout& layout) {
     const PanelRect* shown = panel_of(step.panel, layout);
     if (shown) highlight(f, *shown);
 
-    // The card sits over the lower part of a panel the step does not talk about.
-    const PanelRect& host = shown == &layout.photo ? layout.heads : layout.photo;
-    const float width = std::min(host.size.x - f.px(24), f.px(460));
-    ImGui::SetNextWindowPos(ImVec2(host.pos.x + f.px(12), host.pos.y + host.size.y - f.px(12)), ImGuiCond_Always,
+    // The card sits over the lower part of the widest panel the step does not
+    // talk about (the heads column is too narrow for sentences in classroom type).
+    const PanelRect* host = &layout.photo;
+    for (const PanelRect* r : {&layout.photo, &layout.math, &layout.heads})
+        if (r != shown && (host == shown || r->size.x > host->size.x)) host = r;
+    const float width = std::min(host->size.x - f.px(24), f.px(460));
+    const float most = host->size.y - f.px(24);
+    ImGui::SetNextWindowPos(ImVec2(host->pos.x + f.px(12), host->pos.y + host->size.y - f.px(12)), ImGuiCond_Always,
                             ImVec2(0.f, 1.f));
-    ImGui::SetNextWindowSizeConstraints(ImVec2(width, 0), ImVec2(width, host.size.y * 0.8f));
-    ImGui::PushStyleColor(ImGuiCol_WindowBg, ImVec4(0.10f, 0.12f, 0.16f, 0.97f));
+    ImGui::SetNextWindowSizeConstraints(ImVec2(width, 0), ImVec2(width, most));
+    ImGui::PushStyleColor(ImGuiCol_WindowBg, colors::card_bg);
     ImGui::PushStyleColor(ImGuiCol_Border, colors::accent);
     ImGui::PushStyleVar(ImGuiStyleVar_WindowBorderSize, f.px(2));
     constexpr ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize |
@@ -137,11 +127,22 @@ void tour_card(const Frame& f, const Layout& layout) {
         ImGui::PushFont(f.fonts.title);
         ImGui::TextWrapped("%s", step.title.c_str());
         ImGui::PopFont();
+        // The sentences scroll when the card would be taller than the panel:
+        // the buttons below them stay on the screen.
         bool left_out = false;
-        for (const std::string& text : session::shown_tour_text(s, &left_out)) {
+        const std::vector<std::string> texts = session::shown_tour_text(s, &left_out);
+        const ImGuiStyle& st = ImGui::GetStyle();
+        const float text_w = width - 2 * st.WindowPadding.x - st.ScrollbarSize;
+        const float below = (left_out ? 4 : 0) * ImGui::GetTextLineHeightWithSpacing() + ImGui::GetFrameHeightWithSpacing() +
+                            3 * st.ItemSpacing.y + st.WindowPadding.y;
+        const float room = most - ImGui::GetCursorPosY() - below;
+        const float text_h = std::min(paragraphs_height(texts, ImGui::GetFont(), text_w) + st.ItemSpacing.y, std::max(room, f.px(60)));
+        ImGui::BeginChild("##sentences", ImVec2(0, text_h));
+        for (const std::string& text : texts) {
             ImGui::Spacing();
-            paragraph(text);
+            for (const std::string& line : wrapped_lines(text, ImGui::GetFont(), text_w)) ImGui::TextUnformatted(line.c_str());
         }
+        ImGui::EndChild();
         if (left_out) {
             ImGui::Spacing();
             ImGui::PushStyleColor(ImGuiCol_Text, colors::muted);

@@ -35,7 +35,7 @@ void WhatIfPanel::draw(const Frame& f) {
         ImGui::PopFont();
         ImGui::SetCursorPosX(f.px(8));
         ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + wrap);
-        ImGui::TextColored(ImVec4(1.f, 0.88f, 0.7f, 1.f), "%s", line);
+        ImGui::TextColored(colors::strong, "%s", line);
         ImGui::PopTextWrapPos();
     }
     ImGui::EndChild();

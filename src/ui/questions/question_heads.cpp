@@ -146,7 +146,7 @@ void HeadsView::head_removal(const Frame& f) {
     if (removed_head_ >= heads) removed_head_ = -1;
     auto key_of = [&](int h) { return experiment_key(f, "remove-head-L" + std::to_string(l) + "-H" + std::to_string(h)); };
     const session::ExperimentsView& x = s.experiments;
-    for (int h = 0; h < heads; ++h) {
+    for (int h = 0; h < heads && !f.figure; ++h) {  // buttons: not in a figure for print
         if (h) ImGui::SameLine();
         char label[32];
         std::snprintf(label, sizeof label, "Remove head %d", h);
@@ -238,8 +238,10 @@ void HeadsView::removal_table(const Frame& f) {
                        vit::label_of(m, t->top1_class).c_str(), t->top1_probability, t->top1_probability);
     if (t->cancelled && !s.experiments.is_running(key)) {
         ImGui::TextColored(colors::whatif, "Stopped after %d of %d heads: the rest are blank.", t->done, layers * heads);
-        ImGui::SameLine();
-        if (ImGui::SmallButton("Compute it all")) f.emit(session::act::RunExperiment{key, job});
+        if (!f.figure) {
+            ImGui::SameLine();
+            if (ImGui::SmallButton("Compute it all")) f.emit(session::act::RunExperiment{key, job});
+        }
     }
     double largest = 0;
     for (int i = 0; i < t->top1_change.size(); ++i)

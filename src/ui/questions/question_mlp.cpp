@@ -117,7 +117,7 @@ void MlpView::checks(const Frame& f, const vit::TokenPath& p) {
         else ImGui::TextColored(colors::ok, "THE MODEL");
         ImGui::SameLine();
         ImGui::PushTextWrapPos(0);
-        ImGui::TextColored(whatif ? colors::whatif : ImVec4(0.92f, 0.92f, 0.92f, 1.f), "%s", what);
+        ImGui::TextColored(whatif ? colors::whatif : colors::strong, "%s", what);
         ImGui::PopTextWrapPos();
         ImGui::Indent(f.px(16));
         ImGui::PushFont(f.fonts.mono);

@@ -75,7 +75,7 @@ session::ExperimentJob shuffle_job(const Frame& f, uint32_t seed) {
 
 void PermutationView::shuffle_button(const Frame& f) {
     const std::string key = key_of(f, seed_);
-    if (f.s.experiments.results.count(key)) {
+    if (f.s.experiments.results.count(key) && !f.figure) {
         // A new seed per click.
         if (ImGui::Button("Shuffle again")) {
             ++seed_;
@@ -115,9 +115,13 @@ void PermutationView::maps(const Frame& f, const std::shared_ptr<const ShuffleRe
     const vit::Trace& t = *s.trace();
     const int l = s.sel.layer, h = s.sel.head, q = s.sel.query;
     const vit::RearrangedRuns& runs = r->e.runs;
-    if (ImGui::RadioButton("maps without position embeddings", !with_pos_)) with_pos_ = false;
-    same_line_if_fits(check_width("with them"));
-    if (ImGui::RadioButton("with them", with_pos_)) with_pos_ = true;
+    if (f.figure) {  // print: which maps, in words
+        ImGui::TextUnformatted(with_pos_ ? "Maps with position embeddings" : "Maps without position embeddings");
+    } else {
+        if (ImGui::RadioButton("maps without position embeddings", !with_pos_)) with_pos_ = false;
+        same_line_if_fits(check_width("with them"));
+        if (ImGui::RadioButton("with them", with_pos_)) with_pos_ = true;
+    }
     const vit::Trace& shuffled = with_pos_ ? runs.rearranged : runs.rearranged_without_pos;
     const vit::Trace& unshuffled = with_pos_ ? t : runs.original_without_pos;
     const int moved_q = vit::moved_token(t, r->e.shuffle, q);

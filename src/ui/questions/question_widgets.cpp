@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include "ui/widgets/imgui_helpers.h"
+#include "ui/widgets/print_text.h"
 #include "ui/widgets/theme.h"
 
 namespace ui {
@@ -25,8 +26,11 @@ void whatif_note(const Frame& f, const char* text) {
 }
 
 void note(const char* text) {
+    // A figure for print keeps what is shown and leaves out what to click.
+    const std::string shown = drawing_for_print() ? without_mouse_hints(text) : text;
+    if (shown.empty()) return;
     ImGui::PushTextWrapPos(0);
-    ImGui::TextColored(colors::muted, "%s", text);
+    ImGui::TextColored(colors::muted, "%s", shown.c_str());
     ImGui::PopTextWrapPos();
 }
 

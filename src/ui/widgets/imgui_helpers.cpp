@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cfloat>
 #include <cstdio>
 
 #include "ui/widgets/theme.h"
@@ -19,14 +20,14 @@ void tooltip(const char* text) {
 
 void error_banner(const Frame& f) {
     if (f.s.last_error.empty()) return;
-    ImGui::PushStyleColor(ImGuiCol_ChildBg, ImVec4(0.35f, 0.09f, 0.08f, 1.f));
+    ImGui::PushStyleColor(ImGuiCol_ChildBg, colors::error_bg);
     const float wrap = ImGui::GetContentRegionAvail().x - f.px(110);
     const ImVec2 text = ImGui::CalcTextSize(f.s.last_error.c_str(), nullptr, false, wrap);
     const float h = std::max(ImGui::GetFrameHeight(), text.y) + f.px(12);
     if (ImGui::BeginChild("##error", ImVec2(0, h), false, ImGuiWindowFlags_NoScrollbar)) {
         ImGui::SetCursorPos(ImVec2(f.px(8), f.px(6)));
         ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + wrap);
-        ImGui::TextColored(ImVec4(1.f, 0.85f, 0.82f, 1.f), "%s", f.s.last_error.c_str());
+        ImGui::TextColored(colors::error_text, "%s", f.s.last_error.c_str());
         ImGui::PopTextWrapPos();
         ImGui::SameLine(ImGui::GetWindowWidth() - f.px(90));
         ImGui::SetCursorPosY(f.px(6));
@@ -34,6 +35,38 @@ void error_banner(const Frame& f) {
     }
     ImGui::EndChild();
     ImGui::PopStyleColor();
+}
+
+// The lines of `text` in `font` at most `width` wide. Wraps at spaces only:
+// ImGui's own wrapping also breaks after a '.', which splits numbers ("0." / "2%").
+std::vector<std::string> wrapped_lines(const std::string& text, const ImFont* font, float width) {
+    const auto measure = [&](const std::string& t) { return font->CalcTextSizeA(font->FontSize, FLT_MAX, 0, t.c_str()).x; };
+    const float space = measure(" ");
+    std::vector<std::string> lines;
+    std::string line;
+    float line_width = 0;
+    size_t from = 0;
+    while (from < text.size()) {
+        size_t to = text.find(' ', from);
+        if (to == std::string::npos) to = text.size();
+        const std::string word = text.substr(from, to - from);
+        const float w = measure(word);
+        if (!line.empty() && line_width + space + w > width) {
+            lines.push_back(std::move(line));
+            line.clear();
+            line_width = 0;
+        }
+        line_width += (line.empty() ? 0 : space) + w;
+        line += (line.empty() ? "" : " ") + word;
+        from = to + 1;
+    }
+    if (!line.empty()) lines.push_back(std::move(line));
+    return lines;
+}
+
+void text_wrapped_at_spaces(const ImVec4& colour, const char* text) {
+    const float width = ImGui::GetContentRegionAvail().x;
+    for (const std::string& line : wrapped_lines(text, ImGui::GetFont(), width)) ImGui::TextColored(colour, "%s", line.c_str());
 }
 
 void same_line_if_fits(float width) {

@@ -2,6 +2,7 @@
 // headings, toolbars that reflow, the what-if badge.
 #pragma once
 #include <string>
+#include <vector>
 
 #include "ui/widgets/frame.h"
 
@@ -15,6 +16,12 @@ void error_banner(const Frame& f);
 
 // A numbered step heading ("3  Score") with a plain-language line under it.
 void step_heading(const Frame& f, const char* number, const char* title, const char* plain);
+
+// The lines of `text` in `font` at most `width` wide, broken at spaces only
+// (ImGui's own wrapping also breaks after '.', which splits numbers: "0." / "2%").
+std::vector<std::string> wrapped_lines(const std::string& text, const ImFont* font, float width);
+// Text wrapped at the content region's edge, at spaces only.
+void text_wrapped_at_spaces(const ImVec4& colour, const char* text);
 
 // Continues the current line when an item `width` wide still fits, else
 // starts a new one: toolbars that reflow on narrow windows.

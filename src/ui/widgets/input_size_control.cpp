@@ -54,9 +54,13 @@ void input_size_control(const Frame& f) {
     ImGui::AlignTextToFramePadding();
     ImGui::TextUnformatted("Input");
     ImGui::SameLine();
-    ImGui::SetNextItemWidth(f.px(kComboWidth));
     char preview[32];
     std::snprintf(preview, sizeof preview, now ? "%d px" : "—", now);
+    if (f.figure) {  // print: the size, not a menu
+        ImGui::TextUnformatted(preview);
+        return;
+    }
+    ImGui::SetNextItemWidth(f.px(kComboWidth));
     ImGui::BeginDisabled(!s.loaded.model || s.work.busy);
     if (ImGui::BeginCombo("##input_size", preview)) {
         for (const InputSizeChoice& c : input_size_choices(s)) {

@@ -14,7 +14,7 @@ struct Layout {
     PanelRect photo, heads, math;
 };
 
-// classroom: the photo a little wider, the heads column (one layer's heads, no grid) narrower.
+// classroom: the math panel (one step, large) the widest, the heads column (one layer's heads, no grid) narrower.
 Layout compute_layout(ImVec2 display, float top, float bottom, bool classroom = false);
 
 }  // namespace ui

@@ -6,6 +6,7 @@
 
 #include "ui/widgets/frame.h"
 #include "ui/widgets/map_view.h"
+#include "ui/widgets/theme.h"
 #include "vit/analysis/patch_permutation.h"
 
 namespace ui {
@@ -16,7 +17,7 @@ float caption_height(std::initializer_list<const char*> texts, float width);
 struct MapCaption {
     const char* text = "";
     float height = 0;             // caption_height() of the row
-    ImVec4 colour = ImVec4(0.92f, 0.92f, 0.92f, 1.f);
+    ImVec4 colour = colors::strong;  // the theme on show
 };
 
 // Draws the card at the cursor as one group; photo: null for the open photo.

@@ -9,8 +9,8 @@
 
 namespace ui {
 
-OffscreenImGui::OffscreenImGui(float font_size, float density)
-    : previous_(ImGui::GetCurrentContext()), context_(ImGui::CreateContext()) {
+OffscreenImGui::OffscreenImGui(float font_size, float density, Theme theme)
+    : previous_(ImGui::GetCurrentContext()), context_(ImGui::CreateContext()), previous_palette_(detail::shown) {
     ImGui::SetCurrentContext(context_);
     ImGuiIO& io = ImGui::GetIO();
     io.IniFilename = nullptr;
@@ -19,7 +19,7 @@ OffscreenImGui::OffscreenImGui(float font_size, float density)
     io.DisplayFramebufferScale = ImVec2(density, density);
     std::string warning;  // without DejaVu the window shows the same '?' glyphs
     fonts_ = load_fonts(font_size, density, warning);
-    apply_theme(1);
+    apply_theme(theme, 1);
     if (!ImGui_ImplOpenGL3_Init("#version 330 core")) {
         release();
         throw vit::Error("figure: Dear ImGui's OpenGL renderer could not start");
@@ -32,6 +32,7 @@ OffscreenImGui::~OffscreenImGui() {
 }
 
 void OffscreenImGui::release() {
+    detail::shown = previous_palette_;  // the window's panels keep their theme's colours
     ImGui::DestroyContext(context_);
     ImGui::SetCurrentContext(previous_);
 }

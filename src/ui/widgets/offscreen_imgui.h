@@ -6,13 +6,15 @@
 #include <imgui.h>
 
 #include "ui/widgets/fonts.h"
+#include "ui/widgets/theme.h"
 
 namespace ui {
 
 class OffscreenImGui {
 public:
-    // font_size in logical pixels; density: framebuffer pixels per logical pixel.
-    OffscreenImGui(float font_size, float density);
+    // font_size in logical pixels; density: framebuffer pixels per logical
+    // pixel; theme: light for figures meant for print and slides.
+    OffscreenImGui(float font_size, float density, Theme theme);
     ~OffscreenImGui();
     OffscreenImGui(const OffscreenImGui&) = delete;
     OffscreenImGui& operator=(const OffscreenImGui&) = delete;
@@ -22,6 +24,7 @@ private:
     void release();
     ImGuiContext* previous_;
     ImGuiContext* context_;
+    Palette previous_palette_;
     Fonts fonts_;
 };
 

@@ -3,8 +3,10 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <string>
 
 #include "gfx/colorbar_ticks.h"
+#include "ui/widgets/print_text.h"
 #include "ui/widgets/theme.h"
 
 namespace ui {
@@ -58,7 +60,7 @@ PlotHit plot(const Frame& f, const char* id, ImVec2 size, const PlotAxes& axes, 
     hit.area_min = p0, hit.area_max = p1;
     hit.x_lo = xr.lo, hit.x_hi = xr.hi, hit.y_lo = yr.lo, hit.y_hi = yr.hi;
     auto to_screen = [&](double x, double y) { return hit.to_screen(x, y); };
-    const ImU32 axis = ImGui::GetColorU32(colors::muted), grid = ImGui::GetColorU32(ImVec4(1, 1, 1, 0.07f));
+    const ImU32 axis = ImGui::GetColorU32(colors::muted), grid = ImGui::GetColorU32(ImGuiCol_Separator, 0.45f);  // faint in either theme
 
     // Axes, ticks and their labels.
     dl->AddRect(p0, p1, axis);
@@ -83,8 +85,9 @@ PlotHit plot(const Frame& f, const char* id, ImVec2 size, const PlotAxes& axes, 
             x_tick(x, t.label);
         }
     }
-    const ImVec2 xl = ImGui::CalcTextSize(axes.x_label.c_str());
-    dl->AddText(ImVec2((p0.x + p1.x - xl.x) / 2, p1.y + line_h + f.px(5)), axis, axes.x_label.c_str());
+    const std::string x_label = f.figure ? without_mouse_hints(axes.x_label) : axes.x_label;  // no "click one" in print
+    const ImVec2 xl = ImGui::CalcTextSize(x_label.c_str());
+    dl->AddText(ImVec2((p0.x + p1.x - xl.x) / 2, p1.y + line_h + f.px(5)), axis, x_label.c_str());
     dl->AddText(ImVec2(p0.x + f.px(4), p0.y + f.px(2)), axis, axes.y_label.c_str());
 
     // The data, and the point nearest the mouse.

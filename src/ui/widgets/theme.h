@@ -1,20 +1,55 @@
-// The window's look: a dark theme with one accent colour, sizes scaled for HiDPI.
+// The window's look: a dark theme for screens and a light one for bright
+// rooms, projectors and print, each with one accent colour; sizes scaled for HiDPI.
 #pragma once
 #include <imgui.h>
 
+#include "session/state.h"
+
 namespace ui {
 
-void apply_theme(float scale);
+using Theme = session::AppState::Theme;
 
 // Colours used across panels, so the same thing looks the same everywhere.
+// Text colours keep at least 4.5:1 contrast (WCAG AA) against the theme's
+// window background (tests/gui/theme_contrast_test.cpp measures it).
+struct Palette {
+    ImVec4 accent;      // the selected query, links
+    ImVec4 pinned;      // the pinned key
+    ImVec4 muted;       // secondary text: plain-language explanations
+    ImVec4 strong;      // equations and names, a little apart from prose
+    ImVec4 error;
+    ImVec4 ok;
+    ImVec4 whatif;      // everything counterfactual
+    ImVec4 whatif_bg;   // behind a what-if's badge and banner
+    ImVec4 error_bg;    // behind the error banner
+    ImVec4 error_text;  // the error banner's text
+    ImVec4 card_bg;     // the tour's card
+    ImVec4 bar_bg;      // the status bar
+};
+
+const Palette& palette(Theme theme);
+
+// The theme's ImGui colours and the palette below, sizes times `scale`.
+void apply_theme(Theme theme, float scale);
+
+namespace detail {
+inline Palette shown = palette(Theme::Dark);  // the palette of the theme applied last
+}
+
+// The colours of the theme on show.
 namespace colors {
-inline const ImVec4 accent{0.35f, 0.65f, 1.00f, 1.f};     // the selected query, links
-inline const ImVec4 pinned{1.00f, 0.62f, 0.05f, 1.f};     // the pinned key (as the shader draws it)
-inline const ImVec4 muted{0.62f, 0.64f, 0.68f, 1.f};      // plain-language explanations
-inline const ImVec4 error{1.00f, 0.42f, 0.38f, 1.f};
-inline const ImVec4 ok{0.45f, 0.85f, 0.50f, 1.f};
-inline const ImVec4 whatif{1.00f, 0.66f, 0.20f, 1.f};     // everything counterfactual
-inline const ImVec4 whatif_bg{0.36f, 0.22f, 0.05f, 1.f};
+inline const ImVec4& accent = detail::shown.accent;
+inline const ImVec4& pinned = detail::shown.pinned;
+inline const ImVec4& muted = detail::shown.muted;
+inline const ImVec4& strong = detail::shown.strong;
+inline const ImVec4& error = detail::shown.error;
+inline const ImVec4& ok = detail::shown.ok;
+inline const ImVec4& whatif = detail::shown.whatif;
+inline const ImVec4& whatif_bg = detail::shown.whatif_bg;
+inline const ImVec4& error_bg = detail::shown.error_bg;
+inline const ImVec4& error_text = detail::shown.error_text;
+inline const ImVec4& card_bg = detail::shown.card_bg;
+inline const ImVec4& bar_bg = detail::shown.bar_bg;
 }  // namespace colors
 
 }  // namespace ui

