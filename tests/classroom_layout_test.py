@@ -20,8 +20,10 @@ sys.path.insert(0, os.path.dirname(__file__))
 from script_support import BIN, CHELSEA, DOG, MODEL, SRC, Tally  # noqa: E402
 from window_support import Window, Xvfb, read_state  # noqa: E402
 
-SIZES = [("classroom", "1024x768"), ("classroom", "1280x720"), ("classroom", "1920x1080"),
+SIZES_ALL = [("classroom", "1024x768"), ("classroom", "1280x720"), ("classroom", "1920x1080"),
          ("normal", "1280x720"), ("normal", "1920x1080")]
+# VITSCOPE_CLASSROOM_SIZES=classroom:1024x768,normal:1280x720 runs some of them.
+SIZES = [tuple(x.split(":")) for x in os.environ.get("VITSCOPE_CLASSROOM_SIZES", "").split(",") if x] or SIZES_ALL
 # The one-step math panel's steps, in order (the contract of a tour file's math= key).
 MATH_STEPS = ["query", "key", "score", "scale", "softmax", "value", "output"]
 

@@ -56,7 +56,9 @@ bool scrolls_vertically(const ImGuiWindow* w) {
 // Likewise sideways, where the cut is the window's own edge (a wide table
 // that scrolls), not a column's.
 bool scrolls_sideways_at(const ImGuiWindow* w, const ImRect& clip) {
-    return w->ScrollMax.x > 0 && clip.Max.x >= w->InnerClipRect.Max.x - kSlack;
+    // (ImGui measures ScrollMax.x for every window; only these can be scrolled sideways.)
+    return (w->Flags & ImGuiWindowFlags_HorizontalScrollbar) && w->ScrollMax.x > 0 &&
+           clip.Max.x >= w->InnerClipRect.Max.x - kSlack;
 }
 
 void check_rect(const ImGuiWindow* w, const ImRect& r, const ImRect& clip, const std::string& text) {
