@@ -70,7 +70,9 @@ TEST(TourFile, ReadsStatePanelTextAndRegionRanges) {
 TEST(TourFile, ErrorsNameTheFileAndTheLine) {
     const std::string step = "step: S\ntext: x\n";
     EXPECT_EQ(error_of(kHeader + step + "colour: red\n"),
-              "my.tour:6: unknown key 'colour' in a step (state, panel, frame, text, holds, fails, choose, claim)");
+              "my.tour:6: unknown key 'colour' in a step (state, panel, frame, lesson, text, holds, fails, choose, claim)");
+    EXPECT_EQ(error_of(kHeader + "step: S\nlesson:\ntext: x\n"), "my.tour:5: lesson: needs a file");
+    EXPECT_EQ(error_of(kHeader + "lesson: a.vitscope\n" + step), "my.tour:4: lesson: before the first step:");
     EXPECT_EQ(error_of(kHeader + "step: S\ntext: the {nonsense}\n"), "my.tour:5: unknown placeholder {nonsense}");
     EXPECT_EQ(error_of(kHeader + "step: S\ntext: {share:right}\n"), "my.tour:5: unknown placeholder {share:right}");
     EXPECT_EQ(error_of(kHeader + "step: S\nstate: layer=two\ntext: x\n"),
@@ -88,6 +90,14 @@ TEST(TourFile, ErrorsNameTheFileAndTheLine) {
     EXPECT_EQ(error_of(kHeader), "my.tour:3: no steps (a step starts with step: TITLE)");
     EXPECT_EQ(error_of("just words\n"), "my.tour:1: expected KEY: VALUE, got 'just words'");
     EXPECT_EQ(error_of(kHeader + step), "");
+}
+
+TEST(TourFile, ALessonIsFoundBesideTheTourFile) {
+    const Tour t = parse_tour(kHeader + "step: A\nlesson: class.vitscope\ntext: x\nstep: B\nlesson: /abs/b.vitscope\ntext: y\n"
+                              "step: C\ntext: z\n", "/lessons/week1/my.tour");
+    EXPECT_EQ(t.steps[0].lesson, "/lessons/week1/class.vitscope");
+    EXPECT_EQ(t.steps[1].lesson, "/abs/b.vitscope");
+    EXPECT_EQ(t.steps[2].lesson, "");
 }
 
 // 2 x 2 grid plus CLS (tokens 0..4), 2 layers of 2 heads.
@@ -133,6 +143,22 @@ TEST_F(TourStateTest, EachStepSetsWhatItDeclaresAndKeepsTheRest) {
     EXPECT_EQ(s.tour.tour, nullptr);
     session::apply(s, act::TourGo{1});  // no tour: nothing happens
     EXPECT_EQ(s.tour.tour, nullptr);
+}
+
+TEST_F(TourStateTest, AStepWithALessonAsksTheWindowForItAndItsKeysComeBackOverIt) {
+    const auto with_lesson = std::make_shared<const Tour>(
+        parse_tour(kHeader + "step: A\ntext: x\nstep: B\nlesson: l.vitscope\nstate: head=1\ntext: y\n", "/t/my.tour"));
+    session::apply(s, act::StartTour{with_lesson});
+    EXPECT_EQ(s.tour.lesson_to_open, "");
+    session::apply(s, act::TourGo{1});
+    EXPECT_EQ(s.tour.lesson_to_open, "/t/l.vitscope");
+    EXPECT_EQ(s.sel.head, 1);
+    // The window takes the request, opens the lesson (which sets head 0), then the step's keys again.
+    s.tour.lesson_to_open.clear();
+    session::apply(s, act::SetHead{0});
+    session::reapply_tour_step(s);
+    EXPECT_EQ(s.sel.head, 1);
+    EXPECT_EQ(s.tour.lesson_to_open, "");  // not asked for a second time
 }
 
 TEST_F(TourStateTest, ATourStartedBeforeTheFirstTraceSetsItsStepWhenTheTraceComes) {

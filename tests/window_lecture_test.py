@@ -222,6 +222,41 @@ def test_lesson_bad_files(xvfb, tmp):
     print(f"    {len(bad)} bad lessons: {len(set(errors))} distinct one-line errors, selection kept")
 
 
+def test_tour_step_from_lesson(xvfb, tmp):
+    """A tour step with lesson: FILE opens that lesson (photo, model, selection; no second photo when the lesson
+    has none) and then sets the step's own keys over it; a tour naming a bad lesson is refused in one line."""
+    lesson = os.path.join(tmp, "chelsea.vitscope")
+    run_script(xvfb, tmp, "save_for_tour", [CHELSEA, "--model", MODEL],
+               f"layer 6\nhead 1\nselect 4,4\nquestion global\nwait\nsave-lesson {lesson}\nframes 2\nquit\n")
+    tour = os.path.join(tmp, "from_lesson.tour")
+    with open(tour, "w") as f:
+        f.write("title: From a lesson\n\nstep: Where we are\nstate: layer=0\ntext: The photo you opened.\n\n"
+                "step: The cat from yesterday\nlesson: chelsea.vitscope\nstate: tab=math head=2\n"
+                "text: The lesson's photo, layer and query, with head 2.\n")
+    seen = run_script(xvfb, tmp, "tour_lesson", [DOG, "--model", MODEL],
+                      f"compare {CHELSEA}\nwait\ntour {tour}\nframes 3\ntour next\nframes 3\nwait\nframes 3\nquit\n")
+    assert any(s["compare_ready"] for s in seen), "the second photo never opened"
+    final = seen[-1]
+    assert final["last_error"] == "", final["last_error"]
+    got = (final["image"], final["tour_step"], final["layer"], final["head"], final["row"], final["col"], final["tab"],
+           final["compare_ready"])
+    assert got == (CHELSEA, 1, 6, 2, 4, 4, "math", False), got
+    print(f"    tour step 2 opened the lesson: {os.path.basename(final['image'])}, L{final['layer']} "
+          f"H{final['head']} (the step's), query ({final['row']}, {final['col']}), second photo dropped")
+
+    bad = os.path.join(tmp, "bad_lesson.tour")
+    with open(bad, "w") as f:
+        f.write("title: Bad\n\nstep: Nowhere\nlesson: missing.vitscope\ntext: Never shown.\n")
+    r = subprocess.run([BIN, DOG, "--model", MODEL, "--tour", bad, "--no-settings"], env=xvfb.env(),
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode == 2 and r.stderr.startswith(f"vitscope: error: {bad}:4: step 'Nowhere': ") and \
+        "missing.vitscope" in r.stderr and r.stderr.count("\n") == 1, (r.returncode, r.stderr)
+    seen = run_script(xvfb, tmp, "bad_tour_lesson", [DOG, "--model", MODEL], f"layer 5\nwait\ntour {bad}\nframes 3\nquit\n")
+    errors = [s["last_error"] for s in seen if s["last_error"]]
+    assert errors and errors[-1].startswith(f"{bad}:4:") and seen[-1]["layer"] == 5 and seen[-1]["tour_step"] == -1, \
+        (errors, seen[-1]["layer"], seen[-1]["tour_step"])
+
+
 def attention_rows(layer, head, query):
     """{key: weight} of one query token's row, from `vitscope attention`."""
     out = subprocess.run([BIN, "attention", DOG, "--layer", str(layer), "--head", str(head), "--query", str(query),
@@ -285,8 +320,8 @@ def main():
     tally = Tally()
     if not tally.check_model():
         return tally.finish()
-    tests = [test_predict_then_reveal, test_lesson_round_trip, test_lesson_bad_files, test_matrix_hover,
-             test_side_by_side]
+    tests = [test_predict_then_reveal, test_lesson_round_trip, test_lesson_bad_files, test_tour_step_from_lesson,
+             test_matrix_hover, test_side_by_side]
     only = sys.argv[1:]
     if only:
         tests = [t for t in tests if t.__name__ in only]

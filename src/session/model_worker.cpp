@@ -45,7 +45,14 @@ void ModelWorker::submit(const Request& request) {
         Request merged = pending_.value_or(Request{});
         if (!request.model_dir.empty()) merged.model_dir = request.model_dir;
         if (!request.image_path.empty()) merged.image_path = request.image_path;
-        if (!request.compare_path.empty()) merged.compare_path = request.compare_path;
+        if (!request.compare_path.empty()) {
+            merged.compare_path = request.compare_path;
+            merged.drop_compare = false;
+        }
+        if (request.drop_compare) {
+            merged.compare_path.clear();
+            merged.drop_compare = true;
+        }
         if (request.input_size >= 0) merged.input_size = request.input_size;
         pending_ = merged;
     }
@@ -174,6 +181,11 @@ ModelWorker::Result ModelWorker::process(const Request& request) {
 }
 
 bool ModelWorker::process_compare(const Request& request, std::vector<std::string>& errors) {
+    if (request.drop_compare) {
+        const bool had = compared_.image != nullptr;
+        compared_ = Loaded{};
+        return had;
+    }
     auto image = compared_.image;
     std::string path = compared_.image_path;
     if (!request.compare_path.empty()) {

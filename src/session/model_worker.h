@@ -25,6 +25,7 @@ public:
         std::string compare_path; // empty: keep the current second photo
         int input_size = -1;      // the model input's side in pixels; 0: the model's own; -1: keep
                                   // (a new model starts at its own size unless the request sets one)
+        bool drop_compare = false;  // no second photo any more (a lesson saved without one)
     };
     struct Result {
         Loaded loaded;            // the new set, or the previous one when nothing new succeeded

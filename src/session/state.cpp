@@ -67,8 +67,9 @@ void choose_tour_head(AppState& s, const TourStep& step) {
 
 // Sets what the tour's current step declares, through the actions the mouse
 // and keys emit. A query or pin off this grid (another input size) is skipped.
-void show_tour_step(AppState& s) {
+void show_tour_step(AppState& s, bool open_lesson = true) {
     const TourStep& step = s.tour.tour->steps[s.tour.step];
+    if (open_lesson) s.tour.lesson_to_open = step.lesson;
     const vit::Trace* t = s.trace();
     const auto token = [&](const std::string& v) {  // "cls" or "ROW,COL" (checked by parse_tour)
         if (v == "cls") return 0;
@@ -101,6 +102,10 @@ void show_tour_step(AppState& s) {
 }
 
 }  // namespace
+
+void reapply_tour_step(AppState& s) {
+    if (s.tour.tour) show_tour_step(s, false);
+}
 
 bool handle_frame(const AppState& s, const std::vector<Action>& reported,
                   const std::function<void(const Action&)>& handle) {
@@ -165,7 +170,7 @@ bool apply(AppState& s, const Action& a) {
             [&](const act::SetHeadThumbs& x) { s.reported.head_thumbs = x.rects; return true; },
             [&](const act::ShowHelp& x) { s.show_help = x.show; return true; },
             [&](const act::StartTour& x) {
-                s.tour = {x.tour, 0};
+                s.tour = {x.tour, 0, ""};
                 if (x.tour && !x.tour->steps.empty()) show_tour_step(s);
                 return true;
             },
@@ -305,7 +310,7 @@ void adopt(AppState& s, Loaded loaded) {
         s.prediction.marked.clear();
     }
     // A tour started before the first trace (--tour) sets its step's query and pin now.
-    if (!old && s.tour.tour) show_tour_step(s);
+    if (!old && s.tour.tour) show_tour_step(s, false);
 }
 
 namespace {

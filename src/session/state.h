@@ -172,6 +172,7 @@ struct AppState {
     struct TourView {
         std::shared_ptr<const Tour> tour;
         int step = 0;
+        std::string lesson_to_open;   // the step shown starts from this lesson: the window opens it and clears this
     } tour;
     enum class Tab { Math, WhatIfs, Questions };
     Tab tab = Tab::Math;              // the right-hand panel's tab
@@ -291,6 +292,10 @@ bool apply(AppState& s, const Action& a);
 // Returns whether any action was carried out.
 bool handle_frame(const AppState& s, const std::vector<Action>& reported,
                   const std::function<void(const Action&)>& handle);
+
+// The tour step's own state keys again, over a lesson the step opened
+// (without asking for the lesson again).
+void reapply_tour_step(AppState& s);
 
 // Swaps in a new model/photo/trace, keeping the selection where it still
 // makes sense (same layer, head and patch when they exist in the new trace).

@@ -4,12 +4,14 @@
 #include <cctype>
 #include <charconv>
 #include <cstdlib>
+#include <filesystem>
 #include <sstream>
 
-#include "vit/analysis/questions.h"
+#include "lesson.h"
 #include "state.h"
 #include "tour_limits.h"
 #include "tour_text.h"
+#include "vit/analysis/questions.h"
 #include "vit/base/error.h"
 #include "vit/base/read_file.h"
 
@@ -239,6 +241,10 @@ Tour parse_tour(const std::string& text, const std::string& name) {
             if (std::find(panels.begin(), panels.end(), value) == panels.end())
                 p.fail("panel '" + value + "' is not one of photo, heads, inside");
             in_step("panel:").panel = value;
+        } else if (key == "lesson") {
+            if (value.empty()) p.fail("lesson: needs a file");
+            const std::filesystem::path file(value);
+            in_step("lesson:").lesson = file.is_absolute() ? value : (std::filesystem::path(name).parent_path() / file).string();
         } else if (key == "frame") {
             const auto& frames = tour_frames();
             if (std::find(frames.begin(), frames.end(), value) == frames.end())
@@ -270,7 +276,7 @@ Tour parse_tour(const std::string& text, const std::string& name) {
             s.text.push_back({value, photo, when});
         } else {
             p.fail("unknown key '" + key + "'" +
-                   (step ? " in a step (state, panel, frame, text, holds, fails, choose, claim)"
+                   (step ? " in a step (state, panel, frame, lesson, text, holds, fails, choose, claim)"
                          : " (title, photo, words, region NAME, step)"));
         }
     }
@@ -292,7 +298,17 @@ Tour parse_tour(const std::string& text, const std::string& name) {
 }
 
 Tour read_tour(const std::string& path) {
-    return parse_tour(vit::read_whole_file(path, tour_limits::kFileBytes, "a tour"), path);
+    Tour tour = parse_tour(vit::read_whole_file(path, tour_limits::kFileBytes, "a tour"), path);
+    // A step's lesson is read now, so a tour that opens has lessons that open.
+    for (const TourStep& s : tour.steps) {
+        if (s.lesson.empty()) continue;
+        try {
+            read_lesson(s.lesson);
+        } catch (const std::exception& e) {
+            throw vit::Error(path + ":" + std::to_string(s.line) + ": step '" + s.title + "': " + e.what());
+        }
+    }
+    return tour;
 }
 
 }  // namespace session

@@ -36,6 +36,9 @@
 // photo, other- only on any other photo, no prefix on every photo. A line
 // for other photos must not name the tour's regions or its words (refused).
 // Frames: `frame: contributions` scrolls the math panel to its table.
+// Lessons: `lesson: FILE.vitscope` (a path relative to the tour file) opens
+// that lesson when the step is shown (its photo, model, size and selection),
+// then sets the step's own state keys over it.
 #pragma once
 #include <map>
 #include <memory>
@@ -75,6 +78,7 @@ struct TourStep {
     std::string title;                // shown on every photo: it names nothing on the tour's photo
     std::string panel;                // the panel highlighted; empty: none
     std::string frame;                // the part of the panel scrolled into view ("contributions"); empty: none
+    std::string lesson;               // lesson: FILE (beside the tour file): the window it starts from; empty: none
     std::vector<TourParagraph> text;
     // The state the step sets (unset: left as the user has it).
     std::optional<std::string> tab, question, query, pin, map, scale;

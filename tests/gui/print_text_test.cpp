@@ -25,7 +25,8 @@ TEST(PrintText, KeepsEverythingElseAsItIs) {
     EXPECT_EQ(without_mouse_hints(plain), plain);
     EXPECT_EQ(without_mouse_hints(""), "");
     EXPECT_EQ(without_mouse_hints("A sentence without an end"), "A sentence without an end");
-    EXPECT_EQ(without_mouse_hints("Unclosed (click here"), "Unclosed (click here");
+    EXPECT_EQ(without_mouse_hints("Unclosed (no end"), "Unclosed (no end");  // not an aside: kept whole
+    EXPECT_EQ(without_mouse_hints("Unclosed (click here"), "");                 // a sentence that is a hint
 }
 
 TEST(PrintText, TheScopeMarksFramesDrawnForPrint) {

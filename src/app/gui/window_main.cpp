@@ -10,6 +10,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <epoxy/gl.h>
@@ -106,6 +107,7 @@ private:
     void get_model(const std::string& name);
     void export_sweep(const std::string& path, bool replace);
     void open_lesson(session::Lesson lesson);
+    void open_tour_lesson();
     void redo_replacing();
     std::optional<session::Action> replace_pending_;  // the export the replace question is about
     void poll_download();
@@ -137,6 +139,7 @@ private:
     std::string pending_screenshot_;
     // A lesson whose model and photos the worker is running: applied when they arrive.
     std::optional<session::Lesson> pending_lesson_;
+    std::optional<int> lesson_tour_step_;  // the tour step the pending lesson was opened for
     bool pending_screenshot_replace_ = false;
     std::string last_state_;
     int last_title_generation_ = -1;
@@ -213,6 +216,7 @@ Window::Window(const CliArgs& args, const WindowOptions& opt) : opt_(opt), scrip
     analyses_ = std::make_unique<session::ExperimentRunner>([] { glfwPostEmptyEvent(); });
     if (lesson) open_lesson(std::move(*lesson));
     else worker_->submit({model, startup_image(args, settings_), "", -1});
+    open_tour_lesson();  // --tour whose first step starts from a lesson
     s_.work.busy = true;
 }
 
@@ -220,7 +224,7 @@ Window::Window(const CliArgs& args, const WindowOptions& opt) : opt_(opt), scrip
 // missing here) and second photo go to the worker; the rest waits for them.
 void Window::open_lesson(session::Lesson lesson) {
     lesson.photo = session::unpack_embedded_photo(lesson);
-    worker_->submit({lesson.model, lesson.photo, lesson.compare_photo, lesson.input_size});
+    worker_->submit({lesson.model, lesson.photo, lesson.compare_photo, lesson.input_size, lesson.compare_photo.empty()});
     s_.work.busy = true;
     pending_lesson_ = std::move(lesson);
 }
@@ -292,7 +296,10 @@ void Window::begin_frame() {
         if (pending_lesson_ && (!r->error.empty() || (s_.loaded.image_path == pending_lesson_->photo &&
                                                       s_.loaded.model_dir == pending_lesson_->model))) {
             if (r->error.empty()) session::apply_lesson(s_, *pending_lesson_);
+            // A tour step that starts from the lesson sets its own keys over it, if it is still on show.
+            if (r->error.empty() && lesson_tour_step_ == s_.tour.step) session::reapply_tour_step(s_);
             pending_lesson_.reset();
+            lesson_tour_step_.reset();
         }
         if (r->error.empty()) s_.status = "Ready";
         busy_frames_ = 3;
@@ -363,10 +370,24 @@ void Window::export_sweep(const std::string& path, bool replace) {
     s_.status = "Saved a sweep of " + std::to_string(written.frames) + " frames: " + fs::absolute(out).lexically_normal().string();
 }
 
+// A tour step shown just now that starts from a lesson: open it (a bad one is
+// the error line; the step stays).
+void Window::open_tour_lesson() {
+    if (s_.tour.lesson_to_open.empty()) return;
+    const std::string path = std::exchange(s_.tour.lesson_to_open, {});
+    try {
+        open_lesson(session::read_lesson(path));
+        lesson_tour_step_ = s_.tour.step;
+    } catch (const std::exception& e) {
+        s_.last_error = e.what();
+    }
+}
+
 void Window::handle(const session::Action& a) {
     const bool timing = !opt_.frame_stats.empty();  // --frame-stats: samples kept for the run's end
     if (session::apply(s_, a)) {
         if (timing && std::holds_alternative<session::act::SelectQuery>(a)) stats_.interaction.selected(s_);
+        open_tour_lesson();
         return;
     }
     try {
@@ -408,6 +429,7 @@ void Window::handle(const session::Action& a) {
         } else if (auto* x = std::get_if<session::act::OpenTour>(&a); x || std::holds_alternative<session::act::AnswerTourOffer>(a)) {
             const std::string path = !x || x->path.empty() ? default_tour_file() : x->path;
             session::apply(s_, session::act::StartTour{std::make_shared<const session::Tour>(session::read_tour(path))});
+            open_tour_lesson();
         } else if (auto* x = std::get_if<session::act::SaveLesson>(&a)) {
             const std::string path =
                 x->path.empty() ? unique_path(s_.export_dir, session::selection_slug(s_), ".vitscope") : x->path;

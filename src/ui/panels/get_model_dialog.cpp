@@ -5,6 +5,7 @@
 #include <string>
 
 #include "ui/widgets/theme.h"
+#include "ui/widgets/imgui_helpers.h"
 
 namespace ui {
 namespace {
@@ -75,7 +76,7 @@ void GetModelDialog::draw(const Frame& f) {
         ImGui::TableSetupColumn("size", ImGuiTableColumnFlags_WidthFixed, f.px(100));
         ImGui::TableSetupColumn("why look at it", ImGuiTableColumnFlags_WidthStretch, 5.f);
         ImGui::TableSetupColumn("", ImGuiTableColumnFlags_WidthFixed, f.px(60));
-        ImGui::TableHeadersRow();
+        wrapped_headers_row();
         for (size_t i = 0; i < g.known.size(); ++i) {
             const session::KnownModel& m = g.known[i];
             const bool here = i < downloaded_.size() && downloaded_[i];

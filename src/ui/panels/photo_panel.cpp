@@ -55,7 +55,7 @@ void PhotoPanel::toolbar(const Frame& f) {
         ImGui::TextUnformatted("—");
     ImGui::PopStyleColor();
     ImGui::PopFont();
-    ImGui::SameLine();
+    same_line_if_fits(ImGui::CalcTextSize("CLS (C)").x + 2 * ImGui::GetStyle().FramePadding.x);
     ImGui::BeginDisabled(!t || s.sel.query == 0);
     if (ImGui::SmallButton("CLS (C)")) f.emit(session::act::SelectQuery{0});
     ImGui::EndDisabled();
@@ -81,7 +81,7 @@ void PhotoPanel::toolbar(const Frame& f) {
             if (ImGui::Selectable(std::to_string(i).c_str(), i == h)) f.emit(session::act::SetHead{i});
         ImGui::EndCombo();
     }
-    ImGui::SameLine();
+    same_line_if_fits(check_width("mean of visible (M)"));
     if (ImGui::RadioButton("mean of visible (M)", !head)) f.emit(session::act::SetMapSource{session::MapSource::MeanOfVisible});
     tooltip("The average of the weights of the heads shown in the middle panel.");
 
@@ -91,7 +91,7 @@ void PhotoPanel::toolbar(const Frame& f) {
         char grid[96];
         std::snprintf(grid, sizeof grid, "%d × %d patches of %d px · %d tokens", t->grid, t->grid, s.loaded.model->patch, t->tokens);
         same_line_if_fits(ImGui::CalcTextSize(grid).x);
-        ImGui::TextColored(colors::muted, "%s", grid);
+        text_wrapped_at_spaces(colors::muted, grid);
     }
 }
 
@@ -117,8 +117,12 @@ void PhotoPanel::photo(const Frame& f, const MapData* map, ImVec2 size, Question
         const float sx = size.x / im->width, sy = size.y / im->height;
         const ImVec2 a(hit.min.x + c.x * sx, hit.min.y + c.y * sy), b(a.x + c.w * sx, a.y + c.h * sy);
         dl->AddRect(a, b, IM_COL32(255, 214, 90, 220), 0, 0, f.px(1.5f));
+        // The longest name that fits the square (small photos on narrow panels: the grid alone).
         char label[96];
-        std::snprintf(label, sizeof label, "model input: %d×%d patches", t->grid, t->grid);
+        for (const char* format : {"model input: %d×%d patches", "input: %d×%d", "%d×%d"}) {
+            std::snprintf(label, sizeof label, format, t->grid, t->grid);
+            if (ImGui::CalcTextSize(label).x + f.px(10) <= b.x - a.x) break;
+        }
         const ImVec2 ls = ImGui::CalcTextSize(label);
         const ImVec2 lp(a.x + f.px(4), a.y > hit.min.y + ls.y + f.px(4) ? a.y - ls.y - f.px(2) : a.y + f.px(3));
         dl->AddRectFilled(ImVec2(lp.x - f.px(3), lp.y - f.px(1)), ImVec2(lp.x + ls.x + f.px(3), lp.y + ls.y + f.px(1)),
@@ -150,13 +154,38 @@ void PhotoPanel::photo(const Frame& f, const MapData* map, ImVec2 size, Question
     }
 }
 
+namespace {
+
+// The colour bar, and the tokens not on the photo beside it when both fit
+// (narrow panels, classroom type: below it).
+struct LegendLayout {
+    float bar_width;
+    bool beside;
+    float height;
+};
+
+LegendLayout legend_layout(const Frame& f, const MapData& map, float avail) {
+    const float text_line = ImGui::GetTextLineHeightWithSpacing(), bar_h = f.px(14) + text_line;
+    const int prefix = static_cast<int>(map.prefix.size());
+    ImGui::PushFont(f.fonts.mono);
+    const float token_w = ImGui::CalcTextSize("CLS   0.0000").x * (prefix > 2 ? 2 : 1) + f.px(16);
+    ImGui::PopFont();
+    const float tokens_w = std::max(ImGui::CalcTextSize("Not on the photo:").x, token_w);
+    const float beside_w = std::min({avail * 0.55f, f.px(420), avail - tokens_w - f.px(20)});
+    const float tokens_h = (1 + prefix) * text_line;
+    if (beside_w >= f.px(120)) return {beside_w, true, std::max(bar_h, tokens_h)};
+    return {std::min(avail, f.px(420)), false, bar_h + tokens_h};
+}
+
+}  // namespace
+
 void PhotoPanel::legend(const Frame& f, const MapData& map) {
     const vit::Trace* t = f.s.trace();
-    const float width = std::min(ImGui::GetContentRegionAvail().x * 0.55f, f.px(420));
+    const LegendLayout at = legend_layout(f, map, ImGui::GetContentRegionAvail().x);
     ImGui::BeginGroup();
-    color_bar(f, map, width, "attention weight");
+    color_bar(f, map, at.bar_width, "attention weight");
     ImGui::EndGroup();
-    ImGui::SameLine(0, f.px(20));
+    if (at.beside) ImGui::SameLine(0, f.px(20));
     ImGui::BeginGroup();
     ImGui::TextColored(colors::muted, "Not on the photo:");
     ImGui::PushFont(f.fonts.mono);
@@ -234,16 +263,14 @@ void PhotoPanel::draw(const Frame& f, QuestionView* page) {
         if (auto row = shown_row(s, s.sel.layer); row && !maps_hidden(s)) map = weights_map(*t, *row, s.style);
 
     // The photo takes what the caption, legend, controls and classes below leave.
-    const float line = ImGui::GetFrameHeightWithSpacing(), text_line = ImGui::GetTextLineHeightWithSpacing();
+    const float line = ImGui::GetFrameHeightWithSpacing();
     const std::string caption = map ? shown_caption(s, s.sel.layer) + " · softmax weights aᵢⱼ of query i over the patches"
                                 : !s.trace()      ? ""
                                 : maps_hidden(s)  ? "The map is hidden until Reveal."
                                                   : "No heads visible: click head thumbnails to show them.";
     ImVec2 avail = ImGui::GetContentRegionAvail();
     const float caption_h = ImGui::CalcTextSize(caption.c_str(), nullptr, false, avail.x).y;
-    // The legend: the colour bar beside the tokens not on the photo, one or two to a line.
-    const int prefix = map ? static_cast<int>(map->prefix.size()) : 0;
-    const float legend_h = map ? std::max(f.px(14) + text_line, (1 + prefix) * text_line) : 0;
+    const float legend_h = map ? legend_layout(f, *map, avail.x).height : 0;
     // Classroom mode leaves out the style controls and the classes: the photo gets their room.
     const float rest = s.classroom ? 0 : line * (s.loaded.top5.empty() ? 2.f : 7.7f);
     const float below = caption_h + legend_h + rest + 3 * ImGui::GetStyle().ItemSpacing.y;

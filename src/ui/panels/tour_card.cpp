@@ -123,7 +123,9 @@ void tour_card(const Frame& f, const Layout& layout) {
                                        ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoMove |
                                        ImGuiWindowFlags_NoFocusOnAppearing;
     if (ImGui::Begin("##tour", nullptr, flags)) {
-        ImGui::TextColored(colors::muted, "%s · step %d of %d", tour.title.c_str(), i + 1, n);
+        char where[320];
+        std::snprintf(where, sizeof where, "%s · step %d of %d", tour.title.c_str(), i + 1, n);
+        text_wrapped_at_spaces(colors::muted, where);
         ImGui::PushFont(f.fonts.title);
         ImGui::TextWrapped("%s", step.title.c_str());
         ImGui::PopFont();

@@ -27,11 +27,15 @@ void WhatIfPanel::draw(const Frame& f) {
     std::snprintf(line, sizeof line, "Layer %d · head %d · query %s, with one step of attention changed.", l, h,
                   vit::token_name(t, i).c_str());
     const float wrap = ImGui::GetContentRegionAvail().x - f.px(16);
-    const float banner_h = ImGui::GetTextLineHeightWithSpacing() + ImGui::CalcTextSize(line, nullptr, false, wrap).y + f.px(12);
+    ImGui::PushFont(f.fonts.bold);
+    const float title_h = wrapped_lines("WHAT-IFS: not what the model computes", ImGui::GetFont(), wrap).size() *
+                          ImGui::GetTextLineHeightWithSpacing();
+    ImGui::PopFont();
+    const float banner_h = title_h + ImGui::CalcTextSize(line, nullptr, false, wrap).y + f.px(12);
     if (ImGui::BeginChild("##banner", ImVec2(0, banner_h), false, ImGuiWindowFlags_NoScrollbar)) {
         ImGui::SetCursorPos(ImVec2(f.px(8), f.px(5)));
         ImGui::PushFont(f.fonts.bold);
-        ImGui::TextColored(colors::whatif, "WHAT-IFS: not what the model computes");
+        text_wrapped_at_spaces(colors::whatif, "WHAT-IFS: not what the model computes", wrap);
         ImGui::PopFont();
         ImGui::SetCursorPosX(f.px(8));
         ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + wrap);
@@ -97,7 +101,9 @@ void WhatIfPanel::draw(const Frame& f) {
         ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + card_w);  // a long line must not push the next card aside
         ImGui::PushFont(f.fonts.mono);
         if (distribution) {
-            ImGui::Text("Σ = %.4f · max %.3f", sum.sum, sum.max);
+            char text[64];
+            std::snprintf(text, sizeof text, "Σ = %.4f · max %.3f", sum.sum, sum.max);
+            text_wrapped_at_spaces(ImGui::GetStyleColorVec4(ImGuiCol_Text), text, card_w);
             ImGui::Text("spread ≈ %.1f keys", sum.effective_keys);
         } else {
             ImGui::TextColored(colors::error, "Σ = %.1f, not 1", sum.sum);

@@ -7,6 +7,7 @@
 #include "ui/widgets/theme.h"
 #include "vit/analysis/token_norms.h"
 #include "vit/base/error.h"
+#include "ui/widgets/imgui_helpers.h"
 
 namespace ui {
 
@@ -37,7 +38,7 @@ void cls_token_norms_section(const Frame& f) {
     ImGui::TableSetupColumn("high-norm patches", ImGuiTableColumnFlags_WidthStretch, 2.f);
     ImGui::TableSetupColumn("CLS's weight on them");
     ImGui::TableSetupColumn("a patch query's (mean)");
-    ImGui::TableHeadersRow();
+    wrapped_headers_row();
     for (size_t l = 0; l < norms.size(); ++l) {
         const vit::LayerNorms& n = norms[l];
         ImGui::TableNextRow();
@@ -55,7 +56,7 @@ void cls_token_norms_section(const Frame& f) {
             std::snprintf(at, sizeof at, "%s(%d, %d)", names.empty() ? "" : ", ", t.row_of(j), t.col_of(j));
             names += at;
         }
-        ImGui::TextUnformatted(names.empty() ? "none" : names.c_str());
+        text_in_cell(ImGui::GetStyleColorVec4(ImGuiCol_Text), names.empty() ? "none" : names);
         ImGui::TableNextColumn();
         if (n.high.empty()) ImGui::TextColored(colors::muted, "—");
         else ImGui::Text("%.1f %%", 100 * n.cls_weight_on_high);

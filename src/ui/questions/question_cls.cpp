@@ -22,9 +22,17 @@
 #include "vit/analysis/logit_lens.h"
 #include "vit/analysis/rollout.h"
 #include "vit/base/error.h"
+#include "ui/widgets/imgui_helpers.h"
 
 namespace ui {
 namespace {
+
+// "on CLS itself: 0.297" under a map `width` wide, wrapped between words.
+void on_cls_itself(float weight, float width) {
+    char text[48];
+    std::snprintf(text, sizeof text, "on CLS itself: %.3f", weight);
+    text_wrapped_at_spaces(ImGui::GetStyleColorVec4(ImGuiCol_Text), text, width);
+}
 
 class ClsView : public QuestionView {
 public:
@@ -130,7 +138,7 @@ void ClsView::rollout(const Frame& f) {
         const MapData map = weights_map(t, *rolled->value, s.style);
         rollout_view_.show(f, "##rollout", &map, marks, size);
         ImGui::PushFont(f.fonts.mono);
-        ImGui::Text("on CLS itself: %.3f", (*rolled->value)[0]);
+        on_cls_itself((*rolled->value)[0], size.x);
         ImGui::PopFont();
     } else {
         ImGui::Dummy(ImVec2(size.x, 0));
@@ -148,7 +156,7 @@ void ClsView::rollout(const Frame& f) {
         const MapData map = weights_map(t, *row, s.style);
         last_view_.show(f, "##last", &map, marks, size);
         ImGui::PushFont(f.fonts.mono);
-        ImGui::Text("on CLS itself: %.3f", vit::prefix_weights(t, *row).self);
+        on_cls_itself(vit::prefix_weights(t, *row).self, size.x);
         ImGui::PopFont();
     } else {
         ImGui::TextColored(colors::muted, "No heads visible.");
@@ -193,7 +201,7 @@ void ClsView::lens(const Frame& f) {
         ImGui::TableSetupColumn("1st");
         ImGui::TableSetupColumn("2nd");
         ImGui::TableSetupColumn("3rd");
-        ImGui::TableHeadersRow();
+        wrapped_headers_row();
         for (const vit::LensLayer& l : lens_->layers) {
             ImGui::TableNextRow();
             const ImVec4 colour = l.layer == s.sel.layer ? colors::accent : ImGui::GetStyleColorVec4(ImGuiCol_Text);
@@ -209,9 +217,9 @@ void ClsView::lens(const Frame& f) {
                 const std::string label = vit::label_of(m, l.top[i].index);
                 // Long ImageNet names ("Pembroke, Pembroke Welsh corgi") keep their first name, wrapped in the cell.
                 const std::string shown = label.substr(0, label.find(','));
-                ImGui::PushTextWrapPos(0);
-                ImGui::TextColored(l.top[i].index == lens_->final_top1 ? colors::ok : colour, "%.2f %s", l.top[i].probability, shown.c_str());
-                ImGui::PopTextWrapPos();
+                char text[160];
+                std::snprintf(text, sizeof text, "%.2f %s", l.top[i].probability, shown.c_str());
+                text_in_cell(l.top[i].index == lens_->final_top1 ? colors::ok : colour, text);
                 if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s: %.4f", label.c_str(), l.top[i].probability);
             }
         }

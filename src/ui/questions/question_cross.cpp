@@ -15,6 +15,7 @@
 #include "ui/widgets/map_view.h"
 #include "ui/widgets/theme.h"
 #include "ui/widgets/vector_strip.h"
+#include "ui/widgets/imgui_helpers.h"
 #include "vit/analysis/attention_rows.h"
 #include "vit/analysis/cross.h"
 #include "vit/forward/token_name.h"
@@ -66,9 +67,11 @@ void CrossView::output(const Frame& f, const vit::CrossAttentionRow& r, float w)
     const vit::Trace& b = *s.compared.trace;
     const vit::RowSummary sum = vit::summarize_row(r.weights);
     ImGui::PushFont(f.fonts.mono);
-    ImGui::TextWrapped("softmax over B's %d tokens: Σ = %.4f · largest %.4f on B's %s · spread ≈ %.1f keys · on B's "
-                       "CLS %.4f", b.tokens, sum.sum, sum.max, vit::token_name(b, sum.argmax).c_str(), sum.effective_keys,
-                       r.weights[0]);
+    char softmax[256];
+    std::snprintf(softmax, sizeof softmax, "softmax over B's %d tokens: Σ = %.4f · largest %.4f on B's %s · spread ≈ %.1f "
+                  "keys · on B's CLS %.4f", b.tokens, sum.sum, sum.max, vit::token_name(b, sum.argmax).c_str(),
+                  sum.effective_keys, r.weights[0]);
+    text_wrapped_at_spaces(ImGui::GetStyleColorVec4(ImGuiCol_Text), softmax);
     ImGui::PopFont();
 
     evidence_heading(f, "What the query takes home: Σⱼ aᵢⱼ vⱼ");
@@ -90,7 +93,7 @@ void CrossView::output(const Frame& f, const vit::CrossAttentionRow& r, float w)
     std::snprintf(text, sizeof text, "‖Σ a·v from B‖ = %.3f   ‖oᵢ on A‖ = %.3f   (%d numbers each)", r.output.norm(),
                   own.norm(), d);
     ImGui::PushFont(f.fonts.mono);
-    ImGui::TextWrapped("%s", text);
+    text_wrapped_at_spaces(ImGui::GetStyleColorVec4(ImGuiCol_Text), text);
     ImGui::PopFont();
 }
 

@@ -107,7 +107,7 @@ void HeadsView::layer_table(const Frame& f, const Eigen::MatrixXd& distances, co
         ImGui::TableSetupColumn("distance (px)");
         ImGui::TableSetupColumn("spread (keys)");
         for (int h = 0; h < heads; ++h) ImGui::TableSetupColumn(("JSD with " + std::to_string(h)).c_str());
-        ImGui::TableHeadersRow();
+        wrapped_headers_row();
         for (int h = 0; h < heads; ++h) {
             ImGui::TableNextRow();
             ImGui::TableNextColumn();
@@ -147,9 +147,9 @@ void HeadsView::head_removal(const Frame& f) {
     auto key_of = [&](int h) { return experiment_key(f, "remove-head-L" + std::to_string(l) + "-H" + std::to_string(h)); };
     const session::ExperimentsView& x = s.experiments;
     for (int h = 0; h < heads && !f.figure; ++h) {  // buttons: not in a figure for print
-        if (h) ImGui::SameLine();
         char label[32];
         std::snprintf(label, sizeof label, "Remove head %d", h);
+        if (h) same_line_if_fits(ImGui::CalcTextSize(label).x + 2 * ImGui::GetStyle().FramePadding.x);
         const bool chosen = h == removed_head_;
         if (chosen) ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyleColorVec4(ImGuiCol_ButtonActive));
         if (ImGui::Button(label)) {
@@ -186,7 +186,7 @@ void HeadsView::head_removal(const Frame& f) {
         ImGui::TableSetupColumn("");
         ImGui::TableSetupColumn("without the head", ImGuiTableColumnFlags_WidthFixed);
         ImGui::TableSetupColumn("");
-        ImGui::TableHeadersRow();
+        wrapped_headers_row();
         for (size_t i = 0; i < std::max(r->before.size(), r->after.size()); ++i) {
             ImGui::TableNextRow();
             ImGui::TableNextColumn();
@@ -251,7 +251,7 @@ void HeadsView::removal_table(const Frame& f) {
         ImGui::TableSetupScrollFreeze(1, 1);
         ImGui::TableSetupColumn("layer");
         for (int h = 0; h < heads; ++h) ImGui::TableSetupColumn(("head " + std::to_string(h)).c_str());
-        ImGui::TableHeadersRow();
+        wrapped_headers_row();
         for (int l = 0; l < layers; ++l) {
             ImGui::TableNextRow();
             ImGui::TableNextColumn();

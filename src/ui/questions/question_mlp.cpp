@@ -39,7 +39,7 @@ struct PathNumbers {
 // One part: its name, a strip of its numbers (when given), and a bar of its
 // norm against the largest norm on the path.
 void part_row(const Frame& f, const char* name, const vit::Vec* v, float extent, double norm, double max_norm, float w,
-              ImVec4 colour = ImVec4(0.70f, 0.72f, 0.76f, 1.f)) {
+              const ImVec4& colour = colors::muted) {
     // The name left of the numbers when it fits, else above them.
     const float label_w = std::min(f.px(250), w * 0.42f);
     const bool beside = ImGui::CalcTextSize(name).x + f.px(8) <= label_w;

@@ -169,7 +169,7 @@ void PermutationView::classes(const Frame& f, const ShuffleResult& r) {
     if (ImGui::BeginTable("##classes", 2, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchSame)) {
         ImGui::TableSetupColumn("the model");
         ImGui::TableSetupColumn("no position embeddings");
-        ImGui::TableHeadersRow();
+        wrapped_headers_row();
         for (size_t i = 0; i < std::max(with.size(), without.size()); ++i) {
             ImGui::TableNextRow();
             for (const auto* list : {&with, &without}) {

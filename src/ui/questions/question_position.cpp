@@ -17,6 +17,7 @@
 #include "ui/widgets/map_view.h"
 #include "ui/widgets/theme.h"
 #include "ui/widgets/vector_strip.h"
+#include "ui/widgets/imgui_helpers.h"
 #include "vit/analysis/position.h"
 #include "vit/forward/token_name.h"
 
@@ -152,9 +153,7 @@ void PositionView::draw(const Frame& f) {
                       "%.2f for positions %d or more apart): its position embeddings did not learn the grid's "
                       "geometry this way.",
                       structure_.neighbours, structure_.far, vit::kFarPositions);
-    ImGui::PushTextWrapPos(0);
-    ImGui::TextUnformatted(said);
-    ImGui::PopTextWrapPos();
+    text_wrapped_at_spaces(ImGui::GetStyleColorVec4(ImGuiCol_Text), said);
     small_maps(f, t, w);
 }
 

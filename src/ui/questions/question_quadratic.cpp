@@ -15,6 +15,7 @@
 #include "ui/widgets/plot.h"
 #include "ui/widgets/theme.h"
 #include "vit/analysis/quadratic.h"
+#include "ui/widgets/imgui_helpers.h"
 
 namespace ui {
 namespace {
@@ -52,7 +53,8 @@ void QuadraticView::sizes_table(const Frame& f, const std::vector<InputSizeChoic
     evidence_heading(f, "What N tokens cost, at every input size (this model, any photo)");
     const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_ScrollX |
                                   ImGuiTableFlags_BordersInnerV;
-    if (ImGui::BeginTable("##sizes", 7, flags, ImVec2(0, table_height(static_cast<int>(choices.size()) + 2)))) {
+    // The rows, and room for the two-line header (its lines are spaced as text, wider than cell padding).
+    if (ImGui::BeginTable("##sizes", 7, flags, ImVec2(0, table_height(static_cast<int>(choices.size()) + 3)))) {
         ImGui::TableSetupScrollFreeze(1, 1);
         ImGui::TableSetupColumn("input\n(px)");
         ImGui::TableSetupColumn("tokens\nN");
@@ -61,7 +63,7 @@ void QuadraticView::sizes_table(const Frame& f, const std::vector<InputSizeChoic
         ImGui::TableSetupColumn("their\nmemory");
         ImGui::TableSetupColumn("linear\nMFLOP");
         ImGui::TableSetupColumn("attention\nMFLOP");
-        ImGui::TableHeadersRow();
+        wrapped_headers_row();
         for (const InputSizeChoice& c : choices) {
             const vit::AttentionSize a = vit::attention_size(m, c.px);
             const vit::BlockFlops fl = vit::block_flops(m, a.tokens);
@@ -171,7 +173,7 @@ void QuadraticView::measured(const Frame& f, const std::vector<InputSizeChoice>&
         ImGui::TableSetupColumn("linear (ms)");
         ImGui::TableSetupColumn("attention (ms)");
         ImGui::TableSetupColumn("whole forward (ms)");
-        ImGui::TableHeadersRow();
+        wrapped_headers_row();
         ImGui::PushFont(f.fonts.mono);
         for (const vit::TimingPoint& p : run->points) {
             ImGui::TableNextRow();

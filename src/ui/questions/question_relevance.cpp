@@ -19,6 +19,7 @@
 #include "vit/analysis/perturbation.h"
 #include "vit/base/error.h"
 #include "vit/forward/classes.h"
+#include "ui/widgets/imgui_helpers.h"
 
 namespace ui {
 namespace {
@@ -183,11 +184,11 @@ void RelevanceView::curves(const Frame& f, const vit::RelevanceStudy& study, con
         if (!positive) ImGui::SameLine(0, gap);
         plot(f, positive ? "##positive" : "##negative", ImVec2(w, f.px(190)), axes, series);
     }
-    if (ImGui::BeginTable("##areas", 3, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_BordersInnerV)) {
+    if (ImGui::BeginTable("##areas", 3, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_BordersInnerV)) {
         ImGui::TableSetupColumn("map");
         ImGui::TableSetupColumn("area x 100, most relevant first (lower is better)");
         ImGui::TableSetupColumn("least relevant first (higher is better)");
-        ImGui::TableHeadersRow();
+        wrapped_headers_row();
         for (const MethodInfo& m : kMethods) {
             ImGui::TableNextRow();
             ImGui::TableNextColumn();

@@ -12,6 +12,7 @@
 #include "ui/widgets/theme.h"
 #include "ui/widgets/number_table.h"
 #include "vit/analysis/scaling.h"
+#include "ui/widgets/imgui_helpers.h"
 
 namespace ui {
 namespace {
@@ -70,8 +71,10 @@ void ScalingView::draw(const Frame& f) {
     std::snprintf(title, sizeof title, "On this photo: the %d × %d scores of layer %d, head %d", t.tokens, t.tokens, l, h);
     evidence_heading(f, title);
     const double sqrt_dk = std::sqrt(static_cast<double>(t.head_dim));
-    ImGui::Text("spread (std) of q·k: %.2f     of q·k/√dₖ: %.2f     √dₖ = %.0f", histogram_.raw_std,
-                histogram_.scaled_std, sqrt_dk);
+    char spread[160];
+    std::snprintf(spread, sizeof spread, "spread (std) of q·k: %.2f     of q·k/√dₖ: %.2f     √dₖ = %.0f", histogram_.raw_std,
+                  histogram_.scaled_std, sqrt_dk);
+    text_wrapped_at_spaces(ImGui::GetStyleColorVec4(ImGuiCol_Text), spread);
     // What the spread beside it supports: "near unit spread" only when it is.
     char said[320];
     if (vit::near_unit_spread(histogram_.scaled_std))
@@ -140,7 +143,7 @@ void ScalingView::draw(const Frame& f) {
             ImGui::TableSetupColumn("dₖ");
             ImGui::TableSetupColumn("measured std of q·k");
             ImGui::TableSetupColumn("√dₖ");
-            ImGui::TableHeadersRow();
+            wrapped_headers_row();
             ImGui::PushFont(f.fonts.mono);
             for (const vit::DotProductSpread& r : *rows) {
                 ImGui::TableNextRow();

@@ -11,27 +11,21 @@ namespace ui {
 void evidence_heading(const Frame& f, const char* text) {
     ImGui::Spacing();
     ImGui::PushFont(f.fonts.bold);
-    ImGui::PushTextWrapPos(0);  // narrow windows: the heading wraps rather than running off the page
-    ImGui::TextUnformatted(text);
-    ImGui::PopTextWrapPos();
+    // Narrow windows: the heading wraps between words rather than running off the page.
+    text_wrapped_at_spaces(ImGui::GetStyleColorVec4(ImGuiCol_Text), text);
     ImGui::PopFont();
 }
 
 void whatif_note(const Frame& f, const char* text) {
     whatif_badge(f, "WHAT-IF");
     ImGui::SameLine();
-    ImGui::PushTextWrapPos(0);
-    ImGui::TextColored(colors::whatif, "%s", text);
-    ImGui::PopTextWrapPos();
+    text_wrapped_at_spaces(colors::whatif, text);
 }
 
 void note(const char* text) {
     // A figure for print keeps what is shown and leaves out what to click.
     const std::string shown = drawing_for_print() ? without_mouse_hints(text) : text;
-    if (shown.empty()) return;
-    ImGui::PushTextWrapPos(0);
-    ImGui::TextColored(colors::muted, "%s", shown.c_str());
-    ImGui::PopTextWrapPos();
+    if (!shown.empty()) text_wrapped_at_spaces(colors::muted, shown.c_str());
 }
 
 void computing_note(const char* what) {

@@ -5,6 +5,8 @@
 #include <cfloat>
 #include <cstdio>
 
+#include <imgui_internal.h>  // the table column a header row sizes
+
 #include "ui/widgets/theme.h"
 
 namespace ui {
@@ -47,8 +49,7 @@ std::vector<std::string> wrapped_lines(const std::string& text, const ImFont* fo
     float line_width = 0;
     size_t from = 0;
     while (from < text.size()) {
-        size_t to = text.find(' ', from);
-        if (to == std::string::npos) to = text.size();
+        const size_t to = std::min(text.find_first_of(" \n", from), text.size());
         const std::string word = text.substr(from, to - from);
         const float w = measure(word);
         if (!line.empty() && line_width + space + w > width) {
@@ -58,15 +59,61 @@ std::vector<std::string> wrapped_lines(const std::string& text, const ImFont* fo
         }
         line_width += (line.empty() ? 0 : space) + w;
         line += (line.empty() ? "" : " ") + word;
+        if (to < text.size() && text[to] == '\n') {  // a line break of the text's own
+            lines.push_back(std::move(line));
+            line.clear();
+            line_width = 0;
+        }
         from = to + 1;
     }
     if (!line.empty()) lines.push_back(std::move(line));
     return lines;
 }
 
-void text_wrapped_at_spaces(const ImVec4& colour, const char* text) {
-    const float width = ImGui::GetContentRegionAvail().x;
+void text_wrapped_at_spaces(const ImVec4& colour, const char* text, float width) {
+    if (width <= 0) width = ImGui::GetContentRegionAvail().x;
+    ImGui::BeginGroup();  // the lines start where the first does (after SameLine too), and hover as one item
     for (const std::string& line : wrapped_lines(text, ImGui::GetFont(), width)) ImGui::TextColored(colour, "%s", line.c_str());
+    ImGui::EndGroup();
+}
+
+void text_in_cell(const ImVec4& colour, const std::string& text) {
+    const float width = ImGui::GetContentRegionAvail().x;
+    const ImFont* font = ImGui::GetFont();
+    const auto measure = [&](const std::string& s) { return font->CalcTextSizeA(font->FontSize, FLT_MAX, 0, s.c_str()).x; };
+    ImGui::BeginGroup();
+    for (std::string line : wrapped_lines(text, font, width)) {
+        if (measure(line) > width) {  // one word alone on its line, too wide: cut at a character boundary
+            while (!line.empty() && measure(line + "…") > width) {
+                line.pop_back();
+                while (!line.empty() && (static_cast<unsigned char>(line.back()) & 0xC0) == 0x80) line.pop_back();
+            }
+            line += "…";
+        }
+        ImGui::TextColored(colour, "%s", line.c_str());
+    }
+    ImGui::EndGroup();
+}
+
+void wrapped_headers_row() {
+    ImGui::TableNextRow(ImGuiTableRowFlags_Headers);
+    ImGuiTable* table = ImGui::GetCurrentTable();
+    for (int c = 0; c < ImGui::TableGetColumnCount(); ++c) {
+        if (!ImGui::TableSetColumnIndex(c)) continue;
+        const char* name = ImGui::TableGetColumnName(c);
+        const float one_line = ImGui::CalcTextSize(name).x;
+        ImGui::PushID(c);
+        if (one_line <= ImGui::GetContentRegionAvail().x) {
+            ImGui::TableHeader(name);  // ImGui's own, which also sizes the column by its name
+        } else {
+            // Wrapped; the name's one-line width still counts as the column's
+            // ideal width, as TableHeader's does.
+            ImGuiTableColumn& column = table->Columns[c];
+            column.ContentMaxXHeadersIdeal = std::max(column.ContentMaxXHeadersIdeal, ImGui::GetCursorScreenPos().x + one_line);
+            text_wrapped_at_spaces(ImGui::GetStyleColorVec4(ImGuiCol_Text), name);
+        }
+        ImGui::PopID();
+    }
 }
 
 void same_line_if_fits(float width) {

@@ -20,8 +20,15 @@ void step_heading(const Frame& f, const char* number, const char* title, const c
 // The lines of `text` in `font` at most `width` wide, broken at spaces only
 // (ImGui's own wrapping also breaks after '.', which splits numbers: "0." / "2%").
 std::vector<std::string> wrapped_lines(const std::string& text, const ImFont* font, float width);
-// Text wrapped at the content region's edge, at spaces only.
-void text_wrapped_at_spaces(const ImVec4& colour, const char* text);
+// Text wrapped at the content region's edge (or `width` when given), at spaces only.
+void text_wrapped_at_spaces(const ImVec4& colour, const char* text, float width = 0);
+// The same for a table cell, where a word wider than the cell (a long class
+// name) is shortened with "…"; the caller's tooltip carries it whole.
+void text_in_cell(const ImVec4& colour, const std::string& text);
+
+// The current table's header row, each name wrapped at spaces inside its
+// column (ImGui's TableHeadersRow cuts a name wider than its column).
+void wrapped_headers_row();
 
 // Continues the current line when an item `width` wide still fits, else
 // starts a new one: toolbars that reflow on narrow windows.

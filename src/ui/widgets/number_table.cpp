@@ -1,9 +1,25 @@
 #include "ui/widgets/number_table.h"
+#include "ui/widgets/imgui_helpers.h"
 
+#include <algorithm>
 #include <cstdarg>
 #include <cstdio>
+#include <string>
 
 namespace ui {
+namespace {
+
+float longest_word(const std::string& text) {
+    float widest = 0;
+    for (size_t from = 0; from < text.size();) {
+        const size_t to = std::min(text.find(' ', from), text.size());
+        widest = std::max(widest, ImGui::CalcTextSize(text.substr(from, to - from).c_str()).x);
+        from = to + 1;
+    }
+    return widest;
+}
+
+}  // namespace
 
 NumberTable::NumberTable(const Frame& f, const char* id, const char* label, std::initializer_list<const char*> numbers,
                          ImGuiTableFlags flags, const char* widest, bool headers, float width)
@@ -18,10 +34,12 @@ NumberTable::NumberTable(const Frame& f, const char* id, const char* label, std:
     }
     // Fixed number columns leave the rest to the label; otherwise every column
     // takes the table's own sizing policy.
+    // A fixed column is at least as wide as its header's longest word: the header wraps between words.
     ImGui::TableSetupColumn(label, widest ? ImGuiTableColumnFlags_WidthStretch : 0);
     for (const char* header : numbers)
-        ImGui::TableSetupColumn(header, widest ? ImGuiTableColumnFlags_WidthFixed : 0, number_width);
-    if (headers) ImGui::TableHeadersRow();
+        ImGui::TableSetupColumn(header, widest ? ImGuiTableColumnFlags_WidthFixed : 0,
+                                widest ? std::max(number_width, longest_word(header)) : 0.f);
+    if (headers) wrapped_headers_row();
 }
 
 NumberTable::~NumberTable() {
@@ -32,7 +50,7 @@ void NumberTable::row(const char* label, std::optional<ImVec4> colour) {
     ImGui::TableNextRow();
     ImGui::TableNextColumn();
     if (colour) ImGui::PushStyleColor(ImGuiCol_Text, *colour);
-    if (wrap_labels_) ImGui::TextWrapped("%s", label);
+    if (wrap_labels_) text_wrapped_at_spaces(ImGui::GetStyleColorVec4(ImGuiCol_Text), label);
     else ImGui::TextUnformatted(label);
     if (colour) ImGui::PopStyleColor();
 }

@@ -4,8 +4,10 @@
 #include <cmath>
 #include <cstdio>
 #include <string>
+#include <vector>
 
 #include "gfx/colorbar_ticks.h"
+#include "ui/widgets/imgui_helpers.h"
 #include "ui/widgets/print_text.h"
 #include "ui/widgets/theme.h"
 
@@ -54,7 +56,11 @@ PlotHit plot(const Frame& f, const char* id, ImVec2 size, const PlotAxes& axes, 
     const bool clicked = ImGui::IsItemClicked(ImGuiMouseButton_Left);
     ImDrawList* dl = ImGui::GetWindowDrawList();
     const float line_h = ImGui::GetTextLineHeight();
-    const float left = ImGui::CalcTextSize("-0.000").x + f.px(8), bottom = 2 * line_h + f.px(8);
+    const float left = ImGui::CalcTextSize("-0.000").x + f.px(8), inner_w = size.x - left - f.px(8);
+    // Axis names wrap between words in the plot's width (narrow panels); the x axis' lines take room below it.
+    const std::string x_label = f.figure ? without_mouse_hints(axes.x_label) : axes.x_label;  // no "click one" in print
+    const std::vector<std::string> x_lines = wrapped_lines(x_label, ImGui::GetFont(), inner_w);
+    const float bottom = (1 + std::max<size_t>(1, x_lines.size())) * line_h + f.px(8);
     const ImVec2 p0(origin.x + left, origin.y + f.px(6)), p1(origin.x + size.x - f.px(8), origin.y + size.y - bottom);
     const Range xr = data_range(series, true, axes.x_lo, axes.x_hi), yr = data_range(series, false, axes.y_lo, axes.y_hi);
     hit.area_min = p0, hit.area_max = p1;
@@ -85,10 +91,15 @@ PlotHit plot(const Frame& f, const char* id, ImVec2 size, const PlotAxes& axes, 
             x_tick(x, t.label);
         }
     }
-    const std::string x_label = f.figure ? without_mouse_hints(axes.x_label) : axes.x_label;  // no "click one" in print
-    const ImVec2 xl = ImGui::CalcTextSize(x_label.c_str());
-    dl->AddText(ImVec2((p0.x + p1.x - xl.x) / 2, p1.y + line_h + f.px(5)), axis, x_label.c_str());
-    dl->AddText(ImVec2(p0.x + f.px(4), p0.y + f.px(2)), axis, axes.y_label.c_str());
+    for (size_t i = 0; i < x_lines.size(); ++i) {
+        const ImVec2 xl = ImGui::CalcTextSize(x_lines[i].c_str());
+        dl->AddText(ImVec2((p0.x + p1.x - xl.x) / 2, p1.y + (1 + i) * line_h + f.px(5)), axis, x_lines[i].c_str());
+    }
+    float y_label_y = p0.y + f.px(2);
+    for (const std::string& line : wrapped_lines(axes.y_label, ImGui::GetFont(), inner_w - f.px(8))) {
+        dl->AddText(ImVec2(p0.x + f.px(4), y_label_y), axis, line.c_str());
+        y_label_y += line_h;
+    }
 
     // The data, and the point nearest the mouse.
     const ImVec2 mouse = ImGui::GetIO().MousePos;
@@ -96,10 +107,11 @@ PlotHit plot(const Frame& f, const char* id, ImVec2 size, const PlotAxes& axes, 
     dl->PushClipRect(p0, p1, true);
     if (axes.shade_lo < axes.shade_hi) {
         const float x0 = std::max(p0.x, to_screen(axes.shade_lo, yr.lo).x), x1 = std::min(p1.x, to_screen(axes.shade_hi, yr.lo).x);
-        dl->AddRectFilled(ImVec2(x0, p0.y), ImVec2(x1, p1.y), ImGui::GetColorU32(ImVec4(1, 1, 1, 0.10f)));
-        dl->AddLine(ImVec2(x1, p0.y), ImVec2(x1, p1.y), ImGui::GetColorU32(ImVec4(1, 1, 1, 0.45f)), f.px(1.5f));
+        // In the text's colour, so the band shows on the dark and the light theme alike.
+        dl->AddRectFilled(ImVec2(x0, p0.y), ImVec2(x1, p1.y), ImGui::GetColorU32(ImGuiCol_Text, 0.10f));
+        dl->AddLine(ImVec2(x1, p0.y), ImVec2(x1, p1.y), ImGui::GetColorU32(ImGuiCol_Text, 0.45f), f.px(1.5f));
         // Under the y axis' name, which sits in the top-left corner.
-        dl->AddText(nullptr, 0, ImVec2(x0 + f.px(4), p0.y + line_h + f.px(6)), ImGui::GetColorU32(ImVec4(1, 1, 1, 0.8f)),
+        dl->AddText(nullptr, 0, ImVec2(x0 + f.px(4), p0.y + line_h + f.px(6)), ImGui::GetColorU32(ImGuiCol_Text, 0.85f),
                     axes.shade_label.c_str(), nullptr, std::max(f.px(40), x1 - x0 - f.px(8)));
     }
     for (size_t si = 0; si < series.size(); ++si) {
@@ -134,11 +146,16 @@ PlotHit plot(const Frame& f, const char* id, ImVec2 size, const PlotAxes& axes, 
     float ly = p0.y + f.px(4);
     for (const PlotSeries& s : series) {
         if (s.label.empty()) continue;
-        const ImVec2 ts = ImGui::CalcTextSize(s.label.c_str());
-        const float x = p1.x - ts.x - f.px(18);
-        dl->AddRectFilled(ImVec2(x, ly + ts.y * 0.3f), ImVec2(x + f.px(10), ly + ts.y * 0.7f), ImGui::GetColorU32(s.color));
-        dl->AddText(ImVec2(x + f.px(14), ly), ImGui::GetColorU32(ImGuiCol_Text), s.label.c_str());
-        ly += line_h;
+        // A name wider than the plot wraps between words, right-aligned beside its colour.
+        const std::vector<std::string> lines = wrapped_lines(s.label, ImGui::GetFont(), p1.x - p0.x - f.px(22));
+        float widest = 0;
+        for (const std::string& line : lines) widest = std::max(widest, ImGui::CalcTextSize(line.c_str()).x);
+        const float x = p1.x - widest - f.px(18);
+        dl->AddRectFilled(ImVec2(x, ly + line_h * 0.3f), ImVec2(x + f.px(10), ly + line_h * 0.7f), ImGui::GetColorU32(s.color));
+        for (const std::string& line : lines) {
+            dl->AddText(ImVec2(x + f.px(14), ly), ImGui::GetColorU32(ImGuiCol_Text), line.c_str());
+            ly += line_h;
+        }
     }
     if (hit.index >= 0) {
         const PlotSeries& s = series[hit.series];

@@ -17,7 +17,7 @@ const Palette& dark_palette() {
         .whatif_bg = {0.36f, 0.22f, 0.05f, 1.f},
         .error_bg = {0.35f, 0.09f, 0.08f, 1.f},
         .error_text = {1.00f, 0.85f, 0.82f, 1.f},
-        .card_bg = {0.10f, 0.12f, 0.16f, 0.97f},
+        .card_bg = {0.10f, 0.12f, 0.16f, 1.f},
         .bar_bg = {0.14f, 0.145f, 0.16f, 1.f},
     };
     return p;
@@ -37,7 +37,7 @@ const Palette& light_palette() {
         .whatif_bg = {1.00f, 0.90f, 0.76f, 1.f},
         .error_bg = {1.00f, 0.87f, 0.85f, 1.f},
         .error_text = {0.45f, 0.05f, 0.05f, 1.f},
-        .card_bg = {0.93f, 0.95f, 0.99f, 0.98f},
+        .card_bg = {0.93f, 0.95f, 0.99f, 1.f},
         .bar_bg = {0.90f, 0.90f, 0.91f, 1.f},
     };
     return p;
