@@ -82,6 +82,8 @@ def test_predict_then_reveal(xvfb, tmp):
                            s["row"] == ROW, what="the Predict button")
         win = w.window_id()
         w.xdotool("windowfocus", "--sync", win)
+        time.sleep(0.5)  # the panel settles (its caption and legend wrap a frame after the photo's run): where it is now
+        state = read_state(w.state_file)
         click(w, win, *state["predict_buttons"]["Predict"])
         state = w.wait_for(lambda s: s["prediction"]["phase"] == "predicting" and "Reveal" in s["predict_buttons"],
                            timeout=30, what="the click on Predict")
@@ -249,11 +251,11 @@ def test_tour_step_from_lesson(xvfb, tmp):
         f.write("title: Bad\n\nstep: Nowhere\nlesson: missing.vitscope\ntext: Never shown.\n")
     r = subprocess.run([BIN, DOG, "--model", MODEL, "--tour", bad, "--no-settings"], env=xvfb.env(),
                        capture_output=True, text=True, timeout=120)
-    assert r.returncode == 2 and r.stderr.startswith(f"vitscope: error: {bad}:4: step 'Nowhere': ") and \
+    assert r.returncode == 2 and r.stderr.startswith(f"vitscope: error: {bad}:3: step 'Nowhere': ") and \
         "missing.vitscope" in r.stderr and r.stderr.count("\n") == 1, (r.returncode, r.stderr)
     seen = run_script(xvfb, tmp, "bad_tour_lesson", [DOG, "--model", MODEL], f"layer 5\nwait\ntour {bad}\nframes 3\nquit\n")
     errors = [s["last_error"] for s in seen if s["last_error"]]
-    assert errors and errors[-1].startswith(f"{bad}:4:") and seen[-1]["layer"] == 5 and seen[-1]["tour_step"] == -1, \
+    assert errors and errors[-1].startswith(f"{bad}:3:") and seen[-1]["layer"] == 5 and seen[-1]["tour_step"] == -1, \
         (errors, seen[-1]["layer"], seen[-1]["tour_step"])
 
 

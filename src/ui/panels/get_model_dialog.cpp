@@ -4,8 +4,8 @@
 #include <cstdio>
 #include <string>
 
-#include "ui/widgets/theme.h"
 #include "ui/widgets/imgui_helpers.h"
+#include "ui/widgets/theme.h"
 
 namespace ui {
 namespace {

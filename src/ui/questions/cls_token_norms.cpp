@@ -4,10 +4,10 @@
 #include <string>
 
 #include "ui/questions/question_widgets.h"
+#include "ui/widgets/imgui_helpers.h"
 #include "ui/widgets/theme.h"
 #include "vit/analysis/token_norms.h"
 #include "vit/base/error.h"
-#include "ui/widgets/imgui_helpers.h"
 
 namespace ui {
 
@@ -30,9 +30,12 @@ void cls_token_norms_section(const Frame& f) {
                   "there. Weight on them is weight on that stored information, not on the pixels under them.",
                   vit::kHighNormRatio);
     note(text);
-    const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingStretchProp;
-    if (!ImGui::BeginTable("##norms", 6, flags)) return;
-    ImGui::TableSetupColumn("layer");
+    // Six columns share a wide panel; a narrow one (classroom type) scrolls them sideways instead of cutting them.
+    const bool narrow = ImGui::GetContentRegionAvail().x < f.px(620);
+    const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH |
+                                  (narrow ? ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_ScrollX : ImGuiTableFlags_SizingStretchProp);
+    if (!ImGui::BeginTable("##norms", 6, flags, ImVec2(0, narrow ? table_height(static_cast<int>(norms.size()) + 2) : 0))) return;
+    ImGui::TableSetupColumn("layer", ImGuiTableColumnFlags_WidthFixed);  // as wide as its name
     ImGui::TableSetupColumn("median patch norm");
     ImGui::TableSetupColumn("largest / median");
     ImGui::TableSetupColumn("high-norm patches", ImGuiTableColumnFlags_WidthStretch, 2.f);
@@ -56,7 +59,8 @@ void cls_token_norms_section(const Frame& f) {
             std::snprintf(at, sizeof at, "%s(%d, %d)", names.empty() ? "" : ", ", t.row_of(j), t.col_of(j));
             names += at;
         }
-        text_in_cell(ImGui::GetStyleColorVec4(ImGuiCol_Text), names.empty() ? "none" : names);
+        if (narrow) ImGui::TextUnformatted(names.empty() ? "none" : names.c_str());  // the table scrolls: one line
+        else text_in_cell(ImGui::GetStyleColorVec4(ImGuiCol_Text), names.empty() ? "none" : names);
         ImGui::TableNextColumn();
         if (n.high.empty()) ImGui::TextColored(colors::muted, "—");
         else ImGui::Text("%.1f %%", 100 * n.cls_weight_on_high);

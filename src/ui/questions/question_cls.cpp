@@ -15,6 +15,7 @@
 #include "ui/questions/cls_token_norms.h"
 #include "ui/questions/question_view.h"
 #include "ui/questions/question_widgets.h"
+#include "ui/widgets/imgui_helpers.h"
 #include "ui/widgets/map_view.h"
 #include "ui/widgets/plot.h"
 #include "ui/widgets/theme.h"
@@ -22,7 +23,6 @@
 #include "vit/analysis/logit_lens.h"
 #include "vit/analysis/rollout.h"
 #include "vit/base/error.h"
-#include "ui/widgets/imgui_helpers.h"
 
 namespace ui {
 namespace {

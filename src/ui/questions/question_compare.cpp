@@ -3,6 +3,7 @@
 #include <filesystem>
 
 #include "ui/questions/question_widgets.h"
+#include "ui/widgets/imgui_helpers.h"
 #include "ui/widgets/theme.h"
 
 namespace ui {
@@ -22,7 +23,7 @@ const vit::Trace* second_photo(const Frame& f) {
         note("This needs a second photo beside the open one, run through the same model.");
     if (ImGui::Button("Choose a second photo…"))
         f.emit(session::act::OpenBrowser{session::BrowserState::Mode::OpenCompare, ""});
-    ImGui::SameLine();
+    same_line_if_fits(ImGui::CalcTextSize("(File > Compare with…)").x);
     ImGui::TextColored(colors::muted, "(File > Compare with…)");
     return nullptr;
 }

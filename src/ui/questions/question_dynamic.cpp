@@ -144,7 +144,7 @@ void DynamicView::within_photo(const Frame& f, HeadRef shown, float w) {
          "content is no test: a convolution's output moves with its input too.)");
     const std::array<vit::OffsetWeights, 9> offsets = vit::offset_weights(t, shown.layer, shown.head);
     if (NumberTable table{f, "##offsets", "neighbour", {"smallest weight", "largest weight", "queries"},
-                          ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp, nullptr, true,
+                          ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp, "0.0000", true,
                           std::min(w, f.px(640))}) {
         for (const vit::OffsetWeights& o : offsets) {
             table.row(offset_name(o));

@@ -14,10 +14,10 @@
 #include "ui/questions/question_view.h"
 #include "ui/questions/question_widgets.h"
 #include "ui/widgets/color_bar.h"
+#include "ui/widgets/imgui_helpers.h"
 #include "ui/widgets/map_view.h"
 #include "ui/widgets/theme.h"
 #include "ui/widgets/vector_strip.h"
-#include "ui/widgets/imgui_helpers.h"
 #include "vit/analysis/position.h"
 #include "vit/forward/token_name.h"
 

@@ -11,11 +11,11 @@
 
 #include "ui/questions/question_view.h"
 #include "ui/questions/question_widgets.h"
+#include "ui/widgets/imgui_helpers.h"
 #include "ui/widgets/input_size_control.h"
 #include "ui/widgets/plot.h"
 #include "ui/widgets/theme.h"
 #include "vit/analysis/quadratic.h"
-#include "ui/widgets/imgui_helpers.h"
 
 namespace ui {
 namespace {

@@ -13,13 +13,13 @@
 
 #include "ui/questions/question_view.h"
 #include "ui/questions/question_widgets.h"
+#include "ui/widgets/imgui_helpers.h"
 #include "ui/widgets/map_view.h"
 #include "ui/widgets/plot.h"
 #include "ui/widgets/theme.h"
 #include "vit/analysis/perturbation.h"
 #include "vit/base/error.h"
 #include "vit/forward/classes.h"
-#include "ui/widgets/imgui_helpers.h"
 
 namespace ui {
 namespace {
@@ -139,7 +139,7 @@ void RelevanceView::maps(const Frame& f, const vit::RelevanceStudy& study, const
         ImGui::BeginGroup();
         ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + size.x);
         ImGui::PushFont(f.fonts.bold);
-        ImGui::TextColored(m.class_specific ? colors::ok : ImGui::GetStyleColorVec4(ImGuiCol_Text), "%s", m.title);
+        text_wrapped_at_spaces(m.class_specific ? colors::ok : ImGui::GetStyleColorVec4(ImGuiCol_Text), m.title, size.x);
         ImGui::PopFont();
         vit::Vec row = vit::Vec::Zero(t.tokens);  // the prefix tokens have no place on the photo
         row.tail(values[i]->size()) = values[i]->cast<float>();
@@ -185,7 +185,7 @@ void RelevanceView::curves(const Frame& f, const vit::RelevanceStudy& study, con
         plot(f, positive ? "##positive" : "##negative", ImVec2(w, f.px(190)), axes, series);
     }
     if (ImGui::BeginTable("##areas", 3, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_BordersInnerV)) {
-        ImGui::TableSetupColumn("map");
+        ImGui::TableSetupColumn("map", ImGuiTableColumnFlags_WidthFixed);  // as wide as the longest name: the numbers share the rest
         ImGui::TableSetupColumn("area x 100, most relevant first (lower is better)");
         ImGui::TableSetupColumn("least relevant first (higher is better)");
         wrapped_headers_row();

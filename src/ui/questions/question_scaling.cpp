@@ -8,11 +8,11 @@
 
 #include "ui/questions/question_view.h"
 #include "ui/questions/question_widgets.h"
+#include "ui/widgets/imgui_helpers.h"
+#include "ui/widgets/number_table.h"
 #include "ui/widgets/plot.h"
 #include "ui/widgets/theme.h"
-#include "ui/widgets/number_table.h"
 #include "vit/analysis/scaling.h"
-#include "ui/widgets/imgui_helpers.h"
 
 namespace ui {
 namespace {
@@ -100,7 +100,7 @@ void ScalingView::draw(const Frame& f) {
     evidence_heading(f, "The selected query's softmax");
     const vit::QueryScaling q = vit::query_scaling(t, l, h, s.sel.query);
     if (NumberTable table{f, "##query", "", {"largest weight", "spread (keys)", "‖Jacobian‖"},
-                          ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp}) {
+                          ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp, "0.0000"}) {
         const auto row = [&](const char* name, const vit::SoftmaxSharpness& x, ImVec4 colour) {
             table.row(name, colour);
             table.number("%.4f", x.max_weight);

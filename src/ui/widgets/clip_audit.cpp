@@ -53,6 +53,17 @@ bool scrolls_vertically(const ImGuiWindow* w) {
     return w->ScrollMax.y > 0 && (w->Flags & kFixed) != kFixed;
 }
 
+// Text above or below the part of a window on show is read by scrolling the
+// window whose own edge cuts it: the window itself, or (for a child, such as
+// a table, seen through its parent) the parent that shows only part of it.
+bool reachable_by_scrolling(const ImGuiWindow* w, const ImRect& r) {
+    for (; w; w = w->ParentWindow) {
+        if (r.Max.y > w->InnerRect.Max.y + kSlack || r.Min.y < w->InnerRect.Min.y - kSlack) return scrolls_vertically(w);
+        if (!(w->Flags & ImGuiWindowFlags_ChildWindow)) break;
+    }
+    return true;
+}
+
 // Likewise sideways, where the cut is the window's own edge (a wide table
 // that scrolls), not a column's.
 bool scrolls_sideways_at(const ImGuiWindow* w, const ImRect& clip) {
@@ -64,7 +75,7 @@ bool scrolls_sideways_at(const ImGuiWindow* w, const ImRect& clip) {
 void check_rect(const ImGuiWindow* w, const ImRect& r, const ImRect& clip, const std::string& text) {
     if ((r.Max.x > clip.Max.x + kSlack || r.Min.x < clip.Min.x - kSlack) && !scrolls_sideways_at(w, clip))
         record("cut at the side", w, text);
-    else if (!scrolls_vertically(w) && (r.Max.y > clip.Max.y + kSlack || r.Min.y < clip.Min.y - kSlack))
+    else if ((r.Max.y > clip.Max.y + kSlack || r.Min.y < clip.Min.y - kSlack) && !reachable_by_scrolling(w, r))
         record("cut at the bottom", w, text);
 }
 
@@ -128,18 +139,6 @@ void check_words_within(const char* text, const char* end, float wrap) {
             while (p < line_end && space(*p)) ++p;  // ImGui skips the blanks a line starts with
         }
         line = line_end + 1;
-    }
-}
-
-void check_table_headers() {
-    ImGuiWindow* w = drawing_window();
-    ImGuiTable* t = GImGui ? GImGui->CurrentTable : nullptr;
-    if (!w || !t) return;
-    for (int n = 0; n < t->ColumnsCount; ++n) {
-        const ImGuiTableColumn& c = t->Columns[n];
-        // TableHeader reports how far its label (and sort arrow) would reach.
-        if (c.IsVisibleX && c.ContentMaxXHeadersIdeal > c.ClipRect.Max.x + kSlack)
-            record("header cut", w, shown_text(ImGui::TableGetColumnName(t, n), nullptr));
     }
 }
 

@@ -33,8 +33,6 @@ void check_label_fits(const char* label, float padding_x);
 void check_words(const char* text, const char* end = nullptr);
 // The same for text wrapped `wrap` pixels wide (text drawn into a draw list).
 void check_words_within(const char* text, const char* end, float wrap);
-// The current table's header labels against their columns.
-void check_table_headers();
 // Text drawn straight into a draw list at `min`..`max` against its clip rectangle.
 void check_drawn_text(const char* text, const char* end, float min_x, float min_y, float max_x, float max_y,
                       float clip_min_x, float clip_min_y, float clip_max_x, float clip_max_y);

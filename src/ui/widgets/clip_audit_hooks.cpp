@@ -147,10 +147,4 @@ bool __wrap__ZN5ImGui12BeginTabItemEPKcPbi(const char* label, bool* open, ImGuiT
     if (audit::enabled()) audit::check_label_fits(label, ImGui::GetStyle().FramePadding.x);
     return shown;
 }
-void __real__ZN5ImGui15TableHeadersRowEv();
-void __wrap__ZN5ImGui15TableHeadersRowEv() {
-    __real__ZN5ImGui15TableHeadersRowEv();
-    audit::check_table_headers();
-}
-
 }  // extern "C"

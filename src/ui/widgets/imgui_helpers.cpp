@@ -103,7 +103,8 @@ void wrapped_headers_row() {
         const char* name = ImGui::TableGetColumnName(c);
         const float one_line = ImGui::CalcTextSize(name).x;
         ImGui::PushID(c);
-        if (one_line <= ImGui::GetContentRegionAvail().x) {
+        // A table that scrolls sideways gives each column its name's width.
+        if (one_line <= ImGui::GetContentRegionAvail().x || (table->Flags & ImGuiTableFlags_ScrollX)) {
             ImGui::TableHeader(name);  // ImGui's own, which also sizes the column by its name
         } else {
             // Wrapped; the name's one-line width still counts as the column's

@@ -27,7 +27,8 @@ void text_wrapped_at_spaces(const ImVec4& colour, const char* text, float width 
 void text_in_cell(const ImVec4& colour, const std::string& text);
 
 // The current table's header row, each name wrapped at spaces inside its
-// column (ImGui's TableHeadersRow cuts a name wider than its column).
+// column when it is wider (ImGui's TableHeadersRow cuts it); a table that
+// scrolls sideways widens the column instead.
 void wrapped_headers_row();
 
 // Continues the current line when an item `width` wide still fits, else
