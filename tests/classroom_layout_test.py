@@ -9,15 +9,13 @@ tour card's buttons are on the screen at every step, and the light theme
 (View > Theme) is reported and remembered in the settings file.
 
 One window per size, the steps walked by its script, so the test stays short."""
-import json
 import os
-import re
 import sys
 import tempfile
 import traceback
 
 sys.path.insert(0, os.path.dirname(__file__))
-from script_support import BIN, CHELSEA, DOG, MODEL, SRC, Tally  # noqa: E402
+from script_support import BIN, CHELSEA, DOG, MODEL, Tally, source, window_pages  # noqa: E402
 from window_support import Window, Xvfb, read_state  # noqa: E402
 
 SIZES_ALL = [("classroom", "1024x768"), ("classroom", "1280x720"), ("classroom", "1920x1080"),
@@ -26,17 +24,6 @@ SIZES_ALL = [("classroom", "1024x768"), ("classroom", "1280x720"), ("classroom",
 SIZES = [tuple(x.split(":")) for x in os.environ.get("VITSCOPE_CLASSROOM_SIZES", "").split(",") if x] or SIZES_ALL
 # The one-step math panel's steps, in order (the contract of a tour file's math= key).
 MATH_STEPS = ["query", "key", "score", "scale", "softmax", "value", "output"]
-
-
-def source(path):
-    with open(os.path.join(SRC, path), encoding="utf-8") as f:
-        return f.read()
-
-
-def window_pages():
-    """The Questions pages the window has, in kPages order."""
-    table = re.search(r"kPages\[\]\s*=\s*\{(.*?)\n\};", source("src/ui/panels/questions_panel.cpp"), re.S).group(1)
-    return re.findall(r'\{"(\w+)",\s*make_\w+\}', table)
 
 
 def tour_steps():

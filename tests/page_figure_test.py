@@ -23,7 +23,7 @@ import tempfile
 import numpy as np
 from PIL import Image
 
-from script_support import BIN, CHELSEA, DOG, MODEL, MODEL_NAME, SRC, Tally
+from script_support import BIN, CHELSEA, DOG, MODEL, MODEL_NAME, Tally, source, window_pages
 
 tally = Tally()
 check = tally.check
@@ -51,17 +51,6 @@ def vitscope(*args):
 def sha(path):
     with open(path, "rb") as f:
         return hashlib.sha256(f.read()).hexdigest()
-
-
-def source(path):
-    with open(os.path.join(SRC, path), encoding="utf-8") as f:
-        return f.read()
-
-
-def window_pages():
-    """The pages the window has, in kPages order."""
-    table = re.search(r"kPages\[\]\s*=\s*\{(.*?)\n\};", source("src/ui/panels/questions_panel.cpp"), re.S).group(1)
-    return re.findall(r'\{"(\w+)",\s*make_\w+\}', table)
 
 
 def page_titles():

@@ -2,6 +2,7 @@
 default model are, and the PASS/FAIL/SKIP tally ending in
 "N passed, M failed, K skipped"."""
 import os
+import re
 
 SRC = os.environ.get("VITSCOPE_SOURCE_DIR") or os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BIN = os.environ.get("VITSCOPE_BIN") or os.path.join(SRC, "build", "vitscope")
@@ -16,6 +17,18 @@ DOG = os.path.join(SRC, "assets", "dog.jpg")
 CHELSEA = os.path.join(SRC, "assets", "chelsea.png")
 # The config files the Hugging Face hub serves (README there), beside the mirror.
 HUB_CONFIGS = os.environ.get("VITSCOPE_HUB_CONFIGS") or os.path.normpath(os.path.join(SRC, "..", "shared", "hub_configs"))
+
+
+def source(path):
+    """A file of the source tree, as text."""
+    with open(os.path.join(SRC, path), encoding="utf-8") as f:
+        return f.read()
+
+
+def window_pages():
+    """The Questions pages the window has, in kPages order."""
+    table = re.search(r"kPages\[\]\s*=\s*\{(.*?)\n\};", source("src/ui/panels/questions_panel.cpp"), re.S).group(1)
+    return re.findall(r'\{"(\w+)",\s*make_\w+\}', table)
 
 
 class Tally:
