@@ -1,10 +1,11 @@
 #include "ui/widgets/number_table.h"
-#include "ui/widgets/imgui_helpers.h"
 
 #include <algorithm>
 #include <cstdarg>
 #include <cstdio>
 #include <string>
+
+#include "ui/widgets/imgui_helpers.h"
 
 namespace ui {
 namespace {
@@ -32,9 +33,9 @@ NumberTable::NumberTable(const Frame& f, const char* id, const char* label, std:
         number_width = ImGui::CalcTextSize(widest).x;
         ImGui::PopFont();
     }
-    // Fixed number columns leave the rest to the label; otherwise every column
-    // takes the table's own sizing policy.
-    // A fixed column is at least as wide as its header's longest word: the header wraps between words.
+    // Fixed number columns leave the rest to the label, each at least as wide
+    // as its header's longest word (the header wraps between words); otherwise
+    // every column takes the table's own sizing policy.
     ImGui::TableSetupColumn(label, widest ? ImGuiTableColumnFlags_WidthStretch : 0);
     for (const char* header : numbers)
         ImGui::TableSetupColumn(header, widest ? ImGuiTableColumnFlags_WidthFixed : 0,
