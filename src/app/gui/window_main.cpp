@@ -508,7 +508,10 @@ int Window::run() {
     std::vector<session::Action> actions;
     while (!s_.quit && !glfwWindowShouldClose(win_)) {
         // Sleep until something happens, unless a script, an animation or a change needs frames.
-        const bool continuous = !script_.finished() || !opt_.frame_stats.empty() || busy_frames_ > 0;
+        // A script runs frame after frame, except while it waits for background work: then the
+        // window draws its progress 30 times a second, as for a person, and leaves the cores to the work.
+        const bool script_running = !script_.finished() && !(script_.waiting() && busy());
+        const bool continuous = script_running || !opt_.frame_stats.empty() || busy_frames_ > 0;
         if (continuous) glfwPollEvents();
         else if (busy()) glfwWaitEventsTimeout(1.0 / 30);   // the spinner and progress bars move
         else glfwWaitEventsTimeout(0.5);

@@ -68,6 +68,8 @@ public:
     // Once per frame: emits the actions of the next command once its wait is over.
     void step(const session::AppState& s, std::vector<session::Action>& out);
     bool finished() const { return next_ >= commands_.size() && !waiting_; }
+    // In a `wait`: for the worker, an experiment or an export to end.
+    bool waiting() const { return waiting_; }
     // The first command that failed (bad patch, timeout); empty while all went well.
     const std::string& error() const { return error_; }
 
