@@ -48,8 +48,7 @@ void HeadsPanel::layer_slider(const Frame& f) {
     ImGui::AlignTextToFramePadding();
     ImGui::TextUnformatted("Layer");
     // The arrows and a slider wide enough for two digits, beside the name when they fit (else below it).
-    same_line_if_fits(2 * ImGui::GetFrameHeight() + ImGui::CalcTextSize("00").x + 2 * ImGui::GetStyle().FramePadding.x +
-                      ImGui::GetStyle().GrabMinSize + f.px(12));
+    same_line_if_fits(2 * ImGui::GetFrameHeight() + button_width("00") + ImGui::GetStyle().GrabMinSize + f.px(12));
     if (ImGui::ArrowButton("##prev", ImGuiDir_Left)) f.emit(session::act::StepLayer{-1});
     ImGui::SameLine(0, f.px(3));
     ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x - ImGui::GetFrameHeight() - f.px(6));

@@ -55,7 +55,7 @@ void PhotoPanel::toolbar(const Frame& f) {
         ImGui::TextUnformatted("—");
     ImGui::PopStyleColor();
     ImGui::PopFont();
-    same_line_if_fits(ImGui::CalcTextSize("CLS (C)").x + 2 * ImGui::GetStyle().FramePadding.x);
+    same_line_if_fits(button_width("CLS (C)"));
     ImGui::BeginDisabled(!t || s.sel.query == 0);
     if (ImGui::SmallButton("CLS (C)")) f.emit(session::act::SelectQuery{0});
     ImGui::EndDisabled();
@@ -118,11 +118,9 @@ void PhotoPanel::photo(const Frame& f, const MapData* map, ImVec2 size, Question
         const ImVec2 a(hit.min.x + c.x * sx, hit.min.y + c.y * sy), b(a.x + c.w * sx, a.y + c.h * sy);
         dl->AddRect(a, b, IM_COL32(255, 214, 90, 220), 0, 0, f.px(1.5f));
         // The longest name that fits the square (small photos on narrow panels: the grid alone).
-        char label[96];
-        for (const char* format : {"model input: %d×%d patches", "input: %d×%d", "%d×%d"}) {
-            std::snprintf(label, sizeof label, format, t->grid, t->grid);
-            if (ImGui::CalcTextSize(label).x + f.px(10) <= b.x - a.x) break;
-        }
+        const std::string grid = std::to_string(t->grid) + "×" + std::to_string(t->grid);
+        const std::string name = first_that_fits({"model input: " + grid + " patches", "input: " + grid, grid}, b.x - a.x - f.px(10));
+        const char* label = name.c_str();
         const ImVec2 ls = ImGui::CalcTextSize(label);
         const ImVec2 lp(a.x + f.px(4), a.y > hit.min.y + ls.y + f.px(4) ? a.y - ls.y - f.px(2) : a.y + f.px(3));
         dl->AddRectFilled(ImVec2(lp.x - f.px(3), lp.y - f.px(1)), ImVec2(lp.x + ls.x + f.px(3), lp.y + ls.y + f.px(1)),

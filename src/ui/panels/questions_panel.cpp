@@ -144,7 +144,7 @@ void QuestionsPanel::draw(const Frame& f) {
     if (shown) {
         // Above the page, on the right: the page as a PNG, drawn as it is here.
         const char* label = "Export figure";
-        const float button_w = ImGui::CalcTextSize(label).x + 2 * ImGui::GetStyle().FramePadding.x;
+        const float button_w = button_width(label);
         ImGui::SetCursorPosX(ImGui::GetCursorPosX() + std::max(0.f, ImGui::GetContentRegionAvail().x - button_w));
         if (ImGui::SmallButton(label)) f.emit(session::act::ExportQuestionFigure{"", shown->name});
         tooltip("Save this page as a PNG figure in the export folder, with the model, photo and selection in its "

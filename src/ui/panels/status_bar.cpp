@@ -81,6 +81,7 @@ void status_bar(const Frame& f, float height) {
         for (int p = 0; p < 5 && width() > room; ++p)
             for (size_t i = 0; i < pieces.size(); ++i)
                 if (pieces[i].priority == p) shown[i] = false;
+        const float used = width();
         bool first = true;
         for (size_t i = 0; i < pieces.size(); ++i) {
             if (!shown[i]) continue;
@@ -90,7 +91,10 @@ void status_bar(const Frame& f, float height) {
                 ImGui::SameLine(0, 0);
             }
             first = false;
-            const std::string text = pieces[i].priority == 5 ? tail_within(pieces[i].text, room - (width() - ImGui::CalcTextSize(pieces[i].text.c_str()).x)) : pieces[i].text;
+            // The message (priority 5) takes what the others leave, shortened from its start.
+            const std::string text = pieces[i].priority == 5
+                                         ? tail_within(pieces[i].text, room - (used - ImGui::CalcTextSize(pieces[i].text.c_str()).x))
+                                         : pieces[i].text;
             ImGui::TextColored(pieces[i].colour, "%s", text.c_str());
         }
     }

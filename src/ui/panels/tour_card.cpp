@@ -87,7 +87,7 @@ void navigation(const Frame& f, int i, int n) {
     } else if (ImGui::Button("Finish")) {
         f.emit(ExitTour{});
     }
-    same_line_if_fits(ImGui::CalcTextSize("Exit the tour").x + 2 * ImGui::GetStyle().FramePadding.x);
+    same_line_if_fits(button_width("Exit the tour"));
     if (ImGui::Button("Exit the tour")) f.emit(ExitTour{});
     same_line_if_fits(ImGui::CalcTextSize("← →  Esc").x);
     ImGui::TextColored(colors::muted, "← →  Esc");

@@ -103,7 +103,7 @@ void WhatIfPanel::draw(const Frame& f) {
         if (distribution) {
             char text[64];
             std::snprintf(text, sizeof text, "Σ = %.4f · max %.3f", sum.sum, sum.max);
-            text_wrapped_at_spaces(ImGui::GetStyleColorVec4(ImGuiCol_Text), text, card_w);
+            text_wrapped_at_spaces(text, card_w);
             ImGui::Text("spread ≈ %.1f keys", sum.effective_keys);
         } else {
             ImGui::TextColored(colors::error, "Σ = %.1f, not 1", sum.sum);

@@ -30,11 +30,10 @@ void cls_token_norms_section(const Frame& f) {
                   "there. Weight on them is weight on that stored information, not on the pixels under them.",
                   vit::kHighNormRatio);
     note(text);
-    // Six columns share a wide panel; a narrow one (classroom type) scrolls them sideways instead of cutting them.
-    const bool narrow = ImGui::GetContentRegionAvail().x < f.px(620);
-    const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH |
-                                  (narrow ? ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_ScrollX : ImGuiTableFlags_SizingStretchProp);
-    if (!ImGui::BeginTable("##norms", 6, flags, ImVec2(0, narrow ? table_height(static_cast<int>(norms.size()) + 2) : 0))) return;
+    bool narrow = false;
+    if (!begin_table_fitting(f, "##norms", 6, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH, 620,
+                             static_cast<int>(norms.size()) + 2, &narrow))
+        return;
     ImGui::TableSetupColumn("layer", ImGuiTableColumnFlags_WidthFixed);  // as wide as its name
     ImGui::TableSetupColumn("median patch norm");
     ImGui::TableSetupColumn("largest / median");

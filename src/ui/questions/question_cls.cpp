@@ -31,7 +31,7 @@ namespace {
 void on_cls_itself(float weight, float width) {
     char text[48];
     std::snprintf(text, sizeof text, "on CLS itself: %.3f", weight);
-    text_wrapped_at_spaces(ImGui::GetStyleColorVec4(ImGuiCol_Text), text, width);
+    text_wrapped_at_spaces(text, width);
 }
 
 class ClsView : public QuestionView {

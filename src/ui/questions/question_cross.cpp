@@ -71,7 +71,7 @@ void CrossView::output(const Frame& f, const vit::CrossAttentionRow& r, float w)
     std::snprintf(softmax, sizeof softmax, "softmax over B's %d tokens: Σ = %.4f · largest %.4f on B's %s · spread ≈ %.1f "
                   "keys · on B's CLS %.4f", b.tokens, sum.sum, sum.max, vit::token_name(b, sum.argmax).c_str(),
                   sum.effective_keys, r.weights[0]);
-    text_wrapped_at_spaces(ImGui::GetStyleColorVec4(ImGuiCol_Text), softmax);
+    text_wrapped_at_spaces(softmax);
     ImGui::PopFont();
 
     evidence_heading(f, "What the query takes home: Σⱼ aᵢⱼ vⱼ");
@@ -93,7 +93,7 @@ void CrossView::output(const Frame& f, const vit::CrossAttentionRow& r, float w)
     std::snprintf(text, sizeof text, "‖Σ a·v from B‖ = %.3f   ‖oᵢ on A‖ = %.3f   (%d numbers each)", r.output.norm(),
                   own.norm(), d);
     ImGui::PushFont(f.fonts.mono);
-    text_wrapped_at_spaces(ImGui::GetStyleColorVec4(ImGuiCol_Text), text);
+    text_wrapped_at_spaces(text);
     ImGui::PopFont();
 }
 

@@ -42,10 +42,8 @@ void convolution_window(const Frame& f, const vit::Trace& t, int query, ImVec2 o
     dl->AddRect(ImVec2(a.x - f.px(1), a.y - f.px(1)), ImVec2(b.x + f.px(1), b.y + f.px(1)), IM_COL32(0, 0, 0, 200), 0, 0, f.px(4));
     dl->AddRect(a, b, colour, 0, 0, f.px(2));
     // The longest name that fits the grid (small photos on narrow panels: shorter).
-    const float grid_w = t.grid * cell.x;
-    const char* label = "";
-    for (const char* name : {"3 × 3 convolution's reach", "3 × 3 reach", "3 × 3"})
-        if (label = name; ImGui::CalcTextSize(name).x + f.px(8) <= grid_w) break;
+    const std::string name = first_that_fits({"3 × 3 convolution's reach", "3 × 3 reach", "3 × 3"}, t.grid * cell.x - f.px(8));
+    const char* label = name.c_str();
     const ImVec2 ls = ImGui::CalcTextSize(label);
     // Below the square, or above it near the bottom edge; kept inside the grid.
     const float grid_right = origin.x + t.grid * cell.x, grid_bottom = origin.y + t.grid * cell.y;

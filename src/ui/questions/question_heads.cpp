@@ -149,7 +149,7 @@ void HeadsView::head_removal(const Frame& f) {
     for (int h = 0; h < heads && !f.figure; ++h) {  // buttons: not in a figure for print
         char label[32];
         std::snprintf(label, sizeof label, "Remove head %d", h);
-        if (h) same_line_if_fits(ImGui::CalcTextSize(label).x + 2 * ImGui::GetStyle().FramePadding.x);
+        if (h) same_line_if_fits(button_width(label));
         const bool chosen = h == removed_head_;
         if (chosen) ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyleColorVec4(ImGuiCol_ButtonActive));
         if (ImGui::Button(label)) {

@@ -153,7 +153,7 @@ void PositionView::draw(const Frame& f) {
                       "%.2f for positions %d or more apart): its position embeddings did not learn the grid's "
                       "geometry this way.",
                       structure_.neighbours, structure_.far, vit::kFarPositions);
-    text_wrapped_at_spaces(ImGui::GetStyleColorVec4(ImGuiCol_Text), said);
+    text_wrapped_at_spaces(said);
     small_maps(f, t, w);
 }
 

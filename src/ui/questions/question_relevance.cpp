@@ -184,11 +184,8 @@ void RelevanceView::curves(const Frame& f, const vit::RelevanceStudy& study, con
         if (!positive) ImGui::SameLine(0, gap);
         plot(f, positive ? "##positive" : "##negative", ImVec2(w, f.px(190)), axes, series);
     }
-    // A narrow panel (classroom type) scrolls the table sideways rather than cut its headers' words.
-    const bool narrow = ImGui::GetContentRegionAvail().x < f.px(560);
-    const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV |
-                                  (narrow ? ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_ScrollX : ImGuiTableFlags_SizingStretchProp);
-    if (ImGui::BeginTable("##areas", 3, flags, ImVec2(0, narrow ? table_height(static_cast<int>(std::size(kMethods)) + 3) : 0))) {
+    if (begin_table_fitting(f, "##areas", 3, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV, 560,
+                            static_cast<int>(std::size(kMethods)) + 3)) {
         ImGui::TableSetupColumn("map", ImGuiTableColumnFlags_WidthFixed);  // as wide as the longest name: the numbers share the rest
         ImGui::TableSetupColumn("area x 100, most relevant first (lower is better)");
         ImGui::TableSetupColumn("least relevant first (higher is better)");

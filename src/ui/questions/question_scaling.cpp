@@ -74,7 +74,7 @@ void ScalingView::draw(const Frame& f) {
     char spread[160];
     std::snprintf(spread, sizeof spread, "spread (std) of q·k: %.2f     of q·k/√dₖ: %.2f     √dₖ = %.0f", histogram_.raw_std,
                   histogram_.scaled_std, sqrt_dk);
-    text_wrapped_at_spaces(ImGui::GetStyleColorVec4(ImGuiCol_Text), spread);
+    text_wrapped_at_spaces(spread);
     // What the spread beside it supports: "near unit spread" only when it is.
     char said[320];
     if (vit::near_unit_spread(histogram_.scaled_std))

@@ -12,7 +12,7 @@ void evidence_heading(const Frame& f, const char* text) {
     ImGui::Spacing();
     ImGui::PushFont(f.fonts.bold);
     // Narrow windows: the heading wraps between words rather than running off the page.
-    text_wrapped_at_spaces(ImGui::GetStyleColorVec4(ImGuiCol_Text), text);
+    text_wrapped_at_spaces(text);
     ImGui::PopFont();
 }
 
@@ -35,6 +35,14 @@ void computing_note(const char* what) {
 float table_height(int lines) {
     const ImGuiStyle& st = ImGui::GetStyle();
     return lines * (ImGui::GetTextLineHeight() + 2 * st.CellPadding.y) + st.ScrollbarSize + st.CellPadding.y;
+}
+
+bool begin_table_fitting(const Frame& f, const char* id, int columns, ImGuiTableFlags flags, float min_width, int lines,
+                         bool* narrow) {
+    const bool scrolls = ImGui::GetContentRegionAvail().x < f.px(min_width);
+    if (narrow) *narrow = scrolls;
+    flags |= scrolls ? ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_ScrollX : ImGuiTableFlags_SizingStretchProp;
+    return ImGui::BeginTable(id, columns, flags, ImVec2(0, scrolls ? table_height(lines) : 0));
 }
 
 std::string experiment_key(const Frame& f, const std::string& name) {

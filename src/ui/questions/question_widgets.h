@@ -24,6 +24,13 @@ void note(const char* text);
 // room for a horizontal scroll bar: a table that scrolls sideways needs its height given.
 float table_height(int lines);
 
+// BeginTable for a table whose columns share the page's width, or, on a page
+// narrower than `min_width` logical pixels (classroom type), keep their own
+// widths and scroll sideways (`lines` tall) rather than cut their headers.
+// *narrow (when given) says which.
+bool begin_table_fitting(const Frame& f, const char* id, int columns, ImGuiTableFlags flags, float min_width, int lines,
+                         bool* narrow = nullptr);
+
 // A Run button for an experiment (key, job), its progress bar while it runs
 // (with Cancel), and its error if it failed. Returns true when its result is there.
 // In a figure (Frame::figure) no button: a missing result is asked for by

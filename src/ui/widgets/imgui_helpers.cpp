@@ -77,6 +77,10 @@ void text_wrapped_at_spaces(const ImVec4& colour, const char* text, float width)
     ImGui::EndGroup();
 }
 
+void text_wrapped_at_spaces(const char* text, float width) {
+    text_wrapped_at_spaces(ImGui::GetStyleColorVec4(ImGuiCol_Text), text, width);
+}
+
 void text_in_cell(const ImVec4& colour, const std::string& text) {
     const float width = ImGui::GetContentRegionAvail().x;
     const ImFont* font = ImGui::GetFont();
@@ -111,7 +115,7 @@ void wrapped_headers_row() {
             // ideal width, as TableHeader's does.
             ImGuiTableColumn& column = table->Columns[c];
             column.ContentMaxXHeadersIdeal = std::max(column.ContentMaxXHeadersIdeal, ImGui::GetCursorScreenPos().x + one_line);
-            text_wrapped_at_spaces(ImGui::GetStyleColorVec4(ImGuiCol_Text), name);
+            text_wrapped_at_spaces(name);
         }
         ImGui::PopID();
     }
@@ -124,6 +128,14 @@ void same_line_if_fits(float width) {
 
 float check_width(const char* label) {
     return ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize(label).x;
+}
+
+float button_width(const char* label) { return ImGui::CalcTextSize(label).x + 2 * ImGui::GetStyle().FramePadding.x; }
+
+std::string first_that_fits(const std::vector<std::string>& names, float width) {
+    for (const std::string& name : names)
+        if (ImGui::CalcTextSize(name.c_str()).x <= width) return name;
+    return names.back();
 }
 
 void step_heading(const Frame& f, const char* number, const char* title, const char* plain) {

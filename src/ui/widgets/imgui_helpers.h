@@ -20,8 +20,10 @@ void step_heading(const Frame& f, const char* number, const char* title, const c
 // The lines of `text` in `font` at most `width` wide, broken at spaces only
 // (ImGui's own wrapping also breaks after '.', which splits numbers: "0." / "2%").
 std::vector<std::string> wrapped_lines(const std::string& text, const ImFont* font, float width);
-// Text wrapped at the content region's edge (or `width` when given), at spaces only.
+// Text wrapped at the content region's edge (or `width` when given), at spaces only;
+// in the text colour when no colour is given.
 void text_wrapped_at_spaces(const ImVec4& colour, const char* text, float width = 0);
+void text_wrapped_at_spaces(const char* text, float width = 0);
 // The same for a table cell, where a word wider than the cell (a long class
 // name) is shortened with "…"; the caller's tooltip carries it whole.
 void text_in_cell(const ImVec4& colour, const std::string& text);
@@ -36,6 +38,12 @@ void wrapped_headers_row();
 void same_line_if_fits(float width);
 // The width of a checkbox or radio button with this label.
 float check_width(const char* label);
+// The width of a button with this label.
+float button_width(const char* label);
+
+// The first of `names` that is at most `width` wide, else the last: a label
+// that shortens to fit what it names.
+std::string first_that_fits(const std::vector<std::string>& names, float width);
 
 // The orange label every what-if carries.
 void whatif_badge(const Frame& f, const char* text);

@@ -51,7 +51,7 @@ void NumberTable::row(const char* label, std::optional<ImVec4> colour) {
     ImGui::TableNextRow();
     ImGui::TableNextColumn();
     if (colour) ImGui::PushStyleColor(ImGuiCol_Text, *colour);
-    if (wrap_labels_) text_wrapped_at_spaces(ImGui::GetStyleColorVec4(ImGuiCol_Text), label);
+    if (wrap_labels_) text_wrapped_at_spaces(label);
     else ImGui::TextUnformatted(label);
     if (colour) ImGui::PopStyleColor();
 }
