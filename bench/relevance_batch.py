@@ -32,11 +32,12 @@ def top1(binary, photo):
     return label, float(prob)
 
 
-def areas(binary, photo, label, seed, tmp):
-    path = os.path.join(tmp, "curves.csv")
+def areas(binary, photo, label, seed, path):
     start = time.monotonic()
-    subprocess.run([binary, "explain", photo, "--question", "perturbation", "--class", label, "--seed", str(seed),
-                    "--csv", path], capture_output=True, text=True, check=True)
+    run = subprocess.run([binary, "explain", photo, "--question", "perturbation", "--class", label, "--seed", str(seed),
+                          "--csv", path], capture_output=True, text=True)
+    if run.returncode != 0:
+        sys.exit(f"{os.path.basename(photo)}: {run.stderr.strip()}")
     seconds = time.monotonic() - start
     curves = {}
     with open(path, newline="", encoding="utf-8") as f:
@@ -56,9 +57,10 @@ def main():
     photos = a.photos or sorted(glob.glob(os.path.join(folder, "*.[jp][pn]g")))
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
-        for photo in photos:
+        for index, photo in enumerate(photos):
             label, p = top1(a.bin, photo)
-            area, seconds = areas(a.bin, photo, label, a.seed, tmp)
+            # vitscope never replaces a file without --force: one CSV a photo.
+            area, seconds = areas(a.bin, photo, label, a.seed, os.path.join(tmp, f"curves-{index}.csv"))
             rows.append(area)
             print(f"{os.path.basename(photo):14s} {label[:28]:28s} p={p:.3f}  ({seconds:.1f} s)")
             for order in ("positive", "negative"):
