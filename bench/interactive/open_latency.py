@@ -38,6 +38,8 @@ def main():
         print("    of which the forward pass:                    ", spread([o["forward_ms"] for o in opens]))
         print("    open -> start of the frame adopting the trace:", spread([o["to_trace_frame_ms"] for o in opens]))
         print("    that frame (every map drawn again):           ", spread([o["frame_ms"] for o in opens]))
+        print("  frames drawn while the worker ran (each takes cores from it):",
+              spread([o.get("frames_while_working", 0) for o in opens], unit="frames"))
         print("  frames from the trace's arrival to every map drawn:", sorted({o["frames_after_trace"] for o in opens}),
               "  maps per frame:", sorted({o["maps"] for o in opens}))
         for o in opens:

@@ -101,6 +101,7 @@ void InteractionTiming::frame_end(const session::AppState& s, const ui::MapTally
             x.forward_ms = 1000.0 * s.trace()->seconds;
             x.frame_ms = ms_between(began, end);
             x.frames_after_trace = o.frames - o.adopted_frame + 1;
+            x.frames_while_working = o.adopted_frame - 1;
             x.maps = maps.shown;
             x.photo = std::filesystem::path(s.loaded.image_path).filename().string();
             x.input_px = s.loaded.input ? s.loaded.input->size : 0;
@@ -118,6 +119,7 @@ nlohmann::json InteractionTiming::json() {
     for (const Sample& x : opens_)
         opens.push_back({{"ms", x.ms}, {"to_trace_frame_ms", x.to_trace_frame_ms}, {"forward_ms", x.forward_ms},
                          {"frame_ms", x.frame_ms}, {"frames_after_trace", x.frames_after_trace},
+                         {"frames_while_working", x.frames_while_working},
                          {"settled_frames", x.settled_frames}, {"maps", x.maps}, {"photo", x.photo},
                          {"input_px", x.input_px}, {"rss_kib", x.rss_kib}, {"heap_in_use_kib", x.heap_kib},
                          {"worker_ran", x.worker_ran}});

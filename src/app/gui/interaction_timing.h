@@ -40,6 +40,7 @@ private:
         double forward_ms = 0;         // an open: the forward pass (vit::Trace::seconds)
         int frames = 0;                // a select: the last of the watched frames that changed a map
         int frames_after_trace = 0;    // an open: frames from the trace's arrival to every map drawn from it
+        int frames_while_working = 0;  // an open: frames drawn before the trace arrived (each took cores from it)
         int settled_frames = 0;        // an open: the same as frames, from that frame on
         int maps = 0, maps_rendered = 0;
         int query = -1, input_px = 0;

@@ -53,6 +53,15 @@ using Clock = std::chrono::steady_clock;
 
 constexpr float kClassroomScale = 1.5f;
 
+// While the model or an experiment works, the window redraws its spinner and
+// progress bars, but drawing takes at most an eighth of the time: a frame that
+// costs 30 ms (a 1080p window under a software renderer) is drawn about 4
+// times a second, a GPU's 2 ms frame 30 times. Each frame drawn beside the work
+// takes cores from it; input and the work's "done" still wake the loop at once.
+double busy_frame_interval(float frame_ms) {
+    return std::clamp(7.0 * frame_ms / 1000.0, 1.0 / 30, 0.25);
+}
+
 std::string g_glfw_error;   // GLFW reports errors through a callback without user data
 void on_glfw_error(int, const char* text) { g_glfw_error = text ? text : "unknown GLFW error"; }
 
@@ -509,11 +518,14 @@ int Window::run() {
     while (!s_.quit && !glfwWindowShouldClose(win_)) {
         // Sleep until something happens, unless a script, an animation or a change needs frames.
         // A script runs frame after frame, except while it waits for background work: then the
-        // window draws its progress 30 times a second, as for a person, and leaves the cores to the work.
+        // window draws its progress as for a person, and leaves the cores to the work.
         const bool script_running = !script_.finished() && !(script_.waiting() && busy());
-        const bool continuous = script_running || !opt_.frame_stats.empty() || busy_frames_ > 0;
+        // A change settles over a few frames (hover, popups closing); once work has started,
+        // the frame that showed the change is enough and the rest come paced.
+        if (busy()) busy_frames_ = 0;
+        const bool continuous = script_running || busy_frames_ > 0;
         if (continuous) glfwPollEvents();
-        else if (busy()) glfwWaitEventsTimeout(1.0 / 30);   // the spinner and progress bars move
+        else if (busy()) glfwWaitEventsTimeout(busy_frame_interval(s_.frame_ms));
         else glfwWaitEventsTimeout(0.5);
         busy_frames_ = std::max(0, busy_frames_ - 1);
         // Woken by the timeout with nothing new: the picture is still right.
