@@ -44,9 +44,9 @@ long heap_in_use_kib() {
 #endif
 }
 
-void InteractionTiming::opened(const session::AppState& s) {
+void InteractionTiming::opened(const session::AppState& s, const char* kind) {
     close_watch();
-    open_ = Open{Clock::now(), s.loaded.generation};
+    open_ = Open{Clock::now(), kind, s.loaded.generation};
 }
 
 void InteractionTiming::selected(const session::AppState& s) {
@@ -104,6 +104,7 @@ void InteractionTiming::frame_end(const session::AppState& s, const ui::MapTally
             x.frames_while_working = o.adopted_frame - 1;
             x.maps = maps.shown;
             x.photo = std::filesystem::path(s.loaded.image_path).filename().string();
+            x.kind = o.kind;
             x.input_px = s.loaded.input ? s.loaded.input->size : 0;
             x.rss_kib = resident_kib();
             x.heap_kib = heap_in_use_kib();
@@ -120,7 +121,7 @@ nlohmann::json InteractionTiming::json() {
         opens.push_back({{"ms", x.ms}, {"to_trace_frame_ms", x.to_trace_frame_ms}, {"forward_ms", x.forward_ms},
                          {"frame_ms", x.frame_ms}, {"frames_after_trace", x.frames_after_trace},
                          {"frames_while_working", x.frames_while_working},
-                         {"settled_frames", x.settled_frames}, {"maps", x.maps}, {"photo", x.photo},
+                         {"settled_frames", x.settled_frames}, {"maps", x.maps}, {"photo", x.photo}, {"kind", x.kind},
                          {"input_px", x.input_px}, {"rss_kib", x.rss_kib}, {"heap_in_use_kib", x.heap_kib},
                          {"worker_ran", x.worker_ran}});
     for (const Sample& x : selects_)

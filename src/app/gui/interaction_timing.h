@@ -20,8 +20,9 @@ class InteractionTiming {
 public:
     using Clock = std::chrono::steady_clock;
 
-    // The window handled File > Open image (the worker has the request).
-    void opened(const session::AppState& s);
+    // The window handled File > Open image ("open") or a new input size
+    // ("size"): the worker has the request.
+    void opened(const session::AppState& s, const char* kind);
     // The window applied a new query.
     void selected(const session::AppState& s);
     // After each frame's swap: what the maps did in it, and when it began.
@@ -47,6 +48,7 @@ private:
         bool query_shown = false, worker_ran = false;
         long rss_kib = 0, heap_kib = 0;   // an open: resident_kib() and heap_in_use_kib() at its first complete frame
         std::string photo;
+        std::string kind;              // an open: "open" (a photo) or "size" (a new input size)
     };
     // Frames after an open's first complete frame, or after a select, watched
     // for maps that render again (a layout or cache a frame late).
@@ -59,6 +61,7 @@ private:
     };
     struct Open {
         Clock::time_point t0;
+        std::string kind;
         int generation = 0;          // the loaded set's when the photo was asked for
         int frames = 0;              // frames since (the worker runs meanwhile)
         int adopted_frame = -1;      // the frame that swapped the new trace in

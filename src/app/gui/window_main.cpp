@@ -403,7 +403,7 @@ void Window::handle(const session::Action& a) {
         if (auto* x = std::get_if<session::act::OpenImage>(&a)) {
             worker_->submit({"", x->path, ""});
             s_.work.busy = true;  // at once, so a script waiting for the worker sees it
-            if (timing) stats_.interaction.opened(s_);
+            if (timing) stats_.interaction.opened(s_, "open");
         } else if (auto* x = std::get_if<session::act::OpenModel>(&a)) {
             worker_->submit({x->dir, "", ""});
             s_.work.busy = true;
@@ -417,6 +417,7 @@ void Window::handle(const session::Action& a) {
         } else if (auto* x = std::get_if<session::act::SetInputSize>(&a)) {
             worker_->submit({"", "", "", x->px});
             s_.work.busy = true;
+            if (timing) stats_.interaction.opened(s_, "size");
         } else if (auto* x = std::get_if<session::act::Screenshot>(&a)) {
             const std::string path = x->path.empty() ? unique_path(s_.export_dir, session::selection_slug(s_) + "_window", ".png") : x->path;
             vit::check_output(path, session::output_rules(s_, x->replace));  // now, so the question comes at once
@@ -522,7 +523,7 @@ int Window::run() {
         const bool script_running = !script_.finished() && !(script_.waiting() && busy());
         // A change settles over a few frames (hover, popups closing); once work has started,
         // the frame that showed the change is enough and the rest come paced.
-        if (busy()) busy_frames_ = 0;
+        if (busy()) busy_frames_ = std::min(busy_frames_, 1);
         const bool continuous = script_running || busy_frames_ > 0;
         if (continuous) glfwPollEvents();
         else if (busy()) glfwWaitEventsTimeout(busy_frame_interval(s_.frame_ms));
