@@ -49,7 +49,7 @@ TEST_P(ThemeContrast, TextAgainstItsBackgroundsIsAtLeastAA) {
     const ImVec4 row_alt = over(c[ImGuiCol_TableRowBgAlt], window);  // every other table row
     const ImVec4 bar = p.bar_bg, card = over(p.card_bg, window);
     // The colours secondary text is drawn in, and where.
-    const std::vector<std::pair<std::string, std::pair<ImVec4, ImVec4>>> pairs = {
+    std::vector<std::pair<std::string, std::pair<ImVec4, ImVec4>>> pairs = {
         {"muted on the window", {ui::colors::muted, window}},
         {"muted on a table's alternate row", {ui::colors::muted, row_alt}},
         {"muted on the status bar", {ui::colors::muted, bar}},
@@ -66,6 +66,8 @@ TEST_P(ThemeContrast, TextAgainstItsBackgroundsIsAtLeastAA) {
         {"equations on the window", {ui::colors::strong, window}},
         {"error banner text", {p.error_text, p.error_bg}},
     };
+    // A plot's series: lines and dots, and their names in the legend and tables.
+    for (int i = 0; i < 5; ++i) pairs.push_back({"plot series " + std::to_string(i) + " on the window", {ui::colors::series[i], window}});
     for (const auto& [what, colours] : pairs) {
         const double ratio = contrast(colours.first, colours.second);
         EXPECT_GE(ratio, 4.5) << what;
@@ -78,6 +80,7 @@ TEST_P(ThemeContrast, PanelsUseTheAppliedThemesColours) {
     const ui::Palette& p = ui::palette(GetParam());
     EXPECT_EQ(ui::colors::muted.x, p.muted.x);
     EXPECT_EQ(ui::colors::whatif.y, p.whatif.y);
+    EXPECT_EQ(ui::colors::series[3].x, p.series[3].x);
     // Light means a light window and dark text; dark the reverse.
     const ImVec4* c = ImGui::GetStyle().Colors;
     const bool light = GetParam() == ui::Theme::Light;

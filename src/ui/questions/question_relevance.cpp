@@ -31,22 +31,22 @@ struct MethodInfo {
     const char* title;    // above its map and in the legend
     const char* what;     // under its map
     bool class_specific;
-    ImVec4 colour;
+    int series;           // its colour: colors::series[series]
 };
 constexpr int kMaps = 4;
 const MethodInfo kMethods[] = {
     {"attention_last", "Last layer's attention", "CLS's weights in the last layer, mean of the heads. The same for every class.",
-     false, {0.62f, 0.64f, 0.68f, 1.f}},
+     false, 0},
     {"rollout", "Attention rollout", "CLS's row of rollout through every layer (a model of the flow). The same for every class.",
-     false, {0.35f, 0.65f, 1.00f, 1.f}},
+     false, 1},
     {"grad_rollout", "Gradient-weighted rollout",
      "Each layer's weights times d logit / d weight, negatives dropped, heads averaged, rolled out (Chefer et al. 2021). "
      "For this class.",
-     true, {0.45f, 0.85f, 0.50f, 1.f}},
+     true, 2},
     {"occlusion", "Occlusion",
      "How much p(class) drops when that patch alone is set to 0 (one forward pass per patch). For this class.", true,
-     {1.00f, 0.66f, 0.20f, 1.f}},
-    {"random", "Random order", "The baseline: patches in a seeded random order.", false, {0.85f, 0.35f, 0.75f, 1.f}},
+     3},
+    {"random", "Random order", "The baseline: patches in a seeded random order.", false, 4},
 };
 
 const char* title_of(const std::string& method) {
@@ -172,7 +172,7 @@ void RelevanceView::curves(const Frame& f, const vit::RelevanceStudy& study, con
             if (c.positive != positive) continue;
             PlotSeries line{PlotSeries::Kind::Line, title_of(c.method), {}, c.probability, {}};
             for (const MethodInfo& m : kMethods)
-                if (c.method == m.method) line.color = m.colour;
+                if (c.method == m.method) line.color = colors::series[m.series];
             for (size_t i = 0; i < c.probability.size(); ++i) line.x.push_back(static_cast<double>(i) / vit::kPerturbationSteps);
             series.push_back(std::move(line));
         }
@@ -193,7 +193,7 @@ void RelevanceView::curves(const Frame& f, const vit::RelevanceStudy& study, con
         for (const MethodInfo& m : kMethods) {
             ImGui::TableNextRow();
             ImGui::TableNextColumn();
-            ImGui::TextColored(m.colour, "%s", m.title);
+            ImGui::TextColored(colors::series[m.series], "%s", m.title);
             ImGui::PushFont(f.fonts.mono);
             for (bool positive : {true, false}) {
                 ImGui::TableNextColumn();

@@ -25,6 +25,10 @@ struct Palette {
     ImVec4 error_text;  // the error banner's text
     ImVec4 card_bg;     // the tour's card
     ImVec4 bar_bg;      // the status bar
+    // A plot's data series and their names in its legend and tables: five
+    // distinct hues, each readable as text on the window (grey, blue, green,
+    // orange, magenta).
+    ImVec4 series[5];
 };
 
 const Palette& palette(Theme theme);
@@ -50,6 +54,7 @@ inline const ImVec4& error_bg = detail::shown.error_bg;
 inline const ImVec4& error_text = detail::shown.error_text;
 inline const ImVec4& card_bg = detail::shown.card_bg;
 inline const ImVec4& bar_bg = detail::shown.bar_bg;
+inline const ImVec4 (&series)[5] = detail::shown.series;
 }  // namespace colors
 
 }  // namespace ui
