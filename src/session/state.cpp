@@ -167,6 +167,8 @@ bool apply(AppState& s, const Action& a) {
             [&](const act::SetPageTargets& x) { s.reported.page_targets = x.targets; return true; },
             [&](const act::SetTourOfferButtons& x) { s.reported.tour_offer_buttons = x.buttons; return true; },
             [&](const act::SetPredictButtons& x) { s.reported.predict_buttons = x.buttons; return true; },
+            [&](const act::SetReplaceButtons& x) { s.reported.replace_buttons = x.buttons; return true; },
+            [&](const act::SetPageExportButton& x) { s.reported.page_export_button = x.button; return true; },
             [&](const act::SetHeadThumbs& x) { s.reported.head_thumbs = x.rects; return true; },
             [&](const act::ShowHelp& x) { s.show_help = x.show; return true; },
             [&](const act::StartTour& x) {
@@ -242,7 +244,7 @@ bool apply(AppState& s, const Action& a) {
                 return !x.take;  // taking it: the window reads the tour (OpenTour)
             },
             [&](const act::ShowTab& x) {
-                if (x.tab != s.tab) s.reported.page_targets.clear();  // only the page on screen can be clicked
+                if (x.tab != s.tab) s.reported.page_targets.clear(), s.reported.page_export_button.clear();  // only the page on screen can be clicked
                 s.tab = x.tab;
                 return true;
             },
@@ -379,6 +381,7 @@ std::string state_json(const AppState& s) {
     j["image"] = s.loaded.image_path;
     j["model"] = s.loaded.model_dir;
     j["last_error"] = s.last_error;
+    j["status"] = s.status;
     j["busy"] = s.work.busy;
     j["experiment_running"] = s.experiments.running;
     j["experiment_results"] = [&] {
@@ -404,6 +407,9 @@ std::string state_json(const AppState& s) {
     j["page_targets"] = by_name(s.reported.page_targets);
     j["tour_offer_buttons"] = by_name(s.reported.tour_offer_buttons);
     j["predict_buttons"] = by_name(s.reported.predict_buttons);
+    j["replace_question"] = s.replace_question;
+    j["replace_buttons"] = by_name(s.reported.replace_buttons);
+    j["page_export_button"] = by_name(s.reported.page_export_button);
     j["temperature"] = s.temperature;
     j["style"] = {{"colormap", gfx::name_of(s.style.colormap)}, {"normalization", gfx::name_of(s.style.normalization)},
                   {"opacity", s.style.opacity},                {"fade", s.style.fade},
@@ -416,6 +422,7 @@ std::string state_json(const AppState& s) {
     j["math_step"] = s.math_step;
     j["theme"] = theme_name(s.theme);
     j["clipped_text"] = s.clipped_text;
+    j["longest_text"] = s.longest_text;
     j["recording_sweep_path"] = s.sweep_path.recording;
     j["sweep_path"] = json::array();
     for (int token : s.sweep_path.tokens) j["sweep_path"].push_back({t ? t->row_of(token) : -1, t ? t->col_of(token) : -1});

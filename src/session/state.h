@@ -133,6 +133,7 @@ struct AppState {
     // · text"): cut by their window, column or cell, or broken inside a word.
     // Filled by the window when it writes a state file; empty otherwise.
     std::vector<std::string> clipped_text;
+    size_t longest_text = 0;          // bytes of the longest text one item drew (the same audit)
     // File > Record a sweep path: while on, every patch selected as the query
     // joins the path File > Export sweep (GIF) follows.
     struct SweepPath {
@@ -191,6 +192,8 @@ struct AppState {
         std::vector<PageTarget> page_targets;           // points a page can be clicked on (the heads page's dots)
         std::vector<PageTarget> tour_offer_buttons;     // the first run's offer: its two buttons
         std::vector<PageTarget> predict_buttons;        // classroom mode's Predict / Reveal / ... buttons
+        std::vector<PageTarget> replace_buttons;        // the replace question's "replace" and "keep" buttons
+        std::vector<PageTarget> page_export_button;     // the Questions page's Export figure button
     } reported;
     bool text_input = false;          // a text field has the keyboard (the file browser's path)
     float frame_ms = 0;               // smoothed frame time
@@ -223,6 +226,8 @@ struct SetHeadThumbs { std::vector<std::array<float, 4>> rects; };  // where the
 struct SetPageTargets { std::vector<PageTarget> targets; };  // where a page drew its clickable points
 struct SetTourOfferButtons { std::vector<PageTarget> buttons; };  // where the first run's offer drew its buttons
 struct SetPredictButtons { std::vector<PageTarget> buttons; };    // where the predict bar drew its buttons
+struct SetReplaceButtons { std::vector<PageTarget> buttons; };    // where the replace question drew its buttons
+struct SetPageExportButton { std::vector<PageTarget> button; };   // where the Questions page's Export figure is
 struct SetInputSize { int px; };               // the model input's side (0: the model's own); the worker re-runs
 struct ShowHelp { bool show; };
 struct ShowTab { AppState::Tab tab; };
@@ -279,7 +284,7 @@ using Action = std::variant<act::SelectQuery, act::MoveQuery, act::SetLayer, act
                             act::OpenModel, act::OpenCompare, act::ShowGetModel, act::GetModel, act::CancelDownload,
                             act::Screenshot, act::ExportFigure, act::ExportQuestionFigure, act::OpenTour, act::StartTour,
                             act::TourGo, act::ExitTour, act::ExportTourSlides, act::AnswerTourOffer, act::SetClassroom, act::SetTheme, act::SetMathStep, act::RecordSweepPath, act::ExportSweep,
-                            act::SaveLesson, act::OpenLesson, act::ShowSideBySide, act::SetSidePane, act::SetMatrixZoom, act::HoverMatrixCell, act::StartPredict, act::ToggleMark, act::SetPredictButtons, act::Reveal, act::EndPredict, act::AnswerReplace, act::ExportLesson, act::Quit>;
+                            act::SaveLesson, act::OpenLesson, act::ShowSideBySide, act::SetSidePane, act::SetMatrixZoom, act::HoverMatrixCell, act::StartPredict, act::ToggleMark, act::SetPredictButtons, act::SetReplaceButtons, act::SetPageExportButton, act::Reveal, act::EndPredict, act::AnswerReplace, act::ExportLesson, act::Quit>;
 
 // Applies a state-only action; returns false for actions the window handles.
 bool apply(AppState& s, const Action& a);

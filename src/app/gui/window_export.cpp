@@ -16,7 +16,9 @@ std::string unique_path(const std::string& dir, const std::string& stem, const s
     namespace fs = std::filesystem;
     std::error_code ec;
     fs::path p = fs::path(dir) / (stem + ext);
-    for (int n = 2; fs::exists(p, ec); ++n) p = fs::path(dir) / (stem + "_" + std::to_string(n) + ext);
+    // A name is taken by anything there, a dangling symlink too (fs::exists would follow it).
+    auto taken = [&](const fs::path& q) { return fs::exists(fs::symlink_status(q, ec)); };
+    for (int n = 2; taken(p); ++n) p = fs::path(dir) / (stem + "_" + std::to_string(n) + ext);
     return p.string();
 }
 

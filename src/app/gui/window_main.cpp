@@ -316,6 +316,7 @@ void Window::begin_frame() {
     s_.work = progress;
     s_.experiments = experiments_->view();
     question_figure_.step(s_, *experiments_);
+    if (auto asked = question_figure_.take_question()) replace_pending_ = *asked;
     s_.exporting = question_figure_.exporting();
     poll_download();
     s_.analyses = analyses_->view();
@@ -458,6 +459,7 @@ void Window::handle(const session::Action& a) {
             s_.status = "Saved the tour's slides in " + fs::absolute(dir).lexically_normal().string();
         } else if (auto* x = std::get_if<session::act::AnswerReplace>(&a)) {
             s_.replace_question.clear();
+            s_.reported.replace_buttons.clear();
             if (x->replace) redo_replacing();
             replace_pending_.reset();
         } else if (auto* x = std::get_if<session::act::ExportLesson>(&a)) {
@@ -471,8 +473,12 @@ void Window::handle(const session::Action& a) {
         }
     } catch (const vit::OutputExists& e) {
         // A person asked for it (a script's verbs are checked before): ask before replacing.
+        // "Replace" redoes it on the file asked about, not on a new free name.
         s_.replace_question = e.path;
         replace_pending_ = a;
+        std::visit([&](auto& x) {
+            if constexpr (requires { x.path = e.path; }) x.path = e.path;
+        }, *replace_pending_);
     } catch (const std::exception& e) {
         s_.last_error = e.what();
     }
@@ -546,6 +552,7 @@ int Window::run() {
         view_->draw(ui::Frame{s_, actions, *gpu_, fonts_, ui_scale_, fb_scale_});
         ImGui::Render();
         s_.clipped_text = ui::clip_audit::findings();
+        s_.longest_text = ui::clip_audit::longest_text();
 
         int fw = 0, fh = 0;
         glfwGetFramebufferSize(win_, &fw, &fh);

@@ -7,6 +7,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <utility>
 
 #include "session/experiments.h"
 #include "session/state.h"
@@ -26,6 +27,9 @@ public:
     void step(session::AppState& s, session::ExperimentRunner& runner);
     // The path being exported; empty when none.
     std::string exporting() const { return pending_ ? pending_->path : std::string(); }
+    // When the write found a file of the chosen name that appeared since the
+    // name was chosen: the export to ask about (its path the file's), once.
+    std::optional<session::act::ExportQuestionFigure> take_question() { return std::exchange(question_, std::nullopt); }
 
 private:
     struct Pending {
@@ -34,6 +38,7 @@ private:
         std::set<std::string> started;  // experiments run for it: each once
     };
     std::optional<Pending> pending_;
+    std::optional<session::act::ExportQuestionFigure> question_;
 };
 
 }  // namespace app

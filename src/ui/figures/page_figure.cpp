@@ -13,6 +13,7 @@
 #include "gfx/render_target.h"
 #include "vit/analysis/questions.h"
 #include "ui/panels/questions_panel.h"
+#include "ui/widgets/bounded_text.h"
 #include "ui/widgets/fonts.h"
 #include "ui/widgets/gl_cache.h"
 #include "ui/widgets/offscreen_imgui.h"
@@ -45,7 +46,7 @@ std::string model_line(const session::AppState& s, const vit::QuestionPage& page
     const auto name = [](const std::string& path) { return std::filesystem::path(path).filename().string(); };
     std::string line = model + " \u00b7 " + name(s.loaded.image_path);
     if (page.two_photos && s.compared.ready()) line += " and " + name(s.compared.image_path);
-    return line;
+    return bounded(line);  // two file names of up to 255 bytes and a folder name
 }
 
 std::string selection_line(const session::AppState& s) {

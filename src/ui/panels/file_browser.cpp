@@ -8,6 +8,7 @@
 #include <imgui_stdlib.h>
 
 #include "session/lesson.h"
+#include "ui/widgets/bounded_text.h"
 #include "ui/widgets/theme.h"
 
 namespace ui {
@@ -135,9 +136,9 @@ void FileBrowser::draw(const Frame& f) {
 
     const float footer = ImGui::GetFrameHeightWithSpacing() * 1.6f;
     if (ImGui::BeginChild("##list", ImVec2(0, -footer), true)) {
-        if (!list_error_.empty()) ImGui::TextColored(colors::error, "%s", list_error_.c_str());
+        if (!list_error_.empty()) ImGui::TextColored(colors::error, "%s", bounded(list_error_).c_str());
         for (const Entry& e : entries_) {
-            std::string label = e.dir ? "▸ " + e.name + "/" : "   " + e.name;
+            std::string label = bounded(e.dir ? "▸ " + e.name + "/" : "   " + e.name);
             if (e.model) label += "   (model)";
             const std::string path = (fs::path(dir) / e.name).string();
             if (ImGui::Selectable(label.c_str(), selected_ == e.name, ImGuiSelectableFlags_AllowDoubleClick)) {

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <string>
 
+#include "ui/widgets/bounded_text.h"
 #include "ui/widgets/imgui_helpers.h"
 #include "ui/widgets/theme.h"
 
@@ -65,7 +66,7 @@ void GetModelDialog::draw(const Frame& f) {
                        g.mirror.empty() ? "huggingface.co" : ("the mirror " + g.mirror).c_str(),
                        g.dir.empty() ? "(no folder: set XDG_DATA_HOME or HOME)" : g.dir.c_str());
     ImGui::PopTextWrapPos();
-    if (!g.list_error.empty()) ImGui::TextColored(colors::error, "%s", g.list_error.c_str());
+    if (!g.list_error.empty()) ImGui::TextColored(colors::error, "%s", bounded(g.list_error).c_str());
 
     const float footer = ImGui::GetFrameHeightWithSpacing() * 2.4f;
     const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY | ImGuiTableFlags_BordersInnerH |
@@ -85,13 +86,13 @@ void GetModelDialog::draw(const Frame& f) {
             ImGui::TableNextColumn();
             ImGui::PushTextWrapPos(0);
             ImGui::PushFont(f.fonts.bold);
-            ImGui::TextUnformatted(m.name.c_str());
+            ImGui::TextUnformatted(bounded(m.name).c_str());
             ImGui::PopFont();
             if (here) ImGui::TextColored(colors::ok, "downloaded");
             ImGui::TableNextColumn();
             ImGui::TextUnformatted(session::size_text(m).c_str());
             ImGui::TableNextColumn();
-            ImGui::TextUnformatted(m.why.c_str());
+            ImGui::TextUnformatted(bounded(m.why).c_str());
             ImGui::PopTextWrapPos();
             ImGui::TableNextColumn();
             ImGui::BeginDisabled(running);
@@ -103,7 +104,7 @@ void GetModelDialog::draw(const Frame& f) {
     }
 
     if (running) progress(f, g.download);
-    else if (!g.download.error.empty()) ImGui::TextColored(colors::error, "%s", g.download.error.c_str());
+    else if (!g.download.error.empty()) ImGui::TextColored(colors::error, "%s", bounded(g.download.error).c_str());
     else ImGui::TextColored(colors::muted, "Weights: model.safetensors where the hub has it, else pytorch_model.bin.");
     ImGui::SetCursorPosX(ImGui::GetWindowWidth() - f.px(100));
     if (ImGui::Button("Close", ImVec2(f.px(85), 0)) || ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape))) open = false;

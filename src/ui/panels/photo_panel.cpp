@@ -8,6 +8,7 @@
 #include "gfx/style_names.h"
 #include "session/shown_rows.h"
 #include "ui/panels/predict_bar.h"
+#include "ui/widgets/bounded_text.h"
 #include "ui/widgets/color_bar.h"
 #include "ui/widgets/imgui_helpers.h"
 #include "ui/widgets/input_size_control.h"
@@ -240,7 +241,7 @@ void PhotoPanel::classes(const Frame& f) {
         std::snprintf(pct, sizeof pct, "%.1f %%", 100.0 * c.probability);
         ImGui::ProgressBar(c.probability, ImVec2(bar_w, 0), pct);
         ImGui::SameLine();
-        ImGui::Text("%s", c.label.c_str());
+        ImGui::Text("%s", bounded(c.label).c_str());
     }
 }
 

@@ -2,8 +2,11 @@
 
 #include <algorithm>
 #include <string>
+#include <vector>
 
 #include <imgui.h>
+
+#include "ui/widgets/bounded_text.h"
 
 namespace ui {
 
@@ -17,19 +20,26 @@ void replace_dialog(const Frame& f) {
     ImGui::SetNextWindowSize(ImVec2(std::min(vp->Size.x - f.px(40), f.px(520)), 0));
     if (ImGui::BeginPopupModal(kTitle, nullptr, ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings)) {
         ImGui::TextWrapped("%s", "This file exists already:");
-        // A path of any length: wrapped, and clipped past what a line of the dialog can show.
-        constexpr size_t kShown = 600;
-        const std::string shown = path.size() > kShown ? path.substr(0, kShown) + "..." : path;
-        ImGui::TextWrapped("%s", shown.c_str());
+        // A path of any length: wrapped, and bounded as all outside text is.
+        ImGui::TextWrapped("%s", bounded(path).c_str());
         ImGui::TextWrapped("%s", "Replace it with the export, or keep it?");
-        if (ImGui::Button("Replace")) {
-            f.emit(session::act::AnswerReplace{true});
-            ImGui::CloseCurrentPopup();
-        }
+        // Where each button is, for tests that click one.
+        std::vector<session::PageTarget> buttons;
+        auto centre_of_last = [&](const char* name) {
+            const ImVec2 lo = ImGui::GetItemRectMin(), hi = ImGui::GetItemRectMax();
+            buttons.push_back({name, (lo.x + hi.x) * 0.5f, (lo.y + hi.y) * 0.5f});
+        };
+        const bool replace = ImGui::Button("Replace");
+        centre_of_last("replace");
         ImGui::SameLine();
-        if (ImGui::Button("Keep it") || ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape))) {
-            f.emit(session::act::AnswerReplace{false});
+        const bool keep = ImGui::Button("Keep it") || ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape));
+        centre_of_last("keep");
+        if (replace || keep) {
+            f.emit(session::act::AnswerReplace{replace});
             ImGui::CloseCurrentPopup();
+        } else if (!ImGui::IsWindowAppearing() && buttons != f.s.reported.replace_buttons) {
+            // Not on the frame it appears: it is laid out before its size is known, and moves on the next.
+            f.emit(session::act::SetReplaceButtons{std::move(buttons)});
         }
         ImGui::EndPopup();
     }

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "ui/widgets/bounded_text.h"
 #include "ui/widgets/theme.h"
 
 namespace ui {
@@ -55,7 +56,7 @@ void status_bar(const Frame& f, float height) {
         if (const vit::Trace* t = s.trace()) {
             const std::string name = s.loaded.model ? s.loaded.model->config.name : "";
             const std::string model = name.empty() ? std::filesystem::path(s.loaded.model_dir).filename().string() : name;
-            pieces.push_back({model, ImGui::GetStyleColorVec4(ImGuiCol_Text), 2});
+            pieces.push_back({bounded(model), ImGui::GetStyleColorVec4(ImGuiCol_Text), 2});
             pieces.push_back({format("%d layers × %d heads · %d tokens (%d×%d patches + %d)", s.layers(), s.heads(), t->tokens,
                                      t->grid, t->grid, t->prefix),
                               ImGui::GetStyleColorVec4(ImGuiCol_Text), 3});
@@ -65,8 +66,9 @@ void status_bar(const Frame& f, float height) {
         }
         pieces.push_back({format("frame %.1f ms", s.frame_ms), colors::muted, 0});
         if (s.work.busy) pieces.push_back({format("%s… %.1f s", s.work.stage.c_str(), s.work.seconds), colors::accent, 4});
-        if (!s.last_error.empty()) pieces.push_back({s.last_error, colors::error, 5});
-        else if (!s.status.empty()) pieces.push_back({s.status, colors::ok, 5});
+        // Bounded before it is measured, too: tail_within measures it once a character.
+        if (!s.last_error.empty()) pieces.push_back({bounded(s.last_error), colors::error, 5});
+        else if (!s.status.empty()) pieces.push_back({bounded(s.status), colors::ok, 5});
 
         const char* sep = " · ";
         const float room = ImGui::GetContentRegionAvail().x, sep_w = ImGui::CalcTextSize(sep).x;

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "session/tour_text.h"
+#include "ui/widgets/bounded_text.h"
 #include "ui/widgets/imgui_helpers.h"
 #include "ui/widgets/theme.h"
 
@@ -149,9 +150,9 @@ void tour_card(const Frame& f, const Layout& layout) {
             ImGui::Spacing();
             ImGui::PushStyleColor(ImGuiCol_Text, colors::muted);
             ImGui::TextWrapped("This tour's examples refer to %s at the model's own input size; the sentences that "
-                               "name a part of that photo are left out here.", tour.photo.c_str());
+                               "name a part of that photo are left out here.", bounded(tour.photo, 300).c_str());
             ImGui::PopStyleColor();
-            if (!f.still && !s.photos_dir.empty() && ImGui::SmallButton(("Open " + tour.photo).c_str())) {
+            if (!f.still && !s.photos_dir.empty() && ImGui::SmallButton(("Open " + bounded(tour.photo, 300)).c_str())) {
                 f.emit(SetInputSize{0});
                 f.emit(OpenImage{(std::filesystem::path(s.photos_dir) / tour.photo).string()});
             }

@@ -15,6 +15,7 @@
 #include "ui/questions/cls_token_norms.h"
 #include "ui/questions/question_view.h"
 #include "ui/questions/question_widgets.h"
+#include "ui/widgets/bounded_text.h"
 #include "ui/widgets/imgui_helpers.h"
 #include "ui/widgets/map_view.h"
 #include "ui/widgets/plot.h"
@@ -171,11 +172,11 @@ void ClsView::lens(const Frame& f) {
     const session::AppState& s = f.s;
     evidence_heading(f, "The logit lens: CLS read by the classifier after each layer");
     if (!lens_) {
-        note(("No logit lens for this model: " + lens_error_ + ". The maps above still show how CLS gathers the image.").c_str());
+        note(("No logit lens for this model: " + bounded(lens_error_) + ". The maps above still show how CLS gathers the image.").c_str());
         return;
     }
     const vit::Model& m = *s.loaded.model;
-    const std::string final_label = vit::label_of(m, lens_->final_top1);
+    const std::string final_label = bounded(vit::label_of(m, lens_->final_top1), 100);  // in an axis and a header
     note("CLS as it leaves each block, put through the final LayerNorm and the classifier head, as if the network "
          "stopped there. After the last block it is the model's own answer.");
     PlotSeries p{PlotSeries::Kind::Line, "", {}, {}, colors::accent};
@@ -214,9 +215,9 @@ void ClsView::lens(const Frame& f) {
             for (size_t i = 0; i < 3; ++i) {
                 ImGui::TableNextColumn();
                 if (i >= l.top.size()) continue;
-                const std::string label = vit::label_of(m, l.top[i].index);
+                const std::string label = bounded(vit::label_of(m, l.top[i].index));
                 // Long ImageNet names ("Pembroke, Pembroke Welsh corgi") keep their first name, wrapped in the cell.
-                const std::string shown = label.substr(0, label.find(','));
+                const std::string shown = bounded(label.substr(0, label.find(',')), 100);
                 char text[160];
                 std::snprintf(text, sizeof text, "%.2f %s", l.top[i].probability, shown.c_str());
                 text_in_cell(l.top[i].index == lens_->final_top1 ? colors::ok : colour, text);

@@ -11,6 +11,7 @@
 #include "ui/questions/question_compare.h"
 #include "ui/questions/question_view.h"
 #include "ui/questions/question_widgets.h"
+#include "ui/widgets/bounded_text.h"
 #include "ui/widgets/imgui_helpers.h"
 #include "ui/widgets/map_card.h"
 #include "ui/widgets/map_view.h"
@@ -42,8 +43,8 @@ void CrossView::maps(const Frame& f, const vit::Trace& b, const vit::CrossAttent
     const ImVec2 size_a = fit_photo(s, ImVec2(half, std::min(half, f.px(360))));
     const ImVec2 size_b =
         fit_size(s.compared.image->width, s.compared.image->height, ImVec2(half, std::min(half, f.px(360))));
-    const std::string ca = "A, " + file_name(s.loaded.image_path) + ": the query and its own attention (the model)";
-    const std::string cb = "B, " + file_name(s.compared.image_path) + ": A's query over B's keys (what-if)";
+    const std::string ca = "A, " + bounded(file_name(s.loaded.image_path), 300) + ": the query and its own attention (the model)";
+    const std::string cb = "B, " + bounded(file_name(s.compared.image_path), 300) + ": A's query over B's keys (what-if)";
     const float caption_h = std::max(caption_height({ca.c_str()}, size_a.x), caption_height({cb.c_str()}, size_b.x));
 
     const vit::Vec own = vit::attention_row(a, l, h, q);

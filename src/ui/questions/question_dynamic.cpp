@@ -15,6 +15,7 @@
 #include "ui/questions/question_compare.h"
 #include "ui/questions/question_view.h"
 #include "ui/questions/question_widgets.h"
+#include "ui/widgets/bounded_text.h"
 #include "ui/widgets/imgui_helpers.h"
 #include "ui/widgets/map_card.h"
 #include "ui/widgets/map_view.h"
@@ -89,8 +90,8 @@ HeadRef DynamicView::two_photos(const Frame& f, const vit::Trace& b, float w) {
     const ImVec2 size_a = half_size(f, ia.width, ia.height, w), size_b = half_size(f, ib.width, ib.height, w);
     char where[64];
     std::snprintf(where, sizeof where, ", layer %d, head %d", shown.layer, shown.head);
-    const std::string ca = "this photo: " + file_name(s.loaded.image_path) + where;
-    const std::string cb = "second photo: " + file_name(s.compared.image_path) + where;
+    const std::string ca = "this photo: " + bounded(file_name(s.loaded.image_path), 300) + where;
+    const std::string cb = "second photo: " + bounded(file_name(s.compared.image_path), 300) + where;
     const float caption_h = std::max(caption_height({ca.c_str()}, size_a.x), caption_height({cb.c_str()}, size_b.x));
     photo_map(f, a_, "a", {ca.c_str(), caption_h}, a, shown, size_a, loaded_photo(f));
     ImGui::SameLine();

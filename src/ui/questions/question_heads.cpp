@@ -10,6 +10,7 @@
 
 #include "ui/questions/question_view.h"
 #include "ui/questions/question_widgets.h"
+#include "ui/widgets/bounded_text.h"
 #include "ui/widgets/imgui_helpers.h"
 #include "ui/widgets/plot.h"
 #include "ui/widgets/theme.h"
@@ -176,7 +177,7 @@ void HeadsView::head_removal(const Frame& f) {
     }
     const auto r = x.result<vit::HeadRemoved>(key);
     if (!r) {
-        if (!x.error.empty()) ImGui::TextColored(colors::error, "%s", x.error.c_str());
+        if (!x.error.empty()) ImGui::TextColored(colors::error, "%s", bounded(x.error).c_str());
         return;
     }
     const vit::Model& m = *s.loaded.model;
@@ -200,7 +201,7 @@ void HeadsView::head_removal(const Frame& f) {
                 }
                 ImGui::TableNextColumn();
                 ImGui::PushTextWrapPos(0);  // long class names wrap in their cell
-                if (i < v.size()) ImGui::TextColored(colour, "%s", vit::label_of(m, v[i].index).c_str());
+                if (i < v.size()) ImGui::TextColored(colour, "%s", bounded(vit::label_of(m, v[i].index)).c_str());
                 ImGui::PopTextWrapPos();
             };
             cell(r->before, ImGui::GetStyleColorVec4(ImGuiCol_Text));
@@ -293,14 +294,14 @@ void HeadsView::draw(const Frame& f) {
         distance_plot(f, numbers->value->distance);
     } else {
         evidence_heading(f, "On this photo: how far each head looks");
-        if (numbers) ImGui::TextColored(colors::error, "%s", numbers->error.c_str());
+        if (numbers) ImGui::TextColored(colors::error, "%s", bounded(numbers->error).c_str());
         else computing_note("every head's mean attention distance");
         if (!s.reported.page_targets.empty()) f.emit(session::act::SetPageTargets{});
     }
     if (numbers && numbers->value && jsd && jsd->value) {
         layer_table(f, numbers->value->distance, numbers->value->spread, *jsd->value);
     } else if (jsd && !jsd->value) {
-        ImGui::TextColored(colors::error, "%s", jsd->error.c_str());
+        ImGui::TextColored(colors::error, "%s", bounded(jsd->error).c_str());
     } else {
         computing_note("how the heads of this layer differ");
     }

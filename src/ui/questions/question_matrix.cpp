@@ -16,6 +16,7 @@
 #include "ui/widgets/color_bar.h"
 #include "ui/widgets/imgui_helpers.h"
 #include "ui/widgets/theme.h"
+#include "ui/widgets/bounded_text.h"
 #include "vit/analysis/attention_matrix.h"
 #include "vit/forward/token_name.h"
 
@@ -113,7 +114,7 @@ void MatrixView::draw(const Frame& f) {
         error_ = e.what();
     }
     if (!error_.empty()) {
-        ImGui::TextColored(colors::error, "%s", error_.c_str());
+        ImGui::TextColored(colors::error, "%s", bounded(error_).c_str());
         return;
     }
 

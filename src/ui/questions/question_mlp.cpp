@@ -14,6 +14,7 @@
 #include "ui/widgets/map_data.h"
 #include "ui/widgets/theme.h"
 #include "ui/widgets/vector_strip.h"
+#include "ui/widgets/bounded_text.h"
 #include "vit/analysis/mlp.h"
 #include "vit/forward/token_name.h"
 
@@ -154,7 +155,7 @@ void MlpView::draw(const Frame& f) {
     evidence_heading(f, title);
     if (!numbers) return computing_note("the token's path through the block");
     if (!numbers->value) {
-        ImGui::TextColored(colors::error, "%s", numbers->error.c_str());
+        ImGui::TextColored(colors::error, "%s", bounded(numbers->error).c_str());
         return;
     }
     path_parts(f, numbers->value->path, numbers->value->norms, w);

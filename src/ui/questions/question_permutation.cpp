@@ -14,6 +14,7 @@
 
 #include "ui/questions/question_view.h"
 #include "ui/questions/question_widgets.h"
+#include "ui/widgets/bounded_text.h"
 #include "ui/widgets/imgui_helpers.h"
 #include "ui/widgets/input_picture.h"
 #include "ui/widgets/map_card.h"
@@ -174,7 +175,7 @@ void PermutationView::classes(const Frame& f, const ShuffleResult& r) {
             ImGui::TableNextRow();
             for (const auto* list : {&with, &without}) {
                 ImGui::TableNextColumn();
-                if (i < list->size()) ImGui::TextWrapped("%.1f %%  %s", 100.0 * (*list)[i].probability, (*list)[i].label.c_str());
+                if (i < list->size()) ImGui::TextWrapped("%.1f %%  %s", 100.0 * (*list)[i].probability, bounded((*list)[i].label).c_str());
             }
         }
         ImGui::EndTable();

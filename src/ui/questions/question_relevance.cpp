@@ -13,6 +13,7 @@
 
 #include "ui/questions/question_view.h"
 #include "ui/questions/question_widgets.h"
+#include "ui/widgets/bounded_text.h"
 #include "ui/widgets/imgui_helpers.h"
 #include "ui/widgets/map_view.h"
 #include "ui/widgets/plot.h"
@@ -90,13 +91,13 @@ void RelevanceView::class_picker(const Frame& f, int cls) {
     const float right = ImGui::GetCursorScreenPos().x + ImGui::GetContentRegionAvail().x;
     for (const vit::ClassScore& c : s.loaded.top5) {
         char text[160];
-        std::snprintf(text, sizeof text, "%s (%.2f)", c.label.substr(0, c.label.find(',')).c_str(), c.probability);
+        std::snprintf(text, sizeof text, "%s (%.2f)", bounded(c.label.substr(0, c.label.find(',')), 100).c_str(), c.probability);
         // On the same line while it fits in the panel, else on the next.
         const ImGuiStyle& st = ImGui::GetStyle();
         const float width = ImGui::GetFrameHeight() + st.ItemInnerSpacing.x + ImGui::CalcTextSize(text).x;
         if (ImGui::GetItemRectMax().x + st.ItemSpacing.x + width <= right) ImGui::SameLine();
         if (ImGui::RadioButton(text, c.index == cls)) f.emit(session::act::SetRelevanceClass{c.index});
-        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s: class %d, p = %.4f", c.label.c_str(), c.index, c.probability);
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s: class %d, p = %.4f", bounded(c.label).c_str(), c.index, c.probability);
         const ImVec2 lo = ImGui::GetItemRectMin(), hi = ImGui::GetItemRectMax();
         targets.push_back({"class " + std::to_string(c.index), (lo.x + hi.x) / 2, (lo.y + hi.y) / 2});
     }
@@ -113,7 +114,7 @@ void RelevanceView::class_picker(const Frame& f, int cls) {
             class_error_ = e.what();
         }
     }
-    if (!class_error_.empty()) ImGui::TextColored(colors::error, "%s", class_error_.c_str());
+    if (!class_error_.empty()) ImGui::TextColored(colors::error, "%s", bounded(class_error_).c_str());
 }
 
 void RelevanceView::maps(const Frame& f, const vit::RelevanceStudy& study, const std::string& label) {
@@ -244,7 +245,7 @@ void RelevanceView::draw(const Frame& f) {
         return;
     }
     const int cls = shown_class(s);
-    const std::string label = vit::label_of(*s.loaded.model, cls);
+    const std::string label = bounded(vit::label_of(*s.loaded.model, cls), 100);  // in headings and sentences
     class_picker(f, cls);
     const std::string key = experiment_key(f, "relevance-c" + std::to_string(cls));
     const session::ExperimentJob job = [model = s.loaded.model, input = s.loaded.input, trace = s.loaded.trace,

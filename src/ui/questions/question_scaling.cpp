@@ -12,6 +12,7 @@
 #include "ui/widgets/number_table.h"
 #include "ui/widgets/plot.h"
 #include "ui/widgets/theme.h"
+#include "ui/widgets/bounded_text.h"
 #include "vit/analysis/scaling.h"
 
 namespace ui {
@@ -126,7 +127,7 @@ void ScalingView::draw(const Frame& f) {
                       r.max_scaled_std, r.near_unit, vit::kUnitSpreadFactor);
         note(range);
     } else if (table) {
-        ImGui::TextColored(colors::error, "%s", table->error.c_str());
+        ImGui::TextColored(colors::error, "%s", bounded(table->error).c_str());
     } else {
         computing_note("every head's rows");
     }

@@ -5,6 +5,7 @@
 #include "ui/widgets/imgui_helpers.h"
 #include "ui/widgets/print_text.h"
 #include "ui/widgets/theme.h"
+#include "ui/widgets/bounded_text.h"
 
 namespace ui {
 
@@ -81,7 +82,7 @@ bool experiment_controls(const Frame& f, const char* label, const std::string& k
             ImGui::SameLine();
             ImGui::TextColored(colors::muted, "(another experiment is running: starting this one stops it)");
         }
-        if (!x.error.empty()) ImGui::TextColored(colors::error, "%s", x.error.c_str());
+        if (!x.error.empty()) ImGui::TextColored(colors::error, "%s", bounded(x.error).c_str());
     }
     ImGui::PopID();
     return done;

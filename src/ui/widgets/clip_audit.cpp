@@ -1,5 +1,6 @@
 #include "ui/widgets/clip_audit.h"
 
+#include <algorithm>
 #include <cstring>
 #include <set>
 
@@ -16,6 +17,15 @@ constexpr size_t kMaxChars = 80;
 bool g_on = false;
 std::vector<std::string> g_findings;
 std::set<std::string> g_seen;
+size_t g_longest = 0;
+
+// The longest text one item drew this frame, in bytes (up to a label's "##").
+void note_length(const char* text, const char* end) {
+    if (!text) return;
+    if (!end) end = text + std::strlen(text);
+    if (const char* id = std::strstr(text, "##"); id && id < end) end = id;
+    g_longest = std::max(g_longest, static_cast<size_t>(end - text));
+}
 
 // The text as shown: up to `end`, or to a label's "##" (what follows is an id).
 std::string shown_text(const char* text, const char* end) {
@@ -87,13 +97,16 @@ bool enabled() { return g_on; }
 void begin_frame() {
     g_findings.clear();
     g_seen.clear();
+    g_longest = 0;
 }
 
 const std::vector<std::string>& findings() { return g_findings; }
+size_t longest_text() { return g_longest; }
 
 void check_last_item(const char* text, const char* end) {
     ImGuiWindow* w = drawing_window();
     if (!w) return;
+    note_length(text, end);
     const std::string s = shown_text(text, end);
     if (s.empty()) return;
     check_rect(w, GImGui->LastItemData.Rect, w->ClipRect, s);
@@ -146,6 +159,7 @@ void check_drawn_text(const char* text, const char* end, float min_x, float min_
                       float clip_min_x, float clip_min_y, float clip_max_x, float clip_max_y) {
     ImGuiWindow* w = drawing_window();
     if (!w) return;
+    note_length(text, end);
     check_rect(w, ImRect(min_x, min_y, max_x, max_y), ImRect(clip_min_x, clip_min_y, clip_max_x, clip_max_y),
                shown_text(text, end));
 }

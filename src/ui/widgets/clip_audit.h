@@ -8,6 +8,7 @@
 // (linked with --wrap, see CMakeLists.txt), which checks the item's
 // rectangle against the clip rectangle ImGui drew it with.
 #pragma once
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -22,6 +23,9 @@ bool enabled();
 void begin_frame();
 // "why · window · text", in drawing order, each text once.
 const std::vector<std::string>& findings();
+// The longest text one item (a text, a label, a text drawn into a draw list)
+// drew this frame, in bytes: outside text must come bounded (bounded_text.h).
+size_t longest_text();
 
 // Called by the hooks after ImGui laid out the item they wrapped.
 // The last item (text or label `text`, up to `end` or its "##") against the

@@ -19,7 +19,7 @@ namespace audit = ui::clip_audit;
 // After a formatted text item: the item against its clip, its words against the wrap width.
 void after_text(const char* fmt, va_list args) {
     if (!audit::enabled()) return;
-    char buf[1024];
+    char buf[1024 * 3 + 1];  // as large as ImGui's own (ImGuiContext::TempBuffer): the text as drawn
     const int n = ImFormatStringV(buf, sizeof buf, fmt, args);
     audit::check_last_item(buf, buf + n);
     audit::check_words(buf, buf + n);

@@ -7,6 +7,7 @@
 
 #include <imgui_internal.h>  // the table column a header row sizes
 
+#include "ui/widgets/bounded_text.h"
 #include "ui/widgets/theme.h"
 
 namespace ui {
@@ -22,14 +23,15 @@ void tooltip(const char* text) {
 
 void error_banner(const Frame& f) {
     if (f.s.last_error.empty()) return;
+    const std::string error = bounded(f.s.last_error);  // it may quote a path or a file's contents
     ImGui::PushStyleColor(ImGuiCol_ChildBg, colors::error_bg);
     const float wrap = ImGui::GetContentRegionAvail().x - f.px(110);
-    const ImVec2 text = ImGui::CalcTextSize(f.s.last_error.c_str(), nullptr, false, wrap);
+    const ImVec2 text = ImGui::CalcTextSize(error.c_str(), nullptr, false, wrap);
     const float h = std::max(ImGui::GetFrameHeight(), text.y) + f.px(12);
     if (ImGui::BeginChild("##error", ImVec2(0, h), false, ImGuiWindowFlags_NoScrollbar)) {
         ImGui::SetCursorPos(ImVec2(f.px(8), f.px(6)));
         ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + wrap);
-        ImGui::TextColored(colors::error_text, "%s", f.s.last_error.c_str());
+        ImGui::TextColored(colors::error_text, "%s", error.c_str());
         ImGui::PopTextWrapPos();
         ImGui::SameLine(ImGui::GetWindowWidth() - f.px(90));
         ImGui::SetCursorPosY(f.px(6));
