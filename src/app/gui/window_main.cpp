@@ -316,7 +316,11 @@ void Window::begin_frame() {
     s_.work = progress;
     s_.experiments = experiments_->view();
     question_figure_.step(s_, *experiments_);
-    if (auto asked = question_figure_.take_question()) replace_pending_ = *asked;
+    if (auto asked = question_figure_.take_question()) {
+        replace_pending_ = *asked;
+        // The question is a popup: laid out over a few frames, which an idle window would not draw.
+        busy_frames_ = std::max(busy_frames_, 3);
+    }
     s_.exporting = question_figure_.exporting();
     poll_download();
     s_.analyses = analyses_->view();
@@ -569,6 +573,7 @@ int Window::run() {
             } catch (const vit::OutputExists& e) {  // it appeared since the check: ask
                 s_.replace_question = e.path;
                 replace_pending_ = session::act::Screenshot{pending_screenshot_};
+                busy_frames_ = std::max(busy_frames_, 3);
             } catch (const std::exception& e) {
                 s_.last_error = e.what();
             }
