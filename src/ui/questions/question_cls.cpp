@@ -176,7 +176,10 @@ void ClsView::lens(const Frame& f) {
         return;
     }
     const vit::Model& m = *s.loaded.model;
-    const std::string final_label = bounded(vit::label_of(m, lens_->final_top1), 100);  // in an axis and a header
+    // In an axis and a column header: the class's first name ("Pembroke, Pembroke Welsh corgi"), and no
+    // more than a header can hold beside the table's other columns (a config's name may be 1000 bytes).
+    const std::string final_full = vit::label_of(m, lens_->final_top1);
+    const std::string final_label = bounded(final_full.substr(0, final_full.find(',')), 32);
     note("CLS as it leaves each block, put through the final LayerNorm and the classifier head, as if the network "
          "stopped there. After the last block it is the model's own answer.");
     PlotSeries p{PlotSeries::Kind::Line, "", {}, {}, colors::accent};
