@@ -76,7 +76,9 @@ def test_long_names_and_labels(xvfb, tmp):
                 f"open-model {kilo}\nwait\nframes 5\n"          # every class name 1000 bytes: the top-5 list
                 "select 5,3\nwait\nquestion heads\nwait\nframes 5\n"
                 "question cls\nwait\nframes 5\n"
-                "question permutation\nwait\nframes 5\ntab math\nframes 3\n")
+                "question permutation\nwait\nframes 5\n"
+                f"compare {os.path.relpath(photo, tmp)}\nwait\n"     # the two-photo pages name both photos
+                "question cross\nwait\nframes 5\nquestion dynamic\nwait\nframes 5\ntab math\nframes 3\n")
     # The long path goes last, by itself: a script line has at most 4096 bytes.
     with open(script, "a") as f:
         f.write(f"open-image {os.path.relpath(missing, tmp)}\nwait\nframes 5\nquit\n")
@@ -103,6 +105,10 @@ def test_long_names_and_labels(xvfb, tmp):
     assert "\n" not in refused[0]["last_error"]
     assert any(s["model"] == kilo and s["ready"] for s in seen), "the model with 1000-byte class names did not open"
     assert any(s["question"] == "cls" and s["tab"] == "questions" and s["ready"] for s in seen)
+    name_bytes = len(NAME.encode())
+    for page in ("cross", "dynamic"):   # each draws the photos' names in its captions
+        assert any(s["question"] == page and s["compare_ready"] and s["longest_text"] >= name_bytes for s in seen), \
+            f"the {page} page did not draw the {name_bytes}-byte photo name"
     long_error = [s for s in seen if NAME in s["last_error"] or FOLDER in s["last_error"]]
     assert long_error, "opening the over-long path gave no error quoting it: " + seen[-1]["last_error"][:300]
     assert len(long_error[-1]["last_error"]) > limit, "the error that quotes the path is not longer than the bound"
