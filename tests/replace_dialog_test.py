@@ -12,7 +12,8 @@ there itself, as another program would. Then:
   keep:      the question shows (state `replace_question`, and in an F12
              screenshot the dialog's buttons, over a veiled window); a real click
              on "Keep it" leaves the file byte for byte;
-  escape:    Esc counts as "Keep it";
+  escape:    Esc counts as "Keep it"; then Ctrl+E where the figure's name is a
+             dangling symlink: the next free name, no question, the link kept;
   replace:   a real click on "Replace" writes the figure over it (a PNG of the
              page, not the bytes put there);
   photo, model:  while the question shows, the file is swapped for a symlink
@@ -189,6 +190,16 @@ def test_escape_keeps_it(xvfb, tmp):
         answered(w)
         time.sleep(0.5)
         assert open(path, "rb").read() == PLANTED, "Esc changed the file"
+        # Ctrl+E (a real key) where its name is a symlink to nothing: a taken name, so the figure goes to
+        # the next free one, without a question, and the link stays as it was.
+        link = os.path.join(exports, "dog_L3_H2_r5c3.png")
+        os.symlink("nowhere.png", link)
+        w.xdotool("key", "--window", win, "ctrl+e")
+        state = w.wait_for(lambda s: s["status"].startswith("Saved figure") or s["replace_question"] or s["last_error"],
+                           timeout=120, what="Ctrl+E's figure")
+        assert not state["replace_question"] and not state["last_error"], (state["replace_question"], state["last_error"])
+        assert os.path.samefile(state["status"].split(" ", 2)[2], os.path.join(exports, "dog_L3_H2_r5c3_2.png")), state["status"]
+        assert os.path.islink(link) and os.readlink(link) == "nowhere.png", "the dangling link was replaced"
         quit_window(w)
     finally:
         w.close()
