@@ -3,7 +3,8 @@
 a file name of 255 bytes (the file system's limit) deep in folders whose path
 is thousands of bytes long, a model whose config.json has an id2label entry of
 100,000 characters, a model whose every class name is 1000 bytes (the most
-config.json may have), and errors that quote such paths.
+config.json may have), a lesson file with a field of 300,000 bytes, and errors
+that quote such paths and fields.
 
 The real window under Xvfb walks them by script; on every state it writes
 (polled often), the window is alive and `longest_text` (the longest text one item
@@ -24,6 +25,7 @@ from window_support import Window, read_state, run_window_tests  # noqa: E402
 HF_MODEL = os.path.join(MIRROR, MODEL_NAME + "-hf")   # the default model with a transformers config (id2label)
 FOLDER = "f" * 200 + "é" * 20                          # 240 bytes; é is two bytes in UTF-8
 NAME = "dog_" + "ü" * 123 + ".jpg"                     # 254 bytes
+LESSON_FIELD = 300_000                                 # bytes of a lesson's "map" field
 LABEL = "label" + "ä" * 495                            # 995 bytes; with "0001" before it 999: one word wider than any panel
 
 
@@ -79,18 +81,29 @@ def test_long_names_and_labels(xvfb, tmp):
                 "question permutation\nwait\nframes 5\n"
                 f"compare {os.path.relpath(photo, tmp)}\nwait\n"     # the two-photo pages name both photos
                 "question cross\nwait\nframes 5\nquestion dynamic\nwait\nframes 5\ntab math\nframes 3\n")
+    # A lesson file whose "map" is 300,000 bytes: refused with an error that quotes it whole.
+    lesson = os.path.join(tmp, "long.vitscope")
+    with open(lesson, "w") as f:
+        json.dump({"vitscope_lesson": 1, "photo": "dog.jpg", "model": "m", "input_size": 224, "layer": 0, "head": 0,
+                   "visible_heads": [0], "map": "m" * LESSON_FIELD}, f)
     # The long path goes last, by itself: a script line has at most 4096 bytes.
     with open(script, "a") as f:
-        f.write(f"open-image {os.path.relpath(missing, tmp)}\nwait\nframes 5\nquit\n")
+        f.write("open-lesson long.vitscope\nwait\nframes 5\n"
+                f"open-image {os.path.relpath(missing, tmp)}\nwait\nframes 5\nquit\n")
     w = Window(xvfb, BIN, [os.path.relpath(photo, tmp), "--model", HF_MODEL, "--script", script], tmp)
     seen = []
     try:
-        deadline = time.time() + 600
+        # About 10 s: a window that stops answering on a long text (measuring it a character at a time) fails here.
+        deadline = time.time() + 240
         while w.proc.poll() is None and time.time() < deadline:
             s = read_state(w.state_file)
             if s is not None and (not seen or s != seen[-1]):
                 seen.append(s)
             time.sleep(0.02)
+        if w.proc.poll() is None:
+            last = seen[-1] if seen else {}
+            raise AssertionError(f"the window did not finish its script in 240 s; last state: tab {last.get('tab')}, "
+                                 f"error {last.get('last_error', '')[:200]!r}")
         assert w.proc.wait(timeout=60) == 0, f"exit code {w.proc.returncode}: {w.output()[-3000:]}"
         last = read_state(w.state_file)
         if last and last != seen[-1]:
@@ -109,11 +122,14 @@ def test_long_names_and_labels(xvfb, tmp):
     for page in ("cross", "dynamic"):   # each draws the photos' names in its captions
         assert any(s["question"] == page and s["compare_ready"] and s["longest_text"] >= name_bytes for s in seen), \
             f"the {page} page did not draw the {name_bytes}-byte photo name"
+    lesson_error = [s for s in seen if s["last_error"].startswith(os.path.join(tmp, "long.vitscope"))
+                    or '"map" is' in s["last_error"]]
+    assert lesson_error and len(lesson_error[-1]["last_error"]) > LESSON_FIELD, "the lesson's long field was not refused"
     long_error = [s for s in seen if NAME in s["last_error"] or FOLDER in s["last_error"]]
     assert long_error, "opening the over-long path gave no error quoting it: " + seen[-1]["last_error"][:300]
     assert len(long_error[-1]["last_error"]) > limit, "the error that quotes the path is not longer than the bound"
     # On every state: nothing drawn longer than the bound, nothing but the long texts cut.
-    ours = ("label", "f" * 10, "ü" * 10, "class name")
+    ours = ("label", "f" * 10, "ü" * 10, "class name", "long.vitscope")
     # Nothing drawn longer than the bound, on any state.
     for s in seen:
         assert s["longest_text"] <= limit, f"a text of {s['longest_text']} bytes was drawn (bound {limit})"
