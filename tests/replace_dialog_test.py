@@ -112,8 +112,12 @@ def ask(w, exports):
     assert name, "the click started no export"
     log("exporting " + name)
     path = os.path.join(exports, name)
-    with open(path, "xb") as f:  # 'x': had the window written it already, this fails
-        f.write(PLANTED)
+    try:
+        with open(path, "xb") as f:  # 'x': had the window written it already, this fails
+            f.write(PLANTED)
+    except FileExistsError:
+        raise AssertionError(f"the window wrote {name} before the test could put a file there: the page's "
+                             "experiments ran faster than the state file could be read (choose a slower page)")
     state = w.wait_for(lambda s: (s["replace_question"] and len(s["replace_buttons"]) == 2) or s["last_error"],
                        timeout=300, what="the replace question")
     assert not state["last_error"], "no question but an error: " + state["last_error"]
