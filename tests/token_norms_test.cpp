@@ -2,6 +2,8 @@
 // median, the tokens above ten times it, and the weight CLS and the patch
 // queries put on them. tests/reference/token_norms_test.py checks the real
 // model against the NumPy reference.
+#include <string>
+
 #include <gtest/gtest.h>
 
 #include "support/synthetic_session.h"
@@ -48,6 +50,18 @@ TEST(TokenNorms, FindsTheTokensFarAboveTheMedianPatchAndTheWeightOnThem) {
     EXPECT_NEAR(n[1].cls_weight_on_high, 0.3, 1e-6);    // (0.5 + 0.1) / 2
     EXPECT_NEAR(n[1].patch_weight_on_high, 0.3, 1e-6);  // (0.4 + 0.2) / 2 for every patch query
     EXPECT_EQ(vit::first_high_norm_layer(n), 1);
+}
+
+TEST(TokenNorms, TheHighNormClaimIsTheLargestPatchNormAgainstTheMedian) {
+    const std::vector<vit::LayerNorms> n = vit::token_norms(with_states());
+    const vit::ClaimValue flat = vit::high_norm_claim(n[0]), peaked = vit::high_norm_claim(n[1]);
+    EXPECT_DOUBLE_EQ(flat.value, 2);
+    EXPECT_DOUBLE_EQ(flat.baseline, 2);
+    EXPECT_FALSE(vit::claim_holds(flat, vit::kHighNormRatio));   // no high-norm patch: it fails
+    EXPECT_DOUBLE_EQ(peaked.value, 100);
+    EXPECT_DOUBLE_EQ(peaked.baseline, 5);
+    EXPECT_TRUE(vit::claim_holds(peaked, vit::kHighNormRatio));  // token 4 is high-norm: it holds
+    EXPECT_EQ(std::string(vit::claim_name(vit::ClaimKind::HighNormTokens)), "high_norm_tokens");
 }
 
 TEST(TokenNorms, RefusesATraceWithoutTokenStates) {

@@ -15,8 +15,15 @@ lines on dog.jpg, other- lines elsewhere). From attn.npy it recomputes:
         baseline: those patches / the patches outside the neighbourhood
       beyond_neighbourhood: the patch weight outside the neighbourhood / the
         weight on patch keys; baseline: patches outside it / all patches
-  - holds = value >= ratio x baseline.
+  - holds = value >= ratio x baseline;
+  - high_norm_tokens, a claim about the step's layer (any query, CLS too):
+      value = the largest patch token's norm leaving the layer, baseline = the
+      median patch token's norm there, ratio 10 (a high-norm token is one at
+      least 10 x the median), from token states of the float64 NumPy forward
+      pass (tests/reference/vit_reference.py) on vitscope's own input.npy.
 Every claims.csv row must match, and there must be one row per claim step.
+The class-token step must show its holds: or fails: paragraph, with the
+numbers as recomputed, and never the word "none".
 
 Then the slides on a photo that is not the tour's: index.html shows every
 caption as text, and no title, caption or PNG description says the tour's
@@ -37,6 +44,9 @@ import numpy as np
 from PIL import Image
 
 from script_support import BIN, DOG, MODEL, SRC, Tally
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "reference"))
+import vit_reference  # noqa: E402
 
 tally = Tally()
 check = tally.check
@@ -127,8 +137,15 @@ def claim(attn_row, grid, prefix, query, kind, region):
     return w[mask].sum() / w.sum(), mask.sum() / (~near).sum()
 
 
-def expected_rows(tour, photo_name, attn, grid, prefix):
-    """What claims.csv must say: the tour's steps replayed on the dumped weights."""
+def layer_norms(states, prefix):
+    """Per layer: (largest, median) norm of the patch tokens leaving it."""
+    norms = np.linalg.norm(states, axis=2)[:, prefix:]
+    return [(float(n.max()), float(np.median(n))) for n in norms]
+
+
+def expected_rows(tour, photo_name, attn, grid, prefix, norms):
+    """What claims.csv must say: the tour's steps replayed on the dumped weights
+    (and the NumPy forward pass's token norms)."""
     own = "own" if photo_name == tour["photo"] else "other"
     layer = head = query = 0
     rows = []
@@ -138,6 +155,12 @@ def expected_rows(tour, photo_name, attn, grid, prefix):
         if "query" in st:
             q = st["query"]
             query = 0 if q == "cls" else prefix + int(q.split(",")[0]) * grid + int(q.split(",")[1])
+        c = step["claim"].get(own)
+        if c and c["kind"] == "high_norm_tokens":
+            top, median = norms[layer]
+            rows.append({"step": i + 1, "claim": c["kind"], "layer": layer, "head": head, "query": query,
+                         "value": top, "baseline": median, "ratio": c["ratio"], "relative": True})
+            continue
         if query < prefix:
             continue
         choose = step["choose"].get(own)
@@ -167,11 +190,14 @@ def compare(name, got, want):
             problems.append(f"{where}: head L{g['layer']} H{g['head']} q{g['query']} vs L{w['layer']} H{w['head']} "
                             f"q{w['query']}")
             continue
-        if abs(float(g["value"]) - w["value"]) > 2e-5 or abs(float(g["baseline"]) - w["baseline"]) > 1e-6:
+        # Norms: float32 against float64 over 12 blocks, relative 1e-4 (the reference tests' tolerance for analyses).
+        scale = max(abs(w["value"]), 1.0) if w.get("relative") else 1.0
+        if abs(float(g["value"]) - w["value"]) > 2e-5 * scale or \
+                abs(float(g["baseline"]) - w["baseline"]) > (1e-4 * scale if w.get("relative") else 1e-6):
             problems.append(f"{where}: value {g['value']} baseline {g['baseline']} vs {w['value']:.6f} "
                             f"{w['baseline']:.6f}")
         margin = w["value"] - w["ratio"] * w["baseline"]
-        if abs(margin) > 2e-5 and int(g["holds"]) != int(margin >= 0):
+        if abs(margin) > 2e-5 * scale * (50 if w.get("relative") else 1) and int(g["holds"]) != int(margin >= 0):
             problems.append(f"{where}: holds {g['holds']} vs {int(margin >= 0)}")
     return problems
 
@@ -207,6 +233,9 @@ def main():
     tour = read_tour(TOUR)
     check("the tour checks claims on both kinds of photo",
           any(s["claim"].get("own") for s in tour["steps"]) and any(s["claim"].get("other") for s in tour["steps"]))
+    check("the class-token step claims high-norm tokens", any(s["claim"].get("other", {}).get("kind") == "high_norm_tokens"
+                                                               for s in tour["steps"]))
+    model = vit_reference.load_timm(MODEL)
     mirrored = os.path.join(TMP, "mirrored.png")
     Image.open(DOG).convert("RGB").transpose(Image.FLIP_LEFT_RIGHT).save(mirrored)
     photos = sorted(os.path.join(ASSETS, f) for f in os.listdir(ASSETS) if f.endswith((".jpg", ".png")))
@@ -219,12 +248,14 @@ def main():
         run("dump", photo, "-o", dump)
         meta = json.load(open(os.path.join(dump, "meta.json")))
         attn = np.load(os.path.join(dump, "attn.npy"))
+        r = vit_reference.forward(model, np.load(os.path.join(dump, "input.npy")).astype(np.float64), keep_states=True)
+        norms = layer_norms(np.concatenate([r["x_in"][1:], r["x_out"][None]]), meta["prefix"])
         with open(out, newline="") as f:
             reader = csv.DictReader(f)
             header, got = reader.fieldnames, list(reader)
         check(f"{name}: claims.csv's columns", header == ["step", "claim", "layer", "head", "query", "value", "baseline",
                                                             "holds"], header)
-        want = expected_rows(tour, name, attn, meta["grid"], meta["prefix"])
+        want = expected_rows(tour, name, attn, meta["grid"], meta["prefix"], norms)
         problems = compare(name, got, want)
         check(f"{name}: {len(want)} claims, each head, value, baseline and holds as NumPy recomputes them",
               len(want) > 0 and not problems, problems[:3])
@@ -249,6 +280,17 @@ def main():
           named_words(said, words))
     with open(os.path.join(slides, "claims.csv")) as f, open(os.path.join(TMP, "eagle.jpg.csv")) as g:
         check("the slides' claims.csv is the one --claims writes", f.read() == g.read())
+    # The class-token step says what its claim found, in words that depend on it, and never "none".
+    with open(os.path.join(TMP, "eagle.jpg.csv"), newline="") as f:
+        high = next((r for r in csv.DictReader(f) if r["claim"] == "high_norm_tokens"), None)
+    said = [p for p in page.paragraphs if "times as long as the median patch" in p]
+    if check("eagle.jpg: the class-token step has its high-norm claim and one paragraph about it",
+             high is not None and len(said) == 1, said):
+        opening = "A high-norm token here is" if int(high["holds"]) else "A high-norm token would be"
+        check(f"eagle.jpg: the paragraph is the one for holds={high['holds']}, with the norms of claims.csv "
+              f"({float(high['value']):.1f} against {float(high['baseline']):.1f}) and no 'none'",
+              said[0].startswith(opening) and f"{float(high['value']):.1f}" in said[0] and
+              f"{float(high['baseline']):.1f}" in said[0] and "none" not in said[0].lower(), said[0])
     return tally.finish()
 
 

@@ -254,7 +254,14 @@ TEST(TourFile, LinesOtherPhotosSeeMustNotNameTheTourPhoto) {
     EXPECT_EQ(error_of(h + "step: S\nchoose: beyond_neighbourhood layer=3-1\ntext: x\n"),
               "my.tour:6: layers 3-1 run backwards");
     EXPECT_EQ(error_of(h + "step: S\nchoose: finds_the_kite\ntext: x\n"),
-              "my.tour:6: 'finds_the_kite' does not start with region_beyond_neighbourhood or beyond_neighbourhood");
+              "my.tour:6: 'finds_the_kite' does not start with region_beyond_neighbourhood, beyond_neighbourhood or "
+              "high_norm_tokens");
+    EXPECT_EQ(error_of(h + "step: S\nchoose: high_norm_tokens\ntext: x\n"),
+              "my.tour:6: high_norm_tokens is a claim about a layer: there is no head to choose by it");
+    EXPECT_EQ(error_of(h + "step: S\nclaim: high_norm_tokens ratio=5\ntext: x\n"),
+              "my.tour:6: high_norm_tokens's ratio is the high-norm threshold, 10 x the median patch norm "
+              "(vit::kHighNormRatio)");
+    EXPECT_EQ(error_of(h + "step: S\nclaim: high_norm_tokens ratio=10\ntext: x\n"), "");
     EXPECT_EQ(error_of(h + "step: S\nown-claim: beyond_neighbourhood\nholds: x\n"),
               "my.tour:5: step 'S' says holds: or fails: with no claim: for other photos");
     EXPECT_EQ(error_of(h + "step: S\nstate: scale=big\ntext: x\n"), "my.tour:6: scale is rowmax, absolute or log");

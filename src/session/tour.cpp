@@ -12,6 +12,7 @@
 #include "tour_limits.h"
 #include "tour_text.h"
 #include "vit/analysis/questions.h"
+#include "vit/analysis/token_norms.h"
 #include "vit/base/error.h"
 #include "vit/base/read_file.h"
 
@@ -112,7 +113,10 @@ struct Parser {
         const std::vector<std::string> w = words(text);
         TourCriterion c;
         if (w.empty() || !vit::claim_from_name(w[0], &c.kind))
-            fail("'" + text + "' does not start with region_beyond_neighbourhood or beyond_neighbourhood");
+            fail("'" + text + "' does not start with region_beyond_neighbourhood, beyond_neighbourhood or high_norm_tokens");
+        const bool high_norm = c.kind == vit::ClaimKind::HighNormTokens;
+        if (high_norm && choosing) fail("high_norm_tokens is a claim about a layer: there is no head to choose by it");
+        if (high_norm) c.ratio = vit::kHighNormRatio;
         for (size_t i = 1; i < w.size(); ++i) {
             const size_t eq = w[i].find('=');
             const std::string key = w[i].substr(0, eq == std::string::npos ? 0 : eq), value = w[i].substr(eq + 1);
@@ -133,7 +137,12 @@ struct Parser {
                      (choosing ? "layer=L or layer=A-B" : "ratio=R") + ")");
             }
         }
-        if ((c.kind == vit::ClaimKind::RegionBeyondNeighbourhood) != !c.region.empty())
+        // The threshold that makes a token high-norm is one number, so the tokens the text lists are the claim's.
+        if (high_norm && c.ratio != vit::kHighNormRatio)
+            fail("high_norm_tokens's ratio is the high-norm threshold, " + std::to_string(int(vit::kHighNormRatio)) +
+                 " x the median patch norm (vit::kHighNormRatio)");
+        if (high_norm && !c.region.empty()) fail("high_norm_tokens takes no region");
+        if (!high_norm && (c.kind == vit::ClaimKind::RegionBeyondNeighbourhood) != !c.region.empty())
             fail(c.region.empty() ? "region_beyond_neighbourhood needs a region" : "beyond_neighbourhood takes no region");
         return c;
     }

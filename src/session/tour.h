@@ -28,6 +28,8 @@
 //   choose: beyond_neighbourhood layer=0-6        with the largest value for
 //                                                 the step's query
 //   claim: region_beyond_neighbourhood dog ratio=2  holds when value >= ratio x baseline
+//   claim: high_norm_tokens                        the selected layer has a patch token
+//                                                  at least 10 x the median patch norm
 //   holds: ... {claim_value} ... {claim_baseline}   shown when it holds
 //   fails: ... the best head found gives {claim_value} ...   shown when not
 // (the claims and their baselines: vit/analysis/neighbourhood_claims.h).

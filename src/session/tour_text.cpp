@@ -20,7 +20,7 @@ const std::set<std::string>& plain_names() {
     static const std::set<std::string> names = {
         "grid", "patch", "input", "patches", "tokens", "layers", "heads", "d_k", "layer", "head", "query", "key",
         "score", "scaled", "weight", "top_key", "top_weight", "cls_weight", "beyond_3x3", "far_quarter", "distance",
-        "claim_value", "claim_baseline", "neighbourhood", "high_norm_tokens", "high_norm_times", "high_norm_cls",
+        "claim_value", "claim_baseline", "claim_ratio", "neighbourhood", "high_norm_tokens", "high_norm_times", "high_norm_cls",
         "high_norm_queries", "high_norm_first"};
     return names;
 }
@@ -89,7 +89,8 @@ std::optional<TourClaimCheck> tour_claim(const AppState& s) {
     const Tour& tour = *s.tour.tour;
     const std::optional<TourCriterion>& c = tour.steps[s.tour.step].claim[photo_index(s, tour)];
     const int layer = s.sel.layer, head = s.sel.head, query = s.sel.query;
-    if (!c || !t->is_patch(query) || layer >= static_cast<int>(t->layers.size()) ||
+    if (!c || (!t->is_patch(query) && c->kind != vit::ClaimKind::HighNormTokens) ||
+        layer >= static_cast<int>(t->layers.size()) ||
         head >= static_cast<int>(t->layers[layer].heads.size()) || t->layers[layer].heads[head].attn.rows() != t->tokens)
         return std::nullopt;
     TourClaimCheck out;
@@ -97,6 +98,13 @@ std::optional<TourClaimCheck> tour_claim(const AppState& s) {
     out.region = c->region;
     out.layer = layer, out.head = head, out.query = query;
     out.ratio = c->ratio;
+    if (c->kind == vit::ClaimKind::HighNormTokens) {  // about the layer: any query, any head
+        if (t->last_block_out.rows() != t->tokens) return std::nullopt;
+        const vit::LayerNorms n = vit::token_norms(*t)[layer];
+        out.value = vit::high_norm_claim(n);
+        out.holds = !n.high.empty();
+        return out;
+    }
     const auto region = tour.regions.find(c->region);
     const vit::Vec row = t->layers[layer].heads[head].attn.row(query).transpose();
     out.split = vit::neighbourhood_split(*t, row, query, region == tour.regions.end() ? vit::GridRegion{} : region->second);
@@ -168,9 +176,13 @@ std::string fill_tour_text(const std::string& text, const AppState& s, const Tou
         if (name == "query") return vit::token_name(*t, query);
         if (name == "distance") return format("%.0f px", vit::mean_attention_distance(*t, layer, head, m.patch));
         if (name.rfind("high_norm_", 0) == 0) return high_norm_value(name, *t, layer);
-        if (name == "claim_value" || name == "claim_baseline" || name == "neighbourhood") {
+        if (name == "claim_value" || name == "claim_baseline" || name == "neighbourhood" || name == "claim_ratio") {
             const std::optional<TourClaimCheck> c = tour_claim(s);
             if (!c) return kNone;
+            if (name == "claim_ratio") return format("%g", c->ratio);
+            if (c->kind == vit::ClaimKind::HighNormTokens)  // norms, not shares
+                return name == "neighbourhood" ? kNone
+                                               : format("%.1f", name == "claim_value" ? c->value.value : c->value.baseline);
             return percent(name == "claim_value" ? c->value.value : name == "claim_baseline" ? c->value.baseline
                                                                                               : c->split.within);
         }

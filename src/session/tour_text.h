@@ -12,7 +12,9 @@
 //   {share:REGION}: the shown row's patch weight that lands on the region, in %
 //   {area:REGION}: the region's share of the patches, in %
 //   {claim_value} {claim_baseline}: the step's claim checked on the selected
-//       head and query (tour.h): its value and its baseline, in %
+//       head and query (tour.h): its value and its baseline, in %; for
+//       high_norm_tokens the selected layer's largest and median patch
+//       norms ("412.3"); {claim_ratio}: the ratio it holds at ("10")
 //   {neighbourhood}: the selected head's patch weight inside the query's
 //       3 × 3 neighbourhood, in % (the claims' normalisation)
 //   {high_norm_tokens}: the high-norm patch tokens leaving the selected layer
@@ -46,7 +48,8 @@ bool names_region(const std::string& text);
 bool own_photo(const AppState& s, const Tour& tour);
 
 // The current step's claim, checked on the selected layer, head and query:
-// none when the step makes none on this photo or the query is not a patch.
+// none when the step makes none on this photo or the query is not a patch
+// (high_norm_tokens, a claim about the layer, takes any query).
 struct TourClaimCheck {
     vit::ClaimKind kind = vit::ClaimKind::BeyondNeighbourhood;
     std::string region;               // region claims: the region's name

@@ -24,7 +24,8 @@ MapHit map_card(const Frame& f, MapView& view, const char* id, const MapCaption&
     ImGui::PopTextWrapPos();
     const float below = top + caption.height + ImGui::GetStyle().ItemSpacing.y;
     if (ImGui::GetCursorPosY() < below) ImGui::SetCursorPosY(below);
-    const MapHit hit = view.show(f, "##map", &map, marks, size, photo);
+    const std::string map_id = std::string("##") + id;  // figures record the map's cells by this name
+    const MapHit hit = view.show(f, map_id.c_str(), &map, marks, size, photo);
     color_bar(f, map, size.x, unit);
     ImGui::PopID();
     ImGui::EndGroup();

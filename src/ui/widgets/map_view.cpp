@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string>
 
 #include "ui/widgets/gl_cache.h"
 
@@ -99,6 +100,15 @@ MapHit MapView::show(const Frame& f, const char* id, const MapData* map, const g
 
     hit.min = ImGui::GetCursorScreenPos();
     hit.max = ImVec2(hit.min.x + size.x, hit.min.y + size.y);
+    if (f.drawn_cells && map && map->grid > 0 && photo.texture && photo.texture->width() > 0) {
+        // The model's crop on the photo as drawn, cut into the map's grid: "PAGE/ID" (id without its "##").
+        const float sx = size.x / static_cast<float>(photo.texture->width());
+        const float sy = size.y / static_cast<float>(photo.texture->height());
+        std::string name = f.s.question + "/" + std::string(id).substr(std::string(id).find_first_not_of('#'));
+        f.drawn_cells->push_back({std::move(name), hit.min.x + static_cast<float>(photo.crop.x) * sx,
+                                  hit.min.y + static_cast<float>(photo.crop.y) * sy,
+                                  static_cast<float>(photo.crop.w) * sx / map->grid, 0, map->grid, 1});
+    }
     ImDrawList* dl = ImGui::GetWindowDrawList();
     if (target_ && texture != 0) {
         // GL rows run from the bottom: flip v.

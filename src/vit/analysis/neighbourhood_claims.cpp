@@ -9,11 +9,15 @@
 namespace vit {
 
 const char* claim_name(ClaimKind kind) {
-    return kind == ClaimKind::RegionBeyondNeighbourhood ? "region_beyond_neighbourhood" : "beyond_neighbourhood";
+    switch (kind) {
+        case ClaimKind::RegionBeyondNeighbourhood: return "region_beyond_neighbourhood";
+        case ClaimKind::HighNormTokens: return "high_norm_tokens";
+        default: return "beyond_neighbourhood";
+    }
 }
 
 bool claim_from_name(const std::string& name, ClaimKind* kind) {
-    for (ClaimKind k : {ClaimKind::RegionBeyondNeighbourhood, ClaimKind::BeyondNeighbourhood})
+    for (ClaimKind k : {ClaimKind::RegionBeyondNeighbourhood, ClaimKind::BeyondNeighbourhood, ClaimKind::HighNormTokens})
         if (name == claim_name(k)) return *kind = k, true;
     return false;
 }
@@ -57,6 +61,7 @@ ClaimValue claim_value(const NeighbourhoodSplit& s, ClaimKind kind) {
 bool claim_holds(const ClaimValue& v, double ratio) { return v.baseline > 0 && v.value >= ratio * v.baseline; }
 
 ChosenHead strongest_head(const Trace& t, int query, ClaimKind kind, const GridRegion& region, int first, int last) {
+    if (kind == ClaimKind::HighNormTokens) throw Error("high_norm_tokens is a claim about a layer: no head to choose");
     const int layers = static_cast<int>(t.layers.size());
     if (layers == 0 || t.layers[0].heads.empty() || t.layers[0].heads[0].attn.size() == 0)
         throw Error("the trace holds no attention weights to choose a head from");

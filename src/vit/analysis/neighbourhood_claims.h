@@ -12,6 +12,10 @@
 //
 // A claim holds when value >= ratio x baseline (the ratio is the claim's:
 // 2 reads "twice what an even spread would give").
+//
+// One claim is about a layer, not a query: high_norm_tokens (token_norms.h),
+// value = the largest patch token's norm leaving the layer, baseline = the
+// median patch token's norm there; its ratio is the high-norm threshold.
 #pragma once
 #include <string>
 #include <utility>
@@ -21,8 +25,8 @@
 
 namespace vit {
 
-enum class ClaimKind { RegionBeyondNeighbourhood, BeyondNeighbourhood };
-// "region_beyond_neighbourhood", "beyond_neighbourhood".
+enum class ClaimKind { RegionBeyondNeighbourhood, BeyondNeighbourhood, HighNormTokens };
+// "region_beyond_neighbourhood", "beyond_neighbourhood", "high_norm_tokens".
 const char* claim_name(ClaimKind kind);
 // The kind named so; false when no claim has that name.
 bool claim_from_name(const std::string& name, ClaimKind* kind);
@@ -50,7 +54,7 @@ bool claim_holds(const ClaimValue& v, double ratio);
 // The head whose claim value is largest for this query, among the heads of
 // layers first..last (first < 0: every layer; last < 0: first alone); ties go
 // to the earlier layer, then the lower head. Throws vit::Error when the
-// layers are not the trace's.
+// layers are not the trace's, or for high_norm_tokens (no head to choose).
 struct ChosenHead {
     int layer = 0, head = 0;
     ClaimValue value;

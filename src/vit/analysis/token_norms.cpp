@@ -32,7 +32,7 @@ std::vector<LayerNorms> token_norms(const Trace& t) {
         n.median_patch_norm = median({n.norm.begin() + t.prefix, n.norm.end()});
         for (int j = t.prefix; j < t.tokens; ++j) {
             n.top_patch_norm = std::max(n.top_patch_norm, n.norm[j]);
-            if (n.norm[j] > kHighNormRatio * n.median_patch_norm) n.high.push_back(j);
+            if (n.norm[j] >= kHighNormRatio * n.median_patch_norm && n.median_patch_norm > 0) n.high.push_back(j);
         }
         n.top_over_median = n.median_patch_norm > 0 ? n.top_patch_norm / n.median_patch_norm : 0;
         const int patches = t.tokens - t.prefix;
@@ -46,6 +46,8 @@ std::vector<LayerNorms> token_norms(const Trace& t) {
     }
     return out;
 }
+
+ClaimValue high_norm_claim(const LayerNorms& layer) { return {layer.top_patch_norm, layer.median_patch_norm}; }
 
 int first_high_norm_layer(const std::vector<LayerNorms>& layers) {
     for (size_t l = 0; l < layers.size(); ++l)

@@ -7,11 +7,12 @@
 #pragma once
 #include <vector>
 
+#include "vit/analysis/neighbourhood_claims.h"
 #include "vit/forward/forward.h"
 
 namespace vit {
 
-// A token counts as high-norm at a layer when its norm is above this many
+// A token counts as high-norm at a layer when its norm is at least this many
 // times the median norm of the patch tokens there (in the default model the
 // corners reach 30 to 40 times the median from layer 7 on; nothing else
 // passes 3 times it).
@@ -31,6 +32,11 @@ struct LayerNorms {
 // block's output before the final LayerNorm). Throws vit::Error when the trace
 // kept no token states or no attention weights.
 std::vector<LayerNorms> token_norms(const Trace& t);
+
+// The high_norm_tokens claim of one layer (neighbourhood_claims.h): value =
+// its largest patch norm, baseline = its median patch norm. It holds at
+// ratio kHighNormRatio exactly when the layer has a high-norm patch.
+ClaimValue high_norm_claim(const LayerNorms& layer);
 
 // The first layer with a high-norm token, -1 when none has.
 int first_high_norm_layer(const std::vector<LayerNorms>& layers);

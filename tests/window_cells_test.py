@@ -1,0 +1,123 @@
+#!/usr/bin/env python3
+"""The window's maps checked against the numbers, cell by cell, under Xvfb.
+
+The window opens a patchwork photo (tests/drawn_colours.py: one colour a
+patch, so the photo under every cell centre is known) with a patch as the
+query, and a script takes screenshots and exports the figure. Every cell
+centre is sampled where the state file says the photo and the heads strip's
+thumbnails are drawn (image_view, head_thumbs, with the crop and photo size),
+and compared with what the overlay shader must draw for the attention rows
+`vitscope attention` prints, each head's and their mean:
+
+  photo, style opacity=1 fade=off grid=off   exactly the colormap of the row
+      against its largest patch weight (no photo in it: the exact check)
+  photo, the default style                   the blend with the photo,
+      opacity 0.7 times t (fade)
+  thumbnails                                 each head's row, and the mean of
+      the three (the last thumbnail), at opacity 0.85 without fade, each
+      against its own largest weight (src/ui/panels/heads_panel.cpp's style)
+  the exported figure (script `export`)      drawn by another path
+      (gfx/figure.cpp): the map panel opaque (the colormap alone), the photo
+      panel blended as the window's; where from its "vitscope:layout" chunk
+
+Within 3/255 per channel, the query's 3 x 3 left out (its outline).
+Run by ctest with VITSCOPE_BIN and VITSCOPE_SOURCE_DIR."""
+import csv
+import io
+import json
+import os
+import subprocess
+import sys
+
+import numpy as np
+from PIL import Image
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from drawn_colours import GRID, blend, colormap, VIRIDIS, patchwork, sample, worst  # noqa: E402
+from script_support import BIN, MODEL, Tally  # noqa: E402
+from window_support import Window, read_state, run_window_tests  # noqa: E402
+
+LAYER, HEAD, ROW, COL = 6, 1, 5, 3
+tally = Tally()
+
+
+def attention(photo, head):
+    """The query's patch weights from `vitscope attention`, (14, 14)."""
+    out = subprocess.run([BIN, "attention", photo, "--layer", str(LAYER), "--head", str(head), "--patch",
+                          f"{ROW},{COL}", "--model", MODEL], check=True, capture_output=True, text=True,
+                         timeout=300).stdout
+    w = np.zeros((GRID, GRID))
+    for r in csv.DictReader(io.StringIO(out)):
+        if int(r["row"]) >= 0:
+            w[int(r["row"]), int(r["col"])] = float(r["weight"])
+    return w
+
+
+def compare(label, drawn, expected):
+    if drawn is None:
+        tally.check(f"{label}: the cells are inside the picture", False)
+        return
+    err, at = worst(drawn, expected, skip=(ROW, COL))
+    tally.check(f"{label}: every cell within 3/255 of the numbers' colour (worst {err:.0f} at {at}: "
+                f"{drawn[at].tolist()} vs {expected[at].tolist()})", err <= 3)
+
+
+def test_drawn_cells(xvfb, tmp):
+    photo = os.path.join(tmp, "patchwork.png")
+    colours = patchwork(photo, 3)
+    heads = [attention(photo, h) for h in range(3)]
+    shots = {k: os.path.join(tmp, k + ".png") for k in ("default", "opaque")}
+    figure = os.path.join(tmp, "figure.png")
+    script = os.path.join(tmp, "cells.txt")
+    with open(script, "w") as f:
+        f.write(f"frames 3\nscreenshot {shots['default']}\nexport {figure}\n"
+                f"style opacity=1 fade=off grid=off\nframes 3\nscreenshot {shots['opaque']}\n")
+    xvfb.park_pointer()  # no hover outline on a map
+    w = Window(xvfb, BIN, [photo, "--model", MODEL, "--select", f"{ROW},{COL}", "--layer", str(LAYER), "--head",
+                           str(HEAD), "--script", script, "--quit"], tmp)
+    try:
+        assert w.proc.wait(timeout=300) == 0, f"exit code {w.proc.returncode}: {w.output()}"
+    finally:
+        w.close()
+    s = read_state(w.state_file)
+    assert s["last_error"] == "", s["last_error"]
+    assert (s["grid"], s["layer"], s["head"], s["row"], s["col"]) == (GRID, LAYER, HEAD, ROW, COL), s
+    px = {k: np.asarray(Image.open(p).convert("RGB")) for k, p in shots.items()}
+
+    # Where the crop's cells are in a picture of the whole photo drawn at (x, y) w x h.
+    pw, ph = s["photo_size"]
+    cx, cy, cw, ch = s["crop"]
+
+    def cells(pixels, x, y, width, height):
+        sx, sy = width / pw, height / ph
+        return sample(pixels, x + cx * sx, y + cy * sy, cw * sx / GRID, ch * sy / GRID)
+
+    row = heads[HEAD]
+    t = row / row.max()
+    compare("photo, opacity 1 without fade (the colormap alone)", cells(px["opaque"], *s["image_view"]),
+            np.floor(colormap(VIRIDIS, t) * 255 + 0.5))
+    compare("photo, the default style (0.7 x t over the photo)", cells(px["default"], *s["image_view"]),
+            blend(colours, t, 0.7 * t))
+    thumbs = s["head_thumbs"]
+    tally.check(f"the heads strip has 3 heads and the mean ({len(thumbs)})", len(thumbs) == 4)
+    for i, rect in enumerate(thumbs[:4]):
+        w_i = heads[i] if i < 3 else np.mean(heads, axis=0)
+        ti = w_i / w_i.max()
+        name = f"thumbnail of head {i}" if i < 3 else "thumbnail of the mean"
+        for shot in ("default", "opaque"):  # the thumbnails keep their own opacity in either style
+            compare(f"{name} ({shot} style)", cells(px[shot], *rect), blend(colours, ti, np.full(ti.shape, 0.85)))
+
+    # The exported figure: another drawing path, with its layout in the PNG.
+    img = Image.open(figure)
+    layout = json.loads(img.info["vitscope:layout"])
+    fig = np.asarray(img.convert("RGB"))
+    mx, my, mw, mh = layout["map_panel"]
+    compare("exported figure, map panel (opaque)", sample(fig, mx, my, mw / GRID, mh / GRID),
+            np.floor(colormap(VIRIDIS, t) * 255 + 0.5))
+    (px0, py0, _, _), (kx, ky, kw, kh) = layout["photo_panel"], layout["crop_in_photo_panel"]
+    compare("exported figure, photo panel (0.7 x t over the photo)",
+            sample(fig, px0 + kx, py0 + ky, kw / GRID, kh / GRID), blend(colours, t, 0.7 * t))
+
+
+if __name__ == "__main__":
+    sys.exit(run_window_tests(tally, [test_drawn_cells], "vitscope_window_cells_"))
