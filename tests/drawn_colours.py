@@ -6,15 +6,19 @@ window_cells_test.py), and the patchwork photo that makes it exact.
 
 t is the value on the map's scale, alpha its opacity (times t, or |2t - 1| on
 the diverging map, when the map fades). The photo under a cell centre is
-known exactly on a patchwork: 248 x 248 pixels (the default model resizes to
-248 and crops the central 224, crop_pct 0.9) in 16-pixel squares of one
-colour, one square a patch, so the model's input and the photo under every
-cell centre are that square's colour whatever filtering the texture does
-(mipmap levels up to 2 keep the squares apart: they start at 12 = 3 x 4)."""
+known exactly on a patchwork: one colour for all the photo's pixels that fall
+in a patch of the model's crop (the default model resizes the short side to
+248 and crops the central 224, crop_pct 0.9), so the photo under every cell
+centre is that patch's colour whatever filtering the texture does: the
+nearest other colour is half a patch (8 photo pixels) away. The photo is 264
+pixels square, just over a texture size class (256), so its texture is padded
+to 320: a drawing that forgets the photo's used extent of the texture
+(u_photo_extent) puts cells over the wrong colours.
+"""
 import numpy as np
 from PIL import Image
 
-GRID, SIDE, CROP0, PATCH = 14, 248, 12, 16
+GRID, SIDE = 14, 264
 
 # shaders/colormaps.glsl: 17 knots for viridis, 5 for the diverging map.
 VIRIDIS = np.array([
@@ -42,13 +46,17 @@ def blend(photo, t, alpha, knots=VIRIDIS):
 
 
 def patchwork(path, seed):
-    """Writes a 248 x 248 patchwork PNG; returns its squares' colours (14, 14, 3), 0..255."""
+    """Writes a 264 x 264 patchwork PNG; returns its patches' colours (14, 14, 3), 0..255."""
     rng = np.random.default_rng(seed)
     colours = rng.integers(30, 226, size=(GRID, GRID, 3))
+    # timm's centre crop in photo pixels: 224 of the 248 the short side is resized to.
+    scale = SIDE / 248
+    x0, side = 12 * scale, 224 * scale
+    cell = np.floor((np.arange(SIDE) + 0.5 - x0) / (side / GRID)).astype(int)  # each pixel centre's patch
+    inside = (cell >= 0) & (cell < GRID)
     img = np.full((SIDE, SIDE, 3), 128, np.uint8)
-    for r in range(GRID):
-        for c in range(GRID):
-            img[CROP0 + r * PATCH:CROP0 + (r + 1) * PATCH, CROP0 + c * PATCH:CROP0 + (c + 1) * PATCH] = colours[r, c]
+    rows, cols = np.nonzero(inside[:, None] & inside[None, :])
+    img[rows, cols] = colours[cell[rows], cell[cols]]
     Image.fromarray(img).save(path)
     return colours.astype(np.float64)
 

@@ -7,7 +7,9 @@ crop's cells ("PAGE/ID"). This test samples every cell's centre and compares
 its colour with what the overlay shader (shaders/overlay.frag) must give for
 numbers recomputed here, never read back from the drawing code: the
 shader's blend of the colormap with the photo, on patchwork photos whose
-pixel under every cell centre is known (tests/drawn_colours.py). The numbers:
+pixel under every cell centre is known (tests/drawn_colours.py; their
+texture is padded, so a drawing that ignores the photo's extent of it
+fails). The numbers:
 
   cls/cls_map (12)  CLS's row of head H in every layer (attn.npy of `vitscope
                     dump`), each map against its own largest patch weight,
@@ -39,7 +41,7 @@ import tempfile
 import numpy as np
 from PIL import Image
 
-from drawn_colours import DIVERGING, GRID, PATCH, blend, patchwork, sample, worst
+from drawn_colours import DIVERGING, GRID, blend, patchwork, sample, worst
 from script_support import BIN, MODEL, Tally
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "reference"))
@@ -63,9 +65,9 @@ def dump(photo, colours, name):
     vitscope("dump", photo, "-o", out)
     d = {k: np.load(os.path.join(out, k + ".npy")).astype(np.float64) for k in ("attn", "q", "k", "input")}
     d.update(json.load(open(os.path.join(out, "meta.json"))))
-    # The premise: the model's input is the patchwork's squares, one per patch.
-    centres = d["input"][:, PATCH // 2::PATCH, PATCH // 2::PATCH].transpose(1, 2, 0)  # (14, 14, 3), (x/255 - .5)/.5
-    check(f"{name}: the model's input is the patchwork, one square a patch",
+    # The premise: the model's input is the patchwork, one colour a patch (at the patch centres: resampled).
+    centres = d["input"][:, 8::16, 8::16].transpose(1, 2, 0)  # (14, 14, 3), (x/255 - .5)/.5
+    check(f"{name}: the model's input is the patchwork, one colour a patch",
           d["grid"] == GRID and np.abs((centres * 0.5 + 0.5) * 255 - colours).max() < 1.5)
     return d
 
