@@ -28,10 +28,18 @@ fails). The numbers:
   dynamic/a, b      the query's row on each photo, for the head whose rows
                     differ most between the photos (largest Jensen-Shannon
                     divergence, recomputed), each against its own largest weight
+  matrix/weights    one head's N x N weights from the page's --csv (checked
+                    against attn.npy), log scale over 3 decades below the
+                    largest, no photo: the colormap alone
+  permutation/...   without position embeddings (the page's default): the
+                    shuffled input's map on the mosaic, put back, and the
+                    photo's own, from the float64 NumPy forward pass on the
+                    input shuffled by the seeded MT19937 rule
 
 Within 3/255 per channel at every cell but the query's 3 x 3 (its outline).
 Runs without a display server (EGL).
 """
+import csv
 import json
 import os
 import subprocess
@@ -41,11 +49,13 @@ import tempfile
 import numpy as np
 from PIL import Image
 
-from drawn_colours import DIVERGING, GRID, blend, patchwork, sample, worst
+from drawn_colours import DIVERGING, GRID, VIRIDIS, blend, colormap, patchwork, sample, worst
 from script_support import BIN, MODEL, Tally
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "reference"))
+import property_questions_test as pq  # noqa: E402  (the shuffle: MT19937 as std::mt19937)
 import safetensors_np  # noqa: E402
+import vit_reference  # noqa: E402
 
 tally = Tally()
 check = tally.check
@@ -188,6 +198,64 @@ def check_two_photos(photo, colours, d, photo_b, colours_b, d_b):
             check_map(f"dynamic {which} (layer {layer} head {head})", pixels, block, blend(col, t, 0.7 * t), skip=QUERY)
 
 
+def check_matrix(photo, d):
+    """The matrix page: every weight of one head, log scale over 3 decades below the largest, no photo."""
+    out = os.path.join(TMP, "matrix.csv")
+    pixels, cells = figure("matrix", photo, "--question", "matrix", "--layer", "4", "--head", str(HEAD), "--patch",
+                           f"{QUERY[0]},{QUERY[1]}", "--csv", out)
+    found = blocks(cells, "matrix/weights") if pixels is not None else []
+    n = d["attn"].shape[-1]
+    if not check("matrix: the matrix is recorded", len(found) == 1 and found[0]["grid"] == n, cells):
+        return
+    with open(out, newline="") as f:
+        rows = list(csv.DictReader(f))
+    a = np.zeros((n, n))
+    for r in rows:
+        a[int(r["query"]), int(r["key"])] = float(r["weight"])
+    check(f"matrix: the CSV has the {n} x {n} weights, those of attn.npy", len(rows) == n * n and
+          np.abs(a - d["attn"][4, HEAD]).max() < 1e-5)
+    t = np.clip(np.log(np.maximum(a, 1e-30) / a.max()) / np.log(1000) + 1, 0, 1)
+    b = found[0]
+    centre = (np.arange(n) + 0.5) * b["cell"]
+    x, y = np.floor(b["x0"] + centre).astype(int), np.floor(b["y0"] + centre).astype(int)
+    drawn = pixels[y[:, None], x[None, :]]
+    err = np.abs(drawn - np.floor(colormap(VIRIDIS, t) * 255 + 0.5)).max(axis=2)
+    q = d["prefix"] + QUERY[0] * GRID + QUERY[1]
+    err[q - 1:q + 2] = 0  # the selected query's row is outlined
+    at = np.unravel_index(np.argmax(err), err.shape)
+    check(f"matrix: every one of the {n * n} cells (cell {b['cell']:.1f} px) has its weight's colour within 3/255 "
+          f"(worst {err.max():.0f} at query {at[0]}, key {at[1]})", err.max() <= 3)
+
+
+def check_permutation(photo, colours, d):
+    """The permutation page's three maps without position embeddings (the page's default): the shuffled
+    input's own map on the mosaic, that map put back, the photo's own; from the NumPy forward pass."""
+    seed = 1  # the page's first shuffle (a figure draws that one)
+    pixels, cells = figure("permutation", photo, "--question", "permutation", "--layer", "4", "--head", str(HEAD),
+                           "--patch", f"{QUERY[0]},{QUERY[1]}")
+    found = {n: blocks(cells, "permutation/" + n) for n in ("mosaic", "back", "own")} if pixels is not None else {}
+    if not check("permutation: the three maps are recorded", all(len(v) == 1 for v in found.values()) and found,
+                 [c["name"] for c in cells]):
+        return
+    model = vit_reference.load_timm(MODEL)
+    to = pq.shuffle_permutation(GRID * GRID, seed)                   # to[p]: where patch p goes
+    mosaic = pq.move_patches(d["input"], 16, to)
+    p, q = d["prefix"], d["prefix"] + QUERY[0] * GRID + QUERY[1]
+    shuffled = vit_reference.forward(model, mosaic, position_embeddings=False)["attn"][4, HEAD, p + to[q - p], p:]
+    own = vit_reference.forward(model, d["input"], position_embeddings=False)["attn"][4, HEAD, q, p:]
+    on_mosaic = np.empty_like(colours)
+    on_mosaic.reshape(-1, 3)[to] = colours.reshape(-1, 3)            # the mosaic's patch to[p] is patch p's
+    moved_q = divmod(int(to[q - p]), GRID)
+    _, t = weights(shuffled)
+    check_map("permutation mosaic (the shuffled input's map)", pixels, found["mosaic"][0],
+              blend(on_mosaic, t, 0.7 * t), skip=moved_q)
+    _, t = weights(shuffled[to])                                      # put back: patch p's weight is at to[p]
+    check_map("permutation back (put back in order)", pixels, found["back"][0], blend(colours, t, 0.7 * t), skip=QUERY)
+    _, t = weights(own)
+    check_map("permutation own (without position embeddings)", pixels, found["own"][0], blend(colours, t, 0.7 * t),
+              skip=QUERY)
+
+
 def main():
     if not tally.check_model():
         return tally.finish()
@@ -198,6 +266,8 @@ def main():
     check_global(photo, colours, d)
     check_position(photo, colours)
     check_two_photos(photo, colours, d, photo_b, colours_b, d_b)
+    check_matrix(photo, d)
+    check_permutation(photo, colours, d)
     return tally.finish()
 
 

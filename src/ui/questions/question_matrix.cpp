@@ -129,6 +129,9 @@ void MatrixView::draw(const Frame& f) {
     dl->AddImage(reinterpret_cast<ImTextureID>(static_cast<intptr_t>(target_->texture())), lo, hi,
                  ImVec2(0, target_->v_max()), ImVec2(target_->u_max(), 0));
     ImGui::InvisibleButton("##matrix", ImVec2(side, side));
+    // Figures draw the whole matrix (zoom 1): its cells, for the tests that sample them.
+    if (f.drawn_cells && w.first_row == 0 && w.cells == n)
+        f.drawn_cells->push_back({"matrix/weights", lo.x, lo.y, side / w.cells, 0, w.cells, 1});
     const bool hovered = ImGui::IsItemHovered() && !f.figure;
     // The corners, for tests that point at a cell.
     const std::vector<session::PageTarget> targets = {{"matrix top left", lo.x, lo.y}, {"matrix bottom right", hi.x, hi.y}};
