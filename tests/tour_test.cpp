@@ -3,11 +3,13 @@
 // hand-made trace whose answers can be checked by hand. The shipped tour's
 // numbers on the real model are checked against NumPy in the window test.
 #include <memory>
+#include <optional>
 #include <string>
 
 #include <gtest/gtest.h>
 
 #include "session/tour.h"
+#include "session/tour_claims.h"
 #include "session/tour_text.h"
 #include "support/synthetic_session.h"
 #include "vit/base/error.h"
@@ -327,6 +329,48 @@ TEST_F(TourClaimTest, ChoosesTheHeadItsCriterionNamesAndSaysWhetherTheClaimHolds
     session::apply(s, act::SelectQuery{0});  // CLS: no neighbourhood, no claim, neither holds: nor fails:
     EXPECT_FALSE(session::tour_claim(s));
     EXPECT_EQ(session::shown_tour_text(s).size(), 2u);
+}
+
+}  // namespace
+
+namespace {
+
+// high_norm_tokens: a claim about the layer on show. Leaving layer 0 every
+// patch has norm 2 (it fails); leaving layer 1 patch (0, 1) has 100 against a
+// median of 2 (it holds). The query is CLS: the claim takes any query.
+TEST(TourHighNormClaim, TheSentenceShownFollowsWhetherTheLayerHasAHighNormPatch) {
+    vit::Trace t = shaped_trace(4, 2, 2);
+    t.layers[1].x_in = vit::Mat::Zero(t.tokens, 3);
+    t.last_block_out = vit::Mat::Zero(t.tokens, 3);
+    for (int j = 0; j < t.tokens; ++j) t.layers[1].x_in(j, 0) = t.last_block_out(j, 1) = 2.f;
+    t.last_block_out(t.token_of(0, 1), 1) = 100.f;
+    AppState s = state_with(std::move(t), "photos/kite.jpg");
+    auto model = std::make_shared<vit::Model>();
+    model->patch = 16;
+    model->pos_grid = 4;
+    s.loaded.model = model;
+    auto tour = std::make_shared<const Tour>(parse_tour(
+        "title: T\nphoto: dog.jpg\nstep: S\nstate: query=cls layer=0\nclaim: high_norm_tokens\n"
+        "holds: {high_norm_tokens} at least {claim_ratio} x the median: {claim_value} against {claim_baseline}\n"
+        "fails: no patch at {claim_ratio} x the median: {claim_value} against {claim_baseline}\n",
+        "t.tour"));
+    session::apply(s, session::act::StartTour{tour});
+    std::optional<session::TourClaimCheck> c = session::tour_claim(s);
+    ASSERT_TRUE(c);
+    EXPECT_EQ(c->kind, vit::ClaimKind::HighNormTokens);
+    EXPECT_FALSE(c->holds);
+    EXPECT_EQ(session::shown_tour_text(s), std::vector<std::string>{"no patch at 10 x the median: 2.0 against 2.0"});
+    EXPECT_EQ(session::tour_claims_csv(s),
+              "step,claim,layer,head,query,value,baseline,holds\n1,high_norm_tokens,0,0,0,2.000000,2.000000,0\n");
+
+    session::apply(s, session::act::SetLayer{1});
+    c = session::tour_claim(s);
+    ASSERT_TRUE(c);
+    EXPECT_TRUE(c->holds);
+    EXPECT_NEAR(c->value.value, 100, 1e-9);
+    EXPECT_NEAR(c->value.baseline, 2, 1e-9);
+    EXPECT_EQ(session::shown_tour_text(s),
+              std::vector<std::string>{"1 patch: (0, 1) at least 10 x the median: 100.0 against 2.0"});
 }
 
 }  // namespace
