@@ -25,6 +25,13 @@ fails). The numbers:
                     checkpoint), diverging on +-max|cos|, fading with |2t-1|
   cross/a, cross/b  A's own row, and A's query against B's keys
                     (softmax(q k^T / sqrt(d)) from q.npy and k.npy), on B
+  cross/cross, own  the output vectors as strips of cells (no photo): that
+                    softmax times B's values (v.npy), and A's own (out.npy),
+                    on one diverging scale, +-the larger's max |value|
+  mlp/strip         the query's path through block 4 as strips: each head's
+                    output (out.npy) on one scale; what attention adds
+                    (W_O o + b) and what the MLP adds (the block's output
+                    less its input and that, NumPy forward pass) on another
   dynamic/a, b      the query's row on each photo, for the head whose rows
                     differ most between the photos (largest Jensen-Shannon
                     divergence, recomputed), each against its own largest weight
@@ -73,7 +80,7 @@ def vitscope(*args):
 def dump(photo, colours, name):
     out = os.path.join(TMP, name)
     vitscope("dump", photo, "-o", out)
-    d = {k: np.load(os.path.join(out, k + ".npy")).astype(np.float64) for k in ("attn", "q", "k", "input")}
+    d = {k: np.load(os.path.join(out, k + ".npy")).astype(np.float64) for k in ("attn", "q", "k", "v", "out", "input")}
     d.update(json.load(open(os.path.join(out, "meta.json"))))
     # The premise: the model's input is the patchwork, one colour a patch (at the patch centres: resampled).
     centres = d["input"][:, 8::16, 8::16].transpose(1, 2, 0)  # (14, 14, 3), (x/255 - .5)/.5
@@ -185,6 +192,12 @@ def check_two_photos(photo, colours, d, photo_b, colours_b, d_b):
         w = np.exp(s - s.max())
         _, t = weights((w / w.sum())[p:])
         check_map("cross b (A's query over B's keys)", pixels, b[0], blend(colours_b, t, 0.7 * t))
+        # The two output vectors as strips of cells on one diverging scale: A's query over B's values, and A's own.
+        strips = [blocks(cells, "cross/" + n) for n in ("cross", "own")]
+        if check("cross: both output strips recorded", all(len(v) == 1 for v in strips), [c["name"] for c in cells]):
+            vectors = [("cross", (w / w.sum()) @ d_b["v"][4, HEAD]), ("own", d["out"][4, HEAD, q])]
+            check_strips("cross strip", pixels, [b_[0] for b_ in strips], vectors,
+                         max(np.abs(v).max() for _, v in vectors))
     pixels, cells = figure("dynamic", photo, "--question", "dynamic", *sel)
     a, b = (blocks(cells, n) for n in ("dynamic/a", "dynamic/b")) if pixels is not None else ([], [])
     if check("dynamic: both maps recorded", len(a) == 1 and len(b) == 1, [c["name"] for c in cells]):
@@ -256,6 +269,38 @@ def check_permutation(photo, colours, d):
               skip=QUERY)
 
 
+def check_strips(label, pixels, strips, vectors, extent):
+    """Each strip's cells against the diverging colour of its vector's numbers over +-extent."""
+    for blk, (name, v) in zip(strips, vectors):
+        x = np.floor(blk["x0"] + (np.arange(len(v)) + 0.5) * blk["cell"]).astype(int)
+        drawn = pixels[int(blk["y0"] + blk["cell_h"] / 2), x]
+        err = np.abs(drawn - np.floor(colormap(DIVERGING, 0.5 + 0.5 * v / extent) * 255 + 0.5)).max()
+        check(f"{label} {name}: {len(v)} cells ({blk['cell']:.1f} px), each its number's colour within 3/255 "
+              f"(worst {err:.0f})", blk["grid"] == len(v) and blk["rows"] == 1 and err <= 3)
+
+
+def check_mlp(photo, d):
+    """The MLP page's strips for the query in block 4: each head's output o_h (out.npy) on one scale, and what
+    attention adds (W_O [o_1 .. o_H] + b) and what the MLP adds (the block's output minus its input and that),
+    from the float64 NumPy forward pass, on another."""
+    pixels, cells = figure("mlp", photo, "--question", "mlp", "--layer", "4", "--head", str(HEAD), "--patch",
+                           f"{QUERY[0]},{QUERY[1]}")
+    strips = blocks(cells, "mlp/strip") if pixels is not None else []
+    heads = d["out"].shape[1]
+    if not check(f"mlp: {heads} head strips and 2 for what is added ({len(strips)})", len(strips) == heads + 2):
+        return
+    model = vit_reference.load_timm(MODEL)
+    r = vit_reference.forward(model, d["input"], keep_states=True)
+    q = d["prefix"] + QUERY[0] * GRID + QUERY[1]
+    o = r["out"][4][:, q]                                             # (heads, d_k)
+    added = vit_reference.linear(o.reshape(-1), model.t, "blocks.4.attn.proj")
+    mlp = r["x_in"][5][q] - r["x_in"][4][q] - added
+    check("mlp: the head outputs are out.npy's", np.abs(o - d["out"][4][:, q]).max() < 1e-4)
+    check_strips("mlp", pixels, strips[:heads], [(f"head {h}", o[h]) for h in range(heads)], np.abs(o).max())
+    check_strips("mlp", pixels, strips[heads:], [("attention adds", added), ("MLP adds", mlp)],
+                 max(np.abs(added).max(), np.abs(mlp).max()))
+
+
 def main():
     if not tally.check_model():
         return tally.finish()
@@ -268,6 +313,7 @@ def main():
     check_two_photos(photo, colours, d, photo_b, colours_b, d_b)
     check_matrix(photo, d)
     check_permutation(photo, colours, d)
+    check_mlp(photo, d)
     return tally.finish()
 
 

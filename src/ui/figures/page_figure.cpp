@@ -64,10 +64,12 @@ struct Drawn {
 std::string cells_json(const std::vector<DrawnCells>& cells) {
     std::string out = "[";
     for (const DrawnCells& c : cells) {
-        char item[256];
-        std::snprintf(item, sizeof item, "%s{\"name\":\"%s\",\"x0\":%.3f,\"y0\":%.3f,\"cell\":%.3f,\"step\":%.3f,\"grid\":%d,\"maps\":%d}",
+        char item[320];
+        std::snprintf(item, sizeof item,
+                      "%s{\"name\":\"%s\",\"x0\":%.3f,\"y0\":%.3f,\"cell\":%.3f,\"step\":%.3f,\"grid\":%d,\"maps\":%d,"
+                      "\"rows\":%d,\"cell_h\":%.3f}",
                       out.size() > 1 ? "," : "", c.name.c_str(), c.x0 * kDensity, c.y0 * kDensity, c.cell * kDensity,
-                      c.step * kDensity, c.grid, c.maps);
+                      c.step * kDensity, c.grid, c.maps, c.rows ? c.rows : c.grid, (c.cell_h > 0 ? c.cell_h : c.cell) * kDensity);
         out += item;
     }
     return out + "]";

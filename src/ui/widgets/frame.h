@@ -2,6 +2,7 @@
 // its actions to, the shared GPU resources and the fonts. Panels never change
 // the state themselves.
 #pragma once
+#include <string>
 #include <vector>
 
 #include <imgui.h>
@@ -37,6 +38,12 @@ struct Frame {
     bool still = false;
 
     void emit(session::Action a) const { out.push_back(std::move(a)); }
+    // The name a figure records drawn cells under: "PAGE/ID", id without its leading '#'s.
+    std::string cells_name(const char* id) const {
+        const std::string name(id);
+        const size_t at = name.find_first_not_of('#');
+        return s.question + "/" + (at == std::string::npos ? std::string() : name.substr(at));
+    }
     float px(float logical) const { return logical * scale; }
 };
 

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <string>
 
 #include "ui/widgets/gl_cache.h"
 
@@ -104,8 +103,7 @@ MapHit MapView::show(const Frame& f, const char* id, const MapData* map, const g
         // The model's crop on the photo as drawn, cut into the map's grid: "PAGE/ID" (id without its "##").
         const float sx = size.x / static_cast<float>(photo.texture->width());
         const float sy = size.y / static_cast<float>(photo.texture->height());
-        std::string name = f.s.question + "/" + std::string(id).substr(std::string(id).find_first_not_of('#'));
-        f.drawn_cells->push_back({std::move(name), hit.min.x + static_cast<float>(photo.crop.x) * sx,
+        f.drawn_cells->push_back({f.cells_name(id), hit.min.x + static_cast<float>(photo.crop.x) * sx,
                                   hit.min.y + static_cast<float>(photo.crop.y) * sy,
                                   static_cast<float>(photo.crop.w) * sx / map->grid, 0, map->grid, 1});
     }
