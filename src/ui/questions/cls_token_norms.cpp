@@ -24,7 +24,7 @@ void cls_token_norms_section(const Frame& f) {
     char text[512];
     std::snprintf(text, sizeof text,
                   "Each token's vector leaving each layer, measured by its length (norm). A patch counts as high-norm "
-                  "when its norm is over %.0f times the median patch's. Darcet et al. (2023, \"Vision Transformers "
+                  "when its norm is at least %.0f times the median patch's. Darcet et al. (2023, \"Vision Transformers "
                   "Need Registers\") found such tokens in many trained ViTs, in background patches that carry little "
                   "of their own: the model stores global information in them, and CLS and other queries read it "
                   "there. Weight on them is weight on that stored information, not on the pixels under them.",
