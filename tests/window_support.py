@@ -75,6 +75,23 @@ class Window:
             time.sleep(0.1)
         raise AssertionError(f"timed out waiting for {what}; last state: {state}")
 
+    def wait_still(self, key, seconds=0.5, timeout=60):
+        """Polls until state[key] has not changed for `seconds` (a page laid out again after a click
+        reports its new places a frame or more later); returns that state."""
+        deadline = time.time() + timeout
+        state = read_state(self.state_file)
+        since = time.time()
+        while time.time() < deadline:
+            time.sleep(0.1)
+            now = read_state(self.state_file)
+            if now is None:
+                continue
+            if state is None or now.get(key) != state.get(key):
+                state, since = now, time.time()
+            elif time.time() - since >= seconds:
+                return now
+        raise AssertionError(f"timed out waiting for {key} to hold still; last state: {state}")
+
     def xdotool(self, *args):
         subprocess.run(["xdotool", *args], env=self.xvfb.env(), check=True, capture_output=True, timeout=30)
 

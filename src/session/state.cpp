@@ -258,6 +258,10 @@ bool apply(AppState& s, const Action& a) {
                 s.relevance_class = x.index < 0 ? -1 : x.index;
                 return true;
             },
+            [&](const act::SetPermutationSeed& x) {
+                s.permutation_seed = x.seed;
+                return true;
+            },
             [&](const act::OpenBrowser& x) {
                 s.browser.mode = x.mode;
                 if (!x.dir.empty()) s.browser.dir = x.dir;
@@ -417,6 +421,7 @@ std::string state_json(const AppState& s) {
     j["tab"] = tab_name(s.tab);
     j["question"] = s.question;
     j["relevance_class"] = s.relevance_class;
+    j["permutation_seed"] = s.permutation_seed;
     j["help"] = s.show_help;
     j["classroom"] = s.classroom;
     j["math_step"] = s.math_step;

@@ -179,6 +179,7 @@ struct AppState {
     Tab tab = Tab::Math;              // the right-hand panel's tab
     std::string question = "scaling"; // the Questions tab's page (explain's --question name)
     int relevance_class = -1;         // the class the relevance page explains; -1: the model's top-1
+    uint32_t permutation_seed = 0;    // the permutation page's shuffle (explain's --seed, whose default is 0)
     std::string export_dir = ".";     // where screenshots and figures go
     // An export's file exists: the window asks whether to replace it (this
     // path; empty: no question). The answer is act::AnswerReplace.
@@ -233,6 +234,7 @@ struct ShowHelp { bool show; };
 struct ShowTab { AppState::Tab tab; };
 struct ShowQuestion { std::string name; };     // opens the Questions tab on that page
 struct SetRelevanceClass { int index; };       // the relevance page's class (-1: the top-1)
+struct SetPermutationSeed { uint32_t seed; };  // the permutation page's shuffle
 struct RunExperiment { std::string key; ExperimentJob job; };  // the window's ExperimentRunner runs it
 struct CancelExperiment {};
 struct RunAnalysis { std::string key; ExperimentJob job; };    // a page's numbers, off the window's thread (not a what-if)
@@ -280,7 +282,7 @@ struct Quit {};
 
 using Action = std::variant<act::SelectQuery, act::MoveQuery, act::SetLayer, act::StepLayer, act::SetHead,
                             act::ToggleHeadVisible, act::SetMapSource, act::HoverKey, act::PinKey, act::SetStyle,
-                            act::SetTemperature, act::DismissError, act::SetImageView, act::SetHeadThumbs, act::SetPageTargets, act::SetTourOfferButtons, act::SetInputSize, act::ShowHelp, act::ShowTab, act::ShowQuestion, act::SetRelevanceClass, act::RunExperiment, act::CancelExperiment, act::RunAnalysis, act::OpenBrowser, act::OpenImage,
+                            act::SetTemperature, act::DismissError, act::SetImageView, act::SetHeadThumbs, act::SetPageTargets, act::SetTourOfferButtons, act::SetInputSize, act::ShowHelp, act::ShowTab, act::ShowQuestion, act::SetRelevanceClass, act::SetPermutationSeed, act::RunExperiment, act::CancelExperiment, act::RunAnalysis, act::OpenBrowser, act::OpenImage,
                             act::OpenModel, act::OpenCompare, act::ShowGetModel, act::GetModel, act::CancelDownload,
                             act::Screenshot, act::ExportFigure, act::ExportQuestionFigure, act::OpenTour, act::StartTour,
                             act::TourGo, act::ExitTour, act::ExportTourSlides, act::AnswerTourOffer, act::SetClassroom, act::SetTheme, act::SetMathStep, act::RecordSweepPath, act::ExportSweep,

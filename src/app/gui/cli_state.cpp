@@ -1,5 +1,6 @@
 #include "cli_state.h"
 
+#include <climits>
 #include <memory>
 #include <utility>
 
@@ -42,6 +43,8 @@ session::AppState cli_state(const CliArgs& args, Pipeline photo, std::optional<P
     s.sel.head = head;
     s.sel.query = query;
     if (args.has("--class")) s.relevance_class = vit::find_class(*model, args.get("--class"));
+    // The permutation page's shuffle, as the same command's --csv uses it.
+    s.permutation_seed = static_cast<uint32_t>(args.get_int_opt("--seed", 0, INT_MAX).value_or(0));
     return s;
 }
 

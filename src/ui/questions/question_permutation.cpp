@@ -46,7 +46,6 @@ private:
     void maps(const Frame& f, const std::shared_ptr<const ShuffleResult>& r, float w);
     void classes(const Frame& f, const ShuffleResult& r);
 
-    uint32_t seed_ = 1;       // the seed shown (and of the last shuffle asked for)
     bool with_pos_ = false;   // which runs the maps come from
     std::string started_;     // the shuffle this page started by itself
     MapView mosaic_, put_back_, unshuffled_;
@@ -75,19 +74,20 @@ session::ExperimentJob shuffle_job(const Frame& f, uint32_t seed) {
 }
 
 void PermutationView::shuffle_button(const Frame& f) {
-    const std::string key = key_of(f, seed_);
+    const uint32_t seed = f.s.permutation_seed;
+    const std::string key = key_of(f, seed);
     if (f.s.experiments.results.count(key) && !f.figure) {
         // A new seed per click.
         if (ImGui::Button("Shuffle again")) {
-            ++seed_;
-            f.emit(session::act::RunExperiment{key_of(f, seed_), shuffle_job(f, seed_)});
+            f.emit(session::act::SetPermutationSeed{seed + 1});
+            f.emit(session::act::RunExperiment{key_of(f, seed + 1), shuffle_job(f, seed + 1)});
         }
         ImGui::SameLine();
         ImGui::TextColored(colors::muted, "a new seed each time");
     }
     char label[64];
-    std::snprintf(label, sizeof label, "Shuffle (seed %u; 3 forward passes)", seed_);
-    const session::ExperimentJob job = shuffle_job(f, seed_);
+    std::snprintf(label, sizeof label, "Shuffle (seed %u; 3 forward passes)", seed);
+    const session::ExperimentJob job = shuffle_job(f, seed);
     start_once(f, started_, key, job);  // the page opens with a shuffle done
     experiment_controls(f, label, key, job);
 }
@@ -188,7 +188,7 @@ void PermutationView::draw(const Frame& f) {
     evidence_heading(f, "On this photo: shuffle the patches");
     whatif_note(f, "The photo's patches shuffled, and runs without position embeddings: not what the model computes.");
     shuffle_button(f);
-    const auto r = f.s.experiments.result<ShuffleResult>(key_of(f, seed_));
+    const auto r = f.s.experiments.result<ShuffleResult>(key_of(f, f.s.permutation_seed));
     if (!r) return;
     differences(f, *r);
     ImGui::Spacing();
