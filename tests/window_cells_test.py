@@ -16,6 +16,9 @@ and compared with what the overlay shader must draw for the attention rows
   thumbnails                                 each head's row, and the mean of
       the three (the last thumbnail), at opacity 0.85 without fade, each
       against its own largest weight (src/ui/panels/heads_panel.cpp's style)
+  the layers x heads grid                    the same style for the query's
+      row in every layer (attn.npy of `vitscope dump`), each head and the
+      mean, where the state file's layer_grid says each cell is
   the exported figure (script `export`)      drawn by another path
       (gfx/figure.cpp): the map panel opaque (the colormap alone), the photo
       panel blended as the window's; where from its "vitscope:layout" chunk
@@ -51,6 +54,16 @@ def attention(photo, head):
         if int(r["row"]) >= 0:
             w[int(r["row"]), int(r["col"])] = float(r["weight"])
     return w
+
+
+def every_layer(photo, tmp):
+    """The query's patch weights in every layer and head from `vitscope dump`, (layers, heads, 14, 14)."""
+    out = os.path.join(tmp, "dump")
+    subprocess.run([BIN, "dump", photo, "-o", out, "--model", MODEL], check=True, capture_output=True, timeout=300)
+    attn = np.load(os.path.join(out, "attn.npy")).astype(np.float64)
+    prefix = attn.shape[-1] - GRID * GRID
+    q = prefix + ROW * GRID + COL
+    return attn[:, :, q, prefix:].reshape(attn.shape[0], attn.shape[1], GRID, GRID)
 
 
 def compare(label, drawn, expected):
@@ -106,6 +119,26 @@ def test_drawn_cells(xvfb, tmp):
         name = f"thumbnail of head {i}" if i < 3 else "thumbnail of the mean"
         for shot in ("default", "opaque"):  # the thumbnails keep their own opacity in either style
             compare(f"{name} ({shot} style)", cells(px[shot], *rect), blend(colours, ti, np.full(ti.shape, 0.85)))
+
+    # The layers x heads grid: each layer's heads, then their mean, in the thumbnails' style.
+    rows = every_layer(photo, tmp)
+    layers, heads_n = rows.shape[:2]
+    grid = s["layer_grid"]
+    if tally.check(f"the grid has {layers} x ({heads_n} heads + the mean) cells ({len(grid)})",
+                   len(grid) == layers * (heads_n + 1)):
+        worst_seen = []
+        for i, rect in enumerate(grid):
+            layer, col = divmod(i, heads_n + 1)
+            w_i = rows[layer, col] if col < heads_n else rows[layer].mean(axis=0)
+            drawn = cells(px["default"], *rect)
+            if drawn is None:
+                worst_seen.append((float("inf"), layer, col))
+                continue
+            err, _ = worst(drawn, blend(colours, w_i / w_i.max(), np.full(w_i.shape, 0.85)), skip=(ROW, COL))
+            worst_seen.append((err, layer, col))
+        err, layer, col = max(worst_seen)
+        tally.check(f"every cell of the {len(grid)} grid maps within 3/255 of its numbers' colour (worst {err:.0f} "
+                    f"in layer {layer}, {'head ' + str(col) if col < heads_n else 'the mean'})", err <= 3)
 
     # The exported figure: another drawing path, with its layout in the PNG.
     img = Image.open(figure)

@@ -170,6 +170,7 @@ bool apply(AppState& s, const Action& a) {
             [&](const act::SetReplaceButtons& x) { s.reported.replace_buttons = x.buttons; return true; },
             [&](const act::SetPageExportButton& x) { s.reported.page_export_button = x.button; return true; },
             [&](const act::SetHeadThumbs& x) { s.reported.head_thumbs = x.rects; return true; },
+            [&](const act::SetLayerGridCells& x) { s.reported.layer_grid = x.rects; return true; },
             [&](const act::ShowHelp& x) { s.show_help = x.show; return true; },
             [&](const act::StartTour& x) {
                 s.tour = {x.tour, 0, ""};
@@ -402,6 +403,7 @@ std::string state_json(const AppState& s) {
     j["crop"] = {c.x, c.y, c.w, c.h};
     j["image_view"] = {s.reported.image_view[0], s.reported.image_view[1], s.reported.image_view[2], s.reported.image_view[3]};
     j["head_thumbs"] = s.reported.head_thumbs;
+    j["layer_grid"] = s.reported.layer_grid;
     j["input_size"] = s.loaded.input ? s.loaded.input->size : 0;
     auto by_name = [](const std::vector<PageTarget>& targets) {  // name: [x, y]
         json points = json::object();

@@ -190,6 +190,7 @@ struct AppState {
     struct Reported {
         float image_view[4] = {0, 0, 0, 0};             // the photo (not the panel): x, y, w, h
         std::vector<std::array<float, 4>> head_thumbs;  // the heads strip's thumbnails (the mean last)
+        std::vector<std::array<float, 4>> layer_grid;   // the layers x heads grid's cells: layer by layer, its heads then its mean
         std::vector<PageTarget> page_targets;           // points a page can be clicked on (the heads page's dots)
         std::vector<PageTarget> tour_offer_buttons;     // the first run's offer: its two buttons
         std::vector<PageTarget> predict_buttons;        // classroom mode's Predict / Reveal / ... buttons
@@ -224,6 +225,7 @@ struct SetTemperature { float temperature; };
 struct DismissError {};
 struct SetImageView { float x, y, w, h; };     // where the photo view drew the photo
 struct SetHeadThumbs { std::vector<std::array<float, 4>> rects; };  // where the heads strip drew its thumbnails
+struct SetLayerGridCells { std::vector<std::array<float, 4>> rects; };  // where the layers x heads grid drew its cells
 struct SetPageTargets { std::vector<PageTarget> targets; };  // where a page drew its clickable points
 struct SetTourOfferButtons { std::vector<PageTarget> buttons; };  // where the first run's offer drew its buttons
 struct SetPredictButtons { std::vector<PageTarget> buttons; };    // where the predict bar drew its buttons
@@ -282,7 +284,7 @@ struct Quit {};
 
 using Action = std::variant<act::SelectQuery, act::MoveQuery, act::SetLayer, act::StepLayer, act::SetHead,
                             act::ToggleHeadVisible, act::SetMapSource, act::HoverKey, act::PinKey, act::SetStyle,
-                            act::SetTemperature, act::DismissError, act::SetImageView, act::SetHeadThumbs, act::SetPageTargets, act::SetTourOfferButtons, act::SetInputSize, act::ShowHelp, act::ShowTab, act::ShowQuestion, act::SetRelevanceClass, act::SetPermutationSeed, act::RunExperiment, act::CancelExperiment, act::RunAnalysis, act::OpenBrowser, act::OpenImage,
+                            act::SetTemperature, act::DismissError, act::SetImageView, act::SetHeadThumbs, act::SetLayerGridCells, act::SetPageTargets, act::SetTourOfferButtons, act::SetInputSize, act::ShowHelp, act::ShowTab, act::ShowQuestion, act::SetRelevanceClass, act::SetPermutationSeed, act::RunExperiment, act::CancelExperiment, act::RunAnalysis, act::OpenBrowser, act::OpenImage,
                             act::OpenModel, act::OpenCompare, act::ShowGetModel, act::GetModel, act::CancelDownload,
                             act::Screenshot, act::ExportFigure, act::ExportQuestionFigure, act::OpenTour, act::StartTour,
                             act::TourGo, act::ExitTour, act::ExportTourSlides, act::AnswerTourOffer, act::SetClassroom, act::SetTheme, act::SetMathStep, act::RecordSweepPath, act::ExportSweep,

@@ -166,6 +166,7 @@ void HeadsPanel::layer_grid(const Frame& f) {
         std::snprintf(label, sizeof label, h == heads ? "mean" : "H%d", h);
         centred_text(ImVec2(cell.x, text_h), colors::muted, label);
     }
+    std::vector<std::array<float, 4>> rects;
     for (int l = 0; l < layers; ++l) {
         std::snprintf(label, sizeof label, "L%d", l);
         centred_text(ImVec2(label_w - gap, cell.y), l == s.sel.layer ? colors::accent : colors::muted, label);
@@ -177,6 +178,7 @@ void HeadsPanel::layer_grid(const Frame& f) {
                 session::map_row(t, l, is_mean ? session::MapSource::MeanOfVisible : session::MapSource::Head, h, visible, s.sel.query);
             const MapData map = row ? weights_map(t, *row, style) : MapData{};
             const MapHit hit = grid_[static_cast<size_t>(l) * cols + h].show(f, "##cell", row ? &map : nullptr, marks, cell);
+            rects.push_back({hit.min.x, hit.min.y, cell.x, cell.y});
             const bool current = l == s.sel.layer && (is_mean ? s.sel.source == session::MapSource::MeanOfVisible
                                                                : s.sel.source == session::MapSource::Head && s.sel.head == h);
             if (current) outline_last(f, colors::accent, 2.f);
@@ -194,6 +196,7 @@ void HeadsPanel::layer_grid(const Frame& f) {
         }
     }
     ImGui::PopStyleVar();
+    if (rects != s.reported.layer_grid) f.emit(session::act::SetLayerGridCells{std::move(rects)});
 }
 
 void HeadsPanel::draw(const Frame& f) {
