@@ -118,6 +118,7 @@ private:
     void open_lesson(session::Lesson lesson);
     void open_tour_lesson();
     void redo_replacing();
+    void ask_replace(const std::string& path, session::Action again);
     std::optional<session::Action> replace_pending_;  // the export the replace question is about
     void poll_download();
     bool busy() const {
@@ -316,11 +317,7 @@ void Window::begin_frame() {
     s_.work = progress;
     s_.experiments = experiments_->view();
     question_figure_.step(s_, *experiments_);
-    if (auto asked = question_figure_.take_question()) {
-        replace_pending_ = *asked;
-        // The question is a popup: laid out over a few frames, which an idle window would not draw.
-        busy_frames_ = std::max(busy_frames_, 3);
-    }
+    if (auto asked = question_figure_.take_question()) ask_replace(asked->path, *asked);
     s_.exporting = question_figure_.exporting();
     poll_download();
     s_.analyses = analyses_->view();
@@ -477,15 +474,22 @@ void Window::handle(const session::Action& a) {
         }
     } catch (const vit::OutputExists& e) {
         // A person asked for it (a script's verbs are checked before): ask before replacing.
-        // "Replace" redoes it on the file asked about, not on a new free name.
-        s_.replace_question = e.path;
-        replace_pending_ = a;
-        std::visit([&](auto& x) {
-            if constexpr (requires { x.path = e.path; }) x.path = e.path;
-        }, *replace_pending_);
+        ask_replace(e.path, a);
     } catch (const std::exception& e) {
         s_.last_error = e.what();
     }
+}
+
+// An export found its file there: the window asks, and "Replace" redoes the
+// export on that file, not on a new free name.
+void Window::ask_replace(const std::string& path, session::Action again) {
+    s_.replace_question = path;
+    std::visit([&](auto& x) {
+        if constexpr (requires { x.path = path; }) x.path = path;
+    }, again);
+    replace_pending_ = std::move(again);
+    // The question is a popup: laid out over a few frames, which an idle window would not draw.
+    busy_frames_ = std::max(busy_frames_, 3);
 }
 
 // "Replace" in the window's question: the export the question was about, again, replacing the file.
@@ -571,9 +575,7 @@ int Window::run() {
                 save_window_png(pending_screenshot_, fw, fh, session::output_rules(s_, pending_screenshot_replace_));
                 s_.status = "Saved screenshot " + fs::absolute(pending_screenshot_).lexically_normal().string();
             } catch (const vit::OutputExists& e) {  // it appeared since the check: ask
-                s_.replace_question = e.path;
-                replace_pending_ = session::act::Screenshot{pending_screenshot_};
-                busy_frames_ = std::max(busy_frames_, 3);
+                ask_replace(e.path, session::act::Screenshot{pending_screenshot_});
             } catch (const std::exception& e) {
                 s_.last_error = e.what();
             }

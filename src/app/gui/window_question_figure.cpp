@@ -48,8 +48,7 @@ void QuestionFigureExport::step(session::AppState& s, session::ExperimentRunner&
         s.status = "Figure: running the page's experiments first (" + std::to_string(fig.missing.size()) + " to go)";
     } catch (const vit::OutputExists& e) {
         // A file of that name appeared while the experiments ran: the window asks.
-        s.replace_question = e.path;
-        question_ = session::act::ExportQuestionFigure{p.path, p.question};
+        question_ = session::act::ExportQuestionFigure{e.path, p.question};
         pending_.reset();
     } catch (const std::exception& e) {
         s.last_error = std::string("Figure not saved: ") + e.what();

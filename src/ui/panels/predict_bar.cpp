@@ -23,8 +23,7 @@ public:
         ImGui::BeginDisabled(!enabled);
         const bool pressed = ImGui::Button(label);
         ImGui::EndDisabled();
-        const ImVec2 lo = ImGui::GetItemRectMin(), hi = ImGui::GetItemRectMax();
-        buttons_.push_back({label, (lo.x + hi.x) * 0.5f, (lo.y + hi.y) * 0.5f});
+        buttons_.push_back(last_item_target(label));
         return pressed;
     }
     ~ButtonRow() {

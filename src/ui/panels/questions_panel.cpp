@@ -148,11 +148,8 @@ void QuestionsPanel::draw(const Frame& f) {
         const float button_w = button_width(label);
         ImGui::SetCursorPosX(ImGui::GetCursorPosX() + std::max(0.f, ImGui::GetContentRegionAvail().x - button_w));
         if (ImGui::SmallButton(label)) f.emit(session::act::ExportQuestionFigure{"", shown->name});
-        {  // where it is, for tests that click it
-            const ImVec2 lo = ImGui::GetItemRectMin(), hi = ImGui::GetItemRectMax();
-            const std::vector<session::PageTarget> at = {{"export figure", (lo.x + hi.x) * 0.5f, (lo.y + hi.y) * 0.5f}};
-            if (!f.figure && at != s.reported.page_export_button) f.emit(session::act::SetPageExportButton{at});
-        }
+        const std::vector<session::PageTarget> at = {last_item_target("export figure")};  // for tests that click it
+        if (!f.figure && at != s.reported.page_export_button) f.emit(session::act::SetPageExportButton{at});
         tooltip("Save this page as a PNG figure in the export folder, with the model, photo and selection in its "
                 "caption (the command line: vitscope explain IMAGE --question NAME -o OUT.png)");
         auto& view = views_[shown->name];

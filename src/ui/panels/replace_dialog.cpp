@@ -7,6 +7,7 @@
 #include <imgui.h>
 
 #include "ui/widgets/bounded_text.h"
+#include "ui/widgets/imgui_helpers.h"
 
 namespace ui {
 
@@ -25,15 +26,11 @@ void replace_dialog(const Frame& f) {
         ImGui::TextWrapped("%s", "Replace it with the export, or keep it?");
         // Where each button is, for tests that click one.
         std::vector<session::PageTarget> buttons;
-        auto centre_of_last = [&](const char* name) {
-            const ImVec2 lo = ImGui::GetItemRectMin(), hi = ImGui::GetItemRectMax();
-            buttons.push_back({name, (lo.x + hi.x) * 0.5f, (lo.y + hi.y) * 0.5f});
-        };
         const bool replace = ImGui::Button("Replace");
-        centre_of_last("replace");
+        buttons.push_back(last_item_target("replace"));
         ImGui::SameLine();
         const bool keep = ImGui::Button("Keep it") || ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape));
-        centre_of_last("keep");
+        buttons.push_back(last_item_target("keep"));
         if (replace || keep) {
             f.emit(session::act::AnswerReplace{replace});
             ImGui::CloseCurrentPopup();

@@ -54,15 +54,11 @@ void offer(const Frame& f, const Layout& layout) {
                            "computes. Help > Guided tour starts it any time.");
         // Where each button is, for tests that click one.
         std::vector<session::PageTarget> buttons;
-        auto centre_of_last = [&](const char* name) {
-            const ImVec2 lo = ImGui::GetItemRectMin(), hi = ImGui::GetItemRectMax();
-            buttons.push_back({name, (lo.x + hi.x) * 0.5f, (lo.y + hi.y) * 0.5f});
-        };
         const bool take = ImGui::Button("Take the tour");
-        centre_of_last("take");
+        buttons.push_back(last_item_target("take"));
         ImGui::SameLine();
         const bool not_now = ImGui::Button("Not now");
-        centre_of_last("not now");
+        buttons.push_back(last_item_target("not now"));
         // Not on the frame it appears: it is laid out before its size is known, and moves on the next.
         if (take || not_now)
             f.emit(session::act::AnswerTourOffer{take});

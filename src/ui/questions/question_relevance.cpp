@@ -98,8 +98,7 @@ void RelevanceView::class_picker(const Frame& f, int cls) {
         if (ImGui::GetItemRectMax().x + st.ItemSpacing.x + width <= right) ImGui::SameLine();
         if (ImGui::RadioButton(text, c.index == cls)) f.emit(session::act::SetRelevanceClass{c.index});
         if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s: class %d, p = %.4f", bounded(c.label).c_str(), c.index, c.probability);
-        const ImVec2 lo = ImGui::GetItemRectMin(), hi = ImGui::GetItemRectMax();
-        targets.push_back({"class " + std::to_string(c.index), (lo.x + hi.x) / 2, (lo.y + hi.y) / 2});
+        targets.push_back(last_item_target("class " + std::to_string(c.index)));
     }
     if (!f.figure && targets != s.reported.page_targets) f.emit(session::act::SetPageTargets{targets});
     ImGui::SetNextItemWidth(f.px(220));

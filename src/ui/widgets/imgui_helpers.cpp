@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cfloat>
 #include <cstdio>
+#include <utility>
 
 #include <imgui_internal.h>  // the table column a header row sizes
 
@@ -133,6 +134,11 @@ float check_width(const char* label) {
 }
 
 float button_width(const char* label) { return ImGui::CalcTextSize(label).x + 2 * ImGui::GetStyle().FramePadding.x; }
+
+session::PageTarget last_item_target(std::string name) {
+    const ImVec2 lo = ImGui::GetItemRectMin(), hi = ImGui::GetItemRectMax();
+    return {std::move(name), (lo.x + hi.x) * 0.5f, (lo.y + hi.y) * 0.5f};
+}
 
 std::string first_that_fits(const std::vector<std::string>& names, float width) {
     for (const std::string& name : names)
