@@ -46,7 +46,8 @@ void BM_Gemm(benchmark::State& state, const vit::isa::KernelTable& (*table)()) {
 void shapes(benchmark::internal::Benchmark* b) {
     b->ArgNames({"m", "n", "k"});
     for (const auto& s : std::vector<std::vector<int64_t>>{
-             {197, 576, 192}, {197, 768, 192}, {197, 192, 768}, {785, 576, 192}, {197, 1152, 384}, {197, 3072, 768}})
+             {197, 576, 192}, {197, 768, 192}, {197, 192, 768}, {785, 576, 192}, {785, 768, 192}, {785, 192, 768},
+             {197, 1152, 384}, {197, 3072, 768}})
         b->Args(s);
 }
 

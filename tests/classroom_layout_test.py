@@ -6,7 +6,9 @@ file's clipped_text (the texts of a frame cut by their window, column or cell,
 or broken inside a word) must be empty on each. Also: the tour drives the
 one-step math panel (a step that declares math=scale shows the Scale step), the
 tour card's buttons are on the screen at every step, and the light theme
-(View > Theme) is reported and remembered in the settings file.
+(View > Theme) is reported and remembered in the settings file. At every tour
+step the card lies over no map on the screen (the panel under it gives up the
+card's room).
 
 One window per size, the steps walked by its script, so the test stays short."""
 import os
@@ -37,6 +39,13 @@ def tour_steps():
                 if word.startswith("math="):
                     steps[-1][1] = word[5:]
     return steps
+
+
+def overlap(a, b):
+    """Area shared by two (x, y, w, h) rectangles."""
+    w = min(a[0] + a[2], b[0] + b[2]) - max(a[0], b[0])
+    h = min(a[1] + a[3], b[1] + b[3]) - max(a[1], b[1])
+    return max(0.0, w) * max(0.0, h)
 
 
 def watch(w, timeout=900):
@@ -111,6 +120,10 @@ def main():
                 for k, texts in cut.items():
                     print(f"    {k}: {texts}")
                 tally.check(f"{mode} {size}: no text cut or broken on any of {len(screens)} screens", not cut)
+                covered = {k: [m for m in s["maps_on_screen"] if overlap(m[4:], s["tour_card"])]
+                           for k, s in screens.items() if k.startswith("tour step") and s["tour_card"]}
+                covered = {k: v for k, v in covered.items() if v}
+                tally.check(f"{mode} {size}: the tour's card over no map at any step", not covered, f"{covered}")
                 if mode == "classroom":
                     wrong = []
                     for i, (title, math) in enumerate(steps):

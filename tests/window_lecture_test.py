@@ -15,7 +15,11 @@
   (d) View > Side by side: two panes on one colour scale whose top is the larger of the two rows' largest
       patch weight `vitscope attention` prints;
   (c) the matrix page (Questions > matrix): the mouse over a cell names its query and key with the weight
-      `vitscope attention` prints; a click on a row makes its token the query.
+      `vitscope attention` prints; a click on a row makes its token the query;
+  (e) the tour's card in classroom mode at 1920 x 1080, on the softmax step: no map on the screen lies under
+      it; the real H key folds its sentences away (the card shrinks to its title and buttons) and the math
+      panel's two softmax maps, cut off by the panel before, are then whole on the screen; H again brings
+      the sentences back.
 Names of tests as arguments run only those. Prints "N passed, M failed, K skipped"."""
 import csv
 import glob
@@ -318,12 +322,66 @@ def test_side_by_side(xvfb, tmp):
     print(f"    one scale 0..{sb['value_max']:.4f} (attention: {top:.4f})")
 
 
+def overlap(a, b):
+    """Area shared by two (x, y, w, h) rectangles."""
+    w = min(a[0] + a[2], b[0] + b[2]) - max(a[0], b[0])
+    h = min(a[1] + a[3], b[1] + b[3]) - max(a[1], b[1])
+    return max(0.0, w) * max(0.0, h)
+
+
+def softmax_maps(state):
+    """The math panel's maps (right of the heads column): full (x, y, w, h) and on-screen part."""
+    heads_end = state["tour_card"][0] - 20  # the card sits in the math panel's column
+    return [(m[:4], m[4:]) for m in state["maps_on_screen"] if m[0] > heads_end]
+
+
+def test_tour_card_folds(xvfb, tmp):
+    script = os.path.join(tmp, "tour.txt")
+    with open(script, "w") as f:
+        f.write("select 5,3\nwait\ntour default\nframes 3\nwait\n" + "tour next\nframes 3\n" * 6 + "wait\nframes 4\n")
+    w = Window(xvfb, BIN, [DOG, "--model", MODEL, "--classroom", "--script", script], tmp, size="1920x1080")
+    try:
+        state = w.wait_for(lambda s: s.get("ready") and s["tour_step_title"].startswith("Softmax") and s["tour_card"],
+                           what="the tour's softmax step")
+        state = w.wait_still("maps_on_screen")
+        maps = softmax_maps(state)
+        assert len(maps) == 2, state["maps_on_screen"]
+        card = state["tour_card"]
+        under = [m for m in state["maps_on_screen"] if overlap(m[4:], card) > 0]
+        assert not under, f"maps under the card {card}: {under}"
+        shown_before = sum(v[2] * v[3] for _, v in maps) / sum(m[2] * m[3] for m, _ in maps)
+        assert shown_before < 0.9, f"the softmax maps already whole with the sentences up ({shown_before:.2f})"
+
+        win = w.window_id()
+        w.xdotool("windowfocus", "--sync", win)
+        w.xvfb.park_pointer()
+        w.xdotool("key", "--window", win, "h")
+        state = w.wait_for(lambda s: s["tour_text_folded"], timeout=30, what="H folding the card")
+        state = w.wait_still("maps_on_screen")
+        folded = state["tour_card"]
+        assert folded[3] < card[3] / 2, f"the folded card is {folded[3]:.0f} px tall against {card[3]:.0f}"
+        maps = softmax_maps(state)
+        whole = [abs(v[2] * v[3] - m[2] * m[3]) < 1 for m, v in maps]
+        assert len(maps) == 2 and all(whole), maps
+        under = [m for m in state["maps_on_screen"] if overlap(m[4:], folded) > 0]
+        assert not under, f"maps under the folded card {folded}: {under}"
+        print(f"    card {card[2]:.0f} x {card[3]:.0f} px over no map; the softmax maps {shown_before:.0%} on screen; "
+              f"folded by H: card {folded[3]:.0f} px tall, both maps whole")
+
+        w.xdotool("key", "--window", win, "h")
+        state = w.wait_for(lambda s: not s["tour_text_folded"], timeout=30, what="H unfolding the card")
+        state = w.wait_still("tour_card")
+        assert abs(state["tour_card"][3] - card[3]) < 1, (state["tour_card"], card)
+    finally:
+        w.close()
+
+
 def main():
     tally = Tally()
     if not tally.check_model():
         return tally.finish()
     tests = [test_predict_then_reveal, test_lesson_round_trip, test_lesson_bad_files, test_tour_step_from_lesson,
-             test_matrix_hover, test_side_by_side]
+             test_matrix_hover, test_side_by_side, test_tour_card_folds]
     only = sys.argv[1:]
     if only:
         tests = [t for t in tests if t.__name__ in only]

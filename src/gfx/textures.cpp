@@ -56,6 +56,15 @@ void pad_with_edges(const uint8_t* src, int w, int h, std::vector<uint8_t>& dst,
 
 }  // namespace
 
+void warm_up_photo_textures() {
+    for (const auto& [w, h] : {std::pair{256, 256}, {320, 256}, {256, 320}, {320, 320}}) {  // side classes
+        vit::Image grey;
+        grey.width = w, grey.height = h;
+        grey.rgb.assign(static_cast<size_t>(w) * h * 3, 128);
+        PhotoTexture().upload(grey);
+    }
+}
+
 void PhotoTexture::upload(const vit::Image& image, Filter filter) {
     if (image.width <= 0 || image.height <= 0) throw vit::Error("cannot show an empty photo");
     GLint max_size = 0;

@@ -43,6 +43,12 @@ private:
     std::vector<uint8_t> staging_;       // capacity-sized RGB, kept for the same reason
 };
 
+// Mipmaps for a texture whose sides are, or are not, powers of two: Mesa's
+// software renderer builds code for each such pair the first time (about
+// 100 ms on 2 cores), which the first photo of a new shape waited for. Done
+// once at start-up for all four pairs, on small throwaway textures.
+void warm_up_photo_textures();
+
 // grid x grid float values (row-major from the top-left patch), R32F.
 class GridTexture {
 public:

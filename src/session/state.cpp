@@ -169,6 +169,9 @@ bool apply(AppState& s, const Action& a) {
             [&](const act::SetPredictButtons& x) { s.reported.predict_buttons = x.buttons; return true; },
             [&](const act::SetReplaceButtons& x) { s.reported.replace_buttons = x.buttons; return true; },
             [&](const act::SetPageExportButton& x) { s.reported.page_export_button = x.button; return true; },
+            [&](const act::SetTourCard& x) { s.reported.tour_card = x.rect; return true; },
+            [&](const act::SetShownMaps& x) { s.reported.maps = x.maps; return true; },
+            [&](const act::FoldTourText& x) { s.tour.text_folded = x.folded && s.tour.tour; return true; },
             [&](const act::SetHeadThumbs& x) { s.reported.head_thumbs = x.rects; return true; },
             [&](const act::SetLayerGridCells& x) { s.reported.layer_grid = x.rects; return true; },
             [&](const act::ShowHelp& x) { s.show_help = x.show; return true; },
@@ -440,6 +443,9 @@ std::string state_json(const AppState& s) {
     j["tour_step"] = s.tour.tour ? s.tour.step : -1;  // -1: no tour on show
     j["tour_step_title"] = s.tour.tour ? s.tour.tour->steps[s.tour.step].title : "";
     j["tour_text"] = shown_tour_text(s);  // the card's sentences, numbers filled in
+    j["tour_text_folded"] = s.tour.text_folded;
+    j["tour_card"] = s.reported.tour_card;
+    j["maps_on_screen"] = s.reported.maps;
     j["text_input"] = s.text_input;
     j["browser"] = s.browser.mode == BrowserState::Mode::Closed        ? "closed"
                    : s.browser.mode == BrowserState::Mode::OpenImage   ? "image"

@@ -174,6 +174,7 @@ struct AppState {
         std::shared_ptr<const Tour> tour;
         int step = 0;
         std::string lesson_to_open;   // the step shown starts from this lesson: the window opens it and clears this
+        bool text_folded = false;     // the card shows its title and buttons only (H), for the panels' room
     } tour;
     enum class Tab { Math, WhatIfs, Questions };
     Tab tab = Tab::Math;              // the right-hand panel's tab
@@ -196,6 +197,10 @@ struct AppState {
         std::vector<PageTarget> predict_buttons;        // classroom mode's Predict / Reveal / ... buttons
         std::vector<PageTarget> replace_buttons;        // the replace question's "replace" and "keep" buttons
         std::vector<PageTarget> page_export_button;     // the Questions page's Export figure button
+        std::vector<float> tour_card;                   // the tour's card: x, y, w, h; empty when none
+        // Every map over a photo drawn this frame: x, y, w, h, then the part
+        // of it on the screen (inside its panel's clip): x, y, w, h (w, h 0: none).
+        std::vector<std::array<float, 8>> maps;
     } reported;
     bool text_input = false;          // a text field has the keyboard (the file browser's path)
     float frame_ms = 0;               // smoothed frame time
@@ -230,7 +235,9 @@ struct SetPageTargets { std::vector<PageTarget> targets; };  // where a page dre
 struct SetTourOfferButtons { std::vector<PageTarget> buttons; };  // where the first run's offer drew its buttons
 struct SetPredictButtons { std::vector<PageTarget> buttons; };    // where the predict bar drew its buttons
 struct SetReplaceButtons { std::vector<PageTarget> buttons; };    // where the replace question drew its buttons
-struct SetPageExportButton { std::vector<PageTarget> button; };   // where the Questions page's Export figure is
+struct SetPageExportButton { std::vector<PageTarget> button; };
+struct SetTourCard { std::vector<float> rect; };                  // where the tour's card is (empty: none)
+struct SetShownMaps { std::vector<std::array<float, 8>> maps; };  // where this frame's maps are (Reported::maps)   // where the Questions page's Export figure is
 struct SetInputSize { int px; };               // the model input's side (0: the model's own); the worker re-runs
 struct ShowHelp { bool show; };
 struct ShowTab { AppState::Tab tab; };
@@ -261,6 +268,7 @@ struct OpenTour { std::string path; };         // the window reads it (empty: th
 struct StartTour { std::shared_ptr<const Tour> tour; };  // begins at its first step
 struct TourGo { int step; };                   // shows that step (clamped) and sets the state it declares
 struct ExitTour {};
+struct FoldTourText { bool folded; };          // the card without (or with) its sentences
 struct ExportTourSlides { std::string dir; };  // the tour on show (or the one that ships) as slides; empty: a new folder in export_dir
 struct AnswerTourOffer { bool take; };
 struct SetClassroom { bool on; };
@@ -288,7 +296,7 @@ using Action = std::variant<act::SelectQuery, act::MoveQuery, act::SetLayer, act
                             act::OpenModel, act::OpenCompare, act::ShowGetModel, act::GetModel, act::CancelDownload,
                             act::Screenshot, act::ExportFigure, act::ExportQuestionFigure, act::OpenTour, act::StartTour,
                             act::TourGo, act::ExitTour, act::ExportTourSlides, act::AnswerTourOffer, act::SetClassroom, act::SetTheme, act::SetMathStep, act::RecordSweepPath, act::ExportSweep,
-                            act::SaveLesson, act::OpenLesson, act::ShowSideBySide, act::SetSidePane, act::SetMatrixZoom, act::HoverMatrixCell, act::StartPredict, act::ToggleMark, act::SetPredictButtons, act::SetReplaceButtons, act::SetPageExportButton, act::Reveal, act::EndPredict, act::AnswerReplace, act::ExportLesson, act::Quit>;
+                            act::SaveLesson, act::OpenLesson, act::ShowSideBySide, act::SetSidePane, act::SetMatrixZoom, act::HoverMatrixCell, act::StartPredict, act::ToggleMark, act::SetPredictButtons, act::SetReplaceButtons, act::SetPageExportButton, act::SetTourCard, act::SetShownMaps, act::FoldTourText, act::Reveal, act::EndPredict, act::AnswerReplace, act::ExportLesson, act::Quit>;
 
 // Applies a state-only action; returns false for actions the window handles.
 bool apply(AppState& s, const Action& a);

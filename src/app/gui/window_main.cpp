@@ -21,6 +21,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app/commands.h"
+#include "gfx/textures.h"
 #include "interaction_timing.h"
 #include "session/lesson.h"
 #include "lesson_page.h"
@@ -61,6 +62,13 @@ constexpr float kClassroomScale = 1.5f;
 double busy_frame_interval(float frame_ms) {
     return std::clamp(7.0 * frame_ms / 1000.0, 1.0 / 30, 0.25);
 }
+
+// Work that ends within this long shows its result in the next frame with
+// none between: a person takes a change within a tenth of a second as
+// instant, and the spinner's frame would have taken the cores from the work
+// (at 224 px the forward pass is shorter than one frame of a 1080p window
+// under a software renderer). Longer work shows its spinner from then on.
+constexpr double kSpinnerDelay = 0.1;
 
 std::string g_glfw_error;   // GLFW reports errors through a callback without user data
 void on_glfw_error(int, const char* text) { g_glfw_error = text ? text : "unknown GLFW error"; }
@@ -154,6 +162,8 @@ private:
     std::string last_state_;
     int last_title_generation_ = -1;
     int busy_frames_ = 3;             // frames still to draw before waiting for events
+    bool was_busy_ = false;
+    Clock::time_point busy_since_;    // when the work now running began
     bool vsync_ = false;
     FrameStats stats_;
 };
@@ -226,6 +236,7 @@ Window::Window(const CliArgs& args, const WindowOptions& opt) : opt_(opt), scrip
     analyses_ = std::make_unique<session::ExperimentRunner>([] { glfwPostEmptyEvent(); });
     if (lesson) open_lesson(std::move(*lesson));
     else worker_->submit({model, startup_image(args, settings_), "", -1});
+    gfx::warm_up_photo_textures();  // while the worker loads the model and the first photo
     open_tour_lesson();  // --tour whose first step starts from a lesson
     s_.work.busy = true;
 }
@@ -538,8 +549,13 @@ int Window::run() {
         // A change settles over a few frames (hover, popups closing); once work has started,
         // the frame that showed the change is enough and the rest come paced.
         if (busy()) busy_frames_ = std::min(busy_frames_, 1);
+        if (busy() && !was_busy_) busy_since_ = Clock::now();
+        was_busy_ = busy();
         const bool continuous = script_running || busy_frames_ > 0;
-        if (continuous) glfwPollEvents();
+        const double spinner_in =
+            busy() ? kSpinnerDelay - std::chrono::duration<double>(Clock::now() - busy_since_).count() : 0;
+        if (continuous && !script_running && spinner_in > 0) glfwWaitEventsTimeout(spinner_in);  // done, input or time
+        else if (continuous) glfwPollEvents();
         else if (busy()) glfwWaitEventsTimeout(busy_frame_interval(s_.frame_ms));
         else glfwWaitEventsTimeout(0.5);
         busy_frames_ = std::max(0, busy_frames_ - 1);

@@ -223,12 +223,15 @@ void ScriptRunner::step(const session::AppState& s, std::vector<session::Action>
             if (!vit::find_question_page(c.arg)) throw vit::Error(c.where + ": no question page '" + c.arg + "'");
             out.push_back(session::act::ShowQuestion{c.arg});
             frames_left_ = 2;  // as for tab: a following `wait` then waits for the numbers the page asked for
-        } else if (c.verb == "tour") {  // tour next | back | exit | FILE | default (the tour that ships)
+        } else if (c.verb == "tour") {  // tour next | back | exit | fold | unfold | FILE | default (the tour that ships)
             if (c.arg == "next" || c.arg == "back") {
                 if (!s.tour.tour) throw vit::Error(c.where + ": tour " + c.arg + " with no tour on");
                 out.push_back(session::act::TourGo{s.tour.step + (c.arg == "next" ? 1 : -1)});
             } else if (c.arg == "exit") {
                 out.push_back(session::act::ExitTour{});
+            } else if (c.arg == "fold" || c.arg == "unfold") {
+                if (!s.tour.tour) throw vit::Error(c.where + ": tour " + c.arg + " with no tour on");
+                out.push_back(session::act::FoldTourText{c.arg == "fold"});
             } else {
                 out.push_back(session::act::OpenTour{c.arg == "default" ? "" : c.arg});
             }

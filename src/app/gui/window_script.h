@@ -25,7 +25,7 @@
 //                             $VITSCOPE_MODEL_MIRROR when set) and opens it, or shows the error (then waits)
 //   compare PATH              as File > Compare with…: a second photo through the same model (then waits)
 //   tour FILE | default       start a guided tour (default: the one that ships), then 2 frames
-//   tour next | back | exit   as the tour card's buttons
+//   tour next | back | exit | fold | unfold   as the tour card's buttons (fold: Hide text)
 //   classroom on | off        as View > Classroom (projector), then 2 frames
 //   theme dark | light        as View > Theme
 //   screenshot [PATH]         the whole window, as F12 does (default: a descriptive name)

@@ -30,7 +30,7 @@ const Entry kEntries[] = {
     {"Drop a file or folder on the window", "open it (a folder with config.json is a model)"},
     {"Ctrl+E", "export the figure of the current map (PNG)"},
     {"F12", "screenshot of the whole window (PNG)"},
-    {"Help > Guided tour", "step through one patch's attention; → / ← next / back, Esc leaves"},
+    {"Help > Guided tour", "step through one patch's attention; → / ← next / back, H hides or shows the text, Esc leaves"},
     {"F1", "this help"},
     {"Ctrl+Q", "quit"},
 };

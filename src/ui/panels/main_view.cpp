@@ -6,6 +6,7 @@
 #include "ui/panels/status_bar.h"
 #include "ui/panels/replace_dialog.h"
 #include "ui/panels/tour_card.h"
+#include "ui/widgets/gl_cache.h"
 #include "ui/widgets/layout.h"
 #include "ui/widgets/shortcuts.h"
 #include "ui/widgets/theme.h"
@@ -19,6 +20,7 @@ constexpr ImGuiWindowFlags kPanel = ImGuiWindowFlags_NoMove | ImGuiWindowFlags_N
 bool begin_panel(const char* title, const PanelRect& r, ImGuiWindowFlags extra = 0) {
     ImGui::SetNextWindowPos(r.pos);
     ImGui::SetNextWindowSize(r.size);
+    if (r.scrolls) extra &= ~(ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
     return ImGui::Begin(title, nullptr, kPanel | extra);
 }
 
@@ -28,14 +30,17 @@ void MainView::draw(const Frame& f) {
     const float top = menu_bar(f);
     const float bottom = status_bar_height();
     const Layout layout = compute_layout(ImGui::GetIO().DisplaySize, top, bottom, f.s.classroom);
+    Layout docked = layout;
+    dock_tour_card(f, docked);
     if (f.s.side_by_side.open) {
         // In place of the three panels: from the photo panel's top left to the math panel's bottom right.
         const ImVec2 end(layout.math.pos.x + layout.math.size.x, layout.math.pos.y + layout.math.size.y);
         side_by_side_.draw(f, PanelRect{layout.photo.pos, ImVec2(end.x - layout.photo.pos.x, end.y - layout.photo.pos.y)});
     } else {
-        panels(f, layout);
+        panels(f, docked);
     }
     tour_card(f, layout);
+    if (f.gpu.map_tally().rects != f.s.reported.maps) f.emit(session::act::SetShownMaps{f.gpu.map_tally().rects});
     status_bar(f, bottom);
     help_window(f);
     browser_.draw(f);

@@ -50,9 +50,12 @@ void PhotoPanel::toolbar(const Frame& f) {
     ImGui::SameLine();
     ImGui::PushFont(f.fonts.bold);
     ImGui::PushStyleColor(ImGuiCol_Text, colors::accent);
-    if (t)
-        ImGui::Text("%s · token %d", vit::token_name(*t, s.sel.query).c_str(), s.sel.query);
-    else
+    if (t) {
+        // A narrow panel (classroom type at 1024 px, beside a scroll bar) drops the token's index.
+        const std::string name = vit::token_name(*t, s.sel.query);
+        ImGui::TextUnformatted(first_that_fits({name + " · token " + std::to_string(s.sel.query), name},
+                                               ImGui::GetContentRegionAvail().x).c_str());
+    } else
         ImGui::TextUnformatted("—");
     ImGui::PopStyleColor();
     ImGui::PopFont();

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cfloat>
+#include <imgui_internal.h>  // the card's height on the frame before
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -20,6 +21,20 @@ const PanelRect* panel_of(const std::string& name, const Layout& layout) {
     if (name == "inside") return &layout.math;
     return nullptr;
 }
+
+// The widest panel the step does not talk about (the heads column is too
+// narrow for sentences in classroom type).
+PanelRect Layout::*card_host(const std::string& step_panel, const Layout& layout) {
+    const PanelRect* shown = panel_of(step_panel, layout);
+    PanelRect Layout::*host = &Layout::photo;
+    for (PanelRect Layout::*r : {&Layout::photo, &Layout::math, &Layout::heads})
+        if (&(layout.*r) != shown && (&(layout.*host) == shown || (layout.*r).size.x > (layout.*host).size.x)) host = r;
+    return host;
+}
+
+// The card never takes more than this share of its column: the panel above keeps the rest.
+constexpr float kCardShare = 0.55f;
+constexpr const char* kCardWindow = "##tour";
 
 // The height the card's sentences take, as drawn below.
 float paragraphs_height(const std::vector<std::string>& paragraphs, const ImFont* font, float width) {
@@ -70,11 +85,31 @@ void offer(const Frame& f, const Layout& layout) {
     ImGui::PopStyleColor();
 }
 
-// Back, Next (Finish on the last step), Exit.
+const char* fold_label(const session::AppState& s) { return s.tour.text_folded ? "Show text (H)" : "Hide text (H)"; }
+constexpr const char* kKeys = "← →  Esc";
+
+// Rows the buttons and the key hint below take in this width, placed as
+// navigation() places them.
+int navigation_rows(const Frame& f, int i, int n, float inner) {
+    const float gap = ImGui::GetStyle().ItemSpacing.x;
+    const float widths[] = {button_width("Back"), button_width(i + 1 < n ? "Next" : "Finish"),
+                            button_width("Exit the tour"), button_width(fold_label(f.s)), ImGui::CalcTextSize(kKeys).x};
+    int rows = 1;
+    float x = 0;
+    for (float w : widths) {
+        if (x > 0 && x + gap + w > inner) ++rows, x = 0;
+        x += (x > 0 ? gap : 0) + w;
+    }
+    return rows;
+}
+
+// Back, Next (Finish on the last step), Exit, Hide (or Show) text.
 void navigation(const Frame& f, int i, int n) {
     using namespace session::act;
-    ImGui::Spacing();
-    ImGui::Separator();
+    if (!f.s.tour.text_folded) {
+        ImGui::Spacing();
+        ImGui::Separator();
+    }
     ImGui::BeginDisabled(i == 0);
     if (ImGui::Button("Back")) f.emit(TourGo{i - 1});
     ImGui::EndDisabled();
@@ -86,16 +121,65 @@ void navigation(const Frame& f, int i, int n) {
     }
     same_line_if_fits(button_width("Exit the tour"));
     if (ImGui::Button("Exit the tour")) f.emit(ExitTour{});
-    same_line_if_fits(ImGui::CalcTextSize("← →  Esc").x);
-    ImGui::TextColored(colors::muted, "← →  Esc");
+    // The sentences folded away give the panel above the card their room (its maps grow back).
+    same_line_if_fits(button_width(fold_label(f.s)));
+    if (ImGui::Button(fold_label(f.s))) f.emit(FoldTourText{!f.s.tour.text_folded});
+    same_line_if_fits(ImGui::CalcTextSize(kKeys).x);
+    ImGui::TextColored(colors::muted, "%s", kKeys);
+}
+
+// The step's sentences (scrolling when the card would be taller than `most`,
+// so that the buttons below them stay on the screen), and the note on those
+// left out on another photo.
+void sentences(const Frame& f, const session::Tour& tour, float width, float most, int button_rows) {
+    using namespace session::act;
+    const session::AppState& s = f.s;
+    bool left_out = false;
+    const std::vector<std::string> texts = session::shown_tour_text(s, &left_out);
+    const ImGuiStyle& st = ImGui::GetStyle();
+    const float text_w = width - 2 * st.WindowPadding.x - st.ScrollbarSize;
+    const float below = (left_out ? 4 : 0) * ImGui::GetTextLineHeightWithSpacing() + button_rows * ImGui::GetFrameHeightWithSpacing() +
+                        3 * st.ItemSpacing.y + st.WindowPadding.y;
+    const float room = most - ImGui::GetCursorPosY() - below;
+    const float text_h = std::min(paragraphs_height(texts, ImGui::GetFont(), text_w) + st.ItemSpacing.y, std::max(room, f.px(60)));
+    ImGui::BeginChild("##sentences", ImVec2(0, text_h));
+    for (const std::string& text : texts) {
+        ImGui::Spacing();
+        for (const std::string& line : wrapped_lines(text, ImGui::GetFont(), text_w)) ImGui::TextUnformatted(line.c_str());
+    }
+    ImGui::EndChild();
+    if (left_out) {
+        ImGui::Spacing();
+        ImGui::PushStyleColor(ImGuiCol_Text, colors::muted);
+        ImGui::TextWrapped("This tour's examples refer to %s at the model's own input size; the sentences that "
+                           "name a part of that photo are left out here.", bounded(tour.photo, 300).c_str());
+        ImGui::PopStyleColor();
+        if (!f.still && !s.photos_dir.empty() && ImGui::SmallButton(("Open " + bounded(tour.photo, 300)).c_str())) {
+            f.emit(SetInputSize{0});
+            f.emit(OpenImage{(std::filesystem::path(s.photos_dir) / tour.photo).string()});
+        }
+    }
 }
 
 }  // namespace
 
+void dock_tour_card(const Frame& f, Layout& layout) {
+    if (!f.s.tour.tour) return;
+    const ImGuiWindow* card = ImGui::FindWindowByName(kCardWindow);
+    if (!card || !card->WasActive) return;  // its first frame: docked from the next one on
+    const session::TourStep& step = f.s.tour.tour->steps[f.s.tour.step];
+    PanelRect& host = layout.*card_host(step.panel, layout);
+    host.size.y = std::max(f.px(40), host.size.y - card->Size.y - f.px(12));
+    host.scrolls = true;
+}
+
 void tour_card(const Frame& f, const Layout& layout) {
     const session::AppState& s = f.s;
     if (!s.tour_offered && !s.tour.tour && s.trace()) offer(f, layout);
-    if (!s.tour.tour) return;
+    if (!s.tour.tour) {
+        if (!s.reported.tour_card.empty() && !f.still) f.emit(session::act::SetTourCard{});
+        return;
+    }
     using namespace session::act;
     const session::Tour& tour = *s.tour.tour;
     const int n = static_cast<int>(tour.steps.size()), i = s.tour.step;
@@ -103,14 +187,10 @@ void tour_card(const Frame& f, const Layout& layout) {
     const PanelRect* shown = panel_of(step.panel, layout);
     if (shown) highlight(f, *shown);
 
-    // The card sits over the lower part of the widest panel the step does not
-    // talk about (the heads column is too narrow for sentences in classroom type).
-    const PanelRect* host = &layout.photo;
-    for (const PanelRect* r : {&layout.photo, &layout.math, &layout.heads})
-        if (r != shown && (host == shown || r->size.x > host->size.x)) host = r;
-    const float width = std::min(host->size.x - f.px(24), f.px(460));
-    const float most = host->size.y - f.px(24);
-    ImGui::SetNextWindowPos(ImVec2(host->pos.x + f.px(12), host->pos.y + host->size.y - f.px(12)), ImGuiCond_Always,
+    const PanelRect& host = layout.*card_host(step.panel, layout);
+    const float width = std::min(host.size.x - f.px(24), f.px(720));
+    const float most = std::floor(host.size.y * kCardShare) - f.px(12);
+    ImGui::SetNextWindowPos(ImVec2(host.pos.x + f.px(12), host.pos.y + host.size.y - f.px(6)), ImGuiCond_Always,
                             ImVec2(0.f, 1.f));
     ImGui::SetNextWindowSizeConstraints(ImVec2(width, 0), ImVec2(width, most));
     ImGui::PushStyleColor(ImGuiCol_WindowBg, colors::card_bg);
@@ -119,41 +199,20 @@ void tour_card(const Frame& f, const Layout& layout) {
     constexpr ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize |
                                        ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoMove |
                                        ImGuiWindowFlags_NoFocusOnAppearing;
-    if (ImGui::Begin("##tour", nullptr, flags)) {
+    if (ImGui::Begin(kCardWindow, nullptr, flags)) {
         char where[320];
         std::snprintf(where, sizeof where, "%s · step %d of %d", tour.title.c_str(), i + 1, n);
         text_wrapped_at_spaces(colors::muted, where);
         ImGui::PushFont(f.fonts.title);
         ImGui::TextWrapped("%s", step.title.c_str());
         ImGui::PopFont();
-        // The sentences scroll when the card would be taller than the panel:
-        // the buttons below them stay on the screen.
-        bool left_out = false;
-        const std::vector<std::string> texts = session::shown_tour_text(s, &left_out);
-        const ImGuiStyle& st = ImGui::GetStyle();
-        const float text_w = width - 2 * st.WindowPadding.x - st.ScrollbarSize;
-        const float below = (left_out ? 4 : 0) * ImGui::GetTextLineHeightWithSpacing() + ImGui::GetFrameHeightWithSpacing() +
-                            3 * st.ItemSpacing.y + st.WindowPadding.y;
-        const float room = most - ImGui::GetCursorPosY() - below;
-        const float text_h = std::min(paragraphs_height(texts, ImGui::GetFont(), text_w) + st.ItemSpacing.y, std::max(room, f.px(60)));
-        ImGui::BeginChild("##sentences", ImVec2(0, text_h));
-        for (const std::string& text : texts) {
-            ImGui::Spacing();
-            for (const std::string& line : wrapped_lines(text, ImGui::GetFont(), text_w)) ImGui::TextUnformatted(line.c_str());
-        }
-        ImGui::EndChild();
-        if (left_out) {
-            ImGui::Spacing();
-            ImGui::PushStyleColor(ImGuiCol_Text, colors::muted);
-            ImGui::TextWrapped("This tour's examples refer to %s at the model's own input size; the sentences that "
-                               "name a part of that photo are left out here.", bounded(tour.photo, 300).c_str());
-            ImGui::PopStyleColor();
-            if (!f.still && !s.photos_dir.empty() && ImGui::SmallButton(("Open " + bounded(tour.photo, 300)).c_str())) {
-                f.emit(SetInputSize{0});
-                f.emit(OpenImage{(std::filesystem::path(s.photos_dir) / tour.photo).string()});
-            }
-        }
+        if (!s.tour.text_folded || f.still)  // a slide always has its sentences
+            sentences(f, tour, width, most,
+                      f.still ? 0 : navigation_rows(f, i, n, width - 2 * ImGui::GetStyle().WindowPadding.x));
         if (!f.still) navigation(f, i, n);
+        const ImVec2 pos = ImGui::GetWindowPos(), size = ImGui::GetWindowSize();
+        const std::vector<float> rect = {pos.x, pos.y, size.x, size.y};
+        if (!f.still && rect != s.reported.tour_card) f.emit(SetTourCard{rect});
     }
     ImGui::End();
     ImGui::PopStyleVar();

@@ -5,6 +5,7 @@
 #include <array>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "gfx/overlay_renderer.h"
 #include "gfx/render_target.h"
@@ -17,6 +18,9 @@ namespace ui {
 // one. --frame-stats reads it to find the first frame showing a new trace or query.
 struct MapTally {
     int shown = 0, rendered = 0, behind = 0;
+    // Each map shown (any photo): x, y, w, h, then its part inside the clip
+    // it was drawn under (w, h 0 when none of it shows); the state file's maps_on_screen.
+    std::vector<std::array<float, 8>> rects;
 };
 
 class GlCache {

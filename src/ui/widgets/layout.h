@@ -8,6 +8,7 @@ namespace ui {
 
 struct PanelRect {
     ImVec2 pos, size;
+    bool scrolls = false;  // gave up room (to the tour's card): what no longer fits is scrolled to
 };
 
 struct Layout {

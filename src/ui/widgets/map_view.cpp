@@ -99,6 +99,13 @@ MapHit MapView::show(const Frame& f, const char* id, const MapData* map, const g
 
     hit.min = ImGui::GetCursorScreenPos();
     hit.max = ImVec2(hit.min.x + size.x, hit.min.y + size.y);
+    {
+        const ImVec2 clip_min = ImGui::GetWindowDrawList()->GetClipRectMin(), clip_max = ImGui::GetWindowDrawList()->GetClipRectMax();
+        const float x0 = std::max(hit.min.x, clip_min.x), y0 = std::max(hit.min.y, clip_min.y);
+        const float x1 = std::min(hit.max.x, clip_max.x), y1 = std::min(hit.max.y, clip_max.y);
+        f.gpu.map_tally().rects.push_back({hit.min.x, hit.min.y, size.x, size.y, x0, y0, std::max(0.f, x1 - x0),
+                                           std::max(0.f, y1 - y0)});
+    }
     if (f.drawn_cells && map && map->grid > 0 && photo.texture && photo.texture->width() > 0) {
         // The model's crop on the photo as drawn, cut into the map's grid: "PAGE/ID" (id without its "##").
         const float sx = size.x / static_cast<float>(photo.texture->width());

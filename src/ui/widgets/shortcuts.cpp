@@ -29,6 +29,7 @@ void shortcuts(const Frame& f) {
         if (pressed(GLFW_KEY_RIGHT) || pressed(GLFW_KEY_PAGE_DOWN)) f.emit(TourGo{s.tour.step + 1});
         if (pressed(GLFW_KEY_LEFT) || pressed(GLFW_KEY_PAGE_UP)) f.emit(TourGo{s.tour.step - 1});
         if (pressed(GLFW_KEY_ESCAPE)) f.emit(ExitTour{});
+        if (pressed(GLFW_KEY_H)) f.emit(FoldTourText{!s.tour.text_folded});
         return;
     }
     if (pressed(GLFW_KEY_P)) f.emit(SetClassroom{!s.classroom});
