@@ -235,9 +235,9 @@ struct SetPageTargets { std::vector<PageTarget> targets; };  // where a page dre
 struct SetTourOfferButtons { std::vector<PageTarget> buttons; };  // where the first run's offer drew its buttons
 struct SetPredictButtons { std::vector<PageTarget> buttons; };    // where the predict bar drew its buttons
 struct SetReplaceButtons { std::vector<PageTarget> buttons; };    // where the replace question drew its buttons
-struct SetPageExportButton { std::vector<PageTarget> button; };
+struct SetPageExportButton { std::vector<PageTarget> button; };   // where the Questions page's Export figure is
 struct SetTourCard { std::vector<float> rect; };                  // where the tour's card is (empty: none)
-struct SetShownMaps { std::vector<std::array<float, 8>> maps; };  // where this frame's maps are (Reported::maps)   // where the Questions page's Export figure is
+struct SetShownMaps { std::vector<std::array<float, 8>> maps; };  // where this frame's maps are (Reported::maps)
 struct SetInputSize { int px; };               // the model input's side (0: the model's own); the worker re-runs
 struct ShowHelp { bool show; };
 struct ShowTab { AppState::Tab tab; };
