@@ -143,7 +143,7 @@ def main():
             # it honoured --benchmark_min_time.
             bench_run = run_bench(a.bench, a.model, a.threads, quiet=r > 0, extra_args=["--benchmark_min_time=2"])
             for key, ms in (bench_run or {}).items():
-                bench_times.setdefault(key, []).append(ms)
+                bench_times.setdefault(key, []).extend(ms)
         print(f"round {r + 1}/{a.rounds}: PyTorch @224 median {statistics.median(torch_times[sizes[0]]):.2f} ms so far")
     torch_ms = {size: statistics.median(t) for size, t in torch_times.items()}
     bench = {key: statistics.median(v) for key, v in bench_times.items()} if bench_times else None

@@ -3,7 +3,7 @@
 
     /usr/bin/python3 bench/peers/compare_peers.py [--rounds 5] [--runs 20]
         [--cases ti224,ti448,s224,b224] [--threads 2] [--bench build/bench/vitscope_bench]
-        [--vitscope build/vitscope] [--out /tmp/vitscope_peers] [--min-time 0.5]
+        [--vitscope build/vitscope] [--out /tmp/vitscope_peers]
 
 Cases (bench/peers/export_onnx.py): ti224 and ti448, the default model
 (pretrained ViT-Ti/16) at 224 and 448 px; s224 and b224, ViT-S/16 and ViT-B/16
@@ -25,16 +25,18 @@ three rotates from round to round):
   threads, interOpNumThreads 1, sequential, graph optimisation 'all'; a new
   process each round): 5 warm-up runs, then --runs timed runs;
 - vitscope (bench/vitscope_bench, BM_ForwardTrace and BM_ForwardPlain at the
-  case's size, --benchmark_min_time=--min-time each, VITSCOPE_MODEL and
-  VITSCOPE_THREADS set; a new process each round): the mean time per
-  iteration of each;
+  case's size, VITSCOPE_MODEL and VITSCOPE_THREADS set; a new process each
+  round): as ONNX Runtime, 5 warm-up forward passes, then --runs timed ones,
+  one per Google Benchmark repetition (--benchmark_repetitions, a minimal
+  --benchmark_min_time, so that each repetition is one pass);
 - PyTorch (the same code as bench/compare_pytorch.py: torch.inference_mode,
   OpenBLAS's environment set before it loads, the fastest split of PyTorch's
   and OpenBLAS's threads on that many cores, chosen per case): --runs timed
   runs after 2 warm-up runs.
-The table's medians are over all runs of all rounds (vitscope: over the
-rounds' means); its spread is (largest - smallest) / median of the per-round
-figures, per engine.
+The table's medians are over all runs of all rounds, for every engine alike
+(until 2026-12-02 vitscope's were over the rounds' means of two or three
+passes each: a mean where the others had medians); its spread is
+(largest - smallest) / median of the per-round medians, per engine.
 """
 import argparse
 import json
@@ -58,6 +60,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 SOURCE_DIR = torch_vit.SOURCE_DIR
 ENGINES = ("ort", "vitscope", "torch")
 ORT_WARMUP = 5
+VITSCOPE_WARMUP = 5  # forward passes before the timed ones, as ONNX Runtime's warm-up runs
 TORCH_WARMUP = 2
 
 
@@ -176,6 +179,11 @@ def prepare(case, a):
         print(f"  {case.name}: the engines DISAGREE (ONNX Runtime tolerance {export_onnx.TOLERANCE:g}, or top-1)")
 
 
+def vitscope_runs(runs):
+    """vitscope_bench's arguments for one forward pass per repetition: the warm-up ones, then `runs`."""
+    return ["--benchmark_min_time=0.000001", f"--benchmark_repetitions={VITSCOPE_WARMUP + runs}"]
+
+
 def spread(values):
     if len(values) < 2:
         return None
@@ -192,7 +200,6 @@ def main():
     ap.add_argument("--bench", default=os.path.join(SOURCE_DIR, "build", "bench", "vitscope_bench"))
     ap.add_argument("--vitscope", default=os.path.join(SOURCE_DIR, "build", "vitscope"))
     ap.add_argument("--out", default=export_onnx.DEFAULT_OUT, help="the exports' folder (export_onnx.py --out)")
-    ap.add_argument("--min-time", type=float, default=0.5, help="vitscope_bench --benchmark_min_time, seconds")
     ap.add_argument("--model", default=torch_vit.default_model_dir(), help="the default model's folder (ti)")
     ap.add_argument("--image", default=os.path.join(SOURCE_DIR, "assets", "dog.jpg"))
     ap.add_argument("--seed", type=int, default=0, help="the random models' seed (export_onnx.py --seed)")
@@ -258,14 +265,15 @@ def main():
                         ctx = {}
                         res = torch_vit.run_bench(a.bench, case.model_dir, threads, quiet=r > 0,
                                                   bench_filter=f"^BM_Forward(Trace|Plain)/{case.size}(/|$)",
-                                                  extra_args=[f"--benchmark_min_time={a.min_time:g}"], context=ctx)
+                                                  extra_args=vitscope_runs(a.runs), context=ctx)
                         if ctx:
                             context.setdefault(f"vitscope{threads}", ctx)
                         for name, col in (("BM_ForwardTrace", "trace"), ("BM_ForwardPlain", "plain")):
-                            ms = (res or {}).get((name, case.size))
-                            if ms is not None:
-                                per[col].append(ms)
-                                line.append(f"vitscope {col} {ms:.2f}")
+                            timed = (res or {}).get((name, case.size), [])[VITSCOPE_WARMUP:]
+                            if timed:
+                                per[col].append(statistics.median(timed))
+                                runs.setdefault(col, []).extend(timed)
+                                line.append(f"vitscope {col} {statistics.median(timed):.2f}")
                 print(f"round {r + 1}/{a.rounds}, {threads} thread{'s' if threads > 1 else ''}, {case.name}: "
                       + ", ".join(line) + " ms")
     load_after = os.getloadavg()
@@ -286,7 +294,7 @@ def main():
         ctx = context.get(f"vitscope{threads}", {})
         print(f"- vitscope_bench ({a.bench}), VITSCOPE_THREADS={threads}: kernels {ctx.get('kernels', '?')}, "
               f"threads {ctx.get('threads', '?')}, {ctx.get('num_cpus', '?')} cpus @ {ctx.get('mhz_per_cpu', '?')} MHz, "
-              f"--benchmark_min_time={a.min_time:g}; CMAKE_BUILD_TYPE {cmake_build_type(a.bench)}, source tree now at {source_revision()}")
+              f"{' '.join(vitscope_runs(a.runs))} (the first {VITSCOPE_WARMUP} left out); CMAKE_BUILD_TYPE {cmake_build_type(a.bench)}, source tree now at {source_revision()}")
     print(f"- input: {a.image} as vitscope preprocesses it; {a.rounds} rounds, {a.runs} timed runs per round "
           f"(ONNX Runtime, PyTorch)")
 
@@ -311,7 +319,8 @@ def main():
         for c in all_cases:
             per, runs = rounds[(threads, c.name)], every[(threads, c.name)]
             med = lambda v: statistics.median(v) if v else None  # noqa: E731
-            o, t, tr, pl = med(runs["ort"]), med(runs["torch"]), med(per["trace"]), med(per["plain"])
+            o, t = med(runs["ort"]), med(runs["torch"])
+            tr, pl = med(runs.get("trace", [])), med(runs.get("plain", []))
             ratio = lambda x, y: f"{x / y:.2f}" if x is not None and y else "-"  # noqa: E731
             print(f"| {c.name} | {c.label} | {c.size} | {threads} | {f(o)} | {f(t)} | {f(tr)} | {f(pl)} | "
                   f"**{ratio(tr, o)}** | {ratio(tr, t)} | {ratio(pl, o)} | "

@@ -236,8 +236,9 @@ def vitscope_top1(binary, image, model_dir):
 
 
 def run_bench(binary, model_dir, threads, quiet=False, bench_filter="Forward", extra_args=(), context=None):
-    """Runs vitscope's benchmark binary once: {(name, size): real time in ms}, or
-    None if it failed. `context`, a dict, receives the binary's JSON context."""
+    """Runs vitscope's benchmark binary once: {(name, size): [real time in ms of each
+    repetition, in order]}, or None if it failed. `context`, a dict, receives the
+    binary's JSON context."""
     cmd = [binary, "--benchmark_format=json", f"--benchmark_filter={bench_filter}", *extra_args]
     env = dict(os.environ, VITSCOPE_MODEL=model_dir, VITSCOPE_THREADS=str(threads))
     if not quiet:
@@ -260,5 +261,5 @@ def run_bench(binary, model_dir, threads, quiet=False, bench_filter="Forward", e
         if not m:
             continue
         scale = {"ns": 1e-6, "us": 1e-3, "ms": 1.0, "s": 1e3}[b.get("time_unit", "ns")]
-        out[(m.group(1), int(m.group(2)))] = b["real_time"] * scale
+        out.setdefault((m.group(1), int(m.group(2))), []).append(b["real_time"] * scale)
     return out
