@@ -1,6 +1,7 @@
 #include "ui/questions/question_widgets.h"
 
 #include <cstdio>
+#include <string>
 
 #include "ui/widgets/imgui_helpers.h"
 #include "ui/widgets/print_text.h"
@@ -30,7 +31,8 @@ void note(const char* text) {
 }
 
 void computing_note(const char* what) {
-    ImGui::TextColored(colors::muted, "Computing %s…", what);
+    // Wrapped: "how the heads of this layer differ" is wider than the panel in classroom type at 1024 px.
+    text_wrapped_at_spaces(colors::muted, (std::string("Computing ") + what + "…").c_str());
 }
 
 float table_height(int lines) {
