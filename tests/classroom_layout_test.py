@@ -18,7 +18,7 @@ import traceback
 
 sys.path.insert(0, os.path.dirname(__file__))
 from script_support import BIN, CHELSEA, DOG, MODEL, Tally, source, window_pages  # noqa: E402
-from window_support import Window, Xvfb, read_state  # noqa: E402
+from window_support import Window, Xvfb, overlap, read_state  # noqa: E402
 
 SIZES_ALL = [("classroom", "1024x768"), ("classroom", "1280x720"), ("classroom", "1920x1080"),
          ("normal", "1280x720"), ("normal", "1920x1080")]
@@ -39,13 +39,6 @@ def tour_steps():
                 if word.startswith("math="):
                     steps[-1][1] = word[5:]
     return steps
-
-
-def overlap(a, b):
-    """Area shared by two (x, y, w, h) rectangles."""
-    w = min(a[0] + a[2], b[0] + b[2]) - max(a[0], b[0])
-    h = min(a[1] + a[3], b[1] + b[3]) - max(a[1], b[1])
-    return max(0.0, w) * max(0.0, h)
 
 
 def watch(w, timeout=900):

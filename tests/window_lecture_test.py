@@ -36,7 +36,7 @@ from PIL import Image
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from script_support import BIN, CHELSEA, DOG, MODEL, Tally  # noqa: E402
-from window_support import Window, run_window_tests, patch_centre, read_state  # noqa: E402
+from window_support import Window, overlap, run_window_tests, patch_centre, read_state  # noqa: E402
 
 LAYER, ROW, COL = 8, 5, 7
 MARKS = [(4, 7), (5, 8), (10, 3)]
@@ -320,13 +320,6 @@ def test_side_by_side(xvfb, tmp):
     assert abs(sb["value_max"] - top) < 1e-6, (sb["value_max"], top)
     assert not seen[-1]["side_by_side"]["open"], seen[-1]["side_by_side"]
     print(f"    one scale 0..{sb['value_max']:.4f} (attention: {top:.4f})")
-
-
-def overlap(a, b):
-    """Area shared by two (x, y, w, h) rectangles."""
-    w = min(a[0] + a[2], b[0] + b[2]) - max(a[0], b[0])
-    h = min(a[1] + a[3], b[1] + b[3]) - max(a[1], b[1])
-    return max(0.0, w) * max(0.0, h)
 
 
 def softmax_maps(state):

@@ -160,3 +160,10 @@ def run_window_tests(tally, tests, prefix):
     finally:
         xvfb.close()
     return tally.finish()
+
+
+def overlap(a, b):
+    """Area shared by two (x, y, w, h) rectangles."""
+    w = min(a[0] + a[2], b[0] + b[2]) - max(a[0], b[0])
+    h = min(a[1] + a[3], b[1] + b[3]) - max(a[1], b[1])
+    return max(0.0, w) * max(0.0, h)

@@ -1,6 +1,7 @@
 #include "ui/panels/tour_card.h"
 
 #include <algorithm>
+#include <array>
 #include <cfloat>
 #include <imgui_internal.h>  // the card's height on the frame before
 #include <filesystem>
@@ -85,15 +86,19 @@ void offer(const Frame& f, const Layout& layout) {
     ImGui::PopStyleColor();
 }
 
-const char* fold_label(const session::AppState& s) { return s.tour.text_folded ? "Show text (H)" : "Hide text (H)"; }
+// The card's buttons, left to right; the key hint follows them.
+std::array<const char*, 4> button_labels(const session::AppState& s, int i, int n) {
+    return {"Back", i + 1 < n ? "Next" : "Finish", "Exit the tour", s.tour.text_folded ? "Show text (H)" : "Hide text (H)"};
+}
 constexpr const char* kKeys = "← →  Esc";
 
 // Rows the buttons and the key hint below take in this width, placed as
 // navigation() places them.
 int navigation_rows(const Frame& f, int i, int n, float inner) {
     const float gap = ImGui::GetStyle().ItemSpacing.x;
-    const float widths[] = {button_width("Back"), button_width(i + 1 < n ? "Next" : "Finish"),
-                            button_width("Exit the tour"), button_width(fold_label(f.s)), ImGui::CalcTextSize(kKeys).x};
+    std::vector<float> widths;
+    for (const char* label : button_labels(f.s, i, n)) widths.push_back(button_width(label));
+    widths.push_back(ImGui::CalcTextSize(kKeys).x);
     int rows = 1;
     float x = 0;
     for (float w : widths) {
@@ -106,24 +111,21 @@ int navigation_rows(const Frame& f, int i, int n, float inner) {
 // Back, Next (Finish on the last step), Exit, Hide (or Show) text.
 void navigation(const Frame& f, int i, int n) {
     using namespace session::act;
+    const auto [back, next, exit, fold] = button_labels(f.s, i, n);
     if (!f.s.tour.text_folded) {
         ImGui::Spacing();
         ImGui::Separator();
     }
     ImGui::BeginDisabled(i == 0);
-    if (ImGui::Button("Back")) f.emit(TourGo{i - 1});
+    if (ImGui::Button(back)) f.emit(TourGo{i - 1});
     ImGui::EndDisabled();
     ImGui::SameLine();
-    if (i + 1 < n) {
-        if (ImGui::Button("Next")) f.emit(TourGo{i + 1});
-    } else if (ImGui::Button("Finish")) {
-        f.emit(ExitTour{});
-    }
-    same_line_if_fits(button_width("Exit the tour"));
-    if (ImGui::Button("Exit the tour")) f.emit(ExitTour{});
+    if (ImGui::Button(next)) f.emit(i + 1 < n ? session::Action{TourGo{i + 1}} : session::Action{ExitTour{}});
+    same_line_if_fits(button_width(exit));
+    if (ImGui::Button(exit)) f.emit(ExitTour{});
     // The sentences folded away give the panel above the card their room (its maps grow back).
-    same_line_if_fits(button_width(fold_label(f.s)));
-    if (ImGui::Button(fold_label(f.s))) f.emit(FoldTourText{!f.s.tour.text_folded});
+    same_line_if_fits(button_width(fold));
+    if (ImGui::Button(fold)) f.emit(FoldTourText{!f.s.tour.text_folded});
     same_line_if_fits(ImGui::CalcTextSize(kKeys).x);
     ImGui::TextColored(colors::muted, "%s", kKeys);
 }
