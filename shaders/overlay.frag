@@ -1,23 +1,20 @@
 #version 330 core
 // The photo with an attention (or score) map over the model's crop, the patch
-// grid and the patch outlines. colormaps.glsl is prepended at load time.
+// grid and the patch outlines. colormaps.glsl and map_colour.glsl are
+// prepended at load time, and "#define BILINEAR_MAP" for the program that
+// smooths maps (two programs: llvmpipe runs both sides of a branch on a
+// uniform, so one program would pay for the per-pixel colormap always).
 in vec2 v_uv;
 out vec4 frag_color;
 
 uniform sampler2D u_photo;
 uniform vec2 u_photo_extent;     // the photo's share of its texture (gfx::PhotoTexture::u_max, v_max)
 uniform sampler2D u_values;       // grid x grid R32F; texel (col, row), row 0 = top
+uniform sampler2D u_cells;        // nearest maps: each cell's map_colour (cells.frag), texel (col, row)
 uniform bool u_has_values;
 uniform int u_grid;
 uniform vec4 u_view;              // the part of the photo shown, in photo uv: x0, y0, x1, y1
 uniform vec4 u_crop;              // the model's square crop, in photo uv
-uniform int u_colormap;
-uniform int u_normalization;      // 0 row max, 1 absolute, 2 log
-uniform float u_row_max;          // largest value on the grid
-uniform vec2 u_range;             // the normalised values the colormap spans
-uniform float u_opacity;
-uniform bool u_fade;              // opacity grows with the value (diverging: with its distance from 0)
-uniform bool u_bilinear;
 uniform bool u_show_grid;
 uniform float u_dim;              // brightness outside the crop
 uniform float u_line_px;          // grid line width, pixels; outlines scale with it
@@ -34,8 +31,7 @@ float value_at(ivec2 cell) {
 // Interpolates between patch centres here rather than with GL_LINEAR so the
 // result does not depend on the texture's filter state; beyond the outer
 // centres the edge value holds.
-float grid_value(vec2 pc) {
-    if (!u_bilinear) return value_at(ivec2(floor(pc)));
+float bilinear_value(vec2 pc) {
     vec2 p = pc - 0.5;
     ivec2 i = ivec2(floor(p));
     vec2 f = p - vec2(i);
@@ -44,21 +40,15 @@ float grid_value(vec2 pc) {
     return mix(top, bottom, f.y);
 }
 
-// Value -> [0, 1] along the colormap.
-float normalise(float v) {
-    float n;
-    if (u_normalization == 1) {
-        n = v;
-    } else if (u_normalization == 2) {
-        // Three decades below the row maximum; anything smaller sits at the floor.
-        if (u_row_max <= 0.0) return 0.0;
-        float lo = u_row_max * 1e-3;
-        n = (log(max(v, lo)) - log(lo)) / log(1e3);
-    } else {
-        n = u_row_max > 0.0 ? v / u_row_max : 0.0;
-    }
-    float span = u_range.y - u_range.x;
-    return span != 0.0 ? (n - u_range.x) / span : 0.0;
+// The map's colour and opacity here. A nearest map's is its cell's, worked
+// out once per cell: a colormap lookup per pixel cost llvmpipe as much as
+// the rest of this shader.
+vec4 map_colour_at(vec2 pc) {
+#ifdef BILINEAR_MAP
+    return map_colour(bilinear_value(pc));
+#else
+    return texelFetch(u_cells, clamp(ivec2(floor(pc)), ivec2(0), ivec2(u_grid - 1)), 0);
+#endif
 }
 
 // Signed distance in pixels from the fragment to the border of a patch cell
@@ -99,10 +89,8 @@ void main() {
         col *= u_dim;
     } else {
         if (u_has_values) {
-            float t = normalise(grid_value(pc));
-            float strength = u_colormap == CMAP_DIVERGING ? abs(2.0 * t - 1.0) : t;
-            float alpha = u_fade ? u_opacity * clamp(strength, 0.0, 1.0) : u_opacity;
-            col = mix(col, colormap(u_colormap, t), alpha);
+            vec4 map = map_colour_at(pc);
+            col = mix(col, map.rgb, map.a);
         }
         if (u_show_grid) {
             vec2 to_line = min(fract(pc), 1.0 - fract(pc)) * px_per_patch;

@@ -13,6 +13,10 @@ and compared with what the overlay shader must draw for the attention rows
       against its largest patch weight (no photo in it: the exact check)
   photo, the default style                   the blend with the photo,
       opacity 0.7 times t (fade)
+  photo, smooth=on opacity=1 fade=off grid=off   the bilinear program: at
+      each cell centre and on the borders between horizontal neighbours,
+      the colormap of the row interpolated between the centres at that
+      pixel (within a pixel of where it is drawn)
   thumbnails                                 each head's row, and the mean of
       the three (the last thumbnail), at opacity 0.85 without fade, each
       against its own largest weight (src/ui/panels/heads_panel.cpp's style)
@@ -75,16 +79,53 @@ def compare(label, drawn, expected):
                 f"{drawn[at].tolist()} vs {expected[at].tolist()})", err <= 3)
 
 
+def check_smooth(pixels, s, t):
+    """The smooth map at every cell centre and on the border between each cell and its right neighbour (row
+    centres): the colormap of t interpolated between the cell centres as the shader does it at that pixel's
+    centre (edge values held beyond the outer centres); the best of the pixel and its eight neighbours, since
+    where the window places the map is known to about a pixel."""
+    x, y, width, height = s["image_view"]
+    pw, ph = s["photo_size"]
+    cx, cy, cw, ch = s["crop"]
+    x0, y0 = x + cx * width / pw, y + cy * height / ph
+    cell_w, cell_h = cw * width / pw / GRID, ch * height / ph / GRID
+
+    def interpolated(px, py):
+        p = np.array([(px + 0.5 - x0) / cell_w, (py + 0.5 - y0) / cell_h]) - 0.5
+        i = np.floor(p).astype(int)
+        f = p - i
+        at = lambda r, c: t[min(max(r, 0), GRID - 1), min(max(c, 0), GRID - 1)]  # noqa: E731
+        top = at(i[1], i[0]) + (at(i[1], i[0] + 1) - at(i[1], i[0])) * f[0]
+        bottom = at(i[1] + 1, i[0]) + (at(i[1] + 1, i[0] + 1) - at(i[1] + 1, i[0])) * f[0]
+        return top + (bottom - top) * f[1]
+
+    worst_err, where = 0.0, None
+    for r in range(GRID):
+        py = int(np.floor(y0 + (r + 0.5) * cell_h))
+        for c, along in [(c, "centre") for c in range(GRID)] + [(c, "border") for c in range(GRID - 1)]:
+            if abs(r - ROW) <= 1 and abs(c - COL) <= 1:  # the query's outline
+                continue
+            px = int(np.floor(x0 + (c + (0.5 if along == "centre" else 1.0)) * cell_w))
+            err = min(np.abs(pixels[py, px, :3].astype(np.float64) -
+                             np.floor(colormap(VIRIDIS, interpolated(px + dx, py + dy)) * 255 + 0.5)).max()
+                      for dx in (-1, 0, 1) for dy in (-1, 0, 1))
+            if err > worst_err:
+                worst_err, where = err, (r, c, along)
+    tally.check(f"photo, smooth: every cell centre and border between horizontal neighbours within 3/255 of "
+                f"the interpolated colour (worst {worst_err:.0f} at {where})", worst_err <= 3)
+
+
 def test_drawn_cells(xvfb, tmp):
     photo = os.path.join(tmp, "patchwork.png")
     colours = patchwork(photo, 3)
     heads = [attention(photo, h) for h in range(3)]
-    shots = {k: os.path.join(tmp, k + ".png") for k in ("default", "opaque")}
+    shots = {k: os.path.join(tmp, k + ".png") for k in ("default", "opaque", "smooth")}
     figure = os.path.join(tmp, "figure.png")
     script = os.path.join(tmp, "cells.txt")
     with open(script, "w") as f:
         f.write(f"frames 3\nscreenshot {shots['default']}\nexport {figure}\n"
-                f"style opacity=1 fade=off grid=off\nframes 3\nscreenshot {shots['opaque']}\n")
+                f"style opacity=1 fade=off grid=off\nframes 3\nscreenshot {shots['opaque']}\n"
+                f"style smooth=on\nframes 3\nscreenshot {shots['smooth']}\n")
     xvfb.park_pointer()  # no hover outline on a map
     w = Window(xvfb, BIN, [photo, "--model", MODEL, "--select", f"{ROW},{COL}", "--layer", str(LAYER), "--head",
                            str(HEAD), "--script", script, "--quit"], tmp)
@@ -111,6 +152,7 @@ def test_drawn_cells(xvfb, tmp):
             np.floor(colormap(VIRIDIS, t) * 255 + 0.5))
     compare("photo, the default style (0.7 x t over the photo)", cells(px["default"], *s["image_view"]),
             blend(colours, t, 0.7 * t))
+    check_smooth(px["smooth"], s, t)
     thumbs = s["head_thumbs"]
     tally.check(f"the heads strip has 3 heads and the mean ({len(thumbs)})", len(thumbs) == 4)
     for i, rect in enumerate(thumbs[:4]):

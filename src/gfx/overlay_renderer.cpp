@@ -1,5 +1,8 @@
 #include "overlay_renderer.h"
 
+#include <string>
+#include <vector>
+
 #include "shader_program.h"
 #include "vit/base/error.h"
 
@@ -8,14 +11,29 @@ namespace {
 
 GLint loc(GLuint program, const char* name) { return glGetUniformLocation(program, name); }
 
+// map_colour.glsl's uniforms.
+void set_colour_uniforms(GLuint program, const OverlayStyle& style, float row_max) {
+    glUniform1i(loc(program, "u_colormap"), static_cast<int>(style.colormap));
+    glUniform1i(loc(program, "u_normalization"), static_cast<int>(style.normalization));
+    glUniform1f(loc(program, "u_row_max"), row_max);
+    glUniform2f(loc(program, "u_range"), style.value_min, style.value_max);
+    glUniform1f(loc(program, "u_opacity"), style.opacity);
+    glUniform1i(loc(program, "u_fade"), style.fade);
+}
+
 }  // namespace
 
 OverlayRenderer::OverlayRenderer() {
-    program_ = build_program("overlay.vert", "overlay.frag", {"colormaps.glsl"});
+    const std::vector<std::string> map_includes{"colormaps.glsl", "map_colour.glsl"};
     try {
+        program_ = build_program("overlay.vert", "overlay.frag", map_includes);
+        bilinear_program_ = build_program("overlay.vert", "overlay.frag", map_includes, {"BILINEAR_MAP"});
+        cells_program_ = build_program("overlay.vert", "cells.frag", map_includes);
         colorbar_program_ = build_program("overlay.vert", "colorbar.frag", {"colormaps.glsl"});
     } catch (...) {
-        glDeleteProgram(program_);
+        glDeleteProgram(program_);  // 0 is ignored
+        glDeleteProgram(bilinear_program_);
+        glDeleteProgram(cells_program_);
         throw;
     }
     glGenVertexArrays(1, &vao_);  // core profile draws need a VAO, even an empty one
@@ -23,8 +41,26 @@ OverlayRenderer::OverlayRenderer() {
 
 OverlayRenderer::~OverlayRenderer() {
     glDeleteProgram(program_);
+    glDeleteProgram(bilinear_program_);
+    glDeleteProgram(cells_program_);
     glDeleteProgram(colorbar_program_);
     glDeleteVertexArrays(1, &vao_);
+}
+
+void OverlayRenderer::draw_cells(const GridTexture& values, const OverlayStyle& style) {
+    FramebufferScope caller;  // its framebuffer, viewport, scissor and blending come back afterwards
+    cells_.resize(values.grid(), values.grid());
+    cells_.bind();
+    glDisable(GL_SCISSOR_TEST);
+    glUseProgram(cells_program_);
+    glActiveTexture(GL_TEXTURE1);
+    glBindTexture(GL_TEXTURE_2D, values.id());
+    glActiveTexture(GL_TEXTURE0);
+    glUniform1i(loc(cells_program_, "u_values"), 1);
+    set_colour_uniforms(cells_program_, style, values.max_value());
+    glBindVertexArray(vao_);
+    glDrawArrays(GL_TRIANGLES, 0, 3);
+    glBindVertexArray(0);
 }
 
 void OverlayRenderer::draw(const PhotoTexture& photo, const vit::CropRect& crop, const GridTexture* values,
@@ -32,46 +68,50 @@ void OverlayRenderer::draw(const PhotoTexture& photo, const vit::CropRect& crop,
     if (!photo.id() || photo.width() <= 0) throw vit::Error("overlay: no photo uploaded");
     const float pw = static_cast<float>(photo.width()), ph = static_cast<float>(photo.height());
     const bool has_values = values && values->id() && values->grid() > 0;
+    const bool per_cell = has_values && !style.bilinear;
+    if (per_cell) draw_cells(*values, style);
 
     glDisable(GL_BLEND);
     glDisable(GL_DEPTH_TEST);
     glDisable(GL_CULL_FACE);
-    glUseProgram(program_);
+    const GLuint program = style.bilinear ? bilinear_program_ : program_;
+    glUseProgram(program);
     glActiveTexture(GL_TEXTURE0);
     glBindTexture(GL_TEXTURE_2D, photo.id());
     glActiveTexture(GL_TEXTURE1);
     glBindTexture(GL_TEXTURE_2D, has_values ? values->id() : 0);
+    glActiveTexture(GL_TEXTURE2);
+    glBindTexture(GL_TEXTURE_2D, per_cell ? cells_.texture() : 0);
     glActiveTexture(GL_TEXTURE0);
-    glUniform1i(loc(program_, "u_photo"), 0);
-    glUniform2f(loc(program_, "u_photo_extent"), photo.u_max(), photo.v_max());
-    glUniform1i(loc(program_, "u_values"), 1);
-    glUniform1i(loc(program_, "u_has_values"), has_values);
-    glUniform1i(loc(program_, "u_grid"), has_values ? values->grid() : 1);
+    glUniform1i(loc(program, "u_photo"), 0);
+    glUniform2f(loc(program, "u_photo_extent"), photo.u_max(), photo.v_max());
+    glUniform1i(loc(program, "u_values"), 1);
+    glUniform1i(loc(program, "u_cells"), 2);
+    glUniform1i(loc(program, "u_has_values"), has_values);
+    glUniform1i(loc(program, "u_grid"), has_values ? values->grid() : 1);
 
     const vit::CropRect whole{0, 0, pw, ph};
     const vit::CropRect& v = view ? *view : whole;
-    glUniform4f(loc(program_, "u_view"), v.x / pw, v.y / ph, (v.x + v.w) / pw, (v.y + v.h) / ph);
-    glUniform4f(loc(program_, "u_crop"), crop.x / pw, crop.y / ph, (crop.x + crop.w) / pw, (crop.y + crop.h) / ph);
-    glUniform1i(loc(program_, "u_colormap"), static_cast<int>(style.colormap));
-    glUniform1i(loc(program_, "u_normalization"), static_cast<int>(style.normalization));
-    glUniform1f(loc(program_, "u_row_max"), has_values ? values->max_value() : 0.f);
-    glUniform2f(loc(program_, "u_range"), style.value_min, style.value_max);
-    glUniform1f(loc(program_, "u_opacity"), style.opacity);
-    glUniform1i(loc(program_, "u_fade"), style.fade);
-    glUniform1i(loc(program_, "u_bilinear"), style.bilinear);
-    glUniform1i(loc(program_, "u_show_grid"), style.show_grid && has_values);
-    glUniform1f(loc(program_, "u_dim"), style.dim_outside);
-    glUniform1f(loc(program_, "u_line_px"), style.line_width);
-    glUniform3f(loc(program_, "u_background"), style.background[0], style.background[1], style.background[2]);
+    glUniform4f(loc(program, "u_view"), v.x / pw, v.y / ph, (v.x + v.w) / pw, (v.y + v.h) / ph);
+    glUniform4f(loc(program, "u_crop"), crop.x / pw, crop.y / ph, (crop.x + crop.w) / pw, (crop.y + crop.h) / ph);
+    set_colour_uniforms(program, style, has_values ? values->max_value() : 0.f);
+    glUniform1i(loc(program, "u_show_grid"), style.show_grid && has_values);
+    glUniform1f(loc(program, "u_dim"), style.dim_outside);
+    glUniform1f(loc(program, "u_line_px"), style.line_width);
+    glUniform3f(loc(program, "u_background"), style.background[0], style.background[1], style.background[2]);
     // Marks are patch coordinates: without a grid they have nothing to refer to.
     const Marks m = has_values ? marks : Marks{};
-    glUniform2i(loc(program_, "u_selected"), m.selected_row, m.selected_col);
-    glUniform2i(loc(program_, "u_hover"), m.hover_row, m.hover_col);
-    glUniform2i(loc(program_, "u_pinned"), m.pinned_row, m.pinned_col);
+    glUniform2i(loc(program, "u_selected"), m.selected_row, m.selected_col);
+    glUniform2i(loc(program, "u_hover"), m.hover_row, m.hover_col);
+    glUniform2i(loc(program, "u_pinned"), m.pinned_row, m.pinned_col);
 
     glBindVertexArray(vao_);
     glDrawArrays(GL_TRIANGLES, 0, 3);
     glBindVertexArray(0);
+    // cells_ is drawn into before the next map: not left bound for sampling meanwhile.
+    glActiveTexture(GL_TEXTURE2);
+    glBindTexture(GL_TEXTURE_2D, 0);
+    glActiveTexture(GL_TEXTURE0);
 }
 
 void OverlayRenderer::draw_colorbar(const OverlayStyle& style, bool vertical) {

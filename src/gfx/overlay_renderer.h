@@ -8,6 +8,7 @@
 #include <epoxy/gl.h>
 
 #include "overlay_style.h"
+#include "render_target.h"
 #include "textures.h"
 #include "vit/image/image.h"
 #include "vit/image/preprocess.h"
@@ -28,14 +29,18 @@ public:
     // is the part of the photo (in photo pixels) that fills the viewport
     // instead, for zoom and pan; it may reach beyond the photo (drawn as
     // style.background).
-    // Sets its own program, VAO, texture units 0-1; disables blending and depth test.
+    // Sets its own program, VAO, texture units 0-2; disables blending and depth test.
     void draw(const PhotoTexture& photo, const vit::CropRect& crop, const GridTexture* values,
               const OverlayStyle& style, const Marks& marks, const vit::CropRect* view = nullptr);
     // A colour bar of the style's colormap filling the current viewport: t = 0
     // at the left (bottom when vertical) to 1 at the right (top).
     void draw_colorbar(const OverlayStyle& style, bool vertical = false);
 private:
-    GLuint program_ = 0, colorbar_program_ = 0, vao_ = 0;
+    // A nearest map's colour and opacity per cell into cells_ (cells.frag).
+    void draw_cells(const GridTexture& values, const OverlayStyle& style);
+
+    GLuint program_ = 0, bilinear_program_ = 0, colorbar_program_ = 0, cells_program_ = 0, vao_ = 0;
+    RenderTarget cells_{GL_RGBA32F};
 };
 
 }  // namespace gfx

@@ -28,7 +28,8 @@ void RenderTarget::resize(int width, int height) {
     if (!tex_) glGenTextures(1, &tex_);
     if (!fbo_) glGenFramebuffers(1, &fbo_);
     glBindTexture(GL_TEXTURE_2D, tex_);
-    glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, storage.w, storage.h, 0, GL_RGBA, GL_UNSIGNED_BYTE, nullptr);
+    glTexImage2D(GL_TEXTURE_2D, 0, format_, storage.w, storage.h, 0, GL_RGBA,
+                 format_ == GL_RGBA32F ? GL_FLOAT : GL_UNSIGNED_BYTE, nullptr);
     capacity_ = storage;
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR);
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);

@@ -1,5 +1,6 @@
 // An offscreen framebuffer with an RGBA8 colour texture: the figure export
-// renders into one and reads it back; the window can show its texture.
+// renders into one and reads it back; the window can show its texture. (Or
+// with an RGBA32F one, for values other shaders read: never read back.)
 // Its storage is kept while the size asked for fits (storage_size.h) and is
 // used from the bottom-left corner: a map is resized for every photo's aspect.
 #pragma once
@@ -17,6 +18,8 @@ class RenderTarget {
 public:
     RenderTarget() = default;
     RenderTarget(int width, int height) { resize(width, height); }
+    // GL_RGBA8 or GL_RGBA32F; the storage is made on the first resize.
+    explicit RenderTarget(GLenum internal_format) : format_(internal_format) {}
     ~RenderTarget();
     RenderTarget(const RenderTarget&) = delete;
     RenderTarget& operator=(const RenderTarget&) = delete;
@@ -27,6 +30,7 @@ public:
         std::swap(w_, other.w_);
         std::swap(h_, other.h_);
         std::swap(capacity_, other.capacity_);
+        std::swap(format_, other.format_);
         return *this;
     }
 
@@ -51,6 +55,7 @@ private:
     GLuint fbo_ = 0, tex_ = 0;
     int w_ = 0, h_ = 0;
     Extent capacity_;  // the GL storage's size
+    GLenum format_ = GL_RGBA8;
 };
 
 // Restores the framebuffer binding, viewport, clear colour, program, texture

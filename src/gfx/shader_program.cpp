@@ -76,13 +76,15 @@ std::string shader_dir() {
     return (exe.parent_path() / ".." / "share" / "vitscope" / "shaders").lexically_normal().string();
 }
 
-GLuint build_program(const std::string& vert, const std::string& frag, const std::vector<std::string>& frag_includes) {
+GLuint build_program(const std::string& vert, const std::string& frag, const std::vector<std::string>& frag_includes,
+                     const std::vector<std::string>& frag_defines) {
     const GLuint vs = compile(GL_VERTEX_SHADER, {read_text(vert)}, vert);
 
     // "#line 1 N" makes the compiler's "N:line" messages point into file N of
     // the list reported with the error.
     auto [version, body] = split_version(read_text(frag));
     std::vector<std::string> parts = {version};
+    for (const auto& name : frag_defines) parts.push_back("#define " + name + "\n");
     std::string names = frag + " (source 0";
     int index = 1;
     for (const auto& inc : frag_includes) {

@@ -13,10 +13,12 @@ namespace gfx {
 // else <executable dir>/../share/vitscope/shaders.
 std::string shader_dir();
 
-// Compiles and links shader_dir()/vert and shader_dir()/frag. Each file in
-// frag_includes (e.g. "colormaps.glsl") is inserted after the fragment
-// shader's #version line. Throws vit::Error with the compiler's log.
+// Compiles and links shader_dir()/vert and shader_dir()/frag. Each name in
+// frag_defines becomes a "#define NAME" and each file in frag_includes (e.g.
+// "colormaps.glsl") is inserted after them, all after the fragment shader's
+// #version line. Throws vit::Error with the compiler's log.
 GLuint build_program(const std::string& vert, const std::string& frag,
-                     const std::vector<std::string>& frag_includes = {});
+                     const std::vector<std::string>& frag_includes = {},
+                     const std::vector<std::string>& frag_defines = {});
 
 }  // namespace gfx
