@@ -64,11 +64,13 @@ double busy_frame_interval(float frame_ms) {
 }
 
 // Work that ends within this long shows its result in the next frame with
-// none between: a person takes a change within a tenth of a second as
-// instant, and the spinner's frame would have taken the cores from the work
-// (at 224 px the forward pass is shorter than one frame of a 1080p window
-// under a software renderer). Longer work shows its spinner from then on.
-constexpr double kSpinnerDelay = 0.1;
+// none between; longer work shows its spinner from then on. Between a tenth
+// of a second (what a person takes as instant) and one (what keeps their
+// flow of thought) a wait needs no sign of progress (Nielsen's limits), and
+// a spinner there only flashes: its frame of a 1080p window under a software
+// renderer takes both cores from the work for about 30 ms (a 448 px forward
+// pass, about 0.2 s here, came out that much later).
+constexpr double kSpinnerDelay = 0.3;
 
 std::string g_glfw_error;   // GLFW reports errors through a callback without user data
 void on_glfw_error(int, const char* text) { g_glfw_error = text ? text : "unknown GLFW error"; }
