@@ -1,7 +1,10 @@
 // The linear layers' products alone, on weights packed once, for each kernel
 // set this CPU runs (the Eigen reference packs on every product): GFLOP/s per
 // shape, one thread. Run: build/bench/vitscope_bench --benchmark_filter=Gemm
+// Beside them one head's attention, and the core's FMA rate (FmaPeak) they
+// are measured against.
 #include <benchmark/benchmark.h>
+#include <immintrin.h>
 
 #include <random>
 #include <vector>
@@ -73,6 +76,32 @@ void BM_Attention(benchmark::State& state, const vit::isa::KernelTable& (*table)
     state.counters["GFLOP/s"] =
         benchmark::Counter(4.0 * n * n * head_dim * 1e-9, benchmark::Counter::kIsIterationInvariantRate);
 }
+
+#if defined(__AVX2__) && defined(__FMA__)
+// This core's FMA rate, the ceiling for every product above: 12 independent
+// chains of 8-lane fused multiply-adds kept in registers (2 flops a lane).
+void BM_FmaPeak(benchmark::State& state) {
+    __m256 a0 = _mm256_set1_ps(1.0f), a1 = a0, a2 = a0, a3 = a0, a4 = a0, a5 = a0, a6 = a0, a7 = a0, a8 = a0,
+           a9 = a0, a10 = a0, a11 = a0;
+    const __m256 m = _mm256_set1_ps(0.999999f), c = _mm256_set1_ps(1e-7f);
+    constexpr int kSteps = 4096;
+    for (auto _ : state) {
+        for (int k = 0; k < kSteps; ++k) {
+            a0 = _mm256_fmadd_ps(a0, m, c), a1 = _mm256_fmadd_ps(a1, m, c), a2 = _mm256_fmadd_ps(a2, m, c);
+            a3 = _mm256_fmadd_ps(a3, m, c), a4 = _mm256_fmadd_ps(a4, m, c), a5 = _mm256_fmadd_ps(a5, m, c);
+            a6 = _mm256_fmadd_ps(a6, m, c), a7 = _mm256_fmadd_ps(a7, m, c), a8 = _mm256_fmadd_ps(a8, m, c);
+            a9 = _mm256_fmadd_ps(a9, m, c), a10 = _mm256_fmadd_ps(a10, m, c), a11 = _mm256_fmadd_ps(a11, m, c);
+            // Keeps the chains in registers and every step in the loop.
+            asm volatile("" : "+x"(a0), "+x"(a1), "+x"(a2), "+x"(a3), "+x"(a4), "+x"(a5), "+x"(a6), "+x"(a7),
+                         "+x"(a8), "+x"(a9), "+x"(a10), "+x"(a11));
+        }
+    }
+    benchmark::DoNotOptimize(_mm256_add_ps(_mm256_add_ps(a0, a11), a5));
+    state.counters["GFLOP/s"] =
+        benchmark::Counter(kSteps * 12.0 * 16 * 1e-9, benchmark::Counter::kIsIterationInvariantRate);
+}
+BENCHMARK(BM_FmaPeak);
+#endif
 
 BENCHMARK_CAPTURE(BM_Attention, v4, vit::isa::table_v4)->ArgNames({"n", "ld"})->Args({197, 192})->Args({785, 192});
 BENCHMARK_CAPTURE(BM_Attention, v3, vit::isa::table_v3)->ArgNames({"n", "ld"})->Args({197, 192})->Args({785, 192});
