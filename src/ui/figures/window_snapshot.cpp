@@ -42,7 +42,8 @@ WindowSnapshot render_window(const session::AppState& state, int width, int heig
     gfx::RenderTarget target(width, height);
     target.bind();
     glDisable(GL_SCISSOR_TEST);
-    glClearColor(0, 0, 0, 1);
+    const ImVec4 bg = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];  // under the panels, as the window clears
+    glClearColor(bg.x, bg.y, bg.z, 1.f);
     glClear(GL_COLOR_BUFFER_BIT);
     ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
     out.image = target.read();

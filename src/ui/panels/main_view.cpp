@@ -14,14 +14,34 @@
 namespace ui {
 namespace {
 
+// No background of their own: the window is cleared to the panels' colour
+// (WindowBg) every frame and they tile it, so their fill painted that colour
+// over the whole window a second time, which llvmpipe pays for per pixel (an
+// idle 1080p frame: 21.5 -> 13.3 ms).
 constexpr ImGuiWindowFlags kPanel = ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse |
-                                    ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoBringToFrontOnFocus;
+                                    ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoBringToFrontOnFocus |
+                                    ImGuiWindowFlags_NoBackground;
+
+// ImGui leaves a window's border out with its background: drawn here as
+// ImGui draws it, over the whole window (its title bar included).
+void outline_panel() {
+    const ImGuiStyle& style = ImGui::GetStyle();
+    if (style.WindowBorderSize <= 0) return;
+    const ImVec2 min = ImGui::GetWindowPos(), size = ImGui::GetWindowSize();
+    const ImVec2 max(min.x + size.x, min.y + size.y);
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    dl->PushClipRect(min, max);
+    dl->AddRect(min, max, ImGui::GetColorU32(ImGuiCol_Border), style.WindowRounding, 0, style.WindowBorderSize);
+    dl->PopClipRect();
+}
 
 bool begin_panel(const char* title, const PanelRect& r, ImGuiWindowFlags extra = 0) {
     ImGui::SetNextWindowPos(r.pos);
     ImGui::SetNextWindowSize(r.size);
     if (r.scrolls) extra &= ~(ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
-    return ImGui::Begin(title, nullptr, kPanel | extra);
+    const bool shown = ImGui::Begin(title, nullptr, kPanel | extra);
+    outline_panel();
+    return shown;
 }
 
 }  // namespace
