@@ -34,6 +34,7 @@
 #include "tour_slides.h"
 #include "ui/panels/main_view.h"
 #include "ui/widgets/clip_audit.h"
+#include "ui/widgets/draw_frame.h"
 #include "ui/widgets/fonts.h"
 #include "ui/widgets/gl_cache.h"
 #include "ui/widgets/theme.h"
@@ -584,10 +585,7 @@ int Window::run() {
         glfwGetFramebufferSize(win_, &fw, &fh);
         glBindFramebuffer(GL_FRAMEBUFFER, 0);
         glViewport(0, 0, fw, fh);
-        const ImVec4 bg = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
-        glClearColor(bg.x, bg.y, bg.z, 1.f);
-        glClear(GL_COLOR_BUFFER_BIT);
-        ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+        ui::draw_frame_over_panel_colour();
         if (!pending_screenshot_.empty()) {
             try {
                 save_window_png(pending_screenshot_, fw, fh, session::output_rules(s_, pending_screenshot_replace_));

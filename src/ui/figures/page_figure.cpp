@@ -14,6 +14,7 @@
 #include "vit/analysis/questions.h"
 #include "ui/panels/questions_panel.h"
 #include "ui/widgets/bounded_text.h"
+#include "ui/widgets/draw_frame.h"
 #include "ui/widgets/fonts.h"
 #include "ui/widgets/gl_cache.h"
 #include "ui/widgets/offscreen_imgui.h"
@@ -139,10 +140,7 @@ PageFigure render_page_figure(const session::AppState& state, const std::string&
     gfx::RenderTarget target(w, h);
     target.bind();
     glDisable(GL_SCISSOR_TEST);
-    const ImVec4 bg = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
-    glClearColor(bg.x, bg.y, bg.z, 1.f);
-    glClear(GL_COLOR_BUFFER_BIT);
-    ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+    draw_frame_over_panel_colour();
     out.image = target.read();
     for (size_t i = 3; i < out.image.pixels.size(); i += 4) out.image.pixels[i] = 255;  // opaque, as on screen
 

@@ -5,6 +5,7 @@
 
 #include "gfx/render_target.h"
 #include "ui/panels/main_view.h"
+#include "ui/widgets/draw_frame.h"
 #include "ui/widgets/fonts.h"
 #include "ui/widgets/gl_cache.h"
 #include "ui/widgets/offscreen_imgui.h"
@@ -42,10 +43,7 @@ WindowSnapshot render_window(const session::AppState& state, int width, int heig
     gfx::RenderTarget target(width, height);
     target.bind();
     glDisable(GL_SCISSOR_TEST);
-    const ImVec4 bg = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];  // under the panels, as the window clears
-    glClearColor(bg.x, bg.y, bg.z, 1.f);
-    glClear(GL_COLOR_BUFFER_BIT);
-    ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+    draw_frame_over_panel_colour();
     out.image = target.read();
     for (size_t i = 3; i < out.image.pixels.size(); i += 4) out.image.pixels[i] = 255;  // opaque, as on screen
     for (const session::Action& a : actions)
