@@ -1,14 +1,15 @@
 #version 330 core
-// The photo with an attention (or score) map over the model's crop, the patch
+// An attention (or score) map over the model's crop of the photo, the patch
 // grid and the patch outlines. colormaps.glsl and map_colour.glsl are
-// prepended at load time, and "#define BILINEAR_MAP" for the program that
-// smooths maps (two programs: llvmpipe runs both sides of a branch on a
-// uniform, so one program would pay for the per-pixel colormap always).
+// prepended at load time, and defines pick the program: BILINEAR_MAP smooths
+// maps, MARKS draws the outlines (llvmpipe runs both sides of a branch on a
+// uniform, so one program would pay for everything always). The outlines'
+// program redraws only the few pixels around each marked cell.
 in vec2 v_uv;
 out vec4 frag_color;
 
-uniform sampler2D u_photo;
-uniform vec2 u_photo_extent;     // the photo's share of its texture (gfx::PhotoTexture::u_max, v_max)
+uniform sampler2D u_photo_layer;  // photo_layer.frag's picture of this view at this viewport's size
+uniform ivec2 u_viewport_origin;  // the viewport's corner: the layer's texel (0, 0)
 uniform sampler2D u_values;       // grid x grid R32F; texel (col, row), row 0 = top
 uniform sampler2D u_cells;        // nearest maps: each cell's map_colour (cells.frag), texel (col, row)
 uniform bool u_has_values;
@@ -16,9 +17,7 @@ uniform int u_grid;
 uniform vec4 u_view;              // the part of the photo shown, in photo uv: x0, y0, x1, y1
 uniform vec4 u_crop;              // the model's square crop, in photo uv
 uniform bool u_show_grid;
-uniform float u_dim;              // brightness outside the crop
 uniform float u_line_px;          // grid line width, pixels; outlines scale with it
-uniform vec3 u_background;        // beyond the photo's edges
 uniform ivec2 u_selected;         // (row, col); negative = none
 uniform ivec2 u_hover;
 uniform ivec2 u_pinned;
@@ -79,15 +78,14 @@ void main() {
     // Derivatives before any branch: pixels per patch along x and y.
     vec2 px_per_patch = 1.0 / max(fwidth(pc), vec2(1e-6));
 
-    if (any(lessThan(uv, vec2(0.0))) || any(greaterThan(uv, vec2(1.0)))) {
-        frag_color = vec4(u_background, 1.0);
+    // The photo, dimmed outside the crop; the background beyond its edges (alpha says which).
+    vec4 layer = texelFetch(u_photo_layer, ivec2(gl_FragCoord.xy) - u_viewport_origin, 0);
+    vec3 col = layer.rgb;
+    if (layer.a < 0.25) {
+        frag_color = vec4(col, 1.0);
         return;
     }
-    vec3 col = texture(u_photo, uv * u_photo_extent).rgb;
-    bool in_crop = all(greaterThanEqual(pc, vec2(0.0))) && all(lessThan(pc, vec2(float(u_grid))));
-    if (!in_crop) {
-        col *= u_dim;
-    } else {
+    if (layer.a > 0.75) {  // in the crop
         if (u_has_values) {
             vec4 map = map_colour_at(pc);
             col = mix(col, map.rgb, map.a);
@@ -99,9 +97,11 @@ void main() {
             col = mix(col, vec3(1.0), 0.3 * line);
         }
     }
+#ifdef MARKS
     float w = max(0.5, u_line_px);
     col = outline(col, pc, u_pinned, px_per_patch, w, vec3(1.0, 0.62, 0.05));
     col = outline(col, pc, u_hover, px_per_patch, 0.5 * w, vec3(0.92));
     col = outline(col, pc, u_selected, px_per_patch, 1.5 * w, vec3(1.0));
+#endif
     frag_color = vec4(col, 1.0);
 }

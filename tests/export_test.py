@@ -141,12 +141,18 @@ def main():
     weights = attention_weights("--layer", "8", "--head", "1", "--patch", "5,7")
     check_map_matches("head 1", out, weights)
 
-    # The query patch is outlined in white on the photo: the middle of its left edge.
+    # The query patch is outlined in white on the photo: the middle of each of its edges
+    # and its corners (the outline is drawn only in a box around the patch: none cut off).
     cx, cy, cw, ch = layout["crop_in_photo_panel"]
     g = layout["grid"]
-    edge_x = int(round(px + cx + 7 * cw / g))
-    mid_y = int(py + cy + 5.5 * ch / g)
-    check("selected patch outlined in white on the photo", pixels[mid_y, edge_x].min() > 230, str(pixels[mid_y, edge_x]))
+    left, right = px + cx + 7 * cw / g, px + cx + 8 * cw / g
+    top, bottom = py + cy + 5 * ch / g, py + cy + 6 * ch / g
+    mid_x, mid_y = (left + right) / 2, (top + bottom) / 2
+    points = {"left": (left, mid_y), "right": (right, mid_y), "top": (mid_x, top), "bottom": (mid_x, bottom),
+              "top left": (left, top), "bottom right": (right, bottom)}
+    for name, (x, y) in points.items():
+        p = pixels[int(round(y)), int(round(x))]
+        check(f"selected patch outlined in white on the photo: {name}", p.min() > 230, str(p))
 
     # Outside the crop the photo is dimmed (the strip left of the crop).
     photo = np.asarray(Image.open(DOG).convert("RGB").resize((pw, ph), Image.BILINEAR)).astype(np.float64)

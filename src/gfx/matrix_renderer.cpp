@@ -4,11 +4,6 @@
 #include "vit/base/error.h"
 
 namespace gfx {
-namespace {
-
-GLint loc(GLuint program, const char* name) { return glGetUniformLocation(program, name); }
-
-}  // namespace
 
 MatrixRenderer::MatrixRenderer() {
     program_ = build_program("overlay.vert", "matrix.frag", {"colormaps.glsl"});

@@ -3,13 +3,12 @@
 #include <string>
 #include <vector>
 
+#include "mark_box.h"
 #include "shader_program.h"
 #include "vit/base/error.h"
 
 namespace gfx {
 namespace {
-
-GLint loc(GLuint program, const char* name) { return glGetUniformLocation(program, name); }
 
 // map_colour.glsl's uniforms.
 void set_colour_uniforms(GLuint program, const OverlayStyle& style, float row_max) {
@@ -25,25 +24,29 @@ void set_colour_uniforms(GLuint program, const OverlayStyle& style, float row_ma
 
 OverlayRenderer::OverlayRenderer() {
     const std::vector<std::string> map_includes{"colormaps.glsl", "map_colour.glsl"};
+    std::vector<GLuint*> made;
+    auto build = [&](GLuint& program, const char* frag, std::vector<std::string> includes,
+                     std::vector<std::string> defines = {}) {
+        program = build_program("overlay.vert", frag, includes, defines);
+        made.push_back(&program);
+    };
     try {
-        program_ = build_program("overlay.vert", "overlay.frag", map_includes);
-        bilinear_program_ = build_program("overlay.vert", "overlay.frag", map_includes, {"BILINEAR_MAP"});
-        cells_program_ = build_program("overlay.vert", "cells.frag", map_includes);
-        colorbar_program_ = build_program("overlay.vert", "colorbar.frag", {"colormaps.glsl"});
+        build(nearest_.plain, "overlay.frag", map_includes);
+        build(nearest_.marks, "overlay.frag", map_includes, {"MARKS"});
+        build(bilinear_.plain, "overlay.frag", map_includes, {"BILINEAR_MAP"});
+        build(bilinear_.marks, "overlay.frag", map_includes, {"BILINEAR_MAP", "MARKS"});
+        build(cells_program_, "cells.frag", map_includes);
+        build(colorbar_program_, "colorbar.frag", {"colormaps.glsl"});
     } catch (...) {
-        glDeleteProgram(program_);  // 0 is ignored
-        glDeleteProgram(bilinear_program_);
-        glDeleteProgram(cells_program_);
+        for (GLuint* p : made) glDeleteProgram(*p);
         throw;
     }
     glGenVertexArrays(1, &vao_);  // core profile draws need a VAO, even an empty one
 }
 
 OverlayRenderer::~OverlayRenderer() {
-    glDeleteProgram(program_);
-    glDeleteProgram(bilinear_program_);
-    glDeleteProgram(cells_program_);
-    glDeleteProgram(colorbar_program_);
+    for (GLuint p : {nearest_.plain, nearest_.marks, bilinear_.plain, bilinear_.marks, cells_program_, colorbar_program_})
+        glDeleteProgram(p);
     glDeleteVertexArrays(1, &vao_);
 }
 
@@ -69,44 +72,62 @@ void OverlayRenderer::draw(const PhotoTexture& photo, const vit::CropRect& crop,
     const float pw = static_cast<float>(photo.width()), ph = static_cast<float>(photo.height());
     const bool has_values = values && values->id() && values->grid() > 0;
     const bool per_cell = has_values && !style.bilinear;
+    const vit::CropRect whole{0, 0, pw, ph};
+    const vit::CropRect& v = view ? *view : whole;
+    Viewport vp;
+    glGetIntegerv(GL_VIEWPORT, vp.box);
+    const RenderTarget& layer = layers_.get(photo, crop, v, vp.box[2], vp.box[3], style);
     if (per_cell) draw_cells(*values, style);
 
     glDisable(GL_BLEND);
     glDisable(GL_DEPTH_TEST);
     glDisable(GL_CULL_FACE);
-    const GLuint program = style.bilinear ? bilinear_program_ : program_;
-    glUseProgram(program);
     glActiveTexture(GL_TEXTURE0);
-    glBindTexture(GL_TEXTURE_2D, photo.id());
+    glBindTexture(GL_TEXTURE_2D, layer.texture());
     glActiveTexture(GL_TEXTURE1);
     glBindTexture(GL_TEXTURE_2D, has_values ? values->id() : 0);
     glActiveTexture(GL_TEXTURE2);
     glBindTexture(GL_TEXTURE_2D, per_cell ? cells_.texture() : 0);
     glActiveTexture(GL_TEXTURE0);
-    glUniform1i(loc(program, "u_photo"), 0);
-    glUniform2f(loc(program, "u_photo_extent"), photo.u_max(), photo.v_max());
-    glUniform1i(loc(program, "u_values"), 1);
-    glUniform1i(loc(program, "u_cells"), 2);
-    glUniform1i(loc(program, "u_has_values"), has_values);
-    glUniform1i(loc(program, "u_grid"), has_values ? values->grid() : 1);
+    const int grid = has_values ? values->grid() : 1;
+    auto set_uniforms = [&](GLuint program) {
+        glUseProgram(program);
+        glUniform1i(loc(program, "u_photo_layer"), 0);
+        glUniform2i(loc(program, "u_viewport_origin"), vp.box[0], vp.box[1]);
+        glUniform1i(loc(program, "u_values"), 1);
+        glUniform1i(loc(program, "u_cells"), 2);
+        glUniform1i(loc(program, "u_has_values"), has_values);
+        glUniform1i(loc(program, "u_grid"), grid);
+        glUniform4f(loc(program, "u_view"), v.x / pw, v.y / ph, (v.x + v.w) / pw, (v.y + v.h) / ph);
+        glUniform4f(loc(program, "u_crop"), crop.x / pw, crop.y / ph, (crop.x + crop.w) / pw, (crop.y + crop.h) / ph);
+        set_colour_uniforms(program, style, has_values ? values->max_value() : 0.f);
+        glUniform1i(loc(program, "u_show_grid"), style.show_grid && has_values);
+        glUniform1f(loc(program, "u_line_px"), style.line_width);
+    };
+    const MapPrograms& programs = style.bilinear ? bilinear_ : nearest_;
+    glBindVertexArray(vao_);
+    set_uniforms(programs.plain);
+    glDrawArrays(GL_TRIANGLES, 0, 3);
 
-    const vit::CropRect whole{0, 0, pw, ph};
-    const vit::CropRect& v = view ? *view : whole;
-    glUniform4f(loc(program, "u_view"), v.x / pw, v.y / ph, (v.x + v.w) / pw, (v.y + v.h) / ph);
-    glUniform4f(loc(program, "u_crop"), crop.x / pw, crop.y / ph, (crop.x + crop.w) / pw, (crop.y + crop.h) / ph);
-    set_colour_uniforms(program, style, has_values ? values->max_value() : 0.f);
-    glUniform1i(loc(program, "u_show_grid"), style.show_grid && has_values);
-    glUniform1f(loc(program, "u_dim"), style.dim_outside);
-    glUniform1f(loc(program, "u_line_px"), style.line_width);
-    glUniform3f(loc(program, "u_background"), style.background[0], style.background[1], style.background[2]);
+    // Outlines: the whole pixel again, outlines included, only around each marked cell.
     // Marks are patch coordinates: without a grid they have nothing to refer to.
     const Marks m = has_values ? marks : Marks{};
-    glUniform2i(loc(program, "u_selected"), m.selected_row, m.selected_col);
-    glUniform2i(loc(program, "u_hover"), m.hover_row, m.hover_col);
-    glUniform2i(loc(program, "u_pinned"), m.pinned_row, m.pinned_col);
-
-    glBindVertexArray(vao_);
-    glDrawArrays(GL_TRIANGLES, 0, 3);
+    std::vector<ScissorBox> boxes;
+    const MarkGeometry geometry{crop, v, grid, vp, style.line_width};
+    for (const auto& [row, col] : {std::pair{m.pinned_row, m.pinned_col}, {m.hover_row, m.hover_col},
+                                   {m.selected_row, m.selected_col}})
+        if (auto box = mark_box(geometry, row, col)) boxes.push_back(*box);
+    if (!boxes.empty()) {
+        set_uniforms(programs.marks);
+        glUniform2i(loc(programs.marks, "u_selected"), m.selected_row, m.selected_col);
+        glUniform2i(loc(programs.marks, "u_hover"), m.hover_row, m.hover_col);
+        glUniform2i(loc(programs.marks, "u_pinned"), m.pinned_row, m.pinned_col);
+        ScissorScope scissor;
+        for (const ScissorBox& b : boxes) {
+            glScissor(b.x, b.y, b.w, b.h);
+            glDrawArrays(GL_TRIANGLES, 0, 3);
+        }
+    }
     glBindVertexArray(0);
     // cells_ is drawn into before the next map: not left bound for sampling meanwhile.
     glActiveTexture(GL_TEXTURE2);

@@ -8,6 +8,7 @@
 #include <epoxy/gl.h>
 
 #include "overlay_style.h"
+#include "photo_layers.h"
 #include "render_target.h"
 #include "textures.h"
 #include "vit/image/image.h"
@@ -29,7 +30,8 @@ public:
     // is the part of the photo (in photo pixels) that fills the viewport
     // instead, for zoom and pan; it may reach beyond the photo (drawn as
     // style.background).
-    // Sets its own program, VAO, texture units 0-2; disables blending and depth test.
+    // Sets its own program, VAO, texture units 0-2; disables blending and
+    // depth test; leaves the scissor as it found it.
     void draw(const PhotoTexture& photo, const vit::CropRect& crop, const GridTexture* values,
               const OverlayStyle& style, const Marks& marks, const vit::CropRect* view = nullptr);
     // A colour bar of the style's colormap filling the current viewport: t = 0
@@ -39,8 +41,14 @@ private:
     // A nearest map's colour and opacity per cell into cells_ (cells.frag).
     void draw_cells(const GridTexture& values, const OverlayStyle& style);
 
-    GLuint program_ = 0, bilinear_program_ = 0, colorbar_program_ = 0, cells_program_ = 0, vao_ = 0;
+    // overlay.frag without and with its outlines (MARKS).
+    struct MapPrograms {
+        GLuint plain = 0, marks = 0;
+    };
+    MapPrograms nearest_, bilinear_;
+    GLuint colorbar_program_ = 0, cells_program_ = 0, vao_ = 0;
     RenderTarget cells_{GL_RGBA32F};
+    PhotoLayers layers_;
 };
 
 }  // namespace gfx

@@ -100,5 +100,16 @@ FramebufferScope::~FramebufferScope() {
     if (blend_) glEnable(GL_BLEND); else glDisable(GL_BLEND);
 }
 
+ScissorScope::ScissorScope() {
+    glGetIntegerv(GL_SCISSOR_BOX, box_);
+    enabled_ = glIsEnabled(GL_SCISSOR_TEST);
+    glEnable(GL_SCISSOR_TEST);
+}
+
+ScissorScope::~ScissorScope() {
+    glScissor(box_[0], box_[1], box_[2], box_[3]);
+    if (!enabled_) glDisable(GL_SCISSOR_TEST);
+}
+
 }  // namespace gfx
 

@@ -73,4 +73,17 @@ private:
     GLboolean scissor_ = GL_FALSE, blend_ = GL_FALSE;
 };
 
+// Switches the scissor test on for the scope and then back to the box and
+// switch it found.
+class ScissorScope {
+public:
+    ScissorScope();
+    ~ScissorScope();
+    ScissorScope(const ScissorScope&) = delete;
+    ScissorScope& operator=(const ScissorScope&) = delete;
+private:
+    GLint box_[4] = {0, 0, 0, 0};
+    GLboolean enabled_ = GL_FALSE;
+};
+
 }  // namespace gfx

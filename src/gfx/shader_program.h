@@ -21,4 +21,7 @@ GLuint build_program(const std::string& vert, const std::string& frag,
                      const std::vector<std::string>& frag_includes = {},
                      const std::vector<std::string>& frag_defines = {});
 
+// A uniform's location in program (-1 when the program has none by that name: setting it does nothing).
+inline GLint loc(GLuint program, const char* name) { return glGetUniformLocation(program, name); }
+
 }  // namespace gfx

@@ -1,6 +1,7 @@
 #include "textures.h"
 
 #include <algorithm>
+#include <atomic>
 #include <bit>
 #include <cmath>
 #include <limits>
@@ -110,12 +111,15 @@ void PhotoTexture::upload(const vit::Image& image, Filter filter) {
     glPixelStorei(GL_UNPACK_ALIGNMENT, unpack);
     w_ = image.width;
     h_ = image.height;
+    static std::atomic<uint64_t> uploads{0};
+    version_ = ++uploads;
 }
 
 PhotoTexture::PhotoTexture(PhotoTexture&& o) noexcept { *this = std::move(o); }
 
 PhotoTexture& PhotoTexture::operator=(PhotoTexture&& o) noexcept {
     std::swap(tex_, o.tex_);  // o's destructor frees what this held
+    std::swap(version_, o.version_);
     std::swap(w_, o.w_);
     std::swap(h_, o.h_);
     std::swap(texels_w_, o.texels_w_);

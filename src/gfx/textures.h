@@ -1,6 +1,7 @@
 // The textures the overlay renderer draws from: the photo (RGB) and a map's
 // grid of values (one float per patch).
 #pragma once
+#include <cstdint>
 #include <vector>
 
 #include <epoxy/gl.h>
@@ -26,6 +27,9 @@ public:
     enum class Filter { Smooth, Nearest };
     void upload(const vit::Image& image, Filter filter = Filter::Smooth);
     GLuint id() const { return tex_; }
+    // New with every upload and never shared between textures: what was drawn
+    // from one upload (PhotoLayers) knows when it is stale.
+    uint64_t version() const { return version_; }
     int width() const { return w_; }
     int height() const { return h_; }
     // The photo fills the texture's top-left (u_max x v_max) share: storage
@@ -37,6 +41,7 @@ public:
     ~PhotoTexture();
 private:
     GLuint tex_ = 0;
+    uint64_t version_ = 0;
     int w_ = 0, h_ = 0;                  // the photo's own size
     int texels_w_ = 0, texels_h_ = 0;    // its size in the texture (smaller beyond GL_MAX_TEXTURE_SIZE)
     Extent capacity_;                    // the GL storage's size

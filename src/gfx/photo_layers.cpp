@@ -1,0 +1,79 @@
+#include "photo_layers.h"
+
+#include <algorithm>
+
+#include "shader_program.h"
+
+namespace gfx {
+namespace {
+
+// Enough for the sizes one window or figure shows at once (a window: the
+// large map, the heads' row, the layers' column, the page's thumbnails);
+// the pixel budget keeps a large export's layer from staying behind (64 MB).
+constexpr size_t kMaxLayers = 8;
+constexpr int64_t kMaxPixels = 16 << 20;
+
+int64_t pixels(const RenderTarget& t) { return static_cast<int64_t>(t.width()) * t.height(); }
+
+}  // namespace
+
+PhotoLayers::PhotoLayers() {
+    program_ = build_program("overlay.vert", "photo_layer.frag");
+    glGenVertexArrays(1, &vao_);
+}
+
+PhotoLayers::~PhotoLayers() {
+    glDeleteProgram(program_);
+    glDeleteVertexArrays(1, &vao_);
+}
+
+const RenderTarget& PhotoLayers::get(const PhotoTexture& photo, const vit::CropRect& crop, const vit::CropRect& view,
+                                     int width, int height, const OverlayStyle& style) {
+    const Key key{photo.version(),
+                  {crop.x, crop.y, crop.w, crop.h, view.x, view.y, view.w, view.h},
+                  width,
+                  height,
+                  style.dim_outside,
+                  {style.background[0], style.background[1], style.background[2]}};
+    ++uses_;
+    for (Layer& l : layers_)
+        if (l.key == key) {
+            l.last_used = uses_;
+            return l.target;
+        }
+    // Room for the new one: the least recently used go first.
+    int64_t total = static_cast<int64_t>(width) * height;
+    for (const Layer& l : layers_) total += pixels(l.target);
+    while (!layers_.empty() && (layers_.size() >= kMaxLayers || total > kMaxPixels)) {
+        auto oldest = std::min_element(layers_.begin(), layers_.end(),
+                                       [](const Layer& a, const Layer& b) { return a.last_used < b.last_used; });
+        total -= pixels(oldest->target);
+        layers_.erase(oldest);
+    }
+    Layer layer{key, RenderTarget(width, height), uses_};
+    draw(photo, key, layer.target);
+    layers_.push_back(std::move(layer));
+    return layers_.back().target;
+}
+
+void PhotoLayers::draw(const PhotoTexture& photo, const Key& key, RenderTarget& target) {
+    FramebufferScope caller;  // its framebuffer, viewport, scissor and blending come back afterwards
+    target.bind();
+    glDisable(GL_SCISSOR_TEST);
+    glDisable(GL_BLEND);
+    glUseProgram(program_);
+    glBindTexture(GL_TEXTURE_2D, photo.id());
+    const float pw = static_cast<float>(photo.width()), ph = static_cast<float>(photo.height());
+    const auto& r = key.rects;
+    glUniform1i(loc(program_, "u_photo"), 0);
+    glUniform2f(loc(program_, "u_photo_extent"), photo.u_max(), photo.v_max());
+    glUniform4f(loc(program_, "u_crop"), r[0] / pw, r[1] / ph, (r[0] + r[2]) / pw, (r[1] + r[3]) / ph);
+    glUniform4f(loc(program_, "u_view"), r[4] / pw, r[5] / ph, (r[4] + r[6]) / pw, (r[5] + r[7]) / ph);
+    glUniform1f(loc(program_, "u_dim"), key.dim);
+    glUniform3f(loc(program_, "u_background"), key.background[0], key.background[1], key.background[2]);
+    glBindVertexArray(vao_);
+    glDrawArrays(GL_TRIANGLES, 0, 3);
+    glBindVertexArray(0);
+}
+
+}  // namespace gfx

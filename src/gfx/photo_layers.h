@@ -1,0 +1,53 @@
+// The photo as a map shows it under its values: sampled from its mipmapped
+// texture, dimmed outside the model's crop, the background beyond its edges.
+// Drawn once per photo, view and size into an RGBA8 target and kept for every
+// map that shares them, which overlay.frag then reads one texel per pixel:
+// llvmpipe's filtered texture sampling cost as much as the rest of that
+// shader, and a window shows 48 maps of one size over one photo.
+#pragma once
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "overlay_style.h"
+#include "render_target.h"
+#include "textures.h"
+#include "vit/image/preprocess.h"
+
+namespace gfx {
+
+class PhotoLayers {
+public:
+    PhotoLayers();
+    ~PhotoLayers();
+    PhotoLayers(const PhotoLayers&) = delete;
+    PhotoLayers& operator=(const PhotoLayers&) = delete;
+
+    // The layer for a width x height viewport showing `view` of the photo
+    // (photo pixels), with the style's dimming and background, drawn now
+    // unless kept from before.
+    const RenderTarget& get(const PhotoTexture& photo, const vit::CropRect& crop, const vit::CropRect& view,
+                            int width, int height, const OverlayStyle& style);
+
+private:
+    struct Key {
+        uint64_t photo = 0;
+        std::array<double, 8> rects{};  // crop then view
+        int width = 0, height = 0;
+        float dim = 0;
+        std::array<float, 3> background{};
+        bool operator==(const Key&) const = default;
+    };
+    struct Layer {
+        Key key;
+        RenderTarget target;
+        uint64_t last_used = 0;
+    };
+    void draw(const PhotoTexture& photo, const Key& key, RenderTarget& target);
+
+    std::vector<Layer> layers_;
+    uint64_t uses_ = 0;
+    GLuint program_ = 0, vao_ = 0;
+};
+
+}  // namespace gfx
