@@ -69,9 +69,9 @@ WorkerPool::~WorkerPool() {
     for (auto& w : workers_) w.join();
 }
 
-void WorkerPool::run_share(int index) const {
+void WorkerPool::run_share() {
     inside_task = true;
-    for (int i = index; i < count_; i += threads()) (*task_)(i);
+    for (int i; (i = next_task_.fetch_add(1, std::memory_order_relaxed)) < count_;) (*task_)(i);
     inside_task = false;
 }
 
@@ -81,7 +81,7 @@ void WorkerPool::work_loop(int index) {
         wait_while(job_, seen);
         seen = job_.load();
         if (stopping_) return;
-        run_share(index);
+        run_share();
         done_[index].store(seen);
         done_[index].notify_one();
     }
@@ -95,9 +95,10 @@ void WorkerPool::run(int count, const std::function<void(int)>& task) {
     std::lock_guard lock(one_job_at_a_time_);
     task_ = &task;
     count_ = count;
-    const unsigned job = job_.fetch_add(1) + 1;  // publishes task_ and count_
+    next_task_.store(0, std::memory_order_relaxed);
+    const unsigned job = job_.fetch_add(1) + 1;  // publishes task_, count_ and next_task_
     job_.notify_all();
-    run_share(0);
+    run_share();
     // Every worker acknowledges every job, so none can still be reading
     // task_ or count_ when the next job overwrites them.
     for (size_t w = 1; w <= workers_.size(); ++w)

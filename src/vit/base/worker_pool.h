@@ -22,9 +22,11 @@ public:
     WorkerPool& operator=(const WorkerPool&) = delete;
 
     int threads() const { return static_cast<int>(workers_.size()) + 1; }
-    // Calls task(i) for every i in [0, count): thread t takes i = t, t + threads, ...
-    // (the caller is thread 0). Returns when all are done. Calls from inside a
-    // task, or from a second thread while a job runs, wait or run inline.
+    // Calls task(i) for every i in [0, count), each thread (the caller one of
+    // them) taking the next i not yet taken, so a thread the machine holds up
+    // leaves its share to the others instead of everyone waiting for it.
+    // Returns when all are done. Calls from inside a task, or from a second
+    // thread while a job runs, wait or run inline.
     void run(int count, const std::function<void(int)>& task);
 
     // From now on, work this thread asks for runs on this thread alone, in
@@ -38,13 +40,14 @@ public:
 
 private:
     void work_loop(int index);
-    void run_share(int index) const;
+    void run_share();
 
     std::vector<std::thread> workers_;
     std::unique_ptr<std::atomic<unsigned>[]> done_;  // per worker: the last job it finished
     std::mutex one_job_at_a_time_;
     const std::function<void(int)>* task_ = nullptr;
     int count_ = 0;
+    std::atomic<int> next_task_{0};
     std::atomic<unsigned> job_{0};
     bool stopping_ = false;
 };
