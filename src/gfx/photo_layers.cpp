@@ -29,31 +29,46 @@ PhotoLayers::~PhotoLayers() {
 
 const RenderTarget& PhotoLayers::get(const PhotoTexture& photo, const vit::CropRect& crop, const vit::CropRect& view,
                                      int width, int height, const OverlayStyle& style) {
-    const Key key{photo.version(),
+    const Key key{photo.id(),
                   {crop.x, crop.y, crop.w, crop.h, view.x, view.y, view.w, view.h},
                   width,
                   height,
                   style.dim_outside,
                   {style.background[0], style.background[1], style.background[2]}};
-    ++uses_;
-    for (Layer& l : layers_)
-        if (l.key == key) {
-            l.last_used = uses_;
-            return l.target;
-        }
-    // Room for the new one: the least recently used go first.
-    int64_t total = static_cast<int64_t>(width) * height;
-    for (const Layer& l : layers_) total += pixels(l.target);
-    while (!layers_.empty() && (layers_.size() >= kMaxLayers || total > kMaxPixels)) {
-        auto oldest = std::min_element(layers_.begin(), layers_.end(),
-                                       [](const Layer& a, const Layer& b) { return a.last_used < b.last_used; });
-        total -= pixels(oldest->target);
-        layers_.erase(oldest);
+    Layer& layer = slot_for(key);
+    layer.last_used = ++uses_;
+    if (layer.photo_version != photo.version()) {
+        draw(photo, key, layer.target);
+        layer.photo_version = photo.version();
     }
-    Layer layer{key, RenderTarget(width, height), uses_};
-    draw(photo, key, layer.target);
-    layers_.push_back(std::move(layer));
-    return layers_.back().target;
+    return layer.target;
+}
+
+// The layer kept for key, else a new one, else the least recently used
+// one's storage (a new photo's layers reuse the last one's: allocating a
+// target cost llvmpipe more than drawing it).
+PhotoLayers::Layer& PhotoLayers::slot_for(const Key& key) {
+    for (Layer& l : layers_)
+        if (l.key == key) return l;
+    auto least_recent = [this] {
+        return std::min_element(layers_.begin(), layers_.end(),
+                                [](const Layer& a, const Layer& b) { return a.last_used < b.last_used; });
+    };
+    auto pixels_with_new = [&] {
+        int64_t total = static_cast<int64_t>(key.width) * key.height;
+        for (const Layer& l : layers_) total += pixels(l.target);
+        return total;
+    };
+    while (layers_.size() > 1 && pixels_with_new() > kMaxPixels) layers_.erase(least_recent());
+    if (layers_.size() < kMaxLayers && pixels_with_new() <= kMaxPixels) {
+        layers_.push_back(Layer{key, 0, RenderTarget(key.width, key.height), 0});
+        return layers_.back();
+    }
+    Layer& reused = *least_recent();
+    reused.key = key;
+    reused.photo_version = 0;
+    reused.target.resize(key.width, key.height);
+    return reused;
 }
 
 void PhotoLayers::draw(const PhotoTexture& photo, const Key& key, RenderTarget& target) {

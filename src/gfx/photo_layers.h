@@ -30,8 +30,10 @@ public:
                             int width, int height, const OverlayStyle& style);
 
 private:
+    // What a layer shows, but for the photo's content: a new upload to the
+    // same texture (the next photo opened) is drawn again into the same storage.
     struct Key {
-        uint64_t photo = 0;
+        GLuint texture = 0;
         std::array<double, 8> rects{};  // crop then view
         int width = 0, height = 0;
         float dim = 0;
@@ -40,9 +42,11 @@ private:
     };
     struct Layer {
         Key key;
+        uint64_t photo_version = 0;  // the upload drawn
         RenderTarget target;
         uint64_t last_used = 0;
     };
+    Layer& slot_for(const Key& key);
     void draw(const PhotoTexture& photo, const Key& key, RenderTarget& target);
 
     std::vector<Layer> layers_;

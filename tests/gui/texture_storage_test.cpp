@@ -95,6 +95,23 @@ TEST_F(TextureStorage, APhotoThatFitsReusesTheStorageAndShowsItsOwnPixels) {
     EXPECT_EQ(max_difference_from_photo(draw(renderer, target, texture, 40, 30), tiny), 0);
 }
 
+// The photo under the maps is drawn once per texture, view and size and
+// kept (gfx::PhotoLayers): the next photo uploaded to the same texture, at
+// the same size and view, must show instead of the kept one; and two
+// textures drawn alike in turn each show their own photo.
+TEST_F(TextureStorage, ANewPhotoInTheSameTextureShowsAtTheSameSize) {
+    gfx::PhotoTexture texture, other;
+    gfx::RenderTarget target;
+    const vit::Image first = random_photo(320, 240, 5), second = random_photo(320, 240, 6),
+                     third = random_photo(320, 240, 7);
+    other.upload(third);
+    for (const vit::Image* im : {&first, &second, &first}) {
+        texture.upload(*im);
+        EXPECT_EQ(max_difference_from_photo(draw(renderer, target, texture, 320, 240), *im), 0);
+        EXPECT_EQ(max_difference_from_photo(draw(renderer, target, other, 320, 240), third), 0);
+    }
+}
+
 TEST_F(TextureStorage, ASmallDrawingOfAPhotoHasNoDarkBorder) {
     // Mipmaps average the spare storage into the photo's last texels: it must
     // repeat the photo's edge, so a white photo stays white however small.
