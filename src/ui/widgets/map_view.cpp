@@ -61,6 +61,11 @@ void MapView::render(const Frame& f, const MapData* map, const gfx::Marks& marks
     gfx::FramebufferScope keep;
     if (!target_) target_ = std::make_unique<gfx::RenderTarget>();
     target_->resize(w, h);
+    // Shown at one texel per pixel: nearest sampling is the same picture, and
+    // llvmpipe's ImGui shader composites it about a fifth faster than bilinear.
+    glBindTexture(GL_TEXTURE_2D, target_->texture());
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
     target_->bind();
     glDisable(GL_SCISSOR_TEST);
     if (map && map->grid > 0) values_.upload(map->patches, map->grid);
@@ -116,9 +121,14 @@ MapHit MapView::show(const Frame& f, const char* id, const MapData* map, const g
     }
     ImDrawList* dl = ImGui::GetWindowDrawList();
     if (target_ && texture != 0) {
+        // One texel per framebuffer pixel, at a whole pixel (a map centred in
+        // its panel may start half-way): the picture as rendered, not resampled.
         // GL rows run from the bottom: flip v.
-        dl->AddImage(reinterpret_cast<ImTextureID>(static_cast<intptr_t>(target_->texture())), hit.min, hit.max,
-                     ImVec2(0, target_->v_max()), ImVec2(target_->u_max(), 0));
+        const float fb = f.fb_scale;
+        const ImVec2 at(std::round(hit.min.x * fb) / fb, std::round(hit.min.y * fb) / fb);
+        dl->AddImage(reinterpret_cast<ImTextureID>(static_cast<intptr_t>(target_->texture())), at,
+                     ImVec2(at.x + target_->width() / fb, at.y + target_->height() / fb), ImVec2(0, target_->v_max()),
+                     ImVec2(target_->u_max(), 0));
     } else {
         dl->AddRectFilled(hit.min, hit.max, IM_COL32(40, 40, 40, 255));
     }
