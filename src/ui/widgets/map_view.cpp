@@ -61,8 +61,8 @@ void MapView::render(const Frame& f, const MapData* map, const gfx::Marks& marks
     gfx::FramebufferScope keep;
     if (!target_) target_ = std::make_unique<gfx::RenderTarget>();
     target_->resize(w, h);
-    // Shown at one texel per pixel: nearest sampling is the same picture, and
-    // llvmpipe's ImGui shader composites it about a fifth faster than bilinear.
+    // Shown at one texel per pixel (show()): nearest sampling is the same
+    // picture, and cheaper for llvmpipe than bilinear.
     glBindTexture(GL_TEXTURE_2D, target_->texture());
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
