@@ -18,10 +18,10 @@ std::optional<ScissorBox> mark_box(const MarkGeometry& g, int row, int col) {
     // plus a pixel and a half for rounding.
     const double w = std::max(0.5, static_cast<double>(g.line_width));
     const double reach = 1.5 * w + std::max(1.0, 0.75 * w) + 0.5 + 1.5;
-    const int bx0 = std::max(vx, static_cast<int>(std::floor(left - reach)));
-    const int bx1 = std::min(vx + vw, static_cast<int>(std::ceil(right + reach)));
-    const int by0 = std::max(vy, static_cast<int>(std::floor(bottom - reach)));
-    const int by1 = std::min(vy + vh, static_cast<int>(std::ceil(top + reach)));
+    // Clamped to the viewport before becoming ints: zoomed far in, a cell can lie millions of pixels away.
+    auto within = [](double v, int lo, int hi) { return static_cast<int>(std::clamp(v, double(lo), double(hi))); };
+    const int bx0 = within(std::floor(left - reach), vx, vx + vw), bx1 = within(std::ceil(right + reach), vx, vx + vw);
+    const int by0 = within(std::floor(bottom - reach), vy, vy + vh), by1 = within(std::ceil(top + reach), vy, vy + vh);
     if (bx1 <= bx0 || by1 <= by0) return std::nullopt;
     return ScissorBox{bx0, by0, bx1 - bx0, by1 - by0};
 }
