@@ -69,10 +69,9 @@ void OverlayRenderer::draw_cells(const GridTexture& values, const OverlayStyle& 
 void OverlayRenderer::draw(const PhotoTexture& photo, const vit::CropRect& crop, const GridTexture* values,
                            const OverlayStyle& style, const Marks& marks, const vit::CropRect* view) {
     if (!photo.id() || photo.width() <= 0) throw vit::Error("overlay: no photo uploaded");
-    const float pw = static_cast<float>(photo.width()), ph = static_cast<float>(photo.height());
     const bool has_values = values && values->id() && values->grid() > 0;
     const bool per_cell = has_values && !style.bilinear;
-    const vit::CropRect whole{0, 0, pw, ph};
+    const vit::CropRect whole{0, 0, static_cast<double>(photo.width()), static_cast<double>(photo.height())};
     const vit::CropRect& v = view ? *view : whole;
     Viewport vp;
     glGetIntegerv(GL_VIEWPORT, vp.box);
@@ -98,8 +97,8 @@ void OverlayRenderer::draw(const PhotoTexture& photo, const vit::CropRect& crop,
         glUniform1i(loc(program, "u_cells"), 2);
         glUniform1i(loc(program, "u_has_values"), has_values);
         glUniform1i(loc(program, "u_grid"), grid);
-        glUniform4f(loc(program, "u_view"), v.x / pw, v.y / ph, (v.x + v.w) / pw, (v.y + v.h) / ph);
-        glUniform4f(loc(program, "u_crop"), crop.x / pw, crop.y / ph, (crop.x + crop.w) / pw, (crop.y + crop.h) / ph);
+        set_photo_rect(program, "u_view", v, photo);
+        set_photo_rect(program, "u_crop", crop, photo);
         set_colour_uniforms(program, style, has_values ? values->max_value() : 0.f);
         glUniform1i(loc(program, "u_show_grid"), style.show_grid && has_values);
         glUniform1f(loc(program, "u_line_px"), style.line_width);

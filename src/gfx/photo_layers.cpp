@@ -17,6 +17,11 @@ int64_t pixels(const RenderTarget& t) { return static_cast<int64_t>(t.width()) *
 
 }  // namespace
 
+void set_photo_rect(GLuint program, const char* name, const vit::CropRect& rect, const PhotoTexture& photo) {
+    const float pw = static_cast<float>(photo.width()), ph = static_cast<float>(photo.height());
+    glUniform4f(loc(program, name), rect.x / pw, rect.y / ph, (rect.x + rect.w) / pw, (rect.y + rect.h) / ph);
+}
+
 PhotoLayers::PhotoLayers() {
     program_ = build_program("overlay.vert", "photo_layer.frag");
     glGenVertexArrays(1, &vao_);
@@ -30,7 +35,8 @@ PhotoLayers::~PhotoLayers() {
 const RenderTarget& PhotoLayers::get(const PhotoTexture& photo, const vit::CropRect& crop, const vit::CropRect& view,
                                      int width, int height, const OverlayStyle& style) {
     const Key key{photo.id(),
-                  {crop.x, crop.y, crop.w, crop.h, view.x, view.y, view.w, view.h},
+                  crop,
+                  view,
                   width,
                   height,
                   style.dim_outside,
@@ -78,12 +84,10 @@ void PhotoLayers::draw(const PhotoTexture& photo, const Key& key, RenderTarget& 
     glDisable(GL_BLEND);
     glUseProgram(program_);
     glBindTexture(GL_TEXTURE_2D, photo.id());
-    const float pw = static_cast<float>(photo.width()), ph = static_cast<float>(photo.height());
-    const auto& r = key.rects;
     glUniform1i(loc(program_, "u_photo"), 0);
     glUniform2f(loc(program_, "u_photo_extent"), photo.u_max(), photo.v_max());
-    glUniform4f(loc(program_, "u_crop"), r[0] / pw, r[1] / ph, (r[0] + r[2]) / pw, (r[1] + r[3]) / ph);
-    glUniform4f(loc(program_, "u_view"), r[4] / pw, r[5] / ph, (r[4] + r[6]) / pw, (r[5] + r[7]) / ph);
+    set_photo_rect(program_, "u_crop", key.crop, photo);
+    set_photo_rect(program_, "u_view", key.view, photo);
     glUniform1f(loc(program_, "u_dim"), key.dim);
     glUniform3f(loc(program_, "u_background"), key.background[0], key.background[1], key.background[2]);
     glBindVertexArray(vao_);

@@ -16,6 +16,9 @@
 
 namespace gfx {
 
+// Sets program's vec4 `name` to rect (photo pixels) in the photo's uv: x0, y0, x1, y1.
+void set_photo_rect(GLuint program, const char* name, const vit::CropRect& rect, const PhotoTexture& photo);
+
 class PhotoLayers {
 public:
     PhotoLayers();
@@ -34,7 +37,7 @@ private:
     // same texture (the next photo opened) is drawn again into the same storage.
     struct Key {
         GLuint texture = 0;
-        std::array<double, 8> rects{};  // crop then view
+        vit::CropRect crop, view;
         int width = 0, height = 0;
         float dim = 0;
         std::array<float, 3> background{};

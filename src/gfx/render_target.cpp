@@ -31,8 +31,8 @@ void RenderTarget::resize(int width, int height) {
     glTexImage2D(GL_TEXTURE_2D, 0, format_, storage.w, storage.h, 0, GL_RGBA,
                  format_ == GL_RGBA32F ? GL_FLOAT : GL_UNSIGNED_BYTE, nullptr);
     capacity_ = storage;
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR);
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, filter_);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, filter_);
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
     glBindFramebuffer(GL_FRAMEBUFFER, fbo_);
@@ -44,6 +44,17 @@ void RenderTarget::resize(int width, int height) {
                          " is incomplete (status " + std::to_string(status) + ")");
     w_ = width;
     h_ = height;
+}
+
+void RenderTarget::set_filter(GLint filter) {
+    filter_ = filter;
+    if (!tex_) return;  // applied when the storage is made
+    GLint previous = 0;
+    glGetIntegerv(GL_TEXTURE_BINDING_2D, &previous);
+    glBindTexture(GL_TEXTURE_2D, tex_);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, filter_);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, filter_);
+    glBindTexture(GL_TEXTURE_2D, previous);
 }
 
 void RenderTarget::bind() const {

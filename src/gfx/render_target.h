@@ -31,6 +31,7 @@ public:
         std::swap(h_, other.h_);
         std::swap(capacity_, other.capacity_);
         std::swap(format_, other.format_);
+        std::swap(filter_, other.filter_);
         return *this;
     }
 
@@ -38,6 +39,9 @@ public:
     // use under a quarter of the storage); throws vit::Error when the size is
     // beyond the GPU's limits.
     void resize(int width, int height);
+    // How the texture is sampled: GL_LINEAR (the default), or GL_NEAREST for
+    // a picture shown one texel per pixel. Kept when the storage is remade.
+    void set_filter(GLint filter);
     // Binds the framebuffer for drawing and sets the viewport to the size in use.
     void bind() const;
     // The pixels, rows from the top (GL's rows run from the bottom).
@@ -56,6 +60,7 @@ private:
     int w_ = 0, h_ = 0;
     Extent capacity_;  // the GL storage's size
     GLenum format_ = GL_RGBA8;
+    GLint filter_ = GL_LINEAR;
 };
 
 // Restores the framebuffer binding, viewport, clear colour, program, texture

@@ -59,13 +59,13 @@ void MapView::render(const Frame& f, const MapData* map, const gfx::Marks& marks
     gfx::OverlayRenderer* r = f.gpu.renderer();
     if (!r || !photo.texture || photo.texture->id() == 0) return;
     gfx::FramebufferScope keep;
-    if (!target_) target_ = std::make_unique<gfx::RenderTarget>();
+    if (!target_) {
+        target_ = std::make_unique<gfx::RenderTarget>();
+        // Shown at one texel per pixel (show()): nearest sampling is the same
+        // picture, and cheaper for llvmpipe than bilinear.
+        target_->set_filter(GL_NEAREST);
+    }
     target_->resize(w, h);
-    // Shown at one texel per pixel (show()): nearest sampling is the same
-    // picture, and cheaper for llvmpipe than bilinear.
-    glBindTexture(GL_TEXTURE_2D, target_->texture());
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
     target_->bind();
     glDisable(GL_SCISSOR_TEST);
     if (map && map->grid > 0) values_.upload(map->patches, map->grid);

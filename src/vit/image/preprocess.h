@@ -20,6 +20,7 @@ namespace vit {
 // when the photo was squashed: then each patch covers a non-square cell.
 struct CropRect {
     double x = 0, y = 0, w = 0, h = 0;
+    bool operator==(const CropRect&) const = default;
 };
 
 struct Input {
