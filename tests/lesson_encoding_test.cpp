@@ -30,6 +30,14 @@ TEST(Base64, HighBytesUseTheLastLetters) {
     EXPECT_EQ(vit::base64_encode(std::string("\xfb\xef", 2)), "++8=");
 }
 
+TEST(Base64, DecodesWhatItEncodesAndRefusesTheRest) {
+    for (const std::string& bytes : {std::string(""), std::string("f"), std::string("fo"), std::string("foo"),
+                                     std::string("foobar"), std::string("\xff\xfe\x00\x80", 4)})
+        EXPECT_EQ(vit::base64_decode(vit::base64_encode(bytes)), bytes);
+    EXPECT_EQ(vit::base64_decode("Zm9vYmE="), "fooba");
+    for (const char* bad : {"Zm9", "Zm9v!A==", "Z===", "====", "Zg=a", "=Zm9"}) EXPECT_EQ(vit::base64_decode(bad), std::nullopt) << bad;
+}
+
 TEST(HalfFloat, ValuesWorkedOutByHand) {
     EXPECT_EQ(vit::to_half_bits(1.0f), 0x3c00);
     EXPECT_EQ(vit::to_half_bits(-2.0f), 0xc000);

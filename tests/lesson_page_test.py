@@ -57,6 +57,41 @@ def refused(name, args, out, cause, env=None, before=None):
           f"exit {r.returncode}, stderr {r.stderr!r}")
 
 
+MARKERS = "{{TITLE}} /*{{LESSON_CSS}}*/ {{LESSON_DATA}} //{{LESSON_MATH_JS}} //{{LESSON_JS}}"
+
+
+def markers_in_names():
+    """The template's markers inside a photo's name and a tour's titles (issue
+    33): filled in one pass, so the page's data and scripts stay whole and the
+    names come back as written."""
+    photo_name = "{{TITLE}}{{LESSON_DATA}}{{LESSON_CSS}}{{LESSON_JS}}.jpg"  # a file name holds no '/'
+    photo = os.path.join(TMP, photo_name)
+    shutil.copy(DOG, photo)
+    tour = os.path.join(TMP, "markers.tour")
+    with open(tour, "w") as f:
+        f.write(f"title: {MARKERS}\nstep: {MARKERS}\nstate: tab=math layer=0 head=0 query=cls pin=none map=head\n"
+                "panel: photo\ntext: The photo.\n")
+    out = os.path.join(TMP, "markers.html")
+    r = vitscope("lesson", photo, "-o", out, "--tour", tour)
+    check("a photo and a tour named with every marker: the page is written", r.returncode == 0, r.stderr)
+    if r.returncode != 0:
+        return
+    html = open(out, encoding="utf-8").read()
+    try:
+        data = page_data(html)
+    except (ValueError, AttributeError) as e:
+        check("markers in names: the page's data is JSON", False, e)
+        return
+    check("markers in names: the photo's name and the tour's titles come back as written",
+          data["photo"] == photo_name and data["tour"]["title"] == MARKERS and data["tour"]["steps"][0]["title"] == MARKERS,
+          (data["photo"], data["tour"]))
+    check("markers in names: each script once, outside the data",
+          html.count("const LessonMath") == 1 and html.count("lessonTimings") >= 1
+          and "const LessonMath" not in json.dumps(data) and "lessonTimings" not in json.dumps(data))
+    title = re.search(r"<title>(.*?)</title>", html, re.S).group(1)
+    check("markers in names: the <title> is the photo's name alone", title == "vitscope lesson: " + photo_name, title[:200])
+
+
 def main():
     if not tally.check_model():
         return tally.finish()
@@ -137,6 +172,8 @@ def main():
           == (28, 785, 448), r.stderr or meta448)
     if r.returncode == 0:
         print(f"    at 448 px: {os.path.getsize(big) / 1e6:.2f} MB")
+
+    markers_in_names()
 
     # Refusals.
     before = open(out, "rb").read()

@@ -2,6 +2,9 @@
 // photo embedded and unpacked byte for byte, each kind of bad file refused
 // with one line naming the file and the cause, and apply_lesson restoring the
 // selection (clamped to the trace as apply does).
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -143,7 +146,7 @@ TEST(Lesson, BadFilesNameTheFileAndTheCause) {
         {with("tab.vitscope", [](auto& j) { j["tab"] = "photos"; }), "\"tab\" is \"photos\""},
         {with("cmap.vitscope", [](auto& j) { j["style"]["colormap"] = "jet"; }), "\"colormap\" is not"},
         {with("photo.vitscope", [](auto& j) { j["photo"] = "/nowhere/dog.jpg"; }), "the photo /nowhere/dog.jpg is missing"},
-        {with("model.vitscope", [](auto& j) { j["model"] = "/nowhere/vit"; }), "the model folder /nowhere/vit is missing"},
+        {with("model.vitscope", [](auto& j) { j["model"] = "/nowhere/vit"; }), "the model: /nowhere/vit: model folder not found"},
         {with("second.vitscope", [](auto& j) { j["compare_photo"] = "/nowhere/cat.png"; }), "comparison photo /nowhere/cat.png"},
         {with("b64.vitscope", [](auto& j) { j["photo_embedded"] = "not base64!"; }), "\"photo_embedded\" is not base64"},
     };
@@ -154,6 +157,105 @@ TEST(Lesson, BadFilesNameTheFileAndTheCause) {
         EXPECT_EQ(e.find('\n'), std::string::npos) << e;
     }
     EXPECT_NE(error_of(d.dir.file("absent.vitscope")).find("absent.vitscope"), std::string::npos);
+}
+
+// Issue 33: the same check as --model, so a folder with pytorch_model.bin
+// and no model.safetensors opens as it does there.
+TEST(Lesson, AModelWithPytorchModelBinOpens) {
+    LessonFolder d;
+    std::filesystem::remove(d.model + "/model.safetensors");
+    write(d.model + "/pytorch_model.bin", "x");
+    const std::string path = d.dir.file("bin.vitscope");
+    write(path, session::lesson_json(d.lesson(), false));
+    EXPECT_EQ(error_of(path), "");
+    std::filesystem::remove(d.model + "/pytorch_model.bin");
+    EXPECT_NE(error_of(path).find("pytorch_model.bin"), std::string::npos) << error_of(path);
+}
+
+// Issue 33: 2^64 - 1 is refused as written, never read as -1 (which
+// pinned_key would have taken for "no key").
+TEST(Lesson, WholeNumbersThatWouldWrapAreRefusedAsWritten) {
+    LessonFolder d;
+    const std::string huge = "18446744073709551615";
+    for (const std::string key : {"layer", "pinned_key", "query", "input_size"}) {
+        nlohmann::json j = nlohmann::json::parse(session::lesson_json(d.lesson(), false));
+        j[key] = nlohmann::json::parse(huge);
+        const std::string path = d.dir.file(key + ".vitscope");
+        write(path, j.dump());
+        const std::string e = error_of(path);
+        EXPECT_NE(e.find("\"" + key + "\" is " + huge + ", outside"), std::string::npos) << e;
+    }
+    nlohmann::json j = nlohmann::json::parse(session::lesson_json(d.lesson(), false));
+    j["vitscope_lesson"] = nlohmann::json::parse(huge);
+    write(d.dir.file("version.vitscope"), j.dump());
+    EXPECT_NE(error_of(d.dir.file("version.vitscope")).find("lesson version " + huge + " is newer"), std::string::npos)
+        << error_of(d.dir.file("version.vitscope"));
+}
+
+// Issue 33: a photo that is not a regular file is named as what it is.
+TEST(Lesson, APhotoThatIsNoFileIsNamedAsWhatItIs) {
+    LessonFolder d;
+    const std::string folder = d.dir.file("folder.jpg"), fifo = d.dir.file("fifo.jpg"), loop = d.dir.file("loop.jpg"),
+                      dangling = d.dir.file("dangling.jpg");
+    std::filesystem::create_directory(folder);
+    ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+    std::filesystem::create_symlink(loop, loop);
+    std::filesystem::create_symlink(d.dir.file("gone.jpg"), dangling);
+    const struct {
+        std::string photo, says;
+    } cases[] = {{folder, "is a folder"},
+                 {fifo, "is a FIFO"},
+                 {"/dev/zero", "is a device"},
+                 {loop, "is a symlink loop"},
+                 {dangling, "is a link to nothing"},
+                 {d.dir.file("absent.jpg"), "is missing"}};
+    for (const char* key : {"photo", "compare_photo"}) {
+        for (const auto& c : cases) {
+            nlohmann::json j = nlohmann::json::parse(session::lesson_json(d.lesson(), false));
+            j[key] = c.photo;
+            const std::string path = d.dir.file(std::string(key) + ".vitscope");
+            write(path, j.dump());
+            const std::string e = error_of(path);
+            EXPECT_NE(e.find(c.photo + " " + c.says), std::string::npos) << key << ": " << e;
+        }
+    }
+}
+
+// Issue 33: a path that is not UTF-8 (a Linux file name is bytes) is saved
+// and read back byte for byte; the JSON writer used to refuse the whole file.
+TEST(Lesson, PathsThatAreNotUtf8RoundTripByteForByte) {
+    LessonFolder d;
+    const std::string odd = d.dir.file(std::string("caf\xe9 \xff\xfe.jpg"));
+    write(odd, "photo bytes");
+    Lesson l = d.lesson();
+    l.photo = l.compare_photo = odd;
+    std::string text;
+    ASSERT_NO_THROW(text = session::lesson_json(l, true));
+    EXPECT_TRUE(nlohmann::json::parse(text)["photo"].contains("path_bytes")) << text;
+    const std::string path = d.dir.file("odd.vitscope");
+    write(path, text);
+    const Lesson back = session::read_lesson(path);
+    EXPECT_EQ(back.photo, odd);
+    EXPECT_EQ(back.compare_photo, odd);
+    EXPECT_EQ(back.photo_embedded, "photo bytes");
+    EXPECT_EQ(back.model, d.model);  // UTF-8 paths stay plain strings
+    EXPECT_TRUE(nlohmann::json::parse(text)["model"].is_string());
+}
+
+// Issue 33: a photo too large to embed says it is the embedding's limit.
+TEST(Lesson, APhotoOverTheEmbeddingLimitSaysSo) {
+    LessonFolder d;
+    Lesson l = d.lesson();
+    l.photo = d.dir.file("big.png");
+    write(l.photo, "x");
+    std::filesystem::resize_file(l.photo, 45u << 20);  // sparse: no 45 MiB written
+    try {
+        session::lesson_json(l, true);
+        FAIL() << "embedded a 45 MiB photo";
+    } catch (const vit::Error& e) {
+        EXPECT_NE(std::string(e.what()).find("over the 32 MiB limit for a photo embedded in a lesson"), std::string::npos)
+            << e.what();
+    }
 }
 
 TEST(Lesson, ApplyRestoresTheSelectionClampedToTheTrace) {

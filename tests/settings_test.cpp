@@ -108,15 +108,18 @@ TEST(SettingsTest, TruncatedOrNonObjectJsonGivesDefaultsAndAWarning) {
     ScratchDir dir("settings");
     session::save_settings(dir.file("good.json"), unusual_settings());
     const std::string good = read_text(dir.file("good.json"));
-    for (const std::string& text : {good.substr(0, good.size() / 2), std::string(""), std::string("[1, 2]"),
-                                    std::string("\"model\""), std::string("\x89PNG\r\n\x1a\n", 8)}) {
+    const std::pair<std::string, const char*> cases[] = {
+        {good.substr(0, good.size() / 2), "not valid JSON"}, {"", "not valid JSON"},
+        {std::string("\x89PNG\r\n\x1a\n", 8), "not valid JSON"}, {"[1, 2]", "not a JSON object"},
+        {"\"model\"", "not a JSON object"}, {std::string(100, '[') + std::string(100, ']'), "nested 100 levels deep"}};
+    for (const auto& [text, says] : cases) {
         write_text(dir.file("bad.json"), text);
         std::string warning;
         Settings got;
         ASSERT_NO_THROW(got = session::load_settings(dir.file("bad.json"), warning));
         expect_defaults(got);
         EXPECT_NE(warning.find(dir.file("bad.json")), std::string::npos) << warning;
-        EXPECT_NE(warning.find("not valid JSON"), std::string::npos) << warning;
+        EXPECT_NE(warning.find(says), std::string::npos) << warning;
     }
 }
 
@@ -225,6 +228,48 @@ TEST(SettingsTest, AnUnwritableFolderThrowsAndKeepsTheOldFile) {
     fs::permissions(folder, fs::perms::owner_all);
     EXPECT_EQ(read_text(path), before);
     EXPECT_FALSE(fs::exists(path + ".tmp"));
+}
+
+// Issue 33: paths that are not UTF-8 are kept byte for byte (the JSON writer
+// refused them, and the settings were not saved at all).
+TEST(SettingsTest, PathsThatAreNotUtf8RoundTripByteForByte) {
+    ScratchDir dir("settings");
+    Settings s = unusual_settings();
+    s.image_path = "/photos/caf\xe9 \xff.jpg";
+    s.model_dir = "/models/\x80";
+    s.browse_dir = "/photos/\xc3";      // a cut two-byte character
+    s.export_dir = "/out/\xed\xa0\x80";  // an encoded surrogate
+    ASSERT_NO_THROW(session::save_settings(dir.file("s.json"), s));
+    std::string warning;
+    expect_same(session::load_settings(dir.file("s.json"), warning), s);
+    EXPECT_EQ(warning, "");
+}
+
+// Issue 33: settings.json as a symlink into a dotfiles folder stays a link;
+// the file it names is replaced (atomically, by a rename in its own folder).
+TEST(SettingsTest, ASymlinkedFileStaysALinkAndItsTargetIsUpdated) {
+    ScratchDir dir("settings");
+    fs::create_directories(dir.file("dotfiles"));
+    fs::create_directories(dir.file("config/vitscope"));
+    const std::string target = dir.file("dotfiles/vitscope.json"), link = dir.file("config/vitscope/settings.json");
+    session::save_settings(target, Settings{});
+    fs::create_symlink("../../dotfiles/vitscope.json", link);  // relative, as dotfile managers make them
+    session::save_settings(link, unusual_settings());
+    EXPECT_TRUE(fs::is_symlink(fs::symlink_status(link)));
+    EXPECT_EQ(fs::read_symlink(link), "../../dotfiles/vitscope.json");
+    std::string warning;
+    expect_same(session::load_settings(target, warning), unusual_settings());
+    // A link through a link, to a file not made yet.
+    const std::string second = dir.file("config/second.json");
+    fs::create_symlink(link, second);
+    fs::remove(target);
+    session::save_settings(second, unusual_settings());
+    EXPECT_TRUE(fs::is_symlink(fs::symlink_status(second)) && fs::is_symlink(fs::symlink_status(link)));
+    expect_same(session::load_settings(target, warning), unusual_settings());
+    // A loop is refused, not followed forever.
+    const std::string loop = dir.file("config/loop.json");
+    fs::create_symlink(loop, loop);
+    EXPECT_THROW(session::save_settings(loop, Settings{}), vit::Error);
 }
 
 }  // namespace

@@ -1,9 +1,9 @@
 #include "lesson.h"
 
-#include <openssl/evp.h>
-
 #include <algorithm>
 #include <cctype>
+#include <climits>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -13,9 +13,12 @@
 #include <nlohmann/json.hpp>
 
 #include "gfx/style_names.h"
+#include "json_path.h"
 #include "vit/base/atomic_file.h"
+#include "vit/base/base64.h"
 #include "vit/base/error.h"
 #include "vit/base/read_file.h"
+#include "vit/formats/checkpoint.h"
 
 namespace session {
 namespace {
@@ -32,26 +35,39 @@ std::string absolute(const std::string& p) {
     return p.empty() ? p : fs::absolute(p, ec).lexically_normal().string();
 }
 
-// Base64 through OpenSSL's libcrypto (EVP_EncodeBlock: no line breaks).
-std::string base64_encode(const std::string& bytes) {
-    std::string out(4 * ((bytes.size() + 2) / 3) + 1, '\0');
-    const int n = EVP_EncodeBlock(reinterpret_cast<unsigned char*>(out.data()),
-                                  reinterpret_cast<const unsigned char*>(bytes.data()), static_cast<int>(bytes.size()));
-    out.resize(static_cast<size_t>(n));
-    return out;
+// A whole number as written: one above 2^63 is unsigned in the JSON
+// library, and read as a signed one it would wrap (18446744073709551615 to -1).
+std::string whole_number_text(const json& v) {
+    return v.is_number_unsigned() ? std::to_string(v.get<uint64_t>()) : std::to_string(v.get<int64_t>());
+}
+bool whole_number_within(const json& v, long long lo, long long hi) {
+    if (v.is_number_unsigned()) {
+        const uint64_t u = v.get<uint64_t>();
+        return hi >= 0 && u <= static_cast<uint64_t>(hi) && static_cast<long long>(u) >= lo;
+    }
+    const long long x = v.get<long long>();
+    return x >= lo && x <= hi;
 }
 
-std::optional<std::string> base64_decode(const std::string& text) {
-    if (text.size() % 4 != 0) return std::nullopt;
-    std::string out(3 * (text.size() / 4) + 1, '\0');
-    const int n = EVP_DecodeBlock(reinterpret_cast<unsigned char*>(out.data()),
-                                  reinterpret_cast<const unsigned char*>(text.data()), static_cast<int>(text.size()));
-    if (n < 0) return std::nullopt;
-    // EVP_DecodeBlock counts the padding's zero bytes; drop one per '='.
-    size_t size = static_cast<size_t>(n);
-    for (size_t i = text.size(); i > 0 && text[i - 1] == '=' && size > 0; --i) --size;
-    out.resize(size);
-    return out;
+// Why PATH is not a file a lesson can open, in words ("is a folder"); empty
+// when it is a regular file. A FIFO or /dev/zero would block or never end.
+std::string not_a_regular_file(const std::string& path) {
+    std::error_code ec;
+    const fs::file_status st = fs::status(path, ec);
+    if (ec == std::errc::too_many_symbolic_link_levels) return "is a symlink loop";
+    if (st.type() == fs::file_type::not_found) {
+        return fs::is_symlink(fs::symlink_status(path, ec)) ? "is a link to nothing (its target is missing)" : "is missing";
+    }
+    if (ec) return "cannot be read: " + ec.message();
+    switch (st.type()) {
+    case fs::file_type::regular: return "";
+    case fs::file_type::directory: return "is a folder, not a file";
+    case fs::file_type::fifo: return "is a FIFO (a named pipe), not a file";
+    case fs::file_type::character:
+    case fs::file_type::block: return "is a device, not a file";
+    case fs::file_type::socket: return "is a socket, not a file";
+    default: return "is not a regular file";
+    }
 }
 
 // Reads and checks the fields of one lesson; every error names the file.
@@ -68,11 +84,10 @@ public:
     int integer(const char* key, int lo, int hi) const {
         const json& v = field(key);
         if (!v.is_number_integer()) fail(std::string("\"") + key + "\" is not a whole number");
-        const long long x = v.get<long long>();
-        if (x < lo || x > hi)
-            fail(std::string("\"") + key + "\" is " + std::to_string(x) + ", outside " + std::to_string(lo) + ".." +
+        if (!whole_number_within(v, lo, hi))
+            fail(std::string("\"") + key + "\" is " + whole_number_text(v) + ", outside " + std::to_string(lo) + ".." +
                  std::to_string(hi));
-        return static_cast<int>(x);
+        return static_cast<int>(v.get<long long>());
     }
     float number(const char* key, float lo, float hi) const {
         const json& v = field(key);
@@ -90,6 +105,11 @@ public:
         const json& v = field(key);
         if (!v.is_string()) fail(std::string("\"") + key + "\" is not a string");
         return v.get<std::string>();
+    }
+    std::string path(const char* key) const {
+        const auto p = path_from_json(field(key));
+        if (!p) fail(std::string("\"") + key + "\" is not a path (a string, or {\"path_bytes\": base64})");
+        return *p;
     }
     std::string one_of(const char* key, std::initializer_list<const char*> names) const {
         const std::string v = text(key);
@@ -145,9 +165,10 @@ Lesson lesson_from_state(const AppState& s) {
 std::string lesson_json(const Lesson& l, bool embed) {
     json j;
     j["vitscope_lesson"] = kLessonVersion;
-    j["photo"] = l.photo;
-    if (embed) j["photo_embedded"] = base64_encode(vit::read_whole_file(l.photo, kMaxEmbeddedPhoto, "a photo"));
-    j["model"] = l.model;
+    j["photo"] = path_to_json(l.photo);
+    if (embed)
+        j["photo_embedded"] = vit::base64_encode(vit::read_whole_file(l.photo, kMaxEmbeddedPhoto, "a photo embedded in a lesson"));
+    j["model"] = path_to_json(l.model);
     j["input_size"] = l.input_size;
     j["layer"] = l.layer;
     j["head"] = l.head;
@@ -159,7 +180,7 @@ std::string lesson_json(const Lesson& l, bool embed) {
     j["question"] = l.question;
     j["classroom"] = l.classroom;
     j["math_step"] = l.math_step;
-    j["compare_photo"] = l.compare_photo;
+    j["compare_photo"] = path_to_json(l.compare_photo);
     j["style"] = {{"colormap", gfx::name_of(l.style.colormap)},
                   {"normalization", gfx::name_of(l.style.normalization)},
                   {"opacity", l.style.opacity},
@@ -176,23 +197,24 @@ Lesson read_lesson(const std::string& path) {
     if (j.is_discarded()) throw vit::Error(path + ": not valid JSON");
     if (!j.is_object() || !j.contains("vitscope_lesson")) throw vit::Error(path + ": not a vitscope lesson");
     const Reader r(j, path);
-    if (!j["vitscope_lesson"].is_number_integer()) r.fail("\"vitscope_lesson\" is not a version number");
-    const long long version = j["vitscope_lesson"].get<long long>();
-    if (version > kLessonVersion)
-        r.fail("lesson version " + std::to_string(version) + " is newer than this vitscope reads (" +
+    const json& version = j["vitscope_lesson"];
+    if (!version.is_number_integer()) r.fail("\"vitscope_lesson\" is not a version number");
+    if (!whole_number_within(version, LLONG_MIN, kLessonVersion))
+        r.fail("lesson version " + whole_number_text(version) + " is newer than this vitscope reads (" +
                std::to_string(kLessonVersion) + "); update vitscope");
-    if (version < 1) r.fail("lesson version " + std::to_string(version) + " does not exist");
+    if (!whole_number_within(version, 1, kLessonVersion))
+        r.fail("lesson version " + whole_number_text(version) + " does not exist");
 
     const fs::path base = fs::absolute(path, ec).parent_path();
     auto resolve = [&](const std::string& p) { return p.empty() ? p : (base / p).lexically_normal().string(); };
     Lesson l;
-    l.photo = resolve(r.text("photo"));
+    l.photo = resolve(r.path("photo"));
     if (j.contains("photo_embedded")) {
-        const auto bytes = base64_decode(r.text("photo_embedded"));
+        const auto bytes = vit::base64_decode(r.text("photo_embedded"));
         if (!bytes || bytes->empty()) r.fail("\"photo_embedded\" is not base64");
         l.photo_embedded = *bytes;
     }
-    l.model = resolve(r.text("model"));
+    l.model = resolve(r.path("model"));
     l.input_size = r.integer("input_size", 16, 4096);
     l.layer = r.integer("layer", 0, 1023);
     l.head = r.integer("head", 0, 1023);
@@ -212,7 +234,7 @@ Lesson read_lesson(const std::string& path) {
     l.question = r.text("question");
     l.classroom = r.boolean("classroom");
     l.math_step = r.integer("math_step", 1, kMathSteps);
-    l.compare_photo = resolve(r.text("compare_photo"));
+    l.compare_photo = resolve(r.path("compare_photo"));
     const Reader st = r.object("style");
     const auto colormap = gfx::colormap_from_name(st.text("colormap"));
     if (!colormap) st.fail("\"colormap\" is not viridis, magma, turbo or diverging");
@@ -227,12 +249,15 @@ Lesson read_lesson(const std::string& path) {
     l.temperature = r.number("temperature", kMinTemperature, kMaxTemperature);
 
     // What must be on this machine: named here, before anything changes.
-    if (l.photo_embedded.empty() && !fs::is_regular_file(l.photo, ec)) r.fail("the photo " + l.photo + " is missing");
-    if (!fs::is_regular_file(fs::path(l.model) / "config.json", ec) ||
-        !fs::is_regular_file(fs::path(l.model) / "model.safetensors", ec))
-        r.fail("the model folder " + l.model + " is missing (or has no config.json and model.safetensors)");
-    if (!l.compare_photo.empty() && !fs::is_regular_file(l.compare_photo, ec))
-        r.fail("the comparison photo " + l.compare_photo + " is missing");
+    if (const std::string why = not_a_regular_file(l.photo); l.photo_embedded.empty() && !why.empty())
+        r.fail("the photo " + l.photo + " " + why);
+    try {
+        vit::check_model_folder(l.model);  // what --model accepts
+    } catch (const vit::Error& e) {
+        r.fail(std::string("the model: ") + e.what());
+    }
+    if (const std::string why = l.compare_photo.empty() ? "" : not_a_regular_file(l.compare_photo); !why.empty())
+        r.fail("the comparison photo " + l.compare_photo + " " + why);
     return l;
 }
 

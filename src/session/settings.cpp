@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <type_traits>
 #include <cstdlib>
 #include <filesystem>
 #include <optional>
@@ -11,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "gfx/style_names.h"
+#include "json_path.h"
 #include "vit/base/atomic_file.h"
 #include "vit/base/error.h"
 #include "vit/base/read_file.h"
@@ -20,6 +20,7 @@ namespace {
 
 constexpr uint64_t kMaxSettingsBytes = 64ULL << 20;  // as config.json's
 constexpr size_t kMaxPathBytes = 4096;               // PATH_MAX: a longer "path" names no file
+constexpr int kMaxLinkHops = 40;                     // Linux's own limit (ELOOP) on following links
 
 using nlohmann::json;
 namespace fs = std::filesystem;
@@ -35,18 +36,20 @@ struct Fields {
     T value_or(const char* key, T fallback) const {
         if (!j.contains(key)) return fallback;
         try {
-            T value = j[key].get<T>();
-            if constexpr (std::is_same_v<T, std::string>) {
-                if (value.size() > kMaxPathBytes) {
-                    ignored.push_back(prefix + key);
-                    return fallback;
-                }
-            }
-            return value;
+            return j[key].get<T>();
         } catch (const json::exception&) {
             ignored.push_back(prefix + key);
             return fallback;
         }
+    }
+
+    // A path, as path_to_json wrote it (a string, or its bytes when not UTF-8).
+    std::string path_or(const char* key, const std::string& fallback) const {
+        if (!j.contains(key)) return fallback;
+        const auto p = path_from_json(j[key]);
+        if (p && p->size() <= kMaxPathBytes) return *p;
+        ignored.push_back(prefix + key);
+        return fallback;
     }
 
     // An enum stored by its name (gfx/style_names.h).
@@ -58,6 +61,20 @@ struct Fields {
         return e.value_or(fallback);
     }
 };
+
+// Where the settings' bytes go: through a symlink (settings.json kept in a
+// dotfiles folder) to the file it names, so the link stays a link.
+std::string link_target(const std::string& path) {
+    fs::path p = path;
+    std::error_code ec;
+    for (int hops = 0; fs::is_symlink(fs::symlink_status(p, ec)); ++hops) {
+        if (hops == kMaxLinkHops) throw vit::Error(path + ": is a symlink loop");
+        const fs::path target = fs::read_symlink(p, ec);
+        if (ec) throw vit::Error(path + ": cannot read the link (" + ec.message() + ")");
+        p = target.is_absolute() ? target : p.parent_path() / target;
+    }
+    return p.string();
+}
 
 }  // namespace
 
@@ -90,10 +107,10 @@ Settings load_settings(const std::string& path, std::string& warning) {
     }
     std::vector<std::string> ignored;
     const Fields top{j, "", ignored};
-    s.model_dir = top.value_or<std::string>("model", "");
-    s.image_path = top.value_or<std::string>("image", "");
-    s.browse_dir = top.value_or<std::string>("browse_dir", "");
-    s.export_dir = top.value_or<std::string>("export_dir", "");
+    s.model_dir = top.path_or("model", "");
+    s.image_path = top.path_or("image", "");
+    s.browse_dir = top.path_or("browse_dir", "");
+    s.export_dir = top.path_or("export_dir", "");
     s.temperature = std::clamp(top.value_or("temperature", 1.f), kMinTemperature, kMaxTemperature);
     s.window_width = top.value_or("window_width", 0);
     s.window_height = top.value_or("window_height", 0);
@@ -124,10 +141,10 @@ void save_settings(const std::string& path, const Settings& s) {
     fs::create_directories(fs::path(path).parent_path(), ec);
     if (ec) throw vit::Error(fs::path(path).parent_path().string() + ": cannot create (" + ec.message() + ")");
     json j;
-    j["model"] = s.model_dir;
-    j["image"] = s.image_path;
-    j["browse_dir"] = s.browse_dir;
-    j["export_dir"] = s.export_dir;
+    j["model"] = path_to_json(s.model_dir);
+    j["image"] = path_to_json(s.image_path);
+    j["browse_dir"] = path_to_json(s.browse_dir);
+    j["export_dir"] = path_to_json(s.export_dir);
     j["temperature"] = s.temperature;
     j["window_width"] = s.window_width;
     j["window_height"] = s.window_height;
@@ -139,7 +156,7 @@ void save_settings(const std::string& path, const Settings& s) {
                     {"fade", s.style.fade},
                     {"bilinear", s.style.bilinear},
                     {"grid", s.style.show_grid}};
-    vit::write_file_atomic(path, j.dump(2) + "\n");
+    vit::write_file_atomic(link_target(path), j.dump(2) + "\n");
 }
 
 Settings settings_from_state(const AppState& st, int window_width, int window_height) {

@@ -7,6 +7,8 @@
 #include <cstdlib>
 #include <filesystem>
 #include <memory>
+#include <vector>
+
 #include <nlohmann/json.hpp>
 
 #include "session/tour_text.h"
@@ -41,11 +43,32 @@ std::string read_part(const std::string& name) {
     }
 }
 
-// Replaces the one marker in the template; a missing marker is a broken template.
-void fill(std::string& page, const std::string& marker, const std::string& text) {
-    const size_t at = page.find(marker);
-    if (at == std::string::npos) throw vit::Error("web/lesson/lesson.html lacks " + marker);
-    page.replace(at, marker.size(), text);
+struct Fill {
+    std::string marker, text;
+};
+
+// The template with each marker replaced, in one pass over the template: a
+// marker inside a filled text (a photo named "{{LESSON_DATA}}.jpg", a label
+// holding "//{{LESSON_JS}}") is never looked at again. Each marker must
+// appear once; a missing one is a broken template.
+std::string fill_template(const std::string& page, const std::vector<Fill>& fills) {
+    std::string out;
+    std::vector<bool> used(fills.size(), false);
+    for (size_t from = 0;;) {
+        size_t at = std::string::npos, which = 0;
+        for (size_t i = 0; i < fills.size(); ++i)
+            if (const size_t a = page.find(fills[i].marker, from); a < at) at = a, which = i;
+        if (at == std::string::npos) {
+            out.append(page, from);
+            break;
+        }
+        out.append(page, from, at - from).append(fills[which].text);
+        used[which] = true;
+        from = at + fills[which].marker.size();
+    }
+    for (size_t i = 0; i < fills.size(); ++i)
+        if (!used[i]) throw vit::Error("web/lesson/lesson.html lacks " + fills[i].marker);
+    return out;
 }
 
 // "</" inside a <script> would end it early: the scripts escape it as "<\/".
@@ -167,13 +190,12 @@ std::string lesson_page_html(const session::AppState& s, const session::Tour* to
                      {"mean", s.sel.source == session::MapSource::MeanOfVisible}};
     data["tour"] = tour ? tour_json(s, *tour) : json(nullptr);
 
-    std::string page = read_part("lesson.html");
-    fill(page, "{{TITLE}}", html_text("vitscope lesson: " + data["photo"].get<std::string>()));
-    fill(page, "/*{{LESSON_CSS}}*/", read_part("lesson.css"));
-    fill(page, "{{LESSON_DATA}}", json_in_script(data.dump(-1, ' ', false, json::error_handler_t::replace)));
-    fill(page, "//{{LESSON_MATH_JS}}", script_safe(read_part("lesson_math.js")));
-    fill(page, "//{{LESSON_JS}}", script_safe(read_part("lesson.js")));
-    return page;
+    return fill_template(read_part("lesson.html"),
+                         {{"{{TITLE}}", html_text("vitscope lesson: " + data["photo"].get<std::string>())},
+                          {"/*{{LESSON_CSS}}*/", read_part("lesson.css")},
+                          {"{{LESSON_DATA}}", json_in_script(data.dump(-1, ' ', false, json::error_handler_t::replace))},
+                          {"//{{LESSON_MATH_JS}}", script_safe(read_part("lesson_math.js"))},
+                          {"//{{LESSON_JS}}", script_safe(read_part("lesson.js"))}});
 }
 
 }  // namespace app

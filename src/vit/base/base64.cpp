@@ -3,9 +3,23 @@
 #include <cstdint>
 
 namespace vit {
+namespace {
+
+constexpr char kAlphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
+// A letter's six bits; -1 for a character outside the alphabet.
+int sextet(char c) {
+    if (c >= 'A' && c <= 'Z') return c - 'A';
+    if (c >= 'a' && c <= 'z') return c - 'a' + 26;
+    if (c >= '0' && c <= '9') return c - '0' + 52;
+    if (c == '+') return 62;
+    if (c == '/') return 63;
+    return -1;
+}
+
+}  // namespace
 
 std::string base64_encode(std::string_view bytes) {
-    static constexpr char kAlphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
     std::string out;
     out.reserve((bytes.size() + 2) / 3 * 4);
     size_t i = 0;
@@ -26,6 +40,31 @@ std::string base64_encode(std::string_view bytes) {
         out += rest == 2 ? kAlphabet[(v >> 6) & 63] : '=';
         out += '=';
     }
+    return out;
+}
+
+std::optional<std::string> base64_decode(std::string_view text) {
+    if (text.size() % 4 != 0) return std::nullopt;
+    size_t pad = 0;
+    while (pad < 2 && pad < text.size() && text[text.size() - 1 - pad] == '=') ++pad;
+    std::string out;
+    out.reserve(text.size() / 4 * 3);
+    uint32_t bits = 0;
+    int count = 0;
+    for (size_t i = 0; i + pad < text.size(); ++i) {
+        const int v = sextet(text[i]);
+        if (v < 0) return std::nullopt;
+        bits = bits << 6 | static_cast<uint32_t>(v);
+        if (++count == 4) {
+            out += static_cast<char>(bits >> 16);
+            out += static_cast<char>(bits >> 8);
+            out += static_cast<char>(bits);
+            bits = 0, count = 0;
+        }
+    }
+    // The last group's 2 or 3 letters carry 1 or 2 bytes.
+    if (count == 2) out += static_cast<char>(bits >> 4);
+    else if (count == 3) out += static_cast<char>(bits >> 10), out += static_cast<char>(bits >> 2);
     return out;
 }
 

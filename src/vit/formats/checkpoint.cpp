@@ -411,13 +411,21 @@ size_t f32_bytes(const WeightFile& weights) {
 
 }  // namespace
 
-Model load_model(const std::string& dir) {
+std::string check_model_folder(const std::string& dir) {
     namespace fs = std::filesystem;
     std::error_code ec;
     if (!fs::exists(dir, ec)) throw Error(dir + ": model folder not found");
     if (!fs::is_directory(dir, ec))
         throw Error(dir + ": not a folder (a model is a folder with model.safetensors or pytorch_model.bin, and config.json)");
-    const std::string path = find_weight_file(dir);
+    std::string weights = find_weight_file(dir);
+    const fs::path config = fs::path(dir) / "config.json";
+    if (!fs::exists(config, ec))
+        throw Error(config.string() + ": not found (a model folder holds config.json beside its weights)");
+    return weights;
+}
+
+Model load_model(const std::string& dir) {
+    const std::string path = check_model_folder(dir);
     ModelConfig cfg = read_model_config(dir);
     const std::unique_ptr<WeightFile> weights = open_weight_file(path);
     // Every weight becomes f32: refuse before converting any when that is too much.

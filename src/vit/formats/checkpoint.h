@@ -12,4 +12,10 @@ namespace vit {
 // every shape against the config. Throws vit::Error.
 Model load_model(const std::string& dir);
 
+// What load_model checks before reading anything: DIR is a folder holding
+// config.json and a weight file (model.safetensors or pytorch_model.bin).
+// Returns the weight file's path; throws vit::Error naming what is missing.
+// Lessons check their model with it, so they open every model --model opens.
+std::string check_model_folder(const std::string& dir);
+
 }  // namespace vit
