@@ -373,14 +373,14 @@ TEST(CheckpointTest, RejectsMalformedConfig) {
     ScratchDir dir("ckpt");
     write_good(dir);
     testing::write_bytes(dir.file("config.json"), "{\"architecture\": \"vit_tiny_patch16_224\",");
-    expect_load_error(dir.str(), {dir.file("config.json"), "invalid JSON"});
+    expect_load_error(dir.str(), {dir.file("config.json"), "not valid JSON"});
 }
 
 TEST(CheckpointTest, RejectsMalformedPreprocessorConfig) {
     ScratchDir dir("ckpt");
     write_good(dir, "hf-vit");
     testing::write_bytes(dir.file("preprocessor_config.json"), "{\"size\": ");
-    expect_load_error(dir.str(), {dir.file("preprocessor_config.json"), "invalid JSON"});
+    expect_load_error(dir.str(), {dir.file("preprocessor_config.json"), "not valid JSON"});
     testing::write_bytes(dir.file("preprocessor_config.json"), "");
     expect_load_error(dir.str(), {dir.file("preprocessor_config.json") + ": is empty"});
 }

@@ -187,11 +187,11 @@ TEST(ConfigTest, RejectsAHugeConfigBeforeReadingIt) {
 }
 
 TEST(ConfigTest, RejectsMalformedJson) {
-    expect_refused("{\"architecture\": \"vit_tiny_patch16_224\",\n \"model_args\": {", "", "config.json: invalid JSON");
+    expect_refused("{\"architecture\": \"vit_tiny_patch16_224\",\n \"model_args\": {", "", "config.json: not valid JSON");
 }
 
 TEST(ConfigTest, RejectsMalformedPreprocessorJson) {
-    expect_refused(R"({"model_type": "vit"})", "{\"size\": ", "preprocessor_config.json: invalid JSON");
+    expect_refused(R"({"model_type": "vit"})", "{\"size\": ", "preprocessor_config.json: not valid JSON");
 }
 
 TEST(ConfigTest, RejectsMalformedConfigFileWithItsPath) {
@@ -201,7 +201,7 @@ TEST(ConfigTest, RejectsMalformedConfigFileWithItsPath) {
         read_model_config(dir.str());
         FAIL();
     } catch (const Error& e) {
-        EXPECT_NE(std::string(e.what()).find(dir.file("config.json") + ": invalid JSON"), std::string::npos) << e.what();
+        EXPECT_NE(std::string(e.what()).find(dir.file("config.json") + ": not valid JSON"), std::string::npos) << e.what();
     }
 }
 
@@ -210,7 +210,7 @@ TEST(ConfigTest, RejectsUnknownFlavour) { expect_refused(R"({"foo": 1})", "", "n
 TEST(ConfigTest, RejectsWrongTypes) {
     expect_refused(R"({"model_type": "vit", "hidden_size": "big"})", "", "'hidden_size' must be an integer");
     expect_refused(R"({"architecture": "x", "label_names": "cat"})", "", "'label_names' must be a list");
-    expect_refused(R"({"architecture": "x", "pretrained_cfg": {"mean": [0.5, 0.5]}})", "", "'mean' must list 3");
+    expect_refused(R"({"architecture": "x", "pretrained_cfg": {"mean": [0.5, 0.5]}})", "", "'pretrained_cfg.mean' must list 3");
 }
 
 TEST(ConfigTest, RejectsUnsupportedSettings) {
@@ -247,7 +247,7 @@ TEST(ConfigHfPreprocessor, RefusesZeroAndNegativeSizes) {
     expect_refused(kVit, R"({"image_processor_type": "BitImageProcessor", "size": {"shortest_edge": 0}})", "'size' must be positive");
     expect_refused(kVit, R"({"image_processor_type": "DeiTImageProcessor", "crop_size": 0})", "'crop_size' must be positive");
     expect_refused(kVit, R"({"size": {"height": 224}})", "'size' must be an integer, [height, width]");
-    expect_refused(kVit, R"({"rescale_factor": 0})", "'rescale_factor' must be positive");
+    expect_refused(kVit, R"({"rescale_factor": 0})", "'rescale_factor' must be in (0, 10]");
     expect_refused(kVit, R"({"rescale_factor": "1/255"})", "'rescale_factor' must be a number");
 }
 
@@ -339,7 +339,7 @@ TEST(ConfigHfPreprocessor, RescaleAndNormaliseFlags) {
     EXPECT_FALSE(off.hf->do_normalize);  // a zero std is harmless when nothing is normalised
     const PreprocessConfig half = parse_model_config(kVit, R"({"rescale_factor": 0.00392156862745098})").pre;
     EXPECT_EQ(half.hf->rescale_factor, 1.0 / 255.0);  // read as the double Python reads
-    expect_refused(kVit, R"({"image_std": 0})", "std must be positive");
+    expect_refused(kVit, R"({"image_std": 0})", "std must be at least 0.001");
 }
 
 TEST(ConfigHfPreprocessor, DoResizeFalseTakesTheModelSizeAsNominal) {

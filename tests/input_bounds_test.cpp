@@ -213,8 +213,8 @@ TEST(ConfigBounds, InputSizeMeanAndStdHaveTheirLengths) {
     EXPECT_EQ(config_error("", R"("input_size": [3, 224, 224], "mean": [0.5, 0.5, 0.5], "std": [0.5, 0.5, 0.5])"), "");
     EXPECT_NE(config_error("", R"("input_size": [1, 224, 224])").find("[3, height, width]"), std::string::npos);
     EXPECT_NE(config_error("", R"("input_size": [224, 224])").find("[3, height, width]"), std::string::npos);
-    EXPECT_NE(config_error("", R"("mean": [0.5])").find("'mean' must list 3"), std::string::npos);
-    EXPECT_NE(config_error("", R"("std": [0.5, 0.5, 0.5, 0.5])").find("'std' must list 3"), std::string::npos);
+    EXPECT_NE(config_error("", R"("mean": [0.5])").find("'pretrained_cfg.mean' must list 3"), std::string::npos);
+    EXPECT_NE(config_error("", R"("std": [0.5, 0.5, 0.5, 0.5])").find("'pretrained_cfg.std' must list 3"), std::string::npos);
 }
 
 TEST(ConfigBounds, ATinyCropPctIsBlamedOnCropPct) {

@@ -89,7 +89,7 @@ TEST(OutputFile, AProtectedFileIsNeverWrittenOverEvenWithForce) {
     write_text(dir.file("weights/model.safetensors"), "weights");
     fs::create_symlink(dir.file("weights/model.safetensors"), dir.file("model/model.safetensors"));
     OutputRules rules = forced();
-    rules.protected_files = {dir.file("photo.jpg")};
+    rules.protected_files = {{dir.file("photo.jpg"), "the photo being read"}};
     rules.protected_folders = {dir.file("model")};
     for (const std::string& target : {dir.file("photo.jpg"), dir.file("./photo.jpg"), dir.file("link.png"),
                                       dir.file("model/config.json"), dir.file("model/../model/config.json"),

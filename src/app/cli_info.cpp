@@ -23,6 +23,7 @@ int cmd_info(const CliArgs& args) {
     std::printf("naming scheme: %s\n", m.scheme.c_str());
     std::printf("layers: %d\nheads: %d\nhead dim: %d\nwidth: %d\nmlp width: %d\npatch: %d\n", m.depth, m.heads,
                 m.head_dim, m.dim, m.mlp_dim, m.patch);
+    if (!m.config.heads_from.empty()) std::printf("heads from: %s\n", m.config.heads_from.c_str());
     std::string prefix_names;
     for (int i = 0; i < m.prefix_tokens(); ++i)
         prefix_names += (i ? ", " : "") + vit::prefix_token_name(i, m.has_dist_token ? 1 : 0, m.num_registers);

@@ -52,6 +52,22 @@ int dispatch(const app::CliArgs& args) {
     return app::run_window(args);
 }
 
+// The error as one line of reasonable length, whatever value it quotes: its
+// start and its end (the end usually says what to do) around a marked cut.
+void print_error(const std::string& what) {
+    constexpr size_t kHead = 700, kTail = 300;
+    auto continuation = [&](size_t i) { return (static_cast<unsigned char>(what[i]) & 0xC0) == 0x80; };
+    std::string line = what;
+    if (what.size() > kHead + kTail) {
+        size_t head = kHead, tail = what.size() - kTail;
+        while (continuation(head)) --head;  // never cut inside a UTF-8 character
+        while (continuation(tail)) ++tail;
+        line = what.substr(0, head) + " […] " + what.substr(tail);
+    }
+    for (char& c : line) if (c == '\n' || c == '\r') c = ' ';
+    std::fprintf(stderr, "vitscope: error: %s\n", line.c_str());
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -59,12 +75,10 @@ int main(int argc, char** argv) {
         vit::remove_temporaries_on_signals();  // an interrupted run leaves none of its temporary files
         app::CliArgs args = app::parse_cli(argc, argv, {"--mean-heads", "--quit", "--help", "--no-settings", "--force", "--classroom", "--dither", "--no-tour"});
         return dispatch(args);
-    } catch (const vit::Error& e) {
-        std::fprintf(stderr, "vitscope: error: %s\n", e.what());
     } catch (const std::bad_alloc&) {
-        std::fprintf(stderr, "vitscope: error: out of memory\n");
-    } catch (const std::exception& e) {
-        std::fprintf(stderr, "vitscope: error: %s\n", e.what());
+        print_error("out of memory");
+    } catch (const std::exception& e) {  // vit::Error, and whatever a library throws
+        print_error(e.what());
     }
     return 2;
 }

@@ -5,9 +5,9 @@ namespace app {
 vit::OutputRules output_rules(const CliArgs& args) {
     vit::OutputRules rules;
     rules.force = args.has("--force");
-    for (const std::string& photo : args.positional) rules.protected_files.push_back(photo);
-    if (args.has("--compare")) rules.protected_files.push_back(args.get("--compare"));
-    if (args.has("--tour")) rules.protected_files.push_back(args.get("--tour"));
+    for (const std::string& photo : args.positional) rules.protected_files.push_back({photo, "the photo being read"});
+    if (args.has("--compare")) rules.protected_files.push_back({args.get("--compare"), "the comparison photo"});
+    if (args.has("--tour")) rules.protected_files.push_back({args.get("--tour"), "the tour being read"});
     rules.protected_folders.push_back(resolve_model_dir(args));
     return rules;
 }

@@ -1,11 +1,12 @@
 #include "known_models.h"
 
 #include <cstdio>
-#include <fstream>
 
 #include <nlohmann/json.hpp>
 
 #include "vit/base/error.h"
+#include "vit/base/read_file.h"
+#include "vit/base/untrusted_json.h"
 
 namespace session {
 namespace {
@@ -22,11 +23,10 @@ std::vector<std::string> names(const nlohmann::json& entry, const char* key) {
 }  // namespace
 
 std::vector<KnownModel> read_known_models(const std::string& path) {
-    std::ifstream in(path);
-    if (!in) throw vit::Error(path + ": cannot be read");
+    // A list of a few dozen models: 1 MiB is far beyond it.
+    const nlohmann::json doc = vit::parse_untrusted_json(vit::read_whole_file(path, 1 << 20, "the known models list"), path);
     std::vector<KnownModel> out;
     try {
-        const nlohmann::json doc = nlohmann::json::parse(in);
         for (const nlohmann::json& e : doc.at("models")) {
             KnownModel m;
             m.name = e.at("name").get<std::string>();

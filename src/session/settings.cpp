@@ -14,6 +14,7 @@
 #include "vit/base/atomic_file.h"
 #include "vit/base/error.h"
 #include "vit/base/read_file.h"
+#include "vit/base/untrusted_json.h"
 
 namespace session {
 namespace {
@@ -100,9 +101,15 @@ Settings load_settings(const std::string& path, std::string& warning) {
         warning = std::string(e.what()) + "; using default settings";
         return s;
     }
-    json j = json::parse(text, nullptr, false);
-    if (j.is_discarded() || !j.is_object()) {
-        warning = path + " is not valid JSON; using default settings";
+    json j;
+    try {
+        j = vit::parse_untrusted_json(text, path);
+    } catch (const vit::Error& e) {
+        warning = std::string(e.what()) + "; using default settings";
+        return s;
+    }
+    if (!j.is_object()) {
+        warning = path + " is not a JSON object; using default settings";
         return s;
     }
     std::vector<std::string> ignored;

@@ -57,8 +57,10 @@ void status_bar(const Frame& f, float height) {
             const std::string name = s.loaded.model ? s.loaded.model->config.name : "";
             const std::string model = name.empty() ? std::filesystem::path(s.loaded.model_dir).filename().string() : name;
             pieces.push_back({bounded(model), ImGui::GetStyleColorVec4(ImGuiCol_Text), 2});
-            pieces.push_back({format("%d layers × %d heads · %d tokens (%d×%d patches + %d)", s.layers(), s.heads(), t->tokens,
-                                     t->grid, t->grid, t->prefix),
+            // No weight shape shows how many heads split a layer: say when only config.json does.
+            const bool heads_checked = s.loaded.model && s.loaded.model->config.heads_checked;
+            pieces.push_back({format("%d layers × %d heads%s · %d tokens (%d×%d patches + %d)", s.layers(), s.heads(),
+                                     heads_checked ? "" : " (as config.json says)", t->tokens, t->grid, t->grid, t->prefix),
                               ImGui::GetStyleColorVec4(ImGuiCol_Text), 3});
             pieces.push_back({format("forward pass %.0f ms", 1000.0 * s.last_forward_seconds), ImGui::GetStyleColorVec4(ImGuiCol_Text), 1});
         } else {

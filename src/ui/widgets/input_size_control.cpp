@@ -40,7 +40,7 @@ std::vector<InputSizeChoice> input_size_choices(const session::AppState& s) {
         } else if (c.refusal.empty()) {
             const size_t need = vit::trace_bytes(*m, px, {});
             if (need > budget)
-                c.refusal = "its trace would take " + vit::gib(need) + ", over the memory budget of " + vit::gib(budget) +
+                c.refusal = "its trace would take " + vit::byte_size(need) + ", over the memory budget of " + vit::byte_size(budget) +
                             " (VITSCOPE_MEMORY_BUDGET raises it)";
         }
         out.push_back(std::move(c));

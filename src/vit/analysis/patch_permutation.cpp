@@ -97,8 +97,8 @@ RearrangedRuns run_rearranged(const Model& m, const Input& input, const PatchPer
     options.keep_attention = true;
     const size_t budget = options.memory_budget ? options.memory_budget : default_memory_budget();
     if (const size_t need = 3 * trace_bytes(m, input.size, options); need > budget)
-        throw Error("the what-if's three extra runs at " + std::to_string(input.size) + " px would take " + gib(need) +
-                    ", over the memory budget of " + gib(budget) +
+        throw Error("the what-if's three extra runs at " + std::to_string(input.size) + " px would take " + byte_size(need) +
+                    ", over the memory budget of " + byte_size(budget) +
                     " (use a smaller --size, or raise VITSCOPE_MEMORY_BUDGET)");
     RearrangedRuns r;
     r.input = permute_patches(input, m.patch, p);

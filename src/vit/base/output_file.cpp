@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <climits>
@@ -42,9 +43,9 @@ bool same_file(const fs::path& a, const fs::path& b) {
 void refuse_protected(const std::string& path, const OutputRules& rules) {
     std::error_code ec;
     if (!fs::exists(path, ec)) return;
-    for (const std::string& p : rules.protected_files)
-        if (!p.empty() && same_file(path, p))
-            throw Error(path + " is the photo being read (" + p + "); vitscope never writes over it, even with --force");
+    for (const OutputRules::Protected& p : rules.protected_files)
+        if (!p.path.empty() && same_file(path, p.path))
+            throw Error(path + " is " + p.what + " (" + p.path + "); vitscope never writes over it, even with --force");
     // The folder the name is in, and the one it leads to (a link in the model folder, or to it).
     const fs::path named_in = fs::absolute(path, ec).parent_path();
     const fs::path real_in = fs::weakly_canonical(path, ec).parent_path();
@@ -81,9 +82,29 @@ void move_into_place(const std::string& temp, const std::string& path, const Out
         if (::rename(temp.c_str(), path.c_str()) != 0) err = errno;
     } else {
         err = rename_no_replace(temp, path, folder);
+        // A folder is never replaced, even with force: only a file's loser is told to pass --force.
+        if ((err == EEXIST || err == ENOTEMPTY) && folder)
+            throw Error(path + " appeared while the output was being written; vitscope never replaces a folder "
+                               "(nothing was written): choose a new name");
         if (err == EEXIST || err == ENOTEMPTY) throw OutputExists(path);
     }
     if (err) cannot(path, errno_text(err));
+}
+
+// The path as the file system will see it: absolute, through the links and
+// `..` of what exists already, without a trailing slash.
+fs::path resolved(const std::string& path) {
+    std::error_code ec;
+    fs::path p = fs::weakly_canonical(fs::absolute(path), ec);
+    if (ec) p = fs::absolute(path).lexically_normal();
+    if (p.filename().empty()) p = p.parent_path();
+    return p;
+}
+
+// Whether inner is a path below outer.
+bool lies_inside(const fs::path& inner, const fs::path& outer) {
+    const auto [o, i] = std::mismatch(outer.begin(), outer.end(), inner.begin(), inner.end());
+    return o == outer.end() && i != inner.end();
 }
 
 }  // namespace
@@ -224,6 +245,15 @@ void OutputFolder::write(const std::string& name, std::string_view bytes) {
 void OutputFolder::commit() {
     move_into_place(temp_, path_, rules_, true);
     committed_ = true;
+}
+
+void check_apart(const std::string& a_flag, const std::string& a, const std::string& b_flag, const std::string& b) {
+    if (a.empty() || b.empty()) return;
+    const fs::path pa = resolved(a), pb = resolved(b);
+    const auto refuse = [](const std::string& why) { throw Error(why + "; give each output a place of its own"); };
+    if (pa == pb) refuse(a_flag + " " + a + " and " + b_flag + " " + b + " are the same path");
+    if (lies_inside(pa, pb)) refuse(a_flag + " " + a + " lies inside " + b_flag + " " + b);
+    if (lies_inside(pb, pa)) refuse(b_flag + " " + b + " lies inside " + a_flag + " " + a);
 }
 
 void write_output(const std::string& path, std::string_view bytes, const OutputRules& rules) {

@@ -22,7 +22,11 @@ namespace vit {
 
 struct OutputRules {
     bool force = false;                          // an existing file may be replaced
-    std::vector<std::string> protected_files;    // never written over (the photos)
+    struct Protected {
+        std::string path;
+        std::string what;                        // for the refusal: "the photo being read", "the tour being read"
+    };
+    std::vector<Protected> protected_files;      // never written over (the photos, the tour)
     std::vector<std::string> protected_folders;  // no file directly inside is written over (the model)
 };
 
@@ -83,6 +87,11 @@ private:
     int slot_ = -1;
     bool committed_ = false;
 };
+
+// Refuses two outputs of one run that are the same path or one inside the
+// other (`-o k.gif --frames k.gif`), before any work: the second would fail
+// once the first was written, or write into it. The flags name them.
+void check_apart(const std::string& a_flag, const std::string& a, const std::string& b_flag, const std::string& b);
 
 // check_output, then the whole file through an OutputTemp.
 void write_output(const std::string& path, std::string_view bytes, const OutputRules& rules);

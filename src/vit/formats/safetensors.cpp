@@ -22,6 +22,7 @@
 
 #include "vit/base/error.h"
 #include "vit/base/shape_string.h"
+#include "vit/base/untrusted_json.h"
 
 static_assert(std::endian::native == std::endian::little,
               "safetensors data is little-endian and is read in place");
@@ -37,13 +38,6 @@ constexpr uint64_t kMaxHeaderBytes = 100ull * 1000 * 1000;
 
 [[noreturn]] void fail(const std::string& path, const std::string& what) {
     throw Error(path + ": " + what);
-}
-
-// Library messages (nlohmann, strerror) are quoted inside ours; keep them on one line.
-std::string one_line(std::string s) {
-    std::replace(s.begin(), s.end(), '\n', ' ');
-    std::replace(s.begin(), s.end(), '\r', ' ');
-    return s;
 }
 
 size_t dtype_size(DType d) { return d == DType::F32 ? 4 : 2; }
@@ -80,7 +74,7 @@ struct Entry {
 // Validates one header entry and fills `info` (data pointer relative to the data section).
 TensorInfo parse_entry(const std::string& path, const std::string& name, const json& j,
                        uint64_t data_size, Entry& range) {
-    const std::string where = "tensor '" + name + "'";
+    const std::string where = "tensor '" + quote_for_error(name) + "'";
     if (!j.is_object()) fail(path, where + " header entry is not a JSON object");
     if (!j.contains("dtype") || !j["dtype"].is_string()) fail(path, where + " has no dtype string");
     if (!j.contains("shape") || !j["shape"].is_array()) fail(path, where + " has no shape array");
@@ -90,12 +84,12 @@ TensorInfo parse_entry(const std::string& path, const std::string& name, const j
     TensorInfo info{};
     const std::string dtype = j["dtype"].get<std::string>();
     if (!parse_dtype(dtype, info.dtype))
-        fail(path, where + " has dtype " + dtype + "; only F32, F16 and BF16 are supported");
+        fail(path, where + " has dtype " + quote_for_error(dtype) + "; only F32, F16 and BF16 are supported");
 
     uint64_t numel = 1;
     for (const json& d : j["shape"]) {
         uint64_t n = 0;
-        if (!as_u64(d, n)) fail(path, where + " has a shape entry that is not a non-negative integer: " + d.dump());
+        if (!as_u64(d, n)) fail(path, where + " has a shape entry that is not a non-negative integer: " + quote_for_error(d));
         if (n > static_cast<uint64_t>(std::numeric_limits<int64_t>::max()))
             fail(path, where + " has an impossibly large dimension " + std::to_string(n));
         if (n != 0 && numel > std::numeric_limits<uint64_t>::max() / 8 / n)
@@ -212,12 +206,8 @@ SafeTensors::SafeTensors(const std::string& path) : path_(path) {
                            std::to_string(file_size) + " bytes)");
         if (header_len == 0) fail(path, "header length is 0 (empty header)");
 
-        json header;
-        try {
-            header = json::parse(bytes + 8, bytes + 8 + header_len);
-        } catch (const json::exception& e) {
-            fail(path, "header is not valid JSON (" + one_line(e.what()) + ")");
-        }
+        const json header = parse_untrusted_json(
+            std::string_view(reinterpret_cast<const char*>(bytes) + 8, header_len), path + ": header");
         if (!header.is_object()) fail(path, "header is not a JSON object");
 
         const uint64_t data_start = 8 + header_len;
@@ -227,7 +217,8 @@ SafeTensors::SafeTensors(const std::string& path) : path_(path) {
             if (name == "__metadata__") {
                 if (!value.is_object()) fail(path, "__metadata__ is not a JSON object");
                 // The format says string -> string; other values are kept as their JSON text.
-                for (const auto& [k, v] : value.items()) metadata_[k] = v.is_string() ? v.get<std::string>() : v.dump();
+                for (const auto& [k, v] : value.items())
+                    metadata_[k] = v.is_string() ? v.get<std::string>() : v.dump(-1, ' ', false, json::error_handler_t::replace);
                 continue;
             }
             Entry range;

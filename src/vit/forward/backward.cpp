@@ -131,8 +131,8 @@ Gradients class_gradients(const Model& m, const Trace& t, int target_class) {
         t.layers[0].x_in.size() == 0)
         throw Error("the backward pass needs a trace run with its token states kept");
     if (const size_t need = gradient_bytes(t), budget = default_memory_budget(); need > budget)
-        throw Error("the gradients at " + std::to_string(t.tokens) + " tokens would take " + gib(need) +
-                    ", over the memory budget of " + gib(budget));
+        throw Error("the gradients at " + std::to_string(t.tokens) + " tokens would take " + byte_size(need) +
+                    ", over the memory budget of " + byte_size(budget));
     const auto start = std::chrono::steady_clock::now();
     Gradients g;
     g.target_class = target_class;

@@ -96,6 +96,21 @@ void keep_large_blocks_in_the_heap() {
     }();
 }
 
+// A number past float32's range (weights near 3e38 are still finite) turns
+// every later number into NaN, and a result of NaN must never be shown as one:
+// the first stage where it happens stops the run and is named.
+void require_finite(const Mat& values, size_t layer, const char* what) {
+    if (!values.allFinite())
+        throw Error("layer " + std::to_string(layer) + ": " + what +
+                    " are not finite (they overflow float32: the model's weights or the input are too large)");
+}
+
+void require_finite_input(const Input& input) {
+    for (float x : input.chw)
+        if (!std::isfinite(x))
+            throw Error("the preprocessed input is not finite (the preprocessing's mean, std or rescale factor are too large)");
+}
+
 }  // namespace
 
 size_t trace_bytes(const Model& m, int input_size, const TraceOptions& opt) {
@@ -114,8 +129,8 @@ void check_input_size(const Model& m, int input_size, const TraceOptions& opt) {
                     std::to_string(m.patch));
     const size_t budget = opt.memory_budget ? opt.memory_budget : default_memory_budget();
     if (const size_t need = trace_bytes(m, input_size, opt); need > budget)
-        throw Error("the trace at " + std::to_string(input_size) + " px would take " + gib(need) +
-                    ", over the memory budget of " + gib(budget) +
+        throw Error("the trace at " + std::to_string(input_size) + " px would take " + byte_size(need) +
+                    ", over the memory budget of " + byte_size(budget) +
                     " (use a smaller --size, or raise VITSCOPE_MEMORY_BUDGET)");
 }
 
@@ -132,6 +147,7 @@ Trace forward(const Model& m, const Input& input, const TraceOptions& opt, Trace
         throw Error("no head " + std::to_string(opt.ablate_head) + " in layer " + std::to_string(opt.ablate_layer) +
                     " to remove (" + std::to_string(m.blocks.size()) + " layers of " + std::to_string(m.heads) +
                     " heads)");
+    require_finite_input(input);
     keep_large_blocks_in_the_heap();
     const auto start = std::chrono::steady_clock::now();
     Trace t = std::move(storage);
@@ -159,7 +175,11 @@ Trace forward(const Model& m, const Input& input, const TraceOptions& opt, Trace
         x_in.resize(opt.keep_states ? x.rows() : 0, opt.keep_states ? x.cols() : 0);
         if (opt.keep_states) copy_to_trace(x, 0, 0, static_cast<int>(x.rows()), x_in);
         timed(t.linear_seconds, [&] { linear(h, {{&b.q, &q}, {&b.k, &k}, {&b.v, &v}}); });
+        require_finite(q, l, "its queries");
+        require_finite(k, l, "its keys");
+        require_finite(v, l, "its values");
         timed(t.attention_seconds, [&] { attention(q, k, v, m.heads, m.head_dim, opt, t.layers[l], context); });
+        require_finite(context, l, "its attention outputs (the scores overflow)");
         if (static_cast<int>(l) == opt.ablate_layer)  // the what-if: this head's output removed
             context.middleCols(static_cast<Eigen::Index>(opt.ablate_head) * m.head_dim, m.head_dim).setZero();
         timed(t.linear_seconds, [&] { linear(context, b.proj, branch); });
@@ -168,6 +188,7 @@ Trace forward(const Model& m, const Input& input, const TraceOptions& opt, Trace
             linear_gelu(h, b.fc1, m.config.gelu_tanh, hidden);
             linear(hidden, b.fc2, branch);
         });
+        require_finite(branch, l, "its MLP outputs");
         previous = &b;
     }
     if (previous)
@@ -178,7 +199,10 @@ Trace forward(const Model& m, const Input& input, const TraceOptions& opt, Trace
         t.last_block_out = x;
     else
         t.last_block_out.resize(0, 0);
+    if (!t.final_tokens.allFinite()) throw Error("the final tokens are not finite (they overflow float32)");
     t.logits = classifier_logits(m, t.final_tokens);
+    if (!t.logits.allFinite())
+        throw Error("the logits are not finite (they overflow float32: the classifier's weights are too large)");
     t.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return t;
 }

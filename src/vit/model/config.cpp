@@ -31,12 +31,16 @@
 
 #include "vit/base/error.h"
 #include "vit/base/read_file.h"
+#include "vit/base/untrusted_json.h"
 #include "vit/model/config.h"
 
 namespace vit {
 namespace {
 
 using json = nlohmann::json;
+
+// The heads split one matrix, so no weight shape can confirm their number.
+constexpr const char* kHeadsUnchecked = "config.json alone (the weights cannot show it): ";
 
 // Reads fields of one JSON document, prefixing every error with the file name.
 struct Doc {
@@ -57,25 +61,25 @@ struct Doc {
             const double d = v.get<double>();
             if (d == std::floor(d) && std::abs(d) <= 1e9) return static_cast<int>(d);
         }
-        fail("'" + key + "' must be an integer (at most 1e9 in size), not " + v.dump());
+        fail("'" + key + "' must be an integer (at most 1e9 in size), not " + quote_for_error(v));
     }
     float get_float(const json& v, const std::string& key) const {
-        if (!v.is_number()) fail("'" + key + "' must be a number, not " + v.dump());
+        if (!v.is_number()) fail("'" + key + "' must be a number, not " + quote_for_error(v));
         return v.get<float>();
     }
     // A positive ratio as Python reads it (a double): int(hidden * ratio) must truncate as it does there.
     double get_ratio(const json& v, const std::string& key) const {
-        if (!v.is_number()) fail("'" + key + "' must be a number, not " + v.dump());
+        if (!v.is_number()) fail("'" + key + "' must be a number, not " + quote_for_error(v));
         const double r = v.get<double>();
-        if (!(r > 0) || r > 1e6) fail("'" + key + "' must be positive (at most 1e6), not " + v.dump());
+        if (!(r > 0) || r > 1e6) fail("'" + key + "' must be positive (at most 1e6), not " + quote_for_error(v));
         return r;
     }
     std::string get_string(const json& v, const std::string& key) const {
-        if (!v.is_string()) fail("'" + key + "' must be a string, not " + v.dump());
+        if (!v.is_string()) fail("'" + key + "' must be a string, not " + quote_for_error(v));
         return v.get<std::string>();
     }
     bool get_bool(const json& v, const std::string& key) const {
-        if (!v.is_boolean()) fail("'" + key + "' must be true or false, not " + v.dump());
+        if (!v.is_boolean()) fail("'" + key + "' must be true or false, not " + quote_for_error(v));
         return v.get<bool>();
     }
     // A class name is drawn on screen and in figures: one that long is no name.
@@ -97,30 +101,36 @@ struct Doc {
         if (h != w) fail("'" + key + "' is " + std::to_string(h) + "x" + std::to_string(w) + "; only square inputs are supported");
         return positive(h, key);
     }
-    // Three channel values, or one value for all three.
+    // Three channel values, or one value for all three, each within ±1000: a
+    // mean of 1e308 would make the preprocessed input infinite and every number
+    // after it NaN. (Means on the 0..255 scale stay well inside.)
     std::array<float, 3> rgb(const json& v, const std::string& key) const {
-        if (v.is_number()) { const float x = get_float(v, key); return {x, x, x}; }
-        if (!v.is_array() || v.size() != 3) fail("'" + key + "' must list 3 channel values, not " + v.dump());
-        return {get_float(v[0], key), get_float(v[1], key), get_float(v[2], key)};
+        auto channel = [&](const json& x) {
+            if (!x.is_number()) fail("'" + key + "' must be a number, not " + quote_for_error(x));
+            const double value = x.get<double>();
+            if (!(std::abs(value) <= 1000))
+                fail("'" + key + "' holds " + quote_for_error(x) + ", outside -1000..1000 (it would make the input " +
+                     (std::isfinite(static_cast<float>(value)) ? "meaningless)" : "infinite)"));
+            return static_cast<float>(value);
+        };
+        if (v.is_number()) { const float x = channel(v); return {x, x, x}; }
+        if (!v.is_array() || v.size() != 3) fail("'" + key + "' must list 3 channel values, not " + quote_for_error(v));
+        return {channel(v[0]), channel(v[1]), channel(v[2])};
     }
 };
 
 Doc parse_doc(const std::string& file, const std::string& text) {
-    Doc d{file, {}};
-    try {
-        d.j = json::parse(text);
-    } catch (const json::exception& e) {
-        std::string why = e.what();
-        for (char& c : why) if (c == '\n' || c == '\r') c = ' ';
-        d.fail("invalid JSON (" + why + ")");
-    }
+    Doc d{file, parse_untrusted_json(text, file)};
     if (!d.j.is_object()) d.fail("top level is not a JSON object");
     return d;
 }
 
 void check_preprocess(const Doc& d, const PreprocessConfig& p) {
     const bool normalises = !p.hf || p.hf->do_normalize;
-    for (float s : p.std) if (normalises && !(s > 0)) d.fail("std must be positive in every channel");
+    // Dividing by a std below 0.001 turns a pixel's 0..1 into thousands: no model was trained on that.
+    for (float s : p.std)
+        if (normalises && !(s >= 1e-3f))
+            d.fail("std must be at least 0.001 in every channel, not " + quote_for_error(json(s)));
     if (!(p.crop_pct > 0 && p.crop_pct <= 1)) d.fail("crop_pct must be in (0, 1], not " + std::to_string(p.crop_pct));
     // The resize before the crop is input_size / crop_pct: a tiny crop_pct asks for a photo of millions of pixels a side.
     constexpr double kMaxResizeSide = 16384;
@@ -157,7 +167,7 @@ NameSizes sizes_from_name(const std::string& name) {
         const bool digits = !p.empty() && p.find_first_not_of("0123456789") == std::string::npos;
         if (p.rfind("patch", 0) == 0 && p.size() > 5 && p.find_first_not_of("0123456789", 5) == std::string::npos) {
             // More than 4 digits is no patch size (and would overflow stoi).
-            if (p.size() > 9) throw Error("the architecture name '" + name + "' has an impossible patch size");
+            if (p.size() > 9) throw Error("the architecture name '" + quote_for_error(name) + "' has an impossible patch size");
             s.patch = std::stoi(p.substr(5));
             after_patch = true;
         } else if (p.size() > 3 && p.size() <= 6 && p.rfind("reg", 0) == 0 &&
@@ -186,6 +196,8 @@ void read_timm(const Doc& d, ModelConfig& c) {
     const NameSizes named = sizes_from_name(c.name);
     c.dim = named.dim;
     c.heads = named.heads;
+    if (named.heads > 0) c.heads_from = "the architecture name " + quote_for_error(c.name);
+    c.heads_checked = named.heads > 0;
     if (named.patch) c.patch_size = named.patch;
     if (named.image) c.image_size = named.image;
     if (named.registers >= 0 || named.dinov2) {
@@ -202,7 +214,7 @@ void read_timm(const Doc& d, ModelConfig& c) {
     if (const json* gp = d.find(d.j, "global_pool")) {
         const std::string pool = d.get_string(*gp, "global_pool");
         if (!pool.empty() && pool != "token")
-            d.fail("global_pool '" + pool + "' is not supported (only the CLS token, 'token')");
+            d.fail("global_pool '" + quote_for_error(pool) + "' is not supported (only the CLS token, 'token')");
     }
 
     if (const json* args = d.find(d.j, "model_args")) {
@@ -211,6 +223,7 @@ void read_timm(const Doc& d, ModelConfig& c) {
         if (const json* v = d.find(*args, "depth")) c.depth = d.positive(d.get_int(*v, "depth"), "depth");
         if (const json* v = d.find(*args, "num_heads")) {
             c.heads = d.positive(d.get_int(*v, "num_heads"), "num_heads");
+            if (named.heads == 0) c.heads_from = kHeadsUnchecked + std::string("model_args.num_heads");
             // Shapes cannot show a wrong head count (the heads split one matrix): the name can.
             if (named.heads > 0 && c.heads != named.heads)
                 d.fail("'num_heads' " + std::to_string(c.heads) + " contradicts the architecture " + c.name + " (" +
@@ -237,7 +250,7 @@ void read_timm(const Doc& d, ModelConfig& c) {
         if (const json* v = d.find(*cfg, "input_size")) {
             // timm writes [channels, height, width]: three channels of RGB.
             if (v->is_array() && (v->size() != 3 || !(*v)[0].is_number_integer() || (*v)[0].get<int64_t>() != 3))
-                d.fail("'input_size' must be [3, height, width], not " + v->dump());
+                d.fail("'input_size' must be [3, height, width], not " + quote_for_error(*v));
             p.input_size = d.square_size(*v, "input_size");
             c.image_size = p.input_size;
         } else {
@@ -247,13 +260,13 @@ void read_timm(const Doc& d, ModelConfig& c) {
         if (const json* v = d.find(*cfg, "interpolation")) {
             p.interpolation = d.get_string(*v, "interpolation");
             if (p.interpolation != "bicubic" && p.interpolation != "bilinear")
-                d.fail("interpolation '" + p.interpolation + "' is not supported (bicubic or bilinear)");
+                d.fail("interpolation '" + quote_for_error(p.interpolation) + "' is not supported (bicubic or bilinear)");
         }
-        if (const json* v = d.find(*cfg, "mean")) p.mean = d.rgb(*v, "mean");
-        if (const json* v = d.find(*cfg, "std")) p.std = d.rgb(*v, "std");
+        if (const json* v = d.find(*cfg, "mean")) p.mean = d.rgb(*v, "pretrained_cfg.mean");
+        if (const json* v = d.find(*cfg, "std")) p.std = d.rgb(*v, "pretrained_cfg.std");
         if (const json* v = d.find(*cfg, "crop_mode")) {
             const std::string mode = d.get_string(*v, "crop_mode");
-            if (mode != "center") d.fail("crop_mode '" + mode + "' is not supported (only 'center')");
+            if (mode != "center") d.fail("crop_mode '" + quote_for_error(mode) + "' is not supported (only 'center')");
         }
     } else {
         c.pre.input_size = c.image_size;
@@ -309,7 +322,7 @@ std::optional<Processor> processor_named(const Doc& d) {
             const std::string family = base.substr(0, base.size() - std::string("ImageProcessor").size());
             if (name == base || name == base + "Fast" || name == family + "FeatureExtractor") return p;
         }
-        d.fail(std::string(key) + " '" + name +
+        d.fail(std::string(key) + " '" + quote_for_error(name) +
                "' is not supported (ViTImageProcessor, DeiTImageProcessor or BitImageProcessor)");
     }
     return std::nullopt;
@@ -356,7 +369,7 @@ void read_size(const Doc& d, const json& v, const std::string& key, bool int_is_
         w = one(v["width"]);
     } else {
         d.fail("'" + key + "' must be an integer, [height, width], {\"height\", \"width\"} or {\"shortest_edge\"}, not " +
-               v.dump());
+               quote_for_error(v));
     }
 }
 
@@ -382,10 +395,11 @@ void read_hf_preprocessor(const Doc& d, Processor p, PreprocessConfig& pre) {
     if (const json* v = d.find(d.j, "resample")) pre.interpolation = interpolation_from_pil(d, d.get_int(*v, "resample"));
     if (const json* v = d.find(d.j, "do_rescale")) hf.do_rescale = d.get_bool(*v, "do_rescale");
     if (const json* v = d.find(d.j, "rescale_factor")) {
-        if (!v->is_number()) d.fail("'rescale_factor' must be a number, not " + v->dump());
+        if (!v->is_number()) d.fail("'rescale_factor' must be a number, not " + quote_for_error(*v));
         hf.rescale_factor = v->get<double>();
-        if (!(hf.rescale_factor > 0) || !std::isfinite(hf.rescale_factor))
-            d.fail("'rescale_factor' must be positive, not " + v->dump());
+        // Pixels are 0..255 before it: a factor over 10 gives inputs no model was trained on (1e300 gives infinities).
+        if (!(hf.rescale_factor > 0 && hf.rescale_factor <= 10))
+            d.fail("'rescale_factor' must be in (0, 10] (usually 1/255), not " + quote_for_error(*v));
     }
     if (const json* v = d.find(d.j, "do_normalize")) hf.do_normalize = d.get_bool(*v, "do_normalize");
     if (const json* v = d.find(d.j, "image_mean")) pre.mean = d.rgb(*v, "image_mean");
@@ -486,7 +500,10 @@ void read_hf(const Doc& d, ModelConfig& c) {
 
     if (const json* v = d.find(d.j, "hidden_size")) c.dim = d.positive(d.get_int(*v, "hidden_size"), "hidden_size");
     if (const json* v = d.find(d.j, "num_hidden_layers")) c.depth = d.positive(d.get_int(*v, "num_hidden_layers"), "num_hidden_layers");
-    if (const json* v = d.find(d.j, "num_attention_heads")) c.heads = d.positive(d.get_int(*v, "num_attention_heads"), "num_attention_heads");
+    if (const json* v = d.find(d.j, "num_attention_heads")) {
+        c.heads = d.positive(d.get_int(*v, "num_attention_heads"), "num_attention_heads");
+        c.heads_from = kHeadsUnchecked + std::string("num_attention_heads");
+    }
     if (const json* v = d.find(d.j, "intermediate_size")) c.mlp_dim = d.positive(d.get_int(*v, "intermediate_size"), "intermediate_size");
     else if (const json* r = d.find(d.j, "mlp_ratio"); r && c.dim > 0)
         c.mlp_dim = static_cast<int>(c.dim * d.get_ratio(*r, "mlp_ratio"));  // Dinov2MLP: int(hidden_size * mlp_ratio)
@@ -499,7 +516,7 @@ void read_hf(const Doc& d, ModelConfig& c) {
     if (const json* v = d.find(d.j, "hidden_act")) {
         const std::string act = d.get_string(*v, "hidden_act");
         if (act == "gelu_pytorch_tanh" || act == "gelu_new" || act == "gelu_fast") c.gelu_tanh = true;
-        else if (act != "gelu") d.fail("hidden_act '" + act + "' is not supported (gelu, gelu_new, gelu_pytorch_tanh)");
+        else if (act != "gelu") d.fail("hidden_act '" + quote_for_error(act) + "' is not supported (gelu, gelu_new, gelu_pytorch_tanh)");
     }
     if (dinov2) read_hf_dinov2(d, c);
     else if (const json* v = d.find(d.j, "use_swiglu_ffn"); v && d.get_bool(*v, "use_swiglu_ffn"))

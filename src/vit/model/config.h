@@ -51,6 +51,8 @@ struct ModelConfig {
     int dim = 0;                 // 0 = not stated, taken from the weights
     int depth = 0;
     int heads = 0;
+    std::string heads_from;      // where the head count comes from, for `info` and the window: the weights cannot show it
+    bool heads_checked = false;  // confirmed by the architecture name, not only stated by config.json
     int mlp_dim = 0;
     int num_classes = -1;        // timm's num_classes; -1 = not stated
     float ln_eps = 1e-6f;
