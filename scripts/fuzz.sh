@@ -10,14 +10,14 @@
 # Add each such input to tests/data/regressions/<target>/ (regression_test.cpp
 # then checks it is refused with a vit::Error).
 # Environment: VITSCOPE_JOBS (build jobs, default 2), FUZZ_TARGETS (default
-# "safetensors config image torch_bin tour settings"), FUZZ_RSS_MB (default 2048), FUZZ_KEEP_GOING=1
+# "safetensors config image torch_bin tour settings lesson"), FUZZ_RSS_MB (default 2048), FUZZ_KEEP_GOING=1
 # (triage: fuzz on past crashes in libFuzzer's fork mode, collecting every
 # crashing input in build-fuzz/artifacts/; still exits non-zero if any); CI
 # (set: any compiler warning fails the build).
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 seconds=${1:-60}
-targets=(${FUZZ_TARGETS:-safetensors config image torch_bin tour settings})
+targets=(${FUZZ_TARGETS:-safetensors config image torch_bin tour settings lesson})
 jobs=${VITSCOPE_JOBS:-2}
 rss_mb=${FUZZ_RSS_MB:-2048}
 

@@ -162,6 +162,11 @@ Gradients class_gradients(const Model& m, const Trace& t, int target_class) {
     for (int l = layers - 1; l >= 0; --l) {
         d_x = block_backward(m, m.blocks[l], to_double(t.layers[l].x_in), d_x, g.attn[l]);
         g.x_in[l] = d_x.cast<float>();
+        // Gradients in double can still exceed float32 once stored: a map of NaN must never be drawn as one.
+        bool finite = g.x_in[l].allFinite();
+        for (const Mat& a : g.attn[l]) finite = finite && a.allFinite();
+        if (!finite)
+            throw Error("layer " + std::to_string(l) + ": the gradients are not finite (they overflow float32)");
     }
     g.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return g;
