@@ -112,6 +112,23 @@ TEST_F(TextureStorage, ANewPhotoInTheSameTextureShowsAtTheSameSize) {
     }
 }
 
+// The photo layers keep at most 16 M pixels; a larger one (the photo panel
+// of a 12000 x 12000 window, issue 33) found no layer to reuse and crashed.
+// It is drawn, and smaller ones after it are kept as before.
+TEST_F(TextureStorage, APhotoLayerLargerThanTheLayersBudgetIsDrawn) {
+    gfx::PhotoTexture texture;
+    gfx::RenderTarget target;
+    const vit::Image grey = flat_photo(320, 240, 200);
+    texture.upload(grey);
+    for (const auto& [w, h] : {std::pair{6000, 4500}, {320, 240}, {5000, 5000}}) {
+        const gfx::RgbaImage shown = draw(renderer, target, texture, w, h);
+        ASSERT_EQ(shown.width, w);
+        ASSERT_EQ(shown.height, h);
+        EXPECT_NEAR(shown.at(w / 2, h / 2)[0], 200, 1) << w << " x " << h;
+        EXPECT_NEAR(shown.at(w - 2, h - 2)[1], 200, 1) << w << " x " << h;
+    }
+}
+
 TEST_F(TextureStorage, ASmallDrawingOfAPhotoHasNoDarkBorder) {
     // Mipmaps average the spare storage into the photo's last texels: it must
     // repeat the photo's edge, so a white photo stays white however small.

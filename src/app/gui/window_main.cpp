@@ -111,6 +111,17 @@ struct FrameStats {
     }
 };
 
+// The largest framebuffer, in pixels, this OpenGL draws whole: the window's
+// viewport, and the maps and photo layers, which render into textures as
+// large as their panels.
+std::pair<int, int> gl_framebuffer_limit() {
+    GLint texture = 0, renderbuffer = 0, viewport[2] = {0, 0};
+    glGetIntegerv(GL_MAX_TEXTURE_SIZE, &texture);
+    glGetIntegerv(GL_MAX_RENDERBUFFER_SIZE, &renderbuffer);
+    glGetIntegerv(GL_MAX_VIEWPORT_DIMS, viewport);
+    return {std::min({texture, renderbuffer, viewport[0]}), std::min({texture, renderbuffer, viewport[1]})};
+}
+
 class Window {
 public:
     Window(const CliArgs& args, const WindowOptions& opt);
@@ -118,6 +129,7 @@ public:
     int run();
 
 private:
+    void fit_gl_limits();
     void init_imgui();
     void load_fonts();
     void begin_frame();
@@ -223,6 +235,7 @@ Window::Window(const CliArgs& args, const WindowOptions& opt) : opt_(opt), scrip
         throw vit::Error("cannot open a window: " + (g_glfw_error.empty() ? "no OpenGL 3.3 context" : g_glfw_error));
     }
     glfwMakeContextCurrent(win_);
+    fit_gl_limits();
     // Scripted runs measure and finish as fast as they can; people get vsync.
     vsync_ = script_.finished() && opt_.frame_stats.empty();
     glfwSwapInterval(vsync_ ? 1 : 0);
@@ -265,6 +278,36 @@ Window::~Window() {
     ImGui::DestroyContext();
     glfwDestroyWindow(win_);
     glfwTerminate();
+}
+
+// The framebuffer GLFW gave, against what OpenGL draws: beyond it, a size
+// --window-size asked for is refused (one line, before any drawing) and a
+// remembered one shrunk; the window cannot be resized past it later.
+void Window::fit_gl_limits() {
+    const auto [max_w, max_h] = gl_framebuffer_limit();
+    int fw = 0, fh = 0, ww = 0, wh = 0;
+    glfwGetFramebufferSize(win_, &fw, &fh);
+    glfwGetWindowSize(win_, &ww, &wh);
+    // The limits in window coordinates (the framebuffer is denser on macOS and Wayland).
+    const int limit_w = fw > 0 ? static_cast<int>(static_cast<int64_t>(max_w) * ww / fw) : max_w;
+    const int limit_h = fh > 0 ? static_cast<int>(static_cast<int64_t>(max_h) * wh / fh) : max_h;
+    glfwSetWindowSizeLimits(win_, GLFW_DONT_CARE, GLFW_DONT_CARE, limit_w, limit_h);
+    if (fw <= max_w && fh <= max_h) return;
+    if (!opt_.width) {
+        glfwSetWindowSize(win_, std::min(ww, limit_w), std::min(wh, limit_h));
+        return;
+    }
+    const auto* renderer = reinterpret_cast<const char*>(glGetString(GL_RENDERER));
+    const std::string why = "--window-size " + std::to_string(opt_.width) + "x" + std::to_string(opt_.height) +
+                            ": a framebuffer of " + std::to_string(fw) + " x " + std::to_string(fh) +
+                            " pixels; this OpenGL (" + (renderer ? renderer : "unknown renderer") + ") draws at most " +
+                            std::to_string(max_w) + " x " + std::to_string(max_h) +
+                            " (GL_MAX_TEXTURE_SIZE, GL_MAX_VIEWPORT_DIMS): give at most " +
+                            std::to_string(limit_w) + "x" + std::to_string(limit_h);
+    glfwDestroyWindow(win_);
+    win_ = nullptr;
+    glfwTerminate();
+    throw vit::Error(why);
 }
 
 void Window::init_imgui() {

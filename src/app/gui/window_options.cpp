@@ -22,8 +22,11 @@ WindowOptions parse_window_options(const CliArgs& args) {
         const std::string v = args.get("--window-size");
         int w = 0, h = 0;
         char tail = 0;
-        if (std::sscanf(v.c_str(), "%dx%d%c", &w, &h, &tail) != 2 || w < 320 || h < 240 || w > 16384 || h > 16384)
-            throw vit::Error("--window-size expects WxH (e.g. 1920x1080, at least 320x240), got '" + v + "'");
+        // X11's largest window; what OpenGL can draw is checked once the window is there.
+        constexpr int kMaxSide = 32767;
+        if (std::sscanf(v.c_str(), "%dx%d%c", &w, &h, &tail) != 2 || w < 320 || h < 240 || w > kMaxSide || h > kMaxSide)
+            throw vit::Error("--window-size expects WxH (e.g. 1920x1080, from 320x240 to 32767x32767), got '" +
+                             v.substr(0, 80) + "'");
         o.width = w;
         o.height = h;
     }
