@@ -206,14 +206,55 @@ TEST(OutputFile, AFolderAppearsWholeOrNotAtAll) {
               std::string::npos);
 }
 
+// The loser is told what happened; never "pass --force" (issue 33): a folder
+// is not replaced even with force, and the window must not offer "Replace".
 TEST(OutputFile, TwoFoldersOnOneNameExactlyOneWins) {
+    for (const OutputRules& rules : {OutputRules{}, forced()}) {
+        ScratchDir dir("out");
+        {
+            vit::OutputFolder a(dir.file("slides"), rules), b(dir.file("slides"), rules);
+            a.write("step_01.png", "a");
+            b.write("step_01.png", "b");
+            a.commit();
+            try {
+                b.commit();
+                ADD_FAILURE() << "the second folder replaced the first";
+            } catch (const vit::OutputExists& e) {
+                ADD_FAILURE() << "a folder's loser is offered a replacement: " << e.what();
+            } catch (const vit::Error& e) {
+                const std::string why = e.what();
+                EXPECT_EQ(why.find("--force"), std::string::npos) << why;
+                EXPECT_NE(why.find(dir.file("slides") + " appeared while the output was being written"), std::string::npos) << why;
+                EXPECT_NE(why.find("never replaces a folder"), std::string::npos) << why;
+            }
+        }
+        EXPECT_EQ(read_text(dir.file("slides/step_01.png")), "a");
+        EXPECT_EQ(names_in(dir.str()), std::vector<std::string>{"slides"});
+    }
+}
+
+// Two outputs of one run (`sweep -o k.gif --frames k.gif`) on one path, or
+// one inside the other: refused, naming both, before anything is written.
+TEST(OutputFile, TwoOutputsOfOneRunMustLieApart) {
     ScratchDir dir("out");
-    vit::OutputFolder a(dir.file("slides"), {}), b(dir.file("slides"), {});
-    a.write("step_01.png", "a");
-    b.write("step_01.png", "b");
-    a.commit();
-    EXPECT_THROW(b.commit(), vit::OutputExists);
-    EXPECT_EQ(read_text(dir.file("slides/step_01.png")), "a");
+    fs::create_directories(dir.file("d"));
+    fs::create_directory_symlink(dir.file("d"), dir.file("link"));
+    const std::string gif = dir.file("d/k.gif");
+    auto apart = [](const std::string& a, const std::string& b) { return refusal([&] { vit::check_apart("-o", a, "--frames", b); }); };
+    EXPECT_EQ(apart(gif, gif), "-o " + gif + " and --frames " + gif + " are the same path; give each output a place of its own");
+    EXPECT_NE(apart(gif, dir.file("d/./k.gif/")).find("are the same path"), std::string::npos);
+    EXPECT_NE(apart(gif, dir.file("link/k.gif")).find("are the same path"), std::string::npos);   // through a link
+    EXPECT_NE(apart(gif, dir.file("d/x/../k.gif")).find("are the same path"), std::string::npos);
+    EXPECT_EQ(apart(gif, dir.file("d/k.gif/frames")), "--frames " + dir.file("d/k.gif/frames") + " lies inside -o " + gif +
+                                                          "; give each output a place of its own");
+    EXPECT_EQ(apart(dir.file("f/k.gif"), dir.file("f")), "-o " + dir.file("f/k.gif") + " lies inside --frames " +
+                                                              dir.file("f") + "; give each output a place of its own");
+    // Apart: no refusal, also for names that only begin alike.
+    EXPECT_EQ(apart(gif, dir.file("d/k.gif_frames")), "");
+    EXPECT_EQ(apart(gif, dir.file("d/k")), "");
+    EXPECT_EQ(apart(gif, ""), "");
+    EXPECT_EQ(names_in(dir.str()), (std::vector<std::string>{"d", "link"}));
+    EXPECT_TRUE(names_in(dir.file("d")).empty());
 }
 
 // A child process writes, then gets the signal mid-way: it dies of the signal

@@ -84,7 +84,9 @@ def main():
     rows = [
         ("-o not a .gif", ["--head", "2", "-o", os.path.join(TMP, "bad.png")], ".gif", os.path.join(TMP, "bad.png")),
         ("an existing OUT without --force", ["--head", "2", "-o", out], "exists", None),
-        ("--path not ROW,COL", ["--head", "2", "--path", "5;3", "-o", bad], "5", bad),
+        ("--path not ROW,COL (the message names --path)", ["--head", "2", "--path", "5;3", "-o", bad],
+         "--path expects ROW,COL;ROW,COL", bad),
+        ("--path beyond any grid", ["--head", "2", "--path", "5,3;999999,0", "-o", bad], "--path expects", bad),
         ("--path off the grid", ["--head", "2", "--path", "5,3;14,0", "-o", bad], "outside", bad),
         ("both --head and --mean-heads", ["--head", "2", "--mean-heads", "-o", bad], "--head", bad),
         ("--head out of range", ["--head", "3", "-o", bad], "--head", bad),
@@ -92,12 +94,36 @@ def main():
     ]
     for what, args, says, target in rows:
         r = vitscope("sweep", DOG, "--layer", "3", *args)
-        ok = r.returncode == 2 and r.stderr.count("\n") == 1 and says in r.stderr
+        ok = r.returncode == 2 and r.stderr.count("\n") == 1 and says in r.stderr and "--patch" not in r.stderr
         check(f"{what}: exit 2, one line naming it, nothing written",
               ok and (target is None or nothing_left(target, os.path.join(TMP, "none"))), r.stderr.strip())
     check("the refused runs left the earlier GIF and frames as they were",
           Image.open(out).n_frames == 3 and len(os.listdir(frames)) == 3)
+    colliding_outputs()
     return tally.finish()
+
+
+def colliding_outputs():
+    """-o and --frames on one path, or one inside the other (issue 33, item 9): it wrote the GIF, then
+    failed on the frames with "exists; pass --force" (also with --force). Refused before any work (the
+    photo is not even read: a missing one is not what is reported), naming both; --force is not offered."""
+    k = os.path.join(TMP, "k.gif")
+    missing = os.path.join(TMP, "no_such_photo.jpg")
+    cases = [
+        ("-o k.gif --frames k.gif", ["-o", k, "--frames", k], "are the same path", [k]),
+        ("the same with --force", ["-o", k, "--frames", k, "--force"], "are the same path", [k]),
+        ("--frames k.gif/ (a trailing slash)", ["-o", k, "--frames", k + "/"], "are the same path", [k]),
+        ("--frames inside -o", ["-o", k, "--frames", os.path.join(k, "frames")], "lies inside -o", [k]),
+        ("-o inside --frames", ["-o", os.path.join(TMP, "f", "k.gif"), "--frames", os.path.join(TMP, "f")],
+         "lies inside --frames", [os.path.join(TMP, "f")]),
+    ]
+    for what, args, says, targets in cases:
+        for photo in (DOG, missing):
+            r = vitscope("sweep", photo, "--layer", "3", "--head", "2", *args)
+            ok = (r.returncode == 2 and r.stderr.count("\n") == 1 and says in r.stderr and
+                  "--force" not in r.stderr and all(nothing_left(t) for t in targets))
+            check(f"{what}{' (photo missing)' if photo == missing else ''}: exit 2, one line, nothing written",
+                  ok and not any(n.startswith(".k.gif") for n in os.listdir(TMP)), r.stderr.strip())
 
 
 if __name__ == "__main__":

@@ -31,12 +31,19 @@ namespace {
 namespace fs = std::filesystem;
 
 // --path "5,3;5,4;6,4": the patches in order (checked against the grid later).
+// parse_patch's own message names --patch, so a bad piece is reported here.
 std::vector<std::pair<int, int>> parse_path(const std::string& text) {
     std::vector<std::pair<int, int>> out;
     size_t from = 0;
     while (from <= text.size()) {
         const size_t end = std::min(text.find(';', from), text.size());
-        out.push_back(parse_patch(text.substr(from, end - from)));
+        const std::string piece = text.substr(from, end - from);
+        try {
+            out.push_back(parse_patch(piece));
+        } catch (const vit::Error&) {
+            const std::string shown = piece.size() > 80 ? piece.substr(0, 80) + "..." : piece;
+            throw vit::Error("--path expects ROW,COL;ROW,COL;... (e.g. 5,3;5,4), each from 0 to 100000; got '" + shown + "'");
+        }
         from = end + 1;
     }
     return out;
@@ -50,7 +57,8 @@ fs::path frames_folder(const CliArgs& args) {
 }  // namespace
 
 int cmd_sweep(const CliArgs& args) {
-    // Everything that can be refused is, before any work.
+    // Everything that can be refused is, before any work; two outputs on one place first (--force would not help).
+    if (args.has("--frames")) vit::check_apart("-o", args.get("--output"), "--frames", args.get("--frames"));
     const std::string out = figure_output_path(args, gfx::is_webp_path(args.get("--output")) ? ".webp" : ".gif");
     const bool mean = args.flags.count("--mean-heads") != 0;
     if (mean == args.has("--head")) throw vit::Error("give exactly one of --head H or --mean-heads");

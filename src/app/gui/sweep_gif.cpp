@@ -42,6 +42,7 @@ std::vector<std::array<uint8_t, 3>> colorbar_samples(const gfx::Figure& fig, int
 SweepWritten write_sweep(const Sweep& sweep, const std::string& out, const vit::OutputRules& rules,
                          const fs::path& frames_dir) {
     vit::check_output(out, rules);  // before the drawing
+    if (!frames_dir.empty()) vit::check_apart("the sweep", out, "its frames", frames_dir.string());
     const vit::Trace& trace = *sweep.trace;
     std::vector<int> path = sweep.path;
     if (path.empty())
@@ -80,8 +81,15 @@ SweepWritten write_sweep(const Sweep& sweep, const std::string& out, const vit::
             frames->write(name, gfx::encode_png(fig.image.pixels.data(), fig.image.width, fig.image.height, fig.metadata));
         }
     }
-    animation->finish();
+    // Both or neither: the new frames folder first (never a replacement), taken back if the animation fails.
     if (frames) frames->commit();
+    try {
+        animation->finish();
+    } catch (...) {
+        std::error_code ec;
+        if (frames) fs::remove_all(frames_dir, ec);
+        throw;
+    }
     return {path.size(), style.value_max};
 }
 
