@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "session/lesson.h"
+#include "support/default_model.h"
 #include "support/scratch_dir.h"
 #include "support/synthetic_session.h"
 #include "vit/base/error.h"
@@ -104,6 +105,7 @@ TEST(Lesson, RelativePathsAreReadFromTheLessonsFolder) {
 
 TEST(Lesson, AnEmbeddedPhotoOpensWhereItsPathIsGone) {
     LessonFolder d;
+    std::filesystem::copy_file(vit::testing::asset("dog.jpg"), d.photo, std::filesystem::copy_options::overwrite_existing);
     const std::string path = d.dir.file("embedded.vitscope");
     std::ifstream in(d.photo, std::ios::binary);
     const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
@@ -118,6 +120,29 @@ TEST(Lesson, AnEmbeddedPhotoOpensWhereItsPathIsGone) {
     EXPECT_EQ(unpacked.rfind(cache.str(), 0), 0u) << unpacked;
     std::ifstream back(unpacked, std::ios::binary);
     EXPECT_EQ(std::string((std::istreambuf_iterator<char>(back)), std::istreambuf_iterator<char>()), bytes);
+    unsetenv("XDG_CACHE_HOME");
+}
+
+// Issue 33: embedded bytes that are not a photo (or one over the pixel limit)
+// are refused by name, and nothing is written to the cache folder.
+TEST(Lesson, EmbeddedBytesThatAreNoPhotoAreRefusedBeforeUnpacking) {
+    LessonFolder d;
+    ScratchDir cache("vitscope-cache");
+    setenv("XDG_CACHE_HOME", cache.str().c_str(), 1);
+    Lesson l = d.lesson();
+    l.photo = d.dir.file("gone/dog.jpg");
+    // A PNG header claiming 20000 x 20000 pixels: refused from the header.
+    std::string huge("\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0\x4e\x20\0\0\x4e\x20\x08\x02\0\0\0\0\0\0\0", 33);
+    for (const std::string& bytes : {std::string("not an image at all"), huge}) {
+        l.photo_embedded = bytes;
+        try {
+            session::unpack_embedded_photo(l);
+            ADD_FAILURE() << "unpacked bytes that are no photo";
+        } catch (const vit::Error& e) {
+            EXPECT_NE(std::string(e.what()).find("the photo embedded in the lesson (dog.jpg)"), std::string::npos) << e.what();
+        }
+    }
+    EXPECT_FALSE(std::filesystem::exists(cache.file("vitscope/lesson-photos")));
     unsetenv("XDG_CACHE_HOME");
 }
 

@@ -19,7 +19,7 @@
 #include "vit/base/error.h"
 #include "vit/base/read_file.h"
 #include "vit/formats/checkpoint.h"
-#include "vit/base/untrusted_json.h"
+#include "vit/image/image.h"
 
 namespace session {
 namespace {
@@ -116,7 +116,7 @@ public:
         const std::string v = text(key);
         for (const char* n : names)
             if (v == n) return v;
-        fail(std::string("\"") + key + "\" is \"" + vit::quote_for_error(v) + "\", not one vitscope knows");
+        fail(std::string("\"") + key + "\" is \"" + v + "\", not one vitscope knows");
     }
     Reader object(const char* key) const {
         const json& v = field(key);
@@ -194,7 +194,8 @@ std::string lesson_json(const Lesson& l, bool embed) {
 
 Lesson read_lesson(const std::string& path) {
     std::error_code ec;
-    const json j = vit::parse_untrusted_json(vit::read_whole_file(path, kMaxLessonBytes, "a lesson"), path);
+    const json j = json::parse(vit::read_whole_file(path, kMaxLessonBytes, "a lesson"), nullptr, false);
+    if (j.is_discarded()) throw vit::Error(path + ": not valid JSON");
     if (!j.is_object() || !j.contains("vitscope_lesson")) throw vit::Error(path + ": not a vitscope lesson");
     const Reader r(j, path);
     const json& version = j["vitscope_lesson"];
@@ -222,7 +223,7 @@ Lesson read_lesson(const std::string& path) {
     if (!visible.is_array()) r.fail("\"visible_heads\" is not a list");
     for (const json& h : visible) {
         if (!h.is_number_integer() || h.get<long long>() < 0 || h.get<long long>() > 1023)
-            r.fail("\"visible_heads\" holds " + vit::quote_for_error(h) + ", not a head");
+            r.fail("\"visible_heads\" holds " + h.dump() + ", not a head");
         l.visible_heads.push_back(h.get<int>());
     }
     l.map = r.one_of("map", {"head", "mean"}) == "mean" ? MapSource::MeanOfVisible : MapSource::Head;
@@ -268,6 +269,10 @@ void save_lesson(const std::string& path, const AppState& s, bool embed, const v
 std::string unpack_embedded_photo(const Lesson& l) {
     std::error_code ec;
     if (l.photo_embedded.empty() || fs::is_regular_file(l.photo, ec)) return l.photo;
+    const std::string name = fs::path(l.photo).filename().string();
+    // Decoded first: bytes that are not a photo vitscope reads never reach the cache folder.
+    vit::decode_image(reinterpret_cast<const uint8_t*>(l.photo_embedded.data()), l.photo_embedded.size(),
+                      "the photo embedded in the lesson (" + name + ")");
     fs::path dir;
     if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x) dir = fs::path(x) / "vitscope" / "lesson-photos";
     else if (const char* h = std::getenv("HOME"); h && *h) dir = fs::path(h) / ".cache" / "vitscope" / "lesson-photos";
@@ -278,7 +283,7 @@ std::string unpack_embedded_photo(const Lesson& l) {
     const size_t hash = std::hash<std::string>{}(l.photo_embedded);
     char tag[24];
     std::snprintf(tag, sizeof tag, "%016zx", hash);
-    const fs::path out = dir / (std::string(tag) + "-" + fs::path(l.photo).filename().string());
+    const fs::path out = dir / (std::string(tag) + "-" + name);
     if (!fs::is_regular_file(out, ec)) vit::write_file_atomic(out.string(), l.photo_embedded);
     return out.string();
 }

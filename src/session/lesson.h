@@ -61,7 +61,8 @@ Lesson read_lesson(const std::string& path);
 void save_lesson(const std::string& path, const AppState& s, bool embed, const vit::OutputRules& rules);
 
 // Where an embedded photo goes when its path is missing on this machine:
-// a file named after its bytes in the user's cache folder. Throws vit::Error.
+// a file named after its bytes in the user's cache folder. Throws vit::Error,
+// also when the bytes do not decode as a photo (nothing is written then).
 std::string unpack_embedded_photo(const Lesson& lesson);
 
 // After the lesson's model and photo have run: its selection, tab, page,

@@ -54,6 +54,7 @@ void ModelWorker::submit(const Request& request) {
             merged.drop_compare = true;
         }
         if (request.input_size >= 0) merged.input_size = request.input_size;
+        merged.whole = merged.whole || request.whole;
         pending_ = merged;
     }
     wake_.notify_all();
@@ -62,6 +63,14 @@ void ModelWorker::submit(const Request& request) {
 std::optional<ModelWorker::Result> ModelWorker::poll() {
     std::lock_guard lock(mutex_);
     std::optional<Result> r = std::move(done_);
+    done_.reset();
+    return r;
+}
+
+ModelWorker::Result ModelWorker::wait() {
+    std::unique_lock lock(mutex_);
+    idle_.wait(lock, [this] { return !running_ && !pending_ && done_; });
+    Result r = std::move(*done_);
     done_.reset();
     return r;
 }
@@ -100,6 +109,7 @@ void ModelWorker::loop() {
             done_ = std::move(result);
             running_ = false;
         }
+        idle_.notify_all();
         if (on_done_) on_done_();
     }
 }
@@ -118,6 +128,20 @@ void ModelWorker::run_into(Loaded& next, int input_size, const char*& step, cons
 }
 
 ModelWorker::Result ModelWorker::process(const Request& request) {
+    // A lesson opens whole or not at all: on any error, what was shown stays.
+    const Loaded current = current_, compared = compared_;
+    const int input_size = input_size_, compared_size = compared_size_;
+    Result r = process_parts(request);
+    if (request.whole && !r.error.empty()) {
+        current_ = current, compared_ = compared;
+        input_size_ = input_size, compared_size_ = compared_size;
+        r.loaded = current, r.compared = compared;
+        r.changed = r.compared_changed = false;
+    }
+    return r;
+}
+
+ModelWorker::Result ModelWorker::process_parts(const Request& request) {
     Result r;
     auto model = current_.model;
     auto image = current_.image;
@@ -153,7 +177,7 @@ ModelWorker::Result ModelWorker::process(const Request& request) {
         next.model_dir = model_dir;
         next.image = image;
         next.image_path = image_path;
-        if (model && image) {
+        if (model && image && !(request.whole && !errors.empty())) {  // a whole request that failed runs nothing
             const char* step = "";  // names the step that failed
             try {
                 // Refused before anything is allocated: not a multiple of the patch, or over the memory budget.
@@ -173,7 +197,7 @@ ModelWorker::Result ModelWorker::process(const Request& request) {
             r.changed = true;
         }
     }
-    r.compared_changed = process_compare(request, errors);
+    if (!(request.whole && !errors.empty())) r.compared_changed = process_compare(request, errors);
     r.loaded = current_;
     r.compared = compared_;
     for (const std::string& e : errors) r.error += (r.error.empty() ? "" : "; ") + e;

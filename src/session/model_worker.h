@@ -26,6 +26,7 @@ public:
         int input_size = -1;      // the model input's side in pixels; 0: the model's own; -1: keep
                                   // (a new model starts at its own size unless the request sets one)
         bool drop_compare = false;  // no second photo any more (a lesson saved without one)
+        bool whole = false;         // a lesson: every part loads and runs, or nothing changes
     };
     struct Result {
         Loaded loaded;            // the new set, or the previous one when nothing new succeeded
@@ -46,11 +47,16 @@ public:
     void submit(const Request& request);
     // The result of the last finished job, once.
     std::optional<Result> poll();
+    // Blocks until no job is queued or running, then returns the result as poll()
+    // would: the window opening a lesson given at start-up waits for it.
+    Result wait();
     WorkProgress progress() const;
 
 private:
     void loop();
     Result process(const Request& request);
+    // process() without the rollback of a whole request.
+    Result process_parts(const Request& request);
     // Runs the second photo again when it or the model changed; errors appended.
     bool process_compare(const Request& request, std::vector<std::string>& errors);
     void set_stage(const std::string& stage);
@@ -61,6 +67,7 @@ private:
     std::function<void()> on_done_;
     mutable std::mutex mutex_;
     std::condition_variable wake_;
+    std::condition_variable idle_;    // a job ended (wait())
     std::optional<Request> pending_;
     std::optional<Result> done_;
     bool running_ = false, stop_ = false;

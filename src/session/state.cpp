@@ -460,7 +460,7 @@ std::string state_json(const AppState& s) {
     j["download"] = {{"model", d.model},       {"file", d.file},         {"stage", d.stage},
                      {"done_mb", d.done_mb},   {"total_mb", d.total_mb}, {"seconds_left", d.seconds_left},
                      {"error", d.error}};
-    return j.dump(2);
+    return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace);  // a path that is not UTF-8 must not stop it
 }
 
 const char* prediction_phase_name(AppState::Prediction::Phase phase) {

@@ -3,6 +3,7 @@
 // the actions the panels, shortcuts, drops and the script emit, applied once
 // per frame after drawing.
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -139,6 +140,8 @@ private:
     void get_model(const std::string& name);
     void export_sweep(const std::string& path, bool replace);
     void open_lesson(session::Lesson lesson);
+    void open_startup_lesson(session::Lesson lesson, const std::string& path);
+    void take_result(session::ModelWorker::Result r);
     void open_tour_lesson();
     void redo_replacing();
     void ask_replace(const std::string& path, session::Action again);
@@ -157,6 +160,7 @@ private:
     session::AppState s_;
     // Need the GL context (and the worker, the event loop): made after the
     // window, released in ~Window before it goes.
+    std::atomic<bool> window_open_{false};   // the workers wake the event loop only once there is one
     std::unique_ptr<session::ModelWorker> worker_;
     std::unique_ptr<session::ExperimentRunner> experiments_;
     std::unique_ptr<session::ModelDownloader> downloader_;
@@ -210,6 +214,10 @@ Window::Window(const CliArgs& args, const WindowOptions& opt) : opt_(opt), scrip
     if (!args.positional.empty() && session::is_lesson_path(args.positional.front()))
         lesson = session::read_lesson(args.positional.front());
     const std::string model = lesson ? lesson->model : startup_model(args, settings_);
+    worker_ = std::make_unique<session::ModelWorker>([this] {
+        if (window_open_) glfwPostEmptyEvent();
+    });
+    if (lesson) open_startup_lesson(std::move(*lesson), args.positional.front());
     s_.models_dir = fs::path(model).parent_path().string();
     try {
         s_.get_model.known = session::read_known_models(known_models_file());
@@ -234,6 +242,7 @@ Window::Window(const CliArgs& args, const WindowOptions& opt) : opt_(opt), scrip
         glfwTerminate();
         throw vit::Error("cannot open a window: " + (g_glfw_error.empty() ? "no OpenGL 3.3 context" : g_glfw_error));
     }
+    window_open_ = true;
     glfwMakeContextCurrent(win_);
     fit_gl_limits();
     // Scripted runs measure and finish as fast as they can; people get vsync.
@@ -246,12 +255,10 @@ Window::Window(const CliArgs& args, const WindowOptions& opt) : opt_(opt), scrip
     gpu_ = std::make_unique<ui::GlCache>();
     if (!gpu_->error().empty()) s_.last_error = gpu_->error();
     view_ = std::make_unique<ui::MainView>();
-    worker_ = std::make_unique<session::ModelWorker>([] { glfwPostEmptyEvent(); });
     experiments_ = std::make_unique<session::ExperimentRunner>([] { glfwPostEmptyEvent(); });
     downloader_ = std::make_unique<session::ModelDownloader>([] { glfwPostEmptyEvent(); });
     analyses_ = std::make_unique<session::ExperimentRunner>([] { glfwPostEmptyEvent(); });
-    if (lesson) open_lesson(std::move(*lesson));
-    else worker_->submit({model, startup_image(args, settings_), "", -1});
+    if (!lesson) worker_->submit({model, startup_image(args, settings_), "", -1});
     gfx::warm_up_photo_textures();  // while the worker loads the model and the first photo
     open_tour_lesson();  // --tour whose first step starts from a lesson
     s_.work.busy = true;
@@ -259,11 +266,28 @@ Window::Window(const CliArgs& args, const WindowOptions& opt) : opt_(opt), scrip
 
 // A lesson read and checked: its model, photo (unpacked when embedded and
 // missing here) and second photo go to the worker; the rest waits for them.
+// The worker opens it whole or not at all: on any error the window stays as it was.
 void Window::open_lesson(session::Lesson lesson) {
     lesson.photo = session::unpack_embedded_photo(lesson);
-    worker_->submit({lesson.model, lesson.photo, lesson.compare_photo, lesson.input_size, lesson.compare_photo.empty()});
+    worker_->submit(
+        {lesson.model, lesson.photo, lesson.compare_photo, lesson.input_size, lesson.compare_photo.empty(), true});
     s_.work.busy = true;
     pending_lesson_ = std::move(lesson);
+}
+
+// The lesson given on the command line runs before any window opens, so a
+// photo that does not decode, an input size the model refuses or a second
+// photo that fails is one line and exit 2, not a window showing something else.
+void Window::open_startup_lesson(session::Lesson lesson, const std::string& path) {
+    session::ModelWorker::Result r;
+    try {
+        open_lesson(std::move(lesson));
+        r = worker_->wait();
+    } catch (const vit::Error& e) {
+        throw vit::Error(path + ": " + e.what());
+    }
+    if (!r.error.empty()) throw vit::Error(path + ": " + r.error);
+    take_result(std::move(r));
 }
 
 Window::~Window() {
@@ -355,22 +379,7 @@ void Window::update_title() {
 void Window::begin_frame() {
     // Progress before the result: if the job ended in between, poll() still sees it.
     const session::WorkProgress progress = worker_->progress();
-    if (auto r = worker_->poll()) {
-        if (r->changed) session::adopt(s_, std::move(r->loaded));
-        if (r->compared_changed) s_.compared = std::move(r->compared);
-        s_.last_error = r->error;
-        // The lesson's selection once its own photo and model are the ones shown; a failed run drops it.
-        if (pending_lesson_ && (!r->error.empty() || (s_.loaded.image_path == pending_lesson_->photo &&
-                                                      s_.loaded.model_dir == pending_lesson_->model))) {
-            if (r->error.empty()) session::apply_lesson(s_, *pending_lesson_);
-            // A tour step that starts from the lesson sets its own keys over it, if it is still on show.
-            if (r->error.empty() && lesson_tour_step_ == s_.tour.step) session::reapply_tour_step(s_);
-            pending_lesson_.reset();
-            lesson_tour_step_.reset();
-        }
-        if (r->error.empty()) s_.status = "Ready";
-        busy_frames_ = 3;
-    }
+    if (auto r = worker_->poll()) take_result(std::move(*r));
     s_.work = progress;
     s_.experiments = experiments_->view();
     question_figure_.step(s_, *experiments_);
@@ -385,6 +394,24 @@ void Window::begin_frame() {
         ImGui_ImplOpenGL3_CreateFontsTexture();
     }
     gpu_->sync(s_);
+}
+
+// What the worker's job brought: the new model, photos and trace, or one line of error.
+void Window::take_result(session::ModelWorker::Result r) {
+    if (r.changed) session::adopt(s_, std::move(r.loaded));
+    if (r.compared_changed) s_.compared = std::move(r.compared);
+    s_.last_error = r.error;
+    // The lesson's selection once its own photo and model are the ones shown; a failed run drops it.
+    if (pending_lesson_ && (!r.error.empty() || (s_.loaded.image_path == pending_lesson_->photo &&
+                                                 s_.loaded.model_dir == pending_lesson_->model))) {
+        if (r.error.empty()) session::apply_lesson(s_, *pending_lesson_);
+        // A tour step that starts from the lesson sets its own keys over it, if it is still on show.
+        if (r.error.empty() && lesson_tour_step_ == s_.tour.step) session::reapply_tour_step(s_);
+        pending_lesson_.reset();
+        lesson_tour_step_.reset();
+    }
+    if (r.error.empty()) s_.status = "Ready";
+    busy_frames_ = 3;
 }
 
 // A finished download opens its model as File > Open model does; a failed one leaves one line.
@@ -534,6 +561,7 @@ void Window::handle(const session::Action& a) {
         ask_replace(e.path, a);
     } catch (const std::exception& e) {
         s_.last_error = e.what();
+        script_.writer_failed(e.what());  // a script's save or export that failed ends it, exit 2
     }
 }
 
@@ -637,6 +665,7 @@ int Window::run() {
                 ask_replace(e.path, session::act::Screenshot{pending_screenshot_});
             } catch (const std::exception& e) {
                 s_.last_error = e.what();
+                script_.writer_failed(e.what());
             }
             pending_screenshot_.clear();
         }

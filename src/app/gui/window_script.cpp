@@ -175,9 +175,18 @@ bool ScriptRunner::wait_over(const session::AppState& s) {
     return true;
 }
 
+void ScriptRunner::writer_failed(const std::string& why) {
+    if (writer_ >= commands_.size() || !error_.empty()) return;
+    const ScriptCommand& c = commands_[writer_];
+    error_ = c.where + ": " + c.verb + ": " + why;
+    next_ = commands_.size();
+    writer_ = SIZE_MAX;
+}
+
 void ScriptRunner::step(const session::AppState& s, std::vector<session::Action>& out) {
     if (!wait_over(s) || next_ >= commands_.size()) return;
     const ScriptCommand& c = commands_[next_++];
+    writer_ = kWriters.count(c.verb) ? next_ - 1 : SIZE_MAX;
     try {
         const vit::Trace* t = s.trace();
         auto need_trace = [&] {

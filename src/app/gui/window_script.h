@@ -43,6 +43,7 @@
 //                             for it: the page's experiments may run first)
 //   quit
 #pragma once
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -72,12 +73,17 @@ public:
     bool waiting() const { return waiting_; }
     // The first command that failed (bad patch, timeout); empty while all went well.
     const std::string& error() const { return error_; }
+    // The window could not write the file the last command asked for (save-lesson,
+    // export, ...): that command failed, and the script stops there. Nothing when
+    // the last command writes nothing (the failure was someone else's).
+    void writer_failed(const std::string& why);
 
 private:
     bool wait_over(const session::AppState& s);
 
     std::vector<ScriptCommand> commands_;
     size_t next_ = 0;
+    size_t writer_ = SIZE_MAX;  // the index of the last command taken, when it writes a file
     bool waiting_ = false;      // for the model/worker
     int frames_left_ = 0;       // then for this many frames
     int wait_frames_ = 0;       // frames spent waiting, for the timeout
