@@ -11,7 +11,8 @@
 //    "style": {"colormap": "viridis", "normalization": "row-max", "opacity": 0.6,
 //              "fade": true, "bilinear": true, "grid": true},
 //    "temperature": 1.0}
-// Relative paths are read from the lesson file's folder. Every field is
+// Relative paths are read from the lesson file's folder; a path that is not
+// UTF-8 is written {"path_bytes": "<base64>"} (json_path.h). Every field is
 // required and checked: a lesson that opens must open exactly as saved.
 #pragma once
 #include <optional>
@@ -52,8 +53,9 @@ std::string lesson_json(const Lesson& lesson, bool embed);
 
 // Reads a lesson file. Throws vit::Error, one line naming the file and what is
 // wrong: not JSON, not a lesson, a newer version, a field missing or of the
-// wrong type or out of range, a missing photo (unless embedded), model folder
-// or comparison photo.
+// wrong type or out of range (as written), a photo (unless embedded) or
+// comparison photo that is missing or no regular file (named as what it is),
+// a model folder --model would refuse (vit::check_model_folder).
 Lesson read_lesson(const std::string& path);
 
 // Writes a lesson file whole or not at all, by the output rule (never over

@@ -31,6 +31,7 @@ std::string settings_path();
 // a bad edit never stops the window opening.
 Settings load_settings(const std::string& path, std::string& warning);
 // Written whole or not at all; throws vit::Error when the folder cannot be made or written.
+// A settings.json that is a symlink stays one: the file it names is replaced.
 void save_settings(const std::string& path, const Settings& settings);
 
 // The parts of the state that are remembered.

@@ -42,6 +42,8 @@
 //   export-question [PATH]    the Questions page shown, as its Export figure button (then waits
 //                             for it: the page's experiments may run first)
 //   quit
+// A writer (screenshot, export..., save-lesson...) whose file cannot be written
+// ends the script there: the window exits 2 with the line and the cause.
 #pragma once
 #include <cstdint>
 #include <string>
