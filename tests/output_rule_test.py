@@ -168,7 +168,8 @@ def tours():
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for _ in range(2)]
     results = [(p.wait(timeout=600), p.stderr.read()) for p in procs]
     check("two tour runs on one folder: exactly one succeeds, the other says it exists",
-          sorted(rc for rc, _ in results) == [0, 2] and any("exists" in e for _, e in results), results)
+          sorted(rc for rc, _ in results) == [0, 2] and any("exists" in e for _, e in results) and
+          not any("pass --force" in e for _, e in results), results)  # a folder is never replaced: --force not offered
     check("... the folder whole, nothing else left", listing(work) == ["slides"] and
           listing(out) == ["claims.csv", "index.html", "step_01.png", "step_02.png"], (listing(work), listing(out)))
 
@@ -278,7 +279,8 @@ def window_scripts():
                                 *settings], cwd=work, env=env, capture_output=True, text=True, timeout=300)
             errors = [l for l in r.stderr.splitlines() if l.startswith("vitscope: error:")]
             check(f"script `{verb} {os.path.basename(path)}`: exit 2, one line naming the script's line 2",
-                  r.returncode == 2 and len(errors) == 1 and f"{script}:2: {verb}:" in errors[0] and says in errors[0],
+                  r.returncode == 2 and len(errors) == 1 and f"{script}:2: {verb}:" in errors[0] and says in errors[0]
+                  and "pass --force" not in errors[0],  # a script's verbs have no --force: never offered
                   r.stderr[-600:])
             if n == 0:
                 check("a settings.json that is a FIFO: the window opened anyway and said so",

@@ -97,6 +97,8 @@ std::string output_refused(const ScriptCommand& c, const session::AppState& s) {
         vit::check_output(c.arg, session::output_rules(s, false),
                           c.verb == "export-tour" ? vit::OutputKind::Folder : vit::OutputKind::File);
         return "";
+    } catch (const vit::OutputExists& e) {   // no --force reaches a script's verbs: not offered
+        return c.where + ": " + c.verb + ": " + e.path + " exists; a script never replaces a file: give a new name";
     } catch (const vit::Error& e) {
         return c.where + ": " + c.verb + ": " + e.what();
     }

@@ -84,8 +84,8 @@ void move_into_place(const std::string& temp, const std::string& path, const Out
         err = rename_no_replace(temp, path, folder);
         // A folder is never replaced, even with force: only a file's loser is told to pass --force.
         if ((err == EEXIST || err == ENOTEMPTY) && folder)
-            throw Error(path + " appeared while the output was being written; vitscope never replaces a folder "
-                               "(nothing was written): choose a new name");
+            throw Error(path + " exists: it appeared while the output was being written; vitscope never replaces "
+                               "a folder (nothing was written): choose a new name");
         if (err == EEXIST || err == ENOTEMPTY) throw OutputExists(path);
     }
     if (err) cannot(path, errno_text(err));
