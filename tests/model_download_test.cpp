@@ -3,6 +3,8 @@
 // preference, bad downloads leave no partial folder, the progress callback can
 // abort; the list's hub URLs are those scripts/fetch_model.sh asks for; the
 // user's models folder is where vit::default_model_dir looks last.
+#include <fcntl.h>
+#include <sys/file.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -11,6 +13,8 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
+#include <optional>
 #include <thread>
 
 #include <gtest/gtest.h>
@@ -147,13 +151,16 @@ TEST(KnownModels, TheWindowAsksForWhatTheScriptAsksFor) {
     }
 }
 
+// What a models folder holds after a download of tiny: the model and its lock file.
+const std::vector<std::string> kTinyAndLock{".tiny.lock", "tiny"};
+
 TEST(ModelDownloader, FetchesFromAFolderMirrorChecksAndRenames) {
     ScratchDir mirror, models;
     serve_synthetic(mirror.str());
     const auto r = download(tiny(), models.str(), mirror.str());
     EXPECT_EQ(r.error, "");
     EXPECT_EQ(r.dir, models.str() + "/tiny");
-    EXPECT_EQ(entries(models.str()), std::vector<std::string>{"tiny"});   // no tiny.partial left
+    EXPECT_EQ(entries(models.str()), kTinyAndLock);   // no temporary folder left
     EXPECT_EQ(entries(r.dir), (std::vector<std::string>{"config.json", "model.safetensors"}));
     EXPECT_EQ(read(r.dir + "/model.safetensors"), read(mirror.file("tiny/model.safetensors")));
     EXPECT_TRUE(session::is_downloaded(tiny(), models.str()));
@@ -183,39 +190,192 @@ TEST(ModelDownloader, TriesTheWeightFilesInOrder) {
     vit::testing::write_bytes(mirror.file("tiny/pytorch_model.bin"), "not a checkpoint");
     r = download(tiny(), models2.str(), mirror.str());
     EXPECT_NE(r.error.find("do not load"), std::string::npos) << r.error;
-    EXPECT_TRUE(entries(models2.str()).empty());
+    EXPECT_EQ(entries(models2.str()), std::vector<std::string>{".tiny.lock"});
     // Neither: a one-line error naming the model, nothing left.
     fs::remove(mirror.file("tiny/pytorch_model.bin"));
     r = download(tiny(), models2.str(), mirror.str());
     EXPECT_NE(r.error.find("test/tiny"), std::string::npos) << r.error;
     EXPECT_NE(r.error.find("none of its weight files"), std::string::npos) << r.error;
     EXPECT_EQ(r.error.find('\n'), std::string::npos);
-    EXPECT_TRUE(entries(models2.str()).empty());
+    EXPECT_EQ(entries(models2.str()), std::vector<std::string>{".tiny.lock"});
 }
 
 TEST(ModelDownloader, BadDownloadsLeaveNothingAndKeepWhatWasThere) {
     ScratchDir mirror, models;
     serve_synthetic(mirror.str());
-    // A model already there under the folder's name (from an earlier download) is not touched by a failure.
+    // A model already there under the folder's name (from an earlier download) is the model: kept, not fetched again.
     ASSERT_EQ(download(tiny(), models.str(), mirror.str()).error, "");
     const std::string before = read(models.file("tiny/model.safetensors"));
-    // Truncated weights: copied, then refused by the check.
     const std::string full = read(mirror.file("tiny/model.safetensors"));
     vit::testing::write_bytes(mirror.file("tiny/model.safetensors"), full.substr(0, full.size() / 2));
     auto r = download(tiny(), models.str(), mirror.str());
-    EXPECT_NE(r.error.find("do not load"), std::string::npos) << r.error;
-    EXPECT_EQ(entries(models.str()), std::vector<std::string>{"tiny"});
+    EXPECT_EQ(r.error, "");
+    EXPECT_EQ(r.dir, models.file("tiny"));
     EXPECT_EQ(read(models.file("tiny/model.safetensors")), before);
+    // Truncated weights: copied, then refused by the check; nothing left.
+    ScratchDir models2;
+    r = download(tiny(), models2.str(), mirror.str());
+    EXPECT_NE(r.error.find("do not load"), std::string::npos) << r.error;
+    EXPECT_EQ(entries(models2.str()), std::vector<std::string>{".tiny.lock"});
     // No config.json: named.
     vit::testing::write_bytes(mirror.file("tiny/model.safetensors"), full);
     fs::remove(mirror.file("tiny/config.json"));
-    r = download(tiny(), models.str(), mirror.str());
+    r = download(tiny(), models2.str(), mirror.str());
     EXPECT_NE(r.error.find("config.json"), std::string::npos) << r.error;
-    EXPECT_EQ(entries(models.str()), std::vector<std::string>{"tiny"});
+    EXPECT_EQ(entries(models2.str()), std::vector<std::string>{".tiny.lock"});
     // A mirror that does not answer (nothing listens on port 1 of the loopback): an error, nothing left.
-    r = download(tiny(), models.str(), "http://127.0.0.1:1");
+    r = download(tiny(), models2.str(), "http://127.0.0.1:1");
     EXPECT_NE(r.error.find("model.safetensors"), std::string::npos) << r.error;
-    EXPECT_EQ(entries(models.str()), std::vector<std::string>{"tiny"});
+    EXPECT_EQ(entries(models2.str()), std::vector<std::string>{".tiny.lock"});
+}
+
+// Issue 33: a folder of the model's name that is not a downloaded model (its
+// config.json beside the user's notes and lessons, no weights) was deleted
+// whole. Its files are never touched: the download stops naming the folder.
+TEST(ModelDownloader, AFolderOfTheUsersIsNeverDeleted) {
+    ScratchDir mirror, models;
+    serve_synthetic(mirror.str());
+    const std::map<std::string, std::string> mine{
+        {"config.json", "{\"mine\": true}"}, {"mynotes.txt", "notes"}, {"week3.vitscope", "{}"}};
+    fs::create_directories(models.file("tiny"));
+    for (const auto& [name, text] : mine) vit::testing::write_bytes(models.file("tiny/" + name), text);
+    const auto r = download(tiny(), models.str(), mirror.str());
+    EXPECT_NE(r.error.find(models.file("tiny") + " is there already and is not a model vitscope downloaded"),
+              std::string::npos) << r.error;
+    EXPECT_NE(r.error.find("mynotes.txt"), std::string::npos) << r.error;
+    EXPECT_NE(r.error.find("move or rename it"), std::string::npos) << r.error;
+    EXPECT_EQ(r.error.find('\n'), std::string::npos);
+    EXPECT_EQ(r.dir, "");
+    EXPECT_EQ(entries(models.str()), kTinyAndLock);   // no temporary folder left either
+    EXPECT_EQ(entries(models.file("tiny")), (std::vector<std::string>{"config.json", "mynotes.txt", "week3.vitscope"}));
+    for (const auto& [name, text] : mine) EXPECT_EQ(read(models.file("tiny/" + name)), text) << name;
+    // A file of that name likewise.
+    ScratchDir models2;
+    vit::testing::write_bytes(models2.file("tiny"), "a file");
+    EXPECT_NE(download(tiny(), models2.str(), mirror.str()).error.find("is there already"), std::string::npos);
+    EXPECT_EQ(read(models2.file("tiny")), "a file");
+    // An empty folder holds nothing to lose: the model goes there.
+    ScratchDir models3;
+    fs::create_directories(models3.file("tiny"));
+    EXPECT_EQ(download(tiny(), models3.str(), mirror.str()).error, "");
+    EXPECT_NO_THROW(vit::load_model(models3.file("tiny")));
+}
+
+// The old downloader emptied FOLDER.partial first, whoever had put it there.
+// Now each download has a temporary folder of its own; only its own kind left
+// by a run that died (.tiny.vitscope-PID-N.tmp, PID gone) is cleared.
+TEST(ModelDownloader, ATemporaryFolderOfItsOwn) {
+    ScratchDir mirror, models;
+    serve_synthetic(mirror.str());
+    fs::create_directories(models.file("tiny.partial"));
+    vit::testing::write_bytes(models.file("tiny.partial/keep.txt"), "not the downloader's");
+    // A pid that is no process: past the kernel's largest.
+    fs::create_directories(models.file(".tiny.vitscope-2147483646-0.tmp"));
+    vit::testing::write_bytes(models.file(".tiny.vitscope-2147483646-0.tmp/model.safetensors"), "half");
+    const auto r = download(tiny(), models.str(), mirror.str());
+    EXPECT_EQ(r.error, "");
+    EXPECT_EQ(entries(models.str()), (std::vector<std::string>{".tiny.lock", "tiny", "tiny.partial"}));
+    EXPECT_EQ(read(models.file("tiny.partial/keep.txt")), "not the downloader's");
+}
+
+// Holds the model's download lock, as another window's download does.
+class HeldLock {
+public:
+    explicit HeldLock(const std::string& path) : fd_(::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0666)) {
+        EXPECT_EQ(::flock(fd_, LOCK_EX | LOCK_NB), 0);
+    }
+    ~HeldLock() { release(); }
+    void release() {
+        if (fd_ >= 0) ::close(fd_);
+        fd_ = -1;
+    }
+
+private:
+    int fd_;
+};
+
+// Waits (up to 30 s) until the download shows `stage`.
+bool reaches_stage(const ModelDownloader& d, const std::string& stage) {
+    for (int i = 0; i < 3000 && d.view().stage != stage; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    return d.view().stage == stage;
+}
+
+std::optional<ModelDownloader::Result> result_of(ModelDownloader& d) {
+    for (int i = 0; i < 3000; ++i) {
+        if (auto r = d.poll()) return r;
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    return std::nullopt;
+}
+
+// Issue 33: two windows fetching one model shared FOLDER.partial and both
+// failed. The second now waits for the first, then opens what it brought.
+TEST(ModelDownloader, ASecondDownloadOfTheModelWaitsForTheFirst) {
+    ScratchDir mirror, models;
+    serve_synthetic(mirror.str());
+    HeldLock other(session::lock_path(tiny(), models.str()));
+    ModelDownloader d;
+    ASSERT_TRUE(d.start({tiny(), models.str(), mirror.str()}));
+    ASSERT_TRUE(reaches_stage(d, "Waiting"));
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    EXPECT_EQ(d.view().stage, "Waiting");
+    EXPECT_EQ(entries(models.str()), std::vector<std::string>{".tiny.lock"});   // nothing fetched meanwhile
+    // The other download installs the model, then ends.
+    vit::testing::write_checkpoint(vit::testing::make_synthetic_model({}), models.file("tiny"), "timm", vit::DType::F32);
+    const std::string theirs = read(models.file("tiny/model.safetensors"));
+    other.release();
+    const auto r = result_of(d);
+    ASSERT_TRUE(r.has_value());
+    EXPECT_EQ(r->error, "");
+    EXPECT_EQ(r->dir, models.file("tiny"));
+    EXPECT_EQ(read(models.file("tiny/model.safetensors")), theirs);   // theirs, not fetched again
+    EXPECT_EQ(entries(models.str()), kTinyAndLock);
+}
+
+TEST(ModelDownloader, WaitingCanBeCancelledAndAFailedFirstLeavesTheWayOpen) {
+    ScratchDir mirror, models;
+    serve_synthetic(mirror.str());
+    {
+        HeldLock other(session::lock_path(tiny(), models.str()));
+        ModelDownloader d;
+        ASSERT_TRUE(d.start({tiny(), models.str(), mirror.str()}));
+        ASSERT_TRUE(reaches_stage(d, "Waiting"));
+        d.cancel();
+        const auto r = result_of(d);
+        ASSERT_TRUE(r.has_value());
+        EXPECT_EQ(r->error, "Cancelled the download of test/tiny");
+    }
+    // The other one ended without the model (it failed): the next download fetches it itself.
+    HeldLock other(session::lock_path(tiny(), models.str()));
+    ModelDownloader d;
+    ASSERT_TRUE(d.start({tiny(), models.str(), mirror.str()}));
+    ASSERT_TRUE(reaches_stage(d, "Waiting"));
+    other.release();
+    const auto r = result_of(d);
+    ASSERT_TRUE(r.has_value());
+    EXPECT_EQ(r->error, "");
+    EXPECT_NO_THROW(vit::load_model(models.file("tiny")));
+}
+
+// Two downloaders at once, as two windows: both end with the model, neither
+// breaks the other's files.
+TEST(ModelDownloader, TwoDownloadsAtOnceBothGetTheModel) {
+    ScratchDir mirror;
+    serve_synthetic(mirror.str());
+    for (int round = 0; round < 5; ++round) {
+        ScratchDir models;
+        ModelDownloader a, b;
+        ASSERT_TRUE(a.start({tiny(), models.str(), mirror.str()}));
+        ASSERT_TRUE(b.start({tiny(), models.str(), mirror.str()}));
+        const auto ra = result_of(a), rb = result_of(b);
+        ASSERT_TRUE(ra && rb);
+        EXPECT_EQ(ra->error, "");
+        EXPECT_EQ(rb->error, "");
+        EXPECT_EQ(ra->dir, models.file("tiny"));
+        EXPECT_EQ(rb->dir, models.file("tiny"));
+        EXPECT_EQ(entries(models.str()), kTinyAndLock);
+        EXPECT_EQ(read(models.file("tiny/model.safetensors")), read(mirror.file("tiny/model.safetensors")));
+    }
 }
 
 TEST(ModelDownloader, TheProgressCallbackAbortsOnCancel) {

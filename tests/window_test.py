@@ -10,7 +10,8 @@
   (f) File > Get a model… (script `get-model`) downloads the default model from a
       file:// mirror into $XDG_DATA_HOME/vitscope/models and opens it; a transfer
       that stops half-way (an HTTP mirror on 127.0.0.1), a 404 and a cancelled
-      download (Escape in the dialog) leave no partial folder and keep the open model.
+      download (Escape in the dialog) leave no partial folder and keep the open model;
+      two windows getting one model at once: the second waits for the first, both open it.
   (g) the Questions pages on what attention is (global, dynamic, permutation, position,
       cross, mlp) open from a script and draw something of their own; a second photo
       (`compare PATH`) runs beside the first, and a broken one changes nothing.
@@ -349,6 +350,11 @@ def test_export_lesson(xvfb, tmp):
     assert window_bytes == open(named[1], "rb").read(), "two exports of one state differ"
 
 
+def model_folders(models):
+    """What a models folder holds but the downloads' lock files (.FOLDER.lock, left for the next download)."""
+    return sorted(n for n in os.listdir(models) if not n.endswith(".lock")) if os.path.isdir(models) else []
+
+
 def test_get_model(xvfb, tmp):
     # A mirror with the default model in it, served as a file:// URL; downloads go to a fresh XDG_DATA_HOME.
     served = os.path.join(tmp, "mirror")
@@ -363,7 +369,7 @@ def test_get_model(xvfb, tmp):
         state = w.wait_for(lambda s: s["model"] == got and s["ready"], what="the downloaded model to open")
         assert state["last_error"] == "" and state["download"]["error"] == "", state
         assert not state["get_model"], "the dialog stays open after a download that worked"
-        assert os.listdir(models) == [MODEL_NAME], os.listdir(models)
+        assert model_folders(models) == [MODEL_NAME], os.listdir(models)
         for f in ("model.safetensors", "config.json"):
             assert filecmp.cmp(os.path.join(served, MODEL_NAME, f), os.path.join(got, f), shallow=False), f
         w.wait_for(lambda s: os.path.exists(shot), timeout=60, what="the screenshot")
@@ -380,7 +386,7 @@ def test_get_model(xvfb, tmp):
             assert "half-way" in state["download"]["error"] and "model.safetensors" in state["download"]["error"], state
             assert "half-way" in state["last_error"] and "\n" not in state["last_error"], state["last_error"]
             assert state["model"] == MODEL and state["ready"], state
-            assert os.listdir(os.path.join(fresh, "vitscope", "models")) == [], "a partial folder was left"
+            assert model_folders(os.path.join(fresh, "vitscope", "models")) == [], "a partial folder was left"
         finally:
             w.close()
         # A model the server does not have (HTTP 404): one line naming the file asked for.
@@ -390,7 +396,7 @@ def test_get_model(xvfb, tmp):
             assert w.proc.wait(timeout=300) == 0, w.output()
             state = read_state(w.state_file)
             assert "dino-vits16/pytorch_model.bin: not found" in state["last_error"], state["last_error"]
-            assert state["model"] == MODEL and os.listdir(os.path.join(fresh, "vitscope", "models")) == [], state
+            assert state["model"] == MODEL and model_folders(os.path.join(fresh, "vitscope", "models")) == [], state
         finally:
             w.close()
 
@@ -405,16 +411,43 @@ def test_get_model(xvfb, tmp):
             total = os.path.getsize(os.path.join(served, MODEL_NAME, "model.safetensors")) / 1e6
             assert state["get_model"] and state["download"]["model"] == MODEL_NAME, state
             assert abs(state["download"]["total_mb"] - total) < 0.01, (state["download"], total)
-            assert os.path.isdir(os.path.join(fresh, "vitscope", "models", MODEL_NAME + ".partial"))
+            # The download's own temporary folder beside the destination (vit::OutputFolder's name).
+            temps = [n for n in model_folders(os.path.join(fresh, "vitscope", "models"))
+                     if n.startswith(f".{MODEL_NAME}.vitscope-") and n.endswith(".tmp")]
+            assert len(temps) == 1, os.listdir(os.path.join(fresh, "vitscope", "models"))
             w.xdotool("windowfocus", "--sync", w.window_id())
             w.xdotool("key", "Escape")
             state = w.wait_for(lambda s: not s["download"]["model"], timeout=60, what="the cancel")
             assert "Cancelled" in state["download"]["error"] and "Cancelled" in state["last_error"], state
             assert state["download"]["done_mb"] < total - 1, "it ran to the end instead"
             assert not state["get_model"] and state["model"] == MODEL and state["ready"], state
-            assert os.listdir(os.path.join(fresh, "vitscope", "models")) == [], "a partial folder was left"
+            assert model_folders(os.path.join(fresh, "vitscope", "models")) == [], "a partial folder was left"
         finally:
             w.close()
+
+    # Two windows get the model at once from a slow mirror (issue 33: they shared FOLDER.partial and both
+    # failed): one downloads, the other waits for it, then both open the model; nothing else is left.
+    fresh = os.path.join(tmp, "data4")
+    with LoopbackMirror(served, bytes_per_second=8_000_000) as mirror:
+        env = {"XDG_DATA_HOME": fresh, "VITSCOPE_MODEL_MIRROR": mirror.url}
+        first = scripted_window(xvfb, tmp, "first", f"get-model {MODEL_NAME}\n", env=env)
+        second = None
+        try:
+            first.wait_for(lambda s: s["download"]["done_mb"] > 0.5, timeout=120, what="the first download under way")
+            second = scripted_window(xvfb, tmp, "second", f"get-model {MODEL_NAME}\n", env=env)
+            second.wait_for(lambda s: s["download"]["stage"] == "Waiting", timeout=120, what="the second to wait")
+            got4 = os.path.join(fresh, "vitscope", "models", MODEL_NAME)
+            for w in (first, second):
+                state = w.wait_for(lambda s: s["model"] == got4 and s["ready"], timeout=180, what="the model to open")
+                assert state["last_error"] == "" and state["download"]["error"] == "", state
+            assert model_folders(os.path.join(fresh, "vitscope", "models")) == [MODEL_NAME]
+            assert filecmp.cmp(os.path.join(served, MODEL_NAME, "model.safetensors"),
+                               os.path.join(got4, "model.safetensors"), shallow=False)
+            assert mirror.requests.count(f"/{MODEL_NAME}/model.safetensors") == 1, mirror.requests
+        finally:
+            first.close()
+            if second:
+                second.close()
 
 
 def page_pixels(path):

@@ -1,15 +1,24 @@
 #include "model_download.h"
 
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/file.h>
+#include <unistd.h>
+
 #include <cctype>
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <memory>
+#include <thread>
 
 #include <curl/curl.h>
 
 #include "session/clock.h"
 #include "vit/base/error.h"
+#include "vit/base/output_file.h"
 #include "vit/formats/checkpoint.h"
 #include "vit/model/model.h"
 
@@ -40,7 +49,90 @@ std::string url_path(const std::string& path) {
 
 int progress_callback(void* self, curl_off_t dltotal, curl_off_t dlnow, curl_off_t, curl_off_t);
 
+// An exclusive flock on the model's lock file, held while this download runs:
+// a second download of the model (another window) waits for the first to end.
+class DownloadLock {
+public:
+    // keep_waiting runs every 100 ms while another download holds the lock; false gives up (Cancelled).
+    DownloadLock(const std::string& path, const std::function<bool()>& keep_waiting)
+        : fd_(::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0666)) {
+        if (fd_ < 0) throw vit::Error(path + ": cannot be made (" + std::strerror(errno) + ")");
+        while (::flock(fd_, LOCK_EX | LOCK_NB) != 0) {
+            if (errno != EWOULDBLOCK && errno != EINTR) {
+                const int err = errno;
+                ::close(fd_);
+                throw vit::Error(path + ": cannot be locked (" + std::strerror(err) + ")");
+            }
+            if (!keep_waiting()) {
+                ::close(fd_);
+                throw Cancelled{};
+            }
+            std::this_thread::sleep_for(std::chrono::milliseconds(100));
+        }
+    }
+    ~DownloadLock() { ::close(fd_); }   // closing releases the lock
+    DownloadLock(const DownloadLock&) = delete;
+    DownloadLock& operator=(const DownloadLock&) = delete;
+
+private:
+    int fd_;
+};
+
+// Temporary folders of this model's downloads whose process is gone (killed
+// mid-way): vit::OutputFolder names them .FOLDER.vitscope-PID-SEQ.tmp. Called
+// under the lock, so no live download of the model owns one.
+void remove_leftovers(const fs::path& dest) {
+    const std::string prefix = "." + dest.filename().string() + ".vitscope-";
+    std::error_code ec;
+    for (const auto& e : fs::directory_iterator(dest.parent_path(), ec)) {
+        const std::string name = e.path().filename().string();
+        if (name.rfind(prefix, 0) != 0 || !name.ends_with(".tmp") || !e.is_directory(ec)) continue;
+        const long pid = std::strtol(name.c_str() + prefix.size(), nullptr, 10);
+        if (pid > 0 && ::kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH) fs::remove_all(e.path(), ec);
+    }
+}
+
+// The model's folder name must be free: an empty folder is taken out of the
+// way (nothing in it to lose); anything else there is the user's and is
+// never deleted, so the download stops naming it.
+void clear_the_way(const fs::path& dest) {
+    std::error_code ec;
+    const fs::file_status st = fs::symlink_status(dest, ec);
+    if (!fs::exists(st)) return;
+    if (fs::is_directory(st) && fs::is_empty(dest, ec) && !ec && fs::remove(dest, ec)) return;
+    std::string held;
+    int shown = 0;
+    if (fs::is_directory(st))
+        for (const auto& e : fs::directory_iterator(dest, ec)) {
+            if (shown++ == 3) {
+                held += ", ...";
+                break;
+            }
+            held += (held.empty() ? "" : ", ") + e.path().filename().string();
+        }
+    throw vit::Error(dest.string() + " is there already and is not a model vitscope downloaded" +
+                     (held.empty() ? "" : " (it holds " + held + ")") +
+                     "; it is left as it is: move or rename it, then get the model again");
+}
+
+// One rename, refusing to replace: the folder appears whole. A model put
+// there meanwhile (scripts/fetch_model.sh) is kept and used; anything else
+// that took the name (but an empty folder) is kept and named.
+void install(vit::OutputFolder& folder, const fs::path& dest, const KnownModel& m) {
+    try {
+        folder.commit();
+    } catch (const vit::Error&) {
+        if (is_downloaded(m, dest.parent_path().string())) return;
+        clear_the_way(dest);
+        folder.commit();
+    }
+}
+
 }  // namespace
+
+std::string lock_path(const KnownModel& m, const std::string& models_dir) {
+    return (fs::path(models_dir) / ("." + m.folder + ".lock")).string();
+}
 
 std::string file_url(const KnownModel& m, const std::string& file, const std::string& mirror) {
     if (mirror.empty()) return "https://huggingface.co/" + m.repo + "/resolve/main/" + file;
@@ -116,16 +208,28 @@ ModelDownloader::Result ModelDownloader::run(const Request& request) {
     Result r;
     r.model = m.name;
     const fs::path dest = fs::path(request.models_dir) / m.folder;
-    const fs::path partial = dest.string() + ".partial";
     std::error_code ec;
     bytes_before_ = 0;
     try {
         if (request.models_dir.empty()) throw vit::Error("no folder for models (neither XDG_DATA_HOME nor HOME is set)");
-        fs::remove_all(partial, ec);   // left by a run that was killed
-        if (!fs::create_directories(partial, ec) && ec)
-            throw vit::Error(partial.string() + ": cannot be made (" + ec.message() + ")");
+        if (!fs::create_directories(request.models_dir, ec) && ec)
+            throw vit::Error(request.models_dir + ": cannot be made (" + ec.message() + ")");
+        const DownloadLock lock(lock_path(m, request.models_dir), [this] {
+            std::lock_guard guard(mutex_);
+            view_.stage = "Waiting";   // for the other download of this model to end
+            return !cancel_;
+        });
+        if (is_downloaded(m, request.models_dir)) {   // the download we waited for brought it
+            r.dir = dest.string();
+            return r;
+        }
+        remove_leftovers(dest);
+        clear_the_way(dest);
+        // A folder of this download's own beside the destination, removed unless installed (also on SIGINT/SIGTERM).
+        vit::OutputFolder folder(dest.string(), {});
+        const fs::path temp = folder.temp_path();
         auto get = [&](const std::string& file) {
-            return fetch(file_url(m, file, request.mirror), (partial / file).string(), file);
+            return fetch(file_url(m, file, request.mirror), (temp / file).string(), file);
         };
         std::string weights;
         for (const std::string& w : m.weights)
@@ -145,21 +249,18 @@ ModelDownloader::Result ModelDownloader::run(const Request& request) {
             view_.seconds_left = -1;
         }
         try {
-            vit::load_model(partial.string());   // config.json parses, the weights load and fit it
+            vit::load_model(temp.string());   // config.json parses, the weights load and fit it
         } catch (const std::exception& e) {
             throw vit::Error("the downloaded files do not load: " + std::string(e.what()));
         }
         if (cancel_) throw Cancelled{};
-        fs::remove_all(dest, ec);
-        fs::rename(partial, dest, ec);
-        if (ec) throw vit::Error(dest.string() + ": cannot be made (" + ec.message() + ")");
+        install(folder, dest, m);
         r.dir = dest.string();
     } catch (const Cancelled&) {
         r.error = "Cancelled the download of " + m.name;
     } catch (const std::exception& e) {
         r.error = "Could not get " + m.name + ": " + e.what();
     }
-    if (!r.error.empty()) fs::remove_all(partial, ec);
     return r;
 }
 

@@ -1,8 +1,13 @@
 // File > Get a model…: downloads a known model with libcurl on a thread of
-// its own, into DIR/FOLDER.partial, checks that it loads, and only then
-// renames it DIR/FOLDER. A failure of any kind (offline, 404, cancelled, a
-// transfer that stops half-way, files that do not load) removes the partial
-// folder and reports one line; whatever was open stays open.
+// its own, into a temporary folder of its own beside DIR/FOLDER
+// (vit::OutputFolder), checks that it loads, and only then renames it
+// DIR/FOLDER, never replacing anything. A failure of any kind (offline, 404,
+// cancelled, a transfer that stops half-way, files that do not load) removes
+// the temporary folder and reports one line; whatever was open stays open.
+// Downloads of one model take turns on a lock file (DIR/.FOLDER.lock): the
+// second waits, then finds the model the first brought. A DIR/FOLDER that is
+// not a downloaded model (the user's files) is never deleted: the download
+// stops and names it.
 #pragma once
 #include <atomic>
 #include <cstdint>
@@ -34,6 +39,9 @@ std::string file_url(const KnownModel& m, const std::string& file, const std::st
 
 // Whether models_dir/FOLDER holds config.json and one of the model's weight files.
 bool is_downloaded(const KnownModel& m, const std::string& models_dir);
+
+// The file whose flock a download of the model holds while it runs.
+std::string lock_path(const KnownModel& m, const std::string& models_dir);
 
 class ModelDownloader {
 public:

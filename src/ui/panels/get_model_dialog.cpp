@@ -25,6 +25,9 @@ void progress(const Frame& f, const session::DownloadView& d) {
     if (d.stage == "Checking") {
         std::snprintf(text, sizeof text, "%s: checking that %s loads", d.model.c_str(), d.file.c_str());
         ImGui::ProgressBar(1.f, ImVec2(-f.px(170), 0), text);
+    } else if (d.stage == "Waiting") {   // another window fetches it now; then it is opened from there
+        std::snprintf(text, sizeof text, "%s: already being fetched (another window); waiting for it", d.model.c_str());
+        ImGui::ProgressBar(0.f, ImVec2(-f.px(170), 0), text);
     } else {
         if (d.total_mb > 0)
             std::snprintf(text, sizeof text, "%s: %.1f / %.1f MB%s", d.file.c_str(), d.done_mb, d.total_mb,
