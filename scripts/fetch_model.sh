@@ -9,8 +9,9 @@
 # VITSCOPE_MODEL_MIRROR serves FOLDER/FILE instead of the hub: a folder (or
 # file://DIR) is copied from, an http(s):// URL downloaded from (CI uses the
 # mirror beside the checkout: ../shared/models). VITSCOPE_MODELS_DIR puts the
-# folder somewhere other than models/. Files arrive in FOLDER.partial, which
-# becomes FOLDER only when everything is there.
+# folder somewhere other than models/. Files arrive in a hidden folder of this
+# fetch's own, which becomes FOLDER only when everything is there; a FOLDER
+# that exists with other files in it is never deleted (the fetch is refused).
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 die() { echo "fetch_model.sh: error: $*" >&2; exit 2; }
@@ -69,13 +70,25 @@ fi
 
 root=${VITSCOPE_MODELS_DIR:-$here/models}
 dest="$root/$folder"
-if [ -f "$dest/config.json" ]; then
-  for w in "${weights[@]}"; do
-    if [ -f "$dest/$w" ]; then echo "$dest: already there"; exit 0; fi
-  done
+complete() {
+  [ -f "$dest/config.json" ] || return 1
+  for w in "${weights[@]}"; do [ -f "$dest/$w" ] && return 0; done
+  return 1
+}
+if complete; then echo "$dest: already there"; exit 0; fi
+mkdir -p "$root"
+# The lock the window's File > Get a model takes too (MODELS/.FOLDER.lock):
+# two fetches of one model take turns instead of breaking each other.
+exec 9>"$root/.$folder.lock"
+flock 9
+if complete; then echo "$dest: already there"; exit 0; fi
+# A folder of that name holding anything else is the user's: never deleted.
+if [ -e "$dest" ] && { [ ! -d "$dest" ] || [ -n "$(ls -A "$dest")" ]; }; then
+  die "$dest exists and is not a complete model ($(ls -A "$dest" 2>/dev/null | head -3 | tr '\n' ' ')): move it away, or use VITSCOPE_MODELS_DIR"
 fi
-tmp="$dest.partial"
-rm -rf "$tmp"; mkdir -p "$tmp"
+# A folder of this fetch's own (the dot hides it from the window's model list).
+tmp=$(mktemp -d "$root/.$folder.fetch-XXXXXX")
+chmod 755 "$tmp"   # mktemp makes it private; a model folder is as readable as models/
 trap 'rm -rf "$tmp"' EXIT
 
 # get FILE: 0 when fetched, 1 when the server has no such file; anything else ends the script.
@@ -102,5 +115,6 @@ done
 for f in "${files[@]}"; do get "$f" || die "$base/$f not found"; done
 for f in "${optional[@]}"; do get "$f" || true; done
 rm -f "$tmp/.curl-error"
-rm -rf "$dest"; mv "$tmp" "$dest"; trap - EXIT
+[ -d "$dest" ] && rmdir "$dest"   # empty (checked above, under the lock)
+mv -T "$tmp" "$dest"; trap - EXIT
 echo "$dest: ready ($got)"

@@ -6,8 +6,9 @@
     is there, refuses unknown names and missing mirror entries without leaving
     a partial folder;
   - over HTTP (a mirror on 127.0.0.1): a 404 for model.safetensors falls back to
-    pytorch_model.bin; a transfer that stops half-way is one error line, no
-    partial folder, and the model already there stays."""
+    pytorch_model.bin; a transfer that stops half-way is one error line and
+    leaves no folder; a folder of the model's name holding the user's files is
+    refused before any download and kept as it was."""
 import filecmp
 import json
 import os
@@ -88,6 +89,16 @@ for m in models:
 check("dino-vits16 never asks for model.safetensors (its resolve/main 404s)",
       "model.safetensors" not in script("--urls", "facebook/dino-vits16").stdout)
 
+def visible(folder):
+    """The folder's entries but the hidden ones (the lock file fetches share stays)."""
+    return sorted(n for n in os.listdir(folder) if not n.startswith("."))
+
+
+def hidden_folders(folder):
+    """A fetch's own folders left behind (there must be none)."""
+    return [n for n in os.listdir(folder) if n.startswith(".") and os.path.isdir(os.path.join(folder, n))]
+
+
 # --- a mirror folder ------------------------------------------------------------------------------
 
 with tempfile.TemporaryDirectory() as tmp:
@@ -97,7 +108,7 @@ with tempfile.TemporaryDirectory() as tmp:
         got = os.path.join(dest, NAME)
         check(f"copies the default model from a mirror {kind}", r.returncode == 0 and all(
             filecmp.cmp(os.path.join(MIRROR, NAME, f), os.path.join(got, f), shallow=False)
-            for f in ("model.safetensors", "config.json")) and os.listdir(dest) == [NAME], r.stderr)
+            for f in ("model.safetensors", "config.json")) and visible(dest) == [NAME], r.stderr)
     env = dict(VITSCOPE_MODEL_MIRROR=MIRROR, VITSCOPE_MODELS_DIR=os.path.join(tmp, "folder"))
     r = script(NAME, **env)
     check("a second run keeps what is there", r.returncode == 0 and "already there" in r.stdout, r.stdout + r.stderr)
@@ -106,7 +117,8 @@ with tempfile.TemporaryDirectory() as tmp:
           and "unknown model" in r.stderr, r.stderr)
     r = script("facebook/dino-vits16", **env)
     check("name missing from the mirror: exit 2, nothing left", r.returncode == 2
-          and os.listdir(env["VITSCOPE_MODELS_DIR"]) == [NAME], r.stderr + str(os.listdir(tmp)))
+          and visible(env["VITSCOPE_MODELS_DIR"]) == [NAME] and hidden_folders(env["VITSCOPE_MODELS_DIR"]) == [],
+          r.stderr + str(os.listdir(tmp)))
 
 # --- an HTTP mirror on the loopback -----------------------------------------------------------------
 
@@ -128,17 +140,29 @@ with tempfile.TemporaryDirectory() as tmp:
     check("a 404 for model.safetensors falls back to pytorch_model.bin",
           r.returncode == 0 and asked[:2] == BOTH and sorted(os.listdir(os.path.join(other, NAME))) ==
           ["config.json", "pytorch_model.bin"], (r.stdout, r.stderr, asked))
-    # A transfer that stops half-way: one line, no partial folder, the model already there untouched.
+    # A transfer that stops half-way: one line, nothing of it left.
     os.rename(os.path.join(served, NAME, "pytorch_model.bin"), os.path.join(served, NAME, "model.safetensors"))
-    shutil.rmtree(os.path.join(dest, NAME))
-    os.makedirs(os.path.join(dest, NAME))
-    with open(os.path.join(dest, NAME, "config.json"), "w") as f:
-        f.write("{}")   # no weights: the script fetches again
+    shutil.rmtree(dest)
     with LoopbackMirror(served, cut={"model.safetensors"}) as mirror:
         r = script(NAME, VITSCOPE_MODEL_MIRROR=mirror.url, VITSCOPE_MODELS_DIR=dest)
     check("a transfer that stops half-way: exit 2, one line naming the file", r.returncode == 2
           and len(r.stderr.strip().splitlines()) == 1 and "model.safetensors" in r.stderr, r.stderr)
-    check("... no partial folder, the folder already there untouched", sorted(os.listdir(dest)) == [NAME]
-          and os.listdir(os.path.join(dest, NAME)) == ["config.json"], os.listdir(dest))
+    check("... no folder of it left", visible(dest) == [] and hidden_folders(dest) == [], os.listdir(dest))
+    # A folder of the model's name holding the user's files (no weights): refused before any
+    # download, every file kept (the script used to delete it to install the model).
+    user = os.path.join(dest, NAME)
+    os.makedirs(user)
+    for name, text in (("config.json", "{}"), ("mynotes.txt", "notes"), ("week3.vitscope", "{}")):
+        with open(os.path.join(user, name), "w") as f:
+            f.write(text)
+    with LoopbackMirror(served) as mirror:
+        r = script(NAME, VITSCOPE_MODEL_MIRROR=mirror.url, VITSCOPE_MODELS_DIR=dest)
+        asked = list(mirror.requests)
+    check("a folder of the user's files under the model's name: exit 2, one line naming it, nothing fetched",
+          r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1 and user in r.stderr and asked == [],
+          (r.stderr, asked))
+    check("... its files kept as they were", sorted(os.listdir(user)) == ["config.json", "mynotes.txt", "week3.vitscope"]
+          and open(os.path.join(user, "mynotes.txt")).read() == "notes" and hidden_folders(dest) == [],
+          os.listdir(user))
 
 sys.exit(tally.finish())

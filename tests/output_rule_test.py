@@ -227,7 +227,7 @@ def text_inputs():
         ("num_heads 192", lambda c: c.setdefault("model_args", {}).update(num_heads=192), "(3 heads)"),
         ("class_token false", lambda c: c.setdefault("model_args", {}).update(class_token=False), "'class_token'"),
         ("input_size [1, 224, 224]", lambda c: c["pretrained_cfg"].update(input_size=[1, 224, 224]), "[3, height, width]"),
-        ("a one-element mean", lambda c: c["pretrained_cfg"].update(mean=[0.5]), "'mean' must list 3"),
+        ("a one-element mean", lambda c: c["pretrained_cfg"].update(mean=[0.5]), "'pretrained_cfg.mean' must list 3"),
         ("crop_pct 1e-6", lambda c: c["pretrained_cfg"].update(crop_pct=1e-6), "crop_pct"),
     ]
     for i, (what, edit, says) in enumerate(edits):
