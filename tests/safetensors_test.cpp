@@ -138,7 +138,7 @@ TEST(SafeTensorsTest, RejectsAbsurdHeaderLength) {
 }
 
 TEST(SafeTensorsTest, RejectsBadJsonHeader) {
-    expect_refused(safetensors_bytes("{\"x\": [1,\n", ""), {"header is not valid JSON"});
+    expect_refused(safetensors_bytes("{\"x\": [1,\n", ""), {"header: not valid JSON"});
 }
 
 TEST(SafeTensorsTest, RejectsNonObjectHeader) { expect_refused(safetensors_bytes("[1, 2]", ""), {"not a JSON object"}); }

@@ -18,6 +18,7 @@
 #include "vit/base/base64.h"
 #include "vit/base/error.h"
 #include "vit/base/read_file.h"
+#include "vit/base/untrusted_json.h"
 #include "vit/formats/checkpoint.h"
 #include "vit/image/image.h"
 
@@ -116,7 +117,7 @@ public:
         const std::string v = text(key);
         for (const char* n : names)
             if (v == n) return v;
-        fail(std::string("\"") + key + "\" is \"" + v + "\", not one vitscope knows");
+        fail(std::string("\"") + key + "\" is \"" + vit::quote_for_error(v) + "\", not one vitscope knows");
     }
     Reader object(const char* key) const {
         const json& v = field(key);
@@ -194,8 +195,7 @@ std::string lesson_json(const Lesson& l, bool embed) {
 
 Lesson read_lesson(const std::string& path) {
     std::error_code ec;
-    const json j = json::parse(vit::read_whole_file(path, kMaxLessonBytes, "a lesson"), nullptr, false);
-    if (j.is_discarded()) throw vit::Error(path + ": not valid JSON");
+    const json j = vit::parse_untrusted_json(vit::read_whole_file(path, kMaxLessonBytes, "a lesson"), path);
     if (!j.is_object() || !j.contains("vitscope_lesson")) throw vit::Error(path + ": not a vitscope lesson");
     const Reader r(j, path);
     const json& version = j["vitscope_lesson"];
@@ -223,7 +223,7 @@ Lesson read_lesson(const std::string& path) {
     if (!visible.is_array()) r.fail("\"visible_heads\" is not a list");
     for (const json& h : visible) {
         if (!h.is_number_integer() || h.get<long long>() < 0 || h.get<long long>() > 1023)
-            r.fail("\"visible_heads\" holds " + h.dump() + ", not a head");
+            r.fail("\"visible_heads\" holds " + vit::quote_for_error(h) + ", not a head");
         l.visible_heads.push_back(h.get<int>());
     }
     l.map = r.one_of("map", {"head", "mean"}) == "mean" ? MapSource::MeanOfVisible : MapSource::Head;

@@ -431,8 +431,8 @@ Model load_model(const std::string& dir) {
     // Every weight becomes f32: refuse before converting any when that is too much.
     const size_t bytes = f32_bytes(*weights);
     if (const size_t budget = default_memory_budget(); bytes > budget)
-        throw Error(path + ": the weights take " + (bytes == SIZE_MAX ? std::string("more than 16 EiB") : gib(bytes)) +
-                    " as f32, over the memory budget of " + gib(budget) + " (raise VITSCOPE_MEMORY_BUDGET)");
+        throw Error(path + ": the weights take " + (bytes == SIZE_MAX ? std::string("more than 16 EiB") : byte_size(bytes)) +
+                    " as f32, over the memory budget of " + byte_size(budget) + " (raise VITSCOPE_MEMORY_BUDGET)");
     Model m = build(*weights, std::move(cfg));
     m.weights_file = path;
     m.weights_format = weights->format();
