@@ -256,8 +256,18 @@ TEST(TourFile, LinesOtherPhotosSeeMustNotNameTheTourPhoto) {
     EXPECT_EQ(error_of(h + "step: S\nchoose: beyond_neighbourhood layer=3-1\ntext: x\n"),
               "my.tour:6: layers 3-1 run backwards");
     EXPECT_EQ(error_of(h + "step: S\nchoose: finds_the_kite\ntext: x\n"),
-              "my.tour:6: 'finds_the_kite' does not start with region_beyond_neighbourhood, beyond_neighbourhood or "
-              "high_norm_tokens");
+              "my.tour:6: 'finds_the_kite' does not start with region_beyond_neighbourhood, beyond_neighbourhood, "
+              "selective_reach, unscaled_top_weight or high_norm_tokens");
+    EXPECT_EQ(error_of(h + "step: S\nclaim: unscaled_top_weight ratio=2\ntext: x\n"),
+              "my.tour:6: unscaled_top_weight holds from a largest weight of 0.9 (vit::kSaturatedWeight): it takes no ratio");
+    EXPECT_EQ(error_of(h + "step: S\nclaim: selective_reach far ratio=3\ntext: x\n"), "my.tour:6: 'far' is not a region of this tour");
+    EXPECT_EQ(error_of(h + "step: S\nchoose: selective_reach layer=0-3\nclaim: selective_reach ratio=3\n"
+                           "claim: unscaled_top_weight\nstate: query=relevant\ntext: x\n"),
+              "");
+    EXPECT_EQ(error_of("other-query: the ear\n" + h + "step: S\ntext: x\n"),
+              "my.tour:1: other-query is relevant (the patch the model uses for its answer)");
+    EXPECT_TRUE(parse_tour("other-query: relevant\n" + h + "step: S\ntext: x\n", "t").other_query_relevant);
+    EXPECT_FALSE(parse_tour(h + "step: S\ntext: x\n", "t").other_query_relevant);
     EXPECT_EQ(error_of(h + "step: S\nchoose: high_norm_tokens\ntext: x\n"),
               "my.tour:6: high_norm_tokens is a claim about a layer: there is no head to choose by it");
     EXPECT_EQ(error_of(h + "step: S\nclaim: high_norm_tokens ratio=5\ntext: x\n"),

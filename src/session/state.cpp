@@ -11,6 +11,8 @@
 #include "prediction.h"
 #include "side_by_side.h"
 #include "vit/analysis/attention_matrix.h"
+#include "vit/base/error.h"
+#include "tour_query.h"
 #include "tour_text.h"
 
 namespace session {
@@ -58,20 +60,25 @@ void choose_tour_head(AppState& s, const TourStep& step) {
     if (!c || !t || !t->is_patch(s.sel.query) || c->last_layer >= static_cast<int>(t->layers.size())) return;
     if (t->layers.empty() || t->layers[0].heads.empty() || t->layers[0].heads[0].attn.rows() != t->tokens) return;
     const auto region = tour.regions.find(c->region);
-    const vit::ChosenHead best = vit::strongest_head(*t, s.sel.query, c->kind,
-                                                     region == tour.regions.end() ? vit::GridRegion{} : region->second,
-                                                     c->first_layer, c->last_layer);
+    vit::ChosenHead best;
+    try {
+        best = vit::strongest_head(*t, s.sel.query, c->kind, region == tour.regions.end() ? vit::GridRegion{} : region->second,
+                                   c->first_layer, c->last_layer);
+    } catch (const vit::Error&) {
+        return;  // a trace without the states or Q and K the criterion reads: the head stays
+    }
     apply(s, act::SetLayer{best.layer});
     apply(s, act::SetHead{best.head});
 }
 
 // Sets what the tour's current step declares, through the actions the mouse
-// and keys emit. A query or pin off this grid (another input size) is skipped.
+// and keys emit. A query or pin off this grid (another input size) is skipped;
+// query=relevant and other photos' queries are resolved by tour_query.h.
 void show_tour_step(AppState& s, bool open_lesson = true) {
     const TourStep& step = s.tour.tour->steps[s.tour.step];
     if (open_lesson) s.tour.lesson_to_open = step.lesson;
     const vit::Trace* t = s.trace();
-    const auto token = [&](const std::string& v) {  // "cls" or "ROW,COL" (checked by parse_tour)
+    const auto token = [&](const std::string& v) {  // the pin: "ROW,COL" (checked by parse_tour)
         if (v == "cls") return 0;
         const size_t comma = v.find(',');
         const int r = std::stoi(v.substr(0, comma)), c = std::stoi(v.substr(comma + 1));
@@ -82,7 +89,7 @@ void show_tour_step(AppState& s, bool open_lesson = true) {
     if (step.math_step) apply(s, act::SetMathStep{*step.math_step});
     if (step.map) apply(s, act::SetMapSource{*step.map == "mean" ? MapSource::MeanOfVisible : MapSource::Head});
     if (step.query && t)
-        if (const int q = token(*step.query); q >= 0) apply(s, act::SelectQuery{q});
+        if (const int q = tour_query_token(s, *step.query); q >= 0) apply(s, act::SelectQuery{q});
     if (step.pin) {
         s.sel.pinned_key = -1;
         if (*step.pin != "none" && t)
@@ -176,7 +183,7 @@ bool apply(AppState& s, const Action& a) {
             [&](const act::SetLayerGridCells& x) { s.reported.layer_grid = x.rects; return true; },
             [&](const act::ShowHelp& x) { s.show_help = x.show; return true; },
             [&](const act::StartTour& x) {
-                s.tour = {x.tour, 0, ""};
+                s.tour = {x.tour, 0, "", false, s.tour.relevant, s.tour.relevant_generation};  // the photo's choice stays
                 if (x.tour && !x.tour->steps.empty()) show_tour_step(s);
                 return true;
             },

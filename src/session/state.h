@@ -22,6 +22,10 @@
 #include "vit/image/preprocess.h"
 #include "vit/model/model.h"
 
+namespace vit {
+struct RelevantQueryChoice;
+}
+
 namespace session {
 
 // One consistent set: a model, a photo, and the trace of that model on that
@@ -175,6 +179,10 @@ struct AppState {
         int step = 0;
         std::string lesson_to_open;   // the step shown starts from this lesson: the window opens it and clears this
         bool text_folded = false;     // the card shows its title and buttons only (H), for the panels' room
+        // query=relevant's choice (tour_query.h) for the trace of this generation:
+        // one backward pass per photo, made when a step first needs it; null when it cannot be made.
+        std::shared_ptr<const vit::RelevantQueryChoice> relevant;
+        int relevant_generation = -1;
     } tour;
     enum class Tab { Math, WhatIfs, Questions };
     Tab tab = Tab::Math;              // the right-hand panel's tab

@@ -88,7 +88,7 @@ struct Parser {
             } else if (key == "head") {
                 step.head = number(value, "head", 0, 1000);
             } else if (key == "query") {
-                if (value != "cls") patch(value, "query");
+                if (value != "cls" && value != "relevant") patch(value, "query");
                 step.query = value;
             } else if (key == "pin") {
                 if (value != "none") patch(value, "pin");
@@ -113,10 +113,13 @@ struct Parser {
         const std::vector<std::string> w = words(text);
         TourCriterion c;
         if (w.empty() || !vit::claim_from_name(w[0], &c.kind))
-            fail("'" + text + "' does not start with region_beyond_neighbourhood, beyond_neighbourhood or high_norm_tokens");
+            fail("'" + text + "' does not start with region_beyond_neighbourhood, beyond_neighbourhood, selective_reach, "
+                 "unscaled_top_weight or high_norm_tokens");
         const bool high_norm = c.kind == vit::ClaimKind::HighNormTokens;
+        const bool saturation = c.kind == vit::ClaimKind::UnscaledTopWeight;
         if (high_norm && choosing) fail("high_norm_tokens is a claim about a layer: there is no head to choose by it");
         if (high_norm) c.ratio = vit::kHighNormRatio;
+        if (saturation) c.ratio = vit::kSaturatedWeight;
         for (size_t i = 1; i < w.size(); ++i) {
             const size_t eq = w[i].find('=');
             const std::string key = w[i].substr(0, eq == std::string::npos ? 0 : eq), value = w[i].substr(eq + 1);
@@ -141,9 +144,13 @@ struct Parser {
         if (high_norm && c.ratio != vit::kHighNormRatio)
             fail("high_norm_tokens's ratio is the high-norm threshold, " + std::to_string(int(vit::kHighNormRatio)) +
                  " x the median patch norm (vit::kHighNormRatio)");
-        if (high_norm && !c.region.empty()) fail("high_norm_tokens takes no region");
-        if (!high_norm && (c.kind == vit::ClaimKind::RegionBeyondNeighbourhood) != !c.region.empty())
-            fail(c.region.empty() ? "region_beyond_neighbourhood needs a region" : "beyond_neighbourhood takes no region");
+        // One key "taking nearly all the weight" is one threshold, not a ratio to the scaled row's.
+        if (saturation && c.ratio != vit::kSaturatedWeight)
+            fail("unscaled_top_weight holds from a largest weight of 0.9 (vit::kSaturatedWeight): it takes no ratio");
+        if ((high_norm || saturation) && !c.region.empty()) fail(std::string(vit::claim_name(c.kind)) + " takes no region");
+        if ((c.kind == vit::ClaimKind::RegionBeyondNeighbourhood) != !c.region.empty())
+            fail(c.region.empty() ? "region_beyond_neighbourhood needs a region"
+                                  : std::string(vit::claim_name(c.kind)) + " takes no region");
         return c;
     }
     // Lines every photo sees must not name what the tour's photo shows.
@@ -229,6 +236,9 @@ Tour parse_tour(const std::string& text, const std::string& name) {
             tour.title = value;
         } else if (key == "photo" && !step) {
             tour.photo = value;
+        } else if (key == "other-query" && !step) {
+            if (value != "relevant") p.fail("other-query is relevant (the patch the model uses for its answer)");
+            tour.other_query_relevant = true;
         } else if (key == "words" && !step) {
             for (std::string w : words(value)) {
                 for (char& c : w) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
@@ -286,7 +296,7 @@ Tour parse_tour(const std::string& text, const std::string& name) {
         } else {
             p.fail("unknown key '" + key + "'" +
                    (step ? " in a step (state, panel, frame, lesson, text, holds, fails, choose, claim)"
-                         : " (title, photo, words, region NAME, step)"));
+                         : " (title, photo, words, other-query, region NAME, step)"));
         }
     }
     if (tour.steps.empty()) {

@@ -13,21 +13,34 @@
 //   text: It becomes a {grid} × {grid} grid of {patch}-pixel patches.
 //
 //   words: dog ear animal           words naming what is on the tour's photo
+//   other-query: relevant           on other photos, every query=ROW,COL is query=relevant
 //
 // State keys: tab (math, whatifs, questions), question (a page name), layer,
-// head, query (cls or ROW,COL), pin (none or ROW,COL), map (head or mean),
+// head, query (cls, ROW,COL or relevant), pin (none or ROW,COL), map (head or mean),
 // scale (rowmax, absolute or log: the maps' normalisation; a step about
 // spread shows it on a scale where spread looks spread), math (the step
 // classroom mode shows: query, key, score, scale, softmax, value or output).
 // Unset keys keep what the user has. The placeholders are listed in
 // tour_text.h; the values come from fill_tour_text.
 //
+// The query. ROW,COL is a patch of the tour's photo, chosen by hand; on
+// another photo that patch shows whatever lies there. query=relevant is a
+// patch the model uses for its answer (vit/analysis/relevant_query.h: in the
+// top quarter of gradient-weighted rollout for the top-1 class, no high-norm
+// token, off the border where possible; one backward pass per photo). The
+// header line `other-query: relevant` keeps the hand-picked patch on the
+// tour's own photo and takes the relevant one on every other photo. Where
+// no patch can be chosen (a model without a classifier) ROW,COL stays.
+//
 // Claims. A step that says something about the photo checks it there:
 //   choose: region_beyond_neighbourhood dog       the head (of any layer, of
 //   choose: beyond_neighbourhood layer=0          layer=L or of layers A-B)
 //   choose: beyond_neighbourhood layer=0-6        with the largest value for
-//                                                 the step's query
+//   choose: selective_reach                       the step's query
+//   choose: unscaled_top_weight
 //   claim: region_beyond_neighbourhood dog ratio=2  holds when value >= ratio x baseline
+//   claim: selective_reach ratio=3                 (beyond_neighbourhood: and value >= 0.5)
+//   claim: unscaled_top_weight                     holds when value >= 0.9 (no ratio)
 //   claim: high_norm_tokens                        the selected layer has a patch token
 //                                                  at least 10 x the median patch norm
 //   holds: ... {claim_value} ... {claim_baseline}   shown when it holds
@@ -96,6 +109,7 @@ struct Tour {
     std::string photo;                // file name of the photo the examples refer to ("dog.jpg")
     std::map<std::string, std::vector<std::pair<int, int>>> regions;  // name -> (row, col) on the model's grid
     std::vector<std::string> words;   // what the photo shows ("dog"): only own- lines may say them
+    bool other_query_relevant = false;  // other-query: relevant
     std::vector<TourStep> steps;
 };
 

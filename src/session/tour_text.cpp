@@ -7,10 +7,12 @@
 #include <set>
 
 #include "shown_rows.h"
+#include "tour_query.h"
 #include "vit/analysis/global.h"
 #include "vit/analysis/heads.h"
 #include "vit/analysis/step_explanation.h"
 #include "vit/analysis/token_norms.h"
+#include "vit/base/error.h"
 #include "vit/forward/token_name.h"
 
 namespace session {
@@ -21,7 +23,8 @@ const std::set<std::string>& plain_names() {
         "grid", "patch", "input", "patches", "tokens", "layers", "heads", "d_k", "layer", "head", "query", "key",
         "score", "scaled", "weight", "top_key", "top_weight", "cls_weight", "beyond_3x3", "far_quarter", "distance",
         "claim_value", "claim_baseline", "claim_ratio", "neighbourhood", "high_norm_tokens", "high_norm_times", "high_norm_cls",
-        "high_norm_queries", "high_norm_first"};
+        "high_norm_cls_head", "high_norm_queries", "high_norm_first", "top1", "top1_probability", "classes", "query_rank",
+        "relevant_quarter", "reach_relevant"};
     return names;
 }
 
@@ -45,11 +48,16 @@ std::string percent(double share) { return format(share < 0.01 ? "%.1f%%" : "%.0
 
 constexpr const char* kNone = "—";
 
-// The high-norm placeholders' values for the selected layer.
-std::string high_norm_value(const std::string& name, const vit::Trace& t, int layer) {
+// The high-norm placeholders' values for the selected layer (and head).
+std::string high_norm_value(const std::string& name, const vit::Trace& t, int layer, int head) {
     if (t.last_block_out.rows() != t.tokens) return kNone;
     const std::vector<vit::LayerNorms> norms = vit::token_norms(t);
     const vit::LayerNorms& n = norms[layer];
+    if (name == "high_norm_cls_head") {
+        double on_high = 0;
+        for (int j : n.high) on_high += t.layers[layer].heads[head].attn(0, j);
+        return percent(on_high);
+    }
     if (name == "high_norm_first") {
         const int first = vit::first_high_norm_layer(norms);
         return first < 0 ? "none" : std::to_string(first);
@@ -65,6 +73,27 @@ std::string high_norm_value(const std::string& name, const vit::Trace& t, int la
         out += at;
     }
     return out;
+}
+
+// The placeholders that read the relevance the tour's query was chosen by
+// (tour_query.h): "—" until a step has chosen a query on this photo.
+std::string relevance_value(const std::string& name, const AppState& s, int layer, int head, int query) {
+    const vit::RelevantQueryChoice* c = relevant_choice(s);
+    const vit::Trace& t = *s.trace();
+    if (!c) return kNone;
+    if (name == "relevant_quarter") return std::to_string(c->query.quarter);
+    if (!t.is_patch(query)) return kNone;
+    if (name == "query_rank") {  // 1 + the patches more relevant than the query
+        const double mine = c->relevance[query - t.prefix];
+        return std::to_string(1 + (c->relevance.array() > mine).count());
+    }
+    if (t.layers[layer].x_in.rows() != t.tokens) return kNone;
+    const vit::SelectiveReach reach = vit::selective_reach(t, t.layers[layer].heads[head].attn.row(query).transpose(), query,
+                                                           vit::high_norm_entering(t, layer));
+    int on_relevant = 0;
+    for (int j : reach.patches)
+        on_relevant += std::find(c->query.relevant.begin(), c->query.relevant.end(), j) != c->query.relevant.end();
+    return std::to_string(on_relevant) + " of the " + std::to_string(reach.patches.size());
 }
 
 int photo_index(const AppState& s, const Tour& tour) { return own_photo(s, tour) ? 0 : 1; }
@@ -105,11 +134,16 @@ std::optional<TourClaimCheck> tour_claim(const AppState& s) {
         out.holds = !n.high.empty();
         return out;
     }
-    const auto region = tour.regions.find(c->region);
+    const auto found = tour.regions.find(c->region);
+    const vit::GridRegion region = found == tour.regions.end() ? vit::GridRegion{} : found->second;
     const vit::Vec row = t->layers[layer].heads[head].attn.row(query).transpose();
-    out.split = vit::neighbourhood_split(*t, row, query, region == tour.regions.end() ? vit::GridRegion{} : region->second);
-    out.value = vit::claim_value(out.split, c->kind);
-    out.holds = vit::claim_holds(out.value, c->ratio);
+    out.split = vit::neighbourhood_split(*t, row, query, region);
+    try {
+        out.value = vit::head_claim(*t, layer, head, query, c->kind, region);
+    } catch (const vit::Error&) {
+        return std::nullopt;  // a trace without the states or Q and K the claim reads
+    }
+    out.holds = vit::claim_holds(c->kind, out.value, c->ratio);
     return out;
 }
 
@@ -175,7 +209,13 @@ std::string fill_tour_text(const std::string& text, const AppState& s, const Tou
         if (name == "head") return std::to_string(head);
         if (name == "query") return vit::token_name(*t, query);
         if (name == "distance") return format("%.0f px", vit::mean_attention_distance(*t, layer, head, m.patch));
-        if (name.rfind("high_norm_", 0) == 0) return high_norm_value(name, *t, layer);
+        if (name.rfind("high_norm_", 0) == 0) return high_norm_value(name, *t, layer, head);
+        if (name == "top1") return s.loaded.top5.empty() ? kNone : s.loaded.top5[0].label;
+        if (name == "top1_probability")
+            return s.loaded.top5.empty() ? kNone : format("%.1f%%", 100.0 * s.loaded.top5[0].probability);
+        if (name == "classes") return m.num_classes() > 0 ? std::to_string(m.num_classes()) : kNone;
+        if (name == "query_rank" || name == "relevant_quarter" || name == "reach_relevant")
+            return relevance_value(name, s, layer, head, query);
         if (name == "claim_value" || name == "claim_baseline" || name == "neighbourhood" || name == "claim_ratio") {
             const std::optional<TourClaimCheck> c = tour_claim(s);
             if (!c) return kNone;
@@ -183,6 +223,8 @@ std::string fill_tour_text(const std::string& text, const AppState& s, const Tou
             if (c->kind == vit::ClaimKind::HighNormTokens)  // norms, not shares
                 return name == "neighbourhood" ? kNone
                                                : format("%.1f", name == "claim_value" ? c->value.value : c->value.baseline);
+            if (c->kind == vit::ClaimKind::UnscaledTopWeight && name != "neighbourhood")  // weights, as the panel shows them
+                return format("%.3f", name == "claim_value" ? c->value.value : c->value.baseline);
             return percent(name == "claim_value" ? c->value.value : name == "claim_baseline" ? c->value.baseline
                                                                                               : c->split.within);
         }

@@ -14,15 +14,25 @@
 //   {claim_value} {claim_baseline}: the step's claim checked on the selected
 //       head and query (tour.h): its value and its baseline, in %; for
 //       high_norm_tokens the selected layer's largest and median patch
-//       norms ("412.3"); {claim_ratio}: the ratio it holds at ("10")
+//       norms ("412.3"), for unscaled_top_weight the two weights ("0.941");
+//       {claim_ratio}: the ratio it holds at ("10"; "0.9": the threshold)
 //   {neighbourhood}: the selected head's patch weight inside the query's
 //       3 × 3 neighbourhood, in % (the claims' normalisation)
 //   {high_norm_tokens}: the high-norm patch tokens leaving the selected layer
 //       ("none", or "4 patches: (0, 0), ..."); {high_norm_times}: the largest
 //       norm over the median patch norm ("38×"); {high_norm_cls}: CLS's weight
-//       on them (mean of the layer's heads), {high_norm_queries}: every patch
-//       query's, averaged, in %; {high_norm_first}: the first layer that has
-//       them (vit/analysis/token_norms.h)
+//       on them (mean of the layer's heads), {high_norm_cls_head}: the
+//       selected head's, {high_norm_queries}: every patch query's, averaged
+//       over queries and heads, in % of all their weight; {high_norm_first}:
+//       the first layer that has them (vit/analysis/token_norms.h)
+//   {top1} {top1_probability} {classes}: the model's answer, its softmax
+//       probability ("69.6%"), and how many classes it can answer with
+//   {query_rank} {relevant_quarter}: where gradient-weighted rollout for the
+//       top-1 class ranks the query among the patches (1: the most
+//       relevant), and how many patches its top quarter holds; {reach_relevant}:
+//       how many of the selected head's selective_reach patches lie in that
+//       quarter ("7 of the 10"). These three read the relevance the tour's
+//       query=relevant was chosen by (tour_query.h): "—" before it was
 // "The shown row" is what the photo shows: the selected head, or the mean of
 // the visible heads.
 #pragma once

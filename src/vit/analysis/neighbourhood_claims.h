@@ -9,9 +9,24 @@
 //       neighbourhood; baseline = those patches / all patches outside it
 //   beyond_neighbourhood: weight on all patches outside the neighbourhood;
 //       baseline = patches outside it / all patches
+//   selective_reach: weight on the query's 10 most-weighted patches outside
+//       the neighbourhood, leaving out the high-norm tokens entering the
+//       layer (token_norms.h: late heads that pour their weight into them
+//       are not reaching for content); baseline = 10 / all patches, what an
+//       even spread gives 10 patches. The share stays one of all the patch
+//       weight, the high-norm tokens' included, so weight on them counts
+//       against the claim
+//   unscaled_top_weight: the largest weight of the query's row had the
+//       scores not been divided by sqrt(d_k) (softmax of the raw q . k);
+//       baseline = the row's largest weight as the model computes it (with
+//       the division). Not a share of the patch weight: CLS counts too
 //
 // A claim holds when value >= ratio x baseline (the ratio is the claim's:
-// 2 reads "twice what an even spread would give").
+// 2 reads "twice what an even spread would give"), with two exceptions:
+// beyond_neighbourhood also needs at least half of the patch weight beyond
+// the neighbourhood (a sentence built on it says most of the weight is where
+// a convolution could not see it), and unscaled_top_weight holds when value
+// >= kSaturatedWeight, one key taking nearly all the weight.
 //
 // One claim is about a layer, not a query: high_norm_tokens (token_norms.h),
 // value = the largest patch token's norm leaving the layer, baseline = the
@@ -25,8 +40,9 @@
 
 namespace vit {
 
-enum class ClaimKind { RegionBeyondNeighbourhood, BeyondNeighbourhood, HighNormTokens };
-// "region_beyond_neighbourhood", "beyond_neighbourhood", "high_norm_tokens".
+enum class ClaimKind { RegionBeyondNeighbourhood, BeyondNeighbourhood, HighNormTokens, SelectiveReach, UnscaledTopWeight };
+// "region_beyond_neighbourhood", "beyond_neighbourhood", "high_norm_tokens",
+// "selective_reach", "unscaled_top_weight".
 const char* claim_name(ClaimKind kind);
 // The kind named so; false when no claim has that name.
 bool claim_from_name(const std::string& name, ClaimKind* kind);
@@ -48,10 +64,42 @@ NeighbourhoodSplit neighbourhood_split(const Trace& t, const Vec& weights, int q
 struct ClaimValue {
     double value = 0, baseline = 0;
 };
+// region_beyond_neighbourhood and beyond_neighbourhood from the split.
 ClaimValue claim_value(const NeighbourhoodSplit& split, ClaimKind kind);
+// value >= ratio x baseline (and baseline > 0): the rule of most claims.
 bool claim_holds(const ClaimValue& v, double ratio);
+// The rule of that kind of claim, exceptions included (above).
+bool claim_holds(ClaimKind kind, const ClaimValue& v, double ratio);
 
-// The head whose claim value is largest for this query, among the heads of
+constexpr int kReachPatches = 10;         // selective_reach's far patches
+constexpr double kSaturatedWeight = 0.9;  // unscaled_top_weight holds from here
+
+struct SelectiveReach {
+    ClaimValue value;
+    std::vector<int> patches;   // the far patches counted (tokens), the heaviest first
+    std::vector<int> left_out;  // the high-norm tokens not counted
+};
+// For a patch query and a weight row; `left_out` lists tokens that are not
+// candidates (the high-norm tokens entering the row's layer). With fewer than
+// 10 candidates it counts them all, and the baseline is their count / all
+// patches. Throws vit::Error as neighbourhood_split does.
+SelectiveReach selective_reach(const Trace& t, const Vec& weights, int query, const std::vector<int>& left_out);
+
+// unscaled_top_weight of one head's row (the trace must hold Q and K).
+ClaimValue unscaled_top_weight(const Trace& t, int layer, int head, int query);
+
+// Any claim about one head's row for a patch query (not high_norm_tokens,
+// which is about a layer); region for region_beyond_neighbourhood.
+// selective_reach needs the trace's token states. Throws vit::Error.
+ClaimValue head_claim(const Trace& t, int layer, int head, int query, ClaimKind kind, const GridRegion& region = {});
+
+// How a choice ranks a head: its value, except for unscaled_top_weight, where
+// the heads it holds for come first, and among them the one whose largest
+// weight the division by sqrt(d_k) changes most (1 + value - baseline): a
+// head that saturates with the division too shows nothing about it.
+double choice_score(ClaimKind kind, const ClaimValue& v);
+
+// The head whose choice_score is largest for this query, among the heads of
 // layers first..last (first < 0: every layer; last < 0: first alone); ties go
 // to the earlier layer, then the lower head. Throws vit::Error when the
 // layers are not the trace's, or for high_norm_tokens (no head to choose).

@@ -1,6 +1,7 @@
 #include "vit/analysis/token_norms.h"
 
 #include <algorithm>
+#include <string>
 
 #include "vit/base/error.h"
 
@@ -13,6 +14,17 @@ double median(std::vector<double> v) {
     std::nth_element(v.begin(), v.begin() + mid, v.end());
     if (v.size() % 2) return v[mid];
     return 0.5 * (v[mid] + *std::max_element(v.begin(), v.begin() + mid));
+}
+
+// Every token's norm, the patches' median and the high-norm patches among them.
+void measure(const Trace& t, const Mat& x, LayerNorms& n) {
+    for (int j = 0; j < t.tokens; ++j) n.norm.push_back(x.row(j).cast<double>().norm());
+    n.median_patch_norm = median({n.norm.begin() + t.prefix, n.norm.end()});
+    for (int j = t.prefix; j < t.tokens; ++j) {
+        n.top_patch_norm = std::max(n.top_patch_norm, n.norm[j]);
+        if (n.norm[j] >= kHighNormRatio * n.median_patch_norm && n.median_patch_norm > 0) n.high.push_back(j);
+    }
+    n.top_over_median = n.median_patch_norm > 0 ? n.top_patch_norm / n.median_patch_norm : 0;
 }
 
 }  // namespace
@@ -28,13 +40,7 @@ std::vector<LayerNorms> token_norms(const Trace& t) {
         if (x.rows() != t.tokens || heads.empty() || heads[0].attn.rows() != t.tokens)
             throw Error("token norms need every layer's token states and attention weights");
         LayerNorms& n = out[l];
-        for (int j = 0; j < t.tokens; ++j) n.norm.push_back(x.row(j).cast<double>().norm());
-        n.median_patch_norm = median({n.norm.begin() + t.prefix, n.norm.end()});
-        for (int j = t.prefix; j < t.tokens; ++j) {
-            n.top_patch_norm = std::max(n.top_patch_norm, n.norm[j]);
-            if (n.norm[j] >= kHighNormRatio * n.median_patch_norm && n.median_patch_norm > 0) n.high.push_back(j);
-        }
-        n.top_over_median = n.median_patch_norm > 0 ? n.top_patch_norm / n.median_patch_norm : 0;
+        measure(t, x, n);
         const int patches = t.tokens - t.prefix;
         for (const HeadTrace& h : heads)
             for (int j : n.high) {
@@ -48,6 +54,16 @@ std::vector<LayerNorms> token_norms(const Trace& t) {
 }
 
 ClaimValue high_norm_claim(const LayerNorms& layer) { return {layer.top_patch_norm, layer.median_patch_norm}; }
+
+std::vector<int> high_norm_entering(const Trace& t, int layer) {
+    if (layer < 0 || layer >= static_cast<int>(t.layers.size()))
+        throw Error("layer " + std::to_string(layer) + " is not among the model's " + std::to_string(t.layers.size()));
+    if (t.layers[layer].x_in.rows() != t.tokens)
+        throw Error("high-norm tokens need the trace's token states (run with keep_states)");
+    LayerNorms n;
+    measure(t, t.layers[layer].x_in, n);
+    return n.high;
+}
 
 int first_high_norm_layer(const std::vector<LayerNorms>& layers) {
     for (size_t l = 0; l < layers.size(); ++l)

@@ -38,6 +38,12 @@ std::vector<LayerNorms> token_norms(const Trace& t);
 // ratio kHighNormRatio exactly when the layer has a high-norm patch.
 ClaimValue high_norm_claim(const LayerNorms& layer);
 
+// The high-norm patch tokens entering block `layer` (the tokens in its x_in
+// over kHighNormRatio x their median patch norm): for layer l >= 1 the ones
+// token_norms lists for layer l - 1. Throws vit::Error when the trace kept no
+// token states or the layer is not the trace's.
+std::vector<int> high_norm_entering(const Trace& t, int layer);
+
 // The first layer with a high-norm token, -1 when none has.
 int first_high_norm_layer(const std::vector<LayerNorms>& layers);
 
