@@ -341,6 +341,29 @@ TEST_F(TourClaimTest, ChoosesTheHeadItsCriterionNamesAndSaysWhetherTheClaimHolds
     EXPECT_EQ(session::shown_tour_text(s).size(), 2u);
 }
 
+// Without a classifier (the fixture's model has none) there is no answer and
+// no relevant patch: query=relevant and other-query: relevant keep the file's
+// patch, and the paragraphs about the answer or the relevance are left out.
+TEST_F(TourClaimTest, WithoutAnAnswerTheRelevantQueryStaysAndItsSentencesAreLeftOut) {
+    s.loaded.image_path = "photos/kite.jpg";
+    auto tour = std::make_shared<const Tour>(parse_tour(
+        "other-query: relevant\ntitle: T\nphoto: dog.jpg\n"
+        "step: A\nstate: query=1,1\ntext: The model answers {top1} ({top1_probability}) of {classes}.\n"
+        "text: Rank {query_rank} of the top {relevant_quarter}; {reach_relevant}.\ntext: query {query}\n"
+        "step: B\nstate: query=relevant\ntext: query {query}\n",
+        "t.tour"));
+    session::apply(s, act::StartTour{tour});
+    EXPECT_EQ(s.sel.query, s.trace()->token_of(1, 1));
+    bool left_out = false;
+    EXPECT_EQ(session::shown_tour_text(s, &left_out), std::vector<std::string>{"query patch (1, 1)"});
+    EXPECT_TRUE(left_out);
+    session::apply(s, act::TourGo{1});
+    EXPECT_EQ(s.sel.query, s.trace()->token_of(1, 1));  // no choice: the query stays
+    EXPECT_TRUE(session::needs_answer("{top1}"));
+    EXPECT_FALSE(session::needs_answer("{query_rank}"));
+    EXPECT_TRUE(session::needs_relevance("{reach_relevant}"));
+}
+
 }  // namespace
 
 namespace {

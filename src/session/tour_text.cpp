@@ -165,6 +165,22 @@ bool names_region(const std::string& text) {
     return text.find("{share:") != std::string::npos || text.find("{area:") != std::string::npos;
 }
 
+namespace {
+
+bool uses_any(const std::string& text, std::initializer_list<const char*> names) {
+    bool found = false;
+    each_placeholder(text, [&](const std::string& name) {
+        for (const char* n : names) found |= name == n;
+    });
+    return found;
+}
+
+}  // namespace
+
+bool needs_answer(const std::string& text) { return uses_any(text, {"top1", "top1_probability", "classes"}); }
+
+bool needs_relevance(const std::string& text) { return uses_any(text, {"query_rank", "relevant_quarter", "reach_relevant"}); }
+
 bool regions_apply(const AppState& s, const Tour& tour) {
     const vit::Trace* t = s.trace();
     if (!t || tour.regions.empty()) return false;
@@ -269,7 +285,9 @@ std::vector<std::string> shown_tour_text(const AppState& s, bool* left_out) {
     const std::optional<TourClaimCheck> claim = tour_claim(s);
     for (const TourParagraph& paragraph : tour.steps[s.tour.step].text) {
         if (!paragraph_shows(paragraph, photo, claim)) continue;
-        if (names_region(paragraph.text) && !regions_apply(s, tour)) {
+        const bool no_answer = (needs_answer(paragraph.text) && s.loaded.top5.empty()) ||
+                               (needs_relevance(paragraph.text) && !relevant_choice(s));
+        if ((names_region(paragraph.text) && !regions_apply(s, tour)) || no_answer) {
             if (left_out) *left_out = true;
             continue;
         }

@@ -79,8 +79,17 @@ bool regions_apply(const AppState& s, const Tour& tour);
 // value does not exist for the selection (e.g. distances with CLS as query).
 std::string fill_tour_text(const std::string& text, const AppState& s, const Tour& tour);
 
+// Whether the paragraph has a placeholder about the model's answer ({top1},
+// {top1_probability}, {classes}: it means something only where the model
+// has a classifier), or about the relevance the tour's query was chosen by
+// ({query_rank}, {relevant_quarter}, {reach_relevant}: only once that choice
+// was made on the photo on show).
+bool needs_answer(const std::string& text);
+bool needs_relevance(const std::string& text);
+
 // The current step's paragraphs as shown, filled in; those that name a
-// region are left out where the regions do not apply (left_out says so).
+// region are left out where the regions do not apply, and those that need
+// the answer where there is none (left_out says so).
 std::vector<std::string> shown_tour_text(const AppState& s, bool* left_out = nullptr);
 
 }  // namespace session
