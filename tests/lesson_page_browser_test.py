@@ -117,6 +117,31 @@ def main():
         check("the bound is tight enough to teach with (< 0.02 on every weight)", max(x["bound"] for x in rows) < 0.02)
         check("the weights sum to 1", abs(sum(x["weight"] for x in rows) - 1) < 1e-9)
 
+    # 1b. What the window shows (issue 32, item 7), from the dumped DOM.
+    dom = dump_dom(page, "#layer=3&head=2&patch=5,3")
+    m = re.search(r"<td>Z</td><td class=\"num\">([^<]+)</td>", dom)
+    z_app = sum(np.exp(float(a["scaled"])) for a in app)
+    check("Z is Σ exp of the scaled scores, as the window shows it (not after the row's maximum was taken out)",
+          m is not None and abs(float(m[1]) - z_app) <= 1e-3 * z_app, (m and m[1], z_app))
+    check("the subtraction of the row's maximum is explained as a safeguard that cancels",
+          'id="safeguard"' in dom and "cancels" in dom and "numerical safeguard" in dom)
+    check("a patch query is outlined and the caption says so", "the query patch (5, 3) (outlined in blue)" in dom)
+    check("the link's valid selection gives no note", re.search(r'<p id="link-note"[^>]*hidden', dom) is not None)
+    grid = [(int(a), int(b)) for a, b in re.findall(r'<canvas data-layer="(\d+)" data-head="(\d+)"', dom)]
+    check("the layers x heads grid has the window's orientation: a row per layer, the heads across",
+          len(grid) == 36 and grid[:4] == [(0, 0), (0, 1), (0, 2), (1, 0)], grid[:4])
+    sizes = [int(w) for w in re.findall(r'<canvas data-layer="\d+" data-head="\d+"[^>]* width="(\d+)"', dom)]
+    thumbs = re.search(r'<div id="thumbs".*?</div>', dom, re.S)
+    thumb_sizes = [int(w) for w in re.findall(r'<canvas width="(\d+)"', thumbs[0])] if thumbs else []
+    check("thumbnails large enough to read the map (grid cells >= 80 px, the heads' >= 120 px; were 44 and 88)",
+          len(sizes) == 36 and min(sizes) >= 80 and len(thumb_sizes) == 4 and min(thumb_sizes) >= 120, (sizes[:3], thumb_sizes))
+    dom = dump_dom(page, "#layer=30&query=cls&head=2")
+    note = re.search(r'<p id="link-note"[^>]*>([^<]*)</p>', dom)
+    check("an invalid link value shows a visible note naming what was ignored",
+          note is not None and "hidden" not in note[0] and "layer=30" in note[1] and "0–11" in note[1], note and note[0])
+    check("the CLS query is labelled, not 'outlined'",
+          "the query CLS (labelled on the map: it has no patch)" in dom and "CLS (outlined" not in dom)
+
     # 2. Real events through the DevTools protocol.
     if not npm_ci():
         return tally.finish()

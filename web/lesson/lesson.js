@@ -17,6 +17,7 @@
 
   // Where the export's selection was (the window's), unless the fragment says otherwise.
   const state = { mean: false, ...data.start, key: -1, tapChoosesKey: false, tourStep: 0 };
+  let linkIgnored = [];  // what the link asked for that this page cannot show: said on the page, never silently dropped
   Object.assign(state, fromFragment(location.hash));
 
   const photo = new Image();
@@ -28,6 +29,7 @@
 
   function fromFragment(hash) {
     const f = M.parseFragment(hash, meta);
+    linkIgnored = f.ignored || [];
     const out = {};
     if (f.layer !== undefined) out.layer = f.layer;
     if (f.head === "mean") out.mean = true;
@@ -41,6 +43,9 @@
     return `patch (${M.rowOf(j, meta)}, ${M.colOf(j, meta)})`;
   }
   const fmt = (x, digits = 4) => (Math.abs(x) >= 1e-3 || x === 0 ? x.toFixed(digits) : x.toExponential(2));
+  // exp and Z as the window writes them: 1146.7, or 3.2e+5 when large; "beyond double's range" past ~1.8e308.
+  const fmtBig = (x, digits) => (!Number.isFinite(x) ? "beyond double's range (see the safeguard below)"
+    : Math.abs(x) >= 1e5 ? x.toExponential(3) : fmt(x, digits));
   const percent = (x) => (x >= 0.01 ? (100 * x).toFixed(1) : (100 * x).toFixed(2)) + "%";
 
   // Every layer's and head's row for the current query (36 rows of 197 for the default model: a few ms).
@@ -113,6 +118,17 @@
     box(state.query, "#5ad1ff", Math.max(1, Math.min(3, css / 100)), []);
     if (state.key >= 0 && css > 120) box(state.key, "#ff5aa0", 2, [4, 3]);
     g.setLineDash([]);
+    if (state.query < meta.prefix && css > 200) {
+      // CLS (or a register) has no patch to outline: a label names the query instead.
+      const text = `query: ${tokenName(state.query)} (no patch)`;
+      g.font = `${Math.round(13 * dpr)}px system-ui, sans-serif`;
+      const w = g.measureText(text).width + 10 * dpr, h = 20 * dpr;
+      g.fillStyle = "rgba(0, 0, 0, 0.7)";
+      g.fillRect(4 * dpr, 4 * dpr, w, h);
+      g.fillStyle = "#5ad1ff";
+      g.textBaseline = "middle";
+      g.fillText(text, 9 * dpr, 4 * dpr + h / 2);
+    }
     return top;
   }
 
@@ -150,16 +166,16 @@
     });
   }
 
-  // The layers x heads grid: a row per head, a column per layer (wide and short).
+  // The layers x heads grid as the window draws it: a row per layer, a column per head.
   function drawGrid() {
     const grid = $("grid");
     if (!grid.children.length) {
-      grid.style.gridTemplateColumns = `auto repeat(${meta.layers}, minmax(0, 44px))`;
+      grid.style.gridTemplateColumns = `auto repeat(${meta.heads}, minmax(0, 120px))`;
       grid.appendChild(document.createElement("span"));
-      for (let l = 0; l < meta.layers; l++) grid.insertAdjacentHTML("beforeend", `<span class="layer-label">${l}</span>`);
-      for (let h = 0; h < meta.heads; h++) {
-        grid.insertAdjacentHTML("beforeend", `<span>head ${h}</span>`);
-        for (let l = 0; l < meta.layers; l++) {
+      for (let h = 0; h < meta.heads; h++) grid.insertAdjacentHTML("beforeend", `<span class="head-label">head ${h}</span>`);
+      for (let l = 0; l < meta.layers; l++) {
+        grid.insertAdjacentHTML("beforeend", `<span class="layer-label">layer ${l}</span>`);
+        for (let h = 0; h < meta.heads; h++) {
           const c = document.createElement("canvas");
           c.dataset.layer = l; c.dataset.head = h;
           c.title = `layer ${l}, head ${h}`;
@@ -171,7 +187,7 @@
     for (const c of grid.querySelectorAll("canvas")) {
       const l = Number(c.dataset.layer), h = Number(c.dataset.head);
       c.classList.toggle("on", l === state.layer && !state.mean && h === state.head);
-      drawMap(c, rows[l][h].weight, { outline: true, size: c.clientWidth || 40 });
+      drawMap(c, rows[l][h].weight, { outline: true, size: c.clientWidth || 96 });
     }
   }
 
@@ -187,10 +203,15 @@
     const lines = [
       [`score q·k`, fmt(row.score[key]), `q of ${q} · k of ${k}, ${meta.head_dim} products summed`],
       [`÷ √dₖ`, fmt(row.scaled[key]), `÷ √${meta.head_dim} = ${fmt(row.sqrtDk, 2)}`],
-      [`exp`, fmt(row.expScore[key], 6), `exp(${fmt(row.scaled[key])} − ${fmt(row.expShift)}), the row's largest scaled score taken out first (it cancels)`],
-      [`Z`, fmt(row.z, 4), `Σ exp over all ${meta.tokens} keys`],
+      [`exp`, fmtBig(row.expScaled[key], 6), `exp(${fmt(row.scaled[key])})`],
+      [`Z`, fmtBig(row.zScaled, 1), `Σ exp of the scaled scores over all ${meta.tokens} keys`],
       [`weight a`, fmt(row.weight[key], 6), `exp ÷ Z; vitscope's float32 value is within ±${bound.bound[key].toExponential(1)}`],
     ];
+    // The safeguard, said once: the same weights, computed without overflowing exp.
+    const safeguard = `<p class="hint" id="safeguard">A numerical safeguard: vitscope (and this page) subtract the row's largest scaled score, ` +
+      `${fmt(row.expShift)}, before taking exp, so exp never overflows. Every exp and Z is then multiplied by the same ` +
+      `e<sup>−${fmt(row.expShift)}</sup>, which cancels in exp ÷ Z: the weight is the same ` +
+      `(shifted: exp ${fmt(row.expScore[key], 6)}, Z ${fmt(row.z, 4)}, weight ${fmt(row.expScore[key] / row.z, 6)}).</p>`;
     const contributions = out.top.map((c) =>
       `<tr><td>${c.token === key ? `<span class="key">${tokenName(c.token)}</span>` : tokenName(c.token)}</td>` +
       `<td class="num">a ${fmt(c.weight)}</td><td class="num">‖v‖ ${fmt(c.valueNorm, 2)}</td><td class="num">${percent(c.share)}</td></tr>`);
@@ -198,6 +219,7 @@
       `<p>Layer ${state.layer}, head ${state.head}${state.mean ? " (the photo shows the mean of the heads; this is one head's arithmetic)" : ""}: ` +
       `query ${q}, key ${k}${state.key < 0 ? " (the strongest; hover or tap another)" : ""}.</p>` +
       `<table>${lines.map(([n, v, why]) => `<tr><td>${n}</td><td class="num">${v}</td><td>${why}</td></tr>`).join("")}</table>` +
+      safeguard +
       `<p>Output o = Σ a·v, ‖o‖ = ${fmt(out.outputNorm, 3)}. Largest a·‖v‖ (share of Σ a·‖v‖):</p>` +
       `<table>${contributions.join("")}</table>`;
     return bound;
@@ -266,7 +288,10 @@
     const top = drawMap($("photo"), weight);
     drawColorbar(top);
     const shown = state.mean ? `the mean of layer ${state.layer}'s ${meta.heads} heads` : `layer ${state.layer}, head ${state.head}`;
-    $("caption").textContent = `Softmax weights of ${tokenName(state.query)} (outlined in blue) in ${shown}, ` +
+    const queryIs = state.query < meta.prefix
+      ? `the query ${tokenName(state.query)} (labelled on the map: it has no patch)`
+      : `the query ${tokenName(state.query)} (outlined in blue)`;
+    $("caption").textContent = `Softmax weights of ${queryIs} in ${shown}, ` +
       `coloured from 0 to the largest patch weight, ${fmt(top, 4)}. CLS${meta.prefix > 1 ? " and the registers" : ""}: ` +
       `${percent(weight.slice(0, meta.prefix).reduce((s, x) => s + x, 0))} of the weight.`;
     if (!same("query", "layer", "head", "mean")) drawThumbs();
@@ -277,6 +302,12 @@
     if (!same("query", "layer", "head", "mean")) fillWeights(weight, state.mean ? null : bound);
     else markKeyRow();
     drawTour();
+    const note = $("link-note");
+    note.hidden = linkIgnored.length === 0;
+    note.textContent = linkIgnored.length
+      ? `The link asked for ${linkIgnored.join(", ")}: ignored; showing layer ${state.layer}, ` +
+        `${state.mean ? "the mean of the heads" : "head " + state.head}, query ${tokenName(state.query)}.`
+      : "";
     drawn = { ...state, size };
     const hash = M.formatFragment({ ...state, head: state.mean ? "mean" : state.head }, meta);
     if (location.hash !== hash) history.replaceState(null, "", hash);

@@ -87,7 +87,13 @@ const LessonMath = (() => {
       z += expScore[j];
     }
     for (let j = 0; j < tokens; j++) weight[j] = expScore[j] / z;
-    return { query, sqrtDk, score, scaled, expScore, expShift: max, z, weight };
+    // What the window shows: exp of the scaled score itself and Z = Σ exp of
+    // the scaled scores (the shift by the row's maximum cancels in exp/Z).
+    // Beyond double's range (scaled scores over ~709) these are Infinity.
+    const shiftBack = Math.exp(max);
+    const expScaled = new Float64Array(tokens);
+    for (let j = 0; j < tokens; j++) expScaled[j] = expScore[j] * shiftBack;
+    return { query, sqrtDk, score, scaled, expScore, expShift: max, z, expScaled, zScaled: z * shiftBack, weight };
   }
 
   // The mean of several rows' weights (the photo's "mean of the heads").
@@ -170,29 +176,43 @@ const LessonMath = (() => {
 
   // "#layer=3&head=2&patch=5,3" (head=mean for the mean of the heads;
   // query=cls or query=INDEX instead of patch) -> {layer, head, query}; only
-  // what is given and in range, the rest left out.
+  // what is given and in range. What was given and left out is listed in
+  // `ignored` (["layer=30 (this model's layers are 0–11)"]) for the page to say so.
   function parseFragment(fragment, meta) {
     const out = {};
+    const ignored = [];
     const text = fragment.replace(/^#/, "");
+    const isIndex = (value, n) => /^[0-9]+$/.test(value) && Number.isInteger(n);
     for (const part of text.split("&")) {
+      if (part === "") continue;
       const [name, value] = part.split("=");
-      if (value === undefined) continue;
+      let shown = part;
+      try { shown = decodeURIComponent(part); } catch (e) { /* shown as written */ }
+      if (shown.length > 60) shown = shown.slice(0, 60) + "…";
+      if (value === undefined) { ignored.push(`“${shown}” (not name=value)`); continue; }
       const n = Number(value);
-      if (name === "layer" && Number.isInteger(n) && n >= 0 && n < meta.layers) out.layer = n;
-      if (name === "head") {
+      if (name === "layer") {
+        if (isIndex(value, n) && n < meta.layers) out.layer = n;
+        else ignored.push(`“${shown}” (this model's layers are 0–${meta.layers - 1})`);
+      } else if (name === "head") {
         if (value === "mean") out.head = "mean";
-        else if (Number.isInteger(n) && n >= 0 && n < meta.heads) out.head = n;
-      }
-      if (name === "patch") {
-        const [r, c] = value.split(",").map(Number);
-        if (Number.isInteger(r) && Number.isInteger(c) && r >= 0 && c >= 0 && r < meta.grid && c < meta.grid)
+        else if (isIndex(value, n) && n < meta.heads) out.head = n;
+        else ignored.push(`“${shown}” (this model's heads are 0–${meta.heads - 1}, or mean)`);
+      } else if (name === "patch") {
+        const rc = value.split(",");
+        const [r, c] = rc.map(Number);
+        if (rc.length === 2 && isIndex(rc[0], r) && isIndex(rc[1], c) && r < meta.grid && c < meta.grid)
           out.query = meta.prefix + r * meta.grid + c;
-      }
-      if (name === "query") {
+        else ignored.push(`“${shown}” (a patch is row,col with each in 0–${meta.grid - 1})`);
+      } else if (name === "query") {
         if (value === "cls") out.query = 0;
-        else if (Number.isInteger(n) && n >= 0 && n < meta.tokens) out.query = n;
+        else if (isIndex(value, n) && n < meta.tokens) out.query = n;
+        else ignored.push(`“${shown}” (a query is cls or a token 0–${meta.tokens - 1})`);
+      } else {
+        ignored.push(`“${shown}” (not layer, head, patch or query)`);
       }
     }
+    if (ignored.length) out.ignored = ignored;
     return out;
   }
 

@@ -91,10 +91,15 @@ test("attention row: each step as written out, weights a distribution", () => {
   for (let j = 0; j < tokens; j++) {
     assert.ok(Math.abs(row.weight[j] - direct[j] / denominator) < 1e-12);
     assert.ok(Math.abs(row.expScore[j] / row.z - row.weight[j]) < 1e-15);
+    // What the window shows: exp of the scaled score itself, Z = Σ of those (no shift).
+    assert.ok(Math.abs(row.expScaled[j] - direct[j]) < 1e-12 * direct[j]);
+    assert.ok(Math.abs(row.expScaled[j] / row.zScaled - row.weight[j]) < 1e-15);
     assert.ok(row.weight[j] >= 0);
     sum += row.weight[j];
   }
   assert.ok(Math.abs(sum - 1) < 1e-12);
+  assert.ok(Math.abs(row.zScaled - denominator) < 1e-12 * denominator, "Z is Σ exp of the scaled scores, not of the shifted ones");
+  assert.ok(row.expShift > 0 && Math.abs(row.zScaled - row.z) > 1e-6, "this case's shift changes Z, so the test tells them apart");
 });
 
 test("attention row survives scores too large for exp", () => {
@@ -161,8 +166,16 @@ const meta = { layers: 12, heads: 3, tokens: 197, prefix: 1, grid: 14 };
 test("URL fragment: the issue's example and a round trip", () => {
   assert.deepStrictEqual(M.parseFragment("#layer=3&head=2&patch=5,3", meta), { layer: 3, head: 2, query: 1 + 5 * 14 + 3 });
   assert.deepStrictEqual(M.parseFragment("#head=mean&query=cls", meta), { head: "mean", query: 0 });
-  assert.deepStrictEqual(M.parseFragment("#layer=12&head=3&patch=14,0&query=197", meta), {});  // out of range: ignored
-  assert.deepStrictEqual(M.parseFragment("#layer=1.5&patch=a,b", meta), {});
+  // Out of range or malformed: left out, and each named in `ignored` for the page's note.
+  const bad = M.parseFragment("#layer=12&head=3&patch=14,0&query=197", meta);
+  assert.deepStrictEqual(Object.keys(bad), ["ignored"]);
+  assert.strictEqual(bad.ignored.length, 4);
+  assert.ok(bad.ignored[0].includes("layer=12") && bad.ignored[0].includes("0–11"), bad.ignored[0]);
+  assert.ok(bad.ignored[1].includes("head=3") && bad.ignored[2].includes("patch=14,0") && bad.ignored[3].includes("query=197"));
+  assert.deepStrictEqual(M.parseFragment("#layer=1.5&patch=a,b", meta).ignored.length, 2);
+  assert.deepStrictEqual(M.parseFragment("#layer=30&head=1", meta), { head: 1, ignored: ["“layer=30” (this model's layers are 0–11)"] });
+  assert.deepStrictEqual(M.parseFragment("#layer=&colour=red", meta).ignored.length, 2);  // an empty value is not layer 0
+  assert.deepStrictEqual(M.parseFragment("", meta), {});
   for (const s of [{ layer: 3, head: 2, query: 74 }, { layer: 0, head: "mean", query: 0 }]) {
     const back = M.parseFragment(M.formatFragment(s, meta), meta);
     assert.deepStrictEqual(back, s);
