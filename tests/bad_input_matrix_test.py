@@ -573,8 +573,8 @@ def window_rows(tmp):
             ok = (rc == 0 and state.get("ready") and mention.lower() in state.get("last_error", "").lower()
                   and os.path.samefile(state.get("image") or "/", DOG)
                   and os.path.samefile(state.get("model") or "/", MODEL))
-            if env:   # nothing of the download is left
-                ok = ok and os.listdir(os.path.join(downloads, "vitscope", "models")) == []
+            if env:   # nothing of the download is left but the lock file downloads of the model share
+                ok = ok and os.listdir(os.path.join(downloads, "vitscope", "models")) == [f".{MODEL_NAME}.lock"]
             check(f"window: {name} -> keeps the open {kept}, shows the error", ok,
                   f"exit {rc}, state {json.dumps({k: state.get(k) for k in ('image', 'model', 'last_error', 'ready')})}")
     finally:

@@ -23,12 +23,11 @@ import struct
 import subprocess
 import sys
 import tempfile
-import time
 import zlib
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from script_support import BIN, CHELSEA, DOG, MODEL, Tally  # noqa: E402
-from window_support import Window, Xvfb, read_state  # noqa: E402
+from window_support import Window, Xvfb  # noqa: E402
 
 tally = Tally()
 check = tally.check
@@ -155,17 +154,7 @@ def run_window(xvfb, tmp, name, args, commands, env=None, settings=False):
         f.write(commands)
     w = Window(xvfb, BIN, [*args, "--script", script], tmp, size="1280x720", env=env, settings=settings)
     try:
-        seen = []
-        deadline = time.time() + 600
-        while time.time() < deadline and w.proc.poll() is None:
-            state = read_state(w.state_file)
-            if state is not None and (not seen or state != seen[-1]):
-                seen.append(state)
-            time.sleep(0.02)
-        code = w.proc.wait(timeout=60)
-        final = read_state(w.state_file)
-        if final is not None and (not seen or final != seen[-1]):
-            seen.append(final)
+        code, seen = w.states_until_exit()
         return code, w.output(), seen
     finally:
         w.close()
@@ -184,7 +173,9 @@ def test_window_keeps_its_state(xvfb, tmp):
     code, output, seen = run_window(xvfb, tmp, "bad", [DOG, "--model", MODEL], commands + "quit\n")
     errors = [s["last_error"] for s in seen if s["last_error"]]
     for name, (_, cause) in bad.items():
-        check(f"open-lesson, {name}: one line naming the cause", any(cause in e and "\n" not in e for e in errors), errors)
+        path = bad[name][0]
+        check(f"open-lesson, {name}: one line naming the lesson file, then the cause",
+              any(e.startswith(path + ": ") and cause in e and "\n" not in e for e in errors), errors)
     final = seen[-1] if seen else {}
     kept = (final.get("image"), final.get("model"), final.get("layer"), final.get("head"), final.get("row"),
             final.get("col"), final.get("input_size"), final.get("compare_image"))

@@ -147,17 +147,8 @@ def run_script(xvfb, tmp, name, args, commands, size="1280x720"):
         f.write(commands)
     w = Window(xvfb, BIN, [*args, "--script", script], tmp, size=size, env={"XDG_CACHE_HOME": os.path.join(tmp, "cache")})
     try:
-        seen = []
-        deadline = time.time() + 600
-        while time.time() < deadline and w.proc.poll() is None:
-            state = read_state(w.state_file)
-            if state is not None and (not seen or state != seen[-1]):
-                seen.append(state)
-            time.sleep(0.02)
-        assert w.proc.wait(timeout=60) == 0, f"exit code {w.proc.returncode}: {w.output()}"
-        final = read_state(w.state_file)
-        if final != seen[-1]:
-            seen.append(final)
+        code, seen = w.states_until_exit()
+        assert code == 0, f"exit code {code}: {w.output()}"
         return seen
     finally:
         w.close()

@@ -95,6 +95,22 @@ class Window:
                 return now
         raise AssertionError(f"timed out waiting for {key} to hold still; last state: {state}")
 
+    def states_until_exit(self, timeout=600):
+        """Every distinct state the window writes until it exits (a script ending in quit), in order,
+        the last one included; (exit code, states)."""
+        seen = []
+        deadline = time.time() + timeout
+        while time.time() < deadline and self.proc.poll() is None:
+            state = read_state(self.state_file)
+            if state is not None and (not seen or state != seen[-1]):
+                seen.append(state)
+            time.sleep(0.02)
+        code = self.proc.wait(timeout=60)
+        final = read_state(self.state_file)
+        if final is not None and (not seen or final != seen[-1]):
+            seen.append(final)
+        return code, seen
+
     def xdotool(self, *args):
         subprocess.run(["xdotool", *args], env=self.xvfb.env(), check=True, capture_output=True, timeout=30)
 

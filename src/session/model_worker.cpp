@@ -55,6 +55,7 @@ void ModelWorker::submit(const Request& request) {
         }
         if (request.input_size >= 0) merged.input_size = request.input_size;
         merged.whole = merged.whole || request.whole;
+        if (request.whole) merged.lesson_path = request.lesson_path;
         pending_ = merged;
     }
     wake_.notify_all();
@@ -137,6 +138,7 @@ ModelWorker::Result ModelWorker::process(const Request& request) {
         input_size_ = input_size, compared_size_ = compared_size;
         r.loaded = current, r.compared = compared;
         r.changed = r.compared_changed = false;
+        if (!request.lesson_path.empty()) r.error = request.lesson_path + ": " + r.error;
     }
     return r;
 }

@@ -27,6 +27,7 @@ public:
                                   // (a new model starts at its own size unless the request sets one)
         bool drop_compare = false;  // no second photo any more (a lesson saved without one)
         bool whole = false;         // a lesson: every part loads and runs, or nothing changes
+        std::string lesson_path = {};  // that lesson's file, which its error names first
     };
     struct Result {
         Loaded loaded;            // the new set, or the previous one when nothing new succeeded

@@ -139,7 +139,7 @@ private:
     void write_state_file();
     void get_model(const std::string& name);
     void export_sweep(const std::string& path, bool replace);
-    void open_lesson(session::Lesson lesson);
+    void open_lesson(session::Lesson lesson, const std::string& path);
     void open_startup_lesson(session::Lesson lesson, const std::string& path);
     void take_result(session::ModelWorker::Result r);
     void open_tour_lesson();
@@ -267,10 +267,14 @@ Window::Window(const CliArgs& args, const WindowOptions& opt) : opt_(opt), scrip
 // A lesson read and checked: its model, photo (unpacked when embedded and
 // missing here) and second photo go to the worker; the rest waits for them.
 // The worker opens it whole or not at all: on any error the window stays as it was.
-void Window::open_lesson(session::Lesson lesson) {
-    lesson.photo = session::unpack_embedded_photo(lesson);
-    worker_->submit(
-        {lesson.model, lesson.photo, lesson.compare_photo, lesson.input_size, lesson.compare_photo.empty(), true});
+void Window::open_lesson(session::Lesson lesson, const std::string& path) {
+    try {
+        lesson.photo = session::unpack_embedded_photo(lesson);
+    } catch (const vit::Error& e) {
+        throw vit::Error(path + ": " + e.what());
+    }
+    worker_->submit({lesson.model, lesson.photo, lesson.compare_photo, lesson.input_size, lesson.compare_photo.empty(),
+                     true, path});
     s_.work.busy = true;
     pending_lesson_ = std::move(lesson);
 }
@@ -279,14 +283,9 @@ void Window::open_lesson(session::Lesson lesson) {
 // photo that does not decode, an input size the model refuses or a second
 // photo that fails is one line and exit 2, not a window showing something else.
 void Window::open_startup_lesson(session::Lesson lesson, const std::string& path) {
-    session::ModelWorker::Result r;
-    try {
-        open_lesson(std::move(lesson));
-        r = worker_->wait();
-    } catch (const vit::Error& e) {
-        throw vit::Error(path + ": " + e.what());
-    }
-    if (!r.error.empty()) throw vit::Error(path + ": " + r.error);
+    open_lesson(std::move(lesson), path);
+    session::ModelWorker::Result r = worker_->wait();
+    if (!r.error.empty()) throw vit::Error(r.error);  // it names the lesson first
     take_result(std::move(r));
 }
 
@@ -471,7 +470,7 @@ void Window::open_tour_lesson() {
     if (s_.tour.lesson_to_open.empty()) return;
     const std::string path = std::exchange(s_.tour.lesson_to_open, {});
     try {
-        open_lesson(session::read_lesson(path));
+        open_lesson(session::read_lesson(path), path);
         lesson_tour_step_ = s_.tour.step;
     } catch (const std::exception& e) {
         s_.last_error = e.what();
@@ -532,7 +531,7 @@ void Window::handle(const session::Action& a) {
             session::save_lesson(path, s_, x->embed_photo, session::output_rules(s_, x->replace));
             s_.status = "Saved lesson " + fs::absolute(path).lexically_normal().string();
         } else if (auto* x = std::get_if<session::act::OpenLesson>(&a)) {
-            open_lesson(session::read_lesson(x->path));  // a bad file throws before anything changes
+            open_lesson(session::read_lesson(x->path), x->path);  // a bad file throws before anything changes
         } else if (auto* x = std::get_if<session::act::ExportSweep>(&a)) {
             export_sweep(x->path, x->replace);
         } else if (auto* x = std::get_if<session::act::ExportTourSlides>(&a)) {
