@@ -156,10 +156,11 @@ void score_step(const Frame& f, const Pair& p) {
 }
 
 void scale_step(const Frame& f, const Pair& p) {
-    step_heading(f, "4", "Scale", "Dividing by √dₖ keeps scores from growing with the vector length, so the softmax "
-                                  "still spreads its weight (see the What-ifs without it).");
+    step_heading(f, "4", "Scale", vit::kScaleGeneral);
     equation(f, "%s / %s = %.4f / √%d = %.4f / %.4g = %.4f", sym::s_ij, sym::sqrt_dk, p.e.score, p.d, p.e.score,
              p.e.sqrt_dk, p.e.scaled_score);
+    // A claim on this row (unscaled_top_weight), not a general promise.
+    text_wrapped_at_spaces(colors::muted, vit::unscaled_sentence(p.e).c_str());
 }
 
 // The softmax's arithmetic for the pair, against what the forward pass stored.
@@ -185,9 +186,12 @@ void value_step(const Frame& f, const Pair& p) {
 // The keys that contribute most to the output; a row pins its key.
 void contributions(const Frame& f, const Pair& p) {
     const auto& all = p.e.contributions;
-    ImGui::TextColored(colors::muted, "Keys contributing most (by aᵢⱼ · ‖vⱼ‖):");
+    char caption[200];
+    std::snprintf(caption, sizeof caption, "Keys contributing most to head %d's output (by aᵢⱼ · ‖vⱼ‖; share = of the sum "
+                  "over all %d keys, CLS included):", p.e.head, p.t.tokens);
+    text_wrapped_at_spaces(colors::muted, caption);
     const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingStretchProp;
-    if (NumberTable table{f, "##top", "key", {"aᵢⱼ", "‖vⱼ‖", "aᵢⱼ·‖vⱼ‖", "share"}, flags}) {
+    if (NumberTable table{f, "##top", "key", {"aᵢⱼ", "‖vⱼ‖", "aᵢⱼ·‖vⱼ‖", "share of Σ"}, flags}) {
         for (size_t r = 0; r < std::min<size_t>(6, all.size()); ++r) {
             const auto& c = all[r];
             char label[64];
@@ -203,10 +207,11 @@ void contributions(const Frame& f, const Pair& p) {
 }
 
 void output_step(const Frame& f, const Pair& p) {
-    step_heading(f, "7", "Output", "The query's new information: all values averaged with the attention weights. "
-                                   "A few keys usually dominate.");
+    step_heading(f, "7", "Output", "The query's new information: all values averaged with the attention weights.");
     norm_row(f, "oᵢ", "##o", p.e.output, p.d, p.e.value_extent);
     equation(f, "%s = Σⱼ aᵢⱼ vⱼ   (the strips of v share one colour scale)", sym::o_i);
+    // "A few keys dominate" only when the contributions below show it.
+    text_wrapped_at_spaces(colors::muted, vit::contributions_sentence(p.e).c_str());
     contributions(f, p);
 }
 
@@ -251,12 +256,14 @@ void MathPanel::softmax_maps(const Frame& f, const vit::Trace& t, const vit::Ste
     ImGui::Spacing();
     if (one_step) maps(f, e, {Scaled, Weights}, 5 * ImGui::GetTextLineHeightWithSpacing());
     else maps(f, e, {Raw, Scaled, Weights}, 0);
-    ImGui::PushTextWrapPos(0);
-    ImGui::TextColored(colors::muted, "Raw and scaled maps share a pattern; only the numbers on the bar shrink by √dₖ. "
-                                      "The softmax makes the largest scores dominate.");
-    ImGui::PopTextWrapPos();
+    char general[320];
+    std::snprintf(general, sizeof general, "Raw and scaled maps share a pattern; only the numbers on the bar shrink by "
+                  "√dₖ. %s", vit::kSoftmaxGeneral);
+    text_wrapped_at_spaces(colors::muted, general);
     equation(f, "Σⱼ aᵢⱼ = %.6f   largest %.4f on %s   spread ≈ %.1f keys", e.row.sum, e.row.max,
              vit::token_name(t, e.row.argmax).c_str(), e.row.effective_keys);
+    // "A few keys dominate" only when this row shows it (vit::few_keys).
+    text_wrapped_at_spaces(colors::muted, vit::weights_sentence(e).c_str());
 }
 
 void MathPanel::draw(const Frame& f) {

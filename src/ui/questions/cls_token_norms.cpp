@@ -21,13 +21,15 @@ void cls_token_norms_section(const Frame& f) {
         note(e.what());
         return;
     }
-    char text[512];
+    char text[1024];
     std::snprintf(text, sizeof text,
                   "Each token's vector leaving each layer, measured by its length (norm). A patch counts as high-norm "
                   "when its norm is at least %.0f times the median patch's. Darcet et al. (2023, \"Vision Transformers "
                   "Need Registers\") found such tokens in many trained ViTs, in background patches that carry little "
                   "of their own: the model stores global information in them, and CLS and other queries read it "
-                  "there. Weight on them is weight on that stored information, not on the pixels under them.",
+                  "there. Weight on them is weight on that stored information, not on the pixels under them. The two weight "
+                  "columns are shares of all of a row's weight (CLS included), the mean over the layer's heads; the "
+                  "last one is also the mean over the patch queries.",
                   vit::kHighNormRatio);
     note(text);
     bool narrow = false;
@@ -38,8 +40,8 @@ void cls_token_norms_section(const Frame& f) {
     ImGui::TableSetupColumn("median patch norm");
     ImGui::TableSetupColumn("largest / median");
     ImGui::TableSetupColumn("high-norm patches", ImGuiTableColumnFlags_WidthStretch, 2.f);
-    ImGui::TableSetupColumn("CLS's weight on them");
-    ImGui::TableSetupColumn("a patch query's (mean)");
+    ImGui::TableSetupColumn("CLS's weight on them (mean of heads)");
+    ImGui::TableSetupColumn("a patch query's (mean of queries and heads)");
     wrapped_headers_row();
     for (size_t l = 0; l < norms.size(); ++l) {
         const vit::LayerNorms& n = norms[l];

@@ -137,7 +137,7 @@ void GlobalView::query_bands(const Frame& f, float w) {
         axes.x_names.push_back(b == 0 ? "same patch" : vit::distance_band_name(b));
     }
     axes.x_label = "distance from the query (patches)";
-    axes.y_label = "weight on the patches at that distance";
+    axes.y_label = "weight at that distance (of all the row's)";
     axes.y_lo = 0, axes.y_hi = 1;
     axes.shade_lo = -0.5, axes.shade_hi = vit::kConvolutionReach + 0.5;
     plot(f, "##bands", ImVec2(w, f.px(210)), axes, {bars});
@@ -145,7 +145,7 @@ void GlobalView::query_bands(const Frame& f, float w) {
          "columns apart, whichever is more; 1 is the ring of 8 neighbours.");
 
     const int quarter = static_cast<int>(vit::farthest_quarter(t, q).size());
-    if (NumberTable table{f, "##mass", "what", {"weight"}, ImGuiTableFlags_RowBg, "0.0000", false}) {
+    if (NumberTable table{f, "##mass", "what", {"weight (of all the row's)"}, ImGuiTableFlags_RowBg, "0.0000", false}) {
         const auto row = [&](const char* what, double v) {
             table.row(what);
             table.number("%.4f", v);
@@ -160,9 +160,9 @@ void GlobalView::query_bands(const Frame& f, float w) {
     const vit::NeighbourhoodShares shares = vit::neighbourhood_shares(t, l, h, q);
     char said[400];
     std::snprintf(said, sizeof said,
-                  "Of its weight on patches, this head puts %.0f %% beyond the 3 × 3 neighbourhood, where an even "
-                  "spread would put %.0f %%.%s",
-                  100 * shares.beyond, 100 * shares.beyond_baseline,
+                  "Of its weight on patches (CLS left out), layer %d, head %d puts %.0f %% beyond the 3 × 3 "
+                  "neighbourhood, where an even spread would put %.0f %%.%s",
+                  l, h, 100 * shares.beyond, 100 * shares.beyond_baseline,
                   shares.beyond >= vit::kReachesBeyondShare
                       ? ""
                       : " It keeps most of this query's weight near it: a local head here, as some heads are. The claim "

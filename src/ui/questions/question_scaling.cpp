@@ -111,9 +111,11 @@ void ScalingView::draw(const Frame& f) {
         row("with ÷√dₖ (the model)", q.scaled, colors::accent);
         row("without (what-if)", q.raw, colors::whatif);
     }
+    // By the unscaled_top_weight rule (value >= 0.9), as the tour's scaling step.
+    note(vit::query_scaling_sentence(q).c_str());
     note("The Jacobian of the softmax, diag(a) − a aᵀ, is how much the weights move when the scores move: it "
-         "carries the gradient in training. When one weight takes everything, it goes to zero and the head stops "
-         "learning; the scaling keeps it alive.");
+         "carries the gradient in training. As one weight approaches 1 it approaches zero, and no gradient flows "
+         "back through that row.");
 
     evidence_heading(f, "Every head of this photo: rows whose largest weight exceeds 0.99");
     if (table && table->value) {
@@ -121,8 +123,8 @@ void ScalingView::draw(const Frame& f) {
         const vit::ScalingSummary r = vit::scaling_summary(*table->value);
         char range[400];
         std::snprintf(range, sizeof range,
-                      "Over this photo's %d heads: %.1f %% of the rows saturate without the scaling (what-if), %.1f %% "
-                      "with it. Their scaled spread runs from %.2f to %.2f; %d of them are within a factor of %.0f of "
+                      "Over this photo's %d heads: %.1f %% of all their query rows saturate without the scaling "
+                      "(what-if), %.1f %% with it. Their scaled spread runs from %.2f to %.2f; %d of them are within a factor of %.0f of "
                       "unit spread.", r.heads, 100 * r.saturated_raw, 100 * r.saturated_scaled, r.min_scaled_std,
                       r.max_scaled_std, r.near_unit, vit::kUnitSpreadFactor);
         note(range);

@@ -6,16 +6,17 @@ const std::vector<QuestionPage>& all_questions() {
     static const std::vector<QuestionPage> questions = {
         {"scaling", "Why divide by √dₖ?",
          "A score q·k adds up dₖ products, so for q and k of unit-variance entries its spread grows like √dₖ. "
-         "Without the division, wider heads would start with wider scores: the largest would often take almost all "
-         "the weight, and a softmax that is nearly one-hot barely changes when its scores change, so learning stalls. Dividing "
+         "Without the division, wider heads would start with wider scores, and the wider a row's scores, the more "
+         "of its weight the largest takes; a softmax that is nearly one-hot barely changes when its scores change, "
+         "so learning through it stalls. Whether a row of this photo would come to that is measured below. Dividing "
          "by √dₖ takes that growth out (unit-variance q and k give unit spread at any dₖ); how wide a trained "
          "head's scores are is then up to its learned W_Q and W_K, as measured below.",
          "vit/analysis/scaling.h",
          "layer,head,raw_std,scaled_std,saturated_share_raw,saturated_share_scaled,jacobian_norm_raw,jacobian_norm_scaled"},
         {"heads", "What do several heads buy?",
-         "Each head has its own W_Q, W_K and W_V, so each asks a different question of the same tokens. Some look "
-         "close to the query, some far, some everywhere; removing one head shows what the rest of the network "
-         "made of its answer.",
+         "Each head has its own W_Q, W_K and W_V, so each asks a different question of the same tokens. A head may "
+         "look close to the query, far from it, or everywhere, as measured below; removing one head shows what the "
+         "rest of the network made of its answer.",
          "vit/analysis/heads.h",
          "layer,head,mean_distance_px,spread_keys"},
         {"quadratic", "Why is attention quadratic?",
@@ -34,7 +35,7 @@ const std::vector<QuestionPage>& all_questions() {
         {"global", "Is attention local like a convolution?",
          "Not necessarily: from the first layer, a patch can take weight from any other patch, however far. A "
          "3 × 3 convolution sees only its neighbours; attention's reach is the whole photo. How far each head "
-         "actually looks is learned: some stay near their query, others spread over the photo.",
+         "actually looks is learned, and measured below for the photo on show.",
          "vit/analysis/global.h",
          "layer,head,mass_same,mass_1,mass_2_3,mass_4_7,mass_8_plus,mass_far_quarter"},
         {"dynamic", "Are the weights fixed, like a kernel?",

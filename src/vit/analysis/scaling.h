@@ -6,8 +6,10 @@
 // model (softmax(q.k / sqrt(d_k)), the trace's weights).
 #pragma once
 #include <cstdint>
+#include <string>
 #include <vector>
 
+#include "vit/analysis/neighbourhood_claims.h"
 #include "vit/forward/forward.h"
 
 namespace vit {
@@ -33,11 +35,23 @@ SoftmaxSharpness softmax_sharpness(const Eigen::VectorXd& weights);
 // one-hot row, sqrt(n - 1) / n for a uniform row of n.
 double softmax_jacobian_norm(const Eigen::VectorXd& weights);
 
-// One query's softmax with the scaling (the model) and without (what-if).
+// One query's softmax with the scaling (the model) and without (what-if),
+// and the unscaled_top_weight claim of its row (neighbourhood_claims.h):
+// value = the largest weight without the division, baseline = with it,
+// saturates = the claim holds (value >= kSaturatedWeight).
 struct QueryScaling {
     SoftmaxSharpness scaled, raw;
+    int layer = 0, head = 0;
+    ClaimValue unscaled;
+    bool saturates = false;
 };
 QueryScaling query_scaling(const Trace& t, int layer, int head, int query);
+
+// The page's sentence about that query, by the unscaled_top_weight rule:
+// "one key would take nearly all the weight" only when it saturates, else
+// that it would not; "less gradient" only when the Jacobian's norm is smaller
+// without the division. Names the head and the base of the weights.
+std::string query_scaling_sentence(const QueryScaling& q);
 
 // Per layer x head, over every query row of the photo.
 struct ScalingTable {
