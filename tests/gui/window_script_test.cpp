@@ -255,6 +255,24 @@ TEST(ScriptRunnerTest, BadArgumentsNameTheLineAndStopTheScript) {
     }
 }
 
+// An export-question's figure is drawn frames later: when it fails then, that
+// command is the script's error (exit 2), even after later commands were taken.
+TEST(ScriptRunnerTest, AnExportQuestionThatFailsLaterEndsTheScript) {
+    AppState s = vit::testing::state_with(vit::testing::shaped_trace(3, 2));
+    ScriptRunner r(app::parse_script("export-question a.png\nlayer 1\nlayer 0\nquit\n", "s.txt"));
+    std::vector<session::Action> out;
+    for (int frame = 0; frame < 100 && out.size() < 2; ++frame) r.step(s, out);  // export-question, then layer 1
+    ASSERT_EQ(out.size(), 2u);
+    r.writer_failed("not this one");  // the last command writes nothing: not a script error
+    EXPECT_EQ(r.error(), "");
+    r.figure_failed("Figure not saved: disk full");
+    EXPECT_EQ(r.error(), "s.txt:1: export-question: Figure not saved: disk full");
+    EXPECT_TRUE(r.finished());
+    const size_t taken = out.size();
+    r.step(s, out);
+    EXPECT_EQ(out.size(), taken) << "nothing after the failure runs";
+}
+
 TEST(ScriptRunnerTest, SelectWithoutAPhotoIsAnError) {
     const AppState nothing_loaded;
     ScriptRun r("select 1,1\n", nothing_loaded);

@@ -383,6 +383,7 @@ void Window::begin_frame() {
     s_.experiments = experiments_->view();
     question_figure_.step(s_, *experiments_);
     if (auto asked = question_figure_.take_question()) ask_replace(asked->path, *asked);
+    if (auto why = question_figure_.take_failure()) script_.figure_failed(*why);  // a script's export-question: exit 2
     s_.exporting = question_figure_.exporting();
     poll_download();
     s_.analyses = analyses_->view();

@@ -41,6 +41,7 @@ void QuestionFigureExport::step(session::AppState& s, session::ExperimentRunner&
             // It ran and left no result: cancelled (another experiment was started) or failed.
             s.last_error = "Figure not saved: the page's experiment did not finish" +
                            (s.experiments.error.empty() ? std::string() : ": " + s.experiments.error);
+            failure_ = s.last_error;
             pending_.reset();
             return;
         }
@@ -52,6 +53,7 @@ void QuestionFigureExport::step(session::AppState& s, session::ExperimentRunner&
         pending_.reset();
     } catch (const std::exception& e) {
         s.last_error = std::string("Figure not saved: ") + e.what();
+        failure_ = s.last_error;
         pending_.reset();
     }
 }

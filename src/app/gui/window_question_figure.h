@@ -30,6 +30,8 @@ public:
     // When the write found a file of the chosen name that appeared since the
     // name was chosen: the export to ask about (its path the file's), once.
     std::optional<session::act::ExportQuestionFigure> take_question() { return std::exchange(question_, std::nullopt); }
+    // Why the last export failed once it was under way (as s.last_error says), once.
+    std::optional<std::string> take_failure() { return std::exchange(failure_, std::nullopt); }
 
 private:
     struct Pending {
@@ -39,6 +41,7 @@ private:
     };
     std::optional<Pending> pending_;
     std::optional<session::act::ExportQuestionFigure> question_;
+    std::optional<std::string> failure_;
 };
 
 }  // namespace app

@@ -177,18 +177,29 @@ bool ScriptRunner::wait_over(const session::AppState& s) {
     return true;
 }
 
-void ScriptRunner::writer_failed(const std::string& why) {
-    if (writer_ >= commands_.size() || !error_.empty()) return;
-    const ScriptCommand& c = commands_[writer_];
-    error_ = c.where + ": " + c.verb + ": " + why;
-    next_ = commands_.size();
-    writer_ = SIZE_MAX;
+namespace {
+
+// The command at `index` failed: it is the script's error, and nothing after it runs.
+void fail_at(const std::vector<ScriptCommand>& commands, size_t& index, const std::string& why, std::string& error,
+             size_t& next) {
+    if (index >= commands.size() || !error.empty()) return;
+    const ScriptCommand& c = commands[index];
+    error = c.where + ": " + c.verb + ": " + why;
+    next = commands.size();
+    index = SIZE_MAX;
 }
+
+}  // namespace
+
+void ScriptRunner::writer_failed(const std::string& why) { fail_at(commands_, writer_, why, error_, next_); }
+
+void ScriptRunner::figure_failed(const std::string& why) { fail_at(commands_, figure_, why, error_, next_); }
 
 void ScriptRunner::step(const session::AppState& s, std::vector<session::Action>& out) {
     if (!wait_over(s) || next_ >= commands_.size()) return;
     const ScriptCommand& c = commands_[next_++];
     writer_ = kWriters.count(c.verb) ? next_ - 1 : SIZE_MAX;
+    if (c.verb == "export-question") figure_ = next_ - 1;
     try {
         const vit::Trace* t = s.trace();
         auto need_trace = [&] {

@@ -79,6 +79,9 @@ public:
     // export, ...): that command failed, and the script stops there. Nothing when
     // the last command writes nothing (the failure was someone else's).
     void writer_failed(const std::string& why);
+    // The same for the last export-question, whose figure is drawn frames later
+    // (after the page's experiments): its failure arrives while later commands run.
+    void figure_failed(const std::string& why);
 
 private:
     bool wait_over(const session::AppState& s);
@@ -86,6 +89,7 @@ private:
     std::vector<ScriptCommand> commands_;
     size_t next_ = 0;
     size_t writer_ = SIZE_MAX;  // the index of the last command taken, when it writes a file
+    size_t figure_ = SIZE_MAX;  // the index of the last export-question
     bool waiting_ = false;      // for the model/worker
     int frames_left_ = 0;       // then for this many frames
     int wait_frames_ = 0;       // frames spent waiting, for the timeout
