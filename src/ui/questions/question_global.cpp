@@ -165,7 +165,7 @@ void GlobalView::query_bands(const Frame& f, float w) {
                   l, h, 100 * shares.beyond, 100 * shares.beyond_baseline,
                   shares.beyond >= vit::kReachesBeyondShare
                       ? ""
-                      : " It keeps most of this query's weight near it: a local head here, as some heads are. The claim "
+                      : " It keeps most of this query's patch weight within the neighbourhood: a local head for this query. The claim "
                         "is about what attention can do; the example above is the first layer's head that reaches farthest.");
     note(said);
 }
@@ -201,7 +201,7 @@ void GlobalView::every_head(const Frame& f, float w) {
         }
     PlotAxes axes;
     axes.x_label = "layer";
-    axes.y_label = "mean weight beyond 3 patches";
+    axes.y_label = "mean weight beyond 3 patches (of all a row's)";
     axes.y_lo = 0, axes.y_hi = 1;
     axes.x_integer = true;
     axes.x_lo = -0.5, axes.x_hi = s.layers() - 0.5;

@@ -167,8 +167,8 @@ void MatrixView::draw(const Frame& f) {
     legend.style.normalization = gfx::Normalization::Log;
     ImGui::SetCursorPosX(ImGui::GetCursorPosX() + label_w);
     color_bar(f, legend, std::min(side, f.px(420)), "attention weight");
-    note("The colours are on a log scale: most weights of a row are tiny, and a linear scale would show only the "
-         "few largest. Each row sums to one.");
+    note("The colours are on a log scale, so weights much smaller than a row's largest stay visible, where a linear "
+         "scale would show only the largest. Each row sums to one.");
 }
 
 }  // namespace

@@ -64,7 +64,7 @@ std::string weights_sentence(const StepExplanation& e) {
                       "included; an even spread would give them %.1f %%), but the rest is shared thinly: the "
                       "weight effectively spreads over %.1f of the %d keys, more than a few.",
                       e.head, k.counted, 100 * k.top_share, 100 * k.even_share, k.spread_keys, k.keys);
-    return format("In head %d's row no key stands out much: its %d largest weights hold %.0f %% of all the row's "
+    return format("In head %d's row the weight is not held by a few keys: its %d largest weights hold %.0f %% of all the row's "
                   "weight (CLS included; an even spread would give them %.1f %%), and the weight effectively "
                   "spreads over %.1f of the %d keys.",
                   e.head, k.counted, 100 * k.top_share, 100 * k.even_share, k.spread_keys, k.keys);
