@@ -38,6 +38,7 @@ MIDDOT = "\u00b7"
 TWO_PHOTO_PAGES = {"dynamic", "cross"}
 # Pages that time the forward pass on this machine: two runs show two measurements.
 MEASURED_PAGES = {"quadratic"}
+NO_SELECTION = {"relevance"}  # pages whose figure names no selection (issue 32, item 8)
 # Pages whose study runs hundreds of forward passes (occlusion, perturbation
 # curves): drawn at 112 px (7 x 7 patches), 16 times cheaper, the same page.
 # tests/reference/relevance_test.py checks their numbers at 224 px.
@@ -85,8 +86,12 @@ def check_figure(name, path, page, title, selection, photos="dog.jpg"):
           im.size[0] == WIDTH and im.size[1] > 400)
     check(f"{name}: Title is the page's question", im.info.get("Title") == title, im.info.get("Title"))
     caption = im.info.get("Description", "")
-    check(f"{name}: Description names the model, the photo and the selection",
-          caption == f"{MODEL_NAME} {MIDDOT} {photos} {MIDDOT} {selection}", caption)
+    if page in NO_SELECTION:  # a class's relevance: the layer, head and query on show have nothing to do with it
+        check(f"{name}: Description names the model and the photo, no layer, head or query",
+              caption == f"{MODEL_NAME} {MIDDOT} {photos}", caption)
+    else:
+        check(f"{name}: Description names the model, the photo and the selection",
+              caption == f"{MODEL_NAME} {MIDDOT} {photos} {MIDDOT} {selection}", caption)
     check(f"{name}: Software and the page's name", im.info.get("Software") == "vitscope" and
           im.info.get("vitscope:question") == page, im.info)
     px = np.asarray(im.convert("RGB")).astype(np.float64)
@@ -143,7 +148,7 @@ def main():
         check(f"{page} --layer 8 --head 1 --patch {row},{col}: exits 0", r.returncode == 0, r.stderr)
         if r.returncode == 0:
             check_figure(page + " (chosen)", chosen, page, titles[page],
-                         f"layer 8 {MIDDOT} head 1 {MIDDOT} query patch r{row} c{col} (token {row * grid + col + 1})", photos)
+                         f"layer 8 {MIDDOT} head 1 {MIDDOT} query patch ({row}, {col}) (token {row * grid + col + 1})", photos)
 
     # The figure and the numbers at once: both written.
     both_png, both_csv = os.path.join(TMP, "both.png"), os.path.join(TMP, "both.csv")

@@ -25,7 +25,7 @@ import tempfile
 import numpy as np
 from PIL import Image
 
-from drawn_colours import DIVERGING, GRID, blend, patchwork, sample, worst
+from drawn_colours import DIVERGING, GRID, VIRIDIS, blend, colormap, patchwork, sample, worst
 from script_support import BIN, MODEL, Tally
 
 tally = Tally()
@@ -72,6 +72,20 @@ def main():
         err, at = worst(drawn, expected)
         check(f"{m}: every cell within 3/255 of its number's colour (worst {err:.0f} at {at}: {drawn[at].tolist()} vs "
               f"{expected[at].tolist()})", err <= 3)
+        # Its own colour bar under it (issue 32, item 8): the first row below the map whose left end is the
+        # colormap's low end, its middle the middle and its right end the top (viridis; blue, white, red).
+        knots = DIVERGING if m == "occlusion" else VIRIDIS
+        ends = [np.floor(colormap(knots, np.array([t]))[0] * 255 + 0.5) for t in (0.0, 0.5, 1.0)]
+        x0, width = block["x0"], block["cell"] * GRID
+        bottom = int(block["y0"] + width)
+        found = None
+        for y in range(bottom + 1, min(bottom + 80, pixels.shape[0])):
+            probes = [pixels[y, int(x0 + f * (width - 1) + d)] for f, d in ((0.0, 4), (0.5, 0), (1.0, -4))]
+            if all(np.abs(p - e).max() <= 12 for p, e in zip(probes, ends)):
+                found = y - bottom
+                break
+        check(f"{m}: a colour bar of its own colormap under the map ({'%d px below' % found if found else 'none'})",
+              found is not None)
     return tally.finish()
 
 

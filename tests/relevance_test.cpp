@@ -224,5 +224,88 @@ TEST(Classes, FoundByIndexByNameAndBySynonym) {
     EXPECT_THROW(find_class(m, "99999999999999"), Error);
 }
 
+// A completed curve with the given area (the probabilities do not matter to the rule).
+PerturbationCurve curve_with_area(const std::string& method, bool positive, double area) {
+    return PerturbationCurve{method, positive, std::vector<double>(kPerturbationSteps, 0.5), area};
+}
+PerturbationTest test_with(const std::vector<std::pair<std::string, double>>& areas, bool positive) {
+    PerturbationTest t;
+    for (const auto& [method, area] : areas) t.curves.push_back(curve_with_area(method, positive, area));
+    return t;
+}
+
+TEST(PerturbationWinner, CloseAreasGiveNoClearWinner) {
+    // The case: 5.19 against 5.26 (x 100) is not a winner.
+    const PerturbationTest t = test_with({{"attention_last", 0.0700}, {"rollout", 0.0526}, {"grad_rollout", 0.0519},
+                                          {"occlusion", 0.0800}, {"random", 0.20}}, true);
+    const PerturbationWinner w = clear_winner(t, true, {0.20, 0.21, 0.19, 0.22, 0.20});
+    EXPECT_EQ(w.best, "grad_rollout");
+    EXPECT_EQ(w.runner_up, "rollout");
+    EXPECT_NEAR(w.margin, std::max(0.1 * 0.0526, 0.03), 1e-12);  // the random spread 0.22 - 0.19 is the larger
+    EXPECT_TRUE(w.winner.empty());
+}
+
+TEST(PerturbationWinner, AClearLeadIsNamedInEitherOrder) {
+    // Positive order, lower is better: 0.05 against 0.10, random 0.20 +- 0.01.
+    PerturbationTest t = test_with({{"attention_last", 0.10}, {"rollout", 0.12}, {"grad_rollout", 0.05}, {"occlusion", 0.11}}, true);
+    PerturbationWinner w = clear_winner(t, true, {0.20, 0.21, 0.19});
+    EXPECT_EQ(w.winner, "grad_rollout");
+    EXPECT_NEAR(w.random_spread, 0.02, 1e-12);
+    EXPECT_NEAR(w.random_best, 0.19, 1e-12);
+    EXPECT_NEAR(w.margin, 0.02, 1e-12);  // 10 % of 0.10 = 0.01 < the spread
+    // Negative order, higher is better: 0.60 against 0.50.
+    t = test_with({{"attention_last", 0.50}, {"rollout", 0.60}, {"grad_rollout", 0.40}, {"occlusion", 0.45}}, false);
+    w = clear_winner(t, false, {0.30, 0.31});
+    EXPECT_EQ(w.best, "rollout");
+    EXPECT_EQ(w.winner, "rollout");
+    EXPECT_NEAR(w.margin, 0.05, 1e-12);  // 10 % of the runner-up's 0.50
+}
+
+TEST(PerturbationWinner, TheMarginIsTenPercentOfTheRunnerUpOrTheRandomSpread) {
+    // Just over 10 % ahead: named; just under: not.
+    PerturbationTest t = test_with({{"rollout", 0.100}, {"grad_rollout", 0.0899}}, true);
+    EXPECT_EQ(clear_winner(t, true, {0.5, 0.5}).winner, "grad_rollout");
+    t = test_with({{"rollout", 0.100}, {"grad_rollout", 0.0901}}, true);
+    EXPECT_EQ(clear_winner(t, true, {0.5, 0.5}).winner, "");
+    // Ahead of the runner-up by 10 %, but the random orders spread by more: no winner.
+    t = test_with({{"rollout", 0.100}, {"grad_rollout", 0.080}}, true);
+    EXPECT_EQ(clear_winner(t, true, {0.5, 0.7}).winner, "");
+    // Far ahead of the other maps but not of the luckiest random seed: no winner.
+    t = test_with({{"rollout", 0.300}, {"grad_rollout", 0.100}}, true);
+    EXPECT_EQ(clear_winner(t, true, {0.105, 0.11}).winner, "");
+    EXPECT_EQ(clear_winner(t, true, {0.20, 0.21}).winner, "grad_rollout");
+}
+
+TEST(PerturbationWinner, IncompleteCurvesAndNoRandomAreasNameNoWinner) {
+    PerturbationTest t = test_with({{"rollout", 0.30}, {"grad_rollout", 0.05}}, true);
+    EXPECT_EQ(clear_winner(t, true, {}).winner, "");  // no random order to compare with
+    t.curves[0].probability.resize(4);                 // cancelled: only one completed map
+    EXPECT_EQ(clear_winner(t, true, {0.5, 0.5}).winner, "");
+    EXPECT_EQ(clear_winner(t, false, {0.5}).best, "");  // no curve in that order
+}
+
+TEST(PerturbationWinner, TheStudyRunsTheRandomOrderWithEverySeed) {
+    testing::SyntheticSpec spec;
+    const Model m = testing::make_synthetic_model(spec);
+    const Input input = random_input(spec.image, 8);
+    const Trace t = forward(m, input);
+    int last = 0, total = 0;
+    TaskControl control;
+    control.progress = [&](int done, int all) { last = done, total = all; };
+    const RelevanceStudy study = relevance_study(m, input, t, 2, 3, control);
+    EXPECT_FALSE(study.cancelled);
+    EXPECT_EQ(total, relevance_study_forwards(16));
+    EXPECT_EQ(last, total);
+    for (bool positive : {true, false}) {
+        const std::vector<double> areas = random_areas(study, positive);
+        ASSERT_EQ(areas.size(), static_cast<size_t>(kRandomSeeds));
+        EXPECT_EQ(areas[0], area_of(study.test, "random", positive));  // the seed itself first
+    }
+    // seed + 1's curve is the one a study with seed + 1 draws.
+    const RelevanceMaps maps = relevance_maps(m, input, t, 2);
+    const PerturbationTest again = perturbation_test(m, input, 2, maps.probability, {{"random", random_scores(16, 4)}});
+    EXPECT_NEAR(random_areas(study, true)[1], area_of(again, "random", true), 1e-12);
+}
+
 }  // namespace
 }  // namespace vit

@@ -50,6 +50,10 @@ std::string model_line(const session::AppState& s, const vit::QuestionPage& page
     return bounded(line);  // two file names of up to 255 bytes and a folder name
 }
 
+// Pages whose numbers do not depend on the layer, head and query on show (the
+// relevance page explains a class): their figures name no selection.
+bool uses_selection(const vit::QuestionPage& page) { return std::string(page.name) != "relevance"; }
+
 std::string selection_line(const session::AppState& s) {
     const vit::Trace& t = *s.trace();
     return gfx::attention_caption(s.sel.layer, s.sel.head, s.sel.query, t.row_of(s.sel.query), t.col_of(s.sel.query));
@@ -99,7 +103,7 @@ Drawn draw_frame(const session::AppState& s, const vit::QuestionPage& page, Ques
     ImGui::PushFont(fonts.bold);
     ImGui::TextUnformatted(model_line(s, page).c_str());
     ImGui::PopFont();
-    ImGui::TextColored(colors::muted, "%s", selection_line(s).c_str());
+    if (uses_selection(page)) ImGui::TextColored(colors::muted, "%s", selection_line(s).c_str());
     ImGui::Separator();
     ImGui::Spacing();
     draw_question_page(f, page, view);
@@ -145,7 +149,7 @@ PageFigure render_page_figure(const session::AppState& state, const std::string&
     for (size_t i = 3; i < out.image.pixels.size(); i += 4) out.image.pixels[i] = 255;  // opaque, as on screen
 
     out.metadata = {{"Title", page->title},
-                    {"Description", model_line(s, *page) + " \u00b7 " + selection_line(s)},
+                    {"Description", model_line(s, *page) + (uses_selection(*page) ? " \u00b7 " + selection_line(s) : "")},
                     {"Software", "vitscope"},
                     {"vitscope:question", name},
                     {"vitscope:cells", cells_json(last.cells)}};

@@ -4,6 +4,7 @@
 // weighted rollout and occlusion, computed for the class), then the
 // perturbation curves that judge them against a random order, then the
 // published result. Every number comes from vit::relevance_study.
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstdio>
@@ -14,6 +15,7 @@
 #include "ui/questions/question_view.h"
 #include "ui/questions/question_widgets.h"
 #include "ui/widgets/bounded_text.h"
+#include "ui/widgets/color_bar.h"
 #include "ui/widgets/imgui_helpers.h"
 #include "ui/widgets/map_view.h"
 #include "ui/widgets/plot.h"
@@ -45,8 +47,9 @@ const MethodInfo kMethods[] = {
      "For this class.",
      true, 2},
     {"occlusion", "Occlusion",
-     "How much p(class) drops when that patch alone is set to 0 (one forward pass per patch). For this class.", true,
-     3},
+     "How much p(class) drops when that patch alone is set to 0 (one forward pass per patch). For this class. Red: "
+     "removing the patch lowers p(class) (the class uses it); blue: removing it raises p(class); white: no change.",
+     true, 3},
     {"random", "Random order", "The baseline: patches in a seeded random order.", false, 4},
 };
 
@@ -147,6 +150,9 @@ void RelevanceView::maps(const Frame& f, const vit::RelevanceStudy& study, const
         const MapData map = m.class_specific && i == 3 ? signed_map(t, row, style) : weights_map(t, row, style);
         ImGui::PushID(i);
         views_[i].show(f, "##relevance_map", &map, gfx::Marks{}, size);
+        // Each map's own scale: the colours of two maps are not comparable.
+        static const char* const kUnits[kMaps] = {"CLS's weight", "rollout weight", "relevance", "drop in p(class)"};
+        color_bar(f, map, size.x, kUnits[i]);
         ImGui::PopID();
         ImGui::TextColored(colors::muted, "%s", m.what);
         ImGui::PopTextWrapPos();
@@ -154,7 +160,8 @@ void RelevanceView::maps(const Frame& f, const vit::RelevanceStudy& study, const
     }
     whatif_note(f, "Occlusion runs the network on altered photos (one patch set to 0), and rollout is a model of the "
                    "flow: neither is a number the network computes on this photo. Colours: each map against its own "
-                   "largest value.");
+                   "largest value, read on its own colour bar; occlusion's from blue through white (0) to red, as far "
+                   "below 0 as above.");
 }
 
 void RelevanceView::curves(const Frame& f, const vit::RelevanceStudy& study, const std::string& label) {
@@ -182,7 +189,7 @@ void RelevanceView::curves(const Frame& f, const vit::RelevanceStudy& study, con
         axes.x_lo = 0, axes.x_hi = 0.9;
         axes.y_lo = 0, axes.y_hi = 1;
         if (!positive) ImGui::SameLine(0, gap);
-        plot(f, positive ? "##positive" : "##negative", ImVec2(w, f.px(190)), axes, series);
+        plot(f, positive ? "##positive" : "##negative", ImVec2(w, f.px(260)), axes, series);
     }
     if (begin_table_fitting(f, "##areas", 3, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV, 560,
                             static_cast<int>(std::size(kMethods)) + 3)) {
@@ -209,22 +216,32 @@ void RelevanceView::curves(const Frame& f, const vit::RelevanceStudy& study, con
         ImGui::TextColored(colors::whatif, "Stopped before every curve was finished: no verdict.");
         return;
     }
-    // The claims, each only when the numbers hold it against the random order.
-    const vit::PerturbationVerdict v = vit::judge(study.test);
-    char text[400];
-    if (!v.best_positive.empty())
-        std::snprintf(text, sizeof text, "On this photo, removing first the patches %s ranks highest lowers p(%s) fastest "
-                      "(area %.2f, random order %.2f).", title_of(v.best_positive), label.c_str(),
-                      100 * vit::area_of(study.test, v.best_positive, true), 100 * v.random_positive);
-    else
-        std::snprintf(text, sizeof text, "On this photo, no map's most-relevant-first order lowers p(%s) faster than a "
-                      "random order (random: area %.2f).", label.c_str(), 100 * v.random_positive);
-    ImGui::TextWrapped("%s", text);
-    std::string both;
-    for (const std::string& m : v.beat_random_both) both += (both.empty() ? "" : ", ") + std::string(title_of(m));
-    ImGui::TextWrapped("%s", both.empty() ? "No map beats the random order in both directions on this photo."
-                                          : ("Better than the random order in both directions: " + both + ".").c_str());
-    note("One photo and one seed: a single random order can be lucky. Pick another class above; the two maps on the "
+    // A winner only when the rule in vit::clear_winner names one: ahead of the
+    // next map and of every random seed by the stated margin.
+    for (bool positive : {true, false}) {
+        const vit::PerturbationWinner w = vit::clear_winner(study.test, positive, vit::random_areas(study, positive));
+        const char* order = positive ? "Most relevant first" : "Least relevant first";
+        char text[600];
+        if (w.best.empty() || w.runner_up.empty() || w.random_areas.empty()) {
+            std::snprintf(text, sizeof text, "%s: not every curve was completed, no verdict.", order);
+        } else {
+            char why[300];
+            std::snprintf(why, sizeof why,
+                          "%s %.2f against %s %.2f; random order %.2f to %.2f over %zu seeds. The margin needed: %.2f "
+                          "(the larger of 10 %% of the runner-up's area and the random orders' spread)",
+                          title_of(w.best), 100 * w.best_area, title_of(w.runner_up), 100 * w.runner_up_area,
+                          100 * *std::min_element(w.random_areas.begin(), w.random_areas.end()),
+                          100 * *std::max_element(w.random_areas.begin(), w.random_areas.end()), w.random_areas.size(),
+                          100 * w.margin);
+            if (!w.winner.empty())
+                std::snprintf(text, sizeof text, "%s: %s is the clear winner on this photo (%s, %s).", order,
+                              title_of(w.winner), positive ? "lowest area" : "highest area", why);
+            else
+                std::snprintf(text, sizeof text, "%s: no clear winner on this photo (%s).", order, why);
+        }
+        ImGui::TextWrapped("%s", text);
+    }
+    note("One photo: a map that wins here may lose on the next. Pick another class above; the two maps on the "
          "left stay the same, because attention weights are computed before the classifier sees anything.");
 }
 

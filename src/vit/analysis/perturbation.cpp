@@ -91,7 +91,48 @@ PerturbationVerdict judge(const PerturbationTest& test) {
     return v;
 }
 
-int relevance_study_forwards(int patches) { return patches + 5 * 2 * (kPerturbationSteps - 1); }
+PerturbationWinner clear_winner(const PerturbationTest& test, bool positive, const std::vector<double>& random) {
+    PerturbationWinner w;
+    w.positive = positive;
+    w.random_areas = random;
+    // Better: lower area in the positive order, higher in the negative.
+    const auto better = [&](double a, double b) { return positive ? a < b : a > b; };
+    bool have_best = false, have_runner = false;
+    for (const PerturbationCurve& c : test.curves) {
+        if (c.method == "random" || c.positive != positive || c.probability.size() != kPerturbationSteps) continue;
+        if (!have_best || better(c.area, w.best_area)) {
+            if (have_best) w.runner_up = w.best, w.runner_up_area = w.best_area, have_runner = true;
+            w.best = c.method, w.best_area = c.area, have_best = true;
+        } else if (!have_runner || better(c.area, w.runner_up_area)) {
+            w.runner_up = c.method, w.runner_up_area = c.area, have_runner = true;
+        }
+    }
+    std::vector<double> finite;
+    for (double a : random)
+        if (std::isfinite(a)) finite.push_back(a);
+    if (!have_best || !have_runner || finite.empty()) return w;
+    const auto [lo, hi] = std::minmax_element(finite.begin(), finite.end());
+    w.random_spread = *hi - *lo;
+    w.random_best = positive ? *lo : *hi;
+    w.margin = std::max(kWinnerShare * std::abs(w.runner_up_area), w.random_spread);
+    const double ahead_of_runner = positive ? w.runner_up_area - w.best_area : w.best_area - w.runner_up_area;
+    const double ahead_of_random = positive ? w.random_best - w.best_area : w.best_area - w.random_best;
+    if (ahead_of_runner >= w.margin && ahead_of_random >= w.margin) w.winner = w.best;
+    return w;
+}
+
+std::vector<double> random_areas(const RelevanceStudy& study, bool positive) {
+    std::vector<double> out;
+    for (const PerturbationTest* t : {&study.test, &study.random_seeds})
+        for (const PerturbationCurve& c : t->curves)
+            if (c.method == "random" && c.positive == positive && c.probability.size() == kPerturbationSteps)
+                out.push_back(c.area);
+    return out;
+}
+
+int relevance_study_forwards(int patches) {
+    return patches + (5 + kRandomSeeds - 1) * 2 * (kPerturbationSteps - 1);
+}
 
 RelevanceStudy relevance_study(const Model& model, const Input& input, const Trace& trace, int target_class,
                                uint32_t seed, const TaskControl& control) {
@@ -109,6 +150,14 @@ RelevanceStudy relevance_study(const Model& model, const Input& input, const Tra
     study.test = perturbation_test(model, input, target_class, study.maps.probability, perturbation_maps(study.maps, seed),
                                    curves_control);
     study.cancelled = study.test.cancelled;
+    if (study.cancelled) return study;
+    std::vector<NamedMap> randoms;
+    for (int k = 1; k < kRandomSeeds; ++k)
+        randoms.push_back({"random", random_scores(patches, seed + static_cast<uint32_t>(k))});
+    const int before = patches + study.test.total;
+    TaskControl seeds_control{[&](int done, int) { control.report(before + done, total); }, control.cancel};
+    study.random_seeds = perturbation_test(model, input, target_class, study.maps.probability, randoms, seeds_control);
+    study.cancelled = study.random_seeds.cancelled;
     return study;
 }
 

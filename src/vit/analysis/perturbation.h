@@ -64,16 +64,41 @@ PerturbationVerdict judge(const PerturbationTest& test);
 // The area of method's curve in that order; NaN when it was not completed.
 double area_of(const PerturbationTest& test, const std::string& method, bool positive);
 
+// A winner among the maps in one order, named only when it is clearly ahead.
+// The margin = the larger of kWinnerShare of the runner-up's area and the
+// random order's spread (largest - smallest area over its seeds); the best
+// map is the winner only when it beats the runner-up map by at least the
+// margin and every random seed's area by at least the margin too (lower area
+// in the positive order, higher in the negative). Otherwise "no clear winner".
+inline constexpr double kWinnerShare = 0.10;  // 10 % of the area
+inline constexpr int kRandomSeeds = 5;        // the random order's seeds: seed, seed + 1, ...
+struct PerturbationWinner {
+    bool positive = true;
+    std::string best, runner_up;             // the two best maps (random excluded); empty when not completed
+    double best_area = 0, runner_up_area = 0;
+    std::vector<double> random_areas;        // one per seed
+    double random_spread = 0;                // largest - smallest of random_areas
+    double random_best = 0;                  // the best random area (lowest positive, highest negative)
+    double margin = 0;                       // max(kWinnerShare * runner_up_area, random_spread)
+    std::string winner;                      // best when it is clear by the margin; else empty: no clear winner
+};
+// random_areas: the random order's area in this order for each seed.
+PerturbationWinner clear_winner(const PerturbationTest& test, bool positive, const std::vector<double>& random_areas);
+
 // The page's whole computation: the four maps (one backward, one forward per
 // patch) and the perturbation curves, with progress over every forward pass
 // and Cancel between them.
 struct RelevanceStudy {
     RelevanceMaps maps;
     PerturbationTest test;
+    // The random order again with seeds seed + 1 .. seed + kRandomSeeds - 1: its spread over seeds.
+    PerturbationTest random_seeds;
     uint32_t seed = 0;
     bool cancelled = false;
 };
-// Forward passes relevance_study runs for this many patches (occlusion, then the curves).
+// The random order's area in this order for every seed the study ran (test's, then random_seeds').
+std::vector<double> random_areas(const RelevanceStudy& study, bool positive);
+// Forward passes relevance_study runs for this many patches (occlusion, the curves, the other random seeds).
 int relevance_study_forwards(int patches);
 RelevanceStudy relevance_study(const Model& model, const Input& input, const Trace& trace, int target_class,
                                uint32_t seed, const TaskControl& control = {});
