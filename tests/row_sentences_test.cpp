@@ -17,6 +17,7 @@
 #include "support/real_model_fixture.h"
 #include "vit/analysis/scaling.h"
 #include "vit/analysis/step_explanation.h"
+#include "vit/analysis/token_norms.h"
 
 namespace row_sentences_test {
 
@@ -177,6 +178,28 @@ TEST_F(RowSentences, ADominateSentenceOnlyWhereTheRowShowsIt) {
     EXPECT_GT(not_few_out, 0);
     EXPECT_GT(saturating, 0);
     EXPECT_GT(not_saturating, 0);
+}
+
+// The CLS page's heading names the layers with high-norm patches only from the
+// high_norm_tokens claim: recomputed here from the token states leaving each
+// block (a patch at least 10 x the median patch norm).
+TEST_F(RowSentences, HighNormLayersAreTheOnesWhoseClaimHolds) {
+    const vit::Trace& t = *trace;
+    const int layers = static_cast<int>(t.layers.size());
+    std::vector<int> expected;
+    for (int l = 0; l < layers; ++l) {
+        const vit::Mat& x = l + 1 < layers ? t.layers[l + 1].x_in : t.last_block_out;
+        std::vector<double> norms;
+        for (int j = t.prefix; j < t.tokens; ++j) norms.push_back(x.row(j).cast<double>().norm());
+        std::vector<double> sorted = norms;
+        std::sort(sorted.begin(), sorted.end());
+        const size_t n = sorted.size();
+        const double median = n % 2 ? sorted[n / 2] : 0.5 * (sorted[n / 2 - 1] + sorted[n / 2]);
+        if (sorted.back() >= 10 * median && median > 0) expected.push_back(l);
+    }
+    EXPECT_EQ(vit::layers_with_high_norm(vit::token_norms(t)), expected);
+    EXPECT_FALSE(expected.empty());  // the default model's corners on dog.jpg
+    EXPECT_NE(expected.front(), 0);
 }
 
 }  // namespace row_sentences_test

@@ -53,6 +53,14 @@ std::vector<LayerNorms> token_norms(const Trace& t) {
     return out;
 }
 
+std::vector<int> layers_with_high_norm(const std::vector<LayerNorms>& norms) {
+    std::vector<int> out;
+    for (size_t l = 0; l < norms.size(); ++l)
+        if (claim_holds(ClaimKind::HighNormTokens, high_norm_claim(norms[l]), kHighNormRatio))
+            out.push_back(static_cast<int>(l));
+    return out;
+}
+
 ClaimValue high_norm_claim(const LayerNorms& layer) { return {layer.top_patch_norm, layer.median_patch_norm}; }
 
 std::vector<int> high_norm_entering(const Trace& t, int layer) {

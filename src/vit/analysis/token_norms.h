@@ -33,6 +33,11 @@ struct LayerNorms {
 // kept no token states or no attention weights.
 std::vector<LayerNorms> token_norms(const Trace& t);
 
+// The layers where high_norm_tokens holds (a patch leaving the layer is at
+// least kHighNormRatio x the median patch's norm), in order: what a sentence
+// about high-norm tokens on the photo on show rests on.
+std::vector<int> layers_with_high_norm(const std::vector<LayerNorms>& norms);
+
 // The high_norm_tokens claim of one layer (neighbourhood_claims.h): value =
 // its largest patch norm, baseline = its median patch norm. It holds at
 // ratio kHighNormRatio exactly when the layer has a high-norm patch.
