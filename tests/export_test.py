@@ -134,7 +134,7 @@ def main():
           max(pw, ph) == 2048 and abs(pw / ph - 768 / 576) < 2e-3, f"{pw}x{ph}")
     caption = im.info.get("Description", "")
     check("caption names model, layer, head and query",
-          MODEL_NAME in caption and "layer 8 \u00b7 head 1 \u00b7 query patch r5 c7 (token 78)" in caption, caption)
+          MODEL_NAME in caption and "layer 8 \u00b7 head 1 \u00b7 query patch (5, 7) (token 78)" in caption, caption)
     below = pixels[py + ph + 10:, px:px + pw]
     check("caption text is drawn under the photo", (below.min(axis=2) < 100).sum() > 500)
 

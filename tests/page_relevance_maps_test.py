@@ -35,6 +35,30 @@ ENV = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISP
 METHODS = ["attention_last", "rollout", "grad_rollout", "occlusion"]
 
 
+def colour_bar_below(pixels, block, knots):
+    """Rows below the map's grid: the first whose run of non-white pixels through the grid's centre column is
+    at least as wide as the grid and shows the colormap's low, middle and top colours at its left end, middle
+    and right end (within 12/255). Its distance below the grid, or None."""
+    ends = [np.floor(colormap(knots, np.array([t]))[0] * 255 + 0.5) for t in (0.0, 0.5, 1.0)]
+    width = block["cell"] * GRID
+    cx, bottom = int(block["x0"] + width / 2), int(block["y0"] + width)
+    for y in range(bottom + 1, min(bottom + 600, pixels.shape[0])):
+        ink = np.abs(pixels[y] - 255).max(axis=1) > 6
+        if not ink[cx]:
+            continue
+        a, b = cx, cx
+        while a > 0 and ink[a - 1]:
+            a -= 1
+        while b + 1 < len(ink) and ink[b + 1]:
+            b += 1
+        if b - a < 0.9 * width:
+            continue
+        probes = [pixels[y, a + 4], pixels[y, (a + b) // 2], pixels[y, b - 4]]
+        if all(np.abs(p - e).max() <= 12 for p, e in zip(probes, ends)):
+            return y - bottom
+    return None
+
+
 def main():
     if not tally.check_model():
         return tally.finish()
@@ -72,20 +96,21 @@ def main():
         err, at = worst(drawn, expected)
         check(f"{m}: every cell within 3/255 of its number's colour (worst {err:.0f} at {at}: {drawn[at].tolist()} vs "
               f"{expected[at].tolist()})", err <= 3)
-        # Its own colour bar under it (issue 32, item 8): the first row below the map whose left end is the
-        # colormap's low end, its middle the middle and its right end the top (viridis; blue, white, red).
-        knots = DIVERGING if m == "occlusion" else VIRIDIS
-        ends = [np.floor(colormap(knots, np.array([t]))[0] * 255 + 0.5) for t in (0.0, 0.5, 1.0)]
-        x0, width = block["x0"], block["cell"] * GRID
-        bottom = int(block["y0"] + width)
-        found = None
-        for y in range(bottom + 1, min(bottom + 80, pixels.shape[0])):
-            probes = [pixels[y, int(x0 + f * (width - 1) + d)] for f, d in ((0.0, 4), (0.5, 0), (1.0, -4))]
-            if all(np.abs(p - e).max() <= 12 for p, e in zip(probes, ends)):
-                found = y - bottom
-                break
+        # Its own colour bar under it (issue 32, item 8), as wide as the photo on show.
+        found = colour_bar_below(pixels, block, DIVERGING if m == "occlusion" else VIRIDIS)
         check(f"{m}: a colour bar of its own colormap under the map ({'%d px below' % found if found else 'none'})",
               found is not None)
+    # The curves' legends below the plots, not over the curves (issue 32, item 8): no text-dark pixel inside
+    # either plotting area (the curves are coloured, the grid faint), the legend's dark text below it.
+    plots = [c for c in json.loads(im.info.get("vitscope:cells", "[]")) if c["name"] in ("relevance/positive", "relevance/negative")]
+    check(f"the figure records the two curve plots ({len(plots)})", len(plots) == 2)
+    for c in plots:
+        x0, x1 = int(c["x0"]), int(c["x0"] + c["cell"])
+        y0, y1 = int(c["y0"]), int(c["y0"] + c["cell_h"])
+        inside = (pixels[y0 + 4:y1 - 4, x0 + 4:x1 - 4].max(axis=2) < 60).sum()
+        below = (pixels[y1 + 4:y1 + 200, max(0, x0 - 40):x1].max(axis=2) < 60).sum()
+        check(f"{c['name']}: no legend or label text inside the curves' area ({inside} dark pixels), the legend "
+              f"below it ({below})", inside == 0 and below > 200)
     return tally.finish()
 
 

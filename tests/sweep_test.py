@@ -69,7 +69,7 @@ def main():
     check("the colour bar is the same pixels in every frame", all(np.array_equal(bars[0], b) for b in bars[1:]))
     px = [np.asarray(p.convert("RGB")).astype(np.int16) for p in pngs]
     check("the frames differ (the query moves)", all(np.abs(a - b).mean() > 0.1 for a, b in zip(px, px[1:])))
-    check("each frame names its query", all(f"query patch r{rr} c{cc}" in p.info["Description"]
+    check("each frame names its query", all(f"query patch ({rr}, {cc})" in p.info["Description"]
                                             for p, (rr, cc) in zip(pngs, PATH)), [p.info["Description"] for p in pngs])
     frame0 = np.asarray(gif.convert("RGB")).astype(np.int16)
     check("the GIF's first frame is the first figure (256 colours: within a few levels)",

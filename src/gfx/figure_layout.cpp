@@ -55,7 +55,7 @@ std::string attention_caption(int layer, int head, int query_token, int query_ro
     s += head < 0 ? "mean of heads" : "head " + std::to_string(head);
     s += " \u00b7 query ";
     if (query_row >= 0)
-        s += "patch r" + std::to_string(query_row) + " c" + std::to_string(query_col) + " (token " +
+        s += "patch (" + std::to_string(query_row) + ", " + std::to_string(query_col) + ") (token " +
              std::to_string(query_token) + ")";
     else if (query_token == 0)
         s += "CLS";

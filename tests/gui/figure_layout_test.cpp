@@ -118,7 +118,7 @@ TEST(FigureLayoutTest, RefusesNoPhotoAndTinySizes) {
 }
 
 TEST(AttentionCaptionTest, HeadOrMeanAndTheQuery) {
-    EXPECT_EQ(gfx::attention_caption(8, 1, 78, 5, 7), "layer 8 \u00b7 head 1 \u00b7 query patch r5 c7 (token 78)");
+    EXPECT_EQ(gfx::attention_caption(8, 1, 78, 5, 7), "layer 8 \u00b7 head 1 \u00b7 query patch (5, 7) (token 78)");
     EXPECT_EQ(gfx::attention_caption(0, -1, 0, -1, -1), "layer 0 \u00b7 mean of heads \u00b7 query CLS");
     EXPECT_EQ(gfx::attention_caption(3, 2, 2, -1, -1), "layer 3 \u00b7 head 2 \u00b7 query token 2");
 }

@@ -7,8 +7,11 @@
 // reaching out), and for every head how much weight queries put beyond 3
 // patches: from the first layer on.
 #include <algorithm>
+#include <array>
+#include <cstdlib>
 #include <cstdio>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "ui/questions/question_view.h"
@@ -131,10 +134,19 @@ void GlobalView::query_bands(const Frame& f, float w) {
     const vit::DistanceMass m = vit::distance_mass(t, l, h, q);
     PlotSeries bars{PlotSeries::Kind::Bars, "", {}, {}, colors::accent};
     PlotAxes axes;
+    // A band with no patch at that distance from this query (8+ from a central patch): its bar is empty
+    // because the band is, and the axis says so.
+    std::array<int, vit::kDistanceBands> patches_in{};
+    for (int r = 0; r < t.grid; ++r)
+        for (int c = 0; c < t.grid; ++c)
+            ++patches_in[vit::distance_band(std::max(std::abs(r - t.row_of(q)), std::abs(c - t.col_of(q))))];
+    std::string empty_bands;
     for (int b = 0; b < vit::kDistanceBands; ++b) {
         bars.x.push_back(b);
         bars.y.push_back(m.band[b]);
-        axes.x_names.push_back(b == 0 ? "same patch" : vit::distance_band_name(b));
+        axes.x_names.push_back(b == 0 ? std::string("same patch")
+                                      : std::string(vit::distance_band_name(b)) + (patches_in[b] ? "" : " (no patch)"));
+        if (!patches_in[b]) empty_bands += std::string(empty_bands.empty() ? "" : ", ") + vit::distance_band_name(b);
     }
     axes.x_label = "distance from the query (patches)";
     axes.y_label = "weight at that distance (of all the row's)";
@@ -143,6 +155,10 @@ void GlobalView::query_bands(const Frame& f, float w) {
     plot(f, "##bands", ImVec2(w, f.px(210)), axes, {bars});
     note("Shaded: the same patch and distance 1, all a 3 × 3 convolution can see. Distance: how many rows or "
          "columns apart, whichever is more; 1 is the ring of 8 neighbours.");
+    if (!empty_bands.empty())
+        note(("No patch of the " + std::to_string(t.grid) + " × " + std::to_string(t.grid) + " grid is at distance " +
+              empty_bands + " from this query: that bar is empty because the band is, not because the head ignores it.")
+                 .c_str());
 
     const int quarter = static_cast<int>(vit::farthest_quarter(t, q).size());
     if (NumberTable table{f, "##mass", "what", {"weight (of all the row's)"}, ImGuiTableFlags_RowBg, "0.0000", false}) {

@@ -139,6 +139,8 @@ void HeadsView::layer_table(const Frame& f, const Eigen::MatrixXd& distances, co
 void HeadsView::head_removal(const Frame& f) {
     const session::AppState& s = f.s;
     const int l = s.sel.layer, heads = s.heads();
+    // A figure has no buttons: with no head removed there is nothing to show, and no prompt to click one.
+    if (f.figure && removed_head_ < 0) return;
     char title[96];
     std::snprintf(title, sizeof title, "Remove one head of layer %d", l);
     evidence_heading(f, title);

@@ -60,10 +60,34 @@ PlotHit plot(const Frame& f, const char* id, ImVec2 size, const PlotAxes& axes, 
     // Axis names wrap between words in the plot's width (narrow panels); the x axis' lines take room below it.
     const std::string x_label = f.figure ? without_mouse_hints(axes.x_label) : axes.x_label;  // no "click one" in print
     const std::vector<std::string> x_lines = wrapped_lines(x_label, ImGui::GetFont(), inner_w);
-    const float bottom = (1 + std::max<size_t>(1, x_lines.size())) * line_h + f.px(8);
-    const ImVec2 p0(origin.x + left, origin.y + f.px(6)), p1(origin.x + size.x - f.px(8), origin.y + size.y - bottom);
+    // The y axis' name above the box and the legend below the x axis' name: neither is drawn over the data.
+    const std::vector<std::string> y_lines = wrapped_lines(axes.y_label, ImGui::GetFont(), size.x - f.px(12));
+    const float top = static_cast<float>(y_lines.size()) * line_h + f.px(10);
+    struct LegendItem {
+        const PlotSeries* series;
+        ImVec2 at;  // relative to the legend's top-left
+    };
+    std::vector<LegendItem> legend;
+    float legend_h = 0;
+    {
+        const float swatch = f.px(14), gap = f.px(14), avail = size.x - left;
+        float x = 0, y = 0;
+        for (const PlotSeries& s : series) {
+            if (s.label.empty()) continue;
+            const float w = swatch + ImGui::CalcTextSize(s.label.c_str()).x;
+            if (x > 0 && x + w > avail) x = 0, y += line_h;
+            legend.push_back({&s, ImVec2(x, y)});
+            x += w + gap;
+        }
+        if (!legend.empty()) legend_h = y + line_h + f.px(4);
+    }
+    const float bottom = (1 + std::max<size_t>(1, x_lines.size())) * line_h + f.px(8) + legend_h;
+    const ImVec2 p0(origin.x + left, origin.y + top), p1(origin.x + size.x - f.px(8), origin.y + size.y - bottom);
     const Range xr = data_range(series, true, axes.x_lo, axes.x_hi), yr = data_range(series, false, axes.y_lo, axes.y_hi);
     hit.area_min = p0, hit.area_max = p1;
+    // In a figure, where the data went ("PAGE/ID", one cell the size of the plotting area): tests check that
+    // no legend or axis name is drawn inside it.
+    if (f.drawn_cells) f.drawn_cells->push_back({f.cells_name(id), p0.x, p0.y, p1.x - p0.x, 0, 1, 1, 1, p1.y - p0.y});
     hit.x_lo = xr.lo, hit.x_hi = xr.hi, hit.y_lo = yr.lo, hit.y_hi = yr.hi;
     auto to_screen = [&](double x, double y) { return hit.to_screen(x, y); };
     const ImU32 axis = ImGui::GetColorU32(colors::muted), grid = ImGui::GetColorU32(ImGuiCol_Separator, 0.45f);  // faint in either theme
@@ -95,9 +119,9 @@ PlotHit plot(const Frame& f, const char* id, ImVec2 size, const PlotAxes& axes, 
         const ImVec2 xl = ImGui::CalcTextSize(x_lines[i].c_str());
         dl->AddText(ImVec2((p0.x + p1.x - xl.x) / 2, p1.y + (1 + i) * line_h + f.px(5)), axis, x_lines[i].c_str());
     }
-    float y_label_y = p0.y + f.px(2);
-    for (const std::string& line : wrapped_lines(axes.y_label, ImGui::GetFont(), inner_w - f.px(8))) {
-        dl->AddText(ImVec2(p0.x + f.px(4), y_label_y), axis, line.c_str());
+    float y_label_y = origin.y + f.px(2);
+    for (const std::string& line : y_lines) {
+        dl->AddText(ImVec2(origin.x + f.px(4), y_label_y), axis, line.c_str());
         y_label_y += line_h;
     }
 
@@ -110,8 +134,8 @@ PlotHit plot(const Frame& f, const char* id, ImVec2 size, const PlotAxes& axes, 
         // In the text's colour, so the band shows on the dark and the light theme alike.
         dl->AddRectFilled(ImVec2(x0, p0.y), ImVec2(x1, p1.y), ImGui::GetColorU32(ImGuiCol_Text, 0.10f));
         dl->AddLine(ImVec2(x1, p0.y), ImVec2(x1, p1.y), ImGui::GetColorU32(ImGuiCol_Text, 0.45f), f.px(1.5f));
-        // Under the y axis' name, which sits in the top-left corner.
-        dl->AddText(nullptr, 0, ImVec2(x0 + f.px(4), p0.y + line_h + f.px(6)), ImGui::GetColorU32(ImGuiCol_Text, 0.85f),
+        // At the band's top (the y axis' name sits above the box).
+        dl->AddText(nullptr, 0, ImVec2(x0 + f.px(4), p0.y + f.px(4)), ImGui::GetColorU32(ImGuiCol_Text, 0.85f),
                     axes.shade_label.c_str(), nullptr, std::max(f.px(40), x1 - x0 - f.px(8)));
     }
     for (size_t si = 0; si < series.size(); ++si) {
@@ -142,21 +166,15 @@ PlotHit plot(const Frame& f, const char* id, ImVec2 size, const PlotAxes& axes, 
     }
     dl->PopClipRect();
 
-    // Legend, top right.
-    float ly = p0.y + f.px(4);
-    for (const PlotSeries& s : series) {
-        if (s.label.empty()) continue;
-        // A name wider than the plot wraps between words, right-aligned beside its colour.
-        const std::vector<std::string> lines = wrapped_lines(s.label, ImGui::GetFont(), p1.x - p0.x - f.px(22));
-        float widest = 0;
-        for (const std::string& line : lines) widest = std::max(widest, ImGui::CalcTextSize(line.c_str()).x);
-        const float x = p1.x - widest - f.px(18);
-        dl->AddRectFilled(ImVec2(x, ly + line_h * 0.3f), ImVec2(x + f.px(10), ly + line_h * 0.7f), ImGui::GetColorU32(s.color));
-        for (const std::string& line : lines) {
-            dl->AddText(ImVec2(x + f.px(14), ly), ImGui::GetColorU32(ImGuiCol_Text), line.c_str());
-            ly += line_h;
-        }
+    // Legend, below the axes: a row of colour and name, wrapping, outside the curves.
+    const ImVec2 legend_at(p0.x, origin.y + size.y - legend_h);
+    dl->PushClipRect(origin, ImVec2(origin.x + size.x, origin.y + size.y), true);
+    for (const LegendItem& item : legend) {
+        const float x = legend_at.x + item.at.x, ly = legend_at.y + item.at.y;
+        dl->AddRectFilled(ImVec2(x, ly + line_h * 0.3f), ImVec2(x + f.px(10), ly + line_h * 0.7f), ImGui::GetColorU32(item.series->color));
+        dl->AddText(ImVec2(x + f.px(14), ly), ImGui::GetColorU32(ImGuiCol_Text), item.series->label.c_str());
     }
+    dl->PopClipRect();
     if (hit.index >= 0) {
         const PlotSeries& s = series[hit.series];
         char text[200];
