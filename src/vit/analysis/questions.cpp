@@ -8,9 +8,9 @@ const std::vector<QuestionPage>& all_questions() {
          "A score q·k adds up dₖ products, so for q and k of unit-variance entries its spread grows like √dₖ. "
          "Without the division, wider heads would start with wider scores, and the wider a row's scores, the more "
          "of its weight the largest takes; a softmax that is nearly one-hot barely changes when its scores change, "
-         "so learning through it stalls. Whether a row of this photo would come to that is measured below. Dividing "
+         "so learning through it stalls. Dividing "
          "by √dₖ takes that growth out (unit-variance q and k give unit spread at any dₖ); how wide a trained "
-         "head's scores are is then up to its learned W_Q and W_K, as measured below.",
+         "head's scores are is then up to its learned W_Q and W_K; below, what leaving it out does on this photo.",
          "vit/analysis/scaling.h",
          "layer,head,raw_std,scaled_std,saturated_share_raw,saturated_share_scaled,jacobian_norm_raw,jacobian_norm_scaled"},
         {"heads", "What do several heads buy?",
