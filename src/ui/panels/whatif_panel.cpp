@@ -1,6 +1,7 @@
 #include "ui/panels/whatif_panel.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 
 #include "ui/widgets/color_bar.h"
@@ -106,8 +107,11 @@ void WhatIfPanel::draw(const Frame& f) {
             text_wrapped_at_spaces(text, card_w);
             ImGui::Text("spread ≈ %.1f keys", sum.effective_keys);
         } else {
-            ImGui::TextColored(colors::error, "Σ = %.1f, not 1", sum.sum);
-            ImGui::TextColored(colors::error, "min %.2f: negative weights", sum.min);
+            // Said of this row only when it is so: raw scores can all be positive.
+            if (std::abs(sum.sum - 1.0) > 1e-3) ImGui::TextColored(colors::error, "Σ = %.1f, not 1", sum.sum);
+            else ImGui::Text("Σ = %.4f", sum.sum);
+            if (sum.min < 0) ImGui::TextColored(colors::error, "min %.2f: negative weights", sum.min);
+            else ImGui::Text("min %.2f: none negative here", sum.min);
         }
         if (c > 0) {
             const double change = outcome.output_change;

@@ -55,7 +55,7 @@ const char* whatif_explanation(WhatIf kind) {
         case WhatIf::NoScaling:
             return "softmax(q·k) without dividing by √dₖ: larger scores make the softmax peakier.";
         case WhatIf::NoSoftmax:
-            return "The raw scores q·k used as weights: some are negative and they do not sum to 1.";
+            return "The raw scores q·k used as weights: nothing keeps them positive or makes them sum to 1.";
         case WhatIf::Temperature:
             return "softmax(q·k / (√dₖ · T)): T < 1 sharpens, T > 1 flattens; T = 1 is the real model.";
         case WhatIf::ValueSimilarity:
