@@ -29,6 +29,9 @@
 namespace ui {
 namespace {
 
+// Differences below this are float32 rounding, not a change.
+constexpr double kRounding = 1e-3;
+
 struct ShuffleResult {
     vit::PermutationExperiment e;
     vit::PatchPermutation back;              // inverse(e.shuffle)
@@ -105,10 +108,16 @@ void PermutationView::differences(const Frame& f, const ShuffleResult& r) {
         row("without position embeddings", r.e.without_pos, colors::whatif);
         row("with position embeddings (the model)", r.e.with_pos, colors::accent);
     }
-    note("weights: every attention weight of every layer and head; tokens: the final token states. Without position "
-         "embeddings the differences are float rounding: shuffling the patches only shuffled the "
-         "outputs (attention is permutation-equivariant). With them the shuffled photo is another input: each patch "
-         "gets another place's embedding.");
+    // "float rounding" only when the numbers above are that small (float32 through every layer: under 1e-3).
+    const bool rounding = r.e.without_pos.attention < kRounding && r.e.without_pos.final_tokens < kRounding;
+    note(rounding ? "weights: every attention weight of every layer and head; tokens: the final token states. Without "
+                    "position embeddings the differences here are float rounding: shuffling the patches only shuffled "
+                    "the outputs (attention is permutation-equivariant). With them the shuffled photo is another "
+                    "input: each patch gets another place's embedding."
+                  : "weights: every attention weight of every layer and head; tokens: the final token states. Attention "
+                    "is permutation-equivariant, so without position embeddings shuffling the patches should only "
+                    "shuffle the outputs; the differences above are larger than float rounding. With position "
+                    "embeddings the shuffled photo is another input: each patch gets another place's embedding.");
 }
 
 void PermutationView::maps(const Frame& f, const std::shared_ptr<const ShuffleResult>& r, float w) {
@@ -153,10 +162,20 @@ void PermutationView::maps(const Frame& f, const std::shared_ptr<const ShuffleRe
              false);
     card_map(unshuffled_, "own", own_caption, unshuffled, vit::attention_row(unshuffled, l, h, q), q, photo_size, nullptr,
              false);
-    note(with_pos_ ? "With position embeddings the map put back differs from the photo's own: where a patch sits changes "
-                     "what it attends to."
-                   : "Without position embeddings the map put back is the photo's own map: the shuffle changed nothing "
-                     "but the order.");
+    // What the two maps beside each other show, by their largest difference.
+    const vit::Vec back_row = vit::move_row(shuffled, r->back, mosaic_row);
+    const double apart = (back_row - vit::attention_row(unshuffled, l, h, q)).cwiseAbs().maxCoeff();
+    char said[320];
+    if (apart >= kRounding)
+        std::snprintf(said, sizeof said, "%s the map put back differs from the photo's own (by up to %.3g in a weight): "
+                      "%s", with_pos_ ? "With position embeddings" : "Without position embeddings",
+                      apart, with_pos_ ? "where a patch sits changes what it attends to." : "more than float rounding.");
+    else
+        std::snprintf(said, sizeof said, "%s the map put back is the photo's own map (largest difference %.2g, within "
+                      "float rounding): %s", with_pos_ ? "With position embeddings" : "Without position embeddings",
+                      apart, with_pos_ ? "for this query and head the shuffle changed nothing but the order."
+                                       : "the shuffle changed nothing but the order.");
+    note(said);
 }
 
 void PermutationView::classes(const Frame& f, const ShuffleResult& r) {
