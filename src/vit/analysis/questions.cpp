@@ -34,7 +34,7 @@ const std::vector<QuestionPage>& all_questions() {
          "high_norm_tokens,cls_weight_on_high,patch_weight_on_high"},
         {"global", "Is attention local like a convolution?",
          "Not necessarily: from the first layer, a patch can take weight from any other patch, however far. A "
-         "3 × 3 convolution sees only its neighbours; attention's reach is the whole photo. How far each head "
+         "3 × 3 convolution sees only its neighbours; attention has no such limit. How far each head "
          "actually looks is learned, and measured below for the photo on show.",
          "vit/analysis/global.h",
          "layer,head,mass_same,mass_1,mass_2_3,mass_4_7,mass_8_plus,mass_far_quarter"},
