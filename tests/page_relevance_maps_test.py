@@ -100,17 +100,17 @@ def main():
         found = colour_bar_below(pixels, block, DIVERGING if m == "occlusion" else VIRIDIS)
         check(f"{m}: a colour bar of its own colormap under the map ({'%d px below' % found if found else 'none'})",
               found is not None)
-    # The curves' legends below the plots, not over the curves (issue 32, item 8): no text-dark pixel inside
-    # either plotting area (the curves are coloured, the grid faint), the legend's dark text below it.
+    # The curves' legends above the plots, not over the curves (issue 32, item 8): no text-dark pixel inside
+    # either plotting area (the curves are coloured, the grid faint), the legend's dark text above it.
     plots = [c for c in json.loads(im.info.get("vitscope:cells", "[]")) if c["name"] in ("relevance/positive", "relevance/negative")]
     check(f"the figure records the two curve plots ({len(plots)})", len(plots) == 2)
     for c in plots:
         x0, x1 = int(c["x0"]), int(c["x0"] + c["cell"])
         y0, y1 = int(c["y0"]), int(c["y0"] + c["cell_h"])
         inside = (pixels[y0 + 4:y1 - 4, x0 + 4:x1 - 4].max(axis=2) < 60).sum()
-        below = (pixels[y1 + 4:y1 + 200, max(0, x0 - 40):x1].max(axis=2) < 60).sum()
+        above = (pixels[max(0, y0 - 120):y0 - 2, max(0, x0 - 100):x1].max(axis=2) < 60).sum()
         check(f"{c['name']}: no legend or label text inside the curves' area ({inside} dark pixels), the legend "
-              f"below it ({below})", inside == 0 and below > 200)
+              f"above it ({above})", inside == 0 and above > 200)
     return tally.finish()
 
 

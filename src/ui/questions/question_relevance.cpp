@@ -227,8 +227,8 @@ void RelevanceView::curves(const Frame& f, const vit::RelevanceStudy& study, con
         } else {
             char why[300];
             std::snprintf(why, sizeof why,
-                          "%s %.2f against %s %.2f; random order %.2f to %.2f over %zu seeds. The margin needed: %.2f "
-                          "(the larger of 10 %% of the runner-up's area and the random orders' spread)",
+                          "%s %.2f against %s %.2f; random order %.2f to %.2f over %zu seeds; the margin needed %.2f, "
+                          "the larger of 10 %% of the runner-up's area and the random orders' spread",
                           title_of(w.best), 100 * w.best_area, title_of(w.runner_up), 100 * w.runner_up_area,
                           100 * *std::min_element(w.random_areas.begin(), w.random_areas.end()),
                           100 * *std::max_element(w.random_areas.begin(), w.random_areas.end()), w.random_areas.size(),
@@ -239,7 +239,7 @@ void RelevanceView::curves(const Frame& f, const vit::RelevanceStudy& study, con
             else
                 std::snprintf(text, sizeof text, "%s: no clear winner on this photo (%s).", order, why);
         }
-        ImGui::TextWrapped("%s", text);
+        text_wrapped_at_spaces(text);
     }
     note("One photo: a map that wins here may lose on the next. Pick another class above; the two maps on the "
          "left stay the same, because attention weights are computed before the classifier sees anything.");

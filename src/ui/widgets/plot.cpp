@@ -60,28 +60,33 @@ PlotHit plot(const Frame& f, const char* id, ImVec2 size, const PlotAxes& axes, 
     // Axis names wrap between words in the plot's width (narrow panels); the x axis' lines take room below it.
     const std::string x_label = f.figure ? without_mouse_hints(axes.x_label) : axes.x_label;  // no "click one" in print
     const std::vector<std::string> x_lines = wrapped_lines(x_label, ImGui::GetFont(), inner_w);
-    // The y axis' name above the box and the legend below the x axis' name: neither is drawn over the data.
+    // The y axis' name and then the legend above the box: neither is drawn over the data.
     const std::vector<std::string> y_lines = wrapped_lines(axes.y_label, ImGui::GetFont(), size.x - f.px(12));
-    const float top = static_cast<float>(y_lines.size()) * line_h + f.px(10);
     struct LegendItem {
         const PlotSeries* series;
-        ImVec2 at;  // relative to the legend's top-left
+        std::vector<std::string> lines;  // a name wider than the plot wraps between words
+        ImVec2 at;                       // relative to the legend's top-left
     };
     std::vector<LegendItem> legend;
     float legend_h = 0;
     {
-        const float swatch = f.px(14), gap = f.px(14), avail = size.x - left;
-        float x = 0, y = 0;
+        const float swatch = f.px(14), gap = f.px(14), avail = size.x - f.px(12);  // the plot's whole width
+        float x = 0, y = 0, row_h = 0;
         for (const PlotSeries& s : series) {
             if (s.label.empty()) continue;
-            const float w = swatch + ImGui::CalcTextSize(s.label.c_str()).x;
-            if (x > 0 && x + w > avail) x = 0, y += line_h;
-            legend.push_back({&s, ImVec2(x, y)});
+            std::vector<std::string> lines = wrapped_lines(s.label, ImGui::GetFont(), std::max(f.px(40), avail - swatch));
+            float widest = 0;
+            for (const std::string& line : lines) widest = std::max(widest, ImGui::CalcTextSize(line.c_str()).x);
+            const float w = swatch + widest, h = static_cast<float>(lines.size()) * line_h;
+            if (x > 0 && x + w > avail) x = 0, y += row_h, row_h = 0;
+            legend.push_back({&s, std::move(lines), ImVec2(x, y)});
             x += w + gap;
+            row_h = std::max(row_h, h);
         }
-        if (!legend.empty()) legend_h = y + line_h + f.px(4);
+        if (!legend.empty()) legend_h = y + row_h + f.px(4);
     }
-    const float bottom = (1 + std::max<size_t>(1, x_lines.size())) * line_h + f.px(8) + legend_h;
+    const float top = static_cast<float>(y_lines.size()) * line_h + legend_h + f.px(10);
+    const float bottom = (1 + std::max<size_t>(1, x_lines.size())) * line_h + f.px(8);
     const ImVec2 p0(origin.x + left, origin.y + top), p1(origin.x + size.x - f.px(8), origin.y + size.y - bottom);
     const Range xr = data_range(series, true, axes.x_lo, axes.x_hi), yr = data_range(series, false, axes.y_lo, axes.y_hi);
     hit.area_min = p0, hit.area_max = p1;
@@ -125,6 +130,16 @@ PlotHit plot(const Frame& f, const char* id, ImVec2 size, const PlotAxes& axes, 
         y_label_y += line_h;
     }
 
+    // Legend, above the box under the y axis' name: a row of colour and name, wrapping, outside the curves.
+    const ImVec2 legend_at(origin.x + f.px(4), origin.y + f.px(2) + static_cast<float>(y_lines.size()) * line_h);
+    for (const LegendItem& item : legend) {
+        const float x = legend_at.x + item.at.x, ly = legend_at.y + item.at.y;
+        dl->AddRectFilled(ImVec2(x, ly + line_h * 0.3f), ImVec2(x + f.px(10), ly + line_h * 0.7f), ImGui::GetColorU32(item.series->color));
+        for (size_t i = 0; i < item.lines.size(); ++i)
+            dl->AddText(ImVec2(x + f.px(14), ly + static_cast<float>(i) * line_h), ImGui::GetColorU32(ImGuiCol_Text),
+                        item.lines[i].c_str());
+    }
+
     // The data, and the point nearest the mouse.
     const ImVec2 mouse = ImGui::GetIO().MousePos;
     float best = f.px(10) * f.px(10);
@@ -166,15 +181,6 @@ PlotHit plot(const Frame& f, const char* id, ImVec2 size, const PlotAxes& axes, 
     }
     dl->PopClipRect();
 
-    // Legend, below the axes: a row of colour and name, wrapping, outside the curves.
-    const ImVec2 legend_at(p0.x, origin.y + size.y - legend_h);
-    dl->PushClipRect(origin, ImVec2(origin.x + size.x, origin.y + size.y), true);
-    for (const LegendItem& item : legend) {
-        const float x = legend_at.x + item.at.x, ly = legend_at.y + item.at.y;
-        dl->AddRectFilled(ImVec2(x, ly + line_h * 0.3f), ImVec2(x + f.px(10), ly + line_h * 0.7f), ImGui::GetColorU32(item.series->color));
-        dl->AddText(ImVec2(x + f.px(14), ly), ImGui::GetColorU32(ImGuiCol_Text), item.series->label.c_str());
-    }
-    dl->PopClipRect();
     if (hit.index >= 0) {
         const PlotSeries& s = series[hit.series];
         char text[200];
