@@ -78,12 +78,6 @@ void show_tour_step(AppState& s, bool open_lesson = true) {
     const TourStep& step = s.tour.tour->steps[s.tour.step];
     if (open_lesson) s.tour.lesson_to_open = step.lesson;
     const vit::Trace* t = s.trace();
-    const auto token = [&](const std::string& v) {  // the pin: "ROW,COL" (checked by parse_tour)
-        if (v == "cls") return 0;
-        const size_t comma = v.find(',');
-        const int r = std::stoi(v.substr(0, comma)), c = std::stoi(v.substr(comma + 1));
-        return t && r < t->grid && c < t->grid ? t->token_of(r, c) : -1;
-    };
     if (step.layer) apply(s, act::SetLayer{*step.layer});
     if (step.head) apply(s, act::SetHead{*step.head});
     if (step.math_step) apply(s, act::SetMathStep{*step.math_step});
@@ -93,7 +87,7 @@ void show_tour_step(AppState& s, bool open_lesson = true) {
     if (step.pin) {
         s.sel.pinned_key = -1;
         if (*step.pin != "none" && t)
-            if (const int k = token(*step.pin); k >= 0) apply(s, act::PinKey{k});
+            if (const int k = grid_token(*t, *step.pin); k >= 0) apply(s, act::PinKey{k});
     }
     if (step.scale)
         s.style.normalization = *step.scale == "log"        ? gfx::Normalization::Log

@@ -25,6 +25,13 @@ const vit::RelevantQueryChoice* make_relevant_choice(AppState& s) {
     return s.tour.relevant->query.token >= 0 ? s.tour.relevant.get() : nullptr;
 }
 
+int grid_token(const vit::Trace& t, const std::string& value) {
+    if (value == "cls") return 0;
+    const size_t comma = value.find(',');
+    const int r = std::stoi(value.substr(0, comma)), c = std::stoi(value.substr(comma + 1));
+    return r < t.grid && c < t.grid ? t.token_of(r, c) : -1;
+}
+
 int tour_query_token(AppState& s, const std::string& value) {
     const vit::Trace* t = s.trace();
     if (!t) return -1;
@@ -32,10 +39,8 @@ int tour_query_token(AppState& s, const std::string& value) {
     const bool relevant = value == "relevant" || (s.tour.tour && s.tour.tour->other_query_relevant && !own_photo(s, *s.tour.tour));
     if (relevant)
         if (const vit::RelevantQueryChoice* c = make_relevant_choice(s); c && c->query.token >= 0) return c->query.token;
-    const size_t comma = value.find(',');
-    if (comma == std::string::npos) return -1;  // "relevant" with no choice: the query stays
-    const int r = std::stoi(value.substr(0, comma)), c = std::stoi(value.substr(comma + 1));
-    return r < t->grid && c < t->grid ? t->token_of(r, c) : -1;
+    if (value == "relevant") return -1;  // no choice could be made: the query stays
+    return grid_token(*t, value);
 }
 
 }  // namespace session

@@ -1,6 +1,7 @@
 #include "vit/analysis/neighbourhood_claims.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <numeric>
 #include <set>
@@ -108,6 +109,18 @@ SelectiveReach selective_reach(const Trace& t, const Vec& w, int query, const st
 
 ClaimValue unscaled_top_weight(const Trace& t, int layer, int head, int query) {
     return {softmax(raw_scores(t, layer, head, query)).maxCoeff(), attention_row(t, layer, head, query).maxCoeff()};
+}
+
+std::string unscaled_top_weight_clause(const ClaimValue& v) {
+    char text[320];
+    if (claim_holds(ClaimKind::UnscaledTopWeight, v, kSaturatedWeight))
+        std::snprintf(text, sizeof text, "the row's largest weight would be %.3f instead of %.3f (a share of all the "
+                      "row's weight, CLS included): one key would take nearly all of it", v.value, v.baseline);
+    else
+        std::snprintf(text, sizeof text, "the row's largest weight would be %.3f instead of %.3f (a share of all the "
+                      "row's weight, CLS included): larger, but below %.1f, so no key would take nearly all of it here",
+                      v.value, v.baseline, kSaturatedWeight);
+    return text;
 }
 
 ClaimValue head_claim(const Trace& t, int layer, int head, int query, ClaimKind kind, const GridRegion& region) {

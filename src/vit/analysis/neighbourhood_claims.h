@@ -87,6 +87,11 @@ SelectiveReach selective_reach(const Trace& t, const Vec& weights, int query, co
 
 // unscaled_top_weight of one head's row (the trace must hold Q and K).
 ClaimValue unscaled_top_weight(const Trace& t, int layer, int head, int query);
+// What that claim says of the row, to follow "without the division": the two
+// weights with their base, then "one key would take nearly all of it" only
+// when it holds, else that no key would (the math panel's and the scaling
+// page's sentences both end so).
+std::string unscaled_top_weight_clause(const ClaimValue& v);
 
 // Any claim about one head's row for a patch query (not high_norm_tokens,
 // which is about a layer); region for region_beyond_neighbourhood.

@@ -48,11 +48,10 @@ RelevantQuery choose_relevant_query(const Trace& t, const Eigen::VectorXd& relev
 }
 
 std::vector<int> high_norm_anywhere(const Trace& t) {
-    std::set<int> tokens;
-    for (int l = 0; l < static_cast<int>(t.layers.size()); ++l)
-        for (int j : high_norm_entering(t, l)) tokens.insert(j);
-    const std::vector<LayerNorms> leaving = token_norms(t);
-    for (int j : leaving.back().high) tokens.insert(j);
+    // Entering the first block, then leaving each block (what enters the next): every layer's once.
+    const std::vector<int> embedded = high_norm_entering(t, 0);
+    std::set<int> tokens(embedded.begin(), embedded.end());
+    for (const LayerNorms& leaving : token_norms(t)) tokens.insert(leaving.high.begin(), leaving.high.end());
     return {tokens.begin(), tokens.end()};
 }
 

@@ -33,7 +33,7 @@ struct RelevantQuery {
 RelevantQuery choose_relevant_query(const Trace& t, const Eigen::VectorXd& relevance, const std::vector<int>& high_norm);
 
 // The high-norm patch tokens entering any layer or leaving the last one.
-// Throws vit::Error when the trace kept no token states.
+// Throws vit::Error when the trace kept no token states or attention weights.
 std::vector<int> high_norm_anywhere(const Trace& t);
 
 struct RelevantQueryChoice {

@@ -129,26 +129,14 @@ QueryScaling query_scaling(const Trace& t, int layer, int head, int query) {
 }
 
 std::string query_scaling_sentence(const QueryScaling& q) {
-    char text[640];
-    const bool less_gradient = q.raw.jacobian_norm < q.scaled.jacobian_norm;
     char jacobian[200];
     std::snprintf(jacobian, sizeof jacobian, "the Jacobian's norm would be %.3f instead of %.3f%s", q.raw.jacobian_norm,
                   q.scaled.jacobian_norm,
-                  less_gradient ? ", so less gradient would flow back through this row"
-                                : ": not smaller, so the gradient through this row would not shrink");
-    if (q.saturates)
-        std::snprintf(text, sizeof text,
-                      "For the selected query in layer %d, head %d: without the division its largest weight would be "
-                      "%.3f instead of %.3f (a share of all the row's weight, CLS included), so one key would take "
-                      "nearly all of it, and %s.",
-                      q.layer, q.head, q.unscaled.value, q.unscaled.baseline, jacobian);
-    else
-        std::snprintf(text, sizeof text,
-                      "For the selected query in layer %d, head %d: without the division its largest weight would be "
-                      "%.3f instead of %.3f (a share of all the row's weight, CLS included): larger, but below %.1f, "
-                      "so no key would take nearly all of it here, and %s.",
-                      q.layer, q.head, q.unscaled.value, q.unscaled.baseline, kSaturatedWeight, jacobian);
-    return text;
+                  q.raw.jacobian_norm < q.scaled.jacobian_norm
+                      ? ", so less gradient would flow back through this row"
+                      : ": not smaller, so the gradient through this row would not shrink");
+    return "For the selected query in layer " + std::to_string(q.layer) + ", head " + std::to_string(q.head) +
+           ": without the division " + unscaled_top_weight_clause(q.unscaled) + ", and " + jacobian + ".";
 }
 
 ScalingTable scaling_table(const Trace& t, double threshold) {

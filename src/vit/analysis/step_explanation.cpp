@@ -84,15 +84,8 @@ std::string contributions_sentence(const StepExplanation& e) {
 }
 
 std::string unscaled_sentence(const StepExplanation& e) {
-    if (e.unscaled_saturates)
-        return format("For this query in head %d, without the division the row's largest weight would be %.3f "
-                      "instead of %.3f (a share of all the row's weight, CLS included): one key would take nearly "
-                      "all of it.",
-                      e.head, e.unscaled.value, e.unscaled.baseline);
-    return format("For this query in head %d, without the division the row's largest weight would be %.3f instead "
-                  "of %.3f (a share of all the row's weight, CLS included): larger, but below %.1f, so no key would "
-                  "take nearly all of it here.",
-                  e.head, e.unscaled.value, e.unscaled.baseline, kSaturatedWeight);
+    return "For this query in head " + std::to_string(e.head) + ", without the division " +
+           unscaled_top_weight_clause(e.unscaled) + ".";
 }
 
 StepExplanation explain_step(const Trace& t, int layer, int head, int query, int key) {
