@@ -28,19 +28,18 @@ struct Recomputed {
     bool few = false;
 };
 
-// The kFewKeys = 3 largest entries' share of the total, exp(entropy), and
-// the rule: share >= 0.5 and spread <= 10.
+// The kFewKeys = 3 largest entries' share of the total, 1 / sum a^2 of the
+// row normalised to sum 1, and the rule: share >= 0.5 and spread <= 6.
 Recomputed recompute(std::vector<double> v) {
     double total = 0;
     for (double x : v) total += x;
     std::sort(v.begin(), v.end(), std::greater<double>());
     Recomputed r;
     for (size_t i = 0; i < std::min<size_t>(3, v.size()); ++i) r.top3 += v[i] / total;
-    double h = 0;
-    for (double x : v)
-        if (x > 0) h -= (x / total) * std::log(x / total);
-    r.spread = std::exp(h);
-    r.few = r.top3 >= 0.5 && r.spread <= 10;
+    double squares = 0;
+    for (double x : v) squares += (x / total) * (x / total);
+    r.spread = 1 / squares;
+    r.few = r.top3 >= 0.5 && r.spread <= 6;
     return r;
 }
 
@@ -78,12 +77,12 @@ TEST(FewKeys, AgreesWithTheSumsWrittenOut) {
 
 TEST(FewKeys, HalfOnThreeKeysAndTheRestThinIsNotAFewKeys) {
     // 0.5 on three keys, 0.5 over 190: the top share reaches one half, but the
-    // row spreads over far more than 10 keys.
+    // row spreads over about 8.6 keys, more than 6.
     std::vector<double> row = {0.3, 0.15, 0.05};
     for (int i = 0; i < 190; ++i) row.push_back(0.5 / 190);
     const vit::FewKeys k = vit::few_keys(as_vec(row));
     EXPECT_NEAR(k.top_share, 0.5, 1e-5);
-    EXPECT_GT(k.spread_keys, 10);
+    EXPECT_NEAR(k.spread_keys, 1 / (0.09 + 0.0225 + 0.0025 + 190 * (0.5 / 190) * (0.5 / 190)), 1e-4);
     EXPECT_FALSE(k.dominate);
 }
 

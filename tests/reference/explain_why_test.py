@@ -11,7 +11,7 @@ input (`vitscope dump`), once as the model computes it and once with one head
 removed, and computes from its attention, Q, K and token states, written here
 from the definitions (not from vitscope's C++):
   heads     mean attention distance (patch queries, patch keys renormalised,
-            patch-centre distances in input pixels) and spread exp(entropy)
+            patch-centre distances in input pixels) and spread 1 / sum a^2
   scaling   std of all N^2 raw and scaled scores per head; share of query rows
             whose largest weight exceeds 0.99 with and without the scaling
   cls       CLS's weight on itself (mean of heads), the logit lens and the token norms
@@ -96,9 +96,7 @@ def mean_distance_and_spread(r, patch):
     pk = a[..., p:]                                 # patch keys only
     renorm = pk / pk.sum(axis=-1, keepdims=True)
     distance = (renorm * dist).sum(axis=-1).mean(axis=-1)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        plogp = np.where(a > 0, a * np.log(a), 0.0)
-    spread = np.exp(-plogp.sum(axis=-1)).mean(axis=-1)
+    spread = (1.0 / (a * a).sum(axis=-1)).mean(axis=-1)
     return distance, spread
 
 

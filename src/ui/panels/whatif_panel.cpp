@@ -141,7 +141,7 @@ void WhatIfPanel::draw(const Frame& f) {
     ImGui::PushTextWrapPos(0);
     ImGui::TextColored(colors::muted,
                        "\"Output changes\" compares oᵢ = Σⱼ wⱼ vⱼ under the what-if with the model's own oᵢ "
-                       "(‖o' − o‖ / ‖o‖). Spread ≈ exp(entropy): how many keys the weights effectively cover.");
+                       "(‖o' − o‖ / ‖o‖). Spread = 1 / Σ a²: how many keys the weights effectively cover (1 = all on one key).");
     ImGui::PopTextWrapPos();
 }
 

@@ -131,7 +131,7 @@ void HeadsView::layer_table(const Frame& f, const Eigen::MatrixXd& distances, co
         }
         ImGui::EndTable();
     }
-    note("Spread: exp of the entropy of a query's weights, in keys (1 = all on one key), averaged over the patch queries. "
+    note("Spread: 1 / Σ a² of a query's weights a, in keys (1 = all on one key, N = even over N), averaged over the patch queries. "
          "JSD: the Jensen–Shannon divergence between two heads' weights for the same query, in bits (0 = the same "
          "weights, 1 = no key in common), averaged over the patch queries.");
 }

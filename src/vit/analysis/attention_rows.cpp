@@ -97,15 +97,24 @@ RowSummary summarize_row(const Vec& w) {
     s.max = w.maxCoeff(&arg);
     s.argmax = static_cast<int>(arg);
     s.min = w.minCoeff();
-    if (s.min >= 0 && s.sum > 0) {
-        double h = 0;
-        for (Eigen::Index j = 0; j < w.size(); ++j) {
-            const double p = w[j] / s.sum;
-            if (p > 0) h -= p * std::log(p);
-        }
-        s.effective_keys = std::exp(h);
-    }
+    s.effective_keys = effective_keys(w.data(), w.size());
     return s;
 }
+
+namespace {
+template <typename T>
+double effective_keys_of(const T* w, Eigen::Index n) {
+    double sum = 0, squares = 0;
+    for (Eigen::Index j = 0; j < n; ++j) {
+        if (w[j] < 0) return 0;
+        sum += w[j];
+        squares += static_cast<double>(w[j]) * w[j];
+    }
+    return sum > 0 ? sum * sum / squares : 0;
+}
+}  // namespace
+
+double effective_keys(const float* w, Eigen::Index n) { return effective_keys_of(w, n); }
+double effective_keys(const Eigen::VectorXd& w) { return effective_keys_of(w.data(), w.size()); }
 
 }  // namespace vit

@@ -39,11 +39,17 @@ std::vector<Contribution> top_contributions(const Trace& t, int layer, int head,
 struct RowSummary {
     double sum = 0, min = 0, max = 0;
     int argmax = 0;
-    // exp(entropy) for a distribution: how many keys it effectively spreads
-    // over (1 = all on one key, N = uniform); 0 when the row has negative entries.
+    // effective_keys(w): 0 when the row has negative entries.
     double effective_keys = 0;
 };
 RowSummary summarize_row(const Vec& w);
+
+// How many keys a row of non-negative weights effectively spreads over:
+// (sum w)^2 / sum w^2, i.e. 1 / sum a^2 for a row normalised to sum 1
+// (1 = all on one key, N = even over N). A row with a negative entry, or
+// summing to zero, has no spread: 0.
+double effective_keys(const float* w, Eigen::Index n);
+double effective_keys(const Eigen::VectorXd& w);
 
 
 }  // namespace vit

@@ -45,13 +45,6 @@ double distance_of(const Mat& a, const Trace& t, const Eigen::MatrixXd& dist) {
     return rows ? sum / rows : 0.0;
 }
 
-double entropy_spread(const float* row, Eigen::Index n) {
-    double h = 0;
-    for (Eigen::Index j = 0; j < n; ++j)
-        if (row[j] > 0) h -= row[j] * std::log(static_cast<double>(row[j]));
-    return std::exp(h);
-}
-
 }  // namespace
 
 double mean_attention_distance(const Trace& t, int layer, int head, int patch_px) {
@@ -73,7 +66,7 @@ Eigen::MatrixXd mean_spreads(const Trace& t) {
         for (int h = 0; h < out.cols(); ++h) {
             const Mat& a = weights_of(t, l, h);
             double sum = 0;
-            for (int i = t.prefix; i < t.tokens; ++i) sum += entropy_spread(a.row(i).data(), a.cols());
+            for (int i = t.prefix; i < t.tokens; ++i) sum += effective_keys(a.row(i).data(), a.cols());
             out(l, h) = p ? sum / p : 0.0;
         }
     return out;

@@ -18,9 +18,9 @@ double mean_attention_distance(const Trace& t, int layer, int head, int patch_px
 // The same for every layer (rows) and head (columns).
 Eigen::MatrixXd mean_attention_distances(const Trace& t, int patch_px);
 
-// Spread of a head: exp(entropy) of each patch query's whole row (every key,
-// prefix tokens included; natural log), in keys (1 = one key, N = uniform),
-// averaged over the patch queries. Layers x heads.
+// Spread of a head: effective_keys (1 / sum a^2, attention_rows.h) of each
+// patch query's whole row (every key, prefix tokens included), in keys
+// (1 = one key, N = uniform), averaged over the patch queries. Layers x heads.
 Eigen::MatrixXd mean_spreads(const Trace& t);
 
 // How different two heads of one layer are: the Jensen-Shannon divergence

@@ -109,10 +109,7 @@ double softmax_jacobian_norm(const Eigen::VectorXd& a) {
 SoftmaxSharpness softmax_sharpness(const Eigen::VectorXd& a) {
     SoftmaxSharpness s;
     s.max_weight = a.maxCoeff();
-    double entropy = 0;
-    for (Eigen::Index j = 0; j < a.size(); ++j)
-        if (a[j] > 0) entropy -= a[j] * std::log(a[j]);
-    s.spread_keys = std::exp(entropy);
+    s.spread_keys = effective_keys(a);
     s.jacobian_norm = softmax_jacobian_norm(a);
     return s;
 }

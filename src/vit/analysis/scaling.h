@@ -27,7 +27,7 @@ ScoreHistogram score_histogram(const Trace& t, int layer, int head, int bins = 6
 // How peaked one softmax row a is.
 struct SoftmaxSharpness {
     double max_weight = 0;     // the largest a_j
-    double spread_keys = 0;    // exp(entropy), natural log: 1 = all on one key, N = uniform
+    double spread_keys = 0;    // effective_keys (1 / sum a^2): 1 = all on one key, N = uniform
     double jacobian_norm = 0;  // Frobenius norm of d softmax / d scores = diag(a) - a a^T
 };
 SoftmaxSharpness softmax_sharpness(const Eigen::VectorXd& weights);

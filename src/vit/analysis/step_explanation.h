@@ -18,18 +18,19 @@ namespace vit {
 // dominate" rests on. value = the share of the row's total held by its
 // kFewKeys largest entries; baseline = kFewKeys / the row's length, what an
 // even spread gives them. It holds when value >= kDominantShare and the row
-// effectively spreads over at most kFewKeysSpread keys (exp of its entropy,
-// the panel's "spread ≈ n keys"): half the weight on 3 keys with the other
-// half thinly over 190 spreads over about 28 keys, and is not "a few keys".
+// effectively spreads over at most kFewKeysSpread = 2 kFewKeys keys
+// (1 / sum a^2, the panel's "spread ≈ n keys"): 0.3, 0.15 and 0.05 on three
+// keys with the other half thinly over 190 spreads over about 8.6 keys, and
+// is not "a few keys".
 constexpr int kFewKeys = 3;
 constexpr double kDominantShare = 0.5;
-constexpr double kFewKeysSpread = 10;
+constexpr double kFewKeysSpread = 2 * kFewKeys;
 struct FewKeys {
     int keys = 0;             // the row's length
     int counted = 0;          // min(kFewKeys, keys)
     double top_share = 0;     // the counted largest entries' share of the row's total
     double even_share = 0;    // counted / keys
-    double spread_keys = 0;   // exp(entropy) of the row normalised to sum 1; 0 for a row with negative entries
+    double spread_keys = 0;   // effective_keys of the row (1 / sum a^2 once normalised); 0 for a row with negative entries
     bool dominate = false;
 };
 FewKeys few_keys(const Vec& row);
