@@ -268,6 +268,10 @@ TEST(TourFile, LinesOtherPhotosSeeMustNotNameTheTourPhoto) {
               "my.tour:1: other-query is relevant (the patch the model uses for its answer)");
     EXPECT_TRUE(parse_tour("other-query: relevant\n" + h + "step: S\ntext: x\n", "t").other_query_relevant);
     EXPECT_FALSE(parse_tour(h + "step: S\ntext: x\n", "t").other_query_relevant);
+    EXPECT_EQ(error_of("other-pin: 8,2\n" + h + "step: S\ntext: x\n"),
+              "my.tour:1: other-pin is top (the patch key the query weighs most)");
+    EXPECT_TRUE(parse_tour("other-pin: top\n" + h + "step: S\nstate: pin=top\ntext: x\n", "t").other_pin_top);
+    EXPECT_EQ(error_of(h + "step: S\nstate: pin=best\ntext: x\n").rfind("my.tour:6: ", 0), 0u);
     EXPECT_EQ(error_of(h + "step: S\nchoose: high_norm_tokens\ntext: x\n"),
               "my.tour:6: high_norm_tokens is a claim about a layer: there is no head to choose by it");
     EXPECT_EQ(error_of(h + "step: S\nclaim: high_norm_tokens ratio=5\ntext: x\n"),

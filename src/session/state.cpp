@@ -73,7 +73,7 @@ void choose_tour_head(AppState& s, const TourStep& step) {
 
 // Sets what the tour's current step declares, through the actions the mouse
 // and keys emit. A query or pin off this grid (another input size) is skipped;
-// query=relevant and other photos' queries are resolved by tour_query.h.
+// query=relevant, pin=top and other photos' queries and pins are resolved by tour_query.h.
 void show_tour_step(AppState& s, bool open_lesson = true) {
     const TourStep& step = s.tour.tour->steps[s.tour.step];
     if (open_lesson) s.tour.lesson_to_open = step.lesson;
@@ -84,16 +84,16 @@ void show_tour_step(AppState& s, bool open_lesson = true) {
     if (step.map) apply(s, act::SetMapSource{*step.map == "mean" ? MapSource::MeanOfVisible : MapSource::Head});
     if (step.query && t)
         if (const int q = tour_query_token(s, *step.query); q >= 0) apply(s, act::SelectQuery{q});
-    if (step.pin) {
-        s.sel.pinned_key = -1;
-        if (*step.pin != "none" && t)
-            if (const int k = grid_token(*t, *step.pin); k >= 0) apply(s, act::PinKey{k});
-    }
     if (step.scale)
         s.style.normalization = *step.scale == "log"        ? gfx::Normalization::Log
                                 : *step.scale == "absolute" ? gfx::Normalization::Absolute
                                                             : gfx::Normalization::RowMax;
     choose_tour_head(s, step);
+    if (step.pin) {  // after the head: pin=top is the key the row on show weighs most
+        s.sel.pinned_key = -1;
+        if (*step.pin != "none" && t)
+            if (const int k = tour_pin_token(s, *step.pin); k >= 0) apply(s, act::PinKey{k});
+    }
     if (step.question) {
         apply(s, act::ShowQuestion{*step.question});
     } else if (step.tab) {
@@ -177,7 +177,7 @@ bool apply(AppState& s, const Action& a) {
             [&](const act::SetLayerGridCells& x) { s.reported.layer_grid = x.rects; return true; },
             [&](const act::ShowHelp& x) { s.show_help = x.show; return true; },
             [&](const act::StartTour& x) {
-                s.tour = {x.tour, 0, "", false, s.tour.relevant, s.tour.relevant_generation};  // the photo's choice stays
+                s.tour = {x.tour, 0, "", false, s.tour.relevant, s.tour.relevant_generation, s.tour.relevant_wanted};  // the photo's choice stays
                 if (x.tour && !x.tour->steps.empty()) show_tour_step(s);
                 return true;
             },
@@ -445,6 +445,7 @@ std::string state_json(const AppState& s) {
     j["tour_step_title"] = s.tour.tour ? s.tour.tour->steps[s.tour.step].title : "";
     j["tour_text"] = shown_tour_text(s);  // the card's sentences, numbers filled in
     j["tour_text_folded"] = s.tour.text_folded;
+    j["tour_relevant_waiting"] = awaiting_relevant_choice(s);  // a step waits for its query (tour_query.h)
     j["tour_card"] = s.reported.tour_card;
     j["maps_on_screen"] = s.reported.maps;
     j["text_input"] = s.text_input;

@@ -180,9 +180,12 @@ struct AppState {
         std::string lesson_to_open;   // the step shown starts from this lesson: the window opens it and clears this
         bool text_folded = false;     // the card shows its title and buttons only (H), for the panels' room
         // query=relevant's choice (tour_query.h) for the trace of this generation:
-        // one backward pass per photo, made when a step first needs it; null when it cannot be made.
+        // one backward pass per photo, made off the window's thread when a step
+        // first needs it (relevant_wanted: the generation a step waits for);
+        // null when it cannot be made.
         std::shared_ptr<const vit::RelevantQueryChoice> relevant;
         int relevant_generation = -1;
+        int relevant_wanted = -1;
     } tour;
     enum class Tab { Math, WhatIfs, Questions };
     Tab tab = Tab::Math;              // the right-hand panel's tab

@@ -91,7 +91,7 @@ struct Parser {
                 if (value != "cls" && value != "relevant") patch(value, "query");
                 step.query = value;
             } else if (key == "pin") {
-                if (value != "none") patch(value, "pin");
+                if (value != "none" && value != "top") patch(value, "pin");
                 step.pin = value;
             } else if (key == "map") {
                 if (value != "head" && value != "mean") fail("map is head or mean");
@@ -239,6 +239,9 @@ Tour parse_tour(const std::string& text, const std::string& name) {
         } else if (key == "other-query" && !step) {
             if (value != "relevant") p.fail("other-query is relevant (the patch the model uses for its answer)");
             tour.other_query_relevant = true;
+        } else if (key == "other-pin" && !step) {
+            if (value != "top") p.fail("other-pin is top (the patch key the query weighs most)");
+            tour.other_pin_top = true;
         } else if (key == "words" && !step) {
             for (std::string w : words(value)) {
                 for (char& c : w) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
@@ -296,7 +299,7 @@ Tour parse_tour(const std::string& text, const std::string& name) {
         } else {
             p.fail("unknown key '" + key + "'" +
                    (step ? " in a step (state, panel, frame, lesson, text, holds, fails, choose, claim)"
-                         : " (title, photo, words, other-query, region NAME, step)"));
+                         : " (title, photo, words, other-query, other-pin, region NAME, step)"));
         }
     }
     if (tour.steps.empty()) {

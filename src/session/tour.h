@@ -14,9 +14,10 @@
 //
 //   words: dog ear animal           words naming what is on the tour's photo
 //   other-query: relevant           on other photos, every query=ROW,COL is query=relevant
+//   other-pin: top                  on other photos, every pin=ROW,COL is pin=top
 //
 // State keys: tab (math, whatifs, questions), question (a page name), layer,
-// head, query (cls, ROW,COL or relevant), pin (none or ROW,COL), map (head or mean),
+// head, query (cls, ROW,COL or relevant), pin (none, ROW,COL or top), map (head or mean),
 // scale (rowmax, absolute or log: the maps' normalisation; a step about
 // spread shows it on a scale where spread looks spread), math (the step
 // classroom mode shows: query, key, score, scale, softmax, value or output).
@@ -31,6 +32,9 @@
 // header line `other-query: relevant` keeps the hand-picked patch on the
 // tour's own photo and takes the relevant one on every other photo. Where
 // no patch can be chosen (a model without a classifier) ROW,COL stays.
+// pin=top is the patch key the row on show weighs most (the largest raw
+// score), leaving out the query itself and the high-norm tokens entering the
+// layer (tour_query.h); it is found after the step's head is chosen.
 //
 // Claims. A step that says something about the photo checks it there:
 //   choose: region_beyond_neighbourhood dog       the head (of any layer, of
@@ -110,6 +114,7 @@ struct Tour {
     std::map<std::string, std::vector<std::pair<int, int>>> regions;  // name -> (row, col) on the model's grid
     std::vector<std::string> words;   // what the photo shows ("dog"): only own- lines may say them
     bool other_query_relevant = false;  // other-query: relevant
+    bool other_pin_top = false;         // other-pin: top
     std::vector<TourStep> steps;
 };
 

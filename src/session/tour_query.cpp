@@ -1,28 +1,80 @@
 #include "tour_query.h"
 
+#include <algorithm>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "tour_text.h"
+#include "vit/analysis/attention_rows.h"
+#include "vit/analysis/token_norms.h"
 #include "vit/base/error.h"
 
 namespace session {
 
-const vit::RelevantQueryChoice* relevant_choice(const AppState& s) {
-    return s.tour.relevant_generation == s.loaded.generation && s.trace() ? s.tour.relevant.get() : nullptr;
+namespace {
+
+// What the job brings back: the choice, or null where it could not be made
+// (a null result would read as "not finished" in s.analyses).
+struct RelevantChoiceResult {
+    std::shared_ptr<const vit::RelevantQueryChoice> choice;
+};
+
+// One backward pass; null where the choice cannot be made (no states, over the budget).
+std::shared_ptr<const vit::RelevantQueryChoice> choose(const vit::Model& model, const vit::Trace& trace) {
+    try {
+        return std::make_shared<const vit::RelevantQueryChoice>(vit::relevant_query(model, trace));
+    } catch (const vit::Error&) {
+        return nullptr;
+    }
 }
 
-const vit::RelevantQueryChoice* make_relevant_choice(AppState& s) {
-    if (s.tour.relevant_generation == s.loaded.generation || !s.trace()) return relevant_choice(s);
+bool needs_choice(const AppState& s, const Tour& tour, const std::string& query) {
+    return query == "relevant" || (query != "cls" && tour.other_query_relevant && !own_photo(s, tour));
+}
+
+std::string job_key(int generation) { return "relevant-query#" + std::to_string(generation); }
+
+bool made(const AppState& s) { return s.tour.relevant_generation == s.loaded.generation; }
+
+void keep(AppState& s, std::shared_ptr<const vit::RelevantQueryChoice> choice) {
     s.tour.relevant_generation = s.loaded.generation;
-    s.tour.relevant.reset();
-    if (!s.loaded.model) return nullptr;
-    try {
-        s.tour.relevant = std::make_shared<const vit::RelevantQueryChoice>(vit::relevant_query(*s.loaded.model, *s.trace()));
-    } catch (const vit::Error&) {
-        return nullptr;  // no classifier, no states, over the budget: the tour keeps its own patch
+    s.tour.relevant = choice && choice->query.token >= 0 ? std::move(choice) : nullptr;
+}
+
+}  // namespace
+
+const vit::RelevantQueryChoice* relevant_choice(const AppState& s) {
+    return made(s) && s.trace() ? s.tour.relevant.get() : nullptr;
+}
+
+bool awaiting_relevant_choice(const AppState& s) {
+    return s.tour.tour && s.trace() && s.tour.relevant_wanted == s.loaded.generation && !made(s);
+}
+
+std::optional<act::RunAnalysis> follow_relevant_choice(AppState& s) {
+    if (!awaiting_relevant_choice(s)) return std::nullopt;
+    const std::string key = job_key(s.loaded.generation);
+    if (auto done = s.analyses.result<RelevantChoiceResult>(key)) {
+        keep(s, done->choice);
+        reapply_tour_step(s);
+        return std::nullopt;
     }
-    return s.tour.relevant->query.token >= 0 ? s.tour.relevant.get() : nullptr;
+    if (s.analyses.is_running(key)) return std::nullopt;
+    std::shared_ptr<const vit::Model> model = s.loaded.model;
+    std::shared_ptr<const vit::Trace> trace = s.loaded.trace;
+    return act::RunAnalysis{key, [model, trace](const vit::TaskControl&) -> ExperimentResult {
+                                return std::make_shared<RelevantChoiceResult>(RelevantChoiceResult{choose(*model, *trace)});
+                            }};
+}
+
+void make_relevant_choice_now(AppState& s, const Tour& tour) {
+    if (made(s) || !s.trace()) return;
+    for (const TourStep& step : tour.steps)
+        if (step.query && needs_choice(s, tour, *step.query)) {
+            keep(s, s.loaded.model && !s.loaded.top5.empty() ? choose(*s.loaded.model, *s.loaded.trace) : nullptr);
+            return;
+        }
 }
 
 int grid_token(const vit::Trace& t, const std::string& value) {
@@ -32,14 +84,50 @@ int grid_token(const vit::Trace& t, const std::string& value) {
     return r < t.grid && c < t.grid ? t.token_of(r, c) : -1;
 }
 
+namespace {
+
+int top_patch_key(const AppState& s) {
+    const vit::Trace& t = *s.trace();
+    if (!t.is_patch(s.sel.query)) return -1;
+    std::vector<int> left_out;
+    try {
+        left_out = vit::high_norm_entering(t, s.sel.layer);
+    } catch (const vit::Error&) {
+        // a trace without token states: no token is known to be long
+    }
+    const vit::Vec row = vit::attention_row(t, s.sel.layer, s.sel.head, s.sel.query);
+    int best = -1;
+    for (int j = t.prefix; j < t.tokens; ++j)
+        if (j != s.sel.query && std::find(left_out.begin(), left_out.end(), j) == left_out.end() &&
+            (best < 0 || row[j] > row[best]))
+            best = j;
+    return best;
+}
+
+}  // namespace
+
+int tour_pin_token(const AppState& s, const std::string& value) {
+    const vit::Trace* t = s.trace();
+    if (!t) return -1;
+    const Tour* tour = s.tour.tour.get();
+    if (value == "top" || (tour && tour->other_pin_top && !own_photo(s, *tour))) return top_patch_key(s);
+    return grid_token(*t, value);
+}
+
 int tour_query_token(AppState& s, const std::string& value) {
     const vit::Trace* t = s.trace();
     if (!t) return -1;
     if (value == "cls") return 0;
-    const bool relevant = value == "relevant" || (s.tour.tour && s.tour.tour->other_query_relevant && !own_photo(s, *s.tour.tour));
+    const bool relevant = s.tour.tour ? needs_choice(s, *s.tour.tour, value) : value == "relevant";
+    if (relevant && !made(s)) {
+        if (!s.loaded.model || s.loaded.top5.empty())
+            keep(s, nullptr);  // no classifier: no answer to find the patches for
+        else
+            s.tour.relevant_wanted = s.loaded.generation;
+    }
     if (relevant)
-        if (const vit::RelevantQueryChoice* c = make_relevant_choice(s); c && c->query.token >= 0) return c->query.token;
-    if (value == "relevant") return -1;  // no choice could be made: the query stays
+        if (const vit::RelevantQueryChoice* c = relevant_choice(s)) return c->query.token;
+    if (value == "relevant") return -1;
     return grid_token(*t, value);
 }
 

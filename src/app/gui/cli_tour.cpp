@@ -18,6 +18,7 @@
 #include "gfx/headless_context.h"
 #include "session/tour.h"
 #include "session/tour_claims.h"
+#include "session/tour_query.h"
 #include "tour_slides.h"
 #include "vit/base/error.h"
 #include "window_options.h"
@@ -44,6 +45,7 @@ int cmd_tour(const CliArgs& args) {
     auto tour = std::make_shared<const session::Tour>(session::read_tour(tour_path));
     session::AppState s = cli_state(args, run_pipeline(args));
     s.photos_dir = sample_photos_dir();
+    session::make_relevant_choice_now(s, *tour);  // no frames to wait through here
     session::apply(s, session::act::StartTour{tour});
     if (args.has("--claims")) {
         const std::string path = args.get("--claims");

@@ -11,6 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "session/tour_query.h"
 #include "session/tour_text.h"
 #include "vit/base/base64.h"
 #include "vit/base/error.h"
@@ -124,6 +125,7 @@ std::string photo_jpeg_data_uri(const vit::Image& image, const vit::CropRect& cr
 
 json tour_json(const session::AppState& start, const session::Tour& tour) {
     session::AppState s = start;
+    session::make_relevant_choice_now(s, tour);
     session::apply(s, session::act::StartTour{std::make_shared<const session::Tour>(tour)});
     json steps = json::array();
     for (int i = 0; i < static_cast<int>(tour.steps.size()); ++i) {

@@ -7,6 +7,7 @@
 
 #include "gfx/png_writer.h"
 #include "session/tour_claims.h"
+#include "session/tour_query.h"
 #include "session/tour_text.h"
 #include "ui/figures/window_snapshot.h"
 #include "vit/base/error.h"
@@ -62,6 +63,7 @@ void write_tour_slides(session::AppState s, const fs::path& dir, const vit::Outp
     if (!s.tour.tour) throw vit::Error("no tour to make slides of");
     vit::OutputFolder folder(dir.string(), rules);
     const session::Tour& tour = *s.tour.tour;
+    session::make_relevant_choice_now(s, tour);  // the slides wait for no frame
     const int steps = static_cast<int>(tour.steps.size());
     {
         std::string html = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>" +

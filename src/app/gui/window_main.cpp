@@ -31,6 +31,7 @@
 #include "session/output_rules.h"
 #include "session/settings.h"
 #include "session/state.h"
+#include "session/tour_query.h"
 #include "sweep_gif.h"
 #include "tour_slides.h"
 #include "ui/panels/main_view.h"
@@ -149,7 +150,7 @@ private:
     void poll_download();
     bool busy() const {
         return s_.work.busy || !s_.experiments.running.empty() || !s_.exporting.empty() || s_.get_model.download.running() ||
-               !s_.analyses.running.empty();
+               !s_.analyses.running.empty() || session::awaiting_relevant_choice(s_);
     }
     void update_title();
 
@@ -387,6 +388,7 @@ void Window::begin_frame() {
     s_.exporting = question_figure_.exporting();
     poll_download();
     s_.analyses = analyses_->view();
+    if (auto job = session::follow_relevant_choice(s_)) analyses_->start(job->key, std::move(job->job));
     update_title();
     if (take_rescale() || fonts_classroom_ != s_.classroom || styled_theme_ != s_.theme) {
         load_fonts();
