@@ -409,6 +409,7 @@ TEST(DefaultModel, TheUsersDownloadsAreSearchedLast) {
     const fs::path old_cwd = fs::current_path();
     fs::current_path(cwd.str());   // no models/ here
     Env model("VITSCOPE_MODEL", nullptr), xdg("XDG_DATA_HOME", data.str().c_str());
+    Env no_mirror("VITSCOPE_MODEL_MIRROR", "");   // the build's mirror (CI has one) out of the way
     EXPECT_EQ(vit::user_models_dir(), data.str() + "/vitscope/models");
     const std::string project_model = project.str() + "/models/" + vit::kDefaultModelName;
     const std::string user_model = data.str() + "/vitscope/models/" + vit::kDefaultModelName;
@@ -421,6 +422,23 @@ TEST(DefaultModel, TheUsersDownloadsAreSearchedLast) {
         Env no_xdg("XDG_DATA_HOME", nullptr), home("HOME", "/home/someone");
         EXPECT_EQ(vit::user_models_dir(), "/home/someone/.local/share/vitscope/models");
     }
+    fs::current_path(old_cwd);
+}
+
+TEST(DefaultModel, TheMirrorComesAfterTheUsersDownloads) {
+    ScratchDir project, data, mirror, cwd;
+    const fs::path old_cwd = fs::current_path();
+    fs::current_path(cwd.str());
+    Env model("VITSCOPE_MODEL", nullptr), xdg("XDG_DATA_HOME", data.str().c_str()),
+        mirror_env("VITSCOPE_MODEL_MIRROR", mirror.str().c_str());
+    EXPECT_EQ(vit::model_mirror_dir(), mirror.str());
+    const std::string mirror_model = mirror.str() + "/" + vit::kDefaultModelName;
+    const std::string user_model = data.str() + "/vitscope/models/" + vit::kDefaultModelName;
+    EXPECT_EQ(vit::default_model_dir(project.str()), project.str() + "/models/" + vit::kDefaultModelName);
+    fs::create_directories(mirror_model);
+    EXPECT_EQ(vit::default_model_dir(project.str()), mirror_model);
+    fs::create_directories(user_model);
+    EXPECT_EQ(vit::default_model_dir(project.str()), user_model);   // the user's own copy first
     fs::current_path(old_cwd);
 }
 

@@ -5,17 +5,13 @@
 #include <filesystem>
 
 #include "vit/base/error.h"
+#include "vit/base/install_dir.h"
 #include "vit/base/read_file.h"
 
 namespace gfx {
 namespace {
 
 namespace fs = std::filesystem;
-
-bool has_shaders(const fs::path& dir) {
-    std::error_code ec;
-    return fs::exists(dir / "overlay.frag", ec);
-}
 
 std::string read_text(const std::string& name) {
     const fs::path path = fs::path(shader_dir()) / name;
@@ -68,12 +64,12 @@ GLuint compile(GLenum type, const std::vector<std::string>& parts, const std::st
 
 std::string shader_dir() {
     if (const char* env = std::getenv("VITSCOPE_SHADER_DIR"); env && *env) return env;
+    // share/vitscope/shaders once installed (never the source tree), else the build's source tree.
 #ifdef VITSCOPE_SHADER_DIR
-    if (has_shaders(VITSCOPE_SHADER_DIR)) return VITSCOPE_SHADER_DIR;
+    return vit::resource_dir("shaders", VITSCOPE_SHADER_DIR);
+#else
+    return vit::resource_dir("shaders", "shaders");
 #endif
-    std::error_code ec;
-    const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
-    return (exe.parent_path() / ".." / "share" / "vitscope" / "shaders").lexically_normal().string();
 }
 
 GLuint build_program(const std::string& vert, const std::string& frag, const std::vector<std::string>& frag_includes,

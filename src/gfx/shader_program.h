@@ -8,9 +8,9 @@
 
 namespace gfx {
 
-// Where the shaders are read from: $VITSCOPE_SHADER_DIR when set, else the
-// source tree's shaders/ the build was configured with (when it still exists),
-// else <executable dir>/../share/vitscope/shaders.
+// Where the shaders are read from: $VITSCOPE_SHADER_DIR when set, else
+// <executable dir>/../share/vitscope/shaders of an installed copy, else the
+// source tree's shaders/ the build was configured with.
 std::string shader_dir();
 
 // Compiles and links shader_dir()/vert and shader_dir()/frag. Each name in

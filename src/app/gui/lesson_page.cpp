@@ -11,10 +11,11 @@
 
 #include <nlohmann/json.hpp>
 
-#include "session/tour_query.h"
 #include "session/tour_text.h"
+#include "session/tour_query.h"
 #include "vit/base/base64.h"
 #include "vit/base/error.h"
+#include "vit/base/install_dir.h"
 #include "vit/base/read_file.h"
 #include "vit/forward/classes.h"
 #include "vit/forward/half_tokens.h"
@@ -29,11 +30,6 @@ using nlohmann::json;
 
 constexpr int kMaxPhotoSide = 512;  // enough for a laptop's or phone's column; the grid is 14-40 patches
 constexpr int kJpegQuality = 90;
-
-bool has_lesson(const fs::path& dir) {
-    std::error_code ec;
-    return fs::exists(dir / "lesson" / "lesson.html", ec);
-}
 
 std::string read_part(const std::string& name) {
     const fs::path path = fs::path(lesson_web_dir()) / "lesson" / name;
@@ -146,12 +142,12 @@ json tour_json(const session::AppState& start, const session::Tour& tour) {
 
 std::string lesson_web_dir() {
     if (const char* env = std::getenv("VITSCOPE_WEB_DIR"); env && *env) return env;
+    // share/vitscope/web once installed (never the source tree), else the build's source tree.
 #ifdef VITSCOPE_WEB_DIR
-    if (has_lesson(VITSCOPE_WEB_DIR)) return VITSCOPE_WEB_DIR;
+    return vit::resource_dir("web", VITSCOPE_WEB_DIR);
+#else
+    return vit::resource_dir("web", "web");
 #endif
-    std::error_code ec;
-    const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
-    return (exe.parent_path() / ".." / "share" / "vitscope" / "web").lexically_normal().string();
 }
 
 void check_lesson_files() {

@@ -14,8 +14,8 @@
 
 namespace app {
 
-// Where web/lesson's files are: $VITSCOPE_WEB_DIR, else the source tree's
-// web/ (a build), else share/vitscope/web beside an installed binary.
+// Where web/lesson's files are: $VITSCOPE_WEB_DIR, else share/vitscope/web
+// beside an installed binary, else the source tree's web/ (a build).
 std::string lesson_web_dir();
 
 // Pages over this are refused: a browser holds the page's text, its decoded

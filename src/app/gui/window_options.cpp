@@ -4,7 +4,6 @@
 #include <cstdlib>
 #include <filesystem>
 
-#include "vit/base/default_model.h"
 #include "vit/base/error.h"
 
 namespace app {
@@ -46,28 +45,14 @@ std::string startup_model(const CliArgs& args, const session::Settings& remember
     const char* env = std::getenv("VITSCOPE_MODEL");
     if (args.has("--model") || (env && *env)) return resolve_model_dir(args);
     if (path_exists(remembered.model_dir)) return remembered.model_dir;
-    const std::string project = resolve_model_dir(args);
-    if (path_exists(project)) return project;
-    const fs::path shared = fs::path(VITSCOPE_SOURCE_DIR) / ".." / "shared" / "models" / vit::kDefaultModelName;
-    return path_exists(shared.string()) ? shared.lexically_normal().string() : project;
+    // The project's models/ (a build only), the user's downloads, then the mirror.
+    return resolve_model_dir(args);
 }
 
 std::string startup_image(const CliArgs& args, const session::Settings& remembered) {
     if (!args.positional.empty()) return args.positional.front();
     if (path_exists(remembered.image_path)) return remembered.image_path;
     return (fs::path(sample_photos_dir()) / "dog.jpg").string();
-}
-
-std::string sample_photos_dir() { return (fs::path(VITSCOPE_SOURCE_DIR) / "assets").string(); }
-
-std::string default_tour_file() { return (fs::path(sample_photos_dir()) / "tours" / "first-look.tour").string(); }
-
-std::string known_models_file() {
-    std::error_code ec;
-    const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
-    const fs::path installed = (exe.parent_path() / ".." / "share" / "vitscope" / "models.json").lexically_normal();
-    if (!ec && fs::is_regular_file(installed, ec)) return installed.string();
-    return (fs::path(VITSCOPE_SOURCE_DIR) / "assets" / "models.json").string();
 }
 
 }  // namespace app

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "app/cli_args.h"
+#include "app/resource_paths.h"
 #include "session/settings.h"
 
 namespace app {
@@ -24,18 +25,10 @@ bool path_exists(const std::string& path);
 // Throws vit::Error naming the option on a malformed value.
 WindowOptions parse_window_options(const CliArgs& args);
 
-// --model, $VITSCOPE_MODEL, the remembered model, the project's models/, the
-// user's downloads (vit::user_models_dir), then the shared copy beside the
-// checkout (../shared/models).
+// --model, $VITSCOPE_MODEL, the remembered model, then vit::default_model_dir
+// (the project's models/ in a build, the user's downloads, the model mirror).
 std::string startup_model(const CliArgs& args, const session::Settings& remembered);
-// IMAGE, the remembered photo, then assets/dog.jpg in the project.
+// IMAGE, the remembered photo, then dog.jpg among the sample photos.
 std::string startup_image(const CliArgs& args, const session::Settings& remembered);
-// The project's sample photos (assets/).
-std::string sample_photos_dir();
-// The guided tour that ships (Help > Guided tour): assets/tours/first-look.tour.
-std::string default_tour_file();
-// The list of known models: share/vitscope/models.json beside an installed
-// binary, else assets/models.json in the project.
-std::string known_models_file();
 
 }  // namespace app

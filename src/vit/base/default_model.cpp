@@ -3,6 +3,8 @@
 #include <cstdlib>
 #include <filesystem>
 
+#include "vit/base/install_dir.h"
+
 namespace vit {
 namespace fs = std::filesystem;
 
@@ -11,11 +13,28 @@ std::string default_model_dir(const std::string& project_dir) {
     std::error_code ec;
     const fs::path local = fs::path("models") / kDefaultModelName;
     if (fs::exists(local, ec)) return local.string();
-    const fs::path project = project_dir.empty() ? local : fs::path(project_dir) / "models" / kDefaultModelName;
-    if (fs::exists(project, ec)) return project.string();
+    // An installed copy never reads the source tree it was built from.
+    const bool installed = !installed_share_dir().empty();
+    const fs::path project =
+        project_dir.empty() || installed ? local : fs::path(project_dir) / "models" / kDefaultModelName;
+    if (!installed && fs::exists(project, ec)) return project.string();
     const std::string user = user_models_dir();
-    if (!user.empty() && fs::exists(fs::path(user) / kDefaultModelName, ec)) return (fs::path(user) / kDefaultModelName).string();
-    return project.string();
+    const fs::path in_user = user.empty() ? fs::path() : fs::path(user) / kDefaultModelName;
+    if (!user.empty() && fs::exists(in_user, ec)) return in_user.string();
+    const std::string mirror = model_mirror_dir();
+    if (!mirror.empty() && fs::exists(fs::path(mirror) / kDefaultModelName, ec))
+        return (fs::path(mirror) / kDefaultModelName).string();
+    // Nothing found: name where a model is expected (the user's folder once installed).
+    return installed && !user.empty() ? in_user.string() : project.string();
+}
+
+std::string model_mirror_dir() {
+    if (const char* env = std::getenv("VITSCOPE_MODEL_MIRROR")) return env;
+#ifdef VITSCOPE_MODEL_MIRROR_DIR
+    return VITSCOPE_MODEL_MIRROR_DIR;
+#else
+    return "";
+#endif
 }
 
 std::string user_models_dir() {

@@ -9,9 +9,16 @@ constexpr const char* kDefaultModelName = "vit_tiny_patch16_224.augreg_in21k_ft_
 
 // $VITSCOPE_MODEL, else models/<default> beside the working directory, else
 // models/<default> in project_dir (the source tree; scripts/fetch_model.sh puts
-// it there), else <default> in user_models_dir() (the window's downloads).
-// When none exists: the project's path (or the working directory's without a project_dir).
+// it there; skipped by an installed copy), else <default> in user_models_dir()
+// (the window's downloads), else <default> in model_mirror_dir().
+// When none exists: the project's path (the user's folder once installed, the
+// working directory's without a project_dir).
 std::string default_model_dir(const std::string& project_dir);
+
+// $VITSCOPE_MODEL_MIRROR when set (empty: no mirror), else the mirror the
+// build was configured with (VITSCOPE_MODEL_MIRROR at configure time, or
+// ../shared/models beside the checkout, as CI has it); empty when none.
+std::string model_mirror_dir();
 
 // Where the window's File > Get a model… puts models: $XDG_DATA_HOME/vitscope/models,
 // else ~/.local/share/vitscope/models; empty when neither variable is set.

@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "vit/base/error.h"
+#include "vit/base/install_dir.h"
 #include "vit/base/read_file.h"
 #include "vit/model/model.h"
 
@@ -14,14 +15,10 @@ namespace fs = std::filesystem;
 
 std::string shipped_labels_dir() {
     if (const char* env = std::getenv("VITSCOPE_LABELS_DIR"); env && *env) return env;
-    std::error_code ec;
-    const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
-    const fs::path installed = (exe.parent_path() / ".." / "share" / "vitscope" / "labels").lexically_normal();
-    if (!ec && fs::is_directory(installed, ec)) return installed.string();
 #ifdef VITSCOPE_LABELS_DIR
-    return VITSCOPE_LABELS_DIR;
+    return resource_dir("labels", VITSCOPE_LABELS_DIR);
 #else
-    return installed.string();
+    return resource_dir("labels", "labels");
 #endif
 }
 

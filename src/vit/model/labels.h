@@ -12,8 +12,8 @@ inline constexpr int kImageNet1kClasses = 1000;
 inline constexpr int kImageNet21kClasses = 21843;  // the ImageNet-21k ("fall11") heads; no names shipped
 
 // The one place shipped names are looked up: $VITSCOPE_LABELS_DIR when set,
-// else <executable dir>/../share/vitscope/labels when it exists (an install),
-// else the source tree's assets/labels the library was built from.
+// else share/vitscope/labels of an installed copy (vit::resource_dir), else
+// the source tree's assets/labels the library was built from.
 std::string shipped_labels_dir();
 
 // One name per line (a trailing newline, CR LF too). Throws vit::Error naming

@@ -1,0 +1,55 @@
+# bash completion for vitscope (installed as share/bash-completion/completions/vitscope).
+# Completes the subcommands, each one's flags, --question's names, model
+# folders after --model and photos elsewhere. Keep in step with `vitscope --help`.
+_vitscope() {
+    local cur prev words cword
+    _init_completion 2>/dev/null || {
+        cur=${COMP_WORDS[COMP_CWORD]}
+        prev=${COMP_WORDS[COMP_CWORD-1]}
+        words=("${COMP_WORDS[@]}")
+        cword=$COMP_CWORD
+    }
+    local commands="classify attention export info explain sweep tour lesson dump help version"
+    local common="--model --size --help"
+    local sub="" w
+    for w in "${words[@]:1:cword-1}"; do
+        case " $commands " in *" $w "*) sub=$w; break ;; esac
+    done
+    case $prev in
+        --model|--frames|--tour-dir)
+            COMPREPLY=($(compgen -d -- "$cur")); return ;;
+        -o|--csv|--claims|--screenshot|--state-file|--frame-stats|--script|--tour|--compare)
+            COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --question)
+            COMPREPLY=($(compgen -W "scaling heads quadratic cls global dynamic permutation position cross matrix mlp relevance rollout ablation perturbation" -- "$cur")); return ;;
+        --colormap)
+            COMPREPLY=($(compgen -W "viridis magma turbo" -- "$cur")); return ;;
+        --query)
+            COMPREPLY=($(compgen -W "cls" -- "$cur")); return ;;
+        --layer|--head|--top|--size|--patch|--select|--seed|--class|--delay|--frame-size|--path|--sizes|--window-size|--ui-scale)
+            return ;;
+    esac
+    local flags
+    case $sub in
+        classify)  flags="$common --top" ;;
+        attention) flags="$common --layer --head --patch --query" ;;
+        export)    flags="$common --layer --head --mean-heads --patch --query -o --colormap --force" ;;
+        info)      flags="--model --help" ;;
+        explain)   flags="$common --question --layer --head --patch --query --compare --class --seed --sizes --csv -o --force" ;;
+        sweep)     flags="$common --layer --head --mean-heads -o --path --frame-size --delay --frames --colormap --dither --force" ;;
+        tour)      flags="$common --tour -o --claims" ;;
+        lesson)    flags="$common -o --tour --no-tour --layer --head --patch --force" ;;
+        dump)      flags="$common -o --class" ;;
+        help|version) return ;;
+        "")        flags="--model --select --layer --head --window-size --ui-scale --no-settings --screenshot --state-file --frame-stats --script --quit --tour --classroom --help" ;;
+    esac
+    if [[ $cur == -* ]]; then
+        COMPREPLY=($(compgen -W "$flags" -- "$cur"))
+    elif [[ -z $sub && $cword -eq 1 ]]; then
+        COMPREPLY=($(compgen -W "$commands" -- "$cur") $(compgen -f -X '!*.@(jpg|jpeg|png|webp|JPG|JPEG|PNG|WEBP|vitscope)' -- "$cur") $(compgen -d -- "$cur"))
+    else
+        COMPREPLY=($(compgen -f -X '!*.@(jpg|jpeg|png|webp|JPG|JPEG|PNG|WEBP)' -- "$cur") $(compgen -d -- "$cur"))
+    fi
+}
+shopt -s extglob 2>/dev/null
+complete -o filenames -F _vitscope vitscope
