@@ -345,6 +345,43 @@ TEST_F(TourClaimTest, ChoosesTheHeadItsCriterionNamesAndSaysWhetherTheClaimHolds
     EXPECT_EQ(session::shown_tour_text(s).size(), 2u);
 }
 
+// The card leads with the sentence that carries the claim's number: from the
+// paragraph that holds (or fails) first, else from any paragraph with
+// {claim_value}, else the first sentence with a number from the trace; the
+// rest follows without it, in order.
+TEST_F(TourClaimTest, TheCardLeadsWithTheClaimsSentenceAndTheRestFollowsWithoutIt) {
+    auto tour = tour_of("step: S\nstate: query=1,1 layer=0 head=0\nown-choose: region_beyond_neighbourhood far\n"
+                        "own-claim: region_beyond_neighbourhood far ratio=2\n"
+                        "text: Attention weighs every patch. Here head {head} looks away.\n"
+                        "own-holds: So the head finds it. It puts {claim_value} there, against {claim_baseline}. That is a lot.\n"
+                        "own-fails: It puts only {claim_value} there.\n"
+                        "step: T\nstate: query=1,1\ntext: No number here. Layer {layer} is shown. Then {head}.\n"
+                        "step: U\ntext: Nothing from the trace.\n");
+    session::apply(s, act::StartTour{tour});
+    session::TourCardText card = session::tour_card_text(s);
+    EXPECT_EQ(card.key, "It puts 60% there, against 14%.");
+    EXPECT_EQ(card.rest, (std::vector<std::string>{"Attention weighs every patch. Here head 1 looks away.",
+                                                   "So the head finds it. That is a lot."}));
+    EXPECT_FALSE(card.left_out);
+
+    session::apply(s, act::TourGo{1});  // no claim: the first sentence with a placeholder
+    card = session::tour_card_text(s);
+    EXPECT_EQ(card.key, "Layer 1 is shown.");
+    EXPECT_EQ(card.rest, (std::vector<std::string>{"No number here. Then 1."}));
+
+    session::apply(s, act::TourGo{2});  // nothing computed: no key sentence, the text as it is
+    card = session::tour_card_text(s);
+    EXPECT_EQ(card.key, "");
+    EXPECT_EQ(card.rest, (std::vector<std::string>{"Nothing from the trace."}));
+}
+
+TEST(TourText, SentencesEndAtAStopBeforeACapitalADigitOrAPlaceholder) {
+    EXPECT_EQ(session::tour_sentences("One. Two, e.g. three. {n} four! 5 five? six"),
+              (std::vector<std::string>{"One.", "Two, e.g. three.", "{n} four!", "5 five? six"}));
+    EXPECT_EQ(session::tour_sentences("No stop"), std::vector<std::string>{"No stop"});
+    EXPECT_TRUE(session::tour_sentences("").empty());
+}
+
 // Without a classifier (the fixture's model has none) there is no answer and
 // no relevant patch: query=relevant and other-query: relevant keep the file's
 // patch, and the paragraphs about the answer or the relevance are left out.

@@ -170,7 +170,7 @@ bool apply(AppState& s, const Action& a) {
             [&](const act::SetPredictButtons& x) { s.reported.predict_buttons = x.buttons; return true; },
             [&](const act::SetReplaceButtons& x) { s.reported.replace_buttons = x.buttons; return true; },
             [&](const act::SetPageExportButton& x) { s.reported.page_export_button = x.button; return true; },
-            [&](const act::SetTourCard& x) { s.reported.tour_card = x.rect; return true; },
+            [&](const act::SetTourCard& x) { s.reported.tour_card = x.rect, s.reported.tour_key = x.key; return true; },
             [&](const act::SetShownMaps& x) { s.reported.maps = x.maps; return true; },
             [&](const act::FoldTourText& x) { s.tour.text_folded = x.folded && s.tour.tour; return true; },
             [&](const act::SetHeadThumbs& x) { s.reported.head_thumbs = x.rects; return true; },
@@ -447,6 +447,8 @@ std::string state_json(const AppState& s) {
     j["tour_text_folded"] = s.tour.text_folded;
     j["tour_relevant_waiting"] = awaiting_relevant_choice(s);  // a step waits for its query (tour_query.h)
     j["tour_card"] = s.reported.tour_card;
+    j["tour_key_sentence"] = s.tour.tour ? tour_card_text(s).key : "";  // the sentence the card leads with
+    j["tour_key_rect"] = s.reported.tour_key;
     j["maps_on_screen"] = s.reported.maps;
     j["text_input"] = s.text_input;
     j["browser"] = s.browser.mode == BrowserState::Mode::Closed        ? "closed"

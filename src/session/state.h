@@ -209,6 +209,7 @@ struct AppState {
         std::vector<PageTarget> replace_buttons;        // the replace question's "replace" and "keep" buttons
         std::vector<PageTarget> page_export_button;     // the Questions page's Export figure button
         std::vector<float> tour_card;                   // the tour's card: x, y, w, h; empty when none
+        std::vector<float> tour_key = {};               // its key sentence's lines: x, y, w, h; empty when none
         // Every map over a photo drawn this frame: x, y, w, h, then the part
         // of it on the screen (inside its panel's clip): x, y, w, h (w, h 0: none).
         std::vector<std::array<float, 8>> maps;
@@ -247,7 +248,7 @@ struct SetTourOfferButtons { std::vector<PageTarget> buttons; };  // where the f
 struct SetPredictButtons { std::vector<PageTarget> buttons; };    // where the predict bar drew its buttons
 struct SetReplaceButtons { std::vector<PageTarget> buttons; };    // where the replace question drew its buttons
 struct SetPageExportButton { std::vector<PageTarget> button; };   // where the Questions page's Export figure is
-struct SetTourCard { std::vector<float> rect; };                  // where the tour's card is (empty: none)
+struct SetTourCard { std::vector<float> rect; std::vector<float> key = {}; };  // where the tour's card and its key sentence are (empty: none)
 struct SetShownMaps { std::vector<std::array<float, 8>> maps; };  // where this frame's maps are (Reported::maps)
 struct SetInputSize { int px; };               // the model input's side (0: the model's own); the worker re-runs
 struct ShowHelp { bool show; };

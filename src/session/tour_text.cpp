@@ -1,6 +1,7 @@
 #include "tour_text.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -276,8 +277,11 @@ std::string fill_tour_text(const std::string& text, const AppState& s, const Tou
     return out + text.substr(from);
 }
 
-std::vector<std::string> shown_tour_text(const AppState& s, bool* left_out) {
-    std::vector<std::string> out;
+namespace {
+
+// The step's paragraphs that show on what is open, unfilled.
+std::vector<const TourParagraph*> shown_paragraphs(const AppState& s, bool* left_out) {
+    std::vector<const TourParagraph*> out;
     if (left_out) *left_out = false;
     if (!s.tour.tour) return out;
     const Tour& tour = *s.tour.tour;
@@ -291,9 +295,75 @@ std::vector<std::string> shown_tour_text(const AppState& s, bool* left_out) {
             if (left_out) *left_out = true;
             continue;
         }
-        out.push_back(fill_tour_text(paragraph.text, s, tour));
+        out.push_back(&paragraph);
     }
     return out;
+}
+
+// Where the next sentence starts: after ". " (or "! ", "? ") before a capital, a digit or a placeholder.
+bool sentence_ends(const std::string& text, size_t i) {
+    if (i + 2 >= text.size() || (text[i] != '.' && text[i] != '!' && text[i] != '?') || text[i + 1] != ' ') return false;
+    const unsigned char next = static_cast<unsigned char>(text[i + 2]);
+    return std::isupper(next) || std::isdigit(next) || next == '{';
+}
+
+}  // namespace
+
+std::vector<std::string> tour_sentences(const std::string& text) {
+    std::vector<std::string> out;
+    size_t from = 0;
+    for (size_t i = 0; i < text.size(); ++i)
+        if (sentence_ends(text, i)) {
+            out.push_back(text.substr(from, i + 1 - from));
+            from = i + 2;
+        }
+    if (from < text.size()) out.push_back(text.substr(from));
+    return out;
+}
+
+std::vector<std::string> shown_tour_text(const AppState& s, bool* left_out) {
+    std::vector<std::string> out;
+    for (const TourParagraph* paragraph : shown_paragraphs(s, left_out))
+        out.push_back(fill_tour_text(paragraph->text, s, *s.tour.tour));
+    return out;
+}
+
+TourCardText tour_card_text(const AppState& s) {
+    TourCardText card;
+    const std::vector<const TourParagraph*> shown = shown_paragraphs(s, &card.left_out);
+    if (shown.empty()) return card;
+    const Tour& tour = *s.tour.tour;
+    // The sentence with the claim's number: in the paragraph that holds or fails first, then in any;
+    // else the first sentence with a number from the trace.
+    std::optional<std::pair<size_t, std::string>> key;
+    auto find = [&](auto wanted) {
+        for (size_t i = 0; i < shown.size() && !key; ++i)
+            for (const std::string& sentence : tour_sentences(shown[i]->text))
+                if (wanted(*shown[i], sentence)) {
+                    key = {i, sentence};
+                    break;
+                }
+    };
+    auto has_claim_value = [](const std::string& text) { return text.find("{claim_value}") != std::string::npos; };
+    find([&](const TourParagraph& p, const std::string& t) { return p.when != TourWhen::Always && has_claim_value(t); });
+    find([&](const TourParagraph&, const std::string& t) { return has_claim_value(t); });
+    find([&](const TourParagraph&, const std::string& t) { return t.find('{') != std::string::npos; });
+    if (key) card.key = fill_tour_text(key->second, s, tour);
+    for (size_t i = 0; i < shown.size(); ++i) {
+        std::string text = fill_tour_text(shown[i]->text, s, tour);
+        if (key && i == key->first && !card.key.empty()) {
+            // The key sentence leads the card; its paragraph goes on without it.
+            const size_t at = text.find(card.key);
+            if (at != std::string::npos) {
+                size_t end = at + card.key.size();
+                while (end < text.size() && text[end] == ' ') ++end;
+                text.erase(at, end - at);
+                while (!text.empty() && text.back() == ' ') text.pop_back();
+            }
+        }
+        if (!text.empty()) card.rest.push_back(std::move(text));
+    }
+    return card;
 }
 
 }  // namespace session

@@ -92,4 +92,21 @@ bool needs_relevance(const std::string& text);
 // the answer where there is none (left_out says so).
 std::vector<std::string> shown_tour_text(const AppState& s, bool* left_out = nullptr);
 
+// A paragraph cut into sentences: after ". " ("! ", "? ") before a capital,
+// a digit or a placeholder; each keeps its stop.
+std::vector<std::string> tour_sentences(const std::string& text);
+
+// The card as a projector shows it: its key sentence first (the sentence
+// with the step's claim and its number: in the paragraph that holds or
+// fails, else any with {claim_value}; else the first sentence with a number
+// from the trace; empty when the step has none), then the rest of the
+// shown paragraphs, the key sentence taken out of its own. left_out: as
+// shown_tour_text's.
+struct TourCardText {
+    std::string key;
+    std::vector<std::string> rest;
+    bool left_out = false;
+};
+TourCardText tour_card_text(const AppState& s);
+
 }  // namespace session

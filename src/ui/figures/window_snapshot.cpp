@@ -18,13 +18,13 @@ constexpr int kFrames = 4;       // the tab chosen by the state shows a frame la
 
 }  // namespace
 
-WindowSnapshot render_window(const session::AppState& state, int width, int height) {
+WindowSnapshot render_window(const session::AppState& state, int width, int height, float ui_scale) {
     if (!state.trace() || !state.loaded.image) throw vit::Error("nothing to draw yet: no model has run on a photo");
     session::AppState s = state;
     s.sel.hovered_key = -1;
 
     gfx::FramebufferScope keep;  // the window's GL state, when the window asks
-    OffscreenImGui imgui(kFontSize, 1, s.theme);
+    OffscreenImGui imgui(kFontSize * ui_scale, 1, s.theme, ui_scale);
     GlCache gpu;
     if (!gpu.error().empty()) throw vit::Error("slide: " + gpu.error());
     gpu.sync(s);
@@ -35,7 +35,7 @@ WindowSnapshot render_window(const session::AppState& state, int width, int heig
         ImGui::GetIO().DisplaySize = ImVec2(static_cast<float>(width), static_cast<float>(height));
         ImGui_ImplOpenGL3_NewFrame();
         ImGui::NewFrame();
-        view.draw(Frame{s, actions, gpu, imgui.fonts(), 1.f, 1.f, false, nullptr, true});
+        view.draw(Frame{s, actions, gpu, imgui.fonts(), ui_scale, 1.f, false, nullptr, true});
         ImGui::Render();
     }
 

@@ -17,7 +17,9 @@ struct WindowSnapshot {
 };
 
 // Needs a current OpenGL 3.3 context; leaves its GL state and ImGui's current
-// context as they were. Throws vit::Error when no model has run on a photo.
-WindowSnapshot render_window(const session::AppState& s, int width, int height);
+// context as they were. Drawn without the menu and status bars (a slide);
+// ui_scale as the window's. Throws
+// vit::Error when no model has run on a photo.
+WindowSnapshot render_window(const session::AppState& s, int width, int height, float ui_scale = 1);
 
 }  // namespace ui

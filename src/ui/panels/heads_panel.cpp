@@ -47,13 +47,20 @@ void HeadsPanel::layer_slider(const Frame& f) {
     const session::AppState& s = f.s;
     ImGui::AlignTextToFramePadding();
     ImGui::TextUnformatted("Layer");
-    // The arrows and a slider wide enough for two digits, beside the name when they fit (else below it).
-    same_line_if_fits(2 * ImGui::GetFrameHeight() + button_width("00") + ImGui::GetStyle().GrabMinSize + f.px(12));
+    // The number beside the name, not inside the slider, where its handle would cover it.
+    ImGui::SameLine();
+    ImGui::PushFont(f.fonts.bold);
+    ImGui::PushStyleColor(ImGuiCol_Text, colors::accent);
+    ImGui::Text("%d", s.sel.layer);
+    ImGui::PopStyleColor();
+    ImGui::PopFont();
+    // The arrows and a slider, beside the name when they fit (else below it).
+    same_line_if_fits(2 * ImGui::GetFrameHeight() + ImGui::GetStyle().GrabMinSize + f.px(40));
     if (ImGui::ArrowButton("##prev", ImGuiDir_Left)) f.emit(session::act::StepLayer{-1});
     ImGui::SameLine(0, f.px(3));
-    ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x - ImGui::GetFrameHeight() - f.px(6));
+    ImGui::SetNextItemWidth(std::max(f.px(24), ImGui::GetContentRegionAvail().x - ImGui::GetFrameHeight() - f.px(6)));
     int layer = s.sel.layer;
-    if (ImGui::SliderInt("##layer", &layer, 0, std::max(0, s.layers() - 1), "%d")) f.emit(session::act::SetLayer{layer});
+    if (ImGui::SliderInt("##layer", &layer, 0, std::max(0, s.layers() - 1), "")) f.emit(session::act::SetLayer{layer});
     tooltip("Which transformer block's attention to show (PageUp / PageDown). Early layers look at nearby "
             "patches and colours; later ones at objects and the whole image.");
     ImGui::SameLine(0, f.px(3));
@@ -66,26 +73,24 @@ void HeadsPanel::head_strip(const Frame& f) {
     const int heads = s.heads();
     heads_.resize(heads);
 
-    ImGui::PushFont(f.fonts.bold);
-    ImGui::PushTextWrapPos(0);  // the classroom column is narrow for bold type
-    ImGui::Text("Heads of layer %d", s.sel.layer);
-    ImGui::PopTextWrapPos();
-    ImGui::PopFont();
-    ImGui::PushTextWrapPos(0);
-    ImGui::TextColored(colors::muted, "Click a head to show or hide it; ● inspects it in the math panel.");
-    ImGui::PopTextWrapPos();
+    // Classroom mode's strip: the heads in one row under the slider, no title or hint (the slider names the layer).
+    const bool strip = f.s.classroom;
+    if (!strip) {
+        ImGui::PushFont(f.fonts.bold);
+        ImGui::Text("Heads of layer %d", s.sel.layer);
+        ImGui::PopFont();
+        ImGui::PushTextWrapPos(0);
+        ImGui::TextColored(colors::muted, "Click a head to show or hide it; ● inspects it in the math panel.");
+        ImGui::PopTextWrapPos();
+    }
 
-    // As many per row as fit at a useful size, the mean last.
+    // As many per row as fit at a useful size, the mean last; the strip: all of them in one row.
     const float avail = ImGui::GetContentRegionAvail().x, gap = ImGui::GetStyle().ItemSpacing.x;
-    // (In classroom mode two to a row at most: large enough to read from the back.)
-    const float least = f.s.classroom ? std::max(f.px(56), (avail - gap) / 2) : f.px(56);
-    const int per_row = std::clamp(static_cast<int>((avail + gap) / (least + gap)), 1, heads + 1);
+    const int per_row = strip ? heads + 1 : std::clamp(static_cast<int>((avail + gap) / (f.px(56) + gap)), 1, heads + 1);
     const float w = std::floor((avail - gap * (per_row - 1)) / per_row);
-    // Classroom mode has no grid below: the thumbnails share the column's
-    // height too, each with its label, so none runs off the bottom.
-    const int rows = (heads + 1 + per_row - 1) / per_row;
+    // The strip's thumbnails take its height, each with its label below.
     const float label_h = ImGui::GetFrameHeightWithSpacing() + ImGui::GetStyle().ItemSpacing.y;
-    const float tall = f.s.classroom ? std::floor((ImGui::GetContentRegionAvail().y - rows * label_h) / rows) : w;
+    const float tall = strip ? std::floor(ImGui::GetContentRegionAvail().y - label_h) : w;
     const ImVec2 size = fit_photo(s, ImVec2(w, std::max(f.px(24), std::min(w, tall))));
     const gfx::Marks marks = marks_for(t, s.sel.query, -1, -1);
     const gfx::OverlayStyle style = thumb_style(s);
@@ -204,10 +209,22 @@ void HeadsPanel::draw(const Frame& f) {
         ImGui::TextColored(colors::muted, f.s.work.busy ? "Waiting for the model…" : "No model has run yet: File › Open model… (Ctrl+M).");
         return;
     }
+    if (f.s.classroom) {
+        // The projector's strip: the layer on the left, its heads in a row beside it, large; no grid.
+        constexpr ImGuiWindowFlags kFixed = ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse;
+        const float slider_w = std::min(f.px(190), ImGui::GetContentRegionAvail().x * 0.3f);
+        ImGui::BeginChild("##layer", ImVec2(slider_w, 0), false, kFixed);
+        layer_slider(f);
+        ImGui::EndChild();
+        ImGui::SameLine();
+        ImGui::BeginChild("##heads", ImVec2(0, 0), false, kFixed);
+        head_strip(f);
+        ImGui::EndChild();
+        return;
+    }
     layer_slider(f);
     ImGui::Separator();
     head_strip(f);
-    if (f.s.classroom) return;  // the projector shows one layer's heads, large
     ImGui::Spacing();
     ImGui::Separator();
     layer_grid(f);

@@ -35,7 +35,9 @@ void outline_panel() {
     dl->PopClipRect();
 }
 
-bool begin_panel(const char* title, const PanelRect& r, ImGuiWindowFlags extra = 0) {
+// Classroom mode: no title bars, their lines go to the photo and the math step.
+bool begin_panel(const Frame& f, const char* title, const PanelRect& r, ImGuiWindowFlags extra = 0) {
+    if (f.s.classroom) extra |= ImGuiWindowFlags_NoTitleBar;
     ImGui::SetNextWindowPos(r.pos);
     ImGui::SetNextWindowSize(r.size);
     if (r.scrolls) extra &= ~(ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
@@ -47,8 +49,9 @@ bool begin_panel(const char* title, const PanelRect& r, ImGuiWindowFlags extra =
 }  // namespace
 
 void MainView::draw(const Frame& f) {
-    const float top = menu_bar(f);
-    const float bottom = status_bar_height();
+    // A slide (a still picture of the window) has no menu or status bar: nothing on it can be pressed.
+    const float top = f.still ? 0.f : menu_bar(f);
+    const float bottom = f.still ? 0.f : status_bar_height();
     const Layout layout = compute_layout(ImGui::GetIO().DisplaySize, top, bottom, f.s.classroom);
     Layout docked = layout;
     dock_tour_card(f, docked);
@@ -61,7 +64,7 @@ void MainView::draw(const Frame& f) {
     }
     tour_card(f, layout);
     if (f.gpu.map_tally().rects != f.s.reported.maps) f.emit(session::act::SetShownMaps{f.gpu.map_tally().rects});
-    status_bar(f, bottom);
+    if (!f.still) status_bar(f, bottom);
     help_window(f);
     browser_.draw(f);
     get_model_.draw(f);
@@ -70,15 +73,15 @@ void MainView::draw(const Frame& f) {
 }
 
 void MainView::panels(const Frame& f, const Layout& layout) {
-    if (begin_panel("Photo", layout.photo, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse))
+    if (begin_panel(f, "Photo", layout.photo, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse))
         photo_.draw(f, questions_.shown_view(f));
     ImGui::End();
 
-    if (begin_panel("Heads and layers", layout.heads, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse))
+    if (begin_panel(f, "Heads and layers", layout.heads, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse))
         heads_.draw(f);
     ImGui::End();
 
-    if (begin_panel("Inside one head", layout.math)) {
+    if (begin_panel(f, "Inside one head", layout.math)) {
         if (maps_hidden(f.s)) {
             hidden_while_predicting(f);
         } else if (ImGui::BeginTabBar("##right")) {

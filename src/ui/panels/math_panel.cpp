@@ -97,9 +97,9 @@ void step_navigator(const Frame& f) {
     ImGui::EndDisabled();
     ImGui::SameLine();
     ImGui::Text("Step %d of %d: %s", step, session::kMathSteps, names[step - 1]);
-    const char* keys = "(keys , and .)";
-    same_line_if_fits(ImGui::CalcTextSize(keys).x);
-    ImGui::TextColored(colors::muted, "%s", keys);
+    const std::vector<const char*> keys = {",", "."};
+    same_line_if_fits(key_caps_width(keys));
+    key_caps(keys);
 }
 
 // What every step reads: the trace, the pair (i, j) and the explanation of it.

@@ -52,9 +52,11 @@ void PhotoPanel::toolbar(const Frame& f) {
     ImGui::PushStyleColor(ImGuiCol_Text, colors::accent);
     if (t) {
         // A narrow panel (classroom type at 1024 px, beside a scroll bar) drops the token's index.
+        // Classroom mode keeps CLS and Predict on this line: the photo gets the line they would take.
         const std::string name = vit::token_name(*t, s.sel.query);
+        const float buttons = s.classroom ? button_width("CLS (C)") + button_width("Predict") + 3 * ImGui::GetStyle().ItemSpacing.x : 0;
         ImGui::TextUnformatted(first_that_fits({name + " · token " + std::to_string(s.sel.query), name},
-                                               ImGui::GetContentRegionAvail().x).c_str());
+                                               ImGui::GetContentRegionAvail().x - buttons).c_str());
     } else
         ImGui::TextUnformatted("—");
     ImGui::PopStyleColor();
@@ -64,6 +66,10 @@ void PhotoPanel::toolbar(const Frame& f) {
     if (ImGui::SmallButton("CLS (C)")) f.emit(session::act::SelectQuery{0});
     ImGui::EndDisabled();
     tooltip("Make the CLS token the query: the token the classifier reads.");
+    if (s.classroom && s.prediction.phase == session::AppState::Prediction::Phase::Off) {
+        same_line_if_fits(button_width("Predict"));
+        predict_bar(f);
+    }
 
     // The map chooser, on the same line when it fits.
     const ImGuiStyle& st = ImGui::GetStyle();
@@ -85,9 +91,15 @@ void PhotoPanel::toolbar(const Frame& f) {
             if (ImGui::Selectable(std::to_string(i).c_str(), i == h)) f.emit(session::act::SetHead{i});
         ImGui::EndCombo();
     }
-    same_line_if_fits(check_width("mean of visible (M)"));
-    if (ImGui::RadioButton("mean of visible (M)", !head)) f.emit(session::act::SetMapSource{session::MapSource::MeanOfVisible});
+    // Classroom mode: "mean (M)" where the whole name would take a line of its own.
+    const char* mean = s.classroom && check_width("mean of visible (M)") > ImGui::GetContentRegionAvail().x - ImGui::GetStyle().ItemSpacing.x
+                           ? "mean (M)###mean"
+                           : "mean of visible (M)###mean";
+    same_line_if_fits(check_width(mean));
+    if (ImGui::RadioButton(mean, !head)) f.emit(session::act::SetMapSource{session::MapSource::MeanOfVisible});
     tooltip("The average of the weights of the heads shown in the middle panel.");
+    // The input size and the grid are for the explorer; the projector shows the photo instead.
+    if (s.classroom) return;
 
     // The input size on a line of its own: a line that wraps or not with the query's name would move the photo.
     input_size_control(f);
@@ -252,7 +264,7 @@ void PhotoPanel::draw(const Frame& f, QuestionView* page) {
     const session::AppState& s = f.s;
     error_banner(f);
     toolbar(f);
-    if (s.classroom) predict_bar(f);
+    if (s.classroom && s.prediction.phase != session::AppState::Prediction::Phase::Off) predict_bar(f);
     if (s.sweep_path.recording) {
         ImGui::TextColored(colors::accent, "Recording a sweep path: %zu patch%s. Click patches in order, then File > "
                            "Export sweep (GIF).", s.sweep_path.tokens.size(), s.sweep_path.tokens.size() == 1 ? "" : "es");
@@ -266,7 +278,8 @@ void PhotoPanel::draw(const Frame& f, QuestionView* page) {
 
     // The photo takes what the caption, legend, controls and classes below leave.
     const float line = ImGui::GetFrameHeightWithSpacing();
-    const std::string caption = map ? shown_caption(s, s.sel.layer) + " · softmax weights aᵢⱼ of query i over the patches"
+    // Classroom mode: a caption one line long where it can be.
+    const std::string caption = map ? shown_caption(s, s.sel.layer) + (s.classroom ? " · weights aᵢⱼ" : " · softmax weights aᵢⱼ of query i over the patches")
                                 : !s.trace()      ? ""
                                 : maps_hidden(s)  ? "The map is hidden until Reveal."
                                                   : "No heads visible: click head thumbnails to show them.";

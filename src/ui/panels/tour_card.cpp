@@ -24,8 +24,10 @@ const PanelRect* panel_of(const std::string& name, const Layout& layout) {
 }
 
 // The widest panel the step does not talk about (the heads column is too
-// narrow for sentences in classroom type).
-PanelRect Layout::*card_host(const std::string& step_panel, const Layout& layout) {
+// narrow for sentences in classroom type). Classroom mode: always under the
+// math step, never over the photo, which the class must see at every step.
+PanelRect Layout::*card_host(const Frame& f, const std::string& step_panel, const Layout& layout) {
+    if (f.s.classroom) return &Layout::math;
     const PanelRect* shown = panel_of(step_panel, layout);
     PanelRect Layout::*host = &Layout::photo;
     for (PanelRect Layout::*r : {&Layout::photo, &Layout::math, &Layout::heads})
@@ -90,7 +92,7 @@ void offer(const Frame& f, const Layout& layout) {
 std::array<const char*, 4> button_labels(const session::AppState& s, int i, int n) {
     return {"Back", i + 1 < n ? "Next" : "Finish", "Exit the tour", s.tour.text_folded ? "Show text (H)" : "Hide text (H)"};
 }
-constexpr const char* kKeys = "← →  Esc";
+const std::vector<const char*> kKeys = {"←", "→", "Esc"};
 
 // Rows the buttons and the key hint below take in this width, placed as
 // navigation() places them.
@@ -98,7 +100,7 @@ int navigation_rows(const Frame& f, int i, int n, float inner) {
     const float gap = ImGui::GetStyle().ItemSpacing.x;
     std::vector<float> widths;
     for (const char* label : button_labels(f.s, i, n)) widths.push_back(button_width(label));
-    widths.push_back(ImGui::CalcTextSize(kKeys).x);
+    widths.push_back(key_caps_width(kKeys));
     int rows = 1;
     float x = 0;
     for (float w : widths) {
@@ -126,31 +128,52 @@ void navigation(const Frame& f, int i, int n) {
     // The sentences folded away give the panel above the card their room (its maps grow back).
     same_line_if_fits(button_width(fold));
     if (ImGui::Button(fold)) f.emit(FoldTourText{!f.s.tour.text_folded});
-    same_line_if_fits(ImGui::CalcTextSize(kKeys).x);
-    ImGui::TextColored(colors::muted, "%s", kKeys);
+    same_line_if_fits(key_caps_width(kKeys));
+    key_caps(kKeys);
 }
 
-// The step's sentences (scrolling when the card would be taller than `most`,
-// so that the buttons below them stay on the screen), and the note on those
-// left out on another photo.
-void sentences(const Frame& f, const session::Tour& tour, float width, float most, int button_rows) {
+// The step's key sentence (the claim with its number), never scrolled, then
+// the rest of its sentences (scrolling when the card would be taller than
+// `most`, so that the buttons below them stay on the screen; folded away by
+// H), and the note on those left out on another photo. Classroom mode: in
+// the card's large type. Returns the key sentence's lines (x, y, w, h; empty: none).
+std::vector<float> sentences(const Frame& f, const session::Tour& tour, float width, float most, int button_rows) {
     using namespace session::act;
     const session::AppState& s = f.s;
-    bool left_out = false;
-    const std::vector<std::string> texts = session::shown_tour_text(s, &left_out);
+    const session::TourCardText card = session::tour_card_text(s);
     const ImGuiStyle& st = ImGui::GetStyle();
     const float text_w = width - 2 * st.WindowPadding.x - st.ScrollbarSize;
-    const float below = (left_out ? 4 : 0) * ImGui::GetTextLineHeightWithSpacing() + button_rows * ImGui::GetFrameHeightWithSpacing() +
+    std::vector<float> key_rect;
+    if (!card.key.empty()) {
+        ImGui::PushFont(s.classroom ? f.fonts.large_bold : f.fonts.bold);
+        ImGui::Spacing();
+        const ImVec2 top = ImGui::GetCursorScreenPos();
+        for (const std::string& line : wrapped_lines(card.key, ImGui::GetFont(), text_w)) ImGui::TextUnformatted(line.c_str());
+        key_rect = {top.x, top.y, text_w, ImGui::GetItemRectMax().y - top.y};
+        ImGui::PopFont();
+    }
+    const bool rest = (!s.tour.text_folded || f.still) && !card.rest.empty();  // a slide always has its sentences
+    if (!rest) return key_rect;
+    ImGui::PushFont(s.classroom ? f.fonts.large : ImGui::GetFont());
+    const float below = (card.left_out ? 4 : 0) * ImGui::GetTextLineHeightWithSpacing() + button_rows * ImGui::GetFrameHeightWithSpacing() +
                         3 * st.ItemSpacing.y + st.WindowPadding.y;
     const float room = most - ImGui::GetCursorPosY() - below;
-    const float text_h = std::min(paragraphs_height(texts, ImGui::GetFont(), text_w) + st.ItemSpacing.y, std::max(room, f.px(60)));
+    // At least a line of the rest (scrolled to); none where even that would push the buttons off the card.
+    const float line = ImGui::GetTextLineHeightWithSpacing() + st.ItemSpacing.y;
+    if (room < line && !f.still) {
+        ImGui::PopFont();
+        return key_rect;
+    }
+    const float text_h = std::min(paragraphs_height(card.rest, ImGui::GetFont(), text_w) + st.ItemSpacing.y,
+                                  std::max(room, f.still ? f.px(60) : line));
     ImGui::BeginChild("##sentences", ImVec2(0, text_h));
-    for (const std::string& text : texts) {
+    for (const std::string& text : card.rest) {
         ImGui::Spacing();
         for (const std::string& line : wrapped_lines(text, ImGui::GetFont(), text_w)) ImGui::TextUnformatted(line.c_str());
     }
     ImGui::EndChild();
-    if (left_out) {
+    ImGui::PopFont();
+    if (card.left_out) {
         ImGui::Spacing();
         ImGui::PushStyleColor(ImGuiCol_Text, colors::muted);
         ImGui::TextWrapped("This tour's examples refer to %s at the model's own input size; the sentences that "
@@ -161,6 +184,7 @@ void sentences(const Frame& f, const session::Tour& tour, float width, float mos
             f.emit(OpenImage{(std::filesystem::path(s.photos_dir) / tour.photo).string()});
         }
     }
+    return key_rect;
 }
 
 }  // namespace
@@ -170,7 +194,7 @@ void dock_tour_card(const Frame& f, Layout& layout) {
     const ImGuiWindow* card = ImGui::FindWindowByName(kCardWindow);
     if (!card || !card->WasActive) return;  // its first frame: docked from the next one on
     const session::TourStep& step = f.s.tour.tour->steps[f.s.tour.step];
-    PanelRect& host = layout.*card_host(step.panel, layout);
+    PanelRect& host = layout.*card_host(f, step.panel, layout);
     host.size.y = std::max(f.px(40), host.size.y - card->Size.y - f.px(12));
     host.scrolls = true;
 }
@@ -189,7 +213,7 @@ void tour_card(const Frame& f, const Layout& layout) {
     const PanelRect* shown = panel_of(step.panel, layout);
     if (shown) highlight(f, *shown);
 
-    const PanelRect& host = layout.*card_host(step.panel, layout);
+    const PanelRect& host = layout.*card_host(f, step.panel, layout);
     const float width = std::min(host.size.x - f.px(24), f.px(720));
     const float most = std::floor(host.size.y * kCardShare) - f.px(12);
     ImGui::SetNextWindowPos(ImVec2(host.pos.x + f.px(12), host.pos.y + host.size.y - f.px(6)), ImGuiCond_Always,
@@ -204,17 +228,25 @@ void tour_card(const Frame& f, const Layout& layout) {
     if (ImGui::Begin(kCardWindow, nullptr, flags)) {
         char where[320];
         std::snprintf(where, sizeof where, "%s · step %d of %d", tour.title.c_str(), i + 1, n);
-        text_wrapped_at_spaces(colors::muted, where);
+        if (!s.classroom) text_wrapped_at_spaces(colors::muted, where);
         ImGui::PushFont(f.fonts.title);
         ImGui::TextWrapped("%s", step.title.c_str());
         ImGui::PopFont();
-        if (!s.tour.text_folded || f.still)  // a slide always has its sentences
-            sentences(f, tour, width, most,
-                      f.still ? 0 : navigation_rows(f, i, n, width - 2 * ImGui::GetStyle().WindowPadding.x));
+        if (s.classroom) {
+            // The projector's card: the step's place after its title, on its line when it fits.
+            std::snprintf(where, sizeof where, "step %d of %d", i + 1, n);
+            ImGui::PushFont(f.fonts.large);
+            ImGui::SameLine();
+            if (ImGui::GetContentRegionAvail().x < ImGui::CalcTextSize(where).x) ImGui::NewLine();
+            ImGui::TextColored(colors::muted, "%s", where);
+            ImGui::PopFont();
+        }
+        const std::vector<float> key = sentences(
+            f, tour, width, most, f.still ? 0 : navigation_rows(f, i, n, width - 2 * ImGui::GetStyle().WindowPadding.x));
         if (!f.still) navigation(f, i, n);
         const ImVec2 pos = ImGui::GetWindowPos(), size = ImGui::GetWindowSize();
         const std::vector<float> rect = {pos.x, pos.y, size.x, size.y};
-        if (!f.still && rect != s.reported.tour_card) f.emit(SetTourCard{rect});
+        if (!f.still && (rect != s.reported.tour_card || key != s.reported.tour_key)) f.emit(SetTourCard{rect, key});
     }
     ImGui::End();
     ImGui::PopStyleVar();

@@ -40,6 +40,11 @@ Fonts load_fonts(float size_px, float fb_scale, std::string& warning) {
     f.bold = add("DejaVuSans-Bold.ttf", size_px, fb_scale);
     f.mono = add("DejaVuSansMono.ttf", size_px * 0.93f, fb_scale);
     f.title = add("DejaVuSans-Bold.ttf", size_px * 1.2f, fb_scale);
+    // Classroom mode's 22.5 px type times 1.1: the card's sentences at 24 px and more, for the back row.
+    f.large = add("DejaVuSans.ttf", size_px * 1.1f, fb_scale);
+    f.large_bold = add("DejaVuSans-Bold.ttf", size_px * 1.1f, fb_scale);
+    if (!f.large) f.large = f.regular;
+    if (!f.large_bold) f.large_bold = f.bold ? f.bold : f.regular;
     if (!f.bold) f.bold = f.regular;
     if (!f.mono) f.mono = f.regular;
     if (!f.title) f.title = f.bold;

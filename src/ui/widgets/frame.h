@@ -19,6 +19,8 @@ struct Fonts {
     ImFont* bold = nullptr;
     ImFont* mono = nullptr;    // numbers in tables, so digits line up
     ImFont* title = nullptr;   // step numbers and panel headings
+    ImFont* large = nullptr;       // the tour card's sentences in classroom mode (24 px and more there)
+    ImFont* large_bold = nullptr;  // its key sentence
 };
 
 struct Frame {

@@ -135,6 +135,32 @@ float check_width(const char* label) {
 
 float button_width(const char* label) { return ImGui::CalcTextSize(label).x + 2 * ImGui::GetStyle().FramePadding.x; }
 
+namespace {
+float key_cap_pad() { return std::round(ImGui::GetFontSize() * 0.3f); }
+}  // namespace
+
+float key_caps_width(const std::vector<const char*>& keys) {
+    const float gap = ImGui::GetStyle().ItemInnerSpacing.x;
+    float w = 0;
+    for (const char* k : keys) w += (w > 0 ? gap : 0) + ImGui::CalcTextSize(k).x + 2 * key_cap_pad();
+    return w;
+}
+
+void key_caps(const std::vector<const char*>& keys) {
+    const float pad = key_cap_pad(), gap = ImGui::GetStyle().ItemInnerSpacing.x, h = ImGui::GetFrameHeight();
+    const ImU32 colour = ImGui::GetColorU32(colors::muted);
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    for (size_t i = 0; i < keys.size(); ++i) {
+        if (i > 0) ImGui::SameLine(0, gap);
+        const ImVec2 p = ImGui::GetCursorScreenPos(), ts = ImGui::CalcTextSize(keys[i]);
+        const ImVec2 size(ts.x + 2 * pad, h);
+        dl->AddRect(ImVec2(p.x + 0.5f, p.y + 0.5f), ImVec2(p.x + size.x - 0.5f, p.y + size.y - 0.5f), colour,
+                    std::round(pad * 0.7f), 0, std::max(1.f, std::round(ImGui::GetFontSize() / 15)));
+        dl->AddText(ImVec2(p.x + pad, p.y + (h - ts.y) * 0.5f), colour, keys[i]);
+        ImGui::Dummy(size);
+    }
+}
+
 session::PageTarget last_item_target(std::string name) {
     const ImVec2 lo = ImGui::GetItemRectMin(), hi = ImGui::GetItemRectMax();
     return {std::move(name), (lo.x + hi.x) * 0.5f, (lo.y + hi.y) * 0.5f};

@@ -47,6 +47,12 @@ session::PageTarget last_item_target(std::string name);
 // that shortens to fit what it names.
 std::string first_that_fits(const std::vector<std::string>& names, float width);
 
+// Keyboard keys written as keys: each name in a box, as on a keyboard (a
+// hint such as "(keys , and .)" read as punctuation). key_caps_width: the
+// row's width, for same_line_if_fits.
+float key_caps_width(const std::vector<const char*>& keys);
+void key_caps(const std::vector<const char*>& keys);
+
 // The orange label every what-if carries.
 void whatif_badge(const Frame& f, const char* text);
 

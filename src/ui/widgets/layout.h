@@ -1,6 +1,7 @@
 // Where the three panels sit: photo on the left, heads and layers in the
 // middle, the math and what-ifs on the right; proportional, so the window
-// works from 1280x800 to 4K.
+// works from 1280x800 to 4K. Classroom mode: the photo on the left, the
+// heads as one strip above the math step on the right.
 #pragma once
 #include <imgui.h>
 
@@ -15,7 +16,8 @@ struct Layout {
     PanelRect photo, heads, math;
 };
 
-// classroom: the math panel (one step, large) the widest, the heads column (one layer's heads, no grid) narrower.
+// classroom: the photo's column at least 512 px (40 % to 50 % of the width), full height; the heads
+// strip (one layer's heads in a row, no grid) across the top of the rest, the math step below it.
 Layout compute_layout(ImVec2 display, float top, float bottom, bool classroom = false);
 
 }  // namespace ui

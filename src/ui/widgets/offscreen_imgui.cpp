@@ -9,7 +9,7 @@
 
 namespace ui {
 
-OffscreenImGui::OffscreenImGui(float font_size, float density, Theme theme)
+OffscreenImGui::OffscreenImGui(float font_size, float density, Theme theme, float ui_scale)
     : previous_(ImGui::GetCurrentContext()), context_(ImGui::CreateContext()), previous_palette_(detail::shown) {
     ImGui::SetCurrentContext(context_);
     ImGuiIO& io = ImGui::GetIO();
@@ -19,7 +19,7 @@ OffscreenImGui::OffscreenImGui(float font_size, float density, Theme theme)
     io.DisplayFramebufferScale = ImVec2(density, density);
     std::string warning;  // without DejaVu the window shows the same '?' glyphs
     fonts_ = load_fonts(font_size, density, warning);
-    apply_theme(theme, 1);
+    apply_theme(theme, ui_scale);
     if (!ImGui_ImplOpenGL3_Init("#version 330 core")) {
         release();
         throw vit::Error("figure: Dear ImGui's OpenGL renderer could not start");

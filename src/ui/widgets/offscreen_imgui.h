@@ -13,8 +13,9 @@ namespace ui {
 class OffscreenImGui {
 public:
     // font_size in logical pixels; density: framebuffer pixels per logical
-    // pixel; theme: light for figures meant for print and slides.
-    OffscreenImGui(float font_size, float density, Theme theme);
+    // pixel; theme: light for figures meant for print and slides; ui_scale:
+    // the style's sizes (padding, spacing), as the window's UI scale.
+    OffscreenImGui(float font_size, float density, Theme theme, float ui_scale = 1);
     ~OffscreenImGui();
     OffscreenImGui(const OffscreenImGui&) = delete;
     OffscreenImGui& operator=(const OffscreenImGui&) = delete;
