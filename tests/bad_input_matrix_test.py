@@ -351,7 +351,11 @@ def image_rows(tmp):
     expect_result("animated GIF (first frame used)", ra, same_ranking(ra, rs) and same_input(tmp, anim, still), rs.out)
 
     # Things that are not photo files at all.
-    expect_refusal("a folder as the photo", ["classify", tmp, "--model", MODEL], "directory")
+    # A folder is its photos (issue 37): one holding none is refused (cli_contract_test runs one that holds some).
+    empty_folder = os.path.join(tmp, "no_photos")
+    os.makedirs(empty_folder)
+    open(os.path.join(empty_folder, "notes.txt"), "w").write("not a photo")
+    expect_refusal("a folder without photos as the photo", ["classify", empty_folder, "--model", MODEL], "without photos")
     fifo = os.path.join(tmp, "pipe.jpg")
     os.mkfifo(fifo)
     expect_refusal("a FIFO as the photo (must not wait for a writer)", ["classify", fifo, "--model", MODEL],

@@ -1,14 +1,18 @@
 // The command-line parser every vitscope command shares (app/cli_args.h):
-// commands, options with and without '=', flags, whole numbers in a range,
+// commands, options with and without '=', flags, strictness (unknown options,
+// options of other commands, repeats, extra arguments), help and version,
+// whole numbers in a range,
 // patches and query tokens checked against a trace.
 #include <cstdlib>
 #include <initializer_list>
+#include <map>
 #include <string>
 #include <vector>
 
 #include <gtest/gtest.h>
 
 #include "app/cli_args.h"
+#include "app/cli_spec.h"
 #include "support/synthetic_session.h"
 #include "vit/base/error.h"
 
@@ -17,13 +21,13 @@ namespace {
 using app::CliArgs;
 
 // parse_cli on an argv written as a list (argv[0] is the program).
-CliArgs parse(std::initializer_list<const char*> words, const std::set<std::string>& flags = {"--mean-heads", "--quit"}) {
+CliArgs parse(std::initializer_list<const char*> words) {
     std::vector<std::string> storage = {"vitscope"};
     storage.insert(storage.end(), words.begin(), words.end());
     std::vector<char*> argv;
     for (auto& w : storage) argv.push_back(w.data());
     argv.push_back(nullptr);
-    return app::parse_cli(static_cast<int>(storage.size()), argv.data(), flags);
+    return app::parse_cli(static_cast<int>(storage.size()), argv.data());
 }
 
 // The message of the vit::Error `f` throws ("" when it throws none).
@@ -37,17 +41,24 @@ std::string error_of(F f) {
     return "";
 }
 
+// A CliArgs holding these options as given (no command's rules), for get_int.
+CliArgs with_options(std::map<std::string, std::string> options) {
+    CliArgs a;
+    a.options = std::move(options);
+    return a;
+}
+
 TEST(CliArgsTest, CommandOptionsFlagsAndPositionals) {
-    const CliArgs a = parse({"attention", "dog.jpg", "--layer", "8", "--head=1", "--mean-heads", "-o", "out.png", "x"});
+    const CliArgs a = parse({"attention", "dog.jpg", "--layer", "8", "--head=1", "--force", "-o", "out.csv", "x.jpg"});
     EXPECT_EQ(a.command, "attention");
-    EXPECT_EQ(a.positional, (std::vector<std::string>{"dog.jpg", "x"}));
+    EXPECT_EQ(a.positional, (std::vector<std::string>{"dog.jpg", "x.jpg"}));  // several photos
     EXPECT_EQ(a.get("--layer"), "8");
     EXPECT_EQ(a.get("--head"), "1");
-    EXPECT_EQ(a.get("--output"), "out.png");  // -o is --output
-    EXPECT_TRUE(a.has("--mean-heads"));
-    EXPECT_TRUE(a.flags.count("--mean-heads"));
-    EXPECT_FALSE(a.options.count("--mean-heads"));
-    EXPECT_FALSE(a.has("--quit"));
+    EXPECT_EQ(a.get("--output"), "out.csv");  // -o is --output
+    EXPECT_TRUE(a.has("--force"));
+    EXPECT_TRUE(a.flags.count("--force"));
+    EXPECT_FALSE(a.options.count("--force"));
+    EXPECT_FALSE(a.has("--mean-heads"));
     EXPECT_EQ(a.get("--model", "fallback"), "fallback");
     EXPECT_EQ(a.image(), "dog.jpg");
 }
@@ -57,36 +68,101 @@ TEST(CliArgsTest, NoCommandIsTheWindow) {
     EXPECT_EQ(a.command, "");
     EXPECT_EQ(a.positional, (std::vector<std::string>{"dog.jpg"}));
     EXPECT_TRUE(a.has("--quit"));
-    // A command word later on is a positional, not a command.
-    EXPECT_EQ(parse({"dog.jpg", "classify"}).positional, (std::vector<std::string>{"dog.jpg", "classify"}));
+    // A command word later on is an argument, not a command: the window takes one photo.
+    EXPECT_EQ(error_of([] { parse({"dog.jpg", "classify"}); }),
+              "vitscope: unexpected argument 'classify' (see vitscope --help)");
+    EXPECT_EQ(error_of([] { parse({"clasify", "dog.jpg"}); }), "unknown command 'clasify' (see vitscope --help)");
 }
 
 TEST(CliArgsTest, EveryCommandIsRecognised) {
-    for (const char* c : {"classify", "attention", "export", "info", "dump", "explain", "help"})
-        EXPECT_EQ(parse({c}).command, c);
+    for (const char* c : {"info", "help", "version"}) EXPECT_EQ(parse({c}).command, c);
+    for (const char* c : {"classify", "attention", "export", "dump", "explain", "tour", "sweep", "lesson"}) {
+        EXPECT_EQ(parse({c, "dog.jpg"}).command, c);
+        // Each needs its photo, and says which command and where to look.
+        EXPECT_EQ(error_of([&] { parse({c}); }), std::string(c) + ": missing IMAGE (see vitscope " + c + " --help)");
+    }
 }
 
-TEST(CliArgsTest, ValuesMayLookLikeAnythingAndTheLastWins) {
-    const CliArgs a = parse({"--select", "-3", "--title", "--x", "--layer", "1", "--layer=2", "--note="});
-    EXPECT_EQ(a.get("--select"), "-3");
-    EXPECT_EQ(a.get("--title"), "--x");  // an option's value is taken as it is
+TEST(CliArgsTest, UnknownOptionsAndOptionsOfOtherCommandsAreRefusedByName) {
+    EXPECT_EQ(error_of([] { parse({"classify", "dog.jpg", "--top", "1", "--bogus-flag", "5"}); }),
+              "classify: unknown option --bogus-flag (see vitscope classify --help)");
+    EXPECT_EQ(error_of([] { parse({"classify", "dog.jpg", "--layer", "3"}); }),
+              "classify does not take --layer (see vitscope classify --help)");
+    EXPECT_EQ(error_of([] { parse({"dump", "dog.jpg", "--only", "attn"}); }),
+              "dump: unknown option --only (see vitscope dump --help)");
+    EXPECT_EQ(error_of([] { parse({"info", "--top=3"}); }), "info does not take --top (see vitscope info --help)");
+    EXPECT_EQ(error_of([] { parse({"classify", "dog.jpg", "-x"}); }),
+              "classify: unknown option -x (see vitscope classify --help)");
+    EXPECT_EQ(error_of([] { parse({"info", "extra"}); }), "info: unexpected argument 'extra' (see vitscope info --help)");
+    EXPECT_EQ(error_of([] { parse({"lesson", "a.jpg", "b.jpg"}); }),
+              "lesson: unexpected argument 'b.jpg' (see vitscope lesson --help)");
+}
+
+TEST(CliArgsTest, ValuesFlagsAndRepeats) {
+    const CliArgs a = parse({"--select", "-3", "--layer=2", "--tour="});
+    EXPECT_EQ(a.get("--select"), "-3");  // a value may start with '-'
     EXPECT_EQ(a.get("--layer"), "2");
-    EXPECT_TRUE(a.has("--note"));
-    EXPECT_EQ(a.get("--note", "unset"), "");
-    EXPECT_EQ(parse({"--"}).positional, (std::vector<std::string>{"--"}));
+    EXPECT_TRUE(a.has("--tour"));
+    EXPECT_EQ(a.get("--tour", "unset"), "");
+    EXPECT_EQ(error_of([] { parse({"attention", "dog.jpg", "--layer"}); }),
+              "attention: --layer needs a value (see vitscope attention --help)");
+    EXPECT_EQ(error_of([] { parse({"attention", "dog.jpg", "--layer", "--head", "1"}); }),
+              "attention: --layer needs a value (see vitscope attention --help)");
+    EXPECT_EQ(error_of([] { parse({"export", "dog.jpg", "--force=yes"}); }),
+              "export: --force takes no value (see vitscope export --help)");
+    EXPECT_EQ(error_of([] { parse({"attention", "dog.jpg", "--layer", "1", "--layer=2"}); }),
+              "attention: --layer given twice (see vitscope attention --help)");
+    EXPECT_EQ(error_of([] { parse({"classify", "dog.jpg", "-o", "a", "--csv", "b"}); }),
+              "classify: --csv given twice (see vitscope classify --help)");  // one output, two spellings
 }
 
-TEST(CliArgsTest, AnOptionWithoutItsValueIsRefused) {
-    EXPECT_EQ(error_of([] { parse({"attention", "dog.jpg", "--layer"}); }), "--layer needs a value");
+TEST(CliArgsTest, DoubleDashEndsTheOptionsAndDashIsAnArgument) {
+    const CliArgs a = parse({"classify", "--top", "2", "--", "--odd name.jpg", "-"});
+    EXPECT_EQ(a.positional, (std::vector<std::string>{"--odd name.jpg", "-"}));
+    EXPECT_EQ(parse({"classify", "dog.jpg", "-o", "-"}).get("--output"), "-");
+    EXPECT_EQ(parse({"tour", "dog.jpg", "--csv", "c.csv"}).get("--claims"), "c.csv");  // tour's --csv is --claims
+}
+
+TEST(CliArgsTest, HelpAnywhereAndVersionFirst) {
+    for (auto words : {std::vector<const char*>{"classify", "--help"}, {"classify", "-h"},
+                       {"classify", "dog.jpg", "--bogus", "-h"}, {"help", "classify"}}) {
+        std::vector<std::string> storage = {"vitscope"};
+        storage.insert(storage.end(), words.begin(), words.end());
+        std::vector<char*> argv;
+        for (auto& w : storage) argv.push_back(w.data());
+        const CliArgs a = app::parse_cli(static_cast<int>(argv.size()), argv.data());
+        EXPECT_EQ(a.command, "help");
+        EXPECT_EQ(a.positional, (std::vector<std::string>{"classify"}));
+    }
+    EXPECT_EQ(parse({"--help"}).command, "help");
+    EXPECT_TRUE(parse({"-h"}).positional.empty());
+    EXPECT_EQ(parse({"--version"}).command, "version");
+    EXPECT_EQ(parse({"-V"}).command, "version");
+    EXPECT_EQ(error_of([] { parse({"help", "nosuch"}); }), "help: unknown command 'nosuch' (see vitscope --help)");
+    // After "--" it is a photo's name.
+    EXPECT_EQ(parse({"classify", "--", "-h"}).positional, (std::vector<std::string>{"-h"}));
+}
+
+TEST(CliArgsTest, EveryOptionOfEveryCommandIsInItsUsage) {
+    for (const app::CommandSpec& spec : app::command_specs()) {
+        for (const auto* names : {&spec.options, &spec.flags})
+            for (const std::string& name : *names) {
+                const std::string shown = name == "--output" ? "-o" : name;
+                EXPECT_NE(spec.usage.find(shown), std::string::npos) << spec.name << ": " << name;
+            }
+        for (const auto& [alias, meaning] : spec.aliases)
+            EXPECT_NE(spec.usage.find(alias), std::string::npos) << spec.name << ": " << alias;
+    }
 }
 
 TEST(CliArgsTest, MissingImageIsNamed) {
-    EXPECT_NE(error_of([] { parse({"classify"}).image(); }).find("missing IMAGE"), std::string::npos);
+    CliArgs none;
+    EXPECT_NE(error_of([&] { none.image(); }).find("missing IMAGE"), std::string::npos);
 }
 
 TEST(CliArgsTest, GetIntAcceptsWholeNumbersInRangeOnly) {
-    const CliArgs a = parse({"--layer", "11", "--head", "-1", "--top", "3x", "--big", "99999999999999999999",
-                             "--empty="});
+    const CliArgs a = with_options({{"--layer", "11"}, {"--head", "-1"}, {"--top", "3x"},
+                                    {"--big", "99999999999999999999"}, {"--empty", ""}});
     EXPECT_EQ(a.get_int("--layer", 0, 11), 11);
     EXPECT_EQ(a.get_int_opt("--layer", 0, 11), 11);
     EXPECT_EQ(a.get_int_opt("--absent", 0, 11), std::nullopt);
@@ -112,17 +188,17 @@ TEST(CliArgsTest, ParsePatch) {
 
 TEST(CliArgsTest, QueryTokenFromPatchOrQuery) {
     const vit::Trace t = vit::testing::shaped_trace(14, 1, 1, /*prefix=*/5);  // tokens 0..200
-    EXPECT_EQ(app::query_token(parse({"--patch", "5,7"}), t), 5 + 5 * 14 + 7);
-    EXPECT_EQ(app::query_token(parse({"--query", "cls"}), t), 0);
-    EXPECT_EQ(app::query_token(parse({"--query", "CLS"}), t), 0);
-    EXPECT_EQ(app::query_token(parse({"--query", "3"}), t), 3);
-    EXPECT_EQ(app::query_token(parse({"--query", "200"}), t), 200);
-    EXPECT_EQ(error_of([&] { app::query_token(parse({"--query", "201"}), t); }), "--query 201 is out of range (0..200)");
-    EXPECT_EQ(error_of([&] { app::query_token(parse({"--patch", "14,0"}), t); }),
+    EXPECT_EQ(app::query_token(parse({"attention", "x.jpg", "--patch", "5,7"}), t), 5 + 5 * 14 + 7);
+    EXPECT_EQ(app::query_token(parse({"attention", "x.jpg", "--query", "cls"}), t), 0);
+    EXPECT_EQ(app::query_token(parse({"attention", "x.jpg", "--query", "CLS"}), t), 0);
+    EXPECT_EQ(app::query_token(parse({"attention", "x.jpg", "--query", "3"}), t), 3);
+    EXPECT_EQ(app::query_token(parse({"attention", "x.jpg", "--query", "200"}), t), 200);
+    EXPECT_EQ(error_of([&] { app::query_token(parse({"attention", "x.jpg", "--query", "201"}), t); }), "--query 201 is out of range (0..200)");
+    EXPECT_EQ(error_of([&] { app::query_token(parse({"attention", "x.jpg", "--patch", "14,0"}), t); }),
               "--patch 14,0 is outside the 14 x 14 patch grid (rows and columns 0..13)");
-    const std::string neither = error_of([&] { app::query_token(parse({}), t); });
+    const std::string neither = error_of([&] { app::query_token(parse({"attention", "x.jpg"}), t); });
     EXPECT_EQ(neither, "give exactly one of --patch ROW,COL or --query cls|INDEX");
-    EXPECT_EQ(error_of([&] { app::query_token(parse({"--patch", "1,1", "--query", "0"}), t); }), neither);
+    EXPECT_EQ(error_of([&] { app::query_token(parse({"attention", "x.jpg", "--patch", "1,1", "--query", "0"}), t); }), neither);
 }
 
 TEST(CliArgsTest, ModelIsTheOptionElseTheEnvironment) {

@@ -15,6 +15,8 @@
 #include <thread>
 #include <vector>
 
+#include <sys/stat.h>
+
 #include <gtest/gtest.h>
 
 #include "support/scratch_dir.h"
@@ -296,6 +298,46 @@ TEST(OutputFile, TheProgramsOwnFilesAreReplacedWhole) {
     vit::write_file_atomic(dir.file("state.json"), "{}\n");
     EXPECT_EQ(read_text(dir.file("state.json")), "{}\n");
     EXPECT_EQ(names_in(dir.str()), std::vector<std::string>{"state.json"});
+}
+
+// Issue 37, item 2: a symlinked output is replaced at its target, the link kept;
+// a character device behind a link is written into, never replaced, even with force.
+TEST(OutputFile, ASymlinkedOutputReplacesItsTargetAndKeepsTheLink) {
+    ScratchDir dir("out");
+    fs::create_directories(dir.file("real"));
+    write_text(dir.file("real/t.csv"), "old");
+    fs::create_symlink("real/t.csv", dir.file("link.csv"));
+    EXPECT_NE(refusal([&] { vit::write_output(dir.file("link.csv"), "new", OutputRules{}); }).find("--force"),
+              std::string::npos);
+    EXPECT_EQ(read_text(dir.file("real/t.csv")), "old");
+    vit::write_output(dir.file("link.csv"), "new", forced());
+    EXPECT_TRUE(fs::is_symlink(dir.file("link.csv")));
+    EXPECT_EQ(fs::read_symlink(dir.file("link.csv")), fs::path("real/t.csv"));
+    EXPECT_EQ(read_text(dir.file("real/t.csv")), "new");
+    EXPECT_EQ(names_in(dir.file("real")), std::vector<std::string>{"t.csv"});  // no temporary left
+    // A dangling link: the file is made where it points.
+    fs::create_symlink("real/made.csv", dir.file("dangling.csv"));
+    vit::write_output(dir.file("dangling.csv"), "made", OutputRules{});
+    EXPECT_TRUE(fs::is_symlink(dir.file("dangling.csv")));
+    EXPECT_EQ(read_text(dir.file("real/made.csv")), "made");
+}
+
+TEST(OutputFile, ADeviceBehindALinkIsWrittenIntoNeverReplaced) {
+    ScratchDir dir("out");
+    fs::create_symlink("/dev/null", dir.file("null.csv"));
+    struct stat before {}, after {};
+    ASSERT_EQ(::stat("/dev/null", &before), 0);
+    vit::write_output(dir.file("null.csv"), "bytes", OutputRules{});  // no force needed: nothing is replaced
+    vit::write_output(dir.file("null.csv"), "bytes", forced());
+    vit::write_output("/dev/null", "bytes", forced());
+    ASSERT_EQ(::stat("/dev/null", &after), 0);
+    EXPECT_TRUE(S_ISCHR(after.st_mode));
+    EXPECT_EQ(before.st_ino, after.st_ino);
+    EXPECT_EQ(before.st_rdev, after.st_rdev);
+    EXPECT_TRUE(fs::is_symlink(dir.file("null.csv")));
+    EXPECT_EQ(names_in(dir.str()), std::vector<std::string>{"null.csv"});
+    EXPECT_NE(refusal([&] { vit::check_output("-", forced(), vit::OutputKind::Folder); }).find("standard output"),
+              std::string::npos);
 }
 
 }  // namespace

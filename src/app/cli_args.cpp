@@ -1,7 +1,11 @@
 #include "cli_args.h"
 
+#include <cerrno>
 #include <cstdlib>
+#include <filesystem>
 #include <string>
+
+#include "app/cli_spec.h"
 
 #include "vit/base/default_model.h"
 #include "vit/base/error.h"
@@ -47,27 +51,96 @@ const std::string& CliArgs::image() const {
     return positional.front();
 }
 
-CliArgs parse_cli(int argc, char** argv, const std::set<std::string>& flag_names) {
-    static const std::set<std::string> commands = {"classify", "attention", "export", "info", "dump", "explain", "tour", "sweep", "lesson", "help"};
+CliArgs parse_cli(int argc, char** argv) {
     CliArgs args;
     int i = 1;
-    if (i < argc && commands.count(argv[i])) args.command = argv[i++];
+    const std::string first = argc > 1 ? argv[1] : "";
+    if (first == "--version" || first == "-V") {
+        args.command = "version";
+        return args;
+    }
+    if (first != "" && first != "-" && find_command_spec(first)) args.command = argv[i++];
+    const CommandSpec& spec = *find_command_spec(args.command);
+    const std::string who = args.command.empty() ? "vitscope" : args.command;
+    const std::string see = " (see vitscope " + (args.command.empty() ? std::string() : args.command + " ") + "--help)";
+    // -h/--help anywhere before "--" asks for this command's usage, whatever else is given.
+    for (int j = i; j < argc && std::string(argv[j]) != "--"; ++j)
+        if (std::string(argv[j]) == "--help" || std::string(argv[j]) == "-h") {
+            CliArgs help;
+            help.command = "help";
+            if (!args.command.empty() && args.command != "help") help.positional.push_back(args.command);
+            return help;
+        }
+    const auto known_elsewhere = [](const std::string& name) {
+        for (const CommandSpec& s : command_specs())
+            if (s.options.count(name) || s.flags.count(name) || s.aliases.count(name)) return true;
+        return false;
+    };
+    const auto refuse_unknown = [&](const std::string& name) {
+        if (known_elsewhere(name)) throw vit::Error(who + " does not take " + name + see);
+        throw vit::Error(who + ": unknown option " + name + see);
+    };
+    const auto canonical = [&](const std::string& name) {
+        auto alias = spec.aliases.find(name);
+        return alias == spec.aliases.end() ? name : alias->second;
+    };
+    std::set<std::string> given;  // each option once: a second value would silently win
+    const auto once = [&](const std::string& spelled, const std::string& name) {
+        if (!given.insert(name).second) throw vit::Error(who + ": " + spelled + " given twice" + see);
+    };
+    bool options_end = false;
     for (; i < argc; ++i) {
         std::string a = argv[i];
-        if (a == "-o") a = "--output";
-        if (a.rfind("--", 0) == 0 && a.size() > 2) {
-            if (auto eq = a.find('='); eq != std::string::npos) {
-                args.options[a.substr(0, eq)] = a.substr(eq + 1);
-            } else if (flag_names.count(a)) {
-                args.flags.insert(a);
-            } else {
-                if (i + 1 >= argc) throw vit::Error(a + " needs a value");
-                args.options[a] = argv[++i];
-            }
-        } else {
+        if (options_end || a == "-" || a.empty() || a[0] != '-') {
             args.positional.push_back(a);
+            continue;
+        }
+        if (a == "--") {
+            options_end = true;
+            continue;
+        }
+        const bool short_o = a == "-o";
+        if (short_o) a = "--output";
+        else if (a.rfind("--", 0) != 0) refuse_unknown(a);  // no other short options
+        std::string value;
+        bool has_value = false;
+        if (auto eq = a.find('='); eq != std::string::npos) {
+            value = a.substr(eq + 1);
+            a = a.substr(0, eq);
+            has_value = true;
+        }
+        const std::string spelled = short_o ? "-o" : a;
+        const std::string name = canonical(a);
+        if (spec.flags.count(name)) {
+            if (has_value) throw vit::Error(who + ": " + a + " takes no value" + see);
+            once(spelled, name);
+            args.flags.insert(name);
+        } else if (spec.options.count(name)) {
+            if (!has_value) {
+                const bool next_is_option = i + 1 < argc && std::string(argv[i + 1]).rfind("--", 0) == 0 &&
+                                            std::string(argv[i + 1]).size() > 2;
+                if (i + 1 >= argc || next_is_option) throw vit::Error(who + ": " + spelled + " needs a value" + see);
+                value = argv[++i];
+            }
+            once(spelled, name);
+            args.options[name] = value;
+        } else {
+            refuse_unknown(a);
         }
     }
+    const int count = static_cast<int>(args.positional.size());
+    if (args.command.empty() && count >= 1) {
+        // "vitscope clasify dog.jpg": a misspelt command, not a photo that does not exist.
+        const std::string& word = args.positional.front();
+        std::error_code ec;
+        if (word.find_first_of("./") == std::string::npos && !std::filesystem::exists(word, ec))
+            throw vit::Error("unknown command '" + word + "' (see vitscope --help)");
+    }
+    if (spec.max_positional >= 0 && count > spec.max_positional)
+        throw vit::Error(who + ": unexpected argument '" + args.positional[spec.max_positional] + "'" + see);
+    if (count < spec.min_positional) throw vit::Error(who + ": missing " + spec.positional_name + see);
+    if (args.command == "help" && count == 1 && !find_command_spec(args.positional.front()))
+        throw vit::Error("help: unknown command '" + args.positional.front() + "' (see vitscope --help)");
     return args;
 }
 

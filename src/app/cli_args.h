@@ -24,8 +24,13 @@ struct CliArgs {
     const std::string& image() const;          // the one positional IMAGE; throws if absent
 };
 
-// Options that take no value. Everything else starting with "--" takes one.
-CliArgs parse_cli(int argc, char** argv, const std::set<std::string>& flag_names);
+// Strict, against the command's CommandSpec (cli_spec.h): an unknown option,
+// one the command does not take, one given twice, a value for a flag, a flag
+// without its value or an extra argument throws vit::Error naming it.
+// -h/--help anywhere gives command "help" (positional: the command asked
+// about); --version/-V first gives "version". -o is --output; "--" ends the
+// options; "-" is a positional (standard output where an output is named).
+CliArgs parse_cli(int argc, char** argv);
 
 // --model, else vit::default_model_dir ($VITSCOPE_MODEL, else models/<default>).
 std::string resolve_model_dir(const CliArgs& args);

@@ -1,96 +1,149 @@
-// vitscope dump IMAGE -o DIR [--model DIR] [--size S]: the whole trace as .npy
-// files (input, q, k, v, attn, logits, and pos_embed: the position embeddings
-// at the run's grid, prefix rows first) plus meta.json, for the reference tests,
-// and the decoded photo (photo.npy: height x width x 3 bytes, upright).
-// With --class LABEL|INDEX also the backward pass of that class's logit:
-// grad_attn.npy [L, H, N, N], grad_x_in.npy [L, N, dim] (each block's input)
-// and grad_x_out.npy [N, dim] (the last block's output).
+// vitscope dump IMAGE... -o DIR [--arrays NAME,...] [--float16] [--class LABEL|INDEX]:
+// the trace as NumPy .npy files plus meta.json, for research and the
+// reference tests. The arrays (dump_arrays.h) are chosen with --arrays; the
+// default set is the one dump always wrote (with --class also the gradients).
+// meta.json names the model and photo paths, the class, vitscope's version,
+// the kernel set and each array's axes and units; it holds no timing, so two
+// runs of one photo give the same files. Several photos: one folder per photo
+// inside DIR, named after the photo.
 #include <cstdio>
 #include <filesystem>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
+#include "app/version.h"
 #include "commands.h"
-#include "npy.h"
-#include "pipeline.h"
+#include "dump_arrays.h"
 #include "output_rules.h"
+#include "photo_list.h"
+#include "pipeline.h"
 #include "vit/base/error.h"
 #include "vit/forward/backward.h"
 #include "vit/forward/classes.h"
-#include "vit/model/pos_embed.h"
+#include "vit/kernels/kernels.h"
 
 namespace app {
 namespace {
 
-// Stacks one per-head matrix of every layer and head into [L, H, rows, cols].
-template <typename Pick>
-std::string stack_heads(const vit::Trace& t, Pick pick) {
-    const vit::Mat& first = pick(t.layers[0].heads[0]);
-    const int64_t layers = t.layers.size(), heads = t.layers[0].heads.size();
-    std::vector<float> all;
-    all.reserve(layers * heads * first.size());
-    for (const auto& layer : t.layers)
-        for (const auto& head : layer.heads) {
-            const vit::Mat& m = pick(head);
-            all.insert(all.end(), m.data(), m.data() + m.size());
-        }
-    return encode_npy({layers, heads, first.rows(), first.cols()}, all.data());
+namespace fs = std::filesystem;
+
+std::string json_string(const std::string& text) {
+    std::string out = "\"";
+    for (const char c : text) {
+        if (c == '"' || c == '\\') out += '\\', out += c;
+        else if (static_cast<unsigned char>(c) < 0x20) {
+            char esc[8];
+            std::snprintf(esc, sizeof esc, "\\u%04x", static_cast<unsigned char>(c));
+            out += esc;
+        } else out += c;
+    }
+    return out + "\"";
 }
 
-constexpr const char* kFiles[] = {"photo.npy", "input.npy", "attn.npy", "q.npy",        "k.npy",
-                                  "v.npy",     "out.npy",   "pos_embed.npy", "logits.npy", "meta.json"};
+std::string absolute(const std::string& path) {
+    std::error_code ec;
+    const fs::path p = fs::absolute(path, ec);
+    return ec ? path : p.lexically_normal().string();
+}
+
+// One folder per photo: its file name without the extension, "-2", "-3"... after a name already taken.
+std::vector<std::string> photo_folders(const std::string& dir, const std::vector<std::string>& photos) {
+    if (photos.size() == 1) return {dir};
+    std::vector<std::string> out;
+    std::set<std::string> taken;
+    for (const std::string& photo : photos) {
+        const std::string stem = fs::path(photo).stem().string();
+        std::string name = stem.empty() ? "photo" : stem;
+        for (int n = 2; !taken.insert(name).second; ++n) name = stem + "-" + std::to_string(n);
+        out.push_back((fs::path(dir) / name).string());
+    }
+    return out;
+}
+
+std::string meta_json(const CliArgs& args, const Pipeline& p, const std::string& photo,
+                      const std::optional<int>& cls, const std::vector<DumpArray>& arrays, bool half) {
+    const vit::Trace& t = p.trace;
+    char numbers[512];
+    std::snprintf(numbers, sizeof numbers,
+                  "  \"grid\": %d,\n  \"prefix\": %d,\n  \"registers\": %d,\n  \"tokens\": %d,\n  \"layers\": %zu,\n"
+                  "  \"heads\": %zu,\n  \"head_dim\": %d,\n  \"dim\": %d,\n  \"input_size\": %d,\n"
+                  "  \"crop\": [%.6f, %.6f, %.6f, %.6f],\n",
+                  t.grid, t.prefix, t.registers, t.tokens, t.layers.size(), t.layers[0].heads.size(), t.head_dim,
+                  p.model.dim, p.input.size, p.input.crop.x, p.input.crop.y, p.input.crop.w, p.input.crop.h);
+    std::string j = "{\n";
+    j += "  \"vitscope_version\": " + json_string(version()) + ",\n";
+    j += "  \"kernels\": " + json_string(vit::kernel_isa()) + ",\n";
+    j += "  \"model\": " + json_string(absolute(resolve_model_dir(args))) + ",\n";
+    j += "  \"architecture\": " + json_string(p.model.config.name) + ",\n";
+    j += "  \"scheme\": " + json_string(p.model.scheme) + ",\n";
+    j += "  \"photo\": " + json_string(absolute(photo)) + ",\n";
+    j += numbers;
+    if (cls) {
+        j += "  \"class\": " + std::to_string(*cls) + ",\n";
+        j += "  \"class_label\": " + json_string(vit::label_of(p.model, *cls)) + ",\n";
+    }
+    j += "  \"float16\": " + std::string(half ? "true" : "false") + ",\n";
+    j += "  \"arrays\": {";
+    for (size_t i = 0; i < arrays.size(); ++i) {
+        const DumpArray& a = arrays[i];
+        j += std::string(i ? "," : "") + "\n    " + json_string(a.name + std::string(".npy")) + ": {\"axes\": [";
+        for (size_t k = 0; k < a.axes.size(); ++k) j += (k ? ", " : "") + json_string(a.axes[k]);
+        j += "], \"dtype\": " + json_string(a.is_photo ? "uint8" : half ? "float16" : "float32");
+        j += ", \"units\": " + json_string(a.units) + "}";
+    }
+    j += "\n  }\n}\n";
+    return j;
+}
 
 }  // namespace
 
 int cmd_dump(const CliArgs& args) {
     const std::string dir = args.get("--output");
     if (dir.empty()) throw vit::Error("dump needs -o DIR");
-    const auto file = [&](const char* name) { return (std::filesystem::path(dir) / name).string(); };
+    if (dir == "-") throw vit::Error("-o -: dump writes a folder of files, not a stream; name a folder");
+    const bool with_class = args.has("--class");
+    const std::vector<std::string> names = dump_array_names(args.get("--arrays"), with_class);
+    const bool half = args.has("--float16");
+    const std::vector<std::string> photos = photo_paths(args);
+    const std::vector<std::string> folders = photo_folders(dir, photos);
     // The output rule, before any work: its files replace earlier ones only with --force.
     const vit::OutputRules rules = output_rules(args);
     std::error_code ec;
-    if (std::filesystem::exists(dir, ec))
-        for (const char* name : kFiles) vit::check_output(file(name), rules);
-    if (args.has("--class") && std::filesystem::exists(dir, ec))
-        for (const char* name : {"grad_attn.npy", "grad_x_in.npy", "grad_x_out.npy"}) vit::check_output(file(name), rules);
-    Pipeline p = run_pipeline(args);
-    std::optional<vit::Gradients> gradients;  // computed before anything is written
-    if (args.has("--class")) gradients = vit::class_gradients(p.model, p.trace, vit::find_class(p.model, args.get("--class")));
-    std::filesystem::create_directories(dir, ec);
-    if (ec) throw vit::Error(dir + ": cannot create (" + ec.message() + ")");
-    const vit::Trace& t = p.trace;
-    const auto write = [&](const std::string& path, const std::string& bytes) { vit::write_output(path, bytes, rules); };
-    write(file("photo.npy"), encode_npy({p.image.height, p.image.width, 3}, p.image.rgb.data()));
-    write(file("input.npy"), encode_npy({3, p.input.size, p.input.size}, p.input.chw.data()));
-    write(file("attn.npy"), stack_heads(t, [](const vit::HeadTrace& h) -> const vit::Mat& { return h.attn; }));
-    write(file("q.npy"), stack_heads(t, [](const vit::HeadTrace& h) -> const vit::Mat& { return h.q; }));
-    write(file("k.npy"), stack_heads(t, [](const vit::HeadTrace& h) -> const vit::Mat& { return h.k; }));
-    write(file("v.npy"), stack_heads(t, [](const vit::HeadTrace& h) -> const vit::Mat& { return h.v; }));
-    write(file("out.npy"), stack_heads(t, [](const vit::HeadTrace& h) -> const vit::Mat& { return h.out; }));
-    const vit::Mat pos = vit::interpolate_pos_embed(p.model, t.grid);  // what the run added, at its grid
-    write(file("pos_embed.npy"), encode_npy({pos.rows(), pos.cols()}, pos.data()));
-    if (t.logits.size())
-        write(file("logits.npy"), encode_npy({t.logits.size()}, t.logits.data()));
-    if (gradients) {
-        std::vector<float> attn, x_in;
-        for (const auto& layer : gradients->attn)
-            for (const vit::Mat& head : layer) attn.insert(attn.end(), head.data(), head.data() + head.size());
-        for (const vit::Mat& x : gradients->x_in) x_in.insert(x_in.end(), x.data(), x.data() + x.size());
-        const int64_t layers = t.layers.size(), heads = t.layers[0].heads.size(), dim = gradients->x_out.cols();
-        write(file("grad_attn.npy"), encode_npy({layers, heads, t.tokens, t.tokens}, attn.data()));
-        write(file("grad_x_in.npy"), encode_npy({layers, t.tokens, dim}, x_in.data()));
-        write(file("grad_x_out.npy"), encode_npy({t.tokens, dim}, gradients->x_out.data()));
-    }
-    char meta[512];
-    std::snprintf(meta, sizeof meta,
-                  "{\"grid\": %d, \"prefix\": %d, \"registers\": %d, \"tokens\": %d, \"layers\": %zu, "
-                  "\"heads\": %zu, \"head_dim\": %d, "
-                  "\"scheme\": \"%s\", \"crop\": [%.6f, %.6f, %.6f, %.6f], \"seconds\": %.6f}\n",
-                  t.grid, t.prefix, t.registers, t.tokens, t.layers.size(), t.layers[0].heads.size(), t.head_dim,
-                  p.model.scheme.c_str(), p.input.crop.x, p.input.crop.y, p.input.crop.w, p.input.crop.h, t.seconds);
-    write(file("meta.json"), meta);
-    return 0;
+    if (photos.size() > 1 && fs::exists(dir, ec) && !fs::is_directory(dir, ec))
+        throw vit::Error(dir + " is a file; dump writes a folder");
+    for (const std::string& folder : folders)
+        if (fs::exists(folder, ec)) {
+            for (const std::string& name : names) vit::check_output((fs::path(folder) / (name + ".npy")).string(), rules);
+            vit::check_output((fs::path(folder) / "meta.json").string(), rules);
+        }
+    size_t cursor = 0;  // for_each_photo goes through `photos` in order, skipping those that fail
+    return for_each_photo(args, {}, [&](Pipeline& p, const std::string& photo) {
+        std::optional<vit::Gradients> gradients;  // computed before anything is written
+        std::optional<int> cls;
+        if (with_class) {
+            cls = vit::find_class(p.model, args.get("--class"));
+            gradients = vit::class_gradients(p.model, p.trace, *cls);
+        }
+        // Every array made before the first is written: a failure writes none.
+        std::vector<DumpArray> arrays;
+        for (const std::string& name : names) {
+            // A model without a classifier has no logits: left out unless asked for.
+            if (name == "logits" && p.trace.logits.size() == 0) {
+                if (args.has("--arrays")) throw vit::Error("--arrays logits: this model has no classifier head");
+                continue;
+            }
+            arrays.push_back(make_dump_array(name, p, gradients ? &*gradients : nullptr));
+        }
+        while (photos[cursor] != photo) ++cursor;
+        const std::string folder = folders[cursor++];
+        fs::create_directories(folder, ec);
+        if (ec) throw vit::Error(folder + ": cannot create (" + ec.message() + ")");
+        for (const DumpArray& a : arrays)
+            vit::write_output((fs::path(folder) / (a.name + std::string(".npy"))).string(), encode_dump_array(a, half), rules);
+        vit::write_output((fs::path(folder) / "meta.json").string(), meta_json(args, p, photo, cls, arrays, half), rules);
+    });
 }
 
 }  // namespace app

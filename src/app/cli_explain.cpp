@@ -8,7 +8,9 @@
 #include "commands.h"
 #include "explain_figure.h"
 #include "explain_questions.h"
+#include "csv_field.h"
 #include "output_rules.h"
+#include "photo_list.h"
 #include "vit/base/error.h"
 
 namespace app {
@@ -35,11 +37,13 @@ std::string question_csv(const vit::QuestionPage& question, const ExplainInput& 
 int cmd_explain(const CliArgs& args) {
     if (!args.has("--question")) throw vit::Error("missing --question NAME");
     const vit::QuestionPage& question = find_question(args.get("--question"));
-    const bool csv = args.has("--csv"), png = args.has("--output");
-    if (!csv && !png) throw vit::Error("give --csv OUT.csv, -o OUT.png or both");
+    const bool png = args.has("--output");
+    const bool csv = args.has("--csv") || !png;  // the numbers go to standard output when nothing else is named
+    const bool several = photo_paths(args).size() > 1;
+    if (png && several) throw vit::Error("-o draws one photo's figure; give one IMAGE (--csv takes several)");
     // Everything that can be refused is, before any work.
     const std::string png_path = png ? check_explain_figure(args, question.name) : "";
-    const std::string csv_path = csv ? checked_output(args, "--csv") : "";
+    const std::string csv_path = csv ? table_output(args, "--csv") : "";
     if (csv && png && csv_path == png_path) throw vit::Error("--csv and -o name the same file");
     // A figure without --class explains the model's top-1, as the window opens the page.
     if (question.needs_class && csv && !args.has("--class"))
@@ -50,20 +54,27 @@ int cmd_explain(const CliArgs& args) {
     if (!question.two_photos && args.has("--compare"))
         throw vit::Error("--question " + std::string(question.name) +
                          " takes no second photo (--compare is for dynamic and cross)");
-    Pipeline photo = run_pipeline(args);
-    std::optional<Pipeline> compare;
-    if (args.has("--compare")) compare = run_pipeline_on(args, args.get("--compare"));
-    // Both made before either is written: a failure writes neither.
-    const std::string text = csv ? question_csv(question, {args, photo, compare ? &*compare : nullptr}) : "";
+    std::string text = several ? "image," + std::string(question.columns) + "\n" : "";
     std::optional<ExplainFigure> figure;
-    if (png) figure = explain_figure(args, std::move(photo), std::move(compare), question.name);
+    const int status = for_each_photo(args, {}, [&](Pipeline& photo, const std::string& path) {
+        std::optional<Pipeline> compare;
+        if (args.has("--compare")) compare = run_pipeline_on(args, args.get("--compare"));
+        // Both made before either is written: a failure writes neither.
+        if (csv) {
+            std::string rows = question_csv(question, {args, photo, compare ? &*compare : nullptr});
+            if (several) rows = prefix_lines(rows.substr(rows.find('\n') + 1), csv_field(path), ',');
+            text += rows;
+        }
+        // -o takes one photo only: nothing needs the model after its figure.
+        if (png) figure = explain_figure(args, std::move(photo), std::move(compare), question.name);
+    });
     const vit::OutputRules rules = output_rules(args);
     if (csv) vit::write_output(csv_path, text, rules);
     if (figure) {
         vit::write_output(png_path, figure->png, rules);
-        std::printf("%s: %d x %d pixels\n", png_path.c_str(), figure->width, figure->height);
+        std::fprintf(stderr, "%s: %d x %d pixels\n", png_path.c_str(), figure->width, figure->height);
     }
-    return 0;
+    return status;
 }
 
 }  // namespace app

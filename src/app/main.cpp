@@ -4,38 +4,33 @@
 #include <exception>
 #include <string>
 
+#include "app/cli_spec.h"
+#include "app/environment.h"
+#include "app/version.h"
 #include "commands.h"
+#include "vit/kernels/kernels.h"
 #include "vit/base/error.h"
 #include "vit/base/output_file.h"
 
 namespace {
 
-const char* kUsage =
-    "usage:\n"
-    "  vitscope [IMAGE] [--model DIR]                 open the explorer window\n"
-    "  vitscope LESSON.vitscope                       open the window as a saved lesson left it\n"
-    "           [--select ROW,COL] [--layer L] [--head H] [--window-size WxH] [--ui-scale S] [--no-settings]\n"
-    "           [--screenshot OUT.png] [--state-file F.json] [--frame-stats F.json] [--script FILE] [--quit]\n"
-    "           [--tour FILE] [--classroom]               start a guided tour (assets/tours/*.tour); classroom mode\n"
-    "  vitscope classify IMAGE [--model DIR] [--top K]\n"
-    "  vitscope attention IMAGE --layer L --head H (--patch ROW,COL | --query cls|INDEX) [--model DIR]\n"
-    "  vitscope export IMAGE --layer L (--head H | --mean-heads) (--patch ROW,COL | --query cls) -o OUT.png\n"
-    "           [--size PX] [--colormap viridis|magma|turbo] [--force]\n"
-    "  vitscope info [--model DIR]\n"
-    "  vitscope explain IMAGE --question NAME [--layer L] [--head H] [--patch ROW,COL | --query cls]\n"
-    "           [--compare IMAGE2] [--seed S] [--model DIR] (--csv OUT.csv | -o OUT.png [--force] | both)\n"
-    "  vitscope sweep IMAGE --layer L (--head H | --mean-heads) -o OUT.gif|OUT.webp [--path R,C;R,C...]\n"
-    "           [--frame-size PX] [--delay MS] [--frames DIR] [--colormap NAME] [--dither] [--force]\n"
-    "           (the query moving over the patches; GIF: 256 colours a frame, WebP: every colour)\n"
-    "  vitscope tour IMAGE [--tour FILE] -o DIR [--model DIR]   (the tour's steps as 1920x1080 slides + index.html,\n"
-    "                                                            claims.csv: each claim checked on this photo)\n"
-    "  vitscope tour IMAGE [--tour FILE] --claims OUT.csv       (the claims alone, nothing drawn)\n"
-    "  vitscope lesson IMAGE -o OUT.html [--model DIR] [--size S] [--tour FILE | --no-tour] [--force]\n"
-    "           [--layer L] [--head H] [--patch ROW,COL]   (one self-contained HTML page for students' browsers)\n"
-    "  vitscope dump IMAGE -o DIR [--model DIR] [--size S]   (trace as .npy, for tests)\n";
+// `vitscope help [COMMAND]`, `vitscope COMMAND --help`: the usage on standard output.
+int print_help(const app::CliArgs& args) {
+    const std::string text = args.positional.empty() ? app::overall_usage()
+                                                     : app::find_command_spec(args.positional.front())->usage;
+    std::fputs(text.c_str(), stdout);
+    return 0;
+}
+
+int print_version() {
+    std::printf("vitscope %s\nkernels: %s\n", app::version(), vit::kernel_isa());
+    return 0;
+}
 
 int dispatch(const app::CliArgs& args) {
     const std::string& c = args.command;
+    if (c == "help") return print_help(args);
+    if (c == "version") return print_version();
     if (c == "classify") return app::cmd_classify(args);
     if (c == "attention") return app::cmd_attention(args);
     if (c == "info") return app::cmd_info(args);
@@ -45,10 +40,6 @@ int dispatch(const app::CliArgs& args) {
     if (c == "tour") return app::cmd_tour(args);
     if (c == "sweep") return app::cmd_sweep(args);
     if (c == "lesson") return app::cmd_lesson(args);
-    if (c == "help" || args.flags.count("--help")) {
-        std::fputs(kUsage, stdout);
-        return 0;
-    }
     return app::run_window(args);
 }
 
@@ -73,7 +64,8 @@ void print_error(const std::string& what) {
 int main(int argc, char** argv) {
     try {
         vit::remove_temporaries_on_signals();  // an interrupted run leaves none of its temporary files
-        app::CliArgs args = app::parse_cli(argc, argv, {"--mean-heads", "--quit", "--help", "--no-settings", "--force", "--classroom", "--dither", "--no-tour"});
+        app::CliArgs args = app::parse_cli(argc, argv);
+        if (args.command != "help" && args.command != "version") app::check_environment();
         return dispatch(args);
     } catch (const std::bad_alloc&) {
         print_error("out of memory");

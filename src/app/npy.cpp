@@ -2,6 +2,8 @@
 
 #include <cstring>
 
+#include <Eigen/Core>
+
 namespace app {
 
 namespace {
@@ -37,5 +39,13 @@ std::string encode_npy(const std::vector<int64_t>& shape, const float* data) {
 }
 
 std::string encode_npy(const std::vector<int64_t>& shape, const uint8_t* data) { return encode(shape, "|u1", data, 1); }
+
+std::string encode_npy_half(const std::vector<int64_t>& shape, const float* data) {
+    int64_t count = 1;
+    for (int64_t d : shape) count *= d;
+    std::vector<uint16_t> half(static_cast<size_t>(count));
+    for (int64_t i = 0; i < count; ++i) half[i] = Eigen::numext::bit_cast<uint16_t>(Eigen::half(data[i]));
+    return encode(shape, "<f2", half.data(), sizeof(uint16_t));
+}
 
 }  // namespace app

@@ -1,5 +1,5 @@
 // Minimal NumPy .npy (format 1.0, little-endian float32 or uint8, C order)
-// encoder, so the Python reference tests can read vitscope's numbers without
+// encoder (and float16), so the Python reference tests can read vitscope's numbers without
 // parsing text.
 #pragma once
 #include <cstdint>
@@ -10,5 +10,7 @@ namespace app {
 
 std::string encode_npy(const std::vector<int64_t>& shape, const float* data);
 std::string encode_npy(const std::vector<int64_t>& shape, const uint8_t* data);
+// The floats as float16 ('<f2'), rounded to nearest even (Eigen::half).
+std::string encode_npy_half(const std::vector<int64_t>& shape, const float* data);
 
 }  // namespace app

@@ -14,4 +14,8 @@ vit::OutputRules output_rules(const CliArgs& args);
 // naming the option); returns the path.
 std::string checked_output(const CliArgs& args, const std::string& option, vit::OutputKind kind = vit::OutputKind::File);
 
+// Where a table goes: the option's file (checked now, before any work), or
+// "-" (standard output) when it is not given. vit::write_output writes either.
+std::string table_output(const CliArgs& args, const std::string& option = "--output");
+
 }  // namespace app

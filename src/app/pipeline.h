@@ -1,5 +1,7 @@
 // The steps every command shares: model folder -> model, IMAGE -> input -> trace.
 #pragma once
+#include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -23,5 +25,13 @@ struct Pipeline {
 Pipeline run_pipeline(const CliArgs& args, const vit::TraceOptions& options = {});
 // The same with another photo (e.g. --compare IMAGE2).
 Pipeline run_pipeline_on(const CliArgs& args, const std::string& image_path, const vit::TraceOptions& options = {});
+
+// Runs `each` on every photo the command is given (photo_list.h), loading the
+// model once. One photo: its error propagates (one line, exit 2). Several: a
+// progress line per photo on stderr; a photo that fails is reported there and
+// skipped, and the result is 1 (some failed) instead of 0. `each` must leave
+// the Pipeline's model in place.
+int for_each_photo(const CliArgs& args, const vit::TraceOptions& options,
+                   const std::function<void(Pipeline& photo, const std::string& path)>& each);
 
 }  // namespace app

@@ -285,7 +285,7 @@ app::CliArgs cli(std::vector<std::string> words) {
     words.insert(words.begin(), "vitscope");
     std::vector<char*> argv;
     for (auto& w : words) argv.push_back(w.data());
-    return app::parse_cli(static_cast<int>(argv.size()), argv.data(), {"--quit", "--no-settings"});
+    return app::parse_cli(static_cast<int>(argv.size()), argv.data());
 }
 
 TEST(ScriptFromCliTest, OptionsBecomeCommandsInOrder) {

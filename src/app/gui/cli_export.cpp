@@ -3,12 +3,16 @@
 // The window's overlay figure, rendered offscreen through EGL: no display server needed.
 #include <algorithm>
 #include <cstdio>
+#include <filesystem>
 #include <numeric>
+#include <set>
 #include <string>
 
 #include "app/commands.h"
 #include "attention_figure.h"
 #include "app/output_rules.h"
+#include "app/photo_list.h"
+#include "app/pipeline.h"
 #include "figure_output.h"
 #include "gfx/figure.h"
 #include "gfx/headless_context.h"
@@ -34,44 +38,57 @@ gfx::Colormap colormap_option(const CliArgs& args) {
 }  // namespace
 
 int cmd_export(const CliArgs& args) {
-    const std::string out = figure_output_path(args);
+    const bool several = photo_paths(args).size() > 1;
+    // One photo: -o OUT.png ('-': standard output); several: -o names a new folder, one PNG per photo.
+    const std::string out = several ? checked_output(args, "--output", vit::OutputKind::Folder) : figure_output_path(args);
     const bool mean = args.flags.count("--mean-heads") != 0;
     const bool by_head = args.options.count("--head") != 0;
     if (mean == by_head) throw vit::Error("give exactly one of --head H or --mean-heads");
+    if (!args.has("--layer")) throw vit::Error("missing --layer");
     if (args.options.count("--patch")) parse_patch(args.get("--patch"));  // syntax now; range once the grid is known
     const int size = args.get_int_opt("--size", 256, 4096).value_or(2048);
     const gfx::Colormap colormap = colormap_option(args);
-
-    const std::string image_path = args.image();
-    const vit::Image image = vit::load_image(image_path);
     const std::string model_dir = resolve_model_dir(args);
-    const vit::Model model = vit::load_model(model_dir);
-    const int layer = args.get_int("--layer", 0, model.depth - 1);
-    const int head = mean ? -1 : args.get_int("--head", 0, model.heads - 1);
+    const vit::OutputRules rules = output_rules(args);
 
     gfx::HeadlessContext gl;  // before the forward pass: no GL means no figure, so fail fast
-    const vit::Input input = vit::preprocess(image, model.config.pre);
+    if (several) {
+        std::error_code ec;
+        std::filesystem::create_directory(out, ec);
+        if (ec) throw vit::Error(out + ": cannot create (" + ec.message() + ")");
+    }
+    CliArgs run_args = args;
+    run_args.options.erase("--size");  // the figure's width here, not the model input's
     vit::TraceOptions keep;
     keep.keep_states = false;
-    const vit::Trace trace = vit::forward(model, input, keep);
-    const int query = query_token(args, trace);
-
-    FigureChoice choice;
-    choice.layer = layer;
-    choice.source = mean ? session::MapSource::MeanOfVisible : session::MapSource::Head;
-    choice.head = std::max(head, 0);
-    choice.visible_heads.resize(model.heads);
-    std::iota(choice.visible_heads.begin(), choice.visible_heads.end(), 0);
-    choice.query = query;
-    gfx::OverlayStyle style;
-    style.colormap = colormap;
-    gfx::FigureSpec spec = attention_figure(image, image_path, input.crop, model, model_dir, trace, choice, style);
-    spec.size = size;
-
-    const gfx::Figure fig = gfx::render_figure(spec);
-    gfx::write_png(out, fig.image, fig.metadata, output_rules(args));
-    std::printf("%s: %d x %d pixels\n", out.c_str(), fig.image.width, fig.image.height);
-    return 0;
+    std::set<std::string> names;
+    return for_each_photo(run_args, keep, [&](Pipeline& p, const std::string& image_path) {
+        const int layer = args.get_int("--layer", 0, p.model.depth - 1);
+        const int head = mean ? -1 : args.get_int("--head", 0, p.model.heads - 1);
+        const int query = query_token(args, p.trace);
+        FigureChoice choice;
+        choice.layer = layer;
+        choice.source = mean ? session::MapSource::MeanOfVisible : session::MapSource::Head;
+        choice.head = std::max(head, 0);
+        choice.visible_heads.resize(p.model.heads);
+        std::iota(choice.visible_heads.begin(), choice.visible_heads.end(), 0);
+        choice.query = query;
+        gfx::OverlayStyle style;
+        style.colormap = colormap;
+        gfx::FigureSpec spec =
+            attention_figure(p.image, image_path, p.input.crop, p.model, model_dir, p.trace, choice, style);
+        spec.size = size;
+        const gfx::Figure fig = gfx::render_figure(spec);
+        std::string target = out;
+        if (several) {  // the photo's name, "-2", "-3"... after one already taken
+            const std::string stem = std::filesystem::path(image_path).stem().string();
+            std::string name = stem;
+            for (int n = 2; !names.insert(name).second; ++n) name = stem + "-" + std::to_string(n);
+            target = (std::filesystem::path(out) / (name + ".png")).string();
+        }
+        gfx::write_png(target, fig.image, fig.metadata, rules);
+        std::fprintf(stderr, "%s: %d x %d pixels\n", target.c_str(), fig.image.width, fig.image.height);
+    });
 }
 
 }  // namespace app

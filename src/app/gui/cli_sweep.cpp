@@ -103,7 +103,7 @@ int cmd_sweep(const CliArgs& args) {
     sweep.dither = dither;
     gfx::HeadlessContext gl;
     const SweepWritten written = write_sweep(sweep, out, output_rules(args), frames_dir);
-    std::printf("%s: %zu frames, one colour scale 0..%.3f\n", out.c_str(), written.frames, written.value_max);
+    std::fprintf(stderr, "%s: %zu frames, one colour scale 0..%.3f\n", out.c_str(), written.frames, written.value_max);
     return 0;
 }
 

@@ -50,12 +50,12 @@ int cmd_tour(const CliArgs& args) {
     if (args.has("--claims")) {
         const std::string path = args.get("--claims");
         vit::write_output(path, session::tour_claims_csv(s), output_rules(args));
-        std::printf("%s: the claims of %zu steps\n", path.c_str(), tour->steps.size());
+        std::fprintf(stderr, "%s: the claims of %zu steps\n", path.c_str(), tour->steps.size());
     }
     if (claims_only) return 0;
     gfx::HeadlessContext gl;
     write_tour_slides(s, dir, output_rules(args));
-    std::printf("%s: %zu slides (%d x %d), index.html and claims.csv\n", dir.string().c_str(), tour->steps.size(),
+    std::fprintf(stderr, "%s: %zu slides (%d x %d), index.html and claims.csv\n", dir.string().c_str(), tour->steps.size(),
                 kSlideWidth, kSlideHeight);
     return 0;
 }

@@ -15,6 +15,7 @@ std::string figure_output_path(const CliArgs& args, const std::string& extension
     std::transform(kind.begin(), kind.end(), kind.begin(), [](unsigned char c) { return std::toupper(c); });
     const std::string out = args.get("--output");
     if (out.empty()) throw vit::Error("missing -o OUT" + extension);
+    if (out == "-") return out;  // standard output (vit::write_output)
     std::string ext = fs::path(out).extension().string();
     std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return std::tolower(c); });
     if (ext != extension) throw vit::Error("-o " + out + ": the figure is a " + kind + "; name it *" + extension);

@@ -2,6 +2,7 @@
 
 #include <deque>
 
+#include <epoxy/gl.h>  // before GLFW: in a unity batch, window_main.cpp may follow and needs it first
 #include <GLFW/glfw3.h>
 #include <backends/imgui_impl_glfw.h>
 

@@ -55,6 +55,44 @@ void refuse_protected(const std::string& path, const OutputRules& rules) {
                         "); vitscope never writes over it, even with --force");
 }
 
+// The descriptor a name stands for without being a file to replace: "-" and
+// /dev/stdout are standard output, /dev/stderr and /dev/fd/N, /proc/self/fd/N
+// theirs (through a shell's redirection these may be regular files, which
+// must be written where the shell opened them, not renamed over). -1 otherwise.
+int standard_fd(const std::string& path) {
+    if (path == "-" || path == "/dev/stdout") return 1;
+    if (path == "/dev/stderr") return 2;
+    for (const char* prefix : {"/dev/fd/", "/proc/self/fd/"}) {
+        const std::string p(prefix);
+        if (path.rfind(p, 0) != 0 || path.size() == p.size() || path.size() > p.size() + 6) continue;
+        const std::string digits = path.substr(p.size());
+        if (digits.find_first_not_of("0123456789") == std::string::npos) return std::stoi(digits);
+    }
+    return -1;
+}
+
+// The name with the links of its last part followed: where the file is (or
+// will be). A symlinked output is replaced there, atomically, and the link kept.
+std::string through_links(const std::string& path) {
+    std::string p = path;
+    for (int hop = 0; hop < 40; ++hop) {
+        struct stat st {};
+        if (::lstat(p.c_str(), &st) != 0 || !S_ISLNK(st.st_mode)) return p;
+        std::error_code ec;
+        const fs::path target = fs::read_symlink(p, ec);
+        if (ec) return p;
+        const fs::path folder = fs::path(p).parent_path();
+        p = target.is_absolute() || folder.empty() ? target.string() : (folder / target).string();
+    }
+    throw Error(path + ": too many levels of symbolic links");
+}
+
+// A FIFO, a character or block device or a socket: written into, never replaced.
+bool is_special(const std::string& path) {
+    struct stat st {};
+    return ::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode);
+}
+
 std::string temp_name(const std::string& path) {
     static std::atomic<unsigned> sequence{0};
     // Appended piece by piece: GCC 12 warns falsely on "." + std::string&& (stringop-overflow).
@@ -79,6 +117,10 @@ void move_into_place(const std::string& temp, const std::string& path, const Out
     int err = 0;
     if (rules.force && !folder) {
         refuse_protected(path, rules);  // again: it may have appeared since the check
+        struct stat now {};
+        if (::lstat(path.c_str(), &now) == 0 && !S_ISREG(now.st_mode) && !S_ISLNK(now.st_mode))
+            throw Error(path + " is not a regular file (it appeared while the output was being written); vitscope "
+                               "never replaces a special file, even with --force");
         if (::rename(temp.c_str(), path.c_str()) != 0) err = errno;
     } else {
         err = rename_no_replace(temp, path, folder);
@@ -112,8 +154,14 @@ bool lies_inside(const fs::path& inner, const fs::path& outer) {
 OutputExists::OutputExists(const std::string& p)
     : Error(p + " exists; pass --force to replace it"), path(p) {}
 
-void check_output(const std::string& path, const OutputRules& rules, OutputKind kind) {
-    if (path.empty()) throw Error("an empty output name");
+void check_output(const std::string& named, const OutputRules& rules, OutputKind kind) {
+    if (named.empty()) throw Error("an empty output name");
+    if (kind == OutputKind::Folder && named == "-") throw Error("- (standard output) cannot hold a folder; name a new folder");
+    if (kind == OutputKind::File && standard_fd(named) >= 0) return;  // written into, as a shell's > would
+    // A symlink's target is checked (and later replaced); a special file is written into, even without --force.
+    const std::string path = kind == OutputKind::File ? through_links(named) : named;
+    if (path != named) refuse_protected(named, rules);  // a link inside the model's folder, or to the photo
+    if (kind == OutputKind::File && is_special(path)) return;
     const fs::path p(path);
     const std::string name = p.filename().string();
     if (name.empty() || name == "." || name == "..") throw Error(path + " names a folder, not a new " +
@@ -158,6 +206,20 @@ void check_output(const std::string& path, const OutputRules& rules, OutputKind 
 }
 
 OutputTemp::OutputTemp(const std::string& path, const OutputRules& rules) : path_(path), rules_(rules) {
+    if (const int standard = standard_fd(path); standard >= 0) {
+        direct_ = true;
+        fd_ = ::fcntl(standard, F_DUPFD_CLOEXEC, 3);
+        if (fd_ < 0) cannot(path, errno_text(errno));
+        return;
+    }
+    path_ = through_links(path);
+    if (path_ != path) refuse_protected(path, rules);
+    if (is_special(path_)) {
+        direct_ = true;
+        fd_ = ::open(path_.c_str(), O_WRONLY | O_CLOEXEC);
+        if (fd_ < 0) cannot(path, errno_text(errno));
+        return;
+    }
     for (int attempt = 0; attempt < 100 && fd_ < 0; ++attempt) {
         temp_ = temp_name(path);
         slot_ = temporaries::add(temp_, false);  // before it exists: a signal now removes nothing, or it
@@ -198,7 +260,7 @@ void OutputTemp::commit() {
         fd_ = -1;
         if (closed != 0) cannot(path_, errno_text(errno));
     }
-    move_into_place(temp_, path_, rules_, false);
+    if (!direct_) move_into_place(temp_, path_, rules_, false);
     committed_ = true;
 }
 

@@ -7,6 +7,10 @@
 //     which is renamed into place once complete; without force the rename
 //     refuses to replace a file that appeared meanwhile, so of two runs on one
 //     name exactly one succeeds and the other says so;
+//   - "-" and /dev/stdout (/dev/stderr, /dev/fd/N) are the process's own
+//     descriptors, written into; so is a FIFO, a character or block device or a
+//     socket, without --force, and --force never replaces one;
+//   - a symlink is followed: its target is replaced as above, the link kept;
 //   - SIGINT and SIGTERM remove the run's temporaries (remove_temporaries_on_signals);
 //   - everything checkable (the name's length with the temporary suffix, the
 //     folder, an existing file) is checked by check_output before any work.
@@ -66,6 +70,7 @@ private:
     OutputRules rules_;
     int fd_ = -1, slot_ = -1;
     bool committed_ = false;
+    bool direct_ = false;                        // a descriptor or special file written into: no temporary
 };
 
 // A new folder written whole: files go into a temporary folder beside it,

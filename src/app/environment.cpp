@@ -1,0 +1,58 @@
+#include "app/environment.h"
+
+#include <cerrno>
+#include <cstdlib>
+#include <filesystem>
+#include <string>
+
+#include "vit/base/error.h"
+#include "vit/base/memory_budget.h"
+
+namespace app {
+namespace {
+
+namespace fs = std::filesystem;
+
+// The variable's value; empty when unset or empty (both mean "the default").
+std::string value_of(const char* name) {
+    const char* v = std::getenv(name);
+    return v ? v : "";
+}
+
+[[noreturn]] void refuse(const char* name, const std::string& value, const std::string& expected) {
+    throw vit::Error(std::string(name) + "=" + value.substr(0, 200) + ": expected " + expected);
+}
+
+void check_folder(const char* name) {
+    const std::string v = value_of(name);
+    std::error_code ec;
+    if (!v.empty() && !fs::is_directory(v, ec)) refuse(name, v, "an existing folder");
+}
+
+}  // namespace
+
+void check_environment() {
+    if (const std::string v = value_of("VITSCOPE_THREADS"); !v.empty()) {
+        char* end = nullptr;
+        errno = 0;
+        const long n = std::strtol(v.c_str(), &end, 10);
+        if (errno != 0 || *end != '\0' || n < 1 || n > 256) refuse("VITSCOPE_THREADS", v, "a whole number from 1 to 256");
+    }
+    if (const std::string v = value_of("VITSCOPE_ISA"); !v.empty() && v != "v4" && v != "v3" && v != "eigen")
+        refuse("VITSCOPE_ISA", v, "v4, v3 or eigen (the fastest the CPU runs, at most the one named)");
+    if (const std::string v = value_of("VITSCOPE_MEMORY_BUDGET"); !v.empty()) vit::parse_memory_budget(v);
+    check_folder("VITSCOPE_LABELS_DIR");
+    check_folder("VITSCOPE_SHADER_DIR");
+    check_folder("VITSCOPE_WEB_DIR");
+    if (const std::string v = value_of("VITSCOPE_FONT"); !v.empty()) {
+        std::error_code ec;
+        if (!fs::is_regular_file(v, ec)) refuse("VITSCOPE_FONT", v, "an existing font file (.ttf)");
+    }
+    if (const std::string v = value_of("VITSCOPE_MODEL_MIRROR"); !v.empty()) {
+        std::error_code ec;
+        const bool url = v.rfind("file://", 0) == 0 || v.rfind("http://", 0) == 0 || v.rfind("https://", 0) == 0;
+        if (!url && !fs::is_directory(v, ec)) refuse("VITSCOPE_MODEL_MIRROR", v, "a folder, or a file://, http:// or https:// URL");
+    }
+}
+
+}  // namespace app
