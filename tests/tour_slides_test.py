@@ -7,7 +7,11 @@ reading the file), each titled with its step and carrying the step's text, not
 blank, each different from the one before; an index.html that parses and
 shows every slide in order. Then the refusals: an existing DIR, a folder that
 is not there, a malformed tour: exit 2, one line, nothing left behind (no DIR,
-no DIR.partial).
+no DIR.partial). --classroom: 1280 x 720 slides (--window-size another size)
+without the menu bar, and index.html driven in headless Chromium
+(tests/browser/deck_browser.mjs): keys, clicks and buttons move one slide at a
+time, the picture fills the screen, the caption is text, printing gives one
+slide a page, nothing is fetched.
 """
 import atexit
 import html.parser
@@ -116,7 +120,91 @@ def main():
     r = vitscope("-o", os.path.join(TMP, "x"), "--tour", os.path.join(TMP, "absent.tour"))
     check("a tour file that is not there: refused", refused(r, "absent.tour: not found", os.path.join(TMP, "x")),
           r.stderr)
+    classroom(titles, names)
     return tally.finish()
+
+
+def npm_ci():
+    """puppeteer-core as tests/browser/package-lock.json pins it, installed once (again when the lock changes)."""
+    browser_dir = os.path.join(SRC, "tests", "browser")
+    stamp = os.path.join(browser_dir, "node_modules", ".package-lock.json")
+    lock = os.path.join(browser_dir, "package-lock.json")
+    if os.path.exists(stamp) and os.path.getmtime(stamp) >= os.path.getmtime(lock):
+        return True
+    r = subprocess.run(["npm", "ci", "--no-audit", "--no-fund", "--loglevel=error"], cwd=browser_dir,
+                       env=dict(ENV, PUPPETEER_SKIP_DOWNLOAD="1"), capture_output=True, text=True, timeout=600)
+    return check("npm ci in tests/browser (puppeteer-core)", r.returncode == 0, r.stderr[-500:])
+
+
+def deck(out, names, titles):
+    """index.html in headless Chromium: one slide on the screen at a time, moved by keys, clicks and buttons;
+    the picture the size of the screen; captions as text; printed one slide a page; nothing fetched."""
+    import json
+    if not npm_ci():
+        return
+    r = subprocess.run(["node", os.path.join(SRC, "tests", "browser", "deck_browser.mjs"), os.path.join(out, "index.html")],
+                       capture_output=True, text=True, timeout=300)
+    try:
+        report = json.loads(r.stdout.strip().splitlines()[-1])
+    except (ValueError, IndexError):
+        check("the deck's browser run reports", False, r.stdout[-500:] + r.stderr[-500:])
+        return
+    check("the deck: no error in the page, nothing fetched", not report["errors"] and not report["requests"],
+          (report["errors"], report["requests"]))
+    steps = {}
+    for s in report["steps"]:
+        steps.setdefault(s["what"], []).append(s)
+    n = len(names)
+    expected = [("open", 1), ("ArrowRight", 2), ("ArrowRight", 3), ("ArrowLeft", 2), ("click right", 3),
+                ("click left", 2), ("End", n), ("ArrowRight at the end", n), ("Back button", n - 1), ("Home", 1),
+                ("#7", 7)]
+    seen = [(s["what"], s["visible"], s["hash"]) for s in report["steps"] if s["what"] != "print"]
+    check("the deck: each key, click and button shows the one slide it should, and the address names it",
+          seen == [(w, [i], f"#{i}") for w, i in expected], seen)
+    on_screen = [s for s in report["steps"] if s["what"] != "print"]
+    full = all(s["imgLoaded"] > 0 and s["img"][3] >= 0.9 * s["viewport"][1] - 48 and s["img"][1] >= 0 and
+               s["img"][1] + s["img"][3] <= s["viewport"][1] for s in on_screen)
+    check("the deck: the slide's picture loaded and fills the screen's height above the navigation", full,
+          [(s["img"], s["viewport"]) for s in on_screen[:2]])
+    seventh = steps["#7"][0]
+    check("the deck: the caption is text, led by the key sentence, in readable type",
+          seventh["key"] and "%" in seventh["key"] and seventh["keyFontPx"] >= 16, (seventh["key"], seventh["keyFontPx"]))
+    printed = steps["print"][0]
+    check("the deck printed: every slide, one to a page", printed["visible"] == list(range(1, n + 1)) and
+          report.get("pdfPages") == n, (printed["visible"], report.get("pdfPages")))
+
+
+def classroom(titles, names):
+    """--classroom: slides as classroom mode draws the window, 1280 x 720, or --window-size's size; a size
+    beyond 8K refused before any work."""
+    out = os.path.join(TMP, "classroom")
+    r = vitscope("-o", out, "--classroom")
+    check("--classroom exits 0", r.returncode == 0, r.stderr)
+    sizes = set()
+    for name in names:
+        path = os.path.join(out, name)
+        if os.path.isfile(path):
+            sizes.add(Image.open(path).size)
+    check("--classroom: every slide 1280 x 720", sizes == {(1280, 720)}, sizes)
+    if os.path.isfile(os.path.join(out, names[6])):
+        # A menu bar is one colour across the right half of the top 25 px, but for nothing (File, View and
+        # Help sit on the left): 99.8 % of those pixels on a window screenshot. Without it the heads strip
+        # starts at the top, its layer number, slider and thumbnails there.
+        a = np.asarray(Image.open(os.path.join(out, names[6])).convert("RGB"))
+        band = a[2:25, a.shape[1] // 2:].reshape(-1, 3)
+        _, counts = np.unique(band, axis=0, return_counts=True)
+        check("--classroom: no menu bar along the top (the heads strip starts there)",
+              counts.max() / len(band) < 0.9, counts.max() / len(band))
+    deck(out, names, titles)
+    small = os.path.join(TMP, "classroom_1024")
+    r = vitscope("-o", small, "--classroom", "--window-size", "1024x768")
+    shapes = {Image.open(os.path.join(small, n)).size for n in names if os.path.isfile(os.path.join(small, n))}
+    check("--classroom --window-size 1024x768: every slide that size", r.returncode == 0 and shapes == {(1024, 768)},
+          (r.stderr, shapes))
+    huge = os.path.join(TMP, "huge")
+    r = vitscope("-o", huge, "--window-size", "9000x9000")
+    check("--window-size beyond 8K: refused, nothing written", refused(r, "at most 7680", huge) and
+          not os.path.exists(huge), r.stderr)
 
 
 if __name__ == "__main__":

@@ -1,7 +1,7 @@
 // vitscope tour IMAGE [--tour FILE] (-o DIR | --claims FILE) [--model DIR] [--size S]: every
 // step of a guided tour as a 1920 x 1080 PNG of the window at that step (its
-// card holds the step's text), plus DIR/index.html showing them in order: a
-// slide deck, and DIR/claims.csv, the claims its steps check on this photo
+// card holds the step's text; --classroom: as classroom mode draws it, 1280 x
+// 720; --window-size WxH another size), plus DIR/index.html, a slide deck, and DIR/claims.csv, the claims its steps check on this photo
 // (session/tour_claims.h); --claims FILE writes that file alone, without
 // drawing anything. Drawn offscreen through EGL: no display server needed. The
 // folder appears whole or not at all (vit::OutputFolder: a temporary folder
@@ -41,11 +41,17 @@ int cmd_tour(const CliArgs& args) {
     const bool claims_only = args.has("--claims") && !args.has("--output");
     const fs::path dir = claims_only ? fs::path() : output_folder(args);
     if (args.has("--claims")) vit::check_output(args.get("--claims"), output_rules(args));
+    // --classroom: the slides as classroom mode draws the window, 1280 x 720 unless --window-size says otherwise.
+    SlideSize size = slide_size(args.has("--classroom"));
+    if (const WindowOptions o = parse_window_options(args); o.width > 0) size = {o.width, o.height};
+    if (size.width > kMaxSlideSide || size.height > kMaxSlideSide)
+        throw vit::Error("--window-size for slides is at most " + std::to_string(kMaxSlideSide) + " px a side");
     const std::string tour_path = args.has("--tour") ? args.get("--tour") : default_tour_file();
     auto tour = std::make_shared<const session::Tour>(session::read_tour(tour_path));
     session::AppState s = cli_state(args, run_pipeline(args));
     s.photos_dir = sample_photos_dir();
     session::make_relevant_choice_now(s, *tour);  // no frames to wait through here
+    s.classroom = args.has("--classroom");
     session::apply(s, session::act::StartTour{tour});
     if (args.has("--claims")) {
         const std::string path = args.get("--claims");
@@ -54,9 +60,9 @@ int cmd_tour(const CliArgs& args) {
     }
     if (claims_only) return 0;
     gfx::HeadlessContext gl;
-    write_tour_slides(s, dir, output_rules(args));
+    write_tour_slides(s, dir, output_rules(args), size);
     std::fprintf(stderr, "%s: %zu slides (%d x %d), index.html and claims.csv\n", dir.string().c_str(), tour->steps.size(),
-                kSlideWidth, kSlideHeight);
+                size.width, size.height);
     return 0;
 }
 

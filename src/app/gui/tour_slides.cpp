@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "gfx/png_writer.h"
+#include "slide_deck.h"
 #include "session/tour_claims.h"
 #include "session/tour_query.h"
 #include "session/tour_text.h"
@@ -19,24 +20,12 @@ namespace fs = std::filesystem;
 
 constexpr int kMaxRounds = 8;  // a step asks for its numbers, then may ask for more
 
-std::string html_escaped(const std::string& text) {
-    std::string out;
-    for (char c : text) {
-        if (c == '&') out += "&amp;";
-        else if (c == '<') out += "&lt;";
-        else if (c == '>') out += "&gt;";
-        else if (c == '"') out += "&quot;";
-        else out += c;
-    }
-    return out;
-}
-
 // The window at the state's tour step, once everything its panels asked
 // for (a page's numbers, an experiment that starts by itself) is computed.
-ui::WindowSnapshot snapshot_of(session::AppState& s) {
+ui::WindowSnapshot snapshot_of(session::AppState& s, SlideSize size) {
     std::set<std::string> ran;
     for (int round = 0; round < kMaxRounds; ++round) {
-        ui::WindowSnapshot shot = ui::render_window(s, kSlideWidth, kSlideHeight);
+        ui::WindowSnapshot shot = ui::render_window(s, size.width, size.height, s.classroom ? kClassroomSlideScale : 1.f);
         if (shot.asked.empty()) return shot;
         for (const session::Action& a : shot.asked) {
             const auto* experiment = std::get_if<session::act::RunExperiment>(&a);
@@ -59,38 +48,31 @@ std::string joined(const std::vector<std::string>& paragraphs) {
 
 }  // namespace
 
-void write_tour_slides(session::AppState s, const fs::path& dir, const vit::OutputRules& rules) {
+SlideSize slide_size(bool classroom) { return classroom ? SlideSize{1280, 720} : SlideSize{}; }
+
+void write_tour_slides(session::AppState s, const fs::path& dir, const vit::OutputRules& rules, SlideSize size) {
     if (!s.tour.tour) throw vit::Error("no tour to make slides of");
     vit::OutputFolder folder(dir.string(), rules);
     const session::Tour& tour = *s.tour.tour;
     session::make_relevant_choice_now(s, tour);  // the slides wait for no frame
     const int steps = static_cast<int>(tour.steps.size());
-    {
-        std::string html = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>" +
-                           html_escaped(tour.title) +
-                           "</title>\n<style>body{background:#111;color:#ddd;font-family:sans-serif;margin:2em auto;"
-                           "max-width:1920px}img{width:100%;height:auto}section{margin-bottom:3em}</style>\n</head>\n"
-                           "<body>\n<h1>" + html_escaped(tour.title) + "</h1>\n";
-        for (int i = 0; i < steps; ++i) {
-            session::apply(s, session::act::TourGo{i});
-            const ui::WindowSnapshot shot = snapshot_of(s);
-            const session::TourStep& step = tour.steps[i];
-            const std::vector<std::string> text = session::shown_tour_text(s);
-            char name[32];
-            std::snprintf(name, sizeof name, "step_%02d.png", i + 1);
-            const std::vector<gfx::PngText> metadata = {
-                {"Title", step.title}, {"Description", joined(text)}, {"Software", "vitscope"}};
-            folder.write(name, gfx::encode_png(shot.image.pixels.data(), shot.image.width, shot.image.height, metadata));
-            html += "<section>\n<h2>" + std::to_string(i + 1) + ". " + html_escaped(step.title) + "</h2>\n<img src=\"" +
-                    name + "\" alt=\"" + html_escaped(joined(text)) + "\">\n";
-            for (const std::string& p : text) html += "<p>" + html_escaped(p) + "</p>\n";  // the caption, as text
-            html += "</section>\n";
-        }
-        folder.write("claims.csv", session::tour_claims_csv(s));
-        html += "</body>\n</html>\n";
-        folder.write("index.html", html);
-        folder.commit();
+    std::vector<DeckSlide> deck;
+    for (int i = 0; i < steps; ++i) {
+        session::apply(s, session::act::TourGo{i});
+        const ui::WindowSnapshot shot = snapshot_of(s, size);
+        const session::TourStep& step = tour.steps[i];
+        const std::vector<std::string> text = session::shown_tour_text(s);
+        char name[32];
+        std::snprintf(name, sizeof name, "step_%02d.png", i + 1);
+        const std::vector<gfx::PngText> metadata = {
+            {"Title", step.title}, {"Description", joined(text)}, {"Software", "vitscope"}};
+        folder.write(name, gfx::encode_png(shot.image.pixels.data(), shot.image.width, shot.image.height, metadata));
+        const session::TourCardText card = session::tour_card_text(s);
+        deck.push_back({name, step.title, card.key, card.rest, shot.image.width, shot.image.height});
     }
+    folder.write("claims.csv", session::tour_claims_csv(s));
+    folder.write("index.html", slide_deck_html(tour.title, deck));
+    folder.commit();
 }
 
 }  // namespace app
