@@ -109,6 +109,34 @@ def check_figure(name, path, page, title, selection, photos="dog.jpg"):
     return px
 
 
+def read_figure(path):
+    """The words drawn on a figure, read back from its pixels by OCR (tesseract), lower case."""
+    r = subprocess.run(["tesseract", path, "-"], capture_output=True, text=True, timeout=300)
+    return " ".join(r.stdout.lower().split())
+
+
+def figure_words(pages):
+    """What a figure for print must not say (a prompt to click a button it does not have) and must say
+    (why a distance band's bar is empty), read from the drawn pixels."""
+    if "heads" in pages:
+        out = os.path.join(TMP, "ocr_heads.png")
+        vitscope("explain", DOG, "--question", "heads", "-o", out)
+        text = read_figure(out)
+        check("heads figure: OCR reads its title (the check can see text)", "several heads buy" in text, text[:200])
+        check("heads figure: no 'Choose a head' prompt and no 'Remove head' buttons",
+              "choose a head" not in text and "remove head" not in text, text)
+    if "global" in pages:
+        # From the central patch (7, 7) of the 14 x 14 grid no patch is 8 or more away: the 8+ bar is empty
+        # and the figure says why; from a corner every band has patches and no such note is drawn.
+        notes = {}
+        for patch in ("7,7", "0,0"):
+            out = os.path.join(TMP, f"ocr_global_{patch.replace(',', '_')}.png")
+            vitscope("explain", DOG, "--question", "global", "--patch", patch, "-o", out)
+            notes[patch] = "empty because the band is" in read_figure(out)
+        check("global figure: the note on an empty band shows for (7, 7), whose 8+ band is empty, not for (0, 0)",
+              notes == {"7,7": True, "0,0": False}, notes)
+
+
 def main():
     if not os.path.isfile(os.path.join(MODEL, "model.safetensors")):
         check(f"model {MODEL_NAME} at {MODEL} (set VITSCOPE_MODEL or VITSCOPE_MODEL_MIRROR)", False)
@@ -149,6 +177,8 @@ def main():
         if r.returncode == 0:
             check_figure(page + " (chosen)", chosen, page, titles[page],
                          f"layer 8 {MIDDOT} head 1 {MIDDOT} query patch ({row}, {col}) (token {row * grid + col + 1})", photos)
+
+    figure_words(pages)
 
     # The figure and the numbers at once: both written.
     both_png, both_csv = os.path.join(TMP, "both.png"), os.path.join(TMP, "both.csv")
