@@ -26,22 +26,24 @@ _vitscope() {
             COMPREPLY=($(compgen -W "viridis magma turbo" -- "$cur")); return ;;
         --query)
             COMPREPLY=($(compgen -W "cls" -- "$cur")); return ;;
+        --arrays)
+            COMPREPLY=($(compgen -W "photo input attn q k v out pos_embed logits residual_in residual_out ln1 attn_proj residual_mid ln2 mlp grad_attn grad_x_in grad_x_out" -- "${cur##*,}")); return ;;
         --layer|--head|--top|--size|--patch|--select|--seed|--class|--delay|--frame-size|--path|--sizes|--window-size|--ui-scale)
             return ;;
     esac
     local flags
     case $sub in
-        classify)  flags="$common --top" ;;
-        attention) flags="$common --layer --head --patch --query" ;;
+        classify)  flags="$common --top -o --csv --force" ;;
+        attention) flags="$common --layer --head --mean-heads --patch --query -o --csv --force" ;;
         export)    flags="$common --layer --head --mean-heads --patch --query -o --colormap --force" ;;
         info)      flags="--model --help" ;;
         explain)   flags="$common --question --layer --head --patch --query --compare --class --seed --sizes --csv -o --force" ;;
         sweep)     flags="$common --layer --head --mean-heads -o --path --frame-size --delay --frames --colormap --dither --force" ;;
-        tour)      flags="$common --tour -o --claims" ;;
-        lesson)    flags="$common -o --tour --no-tour --layer --head --patch --force" ;;
-        dump)      flags="$common -o --class" ;;
+        tour)      flags="$common --tour -o --claims --csv --force --layer --head --mean-heads --patch --query --class --seed --classroom --window-size" ;;
+        lesson)    flags="$common -o --tour --no-tour --layer --head --mean-heads --patch --query --force" ;;
+        dump)      flags="$common -o --arrays --float16 --class --force" ;;
         help|version) return ;;
-        "")        flags="--model --select --layer --head --window-size --ui-scale --no-settings --screenshot --state-file --frame-stats --script --quit --tour --classroom --help" ;;
+        "")        flags="--model --select --layer --head --mean-heads --window-size --ui-scale --no-settings --screenshot --state-file --frame-stats --script --quit --tour --classroom --help" ;;
     esac
     if [[ $cur == -* ]]; then
         COMPREPLY=($(compgen -W "$flags" -- "$cur"))

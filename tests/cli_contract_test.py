@@ -260,6 +260,14 @@ def test_outputs(tmp):
                        capture_output=True, timeout=300)
     check("export -o -: the PNG on stdout", r.returncode == 0 and r.stdout.startswith(b"\x89PNG") and
           r.stdout == open(png, "rb").read(), r.stderr)
+    # --mean-heads wherever --head is taken: the lesson page starts on the mean map.
+    page = os.path.join(tmp, "mean.html")
+    r = run("lesson", DOG, "--mean-heads", "--layer", "3", "-o", page)
+    html = open(page, encoding="utf-8").read() if r.returncode == 0 else ""
+    check("lesson --mean-heads: the page starts on the heads' mean at layer 3",
+          '"layer":3,"mean":true' in html.replace(" ", ""), r.stderr)
+    r = run("lesson", DOG, "--mean-heads", "--head", "1", "-o", os.path.join(tmp, "both.html"))
+    check("lesson --head with --mean-heads: refused", one_line_error(r) and "--mean-heads" in r.stderr, r.stderr)
     r = run("dump", DOG, "-o", "-")
     check("dump -o -: refused (a folder)", one_line_error(r) and "folder" in r.stderr, r.stderr)
 

@@ -322,6 +322,17 @@ TEST(OutputFile, ASymlinkedOutputReplacesItsTargetAndKeepsTheLink) {
     EXPECT_EQ(read_text(dir.file("real/made.csv")), "made");
 }
 
+TEST(OutputFile, TheProgramsOwnFileNeverWaitsOnAFifoWithoutAReader) {
+    ScratchDir dir("out");
+    ASSERT_EQ(::mkfifo(dir.file("settings.json").c_str(), 0600), 0);
+    EXPECT_NE(refusal([&] { vit::write_file_atomic(dir.file("settings.json"), "{}\n"); }).find("nothing reads"),
+              std::string::npos);
+    struct stat st {};
+    ASSERT_EQ(::lstat(dir.file("settings.json").c_str(), &st), 0);
+    EXPECT_TRUE(S_ISFIFO(st.st_mode));  // still the FIFO: never replaced
+    EXPECT_EQ(names_in(dir.str()), std::vector<std::string>{"settings.json"});
+}
+
 TEST(OutputFile, ADeviceBehindALinkIsWrittenIntoNeverReplaced) {
     ScratchDir dir("out");
     fs::create_symlink("/dev/null", dir.file("null.csv"));

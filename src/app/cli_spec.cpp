@@ -14,13 +14,14 @@ std::vector<CommandSpec> make_specs() {
                  "usage: vitscope [IMAGE | LESSON.vitscope] [options]   open the explorer window\n"
                  "  --model DIR            the model folder (default: $VITSCOPE_MODEL, then the remembered one)\n"
                  "  --select ROW,COL       select a patch          --layer L, --head H   select a layer and head\n"
+                 "  --mean-heads           show the mean of the heads (the M key)\n"
                  "  --window-size WxH      window size             --ui-scale S          0.5 .. 4\n"
                  "  --no-settings          neither read nor write settings.json\n"
                  "  --tour FILE            start a guided tour     --classroom           large type for a projector\n"
                  "  --screenshot OUT.png   --state-file F.json     --frame-stats F.json  --script FILE   --quit\n",
                  {"--model", "--select", "--layer", "--head", "--window-size", "--ui-scale", "--screenshot",
                   "--state-file", "--frame-stats", "--script", "--tour"},
-                 {"--no-settings", "--quit", "--classroom"},
+                 {"--no-settings", "--quit", "--classroom", "--mean-heads"},
                  {},
                  0,
                  1,
@@ -96,23 +97,23 @@ std::vector<CommandSpec> make_specs() {
                  {"--model"}});
     s.push_back({"tour",
                  "usage: vitscope tour IMAGE [--tour FILE] (-o DIR | --claims FILE) [--model DIR] [--size S] [--force]\n"
-                 "           [--layer L] [--head H] [--patch ROW,COL | --query cls|INDEX] [--class LABEL|INDEX] [--seed S]\n"
-                 "           [--classroom] [--window-size WxH]\n"
+                 "           [--layer L] [--head H | --mean-heads] [--patch ROW,COL | --query cls|INDEX] [--class LABEL|INDEX]\n"
+                 "           [--seed S] [--classroom] [--window-size WxH]\n"
                  "  the tour's steps as 1920x1080 slides + index.html + claims.csv in the new folder DIR;\n"
                  "  --claims FILE (also spelt --csv; '-': standard output): the claims checked on this photo alone.\n",
                  {"--tour", "--output", "--claims", "--model", "--size", "--layer", "--head", "--patch", "--query",
                   "--class", "--seed", "--window-size"},
-                 {"--force", "--classroom"},
+                 {"--force", "--classroom", "--mean-heads"},
                  {{"--csv", "--claims"}},
                  1,
                  1,
                  "IMAGE"});
     s.push_back({"lesson",
                  "usage: vitscope lesson IMAGE -o OUT.html [--tour FILE | --no-tour] [--force] [--model DIR] [--size S]\n"
-                 "           [--layer L] [--head H] [--patch ROW,COL | --query cls|INDEX]\n"
-                 "  one self-contained HTML page for students' browsers\n",
+                 "           [--layer L] [--head H | --mean-heads] [--patch ROW,COL | --query cls|INDEX]\n"
+                 "  one self-contained HTML page for students' browsers, starting at that selection\n",
                  {"--output", "--tour", "--model", "--size", "--layer", "--head", "--patch", "--query"},
-                 {"--no-tour", "--force"},
+                 {"--no-tour", "--force", "--mean-heads"},
                  {},
                  1,
                  1,

@@ -302,6 +302,19 @@ TEST(ScriptFromCliTest, OptionsBecomeCommandsInOrder) {
     EXPECT_EQ(got, expected);
 }
 
+TEST(ScriptFromCliTest, MeanHeadsIsTheMeanVerb) {
+    const auto c = app::script_from_cli(cli({"dog.jpg", "--mean-heads", "--layer", "3"}));
+    std::vector<std::string> got;
+    for (const auto& x : c) got.push_back(x.verb + " @" + x.where);
+    EXPECT_EQ(got, (std::vector<std::string>{"wait @startup", "layer @--layer", "mean @--mean-heads"}));
+    try {
+        app::script_from_cli(cli({"dog.jpg", "--mean-heads", "--head", "1"}));
+        ADD_FAILURE() << "no error";
+    } catch (const vit::Error& e) {
+        EXPECT_EQ(std::string(e.what()), "give one of --head H or --mean-heads");
+    }
+}
+
 TEST(ScriptFromCliTest, NoScriptingOptionsNoCommands) {
     EXPECT_TRUE(app::script_from_cli(cli({"dog.jpg", "--no-settings", "--model", "/m"})).empty());
 }

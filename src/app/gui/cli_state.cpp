@@ -4,6 +4,7 @@
 #include <memory>
 #include <utility>
 
+#include "vit/base/error.h"
 #include "vit/forward/classes.h"
 
 namespace app {
@@ -34,6 +35,7 @@ session::AppState cli_state(const CliArgs& args, Pipeline photo, std::optional<P
     const vit::Trace& trace = *l.trace;
     // The window's start: layer 0, head 0, CLS as the query.
     const int layer = args.get_int_opt("--layer", 0, model->depth - 1).value_or(0);
+    if (args.has("--head") && args.has("--mean-heads")) throw vit::Error("give one of --head H or --mean-heads");
     const int head = args.get_int_opt("--head", 0, model->heads - 1).value_or(0);
     const int query = args.has("--patch") || args.has("--query") ? query_token(args, trace) : 0;
     session::adopt(s, std::move(l));
@@ -41,6 +43,8 @@ session::AppState cli_state(const CliArgs& args, Pipeline photo, std::optional<P
     if (compare) s.compared = loaded_of(std::move(*compare), model, args.get("--compare"));
     s.sel.layer = layer;
     s.sel.head = head;
+    // --mean-heads: the map of the heads' mean, as the window's M shows it.
+    if (args.has("--mean-heads")) s.sel.source = session::MapSource::MeanOfVisible;
     s.sel.query = query;
     if (args.has("--class")) s.relevance_class = vit::find_class(*model, args.get("--class"));
     // The permutation page's shuffle, as the same command's --csv uses it.

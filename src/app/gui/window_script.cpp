@@ -131,12 +131,14 @@ std::vector<ScriptCommand> parse_script(const std::string& text, const std::stri
 
 std::vector<ScriptCommand> script_from_cli(const CliArgs& args) {
     std::vector<ScriptCommand> out;
-    const bool scripted = args.has("--layer") || args.has("--head") || args.has("--select") || args.has("--script") ||
-                          args.has("--screenshot") || args.has("--quit");
+    const bool scripted = args.has("--layer") || args.has("--head") || args.has("--mean-heads") || args.has("--select") ||
+                          args.has("--script") || args.has("--screenshot") || args.has("--quit");
+    if (args.has("--head") && args.has("--mean-heads")) throw vit::Error("give one of --head H or --mean-heads");
     if (!scripted) return out;
     out.push_back({"wait", "", "startup"});
     if (args.has("--layer")) out.push_back({"layer", args.get("--layer"), "--layer"});
     if (args.has("--head")) out.push_back({"head", args.get("--head"), "--head"});
+    if (args.has("--mean-heads")) out.push_back({"mean", "", "--mean-heads"});
     if (args.has("--select")) out.push_back({"select", args.get("--select"), "--select"});
     if (args.has("--script")) {
         const std::string path = args.get("--script");

@@ -1,7 +1,9 @@
 // Writes one of the program's own files (settings, the state file, a dump)
 // whole or nothing, replacing the one before: write_output with force, so the
 // bytes go to a temporary name unique to the run and are renamed into place.
-// Files a person names go through output_file.h's rules instead.
+// Files a person names go through output_file.h's rules instead. A symlink
+// is followed (its target replaced, the link kept); a special file is
+// written into, a FIFO only when something reads it already.
 #pragma once
 #include <string>
 #include <string_view>

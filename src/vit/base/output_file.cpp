@@ -216,8 +216,10 @@ OutputTemp::OutputTemp(const std::string& path, const OutputRules& rules) : path
     if (path_ != path) refuse_protected(path, rules);
     if (is_special(path_)) {
         direct_ = true;
-        fd_ = ::open(path_.c_str(), O_WRONLY | O_CLOEXEC);
+        fd_ = ::open(path_.c_str(), O_WRONLY | O_CLOEXEC | (rules.wait_for_reader ? 0 : O_NONBLOCK));
+        if (fd_ < 0 && errno == ENXIO) cannot(path, "a FIFO that nothing reads");
         if (fd_ < 0) cannot(path, errno_text(errno));
+        if (!rules.wait_for_reader) ::fcntl(fd_, F_SETFL, ::fcntl(fd_, F_GETFL) & ~O_NONBLOCK);  // then write whole
         return;
     }
     for (int attempt = 0; attempt < 100 && fd_ < 0; ++attempt) {

@@ -32,6 +32,9 @@ struct OutputRules {
     };
     std::vector<Protected> protected_files;      // never written over (the photos, the tour)
     std::vector<std::string> protected_folders;  // no file directly inside is written over (the model)
+    // A FIFO output waits for its reader, as a shell's > does; false fails at
+    // once instead (the program's own files, e.g. settings.json at exit).
+    bool wait_for_reader = true;
 };
 
 enum class OutputKind { File, Folder };
