@@ -16,6 +16,9 @@ unset, on a photo copied out beforehand:
     not needed on the command line and are checked as installed files.
 The same runs with a copy of the binary but no share/vitscope beside it fail
 naming the hidden source tree: what the test tells apart is real.
+The installed Python module, run the same way: `import vitscope` is the
+prefix's, Model() finds the mirror's model, the top-1 label (the installed
+class names) is classify's; the installed example runs on a folder.
 Also: the man page renders and lists every subcommand `vitscope --help` lists,
 and the bash completion completes subcommands and flags.
 """
@@ -134,6 +137,30 @@ with tempfile.TemporaryDirectory(prefix="vitscope-install-") as tmp:
     with open(os.path.join(share, "web", "lesson", "lesson.js"), encoding="utf-8") as f:
         script_line = next(line for line in f.read().splitlines() if len(line.strip()) > 30)
     t.check("the page holds the installed lesson.js", script_line in page)
+
+    # The Python module installed beside the binary, run hidden as the binary was.
+    site = [os.path.join(root, d) for root, dirs, _ in os.walk(os.path.join(prefix, "lib")) for d in dirs
+            if d == "vitscope" and root.endswith("site-packages")]
+    if t.check("the Python module is in P/lib/pythonX.Y/site-packages/vitscope", len(site) == 1, site):
+        py_env = dict(env, PYTHONPATH=os.path.dirname(site[0]))
+        top1 = run([BIN, "classify", "dog.jpg", "--top", "1"], cwd=work, env=build_env).stdout.split("\t")[-1].strip()
+        snippet = ("import vitscope; m = vitscope.Model(); r = m.run('dog.jpg'); "
+                   "print(vitscope.__file__); print(m.path); print(m.labels[int(r.logits.argmax())])")
+        r = hidden(f'/usr/bin/python3 -c "{snippet}"', work, py_env)
+        lines = r.stdout.splitlines()
+        t.check("import vitscope runs hidden", r.returncode == 0 and len(lines) == 3, r.stderr.strip()[-300:])
+        if len(lines) == 3:
+            t.check("the module imported is the installed one", lines[0].startswith(site[0]), lines[0])
+            t.check("Model() finds the mirror's model", lines[1] == mirror_model, lines[1])
+            t.check("its top-1 label (installed labels) is classify's", lines[2] == top1, f"{lines[2]!r} vs {top1!r}")
+        example = os.path.join(share, "examples", "fig7_study.py")
+        t.check("the example is installed", os.path.isfile(example))
+        photos = os.path.join(work, "photos")
+        os.makedirs(photos)
+        shutil.copy(DOG, photos)
+        r = hidden(f"/usr/bin/python3 '{example}' photos", work, py_env)
+        t.check("the example runs hidden on a folder of photos", r.returncode == 0 and
+                r.stdout.startswith("layer,head,mean_distance_px"), r.stderr.strip()[-300:])
 
     # The same binary without share/vitscope beside it reads the source tree, so it fails when hidden.
     bare = os.path.join(tmp, "bare", "bin")

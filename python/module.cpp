@@ -1,0 +1,231 @@
+// The Python module vitscope._vitscope: vitscope's own model loader,
+// preprocessing, forward and backward pass (src/vit) bound with pybind11, the
+// trace handed over as NumPy float32 arrays. python/vitscope/__init__.py wraps
+// it as vitscope.Model. Nothing here computes: every number is src/vit's, the
+// same as the command line's (tests/python_module_test.py checks it).
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <cstring>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "vit/base/default_model.h"
+#include "vit/base/error.h"
+#include "vit/formats/checkpoint.h"
+#include "vit/forward/backward.h"
+#include "vit/forward/classes.h"
+#include "vit/forward/forward.h"
+#include "vit/image/image.h"
+#include "vit/image/preprocess.h"
+#include "vit/model/labels.h"
+
+namespace py = pybind11;
+
+namespace {
+
+using FloatArray = py::array_t<float, py::array::c_style>;
+
+// A new C-ordered float32 array of this shape holding n floats from data.
+FloatArray array_of(std::vector<py::ssize_t> shape, const float* data) {
+    FloatArray a(shape);
+    py::ssize_t n = 1;
+    for (py::ssize_t s : shape) n *= s;
+    std::memcpy(a.mutable_data(), data, static_cast<size_t>(n) * sizeof(float));
+    return a;
+}
+
+FloatArray matrix(const vit::Mat& m) { return array_of({m.rows(), m.cols()}, m.data()); }
+
+// [L, H, rows, cols] from one matrix of every layer and head (row-major Mats).
+template <typename Pick>
+FloatArray stack_heads(const vit::Trace& t, Pick pick) {
+    const vit::Mat& first = pick(t.layers[0].heads[0]);
+    const py::ssize_t layers = t.layers.size(), heads = t.layers[0].heads.size();
+    FloatArray a({layers, heads, static_cast<py::ssize_t>(first.rows()), static_cast<py::ssize_t>(first.cols())});
+    float* out = a.mutable_data();
+    for (const auto& layer : t.layers)
+        for (const auto& head : layer.heads) {
+            const vit::Mat& m = pick(head);
+            std::memcpy(out, m.data(), m.size() * sizeof(float));
+            out += m.size();
+        }
+    return a;
+}
+
+// A loaded model and what a run needs of it.
+class PyModel {
+public:
+    explicit PyModel(const std::string& dir) : dir_(dir), model_(vit::load_model(dir)) {}
+
+    py::dict info() const {
+        const vit::Model& m = model_;
+        py::dict d;
+        d["path"] = dir_;
+        d["scheme"] = m.scheme;
+        d["weights"] = m.weights_file;
+        d["layers"] = m.depth;
+        d["heads"] = m.heads;
+        d["dim"] = m.dim;
+        d["head_dim"] = m.head_dim;
+        d["mlp_dim"] = m.mlp_dim;
+        d["patch"] = m.patch;
+        d["input_size"] = m.config.pre.input_size;
+        d["prefix"] = m.prefix_tokens();
+        d["registers"] = m.num_registers;
+        d["distillation_token"] = m.has_dist_token;
+        d["num_classes"] = m.num_classes();
+        d["parameters"] = m.parameter_count();
+        d["preprocessing"] = vit::describe_preprocessing(m.config.pre);
+        return d;
+    }
+
+    std::vector<std::string> labels() const {
+        std::vector<std::string> names;
+        for (int c = 0; c < model_.num_classes(); ++c) names.push_back(vit::label_of(model_, c));
+        return names;
+    }
+
+    int find_class(const std::string& name_or_index) const { return vit::find_class(model_, name_or_index); }
+
+    // The photo at PATH as the model's input: (3, S, S) float32 and the crop (x, y, w, h) on the photo.
+    py::tuple preprocess(const std::string& path, int size) const {
+        vit::Input in = input_from_path(path, size);
+        return py::make_tuple(array_of({3, in.size, in.size}, in.chw.data()),
+                              py::make_tuple(in.crop.x, in.crop.y, in.crop.w, in.crop.h));
+    }
+
+    py::dict run_path(const std::string& path, int size) const { return run(input_from_path(path, size)); }
+    py::dict run_array(const FloatArray& chw, int size) const { return run(input_from_array(chw, size)); }
+
+    py::dict gradients_path(const std::string& path, int cls, int size) const {
+        return gradients(input_from_path(path, size), cls);
+    }
+    py::dict gradients_array(const FloatArray& chw, int cls, int size) const {
+        return gradients(input_from_array(chw, size), cls);
+    }
+
+private:
+    void check_size(int size) const {
+        if (size < 0 || size % model_.patch != 0)
+            throw vit::Error("size " + std::to_string(size) + " is not a multiple of the patch size " +
+                             std::to_string(model_.patch));
+        if (size) vit::check_input_size(model_, size, {});
+    }
+
+    vit::Input input_from_path(const std::string& path, int size) const {
+        const vit::Image image = vit::load_image(path);
+        check_size(size);
+        py::gil_scoped_release unlocked;
+        return vit::preprocess(image, model_.config.pre, size);
+    }
+
+    vit::Input input_from_array(const FloatArray& chw, int size) const {
+        if (chw.ndim() != 3 || chw.shape(0) != 3 || chw.shape(1) != chw.shape(2))
+            throw vit::Error("a preprocessed input is a (3, S, S) array, got shape " + shape_text(chw));
+        const int s = static_cast<int>(chw.shape(1));
+        if (size && size != s)
+            throw vit::Error("size=" + std::to_string(size) + " differs from the array's side " + std::to_string(s));
+        if (s == 0) throw vit::Error("a preprocessed input of side 0");
+        check_size(s);
+        vit::Input in;
+        in.size = s;
+        in.chw.assign(chw.data(), chw.data() + chw.size());
+        in.crop = {0, 0, static_cast<double>(s), static_cast<double>(s)};
+        return in;
+    }
+
+    static std::string shape_text(const FloatArray& a) {
+        std::string t = "(";
+        for (py::ssize_t i = 0; i < a.ndim(); ++i) t += (i ? ", " : "") + std::to_string(a.shape(i));
+        return t + (a.ndim() == 1 ? ",)" : ")");
+    }
+
+    vit::Trace forward(const vit::Input& in) const {
+        py::gil_scoped_release unlocked;
+        return vit::forward(model_, in);
+    }
+
+    py::dict run(const vit::Input& in) const {
+        const vit::Trace t = forward(in);
+        py::dict d;
+        d["input"] = array_of({3, in.size, in.size}, in.chw.data());
+        d["crop"] = py::make_tuple(in.crop.x, in.crop.y, in.crop.w, in.crop.h);
+        d["grid"] = t.grid;
+        d["prefix"] = t.prefix;
+        d["tokens"] = t.tokens;
+        d["attention"] = stack_heads(t, [](const vit::HeadTrace& h) -> const vit::Mat& { return h.attn; });
+        d["q"] = stack_heads(t, [](const vit::HeadTrace& h) -> const vit::Mat& { return h.q; });
+        d["k"] = stack_heads(t, [](const vit::HeadTrace& h) -> const vit::Mat& { return h.k; });
+        d["v"] = stack_heads(t, [](const vit::HeadTrace& h) -> const vit::Mat& { return h.v; });
+        d["out"] = stack_heads(t, [](const vit::HeadTrace& h) -> const vit::Mat& { return h.out; });
+        // The residual stream: entering each block, then leaving the last one (L + 1, N, dim).
+        const py::ssize_t layers = t.layers.size(), n = t.tokens, dim = t.last_block_out.cols();
+        FloatArray residual({layers + 1, n, dim});
+        float* r = residual.mutable_data();
+        for (const auto& layer : t.layers) r = std::copy(layer.x_in.data(), layer.x_in.data() + layer.x_in.size(), r);
+        std::copy(t.last_block_out.data(), t.last_block_out.data() + t.last_block_out.size(), r);
+        d["residual"] = residual;
+        d["final"] = matrix(t.final_tokens);
+        d["logits"] = array_of({static_cast<py::ssize_t>(t.logits.size())}, t.logits.data());
+        return d;
+    }
+
+    py::dict gradients(const vit::Input& in, int cls) const {
+        const vit::Trace t = forward(in);
+        vit::Gradients g;
+        {
+            py::gil_scoped_release unlocked;
+            g = vit::class_gradients(model_, t, cls);
+        }
+        const py::ssize_t layers = t.layers.size(), heads = t.layers[0].heads.size(), n = t.tokens,
+                          dim = g.x_out.cols();
+        FloatArray attn({layers, heads, n, n}), x_in({layers, n, dim});
+        float* a = attn.mutable_data();
+        for (const auto& layer : g.attn)
+            for (const vit::Mat& m : layer) a = std::copy(m.data(), m.data() + m.size(), a);
+        float* x = x_in.mutable_data();
+        for (const vit::Mat& m : g.x_in) x = std::copy(m.data(), m.data() + m.size(), x);
+        py::dict d;
+        d["class_index"] = g.target_class;
+        d["logit"] = g.logit;
+        d["attention"] = attn;
+        d["x_in"] = x_in;
+        d["x_out"] = matrix(g.x_out);
+        return d;
+    }
+
+    std::string dir_;
+    vit::Model model_;
+};
+
+std::string default_model_path(bool installed) {
+#ifdef VITSCOPE_SOURCE_DIR
+    return vit::default_model_dir(installed ? "" : VITSCOPE_SOURCE_DIR);
+#else
+    (void)installed;
+    return vit::default_model_dir("");
+#endif
+}
+
+}  // namespace
+
+PYBIND11_MODULE(_vitscope, m) {
+    m.doc() = "vitscope's C++ model code (src/vit); use vitscope.Model";
+    // vit::Error (a refused input, a missing file) as vitscope.Error, a ValueError.
+    py::register_exception<vit::Error>(m, "Error", PyExc_ValueError);
+    m.def("default_model_path", &default_model_path, py::arg("installed"));
+    m.def("shipped_labels_dir", &vit::shipped_labels_dir);
+    py::class_<PyModel>(m, "Model")
+        .def(py::init<const std::string&>(), py::arg("path"))
+        .def("info", &PyModel::info)
+        .def("labels", &PyModel::labels)
+        .def("find_class", &PyModel::find_class, py::arg("name_or_index"))
+        .def("preprocess", &PyModel::preprocess, py::arg("path"), py::arg("size") = 0)
+        .def("run_path", &PyModel::run_path, py::arg("path"), py::arg("size") = 0)
+        .def("run_array", &PyModel::run_array, py::arg("chw"), py::arg("size") = 0)
+        .def("gradients_path", &PyModel::gradients_path, py::arg("path"), py::arg("cls"), py::arg("size") = 0)
+        .def("gradients_array", &PyModel::gradients_array, py::arg("chw"), py::arg("cls"), py::arg("size") = 0);
+}
