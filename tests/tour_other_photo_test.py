@@ -22,6 +22,7 @@ import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from script_support import BIN, CHELSEA, MODEL, Tally  # noqa: E402
+from tour_claims_test import high_norm  # noqa: E402
 from window_support import Window, Xvfb  # noqa: E402
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "reference"))
@@ -32,12 +33,6 @@ TOP_KEY_STEP = 3  # "One raw score" (0-based), pin=8,2 on the tour's photo, the 
 
 def run(*args):
     return subprocess.run([BIN, *args, "--model", MODEL], check=True, capture_output=True, text=True, timeout=600)
-
-
-def high_norm(states, prefix):
-    """Patch tokens of one layer's states at least 10 x the median patch norm."""
-    n = np.linalg.norm(states[prefix:], axis=1)
-    return {prefix + int(j) for j in np.nonzero(n >= 10 * np.median(n))[0]}
 
 
 def main():

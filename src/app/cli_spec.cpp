@@ -118,6 +118,16 @@ std::vector<CommandSpec> make_specs() {
                  1,
                  1,
                  "IMAGE"});
+    s.push_back({"exercises",
+                 "usage: vitscope exercises IMAGE [--exercises FILE] --key KEY.csv [--model DIR] [--size S] [--force]\n"
+                 "  the answer key of a homework file (the one that ships unless --exercises) on this photo:\n"
+                 "  exercise,kind,layer,head,query,key,answer,tolerance, every answer computed by the model ('-': standard output)\n",
+                 {"--exercises", "--key", "--model", "--size"},
+                 {"--force"},
+                 {},
+                 1,
+                 1,
+                 "IMAGE"});
     s.push_back({"sweep",
                  "usage: vitscope sweep IMAGE --layer L (--head H | --mean-heads) -o OUT.gif|OUT.webp [--path R,C;R,C...]\n"
                  "           [--frame-size PX] [--delay MS] [--frames DIR] [--colormap NAME] [--dither] [--force]\n"

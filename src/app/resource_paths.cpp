@@ -26,6 +26,12 @@ std::string default_tour_file() {
         .string();
 }
 
+std::string default_exercises_file() {
+    return (fs::path(vit::resource_dir("exercises", (fs::path(source_assets()) / "exercises").string())) /
+            "first-look.exercises")
+        .string();
+}
+
 std::string known_models_file() {
     return (fs::path(vit::resource_dir("", source_assets())) / "models.json").string();
 }

@@ -10,6 +10,8 @@ namespace app {
 std::string sample_photos_dir();
 // The guided tour that ships (Help > Guided tour): tours/first-look.tour there.
 std::string default_tour_file();
+// The homework that ships: exercises/first-look.exercises there.
+std::string default_exercises_file();
 // The list of known models (File > Get a model…): models.json there.
 std::string known_models_file();
 

@@ -91,7 +91,7 @@ struct Parser {
                 if (value != "cls" && value != "relevant") patch(value, "query");
                 step.query = value;
             } else if (key == "pin") {
-                if (value != "none" && value != "top") patch(value, "pin");
+                if (value != "none" && value != "top" && value != "cls") patch(value, "pin");
                 step.pin = value;
             } else if (key == "map") {
                 if (value != "head" && value != "mean") fail("map is head or mean");

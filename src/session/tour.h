@@ -17,7 +17,7 @@
 //   other-pin: top                  on other photos, every pin=ROW,COL is pin=top
 //
 // State keys: tab (math, whatifs, questions), question (a page name), layer,
-// head, query (cls, ROW,COL or relevant), pin (none, ROW,COL or top), map (head or mean),
+// head, query (cls, ROW,COL or relevant), pin (none, cls, ROW,COL or top), map (head or mean),
 // scale (rowmax, absolute or log: the maps' normalisation; a step about
 // spread shows it on a scale where spread looks spread), math (the step
 // classroom mode shows: query, key, score, scale, softmax, value or output).

@@ -110,7 +110,7 @@ int tour_pin_token(const AppState& s, const std::string& value) {
     const vit::Trace* t = s.trace();
     if (!t) return -1;
     const Tour* tour = s.tour.tour.get();
-    if (value == "top" || (tour && tour->other_pin_top && !own_photo(s, *tour))) return top_patch_key(s);
+    if (value == "top" || (value != "cls" && tour && tour->other_pin_top && !own_photo(s, *tour))) return top_patch_key(s);
     return grid_token(*t, value);
 }
 

@@ -1,0 +1,33 @@
+// vitscope exercises IMAGE [--exercises FILE] --key KEY.csv [--model DIR] [--size S] [--force]:
+// the answer key of a homework file (session/exercises.h) on this photo,
+// every answer computed by the model: exercise,kind,layer,head,query,key,answer,tolerance.
+#include <cstdio>
+#include <string>
+
+#include "app/commands.h"
+#include "app/output_rules.h"
+#include "app/pipeline.h"
+#include "app/resource_paths.h"
+#include "cli_state.h"
+#include "session/exercises.h"
+#include "vit/base/error.h"
+#include "vit/base/output_file.h"
+
+namespace app {
+
+int cmd_exercises(const CliArgs& args) {
+    if (!args.has("--key")) throw vit::Error("missing --key KEY.csv (the answer key; '-': standard output)");
+    // Everything that can be refused is, before the model runs.
+    const std::string key_path = args.get("--key");
+    vit::check_output(key_path, output_rules(args));
+    const std::string file = args.has("--exercises") ? args.get("--exercises") : default_exercises_file();
+    const session::ExerciseSet set = session::read_exercises(file);
+    session::AppState s = cli_state(args, run_pipeline(args));
+    s.photos_dir = sample_photos_dir();
+    const std::vector<session::ExerciseAnswer> answers = session::answer_exercises(s, set);
+    vit::write_output(key_path, session::answer_key_csv(set, answers), output_rules(args));
+    std::fprintf(stderr, "%s: the answers of %zu exercises\n", key_path.c_str(), answers.size());
+    return 0;
+}
+
+}  // namespace app
