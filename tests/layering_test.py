@@ -12,7 +12,7 @@ from script_support import SRC, Tally
 
 ORDER = ["vit", "gfx", "session", "ui", "app"]
 INNER_ORDER = {
-    "vit": ["base", "model", "image", "kernels", "formats", "forward", "analysis"],
+    "vit": ["base", "model", "image", "kernels", "formats", "forward", "analysis", "train"],
     "ui": ["widgets", "questions", "panels", "figures"],
 }
 # Headers a layer may not include at all, whatever the order says.

@@ -140,6 +140,15 @@ std::vector<CommandSpec> make_specs() {
                  1,
                  1,
                  "IMAGE"});
+    s.push_back({"train",
+                 "usage: vitscope train --task same_colour|left_of -o RUN [--steps N] [--seed S] [--no-position]\n"
+                 "           [--threads T] [--lr X] [--force]\n"
+                 "       vitscope train --task NAME [--seed S] [--no-position] --check-gradients DIR [--force]\n"
+                 "  trains a tiny ViT from scratch on a synthetic task; RUN gets config, log.csv, step_NNNNNN/\n"
+                 "  checkpoints (model folders for --model) and samples/. Ctrl+C keeps the checkpoints made so far.\n"
+                 "  --check-gradients: the first batch, the initial model and every tensor's gradient as .npy.\n",
+                 {"--task", "--output", "--steps", "--seed", "--threads", "--lr", "--check-gradients"},
+                 {"--no-position", "--force"}});
     s.push_back({"help", "usage: vitscope help [COMMAND]\n", {}, {}, {}, 0, 1, "COMMAND"});
     s.push_back({"version",
                  "usage: vitscope version (also --version, -V)\n"

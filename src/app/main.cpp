@@ -40,6 +40,7 @@ int dispatch(const app::CliArgs& args) {
     if (c == "tour") return app::cmd_tour(args);
     if (c == "sweep") return app::cmd_sweep(args);
     if (c == "lesson") return app::cmd_lesson(args);
+    if (c == "train") return app::cmd_train(args);
     if (c == "exercises") return app::cmd_exercises(args);
     return app::run_window(args);
 }

@@ -40,6 +40,10 @@ std::string encode_npy(const std::vector<int64_t>& shape, const float* data) {
 
 std::string encode_npy(const std::vector<int64_t>& shape, const uint8_t* data) { return encode(shape, "|u1", data, 1); }
 
+std::string encode_npy(const std::vector<int64_t>& shape, const int64_t* data) {
+    return encode(shape, "<i8", data, sizeof(int64_t));
+}
+
 std::string encode_npy_half(const std::vector<int64_t>& shape, const float* data) {
     int64_t count = 1;
     for (int64_t d : shape) count *= d;

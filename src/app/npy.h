@@ -10,6 +10,7 @@ namespace app {
 
 std::string encode_npy(const std::vector<int64_t>& shape, const float* data);
 std::string encode_npy(const std::vector<int64_t>& shape, const uint8_t* data);
+std::string encode_npy(const std::vector<int64_t>& shape, const int64_t* data);  // '<i8': class labels
 // The floats as float16 ('<f2'), rounded to nearest even (Eigen::half).
 std::string encode_npy_half(const std::vector<int64_t>& shape, const float* data);
 

@@ -1,0 +1,212 @@
+// vitscope train --task NAME -o RUN [--steps N] [--seed S] [--no-position] [--threads T] [--lr X] [--force]
+// vitscope train --task NAME [--seed S] [--no-position] --check-gradients DIR [--force]
+// Trains a tiny ViT from scratch on a synthetic task (vit/train). RUN is
+// written in a temporary folder beside it and renamed into place at the end,
+// so RUN is never half written; Ctrl+C stops between steps and keeps the
+// checkpoints made so far. --check-gradients writes the first batch, the
+// initial model and the gradient of every tensor, for tests/train_gradients_test.py.
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <thread>
+
+#include "app/npy.h"
+#include "commands.h"
+#include "vit/base/error.h"
+#include "vit/base/output_file.h"
+#include "vit/train/checkpoint_io.h"
+#include "vit/train/run_folder.h"
+#include "vit/train/trainer.h"
+
+namespace fs = std::filesystem;
+
+namespace app {
+namespace {
+
+constexpr int kMaxSteps = 100000;  // ~6 hours here: more is a typing mistake
+constexpr int kSamplesWritten = 64;
+
+std::atomic<bool> g_interrupted{false};
+void on_interrupt(int) {
+    if (g_interrupted.exchange(true)) _exit(130);  // a second Ctrl+C: stop now
+}
+
+// SIGINT/SIGTERM set a flag for as long as this lives (the loop stops between steps).
+struct InterruptFlag {
+    struct sigaction old_int {}, old_term {};
+    InterruptFlag() {
+        struct sigaction sa {};
+        sa.sa_handler = on_interrupt;
+        sigemptyset(&sa.sa_mask);
+        sigaction(SIGINT, &sa, &old_int);
+        sigaction(SIGTERM, &sa, &old_term);
+    }
+    ~InterruptFlag() {
+        sigaction(SIGINT, &old_int, nullptr);
+        sigaction(SIGTERM, &old_term, nullptr);
+    }
+};
+
+double parse_lr(const std::string& text) {
+    char* end = nullptr;
+    const double v = std::strtod(text.c_str(), &end);
+    if (text.empty() || *end || !(v > 0 && v <= 0.1)) throw vit::Error("--lr must be a number in (0, 0.1], not '" + text + "'");
+    return v;
+}
+
+vit::train::TrainSettings settings_from(const CliArgs& args) {
+    vit::train::TrainSettings s;
+    if (!args.has("--task")) throw vit::Error("train needs --task NAME (same_colour or left_of)");
+    s.task = vit::train::parse_task(args.get("--task"));
+    s.steps = args.get_int_opt("--steps", 1, kMaxSteps).value_or(s.steps);
+    s.seed = static_cast<uint64_t>(args.get_int_opt("--seed", 0, 2147483647).value_or(1));
+    const int cores = std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+    s.threads = args.get_int_opt("--threads", 1, 256).value_or(cores);
+    if (args.has("--lr")) s.adamw.lr = parse_lr(args.get("--lr"));
+    s.model.position = !args.has("--no-position");
+    s.model.classes = static_cast<int>(vit::train::task_labels(s.task).size());
+    return s;
+}
+
+// A new folder's path, refused (before any work) when it exists without --force or has no parent folder.
+std::string new_folder(const CliArgs& args, const std::string& option) {
+    const std::string path = args.get(option);
+    if (path.empty()) throw vit::Error("missing " + option + " value");
+    if (path == "-") throw vit::Error(option + " -: train writes a folder, not a stream; name a folder");
+    std::error_code ec;
+    if (fs::exists(fs::symlink_status(path, ec)) && !args.has("--force"))
+        throw vit::Error(path + " exists; --force replaces it");
+    fs::path parent = fs::path(path).parent_path();
+    if (parent.empty()) parent = ".";
+    if (!fs::is_directory(parent, ec)) throw vit::Error(path + ": folder " + parent.string() + " does not exist");
+    return path;
+}
+
+// A temporary folder beside `path`, renamed into place by commit(), removed otherwise.
+class TempFolder {
+public:
+    explicit TempFolder(const std::string& path)
+        : path_(path), temp_(path + ".tmp-" + std::to_string(getpid())) {
+        std::error_code ec;
+        fs::remove_all(temp_, ec);
+        if (!fs::create_directory(temp_, ec)) throw vit::Error(temp_ + ": " + (ec ? ec.message() : "cannot create"));
+    }
+    ~TempFolder() {
+        std::error_code ec;
+        if (!committed_) fs::remove_all(temp_, ec);
+    }
+    const std::string& path() const { return temp_; }
+    void commit() {
+        std::error_code ec;
+        const std::string old = path_ + ".old-" + std::to_string(getpid());
+        const bool replace = fs::exists(fs::symlink_status(path_, ec));
+        ec.clear();
+        if (replace) fs::rename(path_, old, ec);
+        if (ec) throw vit::Error(path_ + ": " + ec.message());
+        fs::rename(temp_, path_, ec);
+        if (ec) throw vit::Error(path_ + ": " + ec.message());
+        committed_ = true;
+        if (replace) fs::remove_all(old, ec);
+    }
+
+private:
+    std::string path_, temp_;
+    bool committed_ = false;
+};
+
+void write_file(const std::string& path, const std::string& bytes) {
+    vit::OutputRules rules;
+    rules.force = true;
+    vit::write_output(path, bytes, rules);
+}
+
+int check_gradients(const CliArgs& args, const vit::train::TrainSettings& s) {
+    using namespace vit::train;
+    const std::string dir = new_folder(args, "--check-gradients");
+    const TinyVit model = initial_model(s);
+    BatchStream stream(s);
+    const Batch batch = stream.next();
+    Gradients grads;
+    const BatchResult r = run_batch(model, batch, &grads, s.threads);
+
+    TempFolder out(dir);
+    fs::create_directory(out.path() + "/init");
+    write_model_folder(model, task_labels(s.task), out.path() + "/init");
+    const int side = s.model.image;
+    write_file(out.path() + "/inputs.npy", encode_npy({batch.size, 3, side, side}, batch.inputs.data()));
+    const std::vector<int64_t> labels(batch.labels.begin(), batch.labels.end());
+    write_file(out.path() + "/labels.npy", encode_npy({batch.size}, labels.data()));
+    for (size_t i = 0; i < model.tensors.size(); ++i)
+        write_file(out.path() + "/grad." + model.tensors[i].name + ".npy",
+                   encode_npy(model.tensors[i].shape, grads[i].data()));
+    write_file(out.path() + "/loss.txt", std::to_string(r.loss) + "\n");
+    out.commit();
+    std::fprintf(stderr, "gradients of %zu tensors for a batch of %d (loss %.6f) in %s\n", model.tensors.size(),
+                 batch.size, r.loss, dir.c_str());
+    return 0;
+}
+
+}  // namespace
+
+int cmd_train(const CliArgs& args) {
+    using namespace vit::train;
+    const TrainSettings s = settings_from(args);
+    if (args.has("--check-gradients")) {
+        if (args.has("--output")) throw vit::Error("--check-gradients writes no run: leave out -o");
+        return check_gradients(args, s);
+    }
+    if (!args.has("--output")) throw vit::Error("train needs -o RUN (a new folder for the run)");
+    const std::string run = new_folder(args, "--output");
+    const std::vector<std::string> labels = task_labels(s.task);
+
+    TempFolder out(run);
+    write_file(out.path() + "/config", describe(s));
+    write_samples(make_held_out(s), labels, kSamplesWritten, s.model.image, out.path());
+
+    std::fprintf(stderr, "training a %lld-parameter ViT on %s for %d steps (batch %d, %d threads) into %s\n",
+                 static_cast<long long>(initial_model(s).parameter_count()), task_name(s.task).c_str(), s.steps,
+                 s.batch, s.threads, run.c_str());
+    std::vector<LogRow> log;
+    const auto start = std::chrono::steady_clock::now();
+    auto seconds = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
+    double last_report = -1;
+    TrainCallbacks cb;
+    cb.checkpoint = [&](const TinyVit& model, const LogRow& row) {
+        // The folder is complete before log.csv names it: a stop in between leaves an unlisted folder, never a listed half one.
+        const std::string step_dir = out.path() + "/" + step_folder_name(row.step);
+        fs::create_directory(step_dir);
+        write_model_folder(model, labels, step_dir);
+        log.push_back(row);
+        write_file(out.path() + "/log.csv", log_csv(log));
+        std::fprintf(stderr, "step %6d/%d  held-out loss %.4f  accuracy %.3f  (%.0f s)%s\n", row.step, s.steps, row.loss,
+                     row.accuracy, seconds(), row.fast ? "  [loss falling fast]" : "");
+    };
+    cb.step_done = [&](int step, double loss) {
+        const double t = seconds();
+        if (t - last_report < 10 && step != s.steps) return;
+        last_report = t;
+        std::fprintf(stderr, "  step %d/%d  batch loss %.4f  %.2f steps/s\n", step, s.steps, loss, step / t);
+    };
+    g_interrupted = false;
+    InterruptFlag flag;
+    vit::TaskControl control;
+    control.cancel = &g_interrupted;
+    const TrainResult result = train(s, cb, control);
+    out.commit();
+    const LogRow& last = log.back();
+    if (result.cancelled) {
+        std::fprintf(stderr, "interrupted: %s keeps the checkpoints up to step %d (held-out accuracy %.3f)\n", run.c_str(),
+                     last.step, last.accuracy);
+        return 130;
+    }
+    std::fprintf(stderr, "done in %.0f s: held-out accuracy %.3f at step %d; checkpoints in %s/step_*\n", seconds(),
+                 last.accuracy, last.step, run.c_str());
+    return 0;
+}
+
+}  // namespace app
