@@ -8,7 +8,10 @@ one-step math panel (a step that declares math=scale shows the Scale step), the
 tour card's buttons are on the screen at every step, and the light theme
 (View > Theme) is reported and remembered in the settings file. At every tour
 step the card lies over no map on the screen (the panel under it gives up the
-card's room).
+card's room). Classroom mode: the photo at least 360 px tall on every screen
+outside the tour and 252 px at every step, the card never over it, and each
+step's key sentence whole inside the card (the state file's image_view,
+tour_card, tour_key_rect).
 
 One window per size, the steps walked by its script, so the test stays short."""
 import os
@@ -90,6 +93,37 @@ def walk(xvfb, tmp, mode, size, pages, steps):
     return screens
 
 
+def inside(a, b):
+    """Whether the (x, y, w, h) rectangle a lies within b (to a pixel)."""
+    return a[0] >= b[0] - 1 and a[1] >= b[1] - 1 and a[0] + a[2] <= b[0] + b[2] + 1 and a[1] + a[3] <= b[1] + b[3] + 1
+
+
+def photo_room(tally, mode, size, screens):
+    """Classroom mode gives the photo the room: at least 360 px tall on every screen but the tour's (the state
+    file's image_view), at least 252 px at every tour step with the card never over it, and each step's key
+    sentence (the claim with its number) drawn whole inside the card, where the class reads it without
+    scrolling."""
+    tour = {k: s for k, s in screens.items() if k.startswith("tour step")}
+    rest = {k: s for k, s in screens.items() if not k.startswith("tour step")}
+    small = {k: s["image_view"][3] for k, s in rest.items() if s["image_view"][3] < 360}
+    tally.check(f"{mode} {size}: the photo at least 360 px tall on the {len(rest)} screens outside the tour", not small,
+                f"{small}")
+    small = {k: s["image_view"][3] for k, s in tour.items() if s["image_view"][3] < 252}
+    tally.check(f"{mode} {size}: the photo at least 252 px tall at every tour step", not small, f"{small}")
+    over = {k: s["tour_card"] for k, s in tour.items() if s["tour_card"] and overlap(s["image_view"], s["tour_card"]) > 0}
+    tally.check(f"{mode} {size}: the card over the photo at no tour step", not over, f"{over}")
+    keyed = {k: s for k, s in tour.items() if s["tour_key_sentence"]}
+    bad = {k: (s["tour_key_rect"], s["tour_card"]) for k, s in keyed.items()
+           if not s["tour_key_rect"] or not inside(s["tour_key_rect"], s["tour_card"])}
+    tally.check(f"{mode} {size}: the key sentence inside the card at each of the {len(keyed)} steps that have one",
+                not bad and len(keyed) >= 10, f"{bad}")
+    claims = [k for k, s in keyed.items() if "%" in s["tour_key_sentence"]]
+    tally.check(f"{mode} {size}: the softmax step leads with its claim's shares",
+                any("Softmax" in k for k in claims), f"{claims}")
+    heights = sorted(round(s["image_view"][3]) for s in screens.values())
+    print(f"    photo heights {heights[0]}..{heights[-1]} px; key sentences on {len(keyed)} of {len(tour)} steps")
+
+
 def main():
     tally = Tally()
     if not tally.check_model():
@@ -118,6 +152,7 @@ def main():
                 covered = {k: v for k, v in covered.items() if v}
                 tally.check(f"{mode} {size}: the tour's card over no map at any step", not covered, f"{covered}")
                 if mode == "classroom":
+                    photo_room(tally, mode, size, screens)
                     wrong = []
                     for i, (title, math) in enumerate(steps):
                         s = screens.get(f"tour step {i + 1} ({title})")

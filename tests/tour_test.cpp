@@ -347,8 +347,8 @@ TEST_F(TourClaimTest, ChoosesTheHeadItsCriterionNamesAndSaysWhetherTheClaimHolds
 
 // The card leads with the sentence that carries the claim's number: from the
 // paragraph that holds (or fails) first, else from any paragraph with
-// {claim_value}, else the first sentence with a number from the trace; the
-// rest follows without it, in order.
+// {claim_value}, else the first sentence with a number from the trace, else
+// the first sentence; the rest follows without it, in order.
 TEST_F(TourClaimTest, TheCardLeadsWithTheClaimsSentenceAndTheRestFollowsWithoutIt) {
     auto tour = tour_of("step: S\nstate: query=1,1 layer=0 head=0\nown-choose: region_beyond_neighbourhood far\n"
                         "own-claim: region_beyond_neighbourhood far ratio=2\n"
@@ -369,10 +369,10 @@ TEST_F(TourClaimTest, TheCardLeadsWithTheClaimsSentenceAndTheRestFollowsWithoutI
     EXPECT_EQ(card.key, "Layer 1 is shown.");
     EXPECT_EQ(card.rest, (std::vector<std::string>{"No number here. Then 1."}));
 
-    session::apply(s, act::TourGo{2});  // nothing computed: no key sentence, the text as it is
+    session::apply(s, act::TourGo{2});  // nothing computed: the first sentence leads
     card = session::tour_card_text(s);
-    EXPECT_EQ(card.key, "");
-    EXPECT_EQ(card.rest, (std::vector<std::string>{"Nothing from the trace."}));
+    EXPECT_EQ(card.key, "Nothing from the trace.");
+    EXPECT_TRUE(card.rest.empty());
 }
 
 TEST(TourText, SentencesEndAtAStopBeforeACapitalADigitOrAPlaceholder) {

@@ -16,10 +16,10 @@
       patch weight `vitscope attention` prints;
   (c) the matrix page (Questions > matrix): the mouse over a cell names its query and key with the weight
       `vitscope attention` prints; a click on a row makes its token the query;
-  (e) the tour's card in classroom mode at 1920 x 1080, on the softmax step: no map on the screen lies under
-      it; the real H key folds its sentences away (the card shrinks to its title and buttons) and the math
-      panel's two softmax maps, cut off by the panel before, are then whole on the screen; H again brings
-      the sentences back.
+  (e) the tour's card in classroom mode at 1920 x 1080, on the softmax step: it starts with its key
+      sentence (the claim with its shares) inside it, no map on the screen under it and the math panel's two
+      softmax maps whole on the screen; the real H key shows the rest of its sentences (the card grows, the
+      key sentence stays inside it, still no map under it); H again folds it back to the same height.
 Names of tests as arguments run only those. Prints "N passed, M failed, K skipped"."""
 import csv
 import glob
@@ -314,9 +314,10 @@ def test_side_by_side(xvfb, tmp):
 
 
 def softmax_maps(state):
-    """The math panel's maps (right of the heads column): full (x, y, w, h) and on-screen part."""
-    heads_end = state["tour_card"][0] - 20  # the card sits in the math panel's column
-    return [(m[:4], m[4:]) for m in state["maps_on_screen"] if m[0] > heads_end]
+    """The math panel's maps (its column, under the heads strip): full (x, y, w, h) and on-screen part."""
+    column = state["tour_card"][0] - 20  # the card sits in the math panel's column
+    strip_end = max(t[1] + t[3] for t in state["head_thumbs"])
+    return [(m[:4], m[4:]) for m in state["maps_on_screen"] if m[0] > column and m[1] > strip_end]
 
 
 def test_tour_card_folds(xvfb, tmp):
@@ -330,30 +331,33 @@ def test_tour_card_folds(xvfb, tmp):
         state = w.wait_still("maps_on_screen")
         maps = softmax_maps(state)
         assert len(maps) == 2, state["maps_on_screen"]
+        assert state["tour_text_folded"], "classroom mode's card starts with its key sentence alone"
         card = state["tour_card"]
+        key = state["tour_key_rect"]
+        assert "35%" in state["tour_key_sentence"] or "%" in state["tour_key_sentence"], state["tour_key_sentence"]
+        assert key and key[1] >= card[1] and key[1] + key[3] <= card[1] + card[3] + 1, (key, card)
         under = [m for m in state["maps_on_screen"] if overlap(m[4:], card) > 0]
         assert not under, f"maps under the card {card}: {under}"
-        shown_before = sum(v[2] * v[3] for _, v in maps) / sum(m[2] * m[3] for m, _ in maps)
-        assert shown_before < 0.9, f"the softmax maps already whole with the sentences up ({shown_before:.2f})"
+        whole = [abs(v[2] * v[3] - m[2] * m[3]) < 1 for m, v in maps]
+        assert all(whole), f"the softmax maps cut off with the card's key sentence up: {maps}"
 
         win = w.window_id()
         w.xdotool("windowfocus", "--sync", win)
         w.xvfb.park_pointer()
         w.xdotool("key", "--window", win, "h")
-        state = w.wait_for(lambda s: s["tour_text_folded"], timeout=30, what="H folding the card")
+        state = w.wait_for(lambda s: not s["tour_text_folded"], timeout=30, what="H showing the rest of the card")
         state = w.wait_still("maps_on_screen")
-        folded = state["tour_card"]
-        assert folded[3] < card[3] / 2, f"the folded card is {folded[3]:.0f} px tall against {card[3]:.0f}"
-        maps = softmax_maps(state)
-        whole = [abs(v[2] * v[3] - m[2] * m[3]) < 1 for m, v in maps]
-        assert len(maps) == 2 and all(whole), maps
-        under = [m for m in state["maps_on_screen"] if overlap(m[4:], folded) > 0]
-        assert not under, f"maps under the folded card {folded}: {under}"
-        print(f"    card {card[2]:.0f} x {card[3]:.0f} px over no map; the softmax maps {shown_before:.0%} on screen; "
-              f"folded by H: card {folded[3]:.0f} px tall, both maps whole")
+        opened = state["tour_card"]
+        assert opened[3] > card[3] * 1.5, f"the card with all its text is {opened[3]:.0f} px tall against {card[3]:.0f}"
+        under = [m for m in state["maps_on_screen"] if overlap(m[4:], opened) > 0]
+        assert not under, f"maps under the opened card {opened}: {under}"
+        key = state["tour_key_rect"]
+        assert key and key[1] >= opened[1] and key[1] + key[3] <= opened[1] + opened[3] + 1, (key, opened)
+        print(f"    card {card[2]:.0f} x {card[3]:.0f} px (its key sentence) over no map, both softmax maps whole; "
+              f"opened by H: {opened[3]:.0f} px tall, over no map")
 
         w.xdotool("key", "--window", win, "h")
-        state = w.wait_for(lambda s: not s["tour_text_folded"], timeout=30, what="H unfolding the card")
+        state = w.wait_for(lambda s: s["tour_text_folded"], timeout=30, what="H folding the card again")
         state = w.wait_still("tour_card")
         assert abs(state["tour_card"][3] - card[3]) < 1, (state["tour_card"], card)
     finally:

@@ -177,7 +177,8 @@ bool apply(AppState& s, const Action& a) {
             [&](const act::SetLayerGridCells& x) { s.reported.layer_grid = x.rects; return true; },
             [&](const act::ShowHelp& x) { s.show_help = x.show; return true; },
             [&](const act::StartTour& x) {
-                s.tour = {x.tour, 0, "", false, s.tour.relevant, s.tour.relevant_generation, s.tour.relevant_wanted};  // the photo's choice stays
+                // The photo's choice stays; classroom mode starts with the card's key sentence alone (H: the rest).
+                s.tour = {x.tour, 0, "", s.classroom, s.tour.relevant, s.tour.relevant_generation, s.tour.relevant_wanted};
                 if (x.tour && !x.tour->steps.empty()) show_tour_step(s);
                 return true;
             },
@@ -189,6 +190,7 @@ bool apply(AppState& s, const Action& a) {
             },
             [&](const act::ExitTour&) { s.tour = {}; return true; },
             [&](const act::SetClassroom& x) {
+                if (s.tour.tour && s.classroom != x.on) s.tour.text_folded = x.on;  // the projector's card: its key sentence
                 s.classroom = x.on;
                 if (!x.on) s.prediction = {};  // predicting is classroom mode's; leaving it shows the maps again
                 return true;

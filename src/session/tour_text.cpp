@@ -334,7 +334,7 @@ TourCardText tour_card_text(const AppState& s) {
     if (shown.empty()) return card;
     const Tour& tour = *s.tour.tour;
     // The sentence with the claim's number: in the paragraph that holds or fails first, then in any;
-    // else the first sentence with a number from the trace.
+    // else the first sentence with a number from the trace; else the first sentence.
     std::optional<std::pair<size_t, std::string>> key;
     auto find = [&](auto wanted) {
         for (size_t i = 0; i < shown.size() && !key; ++i)
@@ -348,6 +348,7 @@ TourCardText tour_card_text(const AppState& s) {
     find([&](const TourParagraph& p, const std::string& t) { return p.when != TourWhen::Always && has_claim_value(t); });
     find([&](const TourParagraph&, const std::string& t) { return has_claim_value(t); });
     find([&](const TourParagraph&, const std::string& t) { return t.find('{') != std::string::npos; });
+    find([&](const TourParagraph&, const std::string&) { return true; });
     if (key) card.key = fill_tour_text(key->second, s, tour);
     for (size_t i = 0; i < shown.size(); ++i) {
         std::string text = fill_tour_text(shown[i]->text, s, tour);

@@ -99,7 +99,7 @@ std::vector<std::string> tour_sentences(const std::string& text);
 // The card as a projector shows it: its key sentence first (the sentence
 // with the step's claim and its number: in the paragraph that holds or
 // fails, else any with {claim_value}; else the first sentence with a number
-// from the trace; empty when the step has none), then the rest of the
+// from the trace; else the first sentence), then the rest of the
 // shown paragraphs, the key sentence taken out of its own. left_out: as
 // shown_tour_text's.
 struct TourCardText {

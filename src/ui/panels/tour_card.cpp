@@ -152,7 +152,8 @@ std::vector<float> sentences(const Frame& f, const session::Tour& tour, float wi
         key_rect = {top.x, top.y, text_w, ImGui::GetItemRectMax().y - top.y};
         ImGui::PopFont();
     }
-    const bool rest = (!s.tour.text_folded || f.still) && !card.rest.empty();  // a slide always has its sentences
+    // A slide has the rest when it fits whole (it cannot scroll); its caption in index.html has them all.
+    const bool rest = (!s.tour.text_folded || f.still) && !card.rest.empty();
     if (!rest) return key_rect;
     ImGui::PushFont(s.classroom ? f.fonts.large : ImGui::GetFont());
     const float below = (card.left_out ? 4 : 0) * ImGui::GetTextLineHeightWithSpacing() + button_rows * ImGui::GetFrameHeightWithSpacing() +
@@ -160,12 +161,12 @@ std::vector<float> sentences(const Frame& f, const session::Tour& tour, float wi
     const float room = most - ImGui::GetCursorPosY() - below;
     // At least a line of the rest (scrolled to); none where even that would push the buttons off the card.
     const float line = ImGui::GetTextLineHeightWithSpacing() + st.ItemSpacing.y;
-    if (room < line && !f.still) {
+    const float whole = paragraphs_height(card.rest, ImGui::GetFont(), text_w) + st.ItemSpacing.y;
+    if (room < line || (f.still && whole > room && !card.key.empty())) {
         ImGui::PopFont();
         return key_rect;
     }
-    const float text_h = std::min(paragraphs_height(card.rest, ImGui::GetFont(), text_w) + st.ItemSpacing.y,
-                                  std::max(room, f.still ? f.px(60) : line));
+    const float text_h = std::min(whole, std::max(room, line));
     ImGui::BeginChild("##sentences", ImVec2(0, text_h));
     for (const std::string& text : card.rest) {
         ImGui::Spacing();
