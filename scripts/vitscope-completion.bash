@@ -9,7 +9,7 @@ _vitscope() {
         words=("${COMP_WORDS[@]}")
         cword=$COMP_CWORD
     }
-    local commands="classify attention export info explain sweep tour lesson dump help version"
+    local commands="classify attention export info explain sweep tour lesson dump exercises train help version"
     local common="--model --size --help"
     local sub="" w
     for w in "${words[@]:1:cword-1}"; do
@@ -18,7 +18,7 @@ _vitscope() {
     case $prev in
         --model|--frames|--tour-dir)
             COMPREPLY=($(compgen -d -- "$cur")); return ;;
-        -o|--csv|--claims|--screenshot|--state-file|--frame-stats|--script|--tour|--compare)
+        -o|--csv|--claims|--screenshot|--state-file|--frame-stats|--script|--tour|--compare|--exercises|--key|--check-gradients)
             COMPREPLY=($(compgen -f -- "$cur")); return ;;
         --question)
             COMPREPLY=($(compgen -W "scaling heads quadratic cls global dynamic permutation position cross matrix mlp relevance rollout ablation perturbation" -- "$cur")); return ;;
@@ -26,9 +26,11 @@ _vitscope() {
             COMPREPLY=($(compgen -W "viridis magma turbo" -- "$cur")); return ;;
         --query)
             COMPREPLY=($(compgen -W "cls" -- "$cur")); return ;;
+        --task)
+            COMPREPLY=($(compgen -W "same_colour left_of" -- "$cur")); return ;;
         --arrays)
             COMPREPLY=($(compgen -W "photo input attn q k v out pos_embed logits residual_in residual_out ln1 attn_proj residual_mid ln2 mlp grad_attn grad_x_in grad_x_out" -- "${cur##*,}")); return ;;
-        --layer|--head|--top|--size|--patch|--select|--seed|--class|--delay|--frame-size|--path|--sizes|--window-size|--ui-scale)
+        --layer|--head|--top|--size|--patch|--select|--seed|--class|--delay|--frame-size|--path|--sizes|--window-size|--ui-scale|--steps|--threads|--lr)
             return ;;
     esac
     local flags
@@ -42,6 +44,8 @@ _vitscope() {
         tour)      flags="$common --tour -o --claims --csv --force --layer --head --mean-heads --patch --query --class --seed --classroom --window-size" ;;
         lesson)    flags="$common -o --tour --no-tour --layer --head --mean-heads --patch --query --force" ;;
         dump)      flags="$common -o --arrays --float16 --class --force" ;;
+        exercises) flags="$common --exercises --key --force" ;;
+        train)     flags="--task -o --steps --seed --no-position --threads --lr --check-gradients --force --help" ;;
         help|version) return ;;
         "")        flags="--model --select --layer --head --mean-heads --window-size --ui-scale --no-settings --screenshot --state-file --frame-stats --script --quit --tour --classroom --help" ;;
     esac
