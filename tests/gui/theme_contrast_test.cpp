@@ -75,6 +75,24 @@ TEST_P(ThemeContrast, TextAgainstItsBackgroundsIsAtLeastAA) {
     }
 }
 
+// Every colour a chart draws its data in (the series, and the accent and what-if colours the pages'
+// dots, bars and fitted lines use, all opaque) keeps WCAG's 3:1 for graphics against the window, the
+// tour's card and the white page exported figures are drawn on.
+TEST_P(ThemeContrast, ChartColoursKeepThreeToOneAgainstEveryBackground) {
+    ui::apply_theme(GetParam(), 1);
+    const ImVec4 window = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
+    const ui::Palette& p = ui::palette(GetParam());
+    const ImVec4 card = over(p.card_bg, window), page(1, 1, 1, 1);
+    std::vector<std::pair<std::string, ImVec4>> colours = {{"accent", ui::colors::accent}, {"what-if", ui::colors::whatif}};
+    for (int i = 0; i < 5; ++i) colours.push_back({"series " + std::to_string(i), ui::colors::series[i]});
+    for (const auto& [name, c] : colours) {
+        EXPECT_EQ(c.w, 1.f) << name << " is drawn opaque";
+        for (const auto& [where, bg] : {std::pair{"window", window}, {"tour card", card}})
+            EXPECT_GE(contrast(c, bg), 3.0) << name << " on the " << where;
+        if (GetParam() == ui::Theme::Light) EXPECT_GE(contrast(c, page), 3.0) << name << " on a figure's white page";
+    }
+}
+
 TEST_P(ThemeContrast, PanelsUseTheAppliedThemesColours) {
     ui::apply_theme(GetParam(), 1);
     const ui::Palette& p = ui::palette(GetParam());
