@@ -35,8 +35,10 @@ PanelRect Layout::*card_host(const Frame& f, const std::string& step_panel, cons
     return host;
 }
 
-// The card never takes more than this share of its column: the panel above keeps the rest.
-constexpr float kCardShare = 0.55f;
+// The card never takes more than this share of its column: the panel above keeps the rest. Classroom
+// mode's card is its key sentence unless H opens it, and that sentence (in large type, in the narrow
+// math column at 1024 px) must fit whole: it may take more.
+constexpr float kCardShare = 0.55f, kClassroomCardShare = 0.75f;
 constexpr const char* kCardWindow = "##tour";
 
 // The height the card's sentences take, as drawn below.
@@ -216,7 +218,7 @@ void tour_card(const Frame& f, const Layout& layout) {
 
     const PanelRect& host = layout.*card_host(f, step.panel, layout);
     const float width = std::min(host.size.x - f.px(24), f.px(720));
-    const float most = std::floor(host.size.y * kCardShare) - f.px(12);
+    const float most = std::floor(host.size.y * (s.classroom ? kClassroomCardShare : kCardShare)) - f.px(12);
     ImGui::SetNextWindowPos(ImVec2(host.pos.x + f.px(12), host.pos.y + host.size.y - f.px(6)), ImGuiCond_Always,
                             ImVec2(0.f, 1.f));
     ImGui::SetNextWindowSizeConstraints(ImVec2(width, 0), ImVec2(width, most));
