@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "vit/analysis/block_parts.h"
 #include "vit/base/default_model.h"
 #include "vit/base/error.h"
 #include "vit/formats/checkpoint.h"
@@ -97,8 +98,12 @@ public:
                               py::make_tuple(in.crop.x, in.crop.y, in.crop.w, in.crop.h));
     }
 
-    py::dict run_path(const std::string& path, int size) const { return run(input_from_path(path, size)); }
-    py::dict run_array(const FloatArray& chw, int size) const { return run(input_from_array(chw, size)); }
+    py::dict run_path(const std::string& path, int size, bool parts) const {
+        return run(input_from_path(path, size), parts);
+    }
+    py::dict run_array(const FloatArray& chw, int size, bool parts) const {
+        return run(input_from_array(chw, size), parts);
+    }
 
     py::dict gradients_path(const std::string& path, int cls, int size) const {
         return gradients(input_from_path(path, size), cls);
@@ -148,7 +153,7 @@ private:
         return vit::forward(model_, in);
     }
 
-    py::dict run(const vit::Input& in) const {
+    py::dict run(const vit::Input& in, bool parts) const {
         const vit::Trace t = forward(in);
         py::dict d;
         d["input"] = array_of({3, in.size, in.size}, in.chw.data());
@@ -170,7 +175,34 @@ private:
         d["residual"] = residual;
         d["final"] = matrix(t.final_tokens);
         d["logits"] = array_of({static_cast<py::ssize_t>(t.logits.size())}, t.logits.data());
+        if (parts) add_block_parts(t, d);
         return d;
+    }
+
+    // Each block's LayerNorm outputs, attention and MLP branches and the
+    // stream between them (vit::block_parts, as `vitscope dump --arrays` has them), (L, N, dim) each.
+    void add_block_parts(const vit::Trace& t, py::dict& d) const {
+        const py::ssize_t layers = t.layers.size(), n = t.tokens, dim = model_.dim;
+        FloatArray ln1({layers, n, dim}), attn_proj({layers, n, dim}), mid({layers, n, dim}), ln2({layers, n, dim}),
+            mlp({layers, n, dim});
+        const size_t step = static_cast<size_t>(n * dim);
+        for (py::ssize_t l = 0; l < layers; ++l) {
+            vit::BlockParts p;
+            {
+                py::gil_scoped_release unlocked;
+                p = vit::block_parts(model_, t, static_cast<int>(l));
+            }
+            std::copy(p.ln1.data(), p.ln1.data() + step, ln1.mutable_data() + l * step);
+            std::copy(p.attn_branch.data(), p.attn_branch.data() + step, attn_proj.mutable_data() + l * step);
+            std::copy(p.mid.data(), p.mid.data() + step, mid.mutable_data() + l * step);
+            std::copy(p.ln2.data(), p.ln2.data() + step, ln2.mutable_data() + l * step);
+            std::copy(p.mlp_branch.data(), p.mlp_branch.data() + step, mlp.mutable_data() + l * step);
+        }
+        d["ln1"] = ln1;
+        d["attn_proj"] = attn_proj;
+        d["residual_mid"] = mid;
+        d["ln2"] = ln2;
+        d["mlp"] = mlp;
     }
 
     py::dict gradients(const vit::Input& in, int cls) const {
@@ -224,8 +256,8 @@ PYBIND11_MODULE(_vitscope, m) {
         .def("labels", &PyModel::labels)
         .def("find_class", &PyModel::find_class, py::arg("name_or_index"))
         .def("preprocess", &PyModel::preprocess, py::arg("path"), py::arg("size") = 0)
-        .def("run_path", &PyModel::run_path, py::arg("path"), py::arg("size") = 0)
-        .def("run_array", &PyModel::run_array, py::arg("chw"), py::arg("size") = 0)
+        .def("run_path", &PyModel::run_path, py::arg("path"), py::arg("size") = 0, py::arg("parts") = false)
+        .def("run_array", &PyModel::run_array, py::arg("chw"), py::arg("size") = 0, py::arg("parts") = false)
         .def("gradients_path", &PyModel::gradients_path, py::arg("path"), py::arg("cls"), py::arg("size") = 0)
         .def("gradients_array", &PyModel::gradients_array, py::arg("chw"), py::arg("cls"), py::arg("size") = 0);
 }

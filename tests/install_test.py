@@ -10,7 +10,8 @@ unset, on a photo copied out beforehand:
     with, and in the user's data folder ($XDG_DATA_HOME/vitscope/models) first
     once a copy is there;
   - `classify`, `tour --claims` print what the build's copy prints from the
-    source tree (the same numbers); `tour -o DIR` draws its slides (the
+    source tree (the same numbers), as do `exercises --key` (when assets/
+    has exercises, installed too); `tour -o DIR` draws its slides (the
     installed shaders) and `lesson` writes a page holding the installed
     web/lesson/lesson.js; the window's known-model list and sample photos are
     not needed on the command line and are checked as installed files.
@@ -130,6 +131,19 @@ with tempfile.TemporaryDirectory(prefix="vitscope-install-") as tmp:
     pngs = [n for n in os.listdir(slides) if n.endswith(".png")] if os.path.isdir(slides) else []
     t.check("the slides folder has index.html and a PNG a step",
             os.path.isfile(os.path.join(slides, "index.html")) and len(pngs) >= 10, sorted(pngs)[:3])
+
+    if os.path.isdir(os.path.join(SRC, "assets", "exercises")):
+        shipped = sorted(os.listdir(os.path.join(SRC, "assets", "exercises")))
+        t.check("the exercises are installed", sorted(os.listdir(os.path.join(share, "exercises"))) == shipped,
+                shipped)
+        expected = run([BIN, "exercises", "dog.jpg", "--key", "build-key.csv"], cwd=work, env=build_env)
+        r = hidden(f"'{installed}' exercises dog.jpg --key installed-key.csv", work, env)
+        t.check("exercises (the shipped homework) runs hidden", r.returncode == 0, r.stderr.strip())
+        same = False
+        if r.returncode == 0 and expected.returncode == 0:
+            with open(os.path.join(work, "build-key.csv")) as a, open(os.path.join(work, "installed-key.csv")) as b:
+                same = a.read() == b.read()
+        t.check("its answer key is the build's", same, expected.stderr.strip())
 
     r = hidden(f"'{installed}' lesson dog.jpg -o lesson.html", work, env)
     t.check("lesson runs hidden (installed web files)", r.returncode == 0, r.stderr.strip())

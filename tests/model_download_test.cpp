@@ -439,6 +439,12 @@ TEST(DefaultModel, TheMirrorComesAfterTheUsersDownloads) {
     EXPECT_EQ(vit::default_model_dir(project.str()), mirror_model);
     fs::create_directories(user_model);
     EXPECT_EQ(vit::default_model_dir(project.str()), user_model);   // the user's own copy first
+    {
+        Env url("VITSCOPE_MODEL_MIRROR", ("file://" + mirror.str()).c_str());
+        EXPECT_EQ(vit::model_mirror_dir(), mirror.str());
+        Env http("VITSCOPE_MODEL_MIRROR", "http://127.0.0.1:9/models");
+        EXPECT_EQ(vit::model_mirror_dir(), "");
+    }
     fs::current_path(old_cwd);
 }
 

@@ -6,12 +6,14 @@ From BUILD/python (where the build puts the module), on dog.jpg and
 chelsea.png with the default model:
   - model.run(path) gives the very floats `vitscope dump` writes: input,
     attention, q, k, v, out, logits (and residual_in/residual_out when this
-    dump offers them); model.gradients(path, class) those of `dump --class`;
+    dump offers them), and with parts=True ln1, attn_proj, residual_mid, ln2,
+    mlp (dump --arrays); model.gradients(path, class) those of `dump --class`;
     at --size 288 too;
   - the same run against tests/reference: vit_reference.forward in float64
     NumPy on the run's own input (attention 1e-5 absolute, q/k/v 1e-4 of each
-    layer's largest value, logits 1e-3 of the largest, the residual stream and
-    the final tokens 1e-4 of their largest), and vit_torch's float64 autograd
+    layer's largest value, logits 1e-3 of the largest, the residual stream,
+    ln1 and the final tokens 1e-4 of their largest; residual_mid = input +
+    attn_proj, output = residual_mid + mlp), and vit_torch's float64 autograd
     for the gradients (1e-4 of each tensor's largest value);
   - properties: each attention row sums to 1; out = attention @ v;
     residual[0] is the embedding the reference computes; run(array) of
@@ -74,9 +76,12 @@ def relative(a, b):
     return float(np.abs(a - b).max() / max(np.abs(b).max(), 1e-30))
 
 
+PARTS = ("ln1", "attn_proj", "residual_mid", "ln2", "mlp")
+
+
 def check_against_dump(label, photo, size=None):
     extra = ["--size", str(size)] if size else []
-    run = model.run(photo, size=size)
+    run = model.run(photo, size=size, parts=True)
     top = int(run.logits.argmax())
     grads = model.gradients(photo, top, size=size)
     with tempfile.TemporaryDirectory(prefix="vitscope-py-") as tmp:
@@ -88,9 +93,13 @@ def check_against_dump(label, photo, size=None):
         same(f"{label}: gradients().x_in is dump's grad_x_in.npy", grads.x_in, d["grad_x_in"])
         same(f"{label}: gradients().x_out is dump's grad_x_out.npy", grads.x_out, d["grad_x_out"])
         if "residual_in" in dump_help:
-            r = dump(photo, os.path.join(tmp, "r"), "--arrays", "residual_in,residual_out", *extra)
+            r = dump(photo, os.path.join(tmp, "r"), "--arrays", "residual_in,residual_out," + ",".join(PARTS), *extra)
             same(f"{label}: run().residual[:-1] is dump's residual_in.npy", run.residual[:-1], r["residual_in"])
             same(f"{label}: run().residual[1:] is dump's residual_out.npy", run.residual[1:], r["residual_out"])
+            for name in PARTS:
+                same(f"{label}: run(parts=True).{name} is dump's {name}.npy", run[name], r[name])
+        else:
+            t.check(f"{label}: this dump has --arrays residual_in,...,mlp", False, "not in `vitscope dump --help`")
     return run, grads, top
 
 
@@ -107,6 +116,16 @@ def check_against_reference(label, run, grads, top):
     stream = np.concatenate([ref["x_in"], ref["x_out"][None]])
     rel = max(relative(run.residual[l], stream[l]) for l in range(len(stream)))
     t.check(f"{label}: the residual stream within 1e-4 of each layer's largest |value|", rel <= 1e-4, f"{rel:.2e}")
+    ln1 = np.stack([vit_reference.layer_norm(stream[l], reference.t[f"blocks.{l}.norm1.weight"],
+                                             reference.t[f"blocks.{l}.norm1.bias"], reference.eps)
+                    for l in range(reference.depth)])
+    rel = max(relative(run.ln1[l], ln1[l]) for l in range(reference.depth))
+    t.check(f"{label}: ln1 within 1e-4 of the reference's LayerNorm of each block's input", rel <= 1e-4, f"{rel:.2e}")
+    x_in = run.residual[:-1].astype(np.float64)
+    rel = relative(x_in + run.attn_proj, run.residual_mid)
+    t.check(f"{label}: residual_mid = block input + attn_proj", rel <= 1e-6, f"{rel:.2e}")
+    rel = relative(run.residual_mid.astype(np.float64) + run.mlp, run.residual[1:])
+    t.check(f"{label}: the block's output = residual_mid + mlp", rel <= 1e-6, f"{rel:.2e}")
     rel = relative(run.final, ref["final"])
     t.check(f"{label}: final tokens within 1e-4", rel <= 1e-4, f"{rel:.2e}")
     logit, _, g_attn, g_x_in, g_x_out = TorchViT(reference).gradients(run.input, top)

@@ -60,7 +60,11 @@ class Run(_Arrays):
     row = query; q, k, v, out (L, H, N, head_dim), out = attention @ v;
     residual (L + 1, N, dim): residual[l] enters block l, residual[L] leaves
     the last block (before the final LayerNorm); final (N, dim) after it;
-    logits (classes,). Also grid, prefix, tokens and crop (x, y, w, h) on the photo."""
+    logits (classes,). Also grid, prefix, tokens and crop (x, y, w, h) on the photo.
+    With run(..., parts=True), each block's parts (L, N, dim): ln1 (attention's
+    input), attn_proj (what attention adds, after the output projection and
+    layer scale), residual_mid (the stream after attention), ln2 (the MLP's
+    input), mlp (what the MLP adds)."""
 
 
 class Gradients(_Arrays):
@@ -101,13 +105,16 @@ class Model:
         """The photo as the model's input: ((3, S, S) float32, crop (x, y, w, h))."""
         return self._m.preprocess(os.fspath(path), size or 0)
 
-    def run(self, image, size=None):
+    def run(self, image, size=None, parts=False):
         """The forward pass on a photo's path (preprocessed as the model's own
         library does, at `size` or the model's input size) or on a preprocessed
-        (3, S, S) array (S a multiple of the patch size). Returns a Run."""
+        (3, S, S) array (S a multiple of the patch size). Returns a Run; with
+        parts=True it also holds each block's ln1, attn_proj, residual_mid, ln2
+        and mlp (L, N, dim), as `vitscope dump --arrays` names them."""
         path, array = _input(image)
-        values = self._m.run_path(path, size or 0) if path is not None else self._m.run_array(array, size or 0)
-        return Run(values)
+        if path is not None:
+            return Run(self._m.run_path(path, size or 0, bool(parts)))
+        return Run(self._m.run_array(array, size or 0, bool(parts)))
 
     def gradients(self, image, cls, size=None):
         """The backward pass of one class's logit (an index or a label) on a

@@ -29,7 +29,12 @@ std::string default_model_dir(const std::string& project_dir) {
 }
 
 std::string model_mirror_dir() {
-    if (const char* env = std::getenv("VITSCOPE_MODEL_MIRROR")) return env;
+    if (const char* env = std::getenv("VITSCOPE_MODEL_MIRROR")) {
+        // A file:// mirror (as fetch_model.sh takes) is a folder; an http(s) one has no folder to look in.
+        const std::string v = env;
+        if (v.rfind("file://", 0) == 0) return v.substr(7);
+        return v.rfind("http://", 0) == 0 || v.rfind("https://", 0) == 0 ? "" : v;
+    }
 #ifdef VITSCOPE_MODEL_MIRROR_DIR
     return VITSCOPE_MODEL_MIRROR_DIR;
 #else

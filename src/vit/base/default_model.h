@@ -15,7 +15,8 @@ constexpr const char* kDefaultModelName = "vit_tiny_patch16_224.augreg_in21k_ft_
 // working directory's without a project_dir).
 std::string default_model_dir(const std::string& project_dir);
 
-// $VITSCOPE_MODEL_MIRROR when set (empty: no mirror), else the mirror the
+// $VITSCOPE_MODEL_MIRROR when set (empty or an http(s) URL: no folder; a
+// file:// URL: its path), else the mirror the
 // build was configured with (VITSCOPE_MODEL_MIRROR at configure time, or
 // ../shared/models beside the checkout, as CI has it); empty when none.
 std::string model_mirror_dir();
