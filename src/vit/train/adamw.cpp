@@ -16,10 +16,10 @@ void AdamW::step(TinyVit& model, const Gradients& grads, double lr, const std::v
     const double c1 = 1.0 - std::pow(s_.beta1, t_), c2 = 1.0 - std::pow(s_.beta2, t_);
     for (size_t i = 0; i < model.tensors.size(); ++i) {
         if (std::find(frozen.begin(), frozen.end(), static_cast<int>(i)) != frozen.end()) continue;
-        std::vector<float>& p = model.tensors[i].data;
-        const std::vector<float>& g = grads[i];
-        std::vector<float>& m = m_[i];
-        std::vector<float>& v = v_[i];
+        Floats& p = model.tensors[i].data;
+        const Floats& g = grads[i];
+        Floats& m = m_[i];
+        Floats& v = v_[i];
         const float decay = decay_[i] ? static_cast<float>(1.0 - lr * s_.weight_decay) : 1.f;
         const float b1 = static_cast<float>(s_.beta1), b2 = static_cast<float>(s_.beta2);
         const float step = static_cast<float>(lr / c1), root_c2 = static_cast<float>(std::sqrt(c2));

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <thread>
 
+#include <unsupported/Eigen/SpecialFunctions>
+
 #include "vit/base/tensor.h"
 
 namespace vit::train {
@@ -48,9 +50,12 @@ void ln_backward(const Mat& dy, const Mat& xhat, const Vec& rstd, CRow w, Mat& d
     }
 }
 
-float gelu(float x) { return 0.5f * x * (1.f + std::erf(x * 0.70710678118654752f)); }
-float gelu_grad(float x) {
-    return 0.5f * (1.f + std::erf(x * 0.70710678118654752f)) + x * 0.39894228040143268f * std::exp(-0.5f * x * x);
+// Exact GELU and its derivative, with Eigen's vectorised erf and exp (a scalar erf per element cost a fifth of a step).
+Mat gelu(const Mat& x) { return (0.5f * x.array() * (1.f + (x.array() * 0.70710678118654752f).erf())).matrix(); }
+Mat gelu_grad(const Mat& x) {
+    return (0.5f * (1.f + (x.array() * 0.70710678118654752f).erf()) +
+            x.array() * 0.39894228040143268f * (-0.5f * x.array().square()).exp())
+        .matrix();
 }
 
 void add_bias(Mat& y, CRow b) { y.rowwise() += b; }
@@ -121,7 +126,7 @@ ChunkResult run_chunk(const TinyVit& m, const float* inputs, const int* labels, 
         ln_forward(x, row(m, bp(kLn2W)), row(m, bp(kLn2B)), c.ln_eps, L.xhat2, L.rstd2, L.h2);
         L.f1.noalias() = L.h2 * mat(m, bp(kFc1W), M, D).transpose();
         add_bias(L.f1, row(m, bp(kFc1B)));
-        L.g = L.f1.unaryExpr([](float v) { return gelu(v); });
+        L.g = gelu(L.f1);
         Mat f2 = L.g * mat(m, bp(kFc2W), D, M).transpose();
         add_bias(f2, row(m, bp(kFc2B)));
         x += f2;
@@ -169,7 +174,7 @@ ChunkResult run_chunk(const TinyVit& m, const float* inputs, const int* labels, 
         gmat(gr, bp(kFc2W), D, M).noalias() += dx.transpose() * L.g;
         grow(gr, bp(kFc2B)) += dx.colwise().sum();
         Mat df1 = dx * mat(m, bp(kFc2W), D, M);
-        df1.array() *= L.f1.unaryExpr([](float v) { return gelu_grad(v); }).array();
+        df1.array() *= gelu_grad(L.f1).array();
         gmat(gr, bp(kFc1W), M, D).noalias() += df1.transpose() * L.h2;
         grow(gr, bp(kFc1B)) += df1.colwise().sum();
         const Mat dh2 = df1 * mat(m, bp(kFc1W), M, D);

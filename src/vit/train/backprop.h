@@ -26,7 +26,7 @@ struct BatchResult {
 };
 
 // One float vector per model tensor, the same order and sizes.
-using Gradients = std::vector<std::vector<float>>;
+using Gradients = std::vector<Floats>;
 Gradients zero_gradients(const TinyVit& model);
 
 // Loss, accuracy and logits of the batch; with `grads`, also the gradient of

@@ -32,7 +32,7 @@ void write_model_folder(const TinyVit& model, const std::vector<std::string>& la
     rules.force = true;
     write_output(dir + "/config.json", model_config_json(model.config, labels), rules);
     std::vector<TensorToWrite> tensors;
-    for (const ParamTensor& t : model.tensors) tensors.push_back({t.name, DType::F32, t.shape, t.data});
+    for (const ParamTensor& t : model.tensors) tensors.push_back({t.name, DType::F32, t.shape, std::vector<float>(t.data.begin(), t.data.end())});
     write_safetensors(dir + "/model.safetensors", tensors);
 }
 
@@ -50,7 +50,10 @@ TinyVit read_model_folder(const std::string& dir) {
         throw Error(dir + "/config.json does not give the tiny ViT's sizes (model_args)");
     TinyVit m = make_tiny_vit(c);
     const SafeTensors st(dir + "/model.safetensors");
-    for (ParamTensor& t : m.tensors) t.data = st.to_f32(t.name, t.shape);
+    for (ParamTensor& t : m.tensors) {
+        const std::vector<float> v = st.to_f32(t.name, t.shape);
+        t.data.assign(v.begin(), v.end());
+    }
     return m;
 }
 

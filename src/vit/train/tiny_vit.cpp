@@ -1,6 +1,7 @@
 #include "vit/train/tiny_vit.h"
 
 #include <algorithm>
+#include <cmath>
 
 #include "vit/base/error.h"
 #include "vit/train/random.h"
@@ -21,7 +22,7 @@ TinyVit make_tiny_vit(const TinyVitConfig& c) {
     auto add = [&](std::string name, std::vector<int64_t> shape) {
         int64_t n = 1;
         for (int64_t s : shape) n *= s;
-        m.tensors.push_back({std::move(name), std::move(shape), std::vector<float>(static_cast<size_t>(n), 0.f)});
+        m.tensors.push_back({std::move(name), std::move(shape), Floats(static_cast<size_t>(n), 0.f)});
     };
     const int64_t D = c.dim, M = c.mlp;
     add("patch_embed.proj.weight", {D, 3, c.patch, c.patch});
@@ -51,17 +52,29 @@ TinyVit make_tiny_vit(const TinyVitConfig& c) {
 }
 
 void initialise(TinyVit& m, std::mt19937_64& rng) {
-    auto normal = [&](std::vector<float>& v, double std) {
-        for (float& x : v) x = static_cast<float>(std * truncated_normal(rng));
+    auto uniform = [&](Floats& v, double bound) {
+        for (float& x : v) x = static_cast<float>(bound * (2.0 * uniform01(rng) - 1.0));
     };
-    for (ParamTensor& t : m.tensors) {
+    // A layer's fan-in: the weight's elements per output row.
+    auto fan_in = [](const ParamTensor& t) {
+        int64_t n = 1;
+        for (size_t i = 1; i < t.shape.size(); ++i) n *= t.shape[i];
+        return static_cast<double>(n);
+    };
+    for (size_t i = 0; i < m.tensors.size(); ++i) {
+        ParamTensor& t = m.tensors[i];
         const std::string& n = t.name;
-        const bool is_norm = n.find("norm") != std::string::npos && n.find("weight") != std::string::npos;
-        if (is_norm) std::fill(t.data.begin(), t.data.end(), 1.f);
-        else if (n.size() > 5 && n.compare(n.size() - 5, 5, ".bias") == 0) std::fill(t.data.begin(), t.data.end(), 0.f);
-        else if (n == "cls_token") normal(t.data, 1e-6);
-        else if (n == "pos_embed") { if (m.config.position) normal(t.data, 0.02); }
-        else normal(t.data, 0.02);
+        const bool is_norm = n.find("norm") != std::string::npos;
+        const bool is_bias = n.size() > 5 && n.compare(n.size() - 5, 5, ".bias") == 0;
+        if (is_norm) std::fill(t.data.begin(), t.data.end(), is_bias ? 0.f : 1.f);
+        else if (n == "cls_token") for (float& x : t.data) x = static_cast<float>(0.02 * truncated_normal(rng));
+        else if (n == "pos_embed") {
+            if (m.config.position) for (float& x : t.data) x = static_cast<float>(0.02 * truncated_normal(rng));
+        } else if (is_bias) {
+            uniform(t.data, 1.0 / std::sqrt(fan_in(m.tensors[i - 1])));  // the weight right before it
+        } else {
+            uniform(t.data, 1.0 / std::sqrt(fan_in(t)));
+        }
     }
 }
 

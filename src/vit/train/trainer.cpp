@@ -30,7 +30,10 @@ std::string describe(const TrainSettings& s) {
       << "held_out = " << s.held_out << "\n"
       << "optimizer = AdamW\n"
       << "lr = " << s.adamw.lr << "\n"
-      << "warmup_steps = " << s.warmup << " (linear from 0, then constant)\n"
+      << "warmup_steps = " << s.warmup << " (linear from 0)\n"
+      << "lr_schedule = cosine from lr after the warm-up to lr_end x lr at the last step\n"
+      << "lr_end = " << s.lr_end << "\n"
+      << "grad_clip_norm = " << s.clip << " (global L2 norm)\n"
       << "beta1 = " << s.adamw.beta1 << "\n"
       << "beta2 = " << s.adamw.beta2 << "\n"
       << "eps = " << s.adamw.eps << "\n"
@@ -45,7 +48,7 @@ std::string describe(const TrainSettings& s) {
       << "classes = " << s.model.classes << "\n"
       << "layer_norm_eps = " << s.model.ln_eps << "\n"
       << "position_embeddings = " << (s.model.position ? "yes" : "no (zero, not trained)") << "\n"
-      << "init = timm: trunc_normal std 0.02 (weights, pos_embed), cls_token std 1e-6, biases 0, norms 1/0\n"
+      << "init = PyTorch's defaults: weights and biases uniform +-1/sqrt(fan_in), norms 1/0; cls_token, pos_embed trunc_normal std 0.02\n"
       << "input = x / 255, mean 0.5, std 0.5\n"
       << "checkpoints = step 0, ~4 per doubling of the step, the last, and one every " << s.fast_every
       << " steps while the running training loss falls by >= " << s.fast_drop << " nats\n";
@@ -103,6 +106,25 @@ LogRow evaluate(const TinyVit& model, const HeldOut& held_out, int threads) {
     return row;
 }
 
+double learning_rate(const TrainSettings& s, int step) {
+    if (step <= s.warmup) return s.adamw.lr * step / std::max(1, s.warmup);
+    const double t = static_cast<double>(step - s.warmup) / std::max(1, s.steps - s.warmup);
+    return s.adamw.lr * (s.lr_end + (1 - s.lr_end) * 0.5 * (1 + std::cos(3.141592653589793 * std::min(1.0, t))));
+}
+
+double clip_gradients(Gradients& grads, double max_norm) {
+    double sum = 0;
+    for (const Floats& g : grads)
+        for (float v : g) sum += static_cast<double>(v) * v;
+    const double norm = std::sqrt(sum);
+    if (max_norm > 0 && norm > max_norm) {
+        const float scale = static_cast<float>(max_norm / norm);
+        for (Floats& g : grads)
+            for (float& v : g) v *= scale;
+    }
+    return norm;
+}
+
 TrainResult train(const TrainSettings& s, const TrainCallbacks& cb, const TaskControl& control) {
     TrainResult result;
     result.model = initial_model(s);
@@ -136,8 +158,9 @@ TrainResult train(const TrainSettings& s, const TrainCallbacks& cb, const TaskCo
         }
         const Batch batch = stream.next();
         const BatchResult r = run_batch(model, batch, &grads, s.threads);
-        const double lr = s.adamw.lr * std::min(1.0, static_cast<double>(step) / std::max(1, s.warmup));
-        opt.step(model, grads, lr, frozen);
+        if (!s.model.position) std::fill(grads[kPos].begin(), grads[kPos].end(), 0.f);  // frozen: not in the norm
+        clip_gradients(grads, s.clip);
+        opt.step(model, grads, learning_rate(s, step), frozen);
         running = step == 1 ? r.loss : 0.9 * running + 0.1 * r.loss;
         if (cb.step_done) cb.step_done(step, r.loss);
         control.report(step, s.steps);

@@ -18,19 +18,21 @@ namespace vit::train {
 
 struct TrainSettings {
     Task task = Task::SameColour;
-    int steps = 1500;
+    int steps = 2000;
     uint64_t seed = 1;
     int threads = 1;
     int batch = 64;
     int held_out = 512;     // fixed held-out samples, drawn from their own stream
-    int warmup = 50;        // steps of linear learning-rate warm-up from 0
+    int warmup = 100;       // steps of linear learning-rate warm-up from 0, then a cosine to lr_end x lr at the last step
+    double lr_end = 0.1;
+    double clip = 1.0;      // the gradients' global norm is clipped to this (0: no clipping)
     AdamWSettings adamw = {};
     TinyVitConfig model = {};
     // Extra checkpoints where the loss falls fastest: every `fast_every`
     // steps, one when the training loss (its running mean) fell by at least
     // `fast_drop` nats over those steps.
-    int fast_every = 10;
-    double fast_drop = 0.02;
+    int fast_every = 20;
+    double fast_drop = 0.03;
 };
 
 // Every setting as "name = value" lines (RUN/config).
@@ -81,6 +83,10 @@ struct TrainResult {
 TinyVit initial_model(const TrainSettings& settings);
 // Held-out loss and accuracy.
 LogRow evaluate(const TinyVit& model, const HeldOut& held_out, int threads);
+// The learning rate at step (1-based) of `settings`.
+double learning_rate(const TrainSettings& settings, int step);
+// Scales the gradients to at most `max_norm` in global L2 norm; returns the norm before.
+double clip_gradients(Gradients& grads, double max_norm);
 // Trains from initial_model; stops between steps when control is cancelled
 // (the checkpoints made so far are complete), reporting progress (step, steps).
 TrainResult train(const TrainSettings& settings, const TrainCallbacks& callbacks, const TaskControl& control = {});
