@@ -151,6 +151,10 @@ def test_several_photos(tmp):
           any(bad in line and "skipped" in line for line in err) and "1 of 3 photos failed" in err[-1], err)
     r = run("classify", DOG, os.path.join(tmp, "missing.jpg"), "--top", "1")
     check("a missing photo among several: exit 1, named", r.returncode == 1 and "missing.jpg" in r.stderr, r.stderr)
+    # A mistake in the options is refused once, before any photo (exit 2), not once per photo.
+    r = run("attention", DOG, EAGLE, "--head", "1", "--patch", "5,7")
+    check("attention with two photos and no --layer: exit 2, one line", one_line_error(r) and "--layer" in r.stderr,
+          (r.returncode, r.stderr))
     # attention: one CSV, first column image, each photo's rows as alone.
     base = ["--layer", "3", "--head", "1", "--patch", "5,7"]
     alone = {p: run("attention", p, *base).stdout.splitlines() for p in (DOG, EAGLE)}
@@ -200,7 +204,10 @@ def test_outputs(tmp):
     r = run("classify", DOG, "--top", "2", "-o", "-")
     check("-o -: the table on stdout", r.returncode == 0 and r.stdout == alone, r)
     check("no file named '-' anywhere", not os.path.exists("-") and not os.path.exists(os.path.join(tmp, "-")))
+    r0 = run("explain", DOG, "--question", "heads", cwd=tmp)
     r = run("explain", DOG, "--question", "heads", "--csv", "-", cwd=tmp)
+    check("explain with no output named: the CSV on stdout, as --csv -", r0.returncode == 0 and r0.stdout == r.stdout,
+          r0.stderr)
     check("explain --csv -: CSV on stdout, no file named '-'", r.returncode == 0 and r.stdout.startswith("layer,head")
           and not os.path.exists(os.path.join(tmp, "-")), r.stderr)
     # A FIFO is written into, and stays a FIFO.

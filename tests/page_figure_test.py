@@ -159,7 +159,7 @@ def main():
         check(f"{page}: exits 0 without a display", r.returncode == 0, r.stderr)
         if r.returncode != 0:
             continue
-        check(f"{page}: says what it wrote", r.stdout.startswith(f"{out}: {WIDTH} x "), r.stdout)
+        check(f"{page}: says what it wrote", r.stderr.startswith(f"{out}: {WIDTH} x "), r.stderr)  # status on stderr
         check(f"{page}: no temporary file left", not os.path.exists(out + ".tmp"))
         photos = "dog.jpg and chelsea.png" if page in TWO_PHOTO_PAGES else "dog.jpg"
         first = check_figure(page, out, page, titles[page], f"layer 0 {MIDDOT} head 0 {MIDDOT} query CLS", photos)
@@ -217,7 +217,6 @@ def main():
     os.mkdir(folder)
     rows = [
         ("unknown question", ["--question", "nonsense", "-o", bad], "nonsense"),
-        ("neither -o nor --csv", ["--question", page], "-o OUT.png"),
         ("OUT not a .png", ["--question", page, "-o", os.path.join(TMP, "bad.jpg")], "PNG"),
         ("OUT's folder missing", ["--question", page, "-o", os.path.join(TMP, "no", "x.png")], "does not exist"),
         ("OUT a folder", ["--question", page, "-o", folder], "directory"),

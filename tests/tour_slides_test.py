@@ -71,7 +71,7 @@ def main():
     r = vitscope("-o", out)
     check("exits 0 without a display", r.returncode == 0, r.stderr)
     check("says what it wrote",
-          r.stdout.strip() == f"{out}: {len(titles)} slides (1920 x 1080), index.html and claims.csv", r.stdout)
+          r.stderr.strip() == f"{out}: {len(titles)} slides (1920 x 1080), index.html and claims.csv", r.stderr)  # status on stderr
     names = [f"step_{i + 1:02d}.png" for i in range(len(titles))]
     check("one PNG per step, index.html and claims.csv, nothing else",
           os.path.isdir(out) and sorted(os.listdir(out)) == sorted(names + ["index.html", "claims.csv"]),

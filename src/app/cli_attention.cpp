@@ -43,6 +43,9 @@ Row mean_row(const vit::Trace& t, int layer, int heads, int query) {
 int cmd_attention(const CliArgs& args) {
     const bool mean = args.has("--mean-heads");
     if (mean == args.has("--head")) throw vit::Error("give exactly one of --head H or --mean-heads");
+    // Refused once, before any photo, rather than once per photo.
+    if (!args.has("--layer")) throw vit::Error("missing --layer");
+    if (args.has("--patch") == args.has("--query")) throw vit::Error("give exactly one of --patch ROW,COL or --query cls|INDEX");
     if (args.has("--patch")) parse_patch(args.get("--patch"));  // syntax now; range once the grid is known
     const std::string out = table_output(args);
     const bool several = photo_paths(args).size() > 1;

@@ -56,9 +56,10 @@ int cmd_explain(const CliArgs& args) {
                          " takes no second photo (--compare is for dynamic and cross)");
     std::string text = several ? "image," + std::string(question.columns) + "\n" : "";
     std::optional<ExplainFigure> figure;
+    // The second photo is the same for every photo: run once.
+    std::optional<Pipeline> compare;
+    if (args.has("--compare")) compare = run_pipeline_on(args, args.get("--compare"));
     const int status = for_each_photo(args, {}, [&](Pipeline& photo, const std::string& path) {
-        std::optional<Pipeline> compare;
-        if (args.has("--compare")) compare = run_pipeline_on(args, args.get("--compare"));
         // Both made before either is written: a failure writes neither.
         if (csv) {
             std::string rows = question_csv(question, {args, photo, compare ? &*compare : nullptr});

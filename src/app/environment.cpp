@@ -23,10 +23,10 @@ std::string value_of(const char* name) {
     throw vit::Error(std::string(name) + "=" + value.substr(0, 200) + ": expected " + expected);
 }
 
-void check_folder(const char* name) {
+void check_folder(const char* name, const char* of_what) {
     const std::string v = value_of(name);
     std::error_code ec;
-    if (!v.empty() && !fs::is_directory(v, ec)) refuse(name, v, "an existing folder");
+    if (!v.empty() && !fs::is_directory(v, ec)) refuse(name, v, std::string("an existing folder of ") + of_what);
 }
 
 }  // namespace
@@ -41,9 +41,9 @@ void check_environment() {
     if (const std::string v = value_of("VITSCOPE_ISA"); !v.empty() && v != "v4" && v != "v3" && v != "eigen")
         refuse("VITSCOPE_ISA", v, "v4, v3 or eigen (the fastest the CPU runs, at most the one named)");
     if (const std::string v = value_of("VITSCOPE_MEMORY_BUDGET"); !v.empty()) vit::parse_memory_budget(v);
-    check_folder("VITSCOPE_LABELS_DIR");
-    check_folder("VITSCOPE_SHADER_DIR");
-    check_folder("VITSCOPE_WEB_DIR");
+    check_folder("VITSCOPE_LABELS_DIR", "class names");
+    check_folder("VITSCOPE_SHADER_DIR", "shaders");
+    check_folder("VITSCOPE_WEB_DIR", "the lesson page's files");
     if (const std::string v = value_of("VITSCOPE_FONT"); !v.empty()) {
         std::error_code ec;
         if (!fs::is_regular_file(v, ec)) refuse("VITSCOPE_FONT", v, "an existing font file (.ttf)");

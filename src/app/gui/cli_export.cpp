@@ -45,6 +45,7 @@ int cmd_export(const CliArgs& args) {
     const bool by_head = args.options.count("--head") != 0;
     if (mean == by_head) throw vit::Error("give exactly one of --head H or --mean-heads");
     if (!args.has("--layer")) throw vit::Error("missing --layer");
+    if (args.has("--patch") == args.has("--query")) throw vit::Error("give exactly one of --patch ROW,COL or --query cls|INDEX");
     if (args.options.count("--patch")) parse_patch(args.get("--patch"));  // syntax now; range once the grid is known
     const int size = args.get_int_opt("--size", 256, 4096).value_or(2048);
     const gfx::Colormap colormap = colormap_option(args);
