@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "ui/questions/question_widgets.h"
 #include "ui/widgets/imgui_helpers.h"
 #include "ui/widgets/theme.h"
 
@@ -113,6 +114,14 @@ void draw_question_page(const Frame& f, const vit::QuestionPage& page, QuestionV
     ImGui::TextUnformatted(page.title);
     ImGui::PopTextWrapPos();
     ImGui::PopFont();
+    // Classroom mode: the question, then its figures; the claim and the notes folded beneath them.
+    if (f.s.classroom && !f.figure) {
+        ImGui::Separator();
+        FoldedNotes notes;
+        view.draw(f);
+        notes.draw(page.claim);
+        return;
+    }
     ImGui::PushTextWrapPos(0);
     ImGui::TextUnformatted(page.claim);
     ImGui::PopTextWrapPos();

@@ -24,10 +24,27 @@ void whatif_note(const Frame& f, const char* text) {
     text_wrapped_at_spaces(colors::whatif, text);
 }
 
+namespace {
+FoldedNotes* folding = nullptr;  // the page being drawn folds its notes (classroom mode)
+}  // namespace
+
+FoldedNotes::FoldedNotes() : outer_(folding) { folding = this; }
+FoldedNotes::~FoldedNotes() { folding = outer_; }
+
+void FoldedNotes::draw(const char* lead) {
+    folding = outer_;  // what the header shows is drawn, not kept
+    ImGui::Spacing();
+    if (!ImGui::CollapsingHeader("Read more")) return;
+    text_wrapped_at_spaces(lead);
+    for (const std::string& text : texts_) text_wrapped_at_spaces(colors::muted, text.c_str());
+}
+
 void note(const char* text) {
     // A figure for print keeps what is shown and leaves out what to click.
     const std::string shown = drawing_for_print() ? without_mouse_hints(text) : text;
-    if (!shown.empty()) text_wrapped_at_spaces(colors::muted, shown.c_str());
+    if (shown.empty()) return;
+    if (folding) folding->add(shown);
+    else text_wrapped_at_spaces(colors::muted, shown.c_str());
 }
 
 void computing_note(const char* what) {

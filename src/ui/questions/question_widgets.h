@@ -1,6 +1,8 @@
 // Pieces every Questions page uses: headings, the what-if banner, the line
 // that runs or cancels a long experiment with its progress.
 #pragma once
+#include <string>
+#include <vector>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -19,6 +21,24 @@ void whatif_note(const Frame& f, const char* text);
 
 // A wrapped paragraph in the muted colour.
 void note(const char* text);
+
+// Classroom mode: a page's prose folded beneath its figures. While a
+// FoldedNotes lives, note() keeps its text here instead of drawing it;
+// draw() then shows them under a header the lecturer opens ("Read more").
+class FoldedNotes {
+public:
+    FoldedNotes();
+    ~FoldedNotes();
+    FoldedNotes(const FoldedNotes&) = delete;
+    FoldedNotes& operator=(const FoldedNotes&) = delete;
+    void add(std::string text) { texts_.push_back(std::move(text)); }
+    // lead: prose shown first under the header (the page's claim).
+    void draw(const char* lead);
+
+private:
+    std::vector<std::string> texts_;
+    FoldedNotes* outer_;
+};
 
 // The height of a table of `lines` lines of text (header lines included), with
 // room for a horizontal scroll bar: a table that scrolls sideways needs its height given.
