@@ -146,9 +146,10 @@ std::vector<CommandSpec> make_specs() {
                  "       vitscope train --task NAME [--seed S] [--no-position] --check-gradients DIR [--force]\n"
                  "  trains a tiny ViT from scratch on a synthetic task; RUN gets config, log.csv, step_NNNNNN/\n"
                  "  checkpoints (model folders for --model) and samples/. Ctrl+C keeps the checkpoints made so far.\n"
-                 "  --check-gradients: the first batch, the initial model and every tensor's gradient as .npy.\n",
+                 "  --check-gradients: the first batch, the initial model and every tensor's gradient as .npy.\n"
+                 "  --benchmark: training steps per second (--steps, default 30), nothing written.\n",
                  {"--task", "--output", "--steps", "--seed", "--threads", "--lr", "--check-gradients"},
-                 {"--no-position", "--force"}});
+                 {"--no-position", "--force", "--benchmark"}});
     s.push_back({"help", "usage: vitscope help [COMMAND]\n", {}, {}, {}, 0, 1, "COMMAND"});
     s.push_back({"version",
                  "usage: vitscope version (also --version, -V)\n"

@@ -151,11 +151,40 @@ int check_gradients(const CliArgs& args, const vit::train::TrainSettings& s) {
     return 0;
 }
 
+// --benchmark: training steps per second on batches drawn beforehand, with
+// no held-out evaluation and no checkpoints (scripts/bench_train.py compares
+// it with PyTorch). Writes nothing; one line on standard output.
+int benchmark(const vit::train::TrainSettings& s, int steps) {
+    using namespace vit::train;
+    TinyVit model = initial_model(s);
+    BatchStream stream(s);
+    std::vector<Batch> batches;
+    for (int i = 0; i < 4; ++i) batches.push_back(stream.next());
+    AdamW opt(model, s.adamw);
+    Gradients grads;
+    auto step = [&](int i) {
+        run_batch(model, batches[i % batches.size()], &grads, s.threads);
+        clip_gradients(grads, s.clip);
+        opt.step(model, grads, s.adamw.lr);
+    };
+    for (int i = 0; i < 3; ++i) step(i);  // warm-up: allocations, caches
+    const auto start = std::chrono::steady_clock::now();
+    for (int i = 0; i < steps; ++i) step(i);
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    std::printf("steps %d threads %d batch %d seconds %.3f steps_per_second %.3f\n", steps, s.threads, s.batch, seconds,
+                steps / seconds);
+    return 0;
+}
+
 }  // namespace
 
 int cmd_train(const CliArgs& args) {
     using namespace vit::train;
     const TrainSettings s = settings_from(args);
+    if (args.has("--benchmark")) {
+        if (args.has("--output") || args.has("--check-gradients")) throw vit::Error("--benchmark writes nothing: leave out -o and --check-gradients");
+        return benchmark(s, args.get_int_opt("--steps", 1, kMaxSteps).value_or(30));
+    }
     if (args.has("--check-gradients")) {
         if (args.has("--output")) throw vit::Error("--check-gradients writes no run: leave out -o");
         return check_gradients(args, s);

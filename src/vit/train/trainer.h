@@ -18,7 +18,7 @@ namespace vit::train {
 
 struct TrainSettings {
     Task task = Task::SameColour;
-    int steps = 2000;
+    int steps = 1000;
     uint64_t seed = 1;
     int threads = 1;
     int batch = 64;
