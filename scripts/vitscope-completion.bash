@@ -42,7 +42,7 @@ _vitscope() {
         explain)   flags="$common --question --layer --head --patch --query --compare --class --seed --sizes --csv -o --force" ;;
         sweep)     flags="$common --layer --head --mean-heads -o --path --frame-size --delay --frames --colormap --dither --force" ;;
         tour)      flags="$common --tour -o --claims --csv --force --layer --head --mean-heads --patch --query --class --seed --classroom --window-size" ;;
-        lesson)    flags="$common -o --tour --no-tour --layer --head --mean-heads --patch --query --force" ;;
+        lesson)    flags="$common -o --tour --no-tour --layer --head --mean-heads --patch --query --exercises --force" ;;
         dump)      flags="$common -o --arrays --float16 --class --force" ;;
         exercises) flags="$common --exercises --key --force" ;;
         train)     flags="--task -o --steps --seed --no-position --threads --lr --check-gradients --force --help" ;;

@@ -110,9 +110,10 @@ std::vector<CommandSpec> make_specs() {
                  "IMAGE"});
     s.push_back({"lesson",
                  "usage: vitscope lesson IMAGE -o OUT.html [--tour FILE | --no-tour] [--force] [--model DIR] [--size S]\n"
-                 "           [--layer L] [--head H | --mean-heads] [--patch ROW,COL | --query cls|INDEX]\n"
-                 "  one self-contained HTML page for students' browsers, starting at that selection\n",
-                 {"--output", "--tour", "--model", "--size", "--layer", "--head", "--patch", "--query"},
+                 "           [--layer L] [--head H | --mean-heads] [--patch ROW,COL | --query cls|INDEX] [--exercises FILE]\n"
+                 "  one self-contained HTML page for students' browsers, starting at that selection;\n"
+                 "  --exercises FILE adds that homework, each answer checked in the page from its own numbers\n",
+                 {"--output", "--tour", "--model", "--size", "--layer", "--head", "--patch", "--query", "--exercises"},
                  {"--no-tour", "--force", "--mean-heads"},
                  {},
                  1,

@@ -191,6 +191,20 @@
     }
   }
 
+  // The steps from q and k to the weight of one key (name, value, why), as
+  // the math panel shows them and a homework answer explains itself.
+  function arithmeticLines(row, query, key, bound) {
+    const q = `<span class="query">${tokenName(query)}</span>`;
+    const k = `<span class="key">${tokenName(key)}</span>`;
+    return [
+      [`score q·k`, fmt(row.score[key]), `q of ${q} · k of ${k}, ${meta.head_dim} products summed`],
+      [`÷ √dₖ`, fmt(row.scaled[key]), `÷ √${meta.head_dim} = ${fmt(row.sqrtDk, 2)}`],
+      [`exp`, fmtBig(row.expScaled[key], 6), `exp(${fmt(row.scaled[key])})`],
+      [`Z`, fmtBig(row.zScaled, 1), `Σ exp of the scaled scores over all ${meta.tokens} keys`],
+      [`weight a`, fmt(row.weight[key], 6), `exp ÷ Z; vitscope's float32 value is within ±${bound.bound[key].toExponential(1)}`],
+    ];
+  }
+
   // The pair (query, key) of the selected head, step by step.
   function drawMath() {
     const row = rows[state.layer][state.head];
@@ -200,13 +214,7 @@
     const out = M.outputContributions(row.weight, a.v, meta.tokens, meta.head_dim, 5);
     const q = `<span class="query">${tokenName(state.query)}</span>`;
     const k = `<span class="key">${tokenName(key)}</span>`;
-    const lines = [
-      [`score q·k`, fmt(row.score[key]), `q of ${q} · k of ${k}, ${meta.head_dim} products summed`],
-      [`÷ √dₖ`, fmt(row.scaled[key]), `÷ √${meta.head_dim} = ${fmt(row.sqrtDk, 2)}`],
-      [`exp`, fmtBig(row.expScaled[key], 6), `exp(${fmt(row.scaled[key])})`],
-      [`Z`, fmtBig(row.zScaled, 1), `Σ exp of the scaled scores over all ${meta.tokens} keys`],
-      [`weight a`, fmt(row.weight[key], 6), `exp ÷ Z; vitscope's float32 value is within ±${bound.bound[key].toExponential(1)}`],
-    ];
+    const lines = arithmeticLines(row, state.query, key, bound);
     // The safeguard, said once: the same weights, computed without overflowing exp.
     const safeguard = `<p class="hint" id="safeguard">A numerical safeguard: vitscope (and this page) subtract the row's largest scaled score, ` +
       `${fmt(row.expShift)}, before taking exp, so exp never overflows. Every exp and Z is then multiplied by the same ` +
@@ -370,7 +378,7 @@
     });
     document.addEventListener("keydown", (e) => {
       const moves = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
-      if (e.target.tagName === "SELECT") return;
+      if (e.target.tagName === "SELECT" || e.target.tagName === "INPUT") return;  // a homework answer being typed or chosen
       if (moves[e.key]) update({ query: M.movedQuery(state.query, ...moves[e.key], meta), key: -1 });
       else if (e.key === "PageUp") update({ layer: Math.max(0, state.layer - 1) });
       else if (e.key === "PageDown") update({ layer: Math.min(meta.layers - 1, state.layer + 1) });
@@ -391,6 +399,10 @@
   }
 
   setUp();
-  photo.onload = () => { phases.photoLoaded = performance.now(); render(); };
+  // The homework (when the export was given exercises): lesson_homework.js, with what it needs of this page.
+  const homework = data.exercises && data.exercises.length
+    ? LessonHomework.start({ data, meta, values, photo, update, drawMap, tokenName, fmt, arithmeticLines, escapeHtml })
+    : null;
+  photo.onload = () => { phases.photoLoaded = performance.now(); render(); if (homework) homework.draw(); };
   photo.src = data.image;
 })();

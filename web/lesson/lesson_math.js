@@ -263,9 +263,69 @@ const LessonMath = (() => {
     return VIRIDIS[i].map((a, c) => Math.round(255 * (a + (VIRIDIS[i + 1][c] - a) * f)));
   }
 
+  // Homework (issue 35): the checks the page makes from its own numbers.
+
+  // top_key's answer from the page's row: the key with the largest scaled
+  // score (every key, CLS too), and every key the model's own float32 row
+  // could put first. The page's scaled scores are each within ε of the app's
+  // (weightErrorBound), so a key whose scaled score is within 2ε of the top's
+  // could be first there: a near-tie, and either is accepted.
+  function topKeys(scaled, epsilon) {
+    let top = 0;
+    for (let j = 1; j < scaled.length; j++) if (scaled[j] > scaled[top]) top = j;
+    const accepted = [];
+    for (let j = 0; j < scaled.length; j++) if (scaled[top] - scaled[j] <= 2 * epsilon) accepted.push(j);
+    accepted.sort((a, b) => scaled[b] - scaled[a] || a - b);
+    return { top, accepted };
+  }
+
+  // A typed number: "0.25", ".25", "-1.5e-2", "0,25" (a decimal comma), and
+  // for a weight "25%" (0.25). Anything else is {error}, a sentence for the
+  // note beside the exercise; the text itself is left as typed.
+  function parseAnswerNumber(text, { percent = false } = {}) {
+    let t = String(text).trim().replace(/\u2212/g, "-");
+    if (t === "") return { error: "Type a number first." };
+    let scale = 1;
+    if (percent && t.endsWith("%")) { t = t.slice(0, -1).trim(); scale = 0.01; }
+    if (/^[+-]?[0-9]*,[0-9]+$/.test(t)) t = t.replace(",", ".");
+    if (!/^[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?$/.test(t))
+      return { error: `“${String(text).trim().slice(0, 40)}” is not a number: type it as digits with a decimal point, like 0.123` +
+        (percent ? " (or 12.3%)" : "") + "." };
+    return { value: Number(t) * scale };
+  }
+
+  // The window's predict-then-reveal score (src/vit/analysis/prediction.h):
+  // the weight on the marked patches against an even spread of the patches'
+  // weight over them. `marked`: patch tokens; repeats count once.
+  function scorePrediction(weight, marked, meta) {
+    const set = new Set(marked.filter((j) => j >= meta.prefix && j < meta.tokens));
+    const patches = meta.grid * meta.grid;
+    let onMarked = 0, onPatches = 0;
+    for (let j = meta.prefix; j < meta.tokens; j++) {
+      onPatches += weight[j];
+      if (set.has(j)) onMarked += weight[j];
+    }
+    const areaShare = set.size / patches;
+    const evenSpread = areaShare * onPatches;
+    return { marked: set.size, patches, areaShare, weightOnMarked: onMarked, weightOnPatches: onPatches, evenSpread,
+             ratio: evenSpread > 0 ? onMarked / evenSpread : 0 };
+  }
+
+  // The CSV a student hands in: exercise,answer,correct (yes, no, or empty
+  // when not answered); fields with a comma, quote or line break quoted.
+  function answersCsv(rows) {
+    const field = (x) => {
+      const s = x === undefined || x === null ? "" : String(x);
+      return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+    };
+    return ["exercise,answer,correct", ...rows.map((r) => [r.exercise, r.answer, r.correct].map(field).join(","))]
+      .join("\n") + "\n";
+  }
+
   return {
     HALF_UNIT_ROUNDOFF, base64ToBytes, halfToNumber, decodeHalves, headArrays, attentionRow, meanWeights,
     outputContributions, weightErrorBound, parseFragment, formatFragment, rowOf, colOf, movedQuery, patchMax, viridis,
+    topKeys, parseAnswerNumber, scorePrediction, answersCsv,
   };
 })();
 

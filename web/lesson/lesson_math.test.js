@@ -204,3 +204,73 @@ test("viridis ends where the shaders' table ends", () => {
   assert.deepStrictEqual(M.viridis(-1), M.viridis(0));
   assert.deepStrictEqual(M.viridis(NaN), M.viridis(0));  // 0/0 from an empty row or a zero-width bar
 });
+
+// Homework (issue 35): the page's own checks.
+
+test("topKeys: the argmax of the scaled scores over every key, CLS included", () => {
+  assert.deepStrictEqual(M.topKeys(Float64Array.from([5, 1, 2, 4.5]), 0), { top: 0, accepted: [0] });
+  assert.strictEqual(M.topKeys(Float64Array.from([1, 3, 7, 2]), 0.1).top, 2);
+});
+
+test("topKeys: a runner-up within 2ε of the top is a near-tie and accepted; one just beyond is not", () => {
+  const eps = 0.01;
+  const near = M.topKeys(Float64Array.from([0, 3, 3 - 2 * eps + 1e-12, 2.5]), eps);
+  assert.strictEqual(near.top, 1);
+  assert.deepStrictEqual(near.accepted, [1, 2]);
+  const far = M.topKeys(Float64Array.from([0, 3, 3 - 2 * eps - 1e-9, 2.5]), eps);
+  assert.deepStrictEqual(far.accepted, [1]);
+});
+
+test("topKeys on a real row: every accepted key's float32 order could differ, by the page's own bound", () => {
+  // Random q and k rounded to half: the exact (double) row of the unrounded
+  // vectors puts first a key the rounded row accepts.
+  const rand = random(35);
+  const tokens = 50, d = 16;
+  let flipped = 0;  // trials where the page's plain argmax is not the exact one: the rule is what saves them
+  for (let trial = 0; trial < 200; trial++) {
+    const q = new Float64Array(tokens * d), k = new Float64Array(tokens * d);
+    for (let i = 0; i < q.length; i++) { q[i] = gaussian(rand); k[i] = gaussian(rand); }
+    // Keys 1 and 2 nearly equal and the query close to them: they are the top two, often within rounding.
+    for (let c = 0; c < d; c++) {
+      k[2 * d + c] = k[1 * d + c] + 1e-3 * gaussian(rand);
+      q[c] = 0.8 * k[1 * d + c] + 0.1 * gaussian(rand);
+    }
+    const qh = q.map(roundToHalf), kh = k.map(roundToHalf);
+    const exact = M.attentionRow(q, k, tokens, d, 0);
+    const page = M.attentionRow(qh, kh, tokens, d, 0);
+    const bound = M.weightErrorBound(qh, kh, tokens, d, 0, page.weight);
+    const truth = M.topKeys(exact.scaled, 0).top;
+    assert.ok(M.topKeys(page.scaled, bound.epsilon).accepted.includes(truth), `trial ${trial}`);
+    if (M.topKeys(page.scaled, 0).top !== truth) flipped++;
+  }
+  assert.ok(flipped >= 10, `the rounding reordered the top two in only ${flipped} of 200 trials: no test of the rule`);
+});
+
+test("parseAnswerNumber: digits with a point or a decimal comma, a weight's percent; anything else a note", () => {
+  assert.deepStrictEqual(M.parseAnswerNumber(" 0.25 "), { value: 0.25 });
+  assert.deepStrictEqual(M.parseAnswerNumber(".5"), { value: 0.5 });
+  assert.deepStrictEqual(M.parseAnswerNumber("0,125"), { value: 0.125 });
+  assert.deepStrictEqual(M.parseAnswerNumber("−1.5e-2"), { value: -0.015 });
+  assert.deepStrictEqual(M.parseAnswerNumber("25%", { percent: true }), { value: 0.25 });
+  assert.ok(M.parseAnswerNumber("25%").error.includes("not a number"));
+  assert.ok(M.parseAnswerNumber("about a half").error.includes("“about a half”"));
+  assert.ok(M.parseAnswerNumber("1,000.5").error);
+  assert.ok(M.parseAnswerNumber("").error);
+});
+
+test("scorePrediction: the window's ratio of the marked weight to an even spread", () => {
+  const meta = { prefix: 1, grid: 2, tokens: 5 };
+  const w = [0.2, 0.4, 0.2, 0.1, 0.1];  // CLS 0.2, patches 0.8
+  const s = M.scorePrediction(w, [1, 1, 2], meta);  // repeats once
+  assert.strictEqual(s.marked, 2);
+  assert.ok(Math.abs(s.weightOnMarked - 0.6) < 1e-12);
+  assert.ok(Math.abs(s.evenSpread - 0.5 * 0.8) < 1e-12);
+  assert.ok(Math.abs(s.ratio - 1.5) < 1e-12);
+  assert.strictEqual(M.scorePrediction(w, [0], meta).ratio, 0);  // CLS is not a patch to mark
+});
+
+test("answersCsv: the header, one row per exercise, quoted where a field needs it", () => {
+  const csv = M.answersCsv([{ exercise: 1, answer: 88, correct: "yes" }, { exercise: 2, answer: "", correct: "" },
+                            { exercise: 3, answer: 'a "b", c', correct: "no" }]);
+  assert.strictEqual(csv, 'exercise,answer,correct\n1,88,yes\n2,,\n3,"a ""b"", c",no\n');
+});

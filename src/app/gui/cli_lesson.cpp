@@ -1,7 +1,7 @@
 // vitscope lesson IMAGE -o OUT.html [--model DIR] [--size S] [--tour FILE | --no-tour] [--force]
-// [--layer L] [--head H] [--patch ROW,COL | --query cls|INDEX]: the lesson
-// page (lesson_page.h), starting at the selection given (the window's start
-// otherwise). Written under the output rule (vit/base/output_file.h).
+// [--layer L] [--head H] [--patch ROW,COL | --query cls|INDEX] [--exercises FILE]:
+// the lesson page (lesson_page.h), starting at the selection given (the
+// window's start otherwise), with the homework of FILE when given. Written under the output rule (vit/base/output_file.h).
 #include <cstdio>
 #include <memory>
 #include <string>
@@ -11,6 +11,7 @@
 #include "cli_state.h"
 #include "figure_output.h"
 #include "lesson_page.h"
+#include "session/exercises.h"
 #include "session/tour.h"
 #include "app/output_rules.h"
 #include "vit/base/output_file.h"
@@ -27,8 +28,12 @@ int cmd_lesson(const CliArgs& args) {
     if (!args.has("--no-tour"))
         tour = std::make_unique<session::Tour>(session::read_tour(args.has("--tour") ? args.get("--tour") : default_tour_file()));
 
+    std::unique_ptr<session::ExerciseSet> exercises;
+    if (args.has("--exercises"))
+        exercises = std::make_unique<session::ExerciseSet>(session::read_exercises(args.get("--exercises")));
+
     const session::AppState s = cli_state(args, run_pipeline(args));
-    const std::string page = lesson_page_html(s, tour.get());
+    const std::string page = lesson_page_html(s, tour.get(), exercises.get());
     vit::write_output(out, page, output_rules(args));
     std::fprintf(stderr, "%s: %.2f MB\n", out.c_str(), static_cast<double>(page.size()) / (1 << 20));
     return 0;

@@ -11,6 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "app/resource_paths.h"
 #include "session/tour_text.h"
 #include "session/tour_query.h"
 #include "vit/base/base64.h"
@@ -138,6 +139,39 @@ json tour_json(const session::AppState& start, const session::Tour& tour) {
     return {{"title", tour.title}, {"steps", steps}};
 }
 
+// The homework as the page needs it: what each exercise asks and on which
+// layer, head, query and key, never a computed kind's answer (the page
+// computes top_key, weight, scaled_score and the region's weight itself, so
+// the check is the model's numbers, not a number stored in the page). A
+// choice's answer is the teacher's and has to be in the page.
+json exercises_json(session::AppState s, const session::ExerciseSet& set) {
+    if (s.photos_dir.empty()) s.photos_dir = sample_photos_dir();  // as `vitscope exercises`: the other-photo rules need it
+    const std::vector<session::ExerciseAnswer> answers = session::answer_exercises(s, set);
+    json out = json::array();
+    for (const session::ExerciseAnswer& a : answers) {
+        const session::Exercise& e = set.exercises[static_cast<size_t>(a.exercise - 1)];
+        json x = {{"n", a.exercise},
+                  {"kind", session::exercise_kind_name(a.kind)},
+                  {"title", set.tour->steps[static_cast<size_t>(a.exercise - 1)].title},
+                  {"text", a.text}};
+        if (a.layer >= 0) x["layer"] = a.layer;  // a choice has none
+        if (a.head >= 0) x["head"] = a.head;
+        if (a.query >= 0) x["query"] = a.query;
+        // top_key's `key` is its answer; the others' is the pinned key the question names.
+        if (a.kind == session::ExerciseKind::Weight || a.kind == session::ExerciseKind::ScaledScore) {
+            x["key"] = a.key;
+            x["tolerance"] = e.tolerance;
+        }
+        if (a.kind == session::ExerciseKind::PredictRegion) x["ratio"] = e.ratio;
+        if (a.kind == session::ExerciseKind::Choice) {
+            x["options"] = e.options;
+            x["answer"] = a.option;
+        }
+        out.push_back(x);
+    }
+    return out;
+}
+
 }  // namespace
 
 std::string lesson_web_dir() {
@@ -151,10 +185,11 @@ std::string lesson_web_dir() {
 }
 
 void check_lesson_files() {
-    for (const char* name : {"lesson.html", "lesson.css", "lesson_math.js", "lesson.js"}) read_part(name);
+    for (const char* name : {"lesson.html", "lesson.css", "lesson_math.js", "lesson_homework.js", "lesson.js"}) read_part(name);
 }
 
-std::string lesson_page_html(const session::AppState& s, const session::Tour* tour) {
+std::string lesson_page_html(const session::AppState& s, const session::Tour* tour,
+                             const session::ExerciseSet* exercises) {
     if (!s.loaded.ready()) throw vit::Error("no photo and model to make a lesson page of");
     const vit::Trace& t = *s.loaded.trace;
     const vit::Model& model = *s.loaded.model;
@@ -187,12 +222,14 @@ std::string lesson_page_html(const session::AppState& s, const session::Tour* to
     data["start"] = {{"layer", s.sel.layer}, {"head", s.sel.head}, {"query", s.sel.query},
                      {"mean", s.sel.source == session::MapSource::MeanOfVisible}};
     data["tour"] = tour ? tour_json(s, *tour) : json(nullptr);
+    if (exercises) data["exercises"] = exercises_json(s, *exercises);
 
     return fill_template(read_part("lesson.html"),
                          {{"{{TITLE}}", html_text("vitscope lesson: " + data["photo"].get<std::string>())},
                           {"/*{{LESSON_CSS}}*/", read_part("lesson.css")},
                           {"{{LESSON_DATA}}", json_in_script(data.dump(-1, ' ', false, json::error_handler_t::replace))},
                           {"//{{LESSON_MATH_JS}}", script_safe(read_part("lesson_math.js"))},
+                          {"//{{LESSON_HOMEWORK_JS}}", script_safe(read_part("lesson_homework.js"))},
                           {"//{{LESSON_JS}}", script_safe(read_part("lesson.js"))}});
 }
 

@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <string>
 
+#include "session/exercises.h"
 #include "session/state.h"
 #include "session/tour.h"
 
@@ -26,7 +27,15 @@ constexpr size_t kMaxLessonBytes = 128u << 20;
 // selection is where the page starts). `tour` may be null. Throws vit::Error
 // when the page's files are missing, a value does not fit a 16-bit float,
 // or the page would exceed kMaxLessonBytes.
-std::string lesson_page_html(const session::AppState& s, const session::Tour* tour);
+//
+// `exercises` (may be null) adds the homework: each exercise's setting as
+// answer_exercises resolves it on this photo (kind, layer, head, query, the
+// pinned key, the filled text, tolerance or ratio, a choice's options and
+// answer) but never the model's answer to a computed kind: the page computes
+// that itself from its q and k. Throws vit::Error as answer_exercises does.
+// File > Export homework (issue 35, item 4) can call this as the CLI does.
+std::string lesson_page_html(const session::AppState& s, const session::Tour* tour,
+                             const session::ExerciseSet* exercises = nullptr);
 
 // Checks the page's files can be read before any heavy work; throws vit::Error.
 void check_lesson_files();
