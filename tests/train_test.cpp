@@ -154,7 +154,7 @@ TEST(TrainCheckpoint, TheProjectsForwardPassGivesTheTrainersLogits) {
     one.inputs.assign(held.batch.inputs.begin(), held.batch.inputs.begin() + 3 * 64 * 64);
     one.labels = {held.samples[0].label};
     const BatchResult r = run_batch(m, one, nullptr, 1);
-    ASSERT_EQ(trace.logits.size(), 2);
+    ASSERT_EQ(trace.logits.size(), 2u);
     for (int k = 0; k < 2; ++k) EXPECT_NEAR(trace.logits[k], r.logits[k], 1e-3f) << "class " << k;
     const TinyVit back = read_model_folder(dir.string());
     for (size_t t = 0; t < m.tensors.size(); ++t) EXPECT_EQ(back.tensors[t].data, m.tensors[t].data) << m.tensors[t].name;
