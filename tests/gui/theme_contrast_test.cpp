@@ -89,7 +89,9 @@ TEST_P(ThemeContrast, ChartColoursKeepThreeToOneAgainstEveryBackground) {
         EXPECT_EQ(c.w, 1.f) << name << " is drawn opaque";
         for (const auto& [where, bg] : {std::pair{"window", window}, {"tour card", card}})
             EXPECT_GE(contrast(c, bg), 3.0) << name << " on the " << where;
-        if (GetParam() == ui::Theme::Light) EXPECT_GE(contrast(c, page), 3.0) << name << " on a figure's white page";
+        if (GetParam() == ui::Theme::Light) {
+            EXPECT_GE(contrast(c, page), 3.0) << name << " on a figure's white page";
+        }
     }
 }
 
