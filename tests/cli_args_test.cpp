@@ -138,6 +138,8 @@ TEST(CliArgsTest, HelpAnywhereAndVersionFirst) {
     EXPECT_TRUE(parse({"-h"}).positional.empty());
     EXPECT_EQ(parse({"--version"}).command, "version");
     EXPECT_EQ(parse({"-V"}).command, "version");
+    EXPECT_EQ(error_of([] { parse({"--version", "dog.jpg"}); }), "vitscope: unexpected argument 'dog.jpg' after --version");
+    EXPECT_EQ(error_of([] { parse({"version", "x"}); }), "version: unexpected argument 'x' (see vitscope version --help)");
     EXPECT_EQ(error_of([] { parse({"help", "nosuch"}); }), "help: unknown command 'nosuch' (see vitscope --help)");
     // After "--" it is a photo's name.
     EXPECT_EQ(parse({"classify", "--", "-h"}).positional, (std::vector<std::string>{"-h"}));

@@ -56,6 +56,7 @@ CliArgs parse_cli(int argc, char** argv) {
     int i = 1;
     const std::string first = argc > 1 ? argv[1] : "";
     if (first == "--version" || first == "-V") {
+        if (argc > 2) throw vit::Error("vitscope: unexpected argument '" + std::string(argv[2]) + "' after " + first);
         args.command = "version";
         return args;
     }
