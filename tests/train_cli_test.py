@@ -61,7 +61,14 @@ def main():
         tally.check("attention opens a checkpoint: 65 keys (CLS + 8 x 8 patches)", r.returncode == 0 and len(lines) == 66,
                     (r.returncode, r.stderr, len(lines)))
         r = run(["info", "--model", last])
-        tally.check("info: 4 layers, 4 heads, width 64", r.returncode == 0 and "64" in r.stdout, r.stderr)
+        tally.check("info: 4 layers, 4 heads, width 64", r.returncode == 0 and all(k in r.stdout for k in ("layers: 4\n", "heads: 4\n", "width: 64\n", "tokens: 65")), r.stdout + r.stderr)
+
+        # The window opens a checkpoint (a private X server; xvfb-run from Debian's xvfb).
+        shot = os.path.join(tmp, "window.png")
+        r = subprocess.run(["xvfb-run", "-a", "-s", "-screen 0 1280x800x24", BIN, photo, "--model", last, "--no-settings",
+                            "--window-size", "1280x800", "--screenshot", shot, "--quit"], capture_output=True, text=True, timeout=600)
+        tally.check("the window opens a checkpoint and takes a screenshot", r.returncode == 0 and os.path.getsize(shot) > 10000
+                    if os.path.exists(shot) else False, r.stderr[-500:])
 
         # The same seed gives the same log.csv; another seed another.
         again = os.path.join(tmp, "again")
