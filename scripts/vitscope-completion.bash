@@ -44,7 +44,7 @@ _vitscope() {
         tour)      flags="$common --tour -o --claims --csv --force --layer --head --mean-heads --patch --query --class --seed --classroom --window-size" ;;
         lesson)    flags="$common -o --tour --no-tour --layer --head --mean-heads --patch --query --exercises --force" ;;
         dump)      flags="$common -o --arrays --float16 --class --force" ;;
-        exercises) flags="$common --exercises --key --force" ;;
+        exercises) flags="$common --exercises --key -o --force" ;;
         train)     flags="--task -o --steps --seed --no-position --threads --lr --check-gradients --force --help" ;;
         help|version) return ;;
         "")        flags="--model --select --layer --head --mean-heads --window-size --ui-scale --no-settings --screenshot --state-file --frame-stats --script --quit --tour --classroom --help" ;;

@@ -120,10 +120,11 @@ std::vector<CommandSpec> make_specs() {
                  1,
                  "IMAGE"});
     s.push_back({"exercises",
-                 "usage: vitscope exercises IMAGE [--exercises FILE] --key KEY.csv [--model DIR] [--size S] [--force]\n"
+                 "usage: vitscope exercises IMAGE [--exercises FILE] --key KEY.csv [-o SHEET.html] [--model DIR] [--size S] [--force]\n"
                  "  the answer key of a homework file (the one that ships unless --exercises) on this photo:\n"
-                 "  exercise,kind,layer,head,query,key,answer,tolerance, every answer computed by the model ('-': standard output)\n",
-                 {"--exercises", "--key", "--model", "--size"},
+                 "  exercise,kind,layer,head,query,key,answer,tolerance, every answer computed by the model ('-': standard output);\n"
+                 "  -o SHEET.html: a printable worksheet, the questions and the photo with the query outlined, no answers\n",
+                 {"--exercises", "--key", "--output", "--model", "--size"},
                  {"--force"},
                  {},
                  1,

@@ -1,6 +1,7 @@
-// vitscope exercises IMAGE [--exercises FILE] --key KEY.csv [--model DIR] [--size S] [--force]:
+// vitscope exercises IMAGE [--exercises FILE] --key KEY.csv [-o SHEET.html] [--model DIR] [--size S] [--force]:
 // the answer key of a homework file (session/exercises.h) on this photo,
-// every answer computed by the model: exercise,kind,layer,head,query,key,answer,tolerance.
+// every answer computed by the model: exercise,kind,layer,head,query,key,answer,tolerance;
+// -o: the printable worksheet (worksheet.h), the questions without the answers.
 #include <cstdio>
 #include <string>
 
@@ -9,6 +10,8 @@
 #include "app/pipeline.h"
 #include "app/resource_paths.h"
 #include "cli_state.h"
+#include "figure_output.h"
+#include "worksheet.h"
 #include "session/exercises.h"
 #include "vit/base/error.h"
 #include "vit/base/output_file.h"
@@ -20,13 +23,20 @@ int cmd_exercises(const CliArgs& args) {
     // Everything that can be refused is, before the model runs.
     const std::string key_path = args.get("--key");
     vit::check_output(key_path, output_rules(args));
+    const std::string sheet_path = args.has("--output") ? figure_output_path(args, ".html") : std::string();
+    if (!sheet_path.empty() && sheet_path == key_path) throw vit::Error("--key and -o name the same file: " + key_path);
     const std::string file = args.has("--exercises") ? args.get("--exercises") : default_exercises_file();
     const session::ExerciseSet set = session::read_exercises(file);
     session::AppState s = cli_state(args, run_pipeline(args));
     s.photos_dir = sample_photos_dir();
     const std::vector<session::ExerciseAnswer> answers = session::answer_exercises(s, set);
+    const std::string sheet = sheet_path.empty() ? std::string() : worksheet_html(s, set, answers);
     vit::write_output(key_path, session::answer_key_csv(set, answers), output_rules(args));
     std::fprintf(stderr, "%s: the answers of %zu exercises\n", key_path.c_str(), answers.size());
+    if (!sheet_path.empty()) {
+        vit::write_output(sheet_path, sheet, output_rules(args));
+        std::fprintf(stderr, "%s: the worksheet, no answers\n", sheet_path.c_str());
+    }
     return 0;
 }
 

@@ -95,6 +95,8 @@ std::string html_text(const std::string& text) {
     return out;
 }
 
+}  // namespace
+
 // The photo as the model sees it: the crop rectangle of the original pixels
 // (rounded to whole pixels), resized with PIL's bicubic to at most 512 px.
 std::string photo_jpeg_data_uri(const vit::Image& image, const vit::CropRect& crop, int input_size) {
@@ -119,6 +121,8 @@ std::string photo_jpeg_data_uri(const vit::Image& image, const vit::CropRect& cr
         throw vit::Error("could not encode the photo as JPEG");
     return "data:image/jpeg;base64," + vit::base64_encode(jpeg);
 }
+
+namespace {
 
 json tour_json(const session::AppState& start, const session::Tour& tour) {
     session::AppState s = start;

@@ -12,6 +12,8 @@
 #include "session/exercises.h"
 #include "session/state.h"
 #include "session/tour.h"
+#include "vit/image/image.h"
+#include "vit/image/preprocess.h"
 
 namespace app {
 
@@ -36,6 +38,10 @@ constexpr size_t kMaxLessonBytes = 128u << 20;
 // File > Export homework (issue 35, item 4) can call this as the CLI does.
 std::string lesson_page_html(const session::AppState& s, const session::Tour* tour,
                              const session::ExerciseSet* exercises = nullptr);
+
+// The model input's crop of the photo as a JPEG data: URI, at most 512 px a
+// side (the lesson page's photo; the worksheet's too).
+std::string photo_jpeg_data_uri(const vit::Image& image, const vit::CropRect& crop, int input_size);
 
 // Checks the page's files can be read before any heavy work; throws vit::Error.
 void check_lesson_files();
