@@ -11,7 +11,8 @@ step the card lies over no map on the screen (the panel under it gives up the
 card's room). Classroom mode: the photo at least 360 px tall on every screen
 outside the tour and 252 px at every step, the card never over it, and each
 step's key sentence whole inside the card (the state file's image_view,
-tour_card, tour_key_rect).
+tour_card, tour_key_rect); on each Questions page that draws maps, the first
+of them on the screen (the prose folded beneath the figures).
 
 One window per size, the steps walked by its script, so the test stays short."""
 import os
@@ -120,6 +121,20 @@ def photo_room(tally, mode, size, screens):
     claims = [k for k, s in keyed.items() if "%" in s["tour_key_sentence"]]
     tally.check(f"{mode} {size}: the softmax step leads with its claim's shares",
                 any("Softmax" in k for k in claims), f"{claims}")
+    # Questions pages lead with their figure: on a page that draws maps (CLS's layers, the global page's
+    # head, the position embeddings, the relevance maps...), the topmost of them is on the screen, not
+    # below the fold under the page's prose.
+    below = {}
+    for k, s in screens.items():
+        if not k.startswith("page "):
+            continue
+        column = s["image_view"][0] + s["image_view"][2]
+        strip_end = max((t[1] + t[3] for t in s["head_thumbs"]), default=0)
+        maps = sorted((m for m in s["maps_on_screen"] if m[0] > column and m[1] > strip_end), key=lambda m: m[1])
+        if maps and (maps[0][6] <= 0 or maps[0][7] <= 0):
+            below[k] = maps[0]
+    tally.check(f"{mode} {size}: every Questions page that draws maps shows its first on the screen", not below,
+                f"{below}")
     heights = sorted(round(s["image_view"][3]) for s in screens.values())
     print(f"    photo heights {heights[0]}..{heights[-1]} px; key sentences on {len(keyed)} of {len(tour)} steps")
 

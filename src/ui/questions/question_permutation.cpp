@@ -209,9 +209,15 @@ void PermutationView::draw(const Frame& f) {
     shuffle_button(f);
     const auto r = f.s.experiments.result<ShuffleResult>(key_of(f, f.s.permutation_seed));
     if (!r) return;
-    differences(f, *r);
-    ImGui::Spacing();
-    maps(f, r, w);
+    if (f.s.classroom && !f.figure) {  // the projector: the maps first, the table of differences after them
+        maps(f, r, w);
+        ImGui::Spacing();
+        differences(f, *r);
+    } else {
+        differences(f, *r);
+        ImGui::Spacing();
+        maps(f, r, w);
+    }
     classes(f, *r);
 }
 
