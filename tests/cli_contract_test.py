@@ -188,6 +188,25 @@ def test_several_photos(tmp):
     r = run("export", DOG, EAGLE, "--layer", "3", "--head", "1", "--patch", "5,7", "--size", "256", "-o", out)
     check("export two photos: a folder with dog.png and eagle.png", r.returncode == 0 and
           sorted(os.listdir(out)) == ["dog.png", "eagle.png"] and r.stdout == "", (r.stderr, os.listdir(tmp)))
+    r = run("export", DOG, EAGLE, "--layer", "3", "--head", "1", "--patch", "5,7", "--size", "256", "-o", out)
+    check("export into that folder again: refused (a new folder), the folder as it was", one_line_error(r) and
+          "exists already" in r.stderr and sorted(os.listdir(out)) == ["dog.png", "eagle.png"], r.stderr)
+    out2 = os.path.join(tmp, "figs2")
+    r = run("export", DOG, os.path.join(tmp, "missing.jpg"), "--layer", "3", "--head", "1", "--patch", "5,7", "--size",
+            "256", "-o", out2)
+    check("export with a missing photo: exit 1, the folder made whole with the other's figure, no temporary left",
+          r.returncode == 1 and sorted(os.listdir(out2)) == ["dog.png"] and
+          not [n for n in os.listdir(tmp) if n.startswith(".figs2") or "partial" in n], (r.stderr, os.listdir(tmp)))
+    # Options the model cannot take are refused once, once the model is loaded, before any photo.
+    for what, args, word in [("attention --layer 12", ["attention", DOG, EAGLE, "--layer", "12", "--head", "0",
+                                                       "--patch", "1,1"], "--layer 12"),
+                             ("export --head 3", ["export", DOG, EAGLE, "--layer", "1", "--head", "3", "--patch", "1,1",
+                                                  "-o", os.path.join(tmp, "figs3")], "--head 3"),
+                             ("dump --class zzz", ["dump", DOG, EAGLE, "--class", "zzz", "-o",
+                                                   os.path.join(tmp, "d3")], "zzz")]:
+        r = run(*args)
+        check(f"{what} with two photos: exit 2, one line, nothing written", one_line_error(r) and word in r.stderr and
+              "[1/2]" not in r.stderr and not os.path.exists(args[-1]), (r.returncode, r.stderr))
 
 
 def reader_thread(path, into):

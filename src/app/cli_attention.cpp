@@ -63,7 +63,7 @@ int cmd_attention(const CliArgs& args) {
             rows += line;
         }
         table += several ? prefix_lines(rows, csv_field(path), ',') : rows;
-    });
+    }, layer_and_head_check(args));
     vit::write_output(out, table, output_rules(args));
     return status;
 }

@@ -119,6 +119,9 @@ int cmd_dump(const CliArgs& args) {
             vit::check_output((fs::path(folder) / "meta.json").string(), rules);
         }
     size_t cursor = 0;  // for_each_photo goes through `photos` in order, skipping those that fail
+    auto check_class = [&](const vit::Model& model) {
+        if (with_class) vit::find_class(model, args.get("--class"));  // an unknown class fails once, not per photo
+    };
     return for_each_photo(args, {}, [&](Pipeline& p, const std::string& photo) {
         std::optional<vit::Gradients> gradients;  // computed before anything is written
         std::optional<int> cls;
@@ -143,7 +146,7 @@ int cmd_dump(const CliArgs& args) {
         for (const DumpArray& a : arrays)
             vit::write_output((fs::path(folder) / (a.name + std::string(".npy"))).string(), encode_dump_array(a, half), rules);
         vit::write_output((fs::path(folder) / "meta.json").string(), meta_json(args, p, photo, cls, arrays, half), rules);
-    });
+    }, check_class);
 }
 
 }  // namespace app

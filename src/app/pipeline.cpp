@@ -39,18 +39,28 @@ Pipeline run_with(const CliArgs& args, vit::Image image, std::optional<vit::Mode
 
 }  // namespace
 
+std::function<void(const vit::Model& model)> layer_and_head_check(const CliArgs& args) {
+    return [&args](const vit::Model& model) {
+        if (args.has("--layer")) args.get_int("--layer", 0, model.depth - 1);
+        if (args.has("--head")) args.get_int("--head", 0, model.heads - 1);
+    };
+}
+
 int for_each_photo(const CliArgs& args, const vit::TraceOptions& options,
-                   const std::function<void(Pipeline& photo, const std::string& path)>& each) {
+                   const std::function<void(Pipeline& photo, const std::string& path)>& each,
+                   const std::function<void(const vit::Model& model)>& check) {
     const std::vector<std::string> paths = photo_paths(args);
     std::optional<vit::Model> model;
     if (paths.size() == 1) {
         vit::Image image = vit::load_image(paths[0]);  // the cheaper of the two to refuse
         model = vit::load_model(resolve_model_dir(args));
+        if (check) check(*model);
         Pipeline p = run_with(args, std::move(image), model, options);
         each(p, paths[0]);
         return 0;
     }
     model = vit::load_model(resolve_model_dir(args));  // a model that fails fails the whole run
+    if (check) check(*model);
     size_t failed = 0;
     for (size_t i = 0; i < paths.size(); ++i) {
         std::fprintf(stderr, "vitscope: [%zu/%zu] %s\n", i + 1, paths.size(), paths[i].c_str());

@@ -30,8 +30,14 @@ Pipeline run_pipeline_on(const CliArgs& args, const std::string& image_path, con
 // model once. One photo: its error propagates (one line, exit 2). Several: a
 // progress line per photo on stderr; a photo that fails is reported there and
 // skipped, and the result is 1 (some failed) instead of 0. `each` must leave
-// the Pipeline's model in place.
+// the Pipeline's model in place. `check`, when given, runs once the model is
+// loaded and before any photo: what it refuses (an option the model cannot
+// take, e.g. an unknown --class) fails the whole run once, not every photo.
+// The usual `check`: --layer and --head, where given, name a layer and a head of the model.
+std::function<void(const vit::Model& model)> layer_and_head_check(const CliArgs& args);
+
 int for_each_photo(const CliArgs& args, const vit::TraceOptions& options,
-                   const std::function<void(Pipeline& photo, const std::string& path)>& each);
+                   const std::function<void(Pipeline& photo, const std::string& path)>& each,
+                   const std::function<void(const vit::Model& model)>& check = {});
 
 }  // namespace app

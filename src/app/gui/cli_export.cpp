@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <numeric>
+#include <optional>
 #include <set>
 #include <string>
 
@@ -16,8 +17,10 @@
 #include "figure_output.h"
 #include "gfx/figure.h"
 #include "gfx/headless_context.h"
+#include "gfx/png_writer.h"
 #include "gfx/style_names.h"
 #include "vit/base/error.h"
+#include "vit/base/output_file.h"
 #include "vit/formats/checkpoint.h"
 #include "vit/forward/forward.h"
 #include "vit/image/image.h"
@@ -53,17 +56,16 @@ int cmd_export(const CliArgs& args) {
     const vit::OutputRules rules = output_rules(args);
 
     gfx::HeadlessContext gl;  // before the forward pass: no GL means no figure, so fail fast
-    if (several) {
-        std::error_code ec;
-        std::filesystem::create_directory(out, ec);
-        if (ec) throw vit::Error(out + ": cannot create (" + ec.message() + ")");
-    }
+    // Several photos: the folder appears whole when the run ends, with the
+    // figures of the photos that worked; an interrupted run leaves nothing.
+    std::optional<vit::OutputFolder> folder;
+    if (several) folder.emplace(out, rules);
     CliArgs run_args = args;
     run_args.options.erase("--size");  // the figure's width here, not the model input's
     vit::TraceOptions keep;
     keep.keep_states = false;
     std::set<std::string> names;
-    return for_each_photo(run_args, keep, [&](Pipeline& p, const std::string& image_path) {
+    const int code = for_each_photo(run_args, keep, [&](Pipeline& p, const std::string& image_path) {
         const int layer = args.get_int("--layer", 0, p.model.depth - 1);
         const int head = mean ? -1 : args.get_int("--head", 0, p.model.heads - 1);
         const int query = query_token(args, p.trace);
@@ -85,11 +87,15 @@ int cmd_export(const CliArgs& args) {
             const std::string stem = std::filesystem::path(image_path).stem().string();
             std::string name = stem;
             for (int n = 2; !names.insert(name).second; ++n) name = stem + "-" + std::to_string(n);
+            folder->write(name + ".png", gfx::encode_png(fig.image.pixels.data(), fig.image.width, fig.image.height, fig.metadata));
             target = (std::filesystem::path(out) / (name + ".png")).string();
+        } else {
+            gfx::write_png(target, fig.image, fig.metadata, rules);
         }
-        gfx::write_png(target, fig.image, fig.metadata, rules);
         std::fprintf(stderr, "%s: %d x %d pixels\n", target.c_str(), fig.image.width, fig.image.height);
-    });
+    }, layer_and_head_check(args));
+    if (folder) folder->commit();
+    return code;
 }
 
 }  // namespace app
