@@ -39,7 +39,7 @@ _vitscope() {
         attention) flags="$common --layer --head --mean-heads --patch --query -o --csv --force" ;;
         export)    flags="$common --layer --head --mean-heads --patch --query -o --colormap --force" ;;
         info)      flags="--model --help" ;;
-        explain)   flags="$common --question --layer --head --patch --query --compare --class --seed --sizes --csv -o --force" ;;
+        explain)   flags="$common --question --layer --head --mean-heads --patch --query --compare --class --seed --sizes --csv -o --force" ;;
         sweep)     flags="$common --layer --head --mean-heads -o --path --frame-size --delay --frames --colormap --dither --force" ;;
         tour)      flags="$common --tour -o --claims --csv --force --layer --head --mean-heads --patch --query --class --seed --classroom --window-size" ;;
         lesson)    flags="$common -o --tour --no-tour --layer --head --mean-heads --patch --query --exercises --force" ;;

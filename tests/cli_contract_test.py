@@ -173,6 +173,21 @@ def test_several_photos(tmp):
     worst = max(abs(float(m[c]) - sum(float(h[i][c]) for h in heads) / 3) / max(1.0, abs(float(m[c])))
                 for i, m in enumerate(mean) for c in ("score", "scaled", "weight"))
     check("attention --mean-heads = the mean of the three heads' rows (to 1e-6 relative)", worst < 1e-6, worst)
+    # explain --mean-heads: the matrix and the cross-attention row averaged over the heads; ablation refuses it.
+    for question, extra, cols in [("matrix", [], ("weight",)),
+                                  ("cross", ["--compare", EAGLE, "--patch", "5,7"], ("score", "scaled", "weight"))]:
+        per_head = [list(csv.DictReader(io.StringIO(run("explain", DOG, "--question", question, "--layer", "2", "--head",
+                                                        str(h), *extra).stdout))) for h in range(3)]
+        mean = list(csv.DictReader(io.StringIO(run("explain", DOG, "--question", question, "--layer", "2",
+                                                   "--mean-heads", *extra).stdout)))
+        names = [c for c in cols if mean and c in mean[0]]
+        worst = max((abs(float(m[c]) - sum(float(h[i][c]) for h in per_head) / 3) / max(1.0, abs(float(m[c])))
+                     for i, m in enumerate(mean) for c in names), default=1.0)
+        check(f"explain --question {question} --mean-heads = the mean of the three heads' rows ({', '.join(names)}, "
+              "1e-6 relative)", len(mean) == len(per_head[0]) > 0 and names and worst < 1e-6, worst)
+    r = run("explain", DOG, "--question", "ablation", "--layer", "2", "--mean-heads")
+    check("explain --question ablation --mean-heads: refused (it removes one head)", one_line_error(r) and
+          "--head H" in r.stderr, r.stderr)
     # explain: one table with image first.
     r1 = run("explain", DOG, "--question", "heads", "--csv", "-")
     r = run("explain", DOG, EAGLE, "--question", "heads", "--csv", "-")

@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <optional>
 #include <string>
+#include <vector>
 #include <string_view>
 
 #include "commands.h"
@@ -14,6 +15,14 @@
 #include "vit/base/error.h"
 
 namespace app {
+
+std::vector<int> chosen_heads(const ExplainInput& in) {
+    const int heads = in.photo.model.heads;
+    if (!in.args.has("--mean-heads")) return {in.args.get_int("--head", 0, heads - 1)};
+    std::vector<int> all(static_cast<size_t>(heads));
+    for (int h = 0; h < heads; ++h) all[static_cast<size_t>(h)] = h;
+    return all;
+}
 
 const vit::QuestionPage& find_question(const std::string& name) {
     if (const vit::QuestionPage* q = vit::find_question(name)) return *q;
@@ -36,6 +45,7 @@ std::string question_csv(const vit::QuestionPage& question, const ExplainInput& 
 
 int cmd_explain(const CliArgs& args) {
     if (!args.has("--question")) throw vit::Error("missing --question NAME");
+    if (args.has("--head") && args.has("--mean-heads")) throw vit::Error("give one of --head H or --mean-heads");
     const vit::QuestionPage& question = find_question(args.get("--question"));
     const bool png = args.has("--output");
     const bool csv = args.has("--csv") || !png;  // the numbers go to standard output when nothing else is named

@@ -51,7 +51,7 @@ std::vector<CommandSpec> make_specs() {
                  -1,
                  "IMAGE"});
     s.push_back({"explain",
-                 std::string("usage: vitscope explain IMAGE... --question NAME [--layer L] [--head H] [--patch ROW,COL | --query cls|INDEX]\n"
+                 std::string("usage: vitscope explain IMAGE... --question NAME [--layer L] [--head H | --mean-heads] [--patch ROW,COL | --query cls|INDEX]\n"
                              "           [--compare IMAGE2] [--class LABEL|INDEX] [--seed S] [--sizes 224,448] [--model DIR] [--size S]\n"
                              "           (--csv FILE | -o OUT.png | both) [--force]\n"
                              "  a Questions page's numbers as CSV (--csv, '-': standard output) and/or its figure (-o, one photo);\n"
@@ -59,7 +59,7 @@ std::vector<CommandSpec> make_specs() {
                      kPhotos,
                  {"--question", "--layer", "--head", "--patch", "--query", "--compare", "--class", "--seed", "--sizes",
                   "--model", "--size", "--csv", "--output"},
-                 {"--force"},
+                 {"--force", "--mean-heads"},
                  {},
                  1,
                  -1,

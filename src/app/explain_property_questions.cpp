@@ -109,12 +109,19 @@ std::string position_csv(const ExplainInput& in) {
 std::string cross_csv(const ExplainInput& in) {
     const vit::Trace &a = in.photo.trace, &b = compare_trace(in, "cross");
     const int layer = in.args.get_int("--layer", 0, in.photo.model.depth - 1);
-    const int head = in.args.get_int("--head", 0, in.photo.model.heads - 1);
-    const vit::CrossAttentionRow r = vit::cross_attention_row(a, b, layer, head, query_token(in.args, a));
+    const int query = query_token(in.args, a);
+    // --mean-heads: each column's mean over the heads, as `attention --mean-heads` gives it.
+    const std::vector<int> heads = chosen_heads(in);
+    vit::CrossAttentionRow r = vit::cross_attention_row(a, b, layer, heads[0], query);
+    for (size_t i = 1; i < heads.size(); ++i) {
+        const vit::CrossAttentionRow more = vit::cross_attention_row(a, b, layer, heads[i], query);
+        r.raw += more.raw, r.scaled += more.scaled, r.weights += more.weights;
+    }
+    const double n = static_cast<double>(heads.size());
     std::string out;
     for (int j = 0; j < b.tokens; ++j)
-        out += line({number(j), number(b.row_of(j)), number(b.col_of(j)), number(r.raw[j]), number(r.scaled[j]),
-                     number(r.weights[j])});
+        out += line({number(j), number(b.row_of(j)), number(b.col_of(j)), number(r.raw[j] / n), number(r.scaled[j] / n),
+                     number(r.weights[j] / n)});
     return out;
 }
 
@@ -133,8 +140,11 @@ std::string mlp_csv(const ExplainInput& in) {
 // One head's whole matrix: a line per (query, key), queries in token order.
 std::string matrix_csv(const ExplainInput& in) {
     const int layer = in.args.get_int("--layer", 0, in.photo.model.depth - 1);
-    const int head = in.args.get_int("--head", 0, in.photo.model.heads - 1);
-    const vit::Mat& a = in.photo.trace.layers[layer].heads[head].attn;
+    // --mean-heads: the mean of the heads' matrices (the map the window's M shows, for every query).
+    const std::vector<int> heads = chosen_heads(in);
+    vit::Mat a = in.photo.trace.layers[layer].heads[heads[0]].attn;
+    for (size_t i = 1; i < heads.size(); ++i) a += in.photo.trace.layers[layer].heads[heads[i]].attn;
+    if (heads.size() > 1) a /= static_cast<float>(heads.size());
     std::string out;
     out.reserve(static_cast<size_t>(a.size()) * 20);
     for (int q = 0; q < a.rows(); ++q)

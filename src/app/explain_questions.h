@@ -33,6 +33,9 @@ std::vector<ExplainRows> property_rows();
 // Does the attention map explain the prediction? (relevance, perturbation; need --class).
 std::vector<ExplainRows> relevance_rows();
 
+// The heads a question reads: {--head H} (0 when not given), or every head with --mean-heads.
+std::vector<int> chosen_heads(const ExplainInput& in);
+
 // The question called NAME; throws vit::Error listing the known names otherwise.
 const vit::QuestionPage& find_question(const std::string& name);
 // The CSV of a question: its header line, then its rows.

@@ -121,6 +121,7 @@ std::string rollout_csv(const ExplainInput& in) {
 
 std::string ablation_csv(const ExplainInput& in) {
     const vit::Model& model = in.photo.model;
+    if (in.args.has("--mean-heads")) throw vit::Error("--question ablation removes one head: give --head H, not --mean-heads");
     const int layer = in.args.get_int("--layer", 0, model.depth - 1);
     const int head = in.args.get_int("--head", 0, model.heads - 1);
     const vit::HeadRemoved removed = vit::remove_head(model, in.photo.input, in.photo.trace.logits, layer, head, 5);
