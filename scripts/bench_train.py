@@ -7,7 +7,11 @@ the same machine. Prints wall-clock steps/s and CPU seconds per step (the
 process's own CPU time: fairer on a machine others are loading).
 
 usage: scripts/bench_train.py [--threads T] [--steps N] [--rounds R] [--bin build/vitscope]
-Needs /usr/bin/python3 with torch (Debian's python3-torch)."""
+Needs /usr/bin/python3 with torch (Debian's python3-torch). Debian's torch
+calls whatever libblas.so.3 the system has: with only the reference BLAS
+(libblas3) it is several times slower; give it OpenBLAS (libopenblas0-pthread,
+installed, or unpacked with apt-get download + dpkg -x and put first on
+LD_LIBRARY_PATH for this command only) for a fair comparison."""
 import argparse
 import os
 import resource
@@ -99,6 +103,10 @@ def main():
     here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     ap.add_argument("--bin", default=os.path.join(here, "build", "vitscope"))
     a = ap.parse_args()
+    # Debian's PyTorch calls the system BLAS; OpenBLAS's pthread build starts a
+    # thread per core of its own unless told: the same count as everyone else.
+    for var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS"):
+        os.environ[var] = str(a.threads)
     import torch
 
     print(f"torch {torch.__version__}, {a.threads} threads, batch 64, {a.steps} steps a round, {a.rounds} rounds, "
