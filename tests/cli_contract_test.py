@@ -188,6 +188,12 @@ def test_several_photos(tmp):
     r = run("explain", DOG, "--question", "ablation", "--layer", "2", "--mean-heads")
     check("explain --question ablation --mean-heads: refused (it removes one head)", one_line_error(r) and
           "--head H" in r.stderr, r.stderr)
+    # A long computation shows its progress on stderr, the table alone on stdout.
+    r = run("explain", DOG, "--question", "relevance", "--class", "0", "--csv", "-")
+    shown = [int(line.split("%")[0].rsplit(" ", 1)[1]) for line in r.stderr.splitlines() if "%" in line]
+    check("explain --question relevance: occlusion's progress on stderr, rising to 100 %, the CSV alone on stdout",
+          r.returncode == 0 and len(shown) >= 5 and shown == sorted(shown) and shown[-1] == 100 and
+          r.stdout.startswith("token,") and "%" not in r.stdout, (r.stderr[-300:], r.stdout[:80]))
     # explain: one table with image first.
     r1 = run("explain", DOG, "--question", "heads", "--csv", "-")
     r = run("explain", DOG, EAGLE, "--question", "heads", "--csv", "-")

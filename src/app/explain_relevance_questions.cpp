@@ -9,6 +9,7 @@
 
 #include "explain_questions.h"
 #include "vit/analysis/perturbation.h"
+#include "progress.h"
 #include "vit/analysis/relevance.h"
 #include "vit/base/error.h"
 #include "vit/forward/classes.h"
@@ -29,7 +30,8 @@ int chosen_class(const ExplainInput& in) {
 
 std::string relevance_csv(const ExplainInput& in) {
     const vit::Trace& t = in.photo.trace;
-    const vit::RelevanceMaps m = vit::relevance_maps(in.photo.model, in.photo.input, t, chosen_class(in));
+    const vit::RelevanceMaps m = vit::relevance_maps(in.photo.model, in.photo.input, t, chosen_class(in),
+                                                     stderr_progress("occlusion, one forward pass per patch"));
     std::string out;
     for (int p = 0; p < t.grid * t.grid; ++p) {
         const int token = t.prefix + p;
@@ -44,9 +46,11 @@ std::string perturbation_csv(const ExplainInput& in) {
     const auto seed = static_cast<uint32_t>(
         in.args.has("--seed") ? in.args.get_int("--seed", 0, std::numeric_limits<int>::max()) : 0);
     const vit::Model& model = in.photo.model;
-    const vit::RelevanceMaps m = vit::relevance_maps(model, in.photo.input, in.photo.trace, target);
+    const vit::RelevanceMaps m = vit::relevance_maps(model, in.photo.input, in.photo.trace, target,
+                                                        stderr_progress("occlusion, one forward pass per patch"));
     const vit::PerturbationTest test =
-        vit::perturbation_test(model, in.photo.input, target, m.probability, vit::perturbation_maps(m, seed));
+        vit::perturbation_test(model, in.photo.input, target, m.probability, vit::perturbation_maps(m, seed),
+                               stderr_progress("perturbation curves"));
     std::string out;
     for (const vit::PerturbationCurve& c : test.curves)
         for (size_t step = 0; step < c.probability.size(); ++step)

@@ -12,6 +12,7 @@
 #include "csv_field.h"
 #include "explain_questions.h"
 #include "vit/analysis/quadratic.h"
+#include "progress.h"
 #include "vit/analysis/cls.h"
 #include "vit/analysis/token_norms.h"
 #include "vit/analysis/head_ablation.h"
@@ -81,7 +82,8 @@ std::vector<int> timing_sizes(const ExplainInput& in) {
 
 std::string quadratic_csv(const ExplainInput& in) {
     const vit::Model& model = in.photo.model;
-    const vit::TimingRun run = vit::measure_forward_times(model, in.photo.image, timing_sizes(in));
+    const vit::TimingRun run = vit::measure_forward_times(model, in.photo.image, timing_sizes(in), 3,
+                                                         stderr_progress("timing the forward pass"));
     std::string out;
     for (const vit::TimingPoint& p : run.points) {
         const vit::AttentionSize s = vit::attention_size(model, p.input_size);
