@@ -17,7 +17,8 @@ exercises (assets/exercises/first-look.exercises):
    and scaled_score within the exercise's tolerance; the region's ratio
    within 2 % of NumPy's from `vitscope attention`), the arithmetic shown,
    text that is not a number (a note, the text kept, no verdict), the
-   downloaded CSV row by row, a phone's tap, no request, no script error.
+   downloaded CSV row by row, a reload keeping every checked answer (the
+   browser's storage), a phone's tap, no request, no script error.
 3. The same two passes in Debian's Firefox ESR on dog.jpg (the CSV read from
    the download link's Blob).
 HOMEWORK_SHOTS=DIR keeps the screenshots (homework_desktop.png, homework_phone.png).
@@ -169,6 +170,11 @@ def check_session(name, b, key, expect):
         check(f"{name}, {pass_name}: the downloaded CSV (exercise,answer,correct) holds every answer and verdict",
               (p["download"]["csv"] or "").startswith("exercise,answer,correct\n") and rows == want_rows,
               (p["download"]["name"], rows[:3], want_rows[:3]))
+        again = p.get("afterReload") or []
+        check(f"{name}, {pass_name}: a reload keeps every checked answer (same verdict and page answer, locked)",
+              [(x["verdict"], x["answer"], x["locked"]) for x in again]
+              == [(p["exercises"][r["exercise"]]["verdict"], p["exercises"][r["exercise"]]["answer"], True) for r in key],
+              again[:3])
         check(f"{name}, {pass_name}: after the last check the math panel shows its query",
               "query" in p["math"].lower(), p["math"][:80])
 

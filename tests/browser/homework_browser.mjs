@@ -106,6 +106,9 @@ try {
     const page = await browser.newPage();
     await page.setViewport({ width: 1280, height: 900 });
     await open(page);
+    await page.evaluate(() => localStorage.clear());  // each pass starts with no saved answers
+    await page.reload({ waitUntil: "load" });
+    await page.waitForFunction(() => window.lessonTimings && window.lessonTimings.firstMapMs !== null, { timeout: 20000 });
     const seen = {};
     for (const a of actions) seen[a.n] = await act(page, a);
     // After the last check the page shows that exercise's query and key in the math panel.
@@ -114,6 +117,11 @@ try {
     report.passes[pass] = { exercises: seen, math, download: await download(page, dir),
                             elements: await page.$$eval("[data-exercise]", (ds) => ds.map((d) => Number(d.dataset.exercise))) };
     if (pass === "right") await (await page.$("#homework")).screenshot({ path: path.join(outDir, "homework_desktop.png") });
+    // A reload keeps what was checked: the same verdicts, the inputs locked.
+    await page.reload({ waitUntil: "load" });
+    await page.waitForFunction(() => window.lessonTimings && window.lessonTimings.firstMapMs !== null, { timeout: 20000 });
+    report.passes[pass].afterReload = await page.$$eval("[data-exercise]", (ds) => ds.map((d) => ({
+      verdict: d.dataset.verdict || null, answer: d.dataset.answer ?? null, locked: d.querySelector(".ex-check").disabled })));
     await page.close();
   }
   if (!firefox) {  // a phone: taps on the exercise's photo, nothing wider than the screen
@@ -121,6 +129,9 @@ try {
     await phone.emulate({ viewport: { width: 390, height: 844, deviceScaleFactor: 2, isMobile: true, hasTouch: true },
                           userAgent: "Mozilla/5.0 (Linux; Android 14) Mobile" });
     await open(phone);
+    await phone.evaluate(() => localStorage.clear());  // the passes' answers were kept: start again
+    await phone.reload({ waitUntil: "load" });
+    await phone.waitForFunction(() => window.lessonTimings && window.lessonTimings.firstMapMs !== null, { timeout: 20000 });
     const first = plan.passes.right.find((a) => a.type === "click");
     if (first) {
       const p = await patchOn(phone, first.n, first.row, first.col);

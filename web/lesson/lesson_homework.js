@@ -14,6 +14,15 @@ const LessonHomework = (() => {
     const box = $("exercises");
     // Per exercise: what is entered now, and what was checked (the answer that counts).
     const entries = data.exercises.map((e) => ({ e, picked: -1, marked: new Set(), checked: null }));
+    // Checked answers are kept in the browser (per photo, model and exercises), so a reload or a
+    // closed tab loses nothing and the first Check still counts. Without storage they last the visit.
+    const storeKey = "vitscope-homework:" + JSON.stringify([data.photo, data.model, data.exercises.map((e) => [e.n, e.kind, e.title])]);
+    function loadSaved() {
+      try { return JSON.parse(localStorage.getItem(storeKey) || "{}") || {}; } catch (err) { return {}; }
+    }
+    function save(n, input) {
+      try { localStorage.setItem(storeKey, JSON.stringify({ ...loadSaved(), [n]: input })); } catch (err) { /* kept for this visit only */ }
+    }
 
     // The row the model gives this exercise's query in its layer and head, from the page's numbers.
     function rowOf(e) {
@@ -119,7 +128,7 @@ const LessonHomework = (() => {
     }
 
     // The verdict with the right answer and how the model's numbers give it.
-    function check(entry) {
+    function check(entry, restoring = false) {
       const { e, div } = entry;
       if (entry.checked) return;
       const answer = answerOf(entry);
@@ -164,9 +173,10 @@ const LessonHomework = (() => {
             `${s.ratio.toFixed(2)} times an even spread (${pct(s.weightOnMarked)} ÷ ${pct(s.evenSpread)}). Passing needs ${e.ratio} times. ` +
             `The photo now shows the map.</p>`;
         }
-        update({ layer: e.layer, head: e.head, mean: false, query: e.query, key });
+        if (!restoring) update({ layer: e.layer, head: e.head, mean: false, query: e.query, key });
       }
       entry.checked = { answer: answer.shown, correct, accepted: entry.accepted || [] };
+      if (!restoring) save(e.n, e.kind === "weight" || e.kind === "scaled_score" ? div.querySelector(".ex-number").value : answer.value);
       div.dataset.answer = String(pageAnswer);
       div.dataset.verdict = correct ? "right" : "wrong";
       const verdict = div.querySelector(".ex-verdict");
@@ -216,6 +226,19 @@ const LessonHomework = (() => {
       const number = entry.div.querySelector(".ex-number");
       if (number) number.addEventListener("keydown", (ev) => { ev.stopPropagation(); if (ev.key === "Enter") check(entry); });
       entry.div.querySelector(".ex-check").addEventListener("click", () => check(entry));
+    }
+    // The answers checked on an earlier visit, entered again and checked as then.
+    const saved = loadSaved();
+    for (const entry of entries) {
+      const input = saved[entry.e.n];
+      if (input === undefined) continue;
+      const { e, div } = entry;
+      if (e.kind === "top_key") entry.picked = Number(input);
+      else if (e.kind === "predict_region") entry.marked = new Set(input.map(Number));
+      else if (e.kind === "choice") { const r = div.querySelector(`input[type=radio][value="${Number(input)}"]`); if (r) r.checked = true; }
+      else div.querySelector(".ex-number").value = String(input);
+      showPicked(entry);
+      check(entry, true);
     }
     $("download-answers").addEventListener("click", downloadAnswers);
     window.addEventListener("resize", () => entries.forEach(drawPhoto));
