@@ -194,6 +194,15 @@ def main():
     check("the page without --exercises has no homework", r.returncode == 0 and "exercises" not in page_data(plain)
           and re.search(r'<section id="homework" hidden>', open(plain).read()) is not None, r.stderr)
 
+    # A bad exercises file: refused before the model runs, one line naming the file and line, no page.
+    bad, out = os.path.join(TMP, "bad.exercises"), os.path.join(TMP, "bad.html")
+    with open(bad, "w") as f:
+        f.write("title: t\nexercise: e\nkind: essay\ntext: Why?\n")
+    r = run("lesson", DOG, "-o", out, "--exercises", bad)
+    check("lesson --exercises with an unknown kind: exit 2, one line naming the file and line, no page",
+          r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1 and "bad.exercises:3" in r.stderr
+          and not os.path.exists(out) and not os.path.exists(out + ".tmp"), r.stderr)
+
     for photo in (DOG, CHELSEA):
         name = os.path.basename(photo)
         key_path, page = os.path.join(TMP, name + ".key.csv"), os.path.join(TMP, name + ".html")
