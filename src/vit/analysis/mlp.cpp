@@ -3,6 +3,7 @@
 #include <cmath>
 #include <string>
 
+#include "vit/analysis/block_parts.h"
 #include "vit/base/error.h"
 #include "vit/kernels/kernels.h"
 
@@ -49,25 +50,14 @@ Mat only_row(const Mat& x, int token) {
 }  // namespace
 
 TokenPath token_path(const Model& m, const Trace& t, int layer, int token) {
-    if (layer < 0 || layer >= static_cast<int>(t.layers.size()) || layer >= static_cast<int>(m.blocks.size()))
-        throw Error("layer " + std::to_string(layer) + " is out of range (0.." + std::to_string(m.blocks.size() - 1) + ")");
     if (token < 0 || token >= t.tokens)
         throw Error("token " + std::to_string(token) + " is out of range (0.." + std::to_string(t.tokens - 1) + ")");
+    // The block for every token, as forward.cpp runs it (checks the layer and the trace's states).
+    const BlockParts parts = block_parts(m, t, layer);
     const LayerTrace& lt = t.layers[layer];
-    if (lt.x_in.rows() != t.tokens || lt.x_in.cols() != m.dim)
-        throw Error("this trace was run without the token states");
-    if (static_cast<int>(lt.heads.size()) != m.heads || lt.heads[0].out.rows() != t.tokens)
-        throw Error("this trace was run without the heads' outputs");
     const Block& b = m.blocks[layer];
-    const float eps = m.config.ln_eps;
-
-    // The block for every token, as forward.cpp runs it (same kernels, same order).
-    Mat context(t.tokens, m.dim);
-    for (int hd = 0; hd < m.heads; ++hd) context.middleCols(hd * m.head_dim, m.head_dim) = lt.heads[hd].out;
-    Mat attn_branch, mid = lt.x_in, mlp_in;
-    linear(context, b.proj, attn_branch);
-    add_and_layer_norm(mid, attn_branch, b.ls1, b.ln2_w, b.ln2_b, eps, mlp_in);
-    const Mat mlp_all = mlp(m, b, mlp_in);
+    const Mat& mlp_in = parts.ln2;
+    const Mat mlp_all = mlp(m, b, mlp_in);  // before the layer scale: the what-ifs compare it
 
     TokenPath p;
     p.layer = layer;
@@ -75,8 +65,8 @@ TokenPath token_path(const Model& m, const Trace& t, int layer, int token) {
     p.layer_scale = b.ls1.size() || b.ls2.size();
     for (const HeadTrace& h : lt.heads) p.head_outputs.push_back(h.out.row(token).transpose());
     p.residual_before = lt.x_in.row(token).transpose();
-    p.attention_output = scaled(attn_branch.middleRows(token, 1), b.ls1).transpose();
-    p.residual_after_attention = mid.row(token).transpose();
+    p.attention_output = parts.attn_branch.row(token).transpose();
+    p.residual_after_attention = parts.mid.row(token).transpose();
     p.mlp_output = scaled(mlp_all.middleRows(token, 1), b.ls2).transpose();
     p.residual_after = p.residual_after_attention + p.mlp_output;
 
@@ -85,8 +75,7 @@ TokenPath token_path(const Model& m, const Trace& t, int layer, int token) {
     // What-ifs: the other tokens zeroed at the MLP's input, then at attention's.
     p.mlp_others_zeroed_max_abs_diff =
         max_abs_diff(mlp(m, b, only_row(mlp_in, token)).middleRows(token, 1), mlp_all.middleRows(token, 1));
-    Mat attn_in;
-    layer_norm(lt.x_in, b.ln1_w, b.ln1_b, eps, attn_in);
+    const Mat& attn_in = parts.ln1;
     p.attention_others_zeroed_max_abs_diff =
         max_abs_diff(scaled(attention_output_of(m, b, only_row(attn_in, token), token), b.ls1),
                      scaled(attention_output_of(m, b, attn_in, token), b.ls1));
