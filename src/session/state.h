@@ -298,6 +298,7 @@ struct StartPredict {};                        // hides the map; no patch marked
 struct ToggleMark { int token; };              // while predicting: marks a patch, or unmarks it
 struct Reveal {};                              // shows the map and the marked patches' weight
 struct EndPredict {};                          // back to the plain map
+struct ExportHomework { std::string dir; };  // the homework that ships for the open photo: a new folder (empty: one in export_dir)
 struct ExportLesson { std::string path; bool replace = false; };   // the lesson page (HTML) for the open photo, model and size; empty: a name in export_dir
 struct Quit {};
 }  // namespace act
@@ -308,7 +309,7 @@ using Action = std::variant<act::SelectQuery, act::MoveQuery, act::SetLayer, act
                             act::OpenModel, act::OpenCompare, act::ShowGetModel, act::GetModel, act::CancelDownload,
                             act::Screenshot, act::ExportFigure, act::ExportQuestionFigure, act::OpenTour, act::StartTour,
                             act::TourGo, act::ExitTour, act::ExportTourSlides, act::AnswerTourOffer, act::SetClassroom, act::SetTheme, act::SetMathStep, act::RecordSweepPath, act::ExportSweep,
-                            act::SaveLesson, act::OpenLesson, act::ShowSideBySide, act::SetSidePane, act::SetMatrixZoom, act::HoverMatrixCell, act::StartPredict, act::ToggleMark, act::SetPredictButtons, act::SetReplaceButtons, act::SetPageExportButton, act::SetTourCard, act::SetShownMaps, act::FoldTourText, act::Reveal, act::EndPredict, act::AnswerReplace, act::ExportLesson, act::Quit>;
+                            act::SaveLesson, act::OpenLesson, act::ShowSideBySide, act::SetSidePane, act::SetMatrixZoom, act::HoverMatrixCell, act::StartPredict, act::ToggleMark, act::SetPredictButtons, act::SetReplaceButtons, act::SetPageExportButton, act::SetTourCard, act::SetShownMaps, act::FoldTourText, act::Reveal, act::EndPredict, act::AnswerReplace, act::ExportLesson, act::ExportHomework, act::Quit>;
 
 // Applies a state-only action; returns false for actions the window handles.
 bool apply(AppState& s, const Action& a);

@@ -25,6 +25,7 @@
 #include "gfx/textures.h"
 #include "interaction_timing.h"
 #include "session/lesson.h"
+#include "homework_export.h"
 #include "lesson_page.h"
 #include "session/model_download.h"
 #include "session/model_worker.h"
@@ -555,6 +556,10 @@ void Window::handle(const session::Action& a) {
             const auto tour = s_.tour.tour ? s_.tour.tour : std::make_shared<const session::Tour>(session::read_tour(default_tour_file()));
             vit::write_output(path, lesson_page_html(s_, tour.get()), session::output_rules(s_, x->replace));
             s_.status = "Saved the lesson page " + fs::absolute(path).lexically_normal().string();
+        } else if (auto* x = std::get_if<session::act::ExportHomework>(&a)) {
+            const std::string dir = x->dir.empty() ? unique_path(s_.export_dir, session::selection_slug(s_) + "_homework", "") : x->dir;
+            write_homework(s_, dir, session::output_rules(s_, false));
+            s_.status = "Saved the homework (page, worksheet, answer key) in " + fs::absolute(dir).lexically_normal().string();
         } else if (std::holds_alternative<session::act::Quit>(a)) {
             s_.quit = true;
         }

@@ -26,7 +26,7 @@ const std::set<std::string> kWithArg = {"frames", "select", "layer", "head", "to
                                         "tour", "record-path", "open-lesson", "side-by-side", "classroom", "theme"};
 const std::set<std::string> kNoArg = {"wait", "mean", "quit"};
 const std::set<std::string> kWriters = {"screenshot", "export", "export-sweep", "export-question", "export-tour",
-                                        "export-lesson", "save-lesson", "save-lesson-with-photo"};
+                                        "export-lesson", "export-homework", "save-lesson", "save-lesson-with-photo"};
 constexpr size_t kMaxScriptBytes = 1 << 20, kMaxScriptLine = 4096;
 constexpr int kWaitTimeoutFrames = 20000;   // ~ minutes at llvmpipe speed: a stuck worker ends the script
 
@@ -95,7 +95,7 @@ gfx::OverlayStyle parse_style(const ScriptCommand& c, gfx::OverlayStyle st) {
 std::string output_refused(const ScriptCommand& c, const session::AppState& s) {
     try {
         vit::check_output(c.arg, session::output_rules(s, false),
-                          c.verb == "export-tour" ? vit::OutputKind::Folder : vit::OutputKind::File);
+                          c.verb == "export-tour" || c.verb == "export-homework" ? vit::OutputKind::Folder : vit::OutputKind::File);
         return "";
     } catch (const vit::OutputExists& e) {   // no --force reaches a script's verbs: not offered
         return c.where + ": " + c.verb + ": " + e.path + " exists; a script never replaces a file: give a new name";
@@ -321,6 +321,9 @@ void ScriptRunner::step(const session::AppState& s, std::vector<session::Action>
             frames_left_ = 1;
         } else if (c.verb == "export-lesson") {
             out.push_back(session::act::ExportLesson{c.arg});
+            frames_left_ = 1;
+        } else if (c.verb == "export-homework") {
+            out.push_back(session::act::ExportHomework{c.arg});
             frames_left_ = 1;
         } else if (c.verb == "export-tour") {
             out.push_back(session::act::ExportTourSlides{c.arg});

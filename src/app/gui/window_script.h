@@ -39,6 +39,7 @@
 //   save-lesson-with-photo [PATH]   the same with the photo's bytes embedded
 //   open-lesson PATH          as File > Open lesson… (then waits); a bad file leaves the state as it was
 //   export-lesson [PATH]      the lesson page (HTML), as File > Export lesson page
+//   export-homework [DIR]     the homework folder, as File > Export homework
 //   export-question [PATH]    the Questions page shown, as its Export figure button (then waits
 //                             for it: the page's experiments may run first)
 //   quit

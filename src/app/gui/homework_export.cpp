@@ -1,0 +1,29 @@
+#include "homework_export.h"
+
+#include <memory>
+#include <vector>
+
+#include "app/resource_paths.h"
+#include "lesson_page.h"
+#include "session/exercises.h"
+#include "session/tour.h"
+#include "worksheet.h"
+
+namespace app {
+
+void write_homework(const session::AppState& s, const std::string& dir, const vit::OutputRules& rules) {
+    const session::ExerciseSet set = session::read_exercises(default_exercises_file());
+    const std::vector<session::ExerciseAnswer> answers = session::answer_exercises(s, set);
+    // The page's tour as File > Export lesson page gives it: the one on show, or the one that ships.
+    const auto tour = s.tour.tour ? s.tour.tour : std::make_shared<const session::Tour>(session::read_tour(default_tour_file()));
+    // Everything made before the folder is: a failure writes nothing.
+    const std::string page = lesson_page_html(s, tour.get(), &set);
+    const std::string sheet = worksheet_html(s, set, answers);
+    vit::OutputFolder folder(dir, rules);
+    folder.write("homework.html", page);
+    folder.write("worksheet.html", sheet);
+    folder.write("answer_key.csv", session::answer_key_csv(set, answers));
+    folder.commit();
+}
+
+}  // namespace app
