@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app/resource_paths.h"
+#include "html_escaped.h"
 #include "session/tour_text.h"
 #include "session/tour_query.h"
 #include "vit/base/base64.h"
@@ -81,17 +82,6 @@ std::string json_in_script(const std::string& text) {
     std::string out;
     out.reserve(text.size());
     for (char c : text) out += c == '<' ? std::string("\\u003c") : std::string(1, c);
-    return out;
-}
-
-std::string html_text(const std::string& text) {
-    std::string out;
-    for (char c : text) {
-        if (c == '&') out += "&amp;";
-        else if (c == '<') out += "&lt;";
-        else if (c == '>') out += "&gt;";
-        else out += c;
-    }
     return out;
 }
 
@@ -229,7 +219,7 @@ std::string lesson_page_html(const session::AppState& s, const session::Tour* to
     if (exercises) data["exercises"] = exercises_json(s, *exercises);
 
     return fill_template(read_part("lesson.html"),
-                         {{"{{TITLE}}", html_text("vitscope lesson: " + data["photo"].get<std::string>())},
+                         {{"{{TITLE}}", html_escaped("vitscope lesson: " + data["photo"].get<std::string>())},
                           {"/*{{LESSON_CSS}}*/", read_part("lesson.css")},
                           {"{{LESSON_DATA}}", json_in_script(data.dump(-1, ' ', false, json::error_handler_t::replace))},
                           {"//{{LESSON_MATH_JS}}", script_safe(read_part("lesson_math.js"))},

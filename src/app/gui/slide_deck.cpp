@@ -1,5 +1,7 @@
 #include "slide_deck.h"
 
+#include "html_escaped.h"
+
 namespace app {
 namespace {
 
@@ -78,18 +80,6 @@ constexpr const char* kScript = R"(
 )";
 
 }  // namespace
-
-std::string html_escaped(const std::string& text) {
-    std::string out;
-    for (char c : text) {
-        if (c == '&') out += "&amp;";
-        else if (c == '<') out += "&lt;";
-        else if (c == '>') out += "&gt;";
-        else if (c == '"') out += "&quot;";
-        else out += c;
-    }
-    return out;
-}
 
 std::string slide_deck_html(const std::string& title, const std::vector<DeckSlide>& slides) {
     std::string html = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"

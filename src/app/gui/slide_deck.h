@@ -21,7 +21,4 @@ struct DeckSlide {
 
 std::string slide_deck_html(const std::string& title, const std::vector<DeckSlide>& slides);
 
-// Text for HTML content and attribute values.
-std::string html_escaped(const std::string& text);
-
 }  // namespace app

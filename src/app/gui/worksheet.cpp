@@ -2,23 +2,12 @@
 
 #include <filesystem>
 
+#include "html_escaped.h"
 #include "lesson_page.h"
 #include "vit/base/error.h"
 
 namespace app {
 namespace {
-
-std::string html_text(const std::string& text) {
-    std::string out;
-    for (char c : text) {
-        if (c == '&') out += "&amp;";
-        else if (c == '<') out += "&lt;";
-        else if (c == '>') out += "&gt;";
-        else if (c == '"') out += "&quot;";
-        else out += c;
-    }
-    return out;
-}
 
 // The photo with the patch grid over it (an SVG in grid units) and the query
 // outlined; printed as drawn, so a student marks patches with a pen.
@@ -71,9 +60,9 @@ std::string worksheet_html(const session::AppState& s, const session::ExerciseSe
     for (const session::ExerciseAnswer& a : answers) {
         const session::Exercise& e = set.exercises[static_cast<size_t>(a.exercise - 1)];
         body += "<section class=\"exercise\" data-exercise=\"" + std::to_string(a.exercise) + "\"><h2>" +
-                std::to_string(a.exercise) + ". " + html_text(set.tour->steps[static_cast<size_t>(a.exercise - 1)].title) +
+                std::to_string(a.exercise) + ". " + html_escaped(set.tour->steps[static_cast<size_t>(a.exercise - 1)].title) +
                 "</h2>";
-        for (const std::string& p : a.text) body += "<p>" + html_text(p) + "</p>";
+        for (const std::string& p : a.text) body += "<p>" + html_escaped(p) + "</p>";
         switch (a.kind) {
         case session::ExerciseKind::TopKey:
             body += photo_with_grid(photo, t.grid, t.prefix, a.query) +
@@ -90,7 +79,7 @@ std::string worksheet_html(const session::AppState& s, const session::ExerciseSe
         case session::ExerciseKind::Choice:
             body += "<ul class=\"options\">";
             for (size_t i = 0; i < e.options.size(); ++i)
-                body += "<li>" + std::to_string(i + 1) + ". " + html_text(e.options[i]) + "</li>";
+                body += "<li>" + std::to_string(i + 1) + ". " + html_escaped(e.options[i]) + "</li>";
             body += "</ul>";
             break;
         }
@@ -99,8 +88,8 @@ std::string worksheet_html(const session::AppState& s, const session::ExerciseSe
     return "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
            "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
            "<meta name=\"generator\" content=\"vitscope exercises\">\n<title>" +
-           html_text(set.tour->title + ": " + name) + "</title>\n<style>" + kStyle + "</style>\n</head>\n<body>\n<h1>" +
-           html_text(set.tour->title) + "</h1>\n<p class=\"sub\">On " + html_text(name) + ", " + std::to_string(t.grid) +
+           html_escaped(set.tour->title + ": " + name) + "</title>\n<style>" + kStyle + "</style>\n</head>\n<body>\n<h1>" +
+           html_escaped(set.tour->title) + "</h1>\n<p class=\"sub\">On " + html_escaped(name) + ", " + std::to_string(t.grid) +
            " &times; " + std::to_string(t.grid) + " patches. Name: <span class=\"line\"></span></p>\n" + body +
            "</body>\n</html>\n";
 }
