@@ -58,12 +58,12 @@ def luminance(pixels, box):
     return float((0.2126 * rgb[..., 0] + 0.7152 * rgb[..., 1] + 0.0722 * rgb[..., 2]).mean())
 
 
-def scripted_window(xvfb, tmp, name, commands, *options, env=None):
+def scripted_window(xvfb, tmp, name, commands, *options, env=None, size="1920x1080"):
     """The window on dog.jpg and the default model, running `commands` from tmp/name.txt."""
     script = os.path.join(tmp, name + ".txt")
     with open(script, "w") as f:
         f.write(commands)
-    return Window(xvfb, BIN, [DOG, "--model", MODEL, *options, "--script", script], tmp, env=env)
+    return Window(xvfb, BIN, [DOG, "--model", MODEL, *options, "--script", script], tmp, env=env, size=size)
 
 
 def test_scripted_screenshot(xvfb, tmp, size=None, row=ROW, col=COL):
@@ -638,7 +638,7 @@ def test_tour(xvfb, tmp):
     assert f"get {round(100 * area)}%" in text and f"puts {round(100 * share)}%" in text, text
     assert_drawn(shot)
     # The keys: → and ← step, Esc leaves.
-    w = scripted_window(xvfb, tmp, "tour_keys", "tour default\nframes 3\n", "--window-size", "1280x800")
+    w = scripted_window(xvfb, tmp, "tour_keys", "tour default\nframes 3\n", size="1280x800")
     try:
         w.wait_for(lambda s: s["ready"] and s["tour_step"] == 0, what="the tour's first step")
         win = w.window_id()
