@@ -45,7 +45,7 @@ constexpr const char* kCardWindow = "##tour";
 float paragraphs_height(const std::vector<std::string>& paragraphs, const ImFont* font, float width) {
     const float gap = ImGui::GetStyle().ItemSpacing.y;
     float h = 0;
-    for (const std::string& p : paragraphs) h += gap + wrapped_lines(p, font, width).size() * (font->FontSize + gap);
+    for (const std::string& p : paragraphs) h += gap + wrapped_lines(p, font, width).size() * (drawn_size(font) + gap);
     return h;
 }
 

@@ -44,8 +44,10 @@ void error_banner(const Frame& f) {
 
 // The lines of `text` in `font` at most `width` wide. Wraps at spaces only:
 // ImGui's own wrapping also breaks after a '.', which splits numbers ("0." / "2%").
+float drawn_size(const ImFont* font) { return font->FontSize * font->Scale * ImGui::GetIO().FontGlobalScale; }
+
 std::vector<std::string> wrapped_lines(const std::string& text, const ImFont* font, float width) {
-    const auto measure = [&](const std::string& t) { return font->CalcTextSizeA(font->FontSize, FLT_MAX, 0, t.c_str()).x; };
+    const auto measure = [&](const std::string& t) { return font->CalcTextSizeA(drawn_size(font), FLT_MAX, 0, t.c_str()).x; };
     const float space = measure(" ");
     std::vector<std::string> lines;
     std::string line;
@@ -87,7 +89,7 @@ void text_wrapped_at_spaces(const char* text, float width) {
 void text_in_cell(const ImVec4& colour, const std::string& text) {
     const float width = ImGui::GetContentRegionAvail().x;
     const ImFont* font = ImGui::GetFont();
-    const auto measure = [&](const std::string& s) { return font->CalcTextSizeA(font->FontSize, FLT_MAX, 0, s.c_str()).x; };
+    const auto measure = [&](const std::string& s) { return font->CalcTextSizeA(drawn_size(font), FLT_MAX, 0, s.c_str()).x; };
     ImGui::BeginGroup();
     for (std::string line : wrapped_lines(text, font, width)) {
         if (measure(line) > width) {  // one word alone on its line, too wide: cut at a character boundary

@@ -17,6 +17,10 @@ void error_banner(const Frame& f);
 // A numbered step heading ("3  Score") with a plain-language line under it.
 void step_heading(const Frame& f, const char* number, const char* title, const char* plain);
 
+// The height `font` is drawn at, in the layout's pixels: its rasterised size
+// times its scale and the UI's (1 / the framebuffer density: a figure's or a
+// HiDPI window's fonts are rasterised larger and drawn scaled down).
+float drawn_size(const ImFont* font);
 // The lines of `text` in `font` at most `width` wide, broken at spaces only
 // (ImGui's own wrapping also breaks after '.', which splits numbers: "0." / "2%").
 std::vector<std::string> wrapped_lines(const std::string& text, const ImFont* font, float width);
