@@ -115,6 +115,19 @@ def read_figure(path):
     return " ".join(r.stdout.lower().split())
 
 
+def line_reach(path, first_word):
+    """How far right (a share of the width) the OCR line starting with first_word reaches; 0 when not found."""
+    r = subprocess.run(["tesseract", path, "-", "tsv"], capture_output=True, text=True, timeout=300)
+    rows = [line.split("\t") for line in r.stdout.splitlines()[1:]]
+    words = [w for w in rows if len(w) == 12 and w[11].strip()]
+    width = Image.open(path).width
+    for w in words:
+        if w[11] == first_word:
+            same = [x for x in words if x[2:5] == w[2:5]]  # block, paragraph, line
+            return max(int(x[6]) + int(x[8]) for x in same) / width
+    return 0.0
+
+
 def figure_words(pages):
     """What a figure for print must not say (a prompt to click a button it does not have) and must say
     (why a distance band's bar is empty), read from the drawn pixels."""
@@ -135,6 +148,11 @@ def figure_words(pages):
             notes[patch] = "empty because the band is" in read_figure(out)
         check("global figure: the note on an empty band shows for (7, 7), whose 8+ band is empty, not for (0, 0)",
               notes == {"7,7": True, "0,0": False}, notes)
+        # A note uses the page's width (it wrapped at half the page when text was measured at the
+        # fonts' rasterised size, twice the drawn one).
+        reach = line_reach(os.path.join(TMP, "ocr_global_7_7.png"), "Shaded:")
+        check(f"global figure: the note under the bars runs across the page ({reach:.0%} of the width)", reach > 0.8,
+              reach)
 
 
 def main():
