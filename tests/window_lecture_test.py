@@ -364,12 +364,29 @@ def test_tour_card_folds(xvfb, tmp):
         w.close()
 
 
+def test_classroom_slides_from_the_menu(xvfb, tmp):
+    """File > Export tour as slides (the script's export-tour) in classroom mode: 1280 x 720 slides, as
+    `vitscope tour --classroom` draws them; outside classroom mode 1920 x 1080."""
+    sizes = {}
+    for mode, extra in (("classroom", ["--classroom"]), ("plain", [])):
+        slides = os.path.join(tmp, mode)
+        script = os.path.join(tmp, mode + ".txt")
+        with open(script, "w") as f:
+            f.write(f"wait\nexport-tour {slides}\nframes 3\nquit\n")
+        w = Window(xvfb, BIN, [DOG, "--model", MODEL, *extra, "--script", script], tmp)
+        code, _ = w.states_until_exit()
+        assert code == 0, w.output()[-500:]
+        sizes[mode] = {Image.open(p).size for p in glob.glob(os.path.join(slides, "step_*.png"))}
+    assert sizes == {"classroom": {(1280, 720)}, "plain": {(1920, 1080)}}, sizes
+    print(f"    slides from the window: {sizes}")
+
+
 def main():
     tally = Tally()
     if not tally.check_model():
         return tally.finish()
     tests = [test_predict_then_reveal, test_lesson_round_trip, test_lesson_bad_files, test_tour_step_from_lesson,
-             test_matrix_hover, test_side_by_side, test_tour_card_folds]
+             test_matrix_hover, test_side_by_side, test_tour_card_folds, test_classroom_slides_from_the_menu]
     only = sys.argv[1:]
     if only:
         tests = [t for t in tests if t.__name__ in only]

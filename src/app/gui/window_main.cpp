@@ -543,7 +543,8 @@ void Window::handle(const session::Action& a) {
             session::AppState at = s_;
             if (!at.tour.tour) at.tour.tour = std::make_shared<const session::Tour>(session::read_tour(default_tour_file()));
             const std::string dir = x->dir.empty() ? unique_path(s_.export_dir, "tour_slides", "") : x->dir;
-            write_tour_slides(at, dir, session::output_rules(s_, false));
+            // In classroom mode, lecture-size slides as `vitscope tour --classroom` draws them.
+            write_tour_slides(at, dir, session::output_rules(s_, false), slide_size(s_.classroom));
             s_.status = "Saved the tour's slides in " + fs::absolute(dir).lexically_normal().string();
         } else if (auto* x = std::get_if<session::act::AnswerReplace>(&a)) {
             s_.replace_question.clear();
