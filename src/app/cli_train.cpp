@@ -20,6 +20,7 @@
 #include "commands.h"
 #include "vit/base/error.h"
 #include "vit/base/output_file.h"
+#include "vit/base/temporaries.h"
 #include "vit/train/checkpoint_io.h"
 #include "vit/train/run_folder.h"
 #include "vit/train/trainer.h"
@@ -95,11 +96,14 @@ public:
         : path_(path), temp_(path + ".tmp-" + std::to_string(getpid())) {
         std::error_code ec;
         fs::remove_all(temp_, ec);
+        // Until training installs its own Ctrl+C handling, the run's signal handler removes it (still flat then).
+        slot_ = vit::temporaries::add(temp_, true);
         if (!fs::create_directory(temp_, ec)) throw vit::Error(temp_ + ": " + (ec ? ec.message() : "cannot create"));
     }
     ~TempFolder() {
         std::error_code ec;
         if (!committed_) fs::remove_all(temp_, ec);
+        vit::temporaries::forget(slot_);
     }
     const std::string& path() const { return temp_; }
     void commit() {
@@ -117,6 +121,7 @@ public:
 
 private:
     std::string path_, temp_;
+    int slot_ = -1;
     bool committed_ = false;
 };
 
@@ -204,6 +209,9 @@ int cmd_train(const CliArgs& args) {
     const std::string run = new_folder(args, "--output");
     const std::vector<std::string> labels = task_labels(s.task);
 
+    // Ctrl+C from here on stops between steps; before the first checkpoint nothing is kept.
+    g_interrupted = false;
+    InterruptFlag flag;
     TempFolder out(run);
     write_file(out.path() + "/config", describe(s));
     write_samples(make_held_out(s), labels, kSamplesWritten, s.model.image, out.path());
@@ -232,11 +240,13 @@ int cmd_train(const CliArgs& args) {
         last_report = t;
         std::fprintf(stderr, "  step %d/%d  batch loss %.4f  %.2f steps/s\n", step, s.steps, loss, step / t);
     };
-    g_interrupted = false;
-    InterruptFlag flag;
     vit::TaskControl control;
     control.cancel = &g_interrupted;
     const TrainResult result = train(s, cb, control);
+    if (log.empty()) {  // stopped before step 0's checkpoint: nothing to keep (out removes its folder)
+        std::fprintf(stderr, "interrupted before the first checkpoint: %s not written\n", run.c_str());
+        return 130;
+    }
     out.commit();
     const LogRow& last = log.back();
     if (result.cancelled) {
