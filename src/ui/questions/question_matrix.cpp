@@ -82,13 +82,14 @@ void MatrixView::draw(const Frame& f) {
     }
     const int n = t->tokens;
     evidence_heading(f, "The weights of one head, every query against every key");
-    ImGui::PushTextWrapPos(0);
-    ImGui::TextColored(colors::muted,
-                       "Layer %d · head %d · %d × %d = %d weights. Rows: queries, columns: keys, in token order "
-                       "(CLS%s first, then the patches row by row). The outlined row is the selected query, the one "
-                       "the photo shows. Colour: log scale, three decades below the largest weight.",
-                       s.sel.layer, s.sel.head, n, n, n * n, t->prefix > 1 ? " and the other tokens before the patches" : "");
-    ImGui::PopTextWrapPos();
+    // A note: classroom mode folds it under "Read more", so the matrix gets the panel's height.
+    char about[512];
+    std::snprintf(about, sizeof about,
+                  "Layer %d · head %d · %d × %d = %d weights. Rows: queries, columns: keys, in token order "
+                  "(CLS%s first, then the patches row by row). The outlined row is the selected query, the one "
+                  "the photo shows. Colour: log scale, three decades below the largest weight.",
+                  s.sel.layer, s.sel.head, n, n, n * n, t->prefix > 1 ? " and the other tokens before the patches" : "");
+    note(about);
     if (s.sel.source == session::MapSource::MeanOfVisible)
         ImGui::TextColored(colors::muted, "The photo shows the mean of heads; this is head %d alone.", s.sel.head);
 
