@@ -14,7 +14,7 @@ import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from script_support import BIN, CHELSEA, MODEL, Tally  # noqa: E402
-from window_support import Window, Xvfb  # noqa: E402
+from window_support import run_script  # noqa: E402
 
 
 def main():
@@ -26,17 +26,10 @@ def main():
                              text=True, timeout=300)
         tally.check("vitscope exercises --key - runs", key.returncode == 0, key.stderr)
         out = os.path.join(tmp, "week3")
-        script = os.path.join(tmp, "script.txt")
-        with open(script, "w") as f:
-            f.write(f"wait\nexport-homework {out}\nframes 3\nquit\n")
-        xvfb = Xvfb()
-        try:
-            w = Window(xvfb, BIN, [CHELSEA, "--model", MODEL, "--script", script], tmp)
-            code, seen = w.states_until_exit()
-        finally:
-            xvfb.close()
+        export = f"wait\nexport-homework {out}\nframes 3\nquit\n"
+        code, seen, output = run_script(BIN, [CHELSEA, "--model", MODEL], export, tmp)
         tally.check("the window exits 0 and says where it saved", code == 0 and "Saved the homework" in seen[-1]["status"],
-                    (code, seen[-1]["status"] if seen else None, w.output()[-500:]))
+                    (code, seen[-1]["status"] if seen else None, output[-500:]))
         files = sorted(os.listdir(out)) if os.path.isdir(out) else []
         tally.check("the folder: homework.html, worksheet.html, answer_key.csv",
                     files == ["answer_key.csv", "homework.html", "worksheet.html"], files)
@@ -53,16 +46,9 @@ def main():
                         [e.get("n") for e in exercises] == list(range(1, len(rows) + 1)),
                         [sorted(e) for e in exercises[:1]])
         # Again into the same folder: refused, the folder as it was.
-        with open(script, "w") as f:
-            f.write(f"wait\nexport-homework {out}\nframes 3\nquit\n")
-        xvfb = Xvfb()
-        try:
-            w = Window(xvfb, BIN, [CHELSEA, "--model", MODEL, "--script", script], tmp)
-            code, seen = w.states_until_exit()
-        finally:
-            xvfb.close()
+        code, _, output = run_script(BIN, [CHELSEA, "--model", MODEL], export, tmp)
         tally.check("a second export into that folder: the script ends with exit 2, the folder as it was",
-                    code == 2 and sorted(os.listdir(out)) == files, (code, w.output()[-300:]))
+                    code == 2 and sorted(os.listdir(out)) == files, (code, output[-300:]))
     return tally.finish()
 
 

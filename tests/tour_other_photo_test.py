@@ -23,7 +23,7 @@ import numpy as np
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from script_support import BIN, CHELSEA, MODEL, Tally  # noqa: E402
 from tour_claims_test import high_norm  # noqa: E402
-from window_support import Window, Xvfb  # noqa: E402
+from window_support import run_script  # noqa: E402
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "reference"))
 import vit_reference  # noqa: E402
@@ -45,16 +45,9 @@ def main():
         with open(claims, newline="") as f:
             relevant = int(next(r for r in csv.DictReader(f) if r["step"] == "2")["query"])
 
-        script = os.path.join(tmp, "script.txt")
-        with open(script, "w") as f:
-            f.write("tour default\nwait\nframes 3\n" + "tour next\nwait\nframes 3\n" * TOP_KEY_STEP + "quit\n")
-        xvfb = Xvfb()
-        try:
-            w = Window(xvfb, BIN, [CHELSEA, "--model", MODEL, "--script", script], tmp)
-            code, seen = w.states_until_exit()
-        finally:
-            xvfb.close()
-        tally.check("the scripted window exits 0", code == 0, w.output() if code else "")
+        script = "tour default\nwait\nframes 3\n" + "tour next\nwait\nframes 3\n" * TOP_KEY_STEP + "quit\n"
+        code, seen, output = run_script(BIN, [CHELSEA, "--model", MODEL], script, tmp)
+        tally.check("the scripted window exits 0", code == 0, output if code else "")
         by_step = {}
         for s in seen:
             if s["tour_step"] >= 0 and s["ready"]:

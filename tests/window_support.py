@@ -134,6 +134,21 @@ class Window:
         self.log.close()
 
 
+def run_script(binary, args, script, tmp):
+    """The window with `args`, running the script text `script` (ending in quit) on a private Xvfb:
+    (exit code, every state it wrote, its output)."""
+    path = os.path.join(tmp, "script.txt")
+    with open(path, "w") as f:
+        f.write(script)
+    xvfb = Xvfb()
+    try:
+        w = Window(xvfb, binary, [*args, "--script", path], tmp)
+        code, seen = w.states_until_exit()
+        return code, seen, w.output()
+    finally:
+        xvfb.close()
+
+
 def patch_centre(state, row, col):
     """Window coordinates of a patch's centre, from the state file's photo view and crop."""
     vx, vy, vw, vh = state["image_view"]
