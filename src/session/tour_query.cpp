@@ -1,6 +1,7 @@
 #include "tour_query.h"
 
 #include <algorithm>
+#include <exception>
 #include <memory>
 #include <string>
 #include <vector>
@@ -20,11 +21,12 @@ struct RelevantChoiceResult {
     std::shared_ptr<const vit::RelevantQueryChoice> choice;
 };
 
-// One backward pass; null where the choice cannot be made (no states, over the budget).
+// One backward pass; null where the choice cannot be made (no states, over
+// the budget, out of memory): a step waiting for it must hear back either way.
 std::shared_ptr<const vit::RelevantQueryChoice> choose(const vit::Model& model, const vit::Trace& trace) {
     try {
         return std::make_shared<const vit::RelevantQueryChoice>(vit::relevant_query(model, trace));
-    } catch (const vit::Error&) {
+    } catch (const std::exception&) {
         return nullptr;
     }
 }
