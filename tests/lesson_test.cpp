@@ -13,6 +13,8 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "session/commands.h"
+#include "session/tour_show.h"
 #include "session/lesson.h"
 #include "support/default_model.h"
 #include "support/scratch_dir.h"

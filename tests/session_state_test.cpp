@@ -8,7 +8,10 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "session/commands.h"
 #include "session/state.h"
+#include "session/state_file.h"
+#include "session/tour_show.h"
 #include "support/synthetic_session.h"
 
 namespace {
@@ -27,7 +30,7 @@ protected:
 };
 
 TEST_F(ApplyTest, SelectQueryClampsToTheTokens) {
-    EXPECT_TRUE(session::apply(s, act::SelectQuery{4}));
+    session::apply(s, act::SelectQuery{4});
     EXPECT_EQ(s.sel.query, 4);
     session::apply(s, act::SelectQuery{-3});
     EXPECT_EQ(s.sel.query, 0);
@@ -36,7 +39,7 @@ TEST_F(ApplyTest, SelectQueryClampsToTheTokens) {
 }
 
 TEST_F(ApplyTest, ClassroomModeAndItsMathStep) {
-    EXPECT_TRUE(session::apply(s, act::SetClassroom{true}));
+    session::apply(s, act::SetClassroom{true});
     EXPECT_TRUE(s.classroom);
     EXPECT_EQ(s.math_step, 1);
     session::apply(s, act::SetMathStep{5});
@@ -51,7 +54,7 @@ TEST_F(ApplyTest, ClassroomModeAndItsMathStep) {
 
 TEST_F(ApplyTest, ThemeAndItsNames) {
     EXPECT_EQ(s.theme, AppState::Theme::Dark);
-    EXPECT_TRUE(session::apply(s, act::SetTheme{AppState::Theme::Light}));
+    session::apply(s, act::SetTheme{AppState::Theme::Light});
     EXPECT_EQ(s.theme, AppState::Theme::Light);
     EXPECT_EQ(session::theme_from_name("light"), AppState::Theme::Light);
     EXPECT_EQ(session::theme_from_name("dark"), AppState::Theme::Dark);
@@ -99,7 +102,7 @@ TEST_F(ApplyTest, MoveQueryFromARegisterLandsOnTheCentre) {
 TEST_F(ApplyTest, MoveQueryWithoutATraceDoesNothing) {
     AppState empty;
     empty.sel.query = 3;
-    EXPECT_TRUE(session::apply(empty, act::MoveQuery{1, 1}));
+    session::apply(empty, act::MoveQuery{1, 1});
     EXPECT_EQ(empty.sel.query, 3);
 }
 
@@ -159,23 +162,14 @@ TEST_F(ApplyTest, HoverKeyClampsAndNegativeMeansNone) {
 }
 
 TEST_F(ApplyTest, AHoverLastsWhileReportedAndRepeatsAreSkipped) {
-    std::vector<session::Action> handled;
-    const auto frame = [&](std::vector<session::Action> reported) {
-        handled.clear();
-        return session::handle_frame(s, reported, [&](const session::Action& a) {
-            handled.push_back(a);
-            session::apply(s, a);
-        });
-    };
+    const auto frame = [&](std::vector<session::Request> requests) { return session::handle_frame(s, requests).changed; };
     EXPECT_TRUE(frame({act::HoverKey{4}, act::SetLayer{1}}));
-    EXPECT_EQ(handled.size(), 2u);
     EXPECT_EQ(s.sel.hovered_key, 4);
+    EXPECT_EQ(s.sel.layer, 1);
     EXPECT_FALSE(frame({act::HoverKey{4}}));  // still hovered: nothing to do
-    EXPECT_TRUE(handled.empty());
+    EXPECT_EQ(s.sel.hovered_key, 4);
     EXPECT_TRUE(frame({act::SetHead{1}}));    // nobody reports a hover: released, after the frame's own actions
-    ASSERT_EQ(handled.size(), 2u);
-    EXPECT_TRUE(std::holds_alternative<act::SetHead>(handled[0]));
-    EXPECT_EQ(std::get<act::HoverKey>(handled[1]).token, -1);
+    EXPECT_EQ(s.sel.head, 1);
     EXPECT_EQ(s.sel.hovered_key, -1);
     EXPECT_FALSE(frame({}));                   // nothing hovered, nothing reported
 }
@@ -225,12 +219,6 @@ TEST_F(ApplyTest, StyleErrorViewHelpAndTab) {
     session::apply(s, act::DismissError{});
     EXPECT_TRUE(s.last_error.empty());
 
-    session::apply(s, act::SetImageView{10, 20, 300, 400});
-    EXPECT_FLOAT_EQ(s.reported.image_view[0], 10);
-    EXPECT_FLOAT_EQ(s.reported.image_view[1], 20);
-    EXPECT_FLOAT_EQ(s.reported.image_view[2], 300);
-    EXPECT_FLOAT_EQ(s.reported.image_view[3], 400);
-
     session::apply(s, act::ShowHelp{true});
     EXPECT_TRUE(s.show_help);
     session::apply(s, act::ShowTab{AppState::Tab::WhatIfs});
@@ -252,15 +240,20 @@ TEST_F(ApplyTest, OpeningTheBrowserClosesHelp) {
     EXPECT_TRUE(s.show_help);  // closing the browser leaves help as it was
 }
 
-TEST_F(ApplyTest, TheWindowsActionsAreLeftToTheWindow) {
+TEST_F(ApplyTest, TheWindowsCommandsAreHandedBackInOrderAndChangeNothing) {
+    namespace cmd = session::cmd;
     const std::string before = session::state_json(s);
-    EXPECT_FALSE(session::apply(s, act::OpenImage{"x.jpg"}));
-    EXPECT_FALSE(session::apply(s, act::OpenModel{"/m"}));
-    EXPECT_FALSE(session::apply(s, act::Screenshot{""}));
-    EXPECT_FALSE(session::apply(s, act::ExportFigure{"f.png"}));
-    EXPECT_FALSE(session::apply(s, act::Quit{}));
+    const session::FrameOutcome out = session::handle_frame(
+        s, {cmd::OpenImage{"x.jpg"}, act::SetLayer{1}, cmd::Screenshot{""}, cmd::ExportFigure{"f.png"}, cmd::Quit{}});
+    ASSERT_EQ(out.commands.size(), 4u);
+    EXPECT_EQ(std::get<cmd::OpenImage>(out.commands[0]).path, "x.jpg");
+    EXPECT_TRUE(std::holds_alternative<cmd::Screenshot>(out.commands[1]));
+    EXPECT_EQ(std::get<cmd::ExportFigure>(out.commands[2]).path, "f.png");
+    EXPECT_TRUE(std::holds_alternative<cmd::Quit>(out.commands[3]));
     EXPECT_FALSE(s.quit);
-    EXPECT_EQ(session::state_json(s), before);
+    EXPECT_EQ(s.sel.layer, 1);  // the frame's action was applied
+    session::apply(s, act::SetLayer{0});
+    EXPECT_EQ(session::state_json(s), before);  // and the commands changed nothing
 }
 
 // adopt: what a new model or photo keeps of the selection.
@@ -369,14 +362,15 @@ TEST(StateJsonTest, ReportsTheSelectionAndTheWindow) {
     session::apply(s, act::PinKey{4});
     session::apply(s, act::SetTemperature{3.f});
     session::apply(s, act::ShowTab{AppState::Tab::WhatIfs});
-    session::apply(s, act::SetImageView{1, 2, 3, 4});
     session::apply(s, act::OpenBrowser{session::BrowserState::Mode::OpenModel, "/m"});
     s.last_error = "bad photo";
     s.text_input = true;
     session::apply(s, act::SetTheme{AppState::Theme::Light});
-    s.clipped_text = {"cut at the side · Photo · quadratic?"};
+    session::DrawnReport drawn;  // the window's report of its last frame
+    drawn.image_view = {1, 2, 3, 4};
+    drawn.clipped_text = {"cut at the side · Photo · quadratic?"};
 
-    const auto j = nlohmann::json::parse(session::state_json(s));
+    const auto j = nlohmann::json::parse(session::state_json(s, drawn));
     EXPECT_EQ(j["theme"], "light");
     EXPECT_EQ(j["clipped_text"], nlohmann::json::array({"cut at the side · Photo · quadratic?"}));
     EXPECT_EQ(j["layer"], 1);

@@ -3,6 +3,8 @@
 // against the average written out here, captions, the key the math panel explains.
 #include <gtest/gtest.h>
 
+#include "session/commands.h"
+#include "session/tour_show.h"
 #include "session/shown_rows.h"
 #include "support/synthetic_session.h"
 #include "support/synthetic_trace.h"

@@ -1,4 +1,4 @@
-#include "cli_args.h"
+#include "app/cli_args.h"
 
 #include <cerrno>
 #include <cstdlib>

@@ -1,7 +1,7 @@
 // Entry points of the vitscope subcommands; each returns the process exit code
 // and throws vit::Error for anything it refuses (main prints it as one line).
 #pragma once
-#include "cli_args.h"
+#include "app/cli_args.h"
 
 namespace app {
 

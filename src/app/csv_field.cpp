@@ -1,4 +1,4 @@
-#include "csv_field.h"
+#include "app/csv_field.h"
 
 namespace app {
 

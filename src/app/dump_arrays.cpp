@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <set>
 
-#include "npy.h"
+#include "app/npy.h"
 #include "vit/analysis/block_parts.h"
 #include "vit/base/error.h"
 #include "vit/model/pos_embed.h"

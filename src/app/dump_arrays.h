@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "pipeline.h"
+#include "app/pipeline.h"
 #include "vit/forward/backward.h"
 
 namespace app {

@@ -6,8 +6,8 @@
 #include <optional>
 #include <string>
 
-#include "cli_args.h"
-#include "pipeline.h"
+#include "app/cli_args.h"
+#include "app/pipeline.h"
 
 namespace app {
 

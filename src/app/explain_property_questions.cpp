@@ -7,14 +7,14 @@
 #include <initializer_list>
 #include <string>
 
-#include "csv_field.h"
-#include "explain_questions.h"
+#include "app/csv_field.h"
+#include "app/explain_questions.h"
 #include "vit/analysis/cross.h"
-#include "vit/analysis/global.h"
 #include "vit/analysis/divergence.h"
+#include "vit/analysis/global.h"
+#include "vit/analysis/mlp.h"
 #include "vit/analysis/permutation.h"
 #include "vit/analysis/position.h"
-#include "vit/analysis/mlp.h"
 #include "vit/base/error.h"
 #include "vit/forward/classes.h"
 

@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "cli_args.h"
-#include "pipeline.h"
+#include "app/cli_args.h"
+#include "app/pipeline.h"
 #include "vit/analysis/questions.h"
 
 namespace app {

@@ -7,9 +7,9 @@
 #include <limits>
 #include <string>
 
-#include "explain_questions.h"
+#include "app/explain_questions.h"
+#include "app/progress.h"
 #include "vit/analysis/perturbation.h"
-#include "progress.h"
 #include "vit/analysis/relevance.h"
 #include "vit/base/error.h"
 #include "vit/forward/classes.h"

@@ -9,17 +9,17 @@
 #include <string>
 #include <vector>
 
-#include "csv_field.h"
-#include "explain_questions.h"
-#include "vit/analysis/quadratic.h"
-#include "progress.h"
+#include "app/csv_field.h"
+#include "app/explain_questions.h"
+#include "app/progress.h"
 #include "vit/analysis/cls.h"
-#include "vit/analysis/token_norms.h"
 #include "vit/analysis/head_ablation.h"
 #include "vit/analysis/heads.h"
 #include "vit/analysis/logit_lens.h"
+#include "vit/analysis/quadratic.h"
 #include "vit/analysis/rollout.h"
 #include "vit/analysis/scaling.h"
+#include "vit/analysis/token_norms.h"
 #include "vit/base/error.h"
 #include "vit/forward/classes.h"
 

@@ -5,12 +5,12 @@
 #include <string>
 
 #include "app/cli_spec.h"
+#include "app/commands.h"
 #include "app/environment.h"
 #include "app/version.h"
-#include "commands.h"
-#include "vit/kernels/kernels.h"
 #include "vit/base/error.h"
 #include "vit/base/output_file.h"
+#include "vit/kernels/kernels.h"
 
 namespace {
 

@@ -1,4 +1,4 @@
-#include "npy.h"
+#include "app/npy.h"
 
 #include <cstring>
 

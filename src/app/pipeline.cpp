@@ -1,4 +1,4 @@
-#include "pipeline.h"
+#include "app/pipeline.h"
 
 #include <cstdio>
 

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "cli_args.h"
+#include "app/cli_args.h"
 #include "vit/forward/forward.h"
 #include "vit/image/image.h"
 #include "vit/image/preprocess.h"

@@ -1,4 +1,4 @@
-#include "resource_paths.h"
+#include "app/resource_paths.h"
 
 #include <filesystem>
 

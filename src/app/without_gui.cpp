@@ -1,6 +1,6 @@
 // Built instead of the window and export when CMake has VITSCOPE_GUI=OFF.
-#include "commands.h"
-#include "explain_figure.h"
+#include "app/commands.h"
+#include "app/explain_figure.h"
 #include "vit/base/error.h"
 
 namespace app {

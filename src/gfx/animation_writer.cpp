@@ -1,11 +1,11 @@
-#include "animation_writer.h"
+#include "gfx/animation_writer.h"
 
 #include <algorithm>
 #include <cctype>
 #include <filesystem>
 
-#include "gif_writer.h"
-#include "webp_anim_writer.h"
+#include "gfx/gif_writer.h"
+#include "gfx/webp_anim_writer.h"
 
 namespace gfx {
 

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "rgba_image.h"
+#include "gfx/rgba_image.h"
 #include "vit/base/output_file.h"
 
 namespace gfx {

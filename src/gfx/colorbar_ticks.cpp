@@ -1,4 +1,4 @@
-#include "colorbar_ticks.h"
+#include "gfx/colorbar_ticks.h"
 
 #include <algorithm>
 #include <cmath>

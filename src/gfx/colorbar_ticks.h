@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "overlay_renderer.h"
+#include "gfx/overlay_renderer.h"
 
 namespace gfx {
 

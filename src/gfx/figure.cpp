@@ -1,15 +1,15 @@
 // render_figure and export_figure of figure.h.
-#include "figure.h"
+#include "gfx/figure.h"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 
-#include "colorbar_ticks.h"
-#include "figure_metrics.h"
-#include "render_target.h"
-#include "style_names.h"
-#include "text.h"
+#include "gfx/colorbar_ticks.h"
+#include "gfx/figure_metrics.h"
+#include "gfx/render_target.h"
+#include "gfx/style_names.h"
+#include "gfx/text.h"
 #include "vit/base/error.h"
 
 namespace gfx {

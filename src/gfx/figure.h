@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
-#include "overlay_renderer.h"
-#include "png_writer.h"
-#include "rgba_image.h"
+#include "gfx/overlay_renderer.h"
+#include "gfx/png_writer.h"
+#include "gfx/rgba_image.h"
 #include "vit/image/image.h"
 #include "vit/image/preprocess.h"
 

@@ -3,8 +3,8 @@
 #include <cmath>
 #include <filesystem>
 
-#include "figure.h"
-#include "figure_metrics.h"
+#include "gfx/figure.h"
+#include "gfx/figure_metrics.h"
 #include "vit/base/error.h"
 
 namespace gfx {

@@ -1,4 +1,4 @@
-#include "gif_palette.h"
+#include "gfx/gif_palette.h"
 
 #include <libimagequant.h>
 

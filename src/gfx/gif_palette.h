@@ -9,7 +9,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "rgba_image.h"
+#include "gfx/rgba_image.h"
 
 namespace gfx {
 

@@ -1,11 +1,11 @@
-#include "gif_writer.h"
+#include "gfx/gif_writer.h"
 
 #include <gif_lib.h>
 
 #include <cstdio>
 #include <vector>
 
-#include "gif_palette.h"
+#include "gfx/gif_palette.h"
 #include "vit/base/error.h"
 
 namespace gfx {

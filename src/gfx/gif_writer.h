@@ -8,7 +8,7 @@
 #include <memory>
 #include <string>
 
-#include "animation_writer.h"
+#include "gfx/animation_writer.h"
 #include "vit/base/output_file.h"
 
 struct GifFileType;

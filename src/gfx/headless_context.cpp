@@ -1,4 +1,4 @@
-#include "headless_context.h"
+#include "gfx/headless_context.h"
 
 #include <epoxy/egl.h>
 #include <epoxy/gl.h>

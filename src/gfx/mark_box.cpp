@@ -1,4 +1,4 @@
-#include "mark_box.h"
+#include "gfx/mark_box.h"
 
 #include <algorithm>
 #include <cmath>

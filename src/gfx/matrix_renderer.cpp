@@ -1,6 +1,6 @@
-#include "matrix_renderer.h"
+#include "gfx/matrix_renderer.h"
 
-#include "shader_program.h"
+#include "gfx/shader_program.h"
 #include "vit/base/error.h"
 
 namespace gfx {

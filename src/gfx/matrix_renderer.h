@@ -6,8 +6,8 @@
 
 #include <epoxy/gl.h>
 
-#include "overlay_style.h"
-#include "textures.h"
+#include "gfx/overlay_style.h"
+#include "gfx/textures.h"
 #include "vit/analysis/attention_matrix.h"
 
 namespace gfx {

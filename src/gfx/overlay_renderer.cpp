@@ -1,10 +1,10 @@
-#include "overlay_renderer.h"
+#include "gfx/overlay_renderer.h"
 
 #include <string>
 #include <vector>
 
-#include "mark_box.h"
-#include "shader_program.h"
+#include "gfx/mark_box.h"
+#include "gfx/shader_program.h"
 #include "vit/base/error.h"
 
 namespace gfx {

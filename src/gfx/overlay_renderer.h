@@ -7,10 +7,10 @@
 
 #include <epoxy/gl.h>
 
-#include "overlay_style.h"
-#include "photo_layers.h"
-#include "render_target.h"
-#include "textures.h"
+#include "gfx/overlay_style.h"
+#include "gfx/photo_layers.h"
+#include "gfx/render_target.h"
+#include "gfx/textures.h"
 #include "vit/image/image.h"
 #include "vit/image/preprocess.h"
 

@@ -1,8 +1,8 @@
-#include "photo_layers.h"
+#include "gfx/photo_layers.h"
 
 #include <algorithm>
 
-#include "shader_program.h"
+#include "gfx/shader_program.h"
 
 namespace gfx {
 namespace {

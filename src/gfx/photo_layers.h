@@ -9,9 +9,9 @@
 #include <cstdint>
 #include <vector>
 
-#include "overlay_style.h"
-#include "render_target.h"
-#include "textures.h"
+#include "gfx/overlay_style.h"
+#include "gfx/render_target.h"
+#include "gfx/textures.h"
 #include "vit/image/preprocess.h"
 
 namespace gfx {

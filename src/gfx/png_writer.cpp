@@ -1,4 +1,4 @@
-#include "png_writer.h"
+#include "gfx/png_writer.h"
 
 #include <stb/stb_image_write.h>
 #include <zlib.h>

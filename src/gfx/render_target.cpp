@@ -1,4 +1,4 @@
-#include "render_target.h"
+#include "gfx/render_target.h"
 
 #include <algorithm>
 #include <string>

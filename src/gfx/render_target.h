@@ -8,9 +8,9 @@
 
 #include <epoxy/gl.h>
 
-#include "storage_size.h"
+#include "gfx/storage_size.h"
 
-#include "rgba_image.h"
+#include "gfx/rgba_image.h"
 
 namespace gfx {
 

@@ -1,4 +1,4 @@
-#include "rgba_image.h"
+#include "gfx/rgba_image.h"
 
 #include <algorithm>
 

@@ -1,4 +1,4 @@
-#include "shader_program.h"
+#include "gfx/shader_program.h"
 
 #include <algorithm>
 #include <cstdlib>

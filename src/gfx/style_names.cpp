@@ -1,4 +1,4 @@
-#include "style_names.h"
+#include "gfx/style_names.h"
 
 namespace gfx {
 

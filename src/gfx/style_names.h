@@ -4,7 +4,7 @@
 #include <optional>
 #include <string_view>
 
-#include "overlay_style.h"
+#include "gfx/overlay_style.h"
 
 namespace gfx {
 

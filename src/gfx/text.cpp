@@ -1,4 +1,4 @@
-#include "text.h"
+#include "gfx/text.h"
 
 #include <stb/stb_truetype.h>
 

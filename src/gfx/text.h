@@ -5,7 +5,7 @@
 #include <string>
 #include <string_view>
 
-#include "rgba_image.h"
+#include "gfx/rgba_image.h"
 
 namespace gfx {
 

@@ -1,4 +1,4 @@
-#include "textures.h"
+#include "gfx/textures.h"
 
 #include <algorithm>
 #include <atomic>

@@ -6,7 +6,7 @@
 
 #include <epoxy/gl.h>
 
-#include "storage_size.h"
+#include "gfx/storage_size.h"
 
 #include "vit/image/image.h"
 

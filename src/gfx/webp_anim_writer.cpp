@@ -1,12 +1,12 @@
-#include "webp_anim_writer.h"
+#include "gfx/webp_anim_writer.h"
 
 #include <webp/encode.h>
 #include <webp/mux.h>
 
 #include <string_view>
 
-#include "vit/base/output_file.h"
 #include "vit/base/error.h"
+#include "vit/base/output_file.h"
 
 namespace gfx {
 

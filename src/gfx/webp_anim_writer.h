@@ -5,7 +5,7 @@
 #pragma once
 #include <string>
 
-#include "animation_writer.h"
+#include "gfx/animation_writer.h"
 
 struct WebPAnimEncoder;
 

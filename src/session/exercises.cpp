@@ -1,4 +1,4 @@
-#include "exercises.h"
+#include "session/exercises.h"
 
 #include <algorithm>
 #include <charconv>
@@ -7,9 +7,9 @@
 #include <set>
 #include <sstream>
 
-#include "tour_limits.h"
-#include "tour_query.h"
-#include "tour_text.h"
+#include "session/tour_limits.h"
+#include "session/tour_query.h"
+#include "session/tour_text.h"
 #include "vit/analysis/attention_rows.h"
 #include "vit/base/error.h"
 #include "vit/base/read_file.h"

@@ -1,4 +1,4 @@
-#include "experiments.h"
+#include "session/experiments.h"
 
 #include <sys/resource.h>
 #include <sys/syscall.h>

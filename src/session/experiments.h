@@ -3,7 +3,7 @@
 // shifted runs) run on a thread of their own, one at a time, so the window
 // stays responsive; they report progress and stop when cancelled.
 //
-// A page emits act::RunExperiment with a key naming what it computes and for
+// A page emits cmd::RunExperiment with a key naming what it computes and for
 // which model and photo (e.g. "ablation#7", 7 the Loaded generation) and a job
 // closure. The window hands it to the runner; each frame the state's
 // `experiments` snapshot says what is running and holds finished results by key.

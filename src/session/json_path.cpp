@@ -1,4 +1,4 @@
-#include "json_path.h"
+#include "session/json_path.h"
 
 #include "vit/base/base64.h"
 

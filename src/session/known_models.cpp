@@ -1,4 +1,4 @@
-#include "known_models.h"
+#include "session/known_models.h"
 
 #include <cstdio>
 

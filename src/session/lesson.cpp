@@ -1,4 +1,4 @@
-#include "lesson.h"
+#include "session/lesson.h"
 
 #include <algorithm>
 #include <cctype>
@@ -12,8 +12,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "gfx/style_names.h"
-#include "json_path.h"
+#include "session/json_path.h"
+#include "session/style_json.h"
 #include "vit/base/atomic_file.h"
 #include "vit/base/base64.h"
 #include "vit/base/error.h"
@@ -183,12 +183,7 @@ std::string lesson_json(const Lesson& l, bool embed) {
     j["classroom"] = l.classroom;
     j["math_step"] = l.math_step;
     j["compare_photo"] = path_to_json(l.compare_photo);
-    j["style"] = {{"colormap", gfx::name_of(l.style.colormap)},
-                  {"normalization", gfx::name_of(l.style.normalization)},
-                  {"opacity", l.style.opacity},
-                  {"fade", l.style.fade},
-                  {"bilinear", l.style.bilinear},
-                  {"grid", l.style.show_grid}};
+    j["style"] = style_json(l.style);
     j["temperature"] = l.temperature;
     return j.dump(2) + "\n";
 }
@@ -237,16 +232,7 @@ Lesson read_lesson(const std::string& path) {
     l.math_step = r.integer("math_step", 1, kMathSteps);
     l.compare_photo = resolve(r.path("compare_photo"));
     const Reader st = r.object("style");
-    const auto colormap = gfx::colormap_from_name(st.text("colormap"));
-    if (!colormap) st.fail("\"colormap\" is not viridis, magma, turbo or diverging");
-    const auto normalization = gfx::normalization_from_name(st.text("normalization"));
-    if (!normalization) st.fail("\"normalization\" is not row-max, absolute or log");
-    l.style.colormap = *colormap;
-    l.style.normalization = *normalization;
-    l.style.opacity = st.number("opacity", 0.f, 1.f);
-    l.style.fade = st.boolean("fade");
-    l.style.bilinear = st.boolean("bilinear");
-    l.style.show_grid = st.boolean("grid");
+    read_style(r.field("style"), l.style, StyleReading::Strict, [&](const std::string&, const std::string& why) { st.fail(why); });
     l.temperature = r.number("temperature", kMinTemperature, kMaxTemperature);
 
     // What must be on this machine: named here, before anything changes.

@@ -19,7 +19,7 @@
 #include <string>
 #include <vector>
 
-#include "state.h"
+#include "session/state.h"
 #include "vit/base/output_file.h"
 
 namespace session {

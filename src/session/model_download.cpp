@@ -1,4 +1,4 @@
-#include "model_download.h"
+#include "session/model_download.h"
 
 #include <fcntl.h>
 #include <signal.h>

@@ -17,7 +17,7 @@
 #include <string>
 #include <thread>
 
-#include "known_models.h"
+#include "session/known_models.h"
 
 namespace session {
 

@@ -1,4 +1,4 @@
-#include "model_worker.h"
+#include "session/model_worker.h"
 
 #include <algorithm>
 #include <chrono>

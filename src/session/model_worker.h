@@ -12,8 +12,8 @@
 #include <thread>
 #include <vector>
 
-#include "state.h"
-#include "trace_recycler.h"
+#include "session/state.h"
+#include "session/trace_recycler.h"
 
 namespace session {
 

@@ -1,6 +1,6 @@
-#include "prediction.h"
+#include "session/prediction.h"
 
-#include "shown_rows.h"
+#include "session/shown_rows.h"
 
 namespace session {
 

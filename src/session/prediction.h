@@ -2,7 +2,7 @@
 #pragma once
 #include <optional>
 
-#include "state.h"
+#include "session/state.h"
 #include "vit/analysis/prediction.h"
 
 namespace session {

@@ -1,4 +1,4 @@
-#include "settings.h"
+#include "session/settings.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -9,8 +9,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "gfx/style_names.h"
-#include "json_path.h"
+#include "session/json_path.h"
+#include "session/style_json.h"
 #include "vit/base/atomic_file.h"
 #include "vit/base/error.h"
 #include "vit/base/read_file.h"
@@ -126,14 +126,9 @@ Settings load_settings(const std::string& path, std::string& warning) {
     if (j.contains("overlay") && !j["overlay"].is_object()) {
         ignored.push_back("overlay");
     } else if (j.contains("overlay")) {
-        const Fields o{j["overlay"], "overlay.", ignored};
-        gfx::OverlayStyle& st = s.style;
-        st.colormap = o.enum_or("colormap", gfx::colormap_from_name, st.colormap);
-        st.normalization = o.enum_or("normalization", gfx::normalization_from_name, st.normalization);
-        st.opacity = std::clamp(o.value_or("opacity", st.opacity), 0.f, 1.f);
-        st.fade = o.value_or("fade", st.fade);
-        st.bilinear = o.value_or("bilinear", st.bilinear);
-        st.show_grid = o.value_or("grid", st.show_grid);
+        read_style(j["overlay"], s.style, StyleReading::Lenient, [&](const std::string& key, const std::string&) {
+            ignored.push_back("overlay." + key);
+        });
     }
     if (!ignored.empty()) {
         warning = path + ": ignored";
@@ -157,12 +152,7 @@ void save_settings(const std::string& path, const Settings& s) {
     j["window_height"] = s.window_height;
     j["tour_offered"] = s.tour_offered;
     j["theme"] = theme_name(s.theme);
-    j["overlay"] = {{"colormap", gfx::name_of(s.style.colormap)},
-                    {"normalization", gfx::name_of(s.style.normalization)},
-                    {"opacity", s.style.opacity},
-                    {"fade", s.style.fade},
-                    {"bilinear", s.style.bilinear},
-                    {"grid", s.style.show_grid}};
+    j["overlay"] = style_json(s.style);
     vit::write_file_atomic(link_target(path), j.dump(2) + "\n");
 }
 

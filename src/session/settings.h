@@ -5,7 +5,7 @@
 #pragma once
 #include <string>
 
-#include "state.h"
+#include "session/state.h"
 
 namespace session {
 

@@ -1,4 +1,4 @@
-#include "shown_rows.h"
+#include "session/shown_rows.h"
 
 #include "vit/analysis/attention_rows.h"
 #include "vit/analysis/step_explanation.h"

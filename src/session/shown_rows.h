@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "state.h"
+#include "session/state.h"
 #include "vit/base/tensor.h"
 
 namespace session {

@@ -1,6 +1,6 @@
-#include "side_by_side.h"
+#include "session/side_by_side.h"
 
-#include "shown_rows.h"
+#include "session/shown_rows.h"
 #include "vit/analysis/side_by_side.h"
 
 namespace session {

@@ -2,7 +2,7 @@
 #pragma once
 #include <optional>
 
-#include "state.h"
+#include "session/state.h"
 #include "vit/base/tensor.h"
 
 namespace session {

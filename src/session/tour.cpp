@@ -1,4 +1,4 @@
-#include "tour.h"
+#include "session/tour.h"
 
 #include <algorithm>
 #include <cctype>
@@ -7,10 +7,10 @@
 #include <filesystem>
 #include <sstream>
 
-#include "lesson.h"
-#include "state.h"
-#include "tour_limits.h"
-#include "tour_text.h"
+#include "session/lesson.h"
+#include "session/state.h"
+#include "session/tour_limits.h"
+#include "session/tour_text.h"
 #include "vit/analysis/questions.h"
 #include "vit/analysis/token_norms.h"
 #include "vit/base/error.h"

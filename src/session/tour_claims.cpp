@@ -1,9 +1,10 @@
-#include "tour_claims.h"
+#include "session/tour_claims.h"
 
 #include <cstdio>
 #include <optional>
 
-#include "tour_text.h"
+#include "session/actions.h"
+#include "session/tour_text.h"
 
 namespace session {
 

@@ -9,7 +9,7 @@
 #pragma once
 #include <string>
 
-#include "state.h"
+#include "session/state.h"
 
 namespace session {
 

@@ -1,4 +1,4 @@
-#include "tour_query.h"
+#include "session/tour_query.h"
 
 #include <algorithm>
 #include <exception>
@@ -6,7 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "tour_text.h"
+#include "session/tour_show.h"
+#include "session/tour_text.h"
 #include "vit/analysis/attention_rows.h"
 #include "vit/analysis/token_norms.h"
 #include "vit/base/error.h"
@@ -54,7 +55,7 @@ bool awaiting_relevant_choice(const AppState& s) {
     return s.tour.tour && s.trace() && s.tour.relevant_wanted == s.loaded.generation && !made(s);
 }
 
-std::optional<act::RunAnalysis> follow_relevant_choice(AppState& s) {
+std::optional<cmd::RunAnalysis> follow_relevant_choice(AppState& s) {
     if (!awaiting_relevant_choice(s)) return std::nullopt;
     const std::string key = job_key(s.loaded.generation);
     if (auto done = s.analyses.result<RelevantChoiceResult>(key)) {
@@ -65,7 +66,7 @@ std::optional<act::RunAnalysis> follow_relevant_choice(AppState& s) {
     if (s.analyses.is_running(key)) return std::nullopt;
     std::shared_ptr<const vit::Model> model = s.loaded.model;
     std::shared_ptr<const vit::Trace> trace = s.loaded.trace;
-    return act::RunAnalysis{key, [model, trace](const vit::TaskControl&) -> ExperimentResult {
+    return cmd::RunAnalysis{key, [model, trace](const vit::TaskControl&) -> ExperimentResult {
                                 return std::make_shared<RelevantChoiceResult>(RelevantChoiceResult{choose(*model, *trace)});
                             }};
 }

@@ -7,7 +7,8 @@
 #include <optional>
 #include <string>
 
-#include "state.h"
+#include "session/commands.h"
+#include "session/state.h"
 #include "vit/analysis/relevant_query.h"
 
 namespace session {
@@ -22,7 +23,7 @@ bool awaiting_relevant_choice(const AppState& s);
 // Called once a frame: takes a finished choice from s.analyses into the tour
 // (showing the waiting step again with it) and returns the job to start when
 // a step waits for a choice that is not being made yet.
-std::optional<act::RunAnalysis> follow_relevant_choice(AppState& s);
+std::optional<cmd::RunAnalysis> follow_relevant_choice(AppState& s);
 
 // For the command line and exports, which have no frames to wait through:
 // makes the choice at once, on this thread, when `tour` needs it on this photo.

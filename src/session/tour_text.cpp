@@ -1,4 +1,4 @@
-#include "tour_text.h"
+#include "session/tour_text.h"
 
 #include <algorithm>
 #include <cctype>
@@ -7,8 +7,8 @@
 #include <filesystem>
 #include <set>
 
-#include "shown_rows.h"
-#include "tour_query.h"
+#include "session/shown_rows.h"
+#include "session/tour_query.h"
 #include "vit/analysis/global.h"
 #include "vit/analysis/heads.h"
 #include "vit/analysis/step_explanation.h"

@@ -40,8 +40,8 @@
 #include <string>
 #include <vector>
 
-#include "state.h"
-#include "tour.h"
+#include "session/state.h"
+#include "session/tour.h"
 
 namespace session {
 

@@ -1,4 +1,4 @@
-#include "trace_recycler.h"
+#include "session/trace_recycler.h"
 
 namespace session {
 

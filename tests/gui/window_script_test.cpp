@@ -5,6 +5,7 @@
 
 #include <fstream>
 #include <string>
+#include <type_traits>
 #include <variant>
 #include <vector>
 
@@ -21,6 +22,27 @@ using app::ScriptCommand;
 using app::ScriptRunner;
 using session::AppState;
 namespace act = session::act;
+namespace cmd = session::cmd;
+
+// The action or command of type T a request holds (std::get through its two kinds).
+template <class T>
+const T* as_if(const session::Request& r) {
+    if constexpr (std::is_constructible_v<session::Action, T>) {
+        const auto* a = std::get_if<session::Action>(&r);
+        return a ? std::get_if<T>(a) : nullptr;
+    } else {
+        const auto* c = std::get_if<session::Command>(&r);
+        return c ? std::get_if<T>(c) : nullptr;
+    }
+}
+template <class T>
+const T& as(const session::Request& r) {
+    const T* x = as_if<T>(r);
+    if (!x) throw std::bad_variant_access();
+    return *x;
+}
+template <class T>
+bool is(const session::Request& r) { return as_if<T>(r) != nullptr; }
 
 std::string error_of_parse(const std::string& text) {
     try {
@@ -35,7 +57,7 @@ std::string error_of_parse(const std::string& text) {
 // step per frame, applying the state-only actions as the window does.
 struct ScriptRun {
     AppState s;
-    std::vector<session::Action> actions;   // every action, in order
+    std::vector<session::Request> actions;   // every action, in order
     std::vector<int> frame_of;              // the frame each was emitted on
     std::string error;
 
@@ -43,10 +65,10 @@ struct ScriptRun {
     ScriptRun(const std::string& script, AppState state) : s(std::move(state)) {
         ScriptRunner r(app::parse_script(script, "s.txt"));
         for (int frame = 0; frame < 1000 && !r.finished(); ++frame) {
-            std::vector<session::Action> out;
+            std::vector<session::Request> out;
             r.step(s, out);
             for (auto& a : out) {
-                session::apply(s, a);
+                if (const auto* action = std::get_if<session::Action>(&a)) session::apply(s, *action);
                 actions.push_back(a);
                 frame_of.push_back(frame);
             }
@@ -58,7 +80,7 @@ struct ScriptRun {
     const A& only() const {
         EXPECT_EQ(actions.size(), 1u) << "actions emitted";
         EXPECT_FALSE(actions.empty());
-        const A* a = actions.empty() ? nullptr : std::get_if<A>(&actions.front());
+        const A* a = actions.empty() ? nullptr : as_if<A>(actions.front());
         EXPECT_NE(a, nullptr) << "the action is another kind";
         static const A none{};
         return a ? *a : none;
@@ -124,10 +146,10 @@ TEST(ParseScriptTest, BadLinesAreNamed) {
 TEST(ScriptRunnerTest, SelectAndPinAPatchOrCls) {
     ScriptRun r("select 2,1\npin 0,2\npin none\nselect cls\n");
     ASSERT_EQ(r.actions.size(), 4u);
-    EXPECT_EQ(std::get<act::SelectQuery>(r.actions[0]).token, 1 + 2 * 3 + 1);
-    EXPECT_EQ(std::get<act::PinKey>(r.actions[1]).token, 1 + 0 * 3 + 2);
-    EXPECT_EQ(std::get<act::PinKey>(r.actions[2]).token, -1);
-    EXPECT_EQ(std::get<act::SelectQuery>(r.actions[3]).token, 0);
+    EXPECT_EQ(as<act::SelectQuery>(r.actions[0]).token, 1 + 2 * 3 + 1);
+    EXPECT_EQ(as<act::PinKey>(r.actions[1]).token, 1 + 0 * 3 + 2);
+    EXPECT_EQ(as<act::PinKey>(r.actions[2]).token, -1);
+    EXPECT_EQ(as<act::SelectQuery>(r.actions[3]).token, 0);
     EXPECT_EQ(r.error, "");
     EXPECT_EQ(r.s.sel.query, 0);
     EXPECT_EQ(r.s.sel.pinned_key, -1);
@@ -136,19 +158,19 @@ TEST(ScriptRunnerTest, SelectAndPinAPatchOrCls) {
 TEST(ScriptRunnerTest, LayerHeadToggleAndMean) {
     ScriptRun r("layer 1\nhead 1\ntoggle-head 0\nmean\n");
     ASSERT_EQ(r.actions.size(), 4u);
-    EXPECT_EQ(std::get<act::SetLayer>(r.actions[0]).layer, 1);
-    EXPECT_EQ(std::get<act::SetHead>(r.actions[1]).head, 1);
-    EXPECT_EQ(std::get<act::ToggleHeadVisible>(r.actions[2]).head, 0);
-    EXPECT_EQ(std::get<act::SetMapSource>(r.actions[3]).source, session::MapSource::MeanOfVisible);
+    EXPECT_EQ(as<act::SetLayer>(r.actions[0]).layer, 1);
+    EXPECT_EQ(as<act::SetHead>(r.actions[1]).head, 1);
+    EXPECT_EQ(as<act::ToggleHeadVisible>(r.actions[2]).head, 0);
+    EXPECT_EQ(as<act::SetMapSource>(r.actions[3]).source, session::MapSource::MeanOfVisible);
     EXPECT_EQ(r.s.sel.visible_heads(), std::vector<int>{1});
 }
 
 TEST(ScriptRunnerTest, TemperatureTabAndStyle) {
     ScriptRun r("temperature 2.5\ntab whatifs\nstyle colormap=turbo scale=absolute opacity=0.25 fade=off smooth=on grid=off\n");
     ASSERT_EQ(r.actions.size(), 3u);
-    EXPECT_FLOAT_EQ(std::get<act::SetTemperature>(r.actions[0]).temperature, 2.5f);
-    EXPECT_EQ(std::get<act::ShowTab>(r.actions[1]).tab, AppState::Tab::WhatIfs);
-    const gfx::OverlayStyle& st = std::get<act::SetStyle>(r.actions[2]).style;
+    EXPECT_FLOAT_EQ(as<act::SetTemperature>(r.actions[0]).temperature, 2.5f);
+    EXPECT_EQ(as<act::ShowTab>(r.actions[1]).tab, AppState::Tab::WhatIfs);
+    const gfx::OverlayStyle& st = as<act::SetStyle>(r.actions[2]).style;
     EXPECT_EQ(st.colormap, gfx::Colormap::Turbo);
     EXPECT_EQ(st.normalization, gfx::Normalization::Absolute);
     EXPECT_FLOAT_EQ(st.opacity, 0.25f);
@@ -171,12 +193,12 @@ TEST(ScriptRunnerTest, StyleChangesOnlyWhatItNames) {
 TEST(ScriptRunnerTest, FilesScreenshotsExportAndQuit) {
     ScriptRun r("open-image /p/cat.png\nopen-model /m\nscreenshot\nscreenshot a.png\nexport f.png\nquit\n");
     ASSERT_EQ(r.actions.size(), 6u);
-    EXPECT_EQ(std::get<act::OpenImage>(r.actions[0]).path, "/p/cat.png");
-    EXPECT_EQ(std::get<act::OpenModel>(r.actions[1]).dir, "/m");
-    EXPECT_EQ(std::get<act::Screenshot>(r.actions[2]).path, "");
-    EXPECT_EQ(std::get<act::Screenshot>(r.actions[3]).path, "a.png");
-    EXPECT_EQ(std::get<act::ExportFigure>(r.actions[4]).path, "f.png");
-    EXPECT_TRUE(std::holds_alternative<act::Quit>(r.actions[5]));
+    EXPECT_EQ(as<cmd::OpenImage>(r.actions[0]).path, "/p/cat.png");
+    EXPECT_EQ(as<cmd::OpenModel>(r.actions[1]).dir, "/m");
+    EXPECT_EQ(as<cmd::Screenshot>(r.actions[2]).path, "");
+    EXPECT_EQ(as<cmd::Screenshot>(r.actions[3]).path, "a.png");
+    EXPECT_EQ(as<cmd::ExportFigure>(r.actions[4]).path, "f.png");
+    EXPECT_TRUE(is<cmd::Quit>(r.actions[5]));
     // Opening waits for the worker, then 2 frames; a screenshot or export lets 1 frame pass.
     EXPECT_EQ(r.frame_of[1] - r.frame_of[0], 3);
     EXPECT_EQ(r.frame_of[2] - r.frame_of[1], 3);
@@ -195,14 +217,14 @@ TEST(ScriptRunnerTest, WaitHoldsWhileTheWorkerIsBusy) {
     AppState busy = vit::testing::state_with(vit::testing::shaped_trace(3, 2));
     busy.work.busy = true;
     ScriptRunner r(app::parse_script("wait\nquit\n", "s.txt"));
-    std::vector<session::Action> out;
+    std::vector<session::Request> out;
     for (int i = 0; i < 50; ++i) r.step(busy, out);
     EXPECT_TRUE(out.empty());
     EXPECT_FALSE(r.finished());
     busy.work.busy = false;  // done: 2 more frames, then quit
     for (int i = 0; i < 3; ++i) r.step(busy, out);
     ASSERT_EQ(out.size(), 1u);
-    EXPECT_TRUE(std::holds_alternative<act::Quit>(out[0]));
+    EXPECT_TRUE(is<cmd::Quit>(out[0]));
     EXPECT_TRUE(r.finished());
     EXPECT_EQ(r.error(), "");
 }
@@ -211,17 +233,17 @@ TEST(ScriptRunnerTest, AnErrorFromTheWorkerEndsTheWait) {
     AppState failed;  // nothing loaded, the photo refused
     failed.last_error = "dog.jpg: damaged JPEG";
     ScriptRunner r(app::parse_script("wait\nscreenshot\n", "s.txt"));
-    std::vector<session::Action> out;
+    std::vector<session::Request> out;
     for (int i = 0; i < 5 && !r.finished(); ++i) r.step(failed, out);
     ASSERT_EQ(out.size(), 1u);
-    EXPECT_TRUE(std::holds_alternative<act::Screenshot>(out[0]));
+    EXPECT_TRUE(is<cmd::Screenshot>(out[0]));
 }
 
 TEST(ScriptRunnerTest, AStuckWorkerTimesOut) {
     AppState stuck;
     stuck.work.busy = true;
     ScriptRunner r(app::parse_script("wait\nquit\n", "s.txt"));
-    std::vector<session::Action> out;
+    std::vector<session::Request> out;
     for (int i = 0; i < 30000 && !r.finished(); ++i) r.step(stuck, out);
     EXPECT_TRUE(r.finished());
     EXPECT_EQ(r.error(), "timed out waiting for the model");
@@ -260,7 +282,7 @@ TEST(ScriptRunnerTest, BadArgumentsNameTheLineAndStopTheScript) {
 TEST(ScriptRunnerTest, AnExportQuestionThatFailsLaterEndsTheScript) {
     AppState s = vit::testing::state_with(vit::testing::shaped_trace(3, 2));
     ScriptRunner r(app::parse_script("export-question a.png\nlayer 1\nlayer 0\nquit\n", "s.txt"));
-    std::vector<session::Action> out;
+    std::vector<session::Request> out;
     for (int frame = 0; frame < 100 && out.size() < 2; ++frame) r.step(s, out);  // export-question, then layer 1
     ASSERT_EQ(out.size(), 2u);
     r.writer_failed("not this one");  // the last command writes nothing: not a script error

@@ -1,4 +1,4 @@
-#include "attention_figure.h"
+#include "app/gui/attention_figure.h"
 
 #include <cstdio>
 #include <filesystem>

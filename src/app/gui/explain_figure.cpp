@@ -8,8 +8,8 @@
 #include <utility>
 
 #include "app/explain_figure.h"
-#include "cli_state.h"
-#include "figure_output.h"
+#include "app/commands/cli_state.h"
+#include "app/gui/figure_output.h"
 #include "gfx/headless_context.h"
 #include "session/state.h"
 #include "ui/figures/page_figure.h"
@@ -64,7 +64,7 @@ ExplainFigure explain_figure(const CliArgs& args, Pipeline photo, std::optional<
             out.png = gfx::encode_png(fig.image.pixels.data(), fig.image.width, fig.image.height, fig.metadata);
             return out;
         }
-        for (const session::act::RunExperiment& x : fig.missing) {
+        for (const session::cmd::RunExperiment& x : fig.missing) {
             if (!ran.insert(x.key).second) throw vit::Error("the page's experiment " + x.key + " gave no result");
             session::ExperimentResult result = x.job(vit::TaskControl{});
             if (!result) throw vit::Error("the page's experiment " + x.key + " gave no result");

@@ -1,4 +1,4 @@
-#include "figure_output.h"
+#include "app/gui/figure_output.h"
 
 #include <algorithm>
 #include <cctype>

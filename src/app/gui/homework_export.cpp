@@ -1,13 +1,13 @@
-#include "homework_export.h"
+#include "app/gui/homework_export.h"
 
 #include <memory>
 #include <vector>
 
+#include "app/gui/lesson_page.h"
+#include "app/gui/worksheet.h"
 #include "app/resource_paths.h"
-#include "lesson_page.h"
 #include "session/exercises.h"
 #include "session/tour.h"
-#include "worksheet.h"
 
 namespace app {
 

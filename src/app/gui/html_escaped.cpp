@@ -1,4 +1,4 @@
-#include "html_escaped.h"
+#include "app/gui/html_escaped.h"
 
 namespace app {
 

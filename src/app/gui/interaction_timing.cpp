@@ -1,4 +1,4 @@
-#include "interaction_timing.h"
+#include "app/gui/interaction_timing.h"
 
 #include <filesystem>
 #include <fstream>

@@ -1,4 +1,4 @@
-#include "lesson_page.h"
+#include "app/gui/lesson_page.h"
 
 #include <stb/stb_image_write.h>
 
@@ -11,10 +11,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include "app/gui/html_escaped.h"
 #include "app/resource_paths.h"
-#include "html_escaped.h"
-#include "session/tour_text.h"
 #include "session/tour_query.h"
+#include "session/tour_text.h"
 #include "vit/base/base64.h"
 #include "vit/base/error.h"
 #include "vit/base/install_dir.h"

@@ -1,6 +1,6 @@
-#include "slide_deck.h"
+#include "app/gui/slide_deck.h"
 
-#include "html_escaped.h"
+#include "app/gui/html_escaped.h"
 
 namespace app {
 namespace {

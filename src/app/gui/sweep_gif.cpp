@@ -1,4 +1,4 @@
-#include "sweep_gif.h"
+#include "app/gui/sweep_gif.h"
 
 #include <algorithm>
 #include <array>

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "attention_figure.h"
+#include "app/gui/attention_figure.h"
 #include "vit/base/output_file.h"
 #include "vit/image/preprocess.h"
 

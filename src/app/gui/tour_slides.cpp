@@ -1,12 +1,12 @@
-#include "tour_slides.h"
+#include "app/gui/tour_slides.h"
 
 #include <cstdio>
 #include <set>
 #include <string>
 #include <vector>
 
+#include "app/gui/slide_deck.h"
 #include "gfx/png_writer.h"
-#include "slide_deck.h"
 #include "session/tour_claims.h"
 #include "session/tour_query.h"
 #include "session/tour_text.h"
@@ -27,9 +27,9 @@ ui::WindowSnapshot snapshot_of(session::AppState& s, SlideSize size) {
     for (int round = 0; round < kMaxRounds; ++round) {
         ui::WindowSnapshot shot = ui::render_window(s, size.width, size.height, s.classroom ? kClassroomSlideScale : 1.f);
         if (shot.asked.empty()) return shot;
-        for (const session::Action& a : shot.asked) {
-            const auto* experiment = std::get_if<session::act::RunExperiment>(&a);
-            const auto* analysis = std::get_if<session::act::RunAnalysis>(&a);
+        for (const session::Command& a : shot.asked) {
+            const auto* experiment = std::get_if<session::cmd::RunExperiment>(&a);
+            const auto* analysis = std::get_if<session::cmd::RunAnalysis>(&a);
             const std::string& key = experiment ? experiment->key : analysis->key;
             session::ExperimentsView& into = experiment ? s.experiments : s.analyses;
             if (into.results.count(key)) continue;

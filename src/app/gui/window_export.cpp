@@ -1,11 +1,11 @@
-#include "window_export.h"
+#include "app/gui/window_export.h"
 
 #include <filesystem>
 #include <vector>
 
 #include <epoxy/gl.h>
 
-#include "attention_figure.h"
+#include "app/gui/attention_figure.h"
 #include "gfx/figure.h"
 #include "gfx/png_writer.h"
 #include "vit/base/error.h"

@@ -1,4 +1,4 @@
-#include "window_input.h"
+#include "app/gui/window_input.h"
 
 #include <deque>
 

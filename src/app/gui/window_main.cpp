@@ -1,15 +1,14 @@
 // app::run_window: the explorer window. GLFW + Dear ImGui on OpenGL 3.3; the
 // model runs on the ModelWorker's thread; the AppState changes only through
 // the actions the panels, shortcuts, drops and the script emit, applied once
-// per frame after drawing.
+// per frame after drawing; their commands are carried out then
+// (window_commands.cpp).
 #include <algorithm>
-#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <memory>
-#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -19,22 +18,16 @@
 #include <backends/imgui_impl_glfw.h>
 #include <backends/imgui_impl_opengl3.h>
 #include <imgui.h>
-#include <nlohmann/json.hpp>
 
 #include "app/commands.h"
+#include "app/gui/window.h"
+#include "app/gui/window_export.h"
+#include "app/gui/window_input.h"
 #include "gfx/textures.h"
-#include "interaction_timing.h"
-#include "session/lesson.h"
-#include "homework_export.h"
-#include "lesson_page.h"
-#include "session/model_download.h"
-#include "session/model_worker.h"
+#include "session/actions.h"
 #include "session/output_rules.h"
-#include "session/settings.h"
-#include "session/state.h"
-#include "session/tour_query.h"
-#include "sweep_gif.h"
-#include "tour_slides.h"
+#include "session/state_file.h"
+#include "session/tour_show.h"
 #include "ui/panels/main_view.h"
 #include "ui/widgets/clip_audit.h"
 #include "ui/widgets/draw_frame.h"
@@ -44,17 +37,11 @@
 #include "vit/base/atomic_file.h"
 #include "vit/base/default_model.h"
 #include "vit/base/error.h"
-#include "window_export.h"
-#include "window_input.h"
-#include "window_options.h"
-#include "window_question_figure.h"
-#include "window_script.h"
 
 namespace app {
 namespace {
 
 namespace fs = std::filesystem;
-using Clock = std::chrono::steady_clock;
 
 constexpr float kClassroomScale = 1.5f;
 
@@ -80,40 +67,6 @@ std::string g_glfw_error;   // GLFW reports errors through a callback without us
 void on_glfw_error(int, const char* text) { g_glfw_error = text ? text : "unknown GLFW error"; }
 
 
-// --frame-stats FILE: frame times over the run, and apart those drawn while a
-// Questions page's experiment or analysis ran off the window's thread; and
-// the time from each open and select to the frame showing its maps.
-struct FrameStats {
-    std::vector<double> ms;
-    std::vector<bool> beside_work;  // per frame: an experiment or analysis was running
-    InteractionTiming interaction;
-
-    static nlohmann::json summary(std::vector<double> v) {
-        nlohmann::json j;
-        j["frames"] = v.size();
-        if (v.empty()) return j;
-        double sum = 0;
-        for (double x : v) sum += x;
-        std::sort(v.begin(), v.end());
-        j["mean_ms"] = sum / v.size();
-        j["p95_ms"] = v[std::min(v.size() - 1, static_cast<size_t>(0.95 * v.size()))];
-        j["max_ms"] = v.back();
-        return j;
-    }
-    void write(const std::string& path, int w, int h) {
-        // The first frames build fonts and shaders; they say nothing about steady use.
-        const size_t first = std::min<size_t>(ms.size(), 10);
-        std::vector<double> all(ms.begin() + first, ms.end()), busy, idle;
-        for (size_t i = first; i < ms.size(); ++i) (beside_work[i] ? busy : idle).push_back(ms[i]);
-        nlohmann::json j = summary(all);
-        j["window"] = {w, h};
-        j["while_experiments_run"] = summary(busy);
-        j["otherwise"] = summary(idle);
-        j.update(interaction.json());
-        vit::write_file_atomic(path, j.dump(2) + "\n");
-    }
-};
-
 // The largest framebuffer, in pixels, this OpenGL draws whole: the window's
 // viewport, and the maps and photo layers, which render into textures as
 // large as their panels.
@@ -125,69 +78,7 @@ std::pair<int, int> gl_framebuffer_limit() {
     return {std::min({texture, renderbuffer, viewport[0]}), std::min({texture, renderbuffer, viewport[1]})};
 }
 
-class Window {
-public:
-    Window(const CliArgs& args, const WindowOptions& opt);
-    ~Window();
-    int run();
-
-private:
-    void fit_gl_limits();
-    void init_imgui();
-    void load_fonts();
-    void begin_frame();
-    void handle(const session::Action& a);
-    void apply_all(std::vector<session::Action>& actions);
-    void write_state_file();
-    void get_model(const std::string& name);
-    void export_sweep(const std::string& path, bool replace);
-    void open_lesson(session::Lesson lesson, const std::string& path);
-    void open_startup_lesson(session::Lesson lesson, const std::string& path);
-    void take_result(session::ModelWorker::Result r);
-    void open_tour_lesson();
-    void redo_replacing();
-    void ask_replace(const std::string& path, session::Action again);
-    std::optional<session::Action> replace_pending_;  // the export the replace question is about
-    void poll_download();
-    bool busy() const {
-        return s_.work.busy || !s_.experiments.running.empty() || !s_.exporting.empty() || s_.get_model.download.running() ||
-               !s_.analyses.running.empty() || session::awaiting_relevant_choice(s_);
-    }
-    void update_title();
-
-    WindowOptions opt_;
-    session::Settings settings_;
-    std::string settings_file_;
-    GLFWwindow* win_ = nullptr;
-    session::AppState s_;
-    // Need the GL context (and the worker, the event loop): made after the
-    // window, released in ~Window before it goes.
-    std::atomic<bool> window_open_{false};   // the workers wake the event loop only once there is one
-    std::unique_ptr<session::ModelWorker> worker_;
-    std::unique_ptr<session::ExperimentRunner> experiments_;
-    std::unique_ptr<session::ModelDownloader> downloader_;
-    std::unique_ptr<session::ExperimentRunner> analyses_;   // the pages' slow numbers; never stops an experiment
-    std::unique_ptr<ui::GlCache> gpu_;
-    std::unique_ptr<ui::MainView> view_;
-    QuestionFigureExport question_figure_;
-    ui::Fonts fonts_;
-    float ui_scale_ = 1, fb_scale_ = 1;
-    bool fonts_classroom_ = false;    // the classroom mode the fonts were built for
-    session::AppState::Theme styled_theme_ = session::AppState::Theme::Dark;  // the theme the style was made for
-    ScriptRunner script_;
-    std::string pending_screenshot_;
-    // A lesson whose model and photos the worker is running: applied when they arrive.
-    std::optional<session::Lesson> pending_lesson_;
-    std::optional<int> lesson_tour_step_;  // the tour step the pending lesson was opened for
-    bool pending_screenshot_replace_ = false;
-    std::string last_state_;
-    int last_title_generation_ = -1;
-    int busy_frames_ = 3;             // frames still to draw before waiting for events
-    bool was_busy_ = false;
-    Clock::time_point busy_since_;    // when the work now running began
-    bool vsync_ = false;
-    FrameStats stats_;
-};
+}  // namespace
 
 Window::Window(const CliArgs& args, const WindowOptions& opt) : opt_(opt), script_(script_from_cli(args)) {
     if (opt_.use_settings) {
@@ -264,31 +155,6 @@ Window::Window(const CliArgs& args, const WindowOptions& opt) : opt_(opt), scrip
     gfx::warm_up_photo_textures();  // while the worker loads the model and the first photo
     open_tour_lesson();  // --tour whose first step starts from a lesson
     s_.work.busy = true;
-}
-
-// A lesson read and checked: its model, photo (unpacked when embedded and
-// missing here) and second photo go to the worker; the rest waits for them.
-// The worker opens it whole or not at all: on any error the window stays as it was.
-void Window::open_lesson(session::Lesson lesson, const std::string& path) {
-    try {
-        lesson.photo = session::unpack_embedded_photo(lesson);
-    } catch (const vit::Error& e) {
-        throw vit::Error(path + ": " + e.what());
-    }
-    worker_->submit({lesson.model, lesson.photo, lesson.compare_photo, lesson.input_size, lesson.compare_photo.empty(),
-                     true, path});
-    s_.work.busy = true;
-    pending_lesson_ = std::move(lesson);
-}
-
-// The lesson given on the command line runs before any window opens, so a
-// photo that does not decode, an input size the model refuses or a second
-// photo that fails is one line and exit 2, not a window showing something else.
-void Window::open_startup_lesson(session::Lesson lesson, const std::string& path) {
-    open_lesson(std::move(lesson), path);
-    session::ModelWorker::Result r = worker_->wait();
-    if (!r.error.empty()) throw vit::Error(r.error);  // it names the lesson first
-    take_result(std::move(r));
 }
 
 Window::~Window() {
@@ -417,201 +283,29 @@ void Window::take_result(session::ModelWorker::Result r) {
     busy_frames_ = 3;
 }
 
-// A finished download opens its model as File > Open model does; a failed one leaves one line.
-void Window::poll_download() {
-    s_.get_model.download = downloader_->view();
-    auto r = downloader_->poll();
-    if (!r) return;
-    busy_frames_ = 3;
-    if (!r->error.empty()) {
-        s_.last_error = r->error;
-        return;
-    }
-    s_.get_model.open = false;
-    s_.status = "Downloaded " + r->model + " to " + r->dir;
-    handle(session::act::OpenModel{r->dir});
-}
-
-void Window::get_model(const std::string& name) {
-    const session::GetModelState& g = s_.get_model;
-    const session::KnownModel* m = session::find_known_model(g.known, name);
-    if (!m) throw vit::Error(g.list_error.empty() ? "no known model named '" + name + "'" : g.list_error);
-    if (session::is_downloaded(*m, g.dir)) {   // already there: open it
-        s_.get_model.open = false;
-        handle(session::act::OpenModel{(fs::path(g.dir) / m->folder).string()});
-        return;
-    }
-    if (!downloader_->start({*m, g.dir, g.mirror})) throw vit::Error("a download is running already");
-    s_.get_model.download = downloader_->view();   // at once, so a script waiting for it sees it
-}
-
-// File > Export sweep (GIF): the shown map's layer and head (or mean), along
-// the recorded path or over every patch, as `vitscope sweep` makes it.
-void Window::export_sweep(const std::string& path, bool replace) {
-    const session::Loaded& l = s_.loaded;
-    if (!l.ready() || !l.image) throw vit::Error("nothing to sweep yet: no model has run on a photo");
-    Sweep sweep;
-    sweep.photo = l.image.get();
-    sweep.photo_path = l.image_path;
-    sweep.crop = l.crop;
-    sweep.model = l.model.get();
-    sweep.model_dir = l.model_dir;
-    sweep.trace = l.trace.get();
-    sweep.choice.layer = s_.sel.layer;
-    sweep.choice.source = s_.sel.source;
-    sweep.choice.head = s_.sel.head;
-    sweep.choice.visible_heads = s_.sel.visible_heads();
-    sweep.path = s_.sweep_path.tokens;
-    if (s_.style.colormap != gfx::Colormap::Diverging) sweep.colormap = s_.style.colormap;
-    const std::string out = path.empty() ? unique_path(s_.export_dir, session::selection_slug(s_) + "_sweep", ".gif") : path;
-    const SweepWritten written = write_sweep(sweep, out, session::output_rules(s_, replace));
-    s_.status = "Saved a sweep of " + std::to_string(written.frames) + " frames: " + fs::absolute(out).lexically_normal().string();
-}
-
-// A tour step shown just now that starts from a lesson: open it (a bad one is
-// the error line; the step stays).
-void Window::open_tour_lesson() {
-    if (s_.tour.lesson_to_open.empty()) return;
-    const std::string path = std::exchange(s_.tour.lesson_to_open, {});
-    try {
-        open_lesson(session::read_lesson(path), path);
-        lesson_tour_step_ = s_.tour.step;
-    } catch (const std::exception& e) {
-        s_.last_error = e.what();
-    }
-}
-
-void Window::handle(const session::Action& a) {
-    const bool timing = !opt_.frame_stats.empty();  // --frame-stats: samples kept for the run's end
-    if (session::apply(s_, a)) {
-        if (timing && std::holds_alternative<session::act::SelectQuery>(a)) stats_.interaction.selected(s_);
-        open_tour_lesson();
-        return;
-    }
-    try {
-        if (auto* x = std::get_if<session::act::OpenImage>(&a)) {
-            worker_->submit({"", x->path, ""});
-            s_.work.busy = true;  // at once, so a script waiting for the worker sees it
-            if (timing) stats_.interaction.opened(s_, "open");
-        } else if (auto* x = std::get_if<session::act::OpenModel>(&a)) {
-            worker_->submit({x->dir, "", ""});
-            s_.work.busy = true;
-        } else if (auto* x = std::get_if<session::act::OpenCompare>(&a)) {
-            worker_->submit({"", "", x->path, -1});
-            s_.work.busy = true;
-        } else if (auto* x = std::get_if<session::act::GetModel>(&a)) {
-            get_model(x->name);
-        } else if (std::holds_alternative<session::act::CancelDownload>(a)) {
-            downloader_->cancel();
-        } else if (auto* x = std::get_if<session::act::SetInputSize>(&a)) {
-            worker_->submit({"", "", "", x->px});
-            s_.work.busy = true;
-            if (timing) stats_.interaction.opened(s_, "size");
-        } else if (auto* x = std::get_if<session::act::Screenshot>(&a)) {
-            const std::string path = x->path.empty() ? unique_path(s_.export_dir, session::selection_slug(s_) + "_window", ".png") : x->path;
-            vit::check_output(path, session::output_rules(s_, x->replace));  // now, so the question comes at once
-            pending_screenshot_ = path;
-            pending_screenshot_replace_ = x->replace;
-        } else if (auto* x = std::get_if<session::act::ExportFigure>(&a)) {
-            const std::string path = x->path.empty() ? unique_path(s_.export_dir, session::selection_slug(s_), ".png") : x->path;
-            save_figure_png(s_, path, session::output_rules(s_, x->replace));
-            s_.status = "Saved figure " + fs::absolute(path).lexically_normal().string();
-        } else if (auto* x = std::get_if<session::act::ExportQuestionFigure>(&a)) {
-            question_figure_.start(s_, x->page.empty() ? s_.question : x->page, x->path, session::output_rules(s_, x->replace));
-            s_.exporting = question_figure_.exporting();  // at once, so a script waiting for it sees it
-        } else if (auto* x = std::get_if<session::act::RunExperiment>(&a)) {
-            experiments_->start(x->key, x->job);
-        } else if (std::holds_alternative<session::act::CancelExperiment>(a)) {
-            experiments_->cancel();
-        } else if (auto* x = std::get_if<session::act::RunAnalysis>(&a)) {
-            analyses_->start(x->key, x->job);
-        } else if (auto* x = std::get_if<session::act::OpenTour>(&a); x || std::holds_alternative<session::act::AnswerTourOffer>(a)) {
-            const std::string path = !x || x->path.empty() ? default_tour_file() : x->path;
-            session::apply(s_, session::act::StartTour{std::make_shared<const session::Tour>(session::read_tour(path))});
-            open_tour_lesson();
-        } else if (auto* x = std::get_if<session::act::SaveLesson>(&a)) {
-            const std::string path =
-                x->path.empty() ? unique_path(s_.export_dir, session::selection_slug(s_), ".vitscope") : x->path;
-            session::save_lesson(path, s_, x->embed_photo, session::output_rules(s_, x->replace));
-            s_.status = "Saved lesson " + fs::absolute(path).lexically_normal().string();
-        } else if (auto* x = std::get_if<session::act::OpenLesson>(&a)) {
-            open_lesson(session::read_lesson(x->path), x->path);  // a bad file throws before anything changes
-        } else if (auto* x = std::get_if<session::act::ExportSweep>(&a)) {
-            export_sweep(x->path, x->replace);
-        } else if (auto* x = std::get_if<session::act::ExportTourSlides>(&a)) {
-            // Drawn here, on the window's thread, in a few seconds: each step is one offscreen frame.
-            session::AppState at = s_;
-            if (!at.tour.tour) at.tour.tour = std::make_shared<const session::Tour>(session::read_tour(default_tour_file()));
-            const std::string dir = x->dir.empty() ? unique_path(s_.export_dir, "tour_slides", "") : x->dir;
-            // In classroom mode, lecture-size slides as `vitscope tour --classroom` draws them.
-            write_tour_slides(at, dir, session::output_rules(s_, false), slide_size(s_.classroom));
-            s_.status = "Saved the tour's slides in " + fs::absolute(dir).lexically_normal().string();
-        } else if (auto* x = std::get_if<session::act::AnswerReplace>(&a)) {
-            s_.replace_question.clear();
-            s_.reported.replace_buttons.clear();
-            if (x->replace) redo_replacing();
-            replace_pending_.reset();
-        } else if (auto* x = std::get_if<session::act::ExportLesson>(&a)) {
-            // The page for what the window shows, starting at its selection; the tour on show or the one that ships.
-            const std::string path = x->path.empty() ? unique_path(s_.export_dir, session::selection_slug(s_) + "_lesson", ".html") : x->path;
-            const auto tour = s_.tour.tour ? s_.tour.tour : std::make_shared<const session::Tour>(session::read_tour(default_tour_file()));
-            vit::write_output(path, lesson_page_html(s_, tour.get()), session::output_rules(s_, x->replace));
-            s_.status = "Saved the lesson page " + fs::absolute(path).lexically_normal().string();
-        } else if (auto* x = std::get_if<session::act::ExportHomework>(&a)) {
-            const std::string dir = x->dir.empty() ? unique_path(s_.export_dir, session::selection_slug(s_) + "_homework", "") : x->dir;
-            write_homework(s_, dir, session::output_rules(s_, false));
-            s_.status = "Saved the homework (page, worksheet, answer key) in " + fs::absolute(dir).lexically_normal().string();
-        } else if (std::holds_alternative<session::act::Quit>(a)) {
-            s_.quit = true;
-        }
-    } catch (const vit::OutputExists& e) {
-        // A person asked for it (a script's verbs are checked before): ask before replacing.
-        ask_replace(e.path, a);
-    } catch (const std::exception& e) {
-        s_.last_error = e.what();
-        script_.writer_failed(e.what());  // a script's save or export that failed ends it, exit 2
-    }
-}
-
-// An export found its file there: the window asks, and "Replace" redoes the
-// export on that file, not on a new free name.
-void Window::ask_replace(const std::string& path, session::Action again) {
-    s_.replace_question = path;
-    std::visit([&](auto& x) {
-        if constexpr (requires { x.path = path; }) x.path = path;
-    }, again);
-    replace_pending_ = std::move(again);
-    // The question is a popup: laid out over a few frames, which an idle window would not draw.
-    busy_frames_ = std::max(busy_frames_, 3);
-}
-
-// "Replace" in the window's question: the export the question was about, again, replacing the file.
-void Window::redo_replacing() {
-    if (!replace_pending_) return;
-    session::Action again = *replace_pending_;
-    std::visit([](auto& x) {
-        if constexpr (requires { x.replace; }) x.replace = true;
-    }, again);
-    replace_pending_.reset();
-    handle(again);
-}
-
-void Window::apply_all(std::vector<session::Action>& actions) {
-    bool changed = session::handle_frame(s_, actions, [this](const session::Action& a) { handle(a); });
-    // Drops: a folder is a model (loading it says what is missing), anything else a photo.
+// The frame's actions change the state now; its commands, and the drops
+// (a folder is a model, anything else a photo), are carried out after them.
+void Window::apply_all(std::vector<session::Request>& requests) {
+    const bool selected = std::any_of(requests.begin(), requests.end(), [](const session::Request& r) {
+        const auto* a = std::get_if<session::Action>(&r);
+        return a && std::holds_alternative<session::act::SelectQuery>(*a);
+    });
+    session::FrameOutcome outcome = session::handle_frame(s_, requests);
+    requests.clear();
+    if (selected && !opt_.frame_stats.empty()) stats_.interaction.selected(s_);
+    open_tour_lesson();  // a tour step just shown may start from a lesson
     for (const std::string& p : take_dropped_paths()) {
         std::error_code ec;
-        if (fs::is_directory(p, ec)) handle(session::act::OpenModel{p});
-        else handle(session::act::OpenImage{p});
-        changed = true;
+        if (fs::is_directory(p, ec)) outcome.commands.push_back(session::cmd::OpenModel{p});
+        else outcome.commands.push_back(session::cmd::OpenImage{p});
     }
-    actions.clear();
-    if (changed) busy_frames_ = 3;
+    for (const session::Command& c : outcome.commands) carry_out(c);
+    if (outcome.changed || !outcome.commands.empty()) busy_frames_ = 3;
 }
 
 void Window::write_state_file() {
     if (opt_.state_file.empty()) return;
-    std::string text = session::state_json(s_);
+    std::string text = session::state_json(s_, drawn_);
     if (text == last_state_) return;
     try {
         vit::write_file_atomic(opt_.state_file, text + "\n");
@@ -622,7 +316,7 @@ void Window::write_state_file() {
 }
 
 int Window::run() {
-    std::vector<session::Action> actions;
+    std::vector<session::Request> requests;
     while (!s_.quit && !glfwWindowShouldClose(win_)) {
         // Sleep until something happens, unless a script, an animation or a change needs frames.
         // A script runs frame after frame, except while it waits for background work: then the
@@ -652,13 +346,14 @@ int Window::run() {
         ImGui_ImplOpenGL3_NewFrame();
         ImGui_ImplGlfw_NewFrame();
         ImGui::NewFrame();
-        script_.step(s_, actions);
+        script_.step(s_, requests);
         gpu_->map_tally() = {};
         ui::clip_audit::begin_frame();
-        view_->draw(ui::Frame{s_, actions, *gpu_, fonts_, ui_scale_, fb_scale_});
+        drawn_ = {};
+        view_->draw(ui::Frame{s_, requests, drawn_, *gpu_, fonts_, ui_scale_, fb_scale_});
         ImGui::Render();
-        s_.clipped_text = ui::clip_audit::findings();
-        s_.longest_text = ui::clip_audit::longest_text();
+        drawn_.clipped_text = ui::clip_audit::findings();
+        drawn_.longest_text = ui::clip_audit::longest_text();
 
         int fw = 0, fh = 0;
         glfwGetFramebufferSize(win_, &fw, &fh);
@@ -670,7 +365,7 @@ int Window::run() {
                 save_window_png(pending_screenshot_, fw, fh, session::output_rules(s_, pending_screenshot_replace_));
                 s_.status = "Saved screenshot " + fs::absolute(pending_screenshot_).lexically_normal().string();
             } catch (const vit::OutputExists& e) {  // it appeared since the check: ask
-                ask_replace(e.path, session::act::Screenshot{pending_screenshot_});
+                ask_replace(e.path, session::cmd::Screenshot{pending_screenshot_});
             } catch (const std::exception& e) {
                 s_.last_error = e.what();
                 script_.writer_failed(e.what());
@@ -685,7 +380,7 @@ int Window::run() {
         stats_.beside_work.push_back(!s_.experiments.running.empty() || !s_.analyses.running.empty());
         if (!opt_.frame_stats.empty()) stats_.interaction.frame_end(s_, gpu_->map_tally(), t0);
         s_.frame_ms = s_.frames++ ? 0.9f * s_.frame_ms + 0.1f * static_cast<float>(ms) : static_cast<float>(ms);
-        apply_all(actions);
+        apply_all(requests);
         s_.text_input = ImGui::GetIO().WantTextInput;
         write_state_file();
         if (!script_.error().empty()) break;
@@ -705,8 +400,6 @@ int Window::run() {
     if (!script_.error().empty()) throw vit::Error("script: " + script_.error());
     return 0;
 }
-
-}  // namespace
 
 int run_window(const CliArgs& args) {
     const WindowOptions opt = parse_window_options(args);

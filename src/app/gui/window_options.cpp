@@ -1,4 +1,4 @@
-#include "window_options.h"
+#include "app/gui/window_options.h"
 
 #include <cstdio>
 #include <cstdlib>

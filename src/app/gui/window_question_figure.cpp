@@ -1,11 +1,11 @@
-#include "window_question_figure.h"
+#include "app/gui/window_question_figure.h"
 
 #include <exception>
 #include <filesystem>
 
+#include "app/gui/window_export.h"
 #include "gfx/png_writer.h"
 #include "ui/figures/page_figure.h"
-#include "window_export.h"
 
 namespace app {
 
@@ -36,7 +36,7 @@ void QuestionFigureExport::step(session::AppState& s, session::ExperimentRunner&
             pending_.reset();
             return;
         }
-        const session::act::RunExperiment& next = fig.missing.front();
+        const session::cmd::RunExperiment& next = fig.missing.front();
         if (!p.started.insert(next.key).second) {
             // It ran and left no result: cancelled (another experiment was started) or failed.
             s.last_error = "Figure not saved: the page's experiment did not finish" +
@@ -49,7 +49,7 @@ void QuestionFigureExport::step(session::AppState& s, session::ExperimentRunner&
         s.status = "Figure: running the page's experiments first (" + std::to_string(fig.missing.size()) + " to go)";
     } catch (const vit::OutputExists& e) {
         // A file of that name appeared while the experiments ran: the window asks.
-        question_ = session::act::ExportQuestionFigure{e.path, p.question};
+        question_ = session::cmd::ExportQuestionFigure{e.path, p.question};
         pending_.reset();
     } catch (const std::exception& e) {
         s.last_error = std::string("Figure not saved: ") + e.what();

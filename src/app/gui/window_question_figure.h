@@ -9,6 +9,7 @@
 #include <string>
 #include <utility>
 
+#include "session/commands.h"
 #include "session/experiments.h"
 #include "session/state.h"
 #include "vit/base/output_file.h"
@@ -29,7 +30,7 @@ public:
     std::string exporting() const { return pending_ ? pending_->path : std::string(); }
     // When the write found a file of the chosen name that appeared since the
     // name was chosen: the export to ask about (its path the file's), once.
-    std::optional<session::act::ExportQuestionFigure> take_question() { return std::exchange(question_, std::nullopt); }
+    std::optional<session::cmd::ExportQuestionFigure> take_question() { return std::exchange(question_, std::nullopt); }
     // Why the last export failed once it was under way (as s.last_error says), once.
     std::optional<std::string> take_failure() { return std::exchange(failure_, std::nullopt); }
 
@@ -40,7 +41,7 @@ private:
         std::set<std::string> started;  // experiments run for it: each once
     };
     std::optional<Pending> pending_;
-    std::optional<session::act::ExportQuestionFigure> question_;
+    std::optional<session::cmd::ExportQuestionFigure> question_;
     std::optional<std::string> failure_;
 };
 

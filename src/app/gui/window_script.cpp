@@ -1,4 +1,4 @@
-#include "window_script.h"
+#include "app/gui/window_script.h"
 
 #include <algorithm>
 #include <cctype>
@@ -197,7 +197,7 @@ void ScriptRunner::writer_failed(const std::string& why) { fail_at(commands_, wr
 
 void ScriptRunner::figure_failed(const std::string& why) { fail_at(commands_, figure_, why, error_, next_); }
 
-void ScriptRunner::step(const session::AppState& s, std::vector<session::Action>& out) {
+void ScriptRunner::step(const session::AppState& s, std::vector<session::Request>& out) {
     if (!wait_over(s) || next_ >= commands_.size()) return;
     const ScriptCommand& c = commands_[next_++];
     writer_ = kWriters.count(c.verb) ? next_ - 1 : SIZE_MAX;
@@ -257,7 +257,7 @@ void ScriptRunner::step(const session::AppState& s, std::vector<session::Action>
                 if (!s.tour.tour) throw vit::Error(c.where + ": tour " + c.arg + " with no tour on");
                 out.push_back(session::act::FoldTourText{c.arg == "fold"});
             } else {
-                out.push_back(session::act::OpenTour{c.arg == "default" ? "" : c.arg});
+                out.push_back(session::cmd::OpenTour{c.arg == "default" ? "" : c.arg});
             }
             frames_left_ = 2;  // the step's state shows a frame later, as for tab
         } else if (c.verb == "size") {
@@ -265,11 +265,11 @@ void ScriptRunner::step(const session::AppState& s, std::vector<session::Action>
             const int patch = s.loaded.model ? s.loaded.model->patch : 0;
             if (px <= 0 || (patch && px % patch))
                 throw vit::Error(c.where + ": size " + c.arg + " is not a positive multiple of the patch size " + std::to_string(patch));
-            out.push_back(session::act::SetInputSize{px});
+            out.push_back(session::cmd::SetInputSize{px});
             waiting_ = true;
             wait_frames_ = 0;
         } else if (c.verb == "save-lesson" || c.verb == "save-lesson-with-photo") {
-            out.push_back(session::act::SaveLesson{c.arg, c.verb == "save-lesson-with-photo"});
+            out.push_back(session::cmd::SaveLesson{c.arg, c.verb == "save-lesson-with-photo"});
             frames_left_ = 1;
         } else if (c.verb == "side-by-side") {
             if (c.arg == "off") {
@@ -293,13 +293,13 @@ void ScriptRunner::step(const session::AppState& s, std::vector<session::Action>
             }
             frames_left_ = 2;
         } else if (c.verb == "open-lesson") {
-            out.push_back(session::act::OpenLesson{c.arg});
+            out.push_back(session::cmd::OpenLesson{c.arg});
             waiting_ = true;
             wait_frames_ = 0;
         } else if (c.verb == "open-image" || c.verb == "open-model" || c.verb == "compare") {
-            if (c.verb == "open-image") out.push_back(session::act::OpenImage{c.arg});
-            else if (c.verb == "compare") out.push_back(session::act::OpenCompare{c.arg});
-            else out.push_back(session::act::OpenModel{c.arg});
+            if (c.verb == "open-image") out.push_back(session::cmd::OpenImage{c.arg});
+            else if (c.verb == "compare") out.push_back(session::cmd::OpenCompare{c.arg});
+            else out.push_back(session::cmd::OpenModel{c.arg});
             waiting_ = true;
             wait_frames_ = 0;
         } else if (c.verb == "get-model") {
@@ -307,32 +307,32 @@ void ScriptRunner::step(const session::AppState& s, std::vector<session::Action>
                 throw vit::Error(c.where + ": no known model '" + c.arg + "'" +
                                  (s.get_model.list_error.empty() ? "" : " (" + s.get_model.list_error + ")"));
             out.push_back(session::act::ShowGetModel{true});
-            out.push_back(session::act::GetModel{c.arg});
+            out.push_back(session::cmd::GetModel{c.arg});
             waiting_ = true;
             wait_frames_ = 0;
         } else if (c.verb == "screenshot") {
-            out.push_back(session::act::Screenshot{c.arg});
+            out.push_back(session::cmd::Screenshot{c.arg});
             frames_left_ = 1;
         } else if (c.verb == "record-path") {
             if (c.arg != "on" && c.arg != "off") throw vit::Error(c.where + ": record-path is on or off");
             out.push_back(session::act::RecordSweepPath{c.arg == "on"});
         } else if (c.verb == "export-sweep") {
-            out.push_back(session::act::ExportSweep{c.arg});
+            out.push_back(session::cmd::ExportSweep{c.arg});
             frames_left_ = 1;
         } else if (c.verb == "export-lesson") {
-            out.push_back(session::act::ExportLesson{c.arg});
+            out.push_back(session::cmd::ExportLesson{c.arg});
             frames_left_ = 1;
         } else if (c.verb == "export-homework") {
-            out.push_back(session::act::ExportHomework{c.arg});
+            out.push_back(session::cmd::ExportHomework{c.arg});
             frames_left_ = 1;
         } else if (c.verb == "export-tour") {
-            out.push_back(session::act::ExportTourSlides{c.arg});
+            out.push_back(session::cmd::ExportTourSlides{c.arg});
             frames_left_ = 1;
         } else if (c.verb == "export") {
-            out.push_back(session::act::ExportFigure{c.arg});
+            out.push_back(session::cmd::ExportFigure{c.arg});
             frames_left_ = 1;
         } else if (c.verb == "export-question") {
-            out.push_back(session::act::ExportQuestionFigure{c.arg, ""});  // the state's page
+            out.push_back(session::cmd::ExportQuestionFigure{c.arg, ""});  // the state's page
             waiting_ = true;  // until it is saved: its page's experiments may run first
             wait_frames_ = 0;
         } else if (c.verb == "classroom") {
@@ -345,7 +345,7 @@ void ScriptRunner::step(const session::AppState& s, std::vector<session::Action>
             out.push_back(session::act::SetTheme{*theme});
             frames_left_ = 1;
         } else if (c.verb == "quit") {
-            out.push_back(session::act::Quit{});
+            out.push_back(session::cmd::Quit{});
         }
     } catch (const std::exception& e) {
         error_ = e.what();

@@ -51,6 +51,7 @@
 #include <vector>
 
 #include "app/cli_args.h"
+#include "session/commands.h"
 #include "session/state.h"
 
 namespace app {
@@ -70,7 +71,7 @@ class ScriptRunner {
 public:
     explicit ScriptRunner(std::vector<ScriptCommand> commands) : commands_(std::move(commands)) {}
     // Once per frame: emits the actions of the next command once its wait is over.
-    void step(const session::AppState& s, std::vector<session::Action>& out);
+    void step(const session::AppState& s, std::vector<session::Request>& out);
     bool finished() const { return next_ >= commands_.size() && !waiting_; }
     // In a `wait`: for the worker, an experiment or an export to end.
     bool waiting() const { return waiting_; }

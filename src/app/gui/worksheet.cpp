@@ -1,9 +1,9 @@
-#include "worksheet.h"
+#include "app/gui/worksheet.h"
 
 #include <filesystem>
 
-#include "html_escaped.h"
-#include "lesson_page.h"
+#include "app/gui/html_escaped.h"
+#include "app/gui/lesson_page.h"
 #include "vit/base/error.h"
 
 namespace app {

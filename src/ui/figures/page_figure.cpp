@@ -11,7 +11,6 @@
 
 #include "gfx/figure.h"
 #include "gfx/render_target.h"
-#include "vit/analysis/questions.h"
 #include "ui/panels/questions_panel.h"
 #include "ui/widgets/bounded_text.h"
 #include "ui/widgets/draw_frame.h"
@@ -20,6 +19,7 @@
 #include "ui/widgets/offscreen_imgui.h"
 #include "ui/widgets/print_text.h"
 #include "ui/widgets/theme.h"
+#include "vit/analysis/questions.h"
 #include "vit/base/error.h"
 
 namespace ui {
@@ -61,14 +61,14 @@ std::string selection_line(const session::AppState& s) {
 
 struct Drawn {
     float content_height = 0;  // logical pixels, margins included
-    std::vector<session::Action> actions;
-    std::vector<DrawnCells> cells;
+    std::vector<session::Request> requests;
+    session::DrawnReport drawn;  // its cells, for tests that sample them
 };
 
 // The cells as JSON in the PNG's pixels: [{"name":..,"x0":..,"y0":..,"cell":..,"step":..,"grid":..,"maps":..}].
-std::string cells_json(const std::vector<DrawnCells>& cells) {
+std::string cells_json(const std::vector<session::DrawnCells>& cells) {
     std::string out = "[";
-    for (const DrawnCells& c : cells) {
+    for (const session::DrawnCells& c : cells) {
         char item[320];
         std::snprintf(item, sizeof item,
                       "%s{\"name\":\"%s\",\"x0\":%.3f,\"y0\":%.3f,\"cell\":%.3f,\"step\":%.3f,\"grid\":%d,\"maps\":%d,"
@@ -89,7 +89,8 @@ Drawn draw_frame(const session::AppState& s, const vit::QuestionPage& page, Ques
     ImGui_ImplOpenGL3_NewFrame();
     ImGui::NewFrame();
     Drawn d;
-    const Frame f{s, d.actions, gpu, fonts, 1.f, kDensity, true, &d.cells};
+    d.drawn.record_cells = true;
+    const Frame f{s, d.requests, d.drawn, gpu, fonts, 1.f, kDensity, true};
     ImGui::SetNextWindowPos(ImVec2(0, 0));
     ImGui::SetNextWindowSize(io.DisplaySize);
     ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(kPadding, kPadding));
@@ -141,28 +142,24 @@ PageFigure render_page_figure(const session::AppState& state, const std::string&
     PageFigure out;
     const int w = static_cast<int>(std::lround(kWidth * kDensity));
     const int h = static_cast<int>(std::lround(ImGui::GetIO().DisplaySize.y * kDensity));
-    gfx::RenderTarget target(w, h);
-    target.bind();
-    glDisable(GL_SCISSOR_TEST);
-    draw_frame_over_panel_colour();
-    out.image = target.read();
-    for (size_t i = 3; i < out.image.pixels.size(); i += 4) out.image.pixels[i] = 255;  // opaque, as on screen
+    out.image = read_back_frame(w, h);
 
     out.metadata = {{"Title", page->title},
                     {"Description", model_line(s, *page) + (uses_selection(*page) ? " \u00b7 " + selection_line(s) : "")},
                     {"Software", "vitscope"},
                     {"vitscope:question", name},
-                    {"vitscope:cells", cells_json(last.cells)}};
+                    {"vitscope:cells", cells_json(last.drawn.cells)}};
     // What the page asked for and has not got: its experiments, and its
     // analyses (numbers too slow for one frame), both run before it is drawn again.
     auto ask = [&](const std::string& key, const session::ExperimentJob& job) {
         const bool seen = std::any_of(out.missing.begin(), out.missing.end(),
-                                      [&](const session::act::RunExperiment& m) { return m.key == key; });
+                                      [&](const session::cmd::RunExperiment& m) { return m.key == key; });
         if (!seen) out.missing.push_back({key, job});
     };
-    for (const session::Action& a : last.actions) {
-        if (auto* x = std::get_if<session::act::RunExperiment>(&a)) ask(x->key, x->job);
-        if (auto* x = std::get_if<session::act::RunAnalysis>(&a)) ask(x->key, x->job);
+    for (const session::Request& r : last.requests) {
+        const auto* c = std::get_if<session::Command>(&r);
+        if (auto* x = c ? std::get_if<session::cmd::RunExperiment>(c) : nullptr) ask(x->key, x->job);
+        if (auto* x = c ? std::get_if<session::cmd::RunAnalysis>(c) : nullptr) ask(x->key, x->job);
     }
     return out;
 }

@@ -9,6 +9,7 @@
 
 #include "gfx/png_writer.h"
 #include "gfx/rgba_image.h"
+#include "session/commands.h"
 #include "session/state.h"
 
 namespace ui {
@@ -17,12 +18,12 @@ struct PageFigure {
     gfx::RgbaImage image;
     // Title (the page's question), Description (the caption: model, photo,
     // layer, head, query), Software, "vitscope:question" (the page's name) and
-    // "vitscope:cells" (JSON: where the page coloured cells from numbers, drawn_cells.h).
+    // "vitscope:cells" (JSON: where the page coloured cells from numbers, session/drawn_report.h).
     std::vector<gfx::PngText> metadata;
     // Experiments the page asked for (experiment_controls) whose results were
     // not in s.experiments: the picture shows them as not run. Run them, put
     // their results in s.experiments.results and draw again for the whole page.
-    std::vector<session::act::RunExperiment> missing;
+    std::vector<session::cmd::RunExperiment> missing;
 };
 
 // Draws the page called `page` for the state s (its loaded model, photo and

@@ -29,26 +29,23 @@ WindowSnapshot render_window(const session::AppState& state, int width, int heig
     if (!gpu.error().empty()) throw vit::Error("slide: " + gpu.error());
     gpu.sync(s);
     MainView view;
-    std::vector<session::Action> actions;
+    std::vector<session::Request> requests;
+    session::DrawnReport drawn;
     for (int frame = 0; frame < kFrames; ++frame) {
-        actions.clear();
+        requests.clear();
         ImGui::GetIO().DisplaySize = ImVec2(static_cast<float>(width), static_cast<float>(height));
         ImGui_ImplOpenGL3_NewFrame();
         ImGui::NewFrame();
-        view.draw(Frame{s, actions, gpu, imgui.fonts(), ui_scale, 1.f, false, nullptr, true});
+        view.draw(Frame{s, requests, drawn, gpu, imgui.fonts(), ui_scale, 1.f, false, true});
         ImGui::Render();
     }
 
     WindowSnapshot out;
-    gfx::RenderTarget target(width, height);
-    target.bind();
-    glDisable(GL_SCISSOR_TEST);
-    draw_frame_over_panel_colour();
-    out.image = target.read();
-    for (size_t i = 3; i < out.image.pixels.size(); i += 4) out.image.pixels[i] = 255;  // opaque, as on screen
-    for (const session::Action& a : actions)
-        if (std::holds_alternative<session::act::RunExperiment>(a) || std::holds_alternative<session::act::RunAnalysis>(a))
-            out.asked.push_back(a);
+    out.image = read_back_frame(width, height);
+    for (const session::Request& r : requests)
+        if (const auto* c = std::get_if<session::Command>(&r);
+            c && (std::holds_alternative<session::cmd::RunExperiment>(*c) || std::holds_alternative<session::cmd::RunAnalysis>(*c)))
+            out.asked.push_back(*c);
     return out;
 }
 

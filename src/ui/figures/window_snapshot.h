@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "gfx/rgba_image.h"
+#include "session/commands.h"
 #include "session/state.h"
 
 namespace ui {
@@ -13,7 +14,7 @@ struct WindowSnapshot {
     // What the panels asked to run and did not find in the state: the
     // experiments (RunExperiment) and the pages' slow numbers (RunAnalysis).
     // Run them, put their results in s.experiments / s.analyses and draw again.
-    std::vector<session::Action> asked;
+    std::vector<session::Command> asked;
 };
 
 // Needs a current OpenGL 3.3 context; leaves its GL state and ImGui's current

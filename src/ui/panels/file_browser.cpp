@@ -57,10 +57,10 @@ void FileBrowser::open_path(const Frame& f, const std::string& path) {
     using Mode = session::BrowserState::Mode;
     ImGui::CloseCurrentPopup();
     const Mode mode = f.s.browser.mode;
-    if (mode == Mode::OpenModel) f.emit(session::act::OpenModel{path});
-    else if (mode == Mode::OpenCompare) f.emit(session::act::OpenCompare{path});
-    else if (mode == Mode::OpenLesson) f.emit(session::act::OpenLesson{path});
-    else f.emit(session::act::OpenImage{path});
+    if (mode == Mode::OpenModel) f.emit(session::cmd::OpenModel{path});
+    else if (mode == Mode::OpenCompare) f.emit(session::cmd::OpenCompare{path});
+    else if (mode == Mode::OpenLesson) f.emit(session::cmd::OpenLesson{path});
+    else f.emit(session::cmd::OpenImage{path});
     f.emit(session::act::OpenBrowser{session::BrowserState::Mode::Closed, fs::path(path).parent_path().string()});
 }
 

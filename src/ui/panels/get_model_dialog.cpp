@@ -37,7 +37,7 @@ void progress(const Frame& f, const session::DownloadView& d) {
         ImGui::ProgressBar(d.total_mb > 0 ? static_cast<float>(d.done_mb / d.total_mb) : 0.f, ImVec2(-f.px(170), 0), text);
     }
     ImGui::SameLine();
-    if (ImGui::Button("Cancel download", ImVec2(-1, 0))) f.emit(session::act::CancelDownload{});
+    if (ImGui::Button("Cancel download", ImVec2(-1, 0))) f.emit(session::cmd::CancelDownload{});
 }
 
 }  // namespace
@@ -99,7 +99,7 @@ void GetModelDialog::draw(const Frame& f) {
             ImGui::PopTextWrapPos();
             ImGui::TableNextColumn();
             ImGui::BeginDisabled(running);
-            if (ImGui::Button(here ? "Open" : "Get", ImVec2(-1, 0))) f.emit(session::act::GetModel{m.name});
+            if (ImGui::Button(here ? "Open" : "Get", ImVec2(-1, 0))) f.emit(session::cmd::GetModel{m.name});
             ImGui::EndDisabled();
             ImGui::PopID();
         }
@@ -113,7 +113,7 @@ void GetModelDialog::draw(const Frame& f) {
     if (ImGui::Button("Close", ImVec2(f.px(85), 0)) || ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape))) open = false;
     if (running && ImGui::IsItemHovered()) ImGui::SetTooltip("Closing cancels the download");
     if (!open) {
-        if (running) f.emit(session::act::CancelDownload{});
+        if (running) f.emit(session::cmd::CancelDownload{});
         ImGui::CloseCurrentPopup();
         f.emit(session::act::ShowGetModel{false});
     }

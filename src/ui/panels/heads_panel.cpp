@@ -131,7 +131,7 @@ void HeadsPanel::head_strip(const Frame& f) {
         ImGui::PopID();
         ImGui::EndGroup();
     }
-    if (rects != s.reported.head_thumbs) f.emit(session::act::SetHeadThumbs{std::move(rects)});
+    f.drawn.head_thumbs = std::move(rects);
 }
 
 void HeadsPanel::layer_grid(const Frame& f) {
@@ -201,7 +201,7 @@ void HeadsPanel::layer_grid(const Frame& f) {
         }
     }
     ImGui::PopStyleVar();
-    if (rects != s.reported.layer_grid) f.emit(session::act::SetLayerGridCells{std::move(rects)});
+    f.drawn.layer_grid = std::move(rects);
 }
 
 void HeadsPanel::draw(const Frame& f) {

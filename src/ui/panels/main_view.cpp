@@ -3,8 +3,8 @@
 #include "ui/panels/help_window.h"
 #include "ui/panels/menu_bar.h"
 #include "ui/panels/predict_bar.h"
-#include "ui/panels/status_bar.h"
 #include "ui/panels/replace_dialog.h"
+#include "ui/panels/status_bar.h"
 #include "ui/panels/tour_card.h"
 #include "ui/widgets/gl_cache.h"
 #include "ui/widgets/layout.h"
@@ -63,7 +63,7 @@ void MainView::draw(const Frame& f) {
         panels(f, docked);
     }
     tour_card(f, layout);
-    if (f.gpu.map_tally().rects != f.s.reported.maps) f.emit(session::act::SetShownMaps{f.gpu.map_tally().rects});
+    f.drawn.maps = f.gpu.map_tally().rects;
     if (!f.still) status_bar(f, bottom);
     help_window(f);
     browser_.draw(f);

@@ -15,25 +15,25 @@ void file_menu(const Frame& f) {
     if (ImGui::MenuItem("Get a model…")) f.emit(session::act::ShowGetModel{true});
     ImGui::Separator();
     if (ImGui::MenuItem("Open lesson…")) f.emit(session::act::OpenBrowser{session::BrowserState::Mode::OpenLesson, ""});
-    if (ImGui::MenuItem("Save lesson", nullptr, false, s.trace() != nullptr)) f.emit(session::act::SaveLesson{"", false});
+    if (ImGui::MenuItem("Save lesson", nullptr, false, s.trace() != nullptr)) f.emit(session::cmd::SaveLesson{"", false});
     if (ImGui::MenuItem("Save lesson with the photo inside", nullptr, false, s.trace() != nullptr))
-        f.emit(session::act::SaveLesson{"", true});
+        f.emit(session::cmd::SaveLesson{"", true});
     ImGui::Separator();
-    if (ImGui::MenuItem("Export figure", "Ctrl+E", false, s.trace() != nullptr)) f.emit(session::act::ExportFigure{""});
+    if (ImGui::MenuItem("Export figure", "Ctrl+E", false, s.trace() != nullptr)) f.emit(session::cmd::ExportFigure{""});
     if (ImGui::MenuItem("Export tour as slides", nullptr, false, s.trace() != nullptr))
-        f.emit(session::act::ExportTourSlides{""});
+        f.emit(session::cmd::ExportTourSlides{""});
     if (ImGui::MenuItem("Export lesson page (HTML)", nullptr, false, s.trace() != nullptr))
-        f.emit(session::act::ExportLesson{""});
+        f.emit(session::cmd::ExportLesson{""});
     if (ImGui::MenuItem("Export homework (page, worksheet, answer key)", nullptr, false, s.trace() != nullptr))
-        f.emit(session::act::ExportHomework{""});
+        f.emit(session::cmd::ExportHomework{""});
     if (ImGui::MenuItem("Record a sweep path", nullptr, s.sweep_path.recording, s.trace() != nullptr))
         f.emit(session::act::RecordSweepPath{!s.sweep_path.recording});
     if (ImGui::MenuItem(s.sweep_path.tokens.empty() ? "Export sweep (GIF), every patch" : "Export sweep (GIF) along the path",
                         nullptr, false, s.trace() != nullptr))
-        f.emit(session::act::ExportSweep{""});
-    if (ImGui::MenuItem("Screenshot of the window", "F12")) f.emit(session::act::Screenshot{""});
+        f.emit(session::cmd::ExportSweep{""});
+    if (ImGui::MenuItem("Screenshot of the window", "F12")) f.emit(session::cmd::Screenshot{""});
     ImGui::Separator();
-    if (ImGui::MenuItem("Quit", "Ctrl+Q")) f.emit(session::act::Quit{});
+    if (ImGui::MenuItem("Quit", "Ctrl+Q")) f.emit(session::cmd::Quit{});
     ImGui::EndMenu();
 }
 
@@ -85,7 +85,7 @@ float menu_bar(const Frame& f) {
         file_menu(f);
         view_menu(f);
         if (ImGui::BeginMenu("Help")) {
-            if (ImGui::MenuItem("Guided tour")) f.emit(session::act::OpenTour{""});
+            if (ImGui::MenuItem("Guided tour")) f.emit(session::cmd::OpenTour{""});
             if (ImGui::MenuItem("Mouse and keyboard", "F1")) f.emit(session::act::ShowHelp{true});
             ImGui::EndMenu();
         }

@@ -121,9 +121,7 @@ void PhotoPanel::photo(const Frame& f, const MapData* map, ImVec2 size, Question
     const MapHit hit = view_.show(f, "##photo", map, marks, size);
 
     // The state file reports where the photo is, so a test can click a patch.
-    const float* v = s.reported.image_view;
-    if (v[0] != hit.min.x || v[1] != hit.min.y || v[2] != size.x || v[3] != size.y)
-        f.emit(session::act::SetImageView{hit.min.x, hit.min.y, size.x, size.y});
+    f.drawn.image_view = {hit.min.x, hit.min.y, size.x, size.y};
 
     ImDrawList* dl = ImGui::GetWindowDrawList();
     const vit::Image* im = s.loaded.image.get();

@@ -27,7 +27,7 @@ public:
         return pressed;
     }
     ~ButtonRow() {
-        if (buttons_ != f_.s.reported.predict_buttons) f_.emit(session::act::SetPredictButtons{std::move(buttons_)});
+        f_.drawn.predict_buttons = std::move(buttons_);
     }
 
 private:

@@ -156,9 +156,9 @@ void QuestionsPanel::draw(const Frame& f) {
         const char* label = "Export figure";
         const float button_w = button_width(label);
         ImGui::SetCursorPosX(ImGui::GetCursorPosX() + std::max(0.f, ImGui::GetContentRegionAvail().x - button_w));
-        if (ImGui::SmallButton(label)) f.emit(session::act::ExportQuestionFigure{"", shown->name});
+        if (ImGui::SmallButton(label)) f.emit(session::cmd::ExportQuestionFigure{"", shown->name});
         const std::vector<session::PageTarget> at = {last_item_target("export figure")};  // for tests that click it
-        if (!f.figure && at != s.reported.page_export_button) f.emit(session::act::SetPageExportButton{at});
+        if (!f.figure) f.drawn.page_export_button = at;
         tooltip("Save this page as a PNG figure in the export folder, with the model, photo and selection in its "
                 "caption (the command line: vitscope explain IMAGE --question NAME -o OUT.png)");
         auto& view = views_[shown->name];

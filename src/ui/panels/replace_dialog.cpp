@@ -32,11 +32,11 @@ void replace_dialog(const Frame& f) {
         const bool keep = ImGui::Button("Keep it") || ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape));
         buttons.push_back(last_item_target("keep"));
         if (replace || keep) {
-            f.emit(session::act::AnswerReplace{replace});
+            f.emit(session::cmd::AnswerReplace{replace});
             ImGui::CloseCurrentPopup();
-        } else if (!ImGui::IsWindowAppearing() && buttons != f.s.reported.replace_buttons) {
+        } else if (!ImGui::IsWindowAppearing()) {
             // Not on the frame it appears: it is laid out before its size is known, and moves on the next.
-            f.emit(session::act::SetReplaceButtons{std::move(buttons)});
+            f.drawn.replace_buttons = std::move(buttons);
         }
         ImGui::EndPopup();
     }

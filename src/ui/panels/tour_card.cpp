@@ -80,10 +80,12 @@ void offer(const Frame& f, const Layout& layout) {
         const bool not_now = ImGui::Button("Not now");
         buttons.push_back(last_item_target("not now"));
         // Not on the frame it appears: it is laid out before its size is known, and moves on the next.
-        if (take || not_now)
-            f.emit(session::act::AnswerTourOffer{take});
-        else if (!ImGui::IsWindowAppearing() && buttons != f.s.reported.tour_offer_buttons)
-            f.emit(session::act::SetTourOfferButtons{std::move(buttons)});
+        if (take || not_now) {
+            f.emit(session::act::AnswerTourOffer{});
+            if (take) f.emit(session::cmd::OpenTour{""});
+        } else if (!ImGui::IsWindowAppearing()) {  // laid out before its size is known, it moves on the next frame
+            f.drawn.tour_offer_buttons = std::move(buttons);
+        }
     }
     ImGui::End();
     ImGui::PopStyleVar();
@@ -115,6 +117,7 @@ int navigation_rows(const Frame& f, int i, int n, float inner) {
 // Back, Next (Finish on the last step), Exit, Hide (or Show) text.
 void navigation(const Frame& f, int i, int n) {
     using namespace session::act;
+    using namespace session::cmd;
     const auto [back, next, exit, fold] = button_labels(f.s, i, n);
     if (!f.s.tour.text_folded) {
         ImGui::Spacing();
@@ -141,6 +144,7 @@ void navigation(const Frame& f, int i, int n) {
 // the card's large type. Returns the key sentence's lines (x, y, w, h; empty: none).
 std::vector<float> sentences(const Frame& f, const session::Tour& tour, float width, float most, int button_rows) {
     using namespace session::act;
+    using namespace session::cmd;
     const session::AppState& s = f.s;
     const session::TourCardText card = session::tour_card_text(s);
     const ImGuiStyle& st = ImGui::GetStyle();
@@ -205,11 +209,9 @@ void dock_tour_card(const Frame& f, Layout& layout) {
 void tour_card(const Frame& f, const Layout& layout) {
     const session::AppState& s = f.s;
     if (!s.tour_offered && !s.tour.tour && s.trace()) offer(f, layout);
-    if (!s.tour.tour) {
-        if (!s.reported.tour_card.empty() && !f.still) f.emit(session::act::SetTourCard{});
-        return;
-    }
+    if (!s.tour.tour) return;
     using namespace session::act;
+    using namespace session::cmd;
     const session::Tour& tour = *s.tour.tour;
     const int n = static_cast<int>(tour.steps.size()), i = s.tour.step;
     const session::TourStep& step = tour.steps[i];
@@ -249,7 +251,7 @@ void tour_card(const Frame& f, const Layout& layout) {
         if (!f.still) navigation(f, i, n);
         const ImVec2 pos = ImGui::GetWindowPos(), size = ImGui::GetWindowSize();
         const std::vector<float> rect = {pos.x, pos.y, size.x, size.y};
-        if (!f.still && (rect != s.reported.tour_card || key != s.reported.tour_key)) f.emit(SetTourCard{rect, key});
+        if (!f.still) f.drawn.tour_card = rect, f.drawn.tour_key = key;
     }
     ImGui::End();
     ImGui::PopStyleVar();

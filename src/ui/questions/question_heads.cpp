@@ -88,7 +88,7 @@ void HeadsView::distance_plot(const Frame& f, const Eigen::MatrixXd& distances) 
         std::snprintf(name, sizeof name, "L%d H%d", which[i].first, which[i].second);
         targets.push_back({name, p.x, p.y});
     }
-    if (targets != s.reported.page_targets) f.emit(session::act::SetPageTargets{targets});
+    f.drawn.page_targets = targets;
     note("Measured on this photo. In general (the ViT paper's Fig. 7 over many images), early layers mix heads that "
          "look near and far; late layers look far.");
 }
@@ -158,7 +158,7 @@ void HeadsView::head_removal(const Frame& f) {
         if (ImGui::Button(label)) {
             removed_head_ = h;
             if (!x.results.count(key_of(h)))
-                f.emit(session::act::RunExperiment{
+                f.emit(session::cmd::RunExperiment{
                     key_of(h), [model = s.loaded.model, input = s.loaded.input, trace = s.loaded.trace, l, h](const vit::TaskControl&) {
                         return std::static_pointer_cast<const void>(
                             std::make_shared<const vit::HeadRemoved>(vit::remove_head(*model, *input, trace->logits, l, h, 5)));
@@ -243,7 +243,7 @@ void HeadsView::removal_table(const Frame& f) {
         ImGui::TextColored(colors::whatif, "Stopped after %d of %d heads: the rest are blank.", t->done, layers * heads);
         if (!f.figure) {
             ImGui::SameLine();
-            if (ImGui::SmallButton("Compute it all")) f.emit(session::act::RunExperiment{key, job});
+            if (ImGui::SmallButton("Compute it all")) f.emit(session::cmd::RunExperiment{key, job});
         }
     }
     double largest = 0;
@@ -298,7 +298,6 @@ void HeadsView::draw(const Frame& f) {
         evidence_heading(f, "On this photo: how far each head looks");
         if (numbers) ImGui::TextColored(colors::error, "%s", bounded(numbers->error).c_str());
         else computing_note("every head's mean attention distance");
-        if (!s.reported.page_targets.empty()) f.emit(session::act::SetPageTargets{});
     }
     if (numbers && numbers->value && jsd && jsd->value) {
         layer_table(f, numbers->value->distance, numbers->value->spread, *jsd->value);

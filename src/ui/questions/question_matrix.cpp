@@ -13,10 +13,10 @@
 #include "gfx/render_target.h"
 #include "ui/questions/question_view.h"
 #include "ui/questions/question_widgets.h"
+#include "ui/widgets/bounded_text.h"
 #include "ui/widgets/color_bar.h"
 #include "ui/widgets/imgui_helpers.h"
 #include "ui/widgets/theme.h"
-#include "ui/widgets/bounded_text.h"
 #include "vit/analysis/attention_matrix.h"
 #include "vit/forward/token_name.h"
 
@@ -131,12 +131,12 @@ void MatrixView::draw(const Frame& f) {
                  ImVec2(0, target_->v_max()), ImVec2(target_->u_max(), 0));
     ImGui::InvisibleButton("##matrix", ImVec2(side, side));
     // Figures draw the whole matrix (zoom 1): its cells, for the tests that sample them.
-    if (f.drawn_cells && w.first_row == 0 && w.cells == n)
-        f.drawn_cells->push_back({"matrix/weights", lo.x, lo.y, side / w.cells, 0, w.cells, 1});
+    if (f.drawn.record_cells && w.first_row == 0 && w.cells == n)
+        f.drawn.add_cells({"matrix/weights", lo.x, lo.y, side / w.cells, 0, w.cells, 1});
     const bool hovered = ImGui::IsItemHovered() && !f.figure;
     // The corners, for tests that point at a cell.
     const std::vector<session::PageTarget> targets = {{"matrix top left", lo.x, lo.y}, {"matrix bottom right", hi.x, hi.y}};
-    if (targets != s.reported.page_targets && !f.figure) f.emit(session::act::SetPageTargets{targets});
+    if (!f.figure) f.drawn.page_targets = targets;
     // CLS (and the registers) named where their rows begin, when on show.
     const float cell = side / w.cells;
     if (w.first_row < t->prefix) {

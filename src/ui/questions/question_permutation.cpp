@@ -19,8 +19,8 @@
 #include "ui/widgets/input_picture.h"
 #include "ui/widgets/map_card.h"
 #include "ui/widgets/map_view.h"
-#include "ui/widgets/theme.h"
 #include "ui/widgets/number_table.h"
+#include "ui/widgets/theme.h"
 #include "vit/analysis/attention_rows.h"
 #include "vit/analysis/permutation.h"
 #include "vit/forward/classes.h"
@@ -83,7 +83,7 @@ void PermutationView::shuffle_button(const Frame& f) {
         // A new seed per click.
         if (ImGui::Button("Shuffle again")) {
             f.emit(session::act::SetPermutationSeed{seed + 1});
-            f.emit(session::act::RunExperiment{key_of(f, seed + 1), shuffle_job(f, seed + 1)});
+            f.emit(session::cmd::RunExperiment{key_of(f, seed + 1), shuffle_job(f, seed + 1)});
         }
         ImGui::SameLine();
         ImGui::TextColored(colors::muted, "a new seed each time");

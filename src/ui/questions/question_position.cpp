@@ -51,7 +51,7 @@ void PositionView::small_maps(const Frame& f, const vit::Trace& t, float w) {
     ImGui::InvisibleButton("##small_maps", ImVec2(side, side));
     const bool hovered = ImGui::IsItemHovered(), clicked = ImGui::IsItemClicked(ImGuiMouseButton_Left);
     ImDrawList* dl = ImGui::GetWindowDrawList();
-    if (f.drawn_cells) f.drawn_cells->push_back({"position/small_maps", o.x, o.y, cell, step, g, g});
+    f.drawn.add_cells({"position/small_maps", o.x, o.y, cell, step, g, g});
     const auto texture = reinterpret_cast<ImTextureID>(static_cast<intptr_t>(mosaic_.id()));
     // One small map's share of the mosaic. The mosaic fills only the top-left
     // (u_max x v_max) of its texture's storage (a size class: 196 texels sit in

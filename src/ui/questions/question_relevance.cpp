@@ -103,7 +103,7 @@ void RelevanceView::class_picker(const Frame& f, int cls) {
         if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s: class %d, p = %.4f", bounded(c.label).c_str(), c.index, c.probability);
         targets.push_back(last_item_target("class " + std::to_string(c.index)));
     }
-    if (!f.figure && targets != s.reported.page_targets) f.emit(session::act::SetPageTargets{targets});
+    if (!f.figure) f.drawn.page_targets = targets;
     ImGui::SetNextItemWidth(f.px(220));
     const bool entered = ImGui::InputTextWithHint("##class", "or any class: name or index", class_text_,
                                                   sizeof class_text_, ImGuiInputTextFlags_EnterReturnsTrue);
@@ -282,7 +282,7 @@ void RelevanceView::draw(const Frame& f) {
         ImGui::TextColored(colors::whatif, "Stopped after %d of %d patches occluded.", study->maps.occlusion_done,
                            static_cast<int>(study->maps.occlusion.size()));
         ImGui::SameLine();
-        if (ImGui::SmallButton("Compute it all")) f.emit(session::act::RunExperiment{key, job});
+        if (ImGui::SmallButton("Compute it all")) f.emit(session::cmd::RunExperiment{key, job});
         published(f);
         return;
     }

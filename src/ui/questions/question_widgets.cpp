@@ -3,10 +3,10 @@
 #include <cstdio>
 #include <string>
 
+#include "ui/widgets/bounded_text.h"
 #include "ui/widgets/imgui_helpers.h"
 #include "ui/widgets/print_text.h"
 #include "ui/widgets/theme.h"
-#include "ui/widgets/bounded_text.h"
 
 namespace ui {
 
@@ -73,7 +73,7 @@ void start_once(const Frame& f, std::string& started, const std::string& key, co
     const session::ExperimentsView& x = f.s.experiments;
     if (started == key || x.results.count(key) || !x.running.empty()) return;
     started = key;
-    f.emit(session::act::RunExperiment{key, job});
+    f.emit(session::cmd::RunExperiment{key, job});
 }
 
 bool experiment_controls(const Frame& f, const char* label, const std::string& key, const session::ExperimentJob& job) {
@@ -83,7 +83,7 @@ bool experiment_controls(const Frame& f, const char* label, const std::string& k
         // A figure has no buttons: it asks for the result, and whoever draws
         // it runs the experiment and draws again (page_figure.h).
         if (!done) {
-            f.emit(session::act::RunExperiment{key, job});
+            f.emit(session::cmd::RunExperiment{key, job});
             ImGui::TextColored(colors::muted, "(%s: not run)", label);
         }
         return done;
@@ -94,9 +94,9 @@ bool experiment_controls(const Frame& f, const char* label, const std::string& k
         std::snprintf(text, sizeof text, "%d of %d", x.done, x.total);
         ImGui::ProgressBar(x.total ? static_cast<float>(x.done) / x.total : 0.f, ImVec2(f.px(220), 0), text);
         ImGui::SameLine();
-        if (ImGui::SmallButton("Cancel")) f.emit(session::act::CancelExperiment{});
+        if (ImGui::SmallButton("Cancel")) f.emit(session::cmd::CancelExperiment{});
     } else if (!done) {
-        if (ImGui::Button(label)) f.emit(session::act::RunExperiment{key, job});
+        if (ImGui::Button(label)) f.emit(session::cmd::RunExperiment{key, job});
         if (!x.running.empty()) {
             ImGui::SameLine();
             ImGui::TextColored(colors::muted, "(another experiment is running: starting this one stops it)");

@@ -54,7 +54,7 @@ bool begin_table_fitting(const Frame& f, const char* id, int columns, ImGuiTable
 // A Run button for an experiment (key, job), its progress bar while it runs
 // (with Cancel), and its error if it failed. Returns true when its result is there.
 // In a figure (Frame::figure) no button: a missing result is asked for by
-// emitting act::RunExperiment, and the figure runs it before it is drawn.
+// emitting cmd::RunExperiment, and the figure runs it before it is drawn.
 bool experiment_controls(const Frame& f, const char* label, const std::string& key, const session::ExperimentJob& job);
 
 // Starts the experiment once, when its result is missing and nothing else
@@ -81,7 +81,7 @@ std::shared_ptr<const Computed<T>> analysis(const Frame& f, const std::string& k
     if (f.figure)
         if (auto r = f.s.experiments.result<Computed<T>>(key)) return r;
     if (!f.s.analyses.is_running(key))
-        f.emit(session::act::RunAnalysis{key, [compute = std::move(compute)](const vit::TaskControl&) {
+        f.emit(session::cmd::RunAnalysis{key, [compute = std::move(compute)](const vit::TaskControl&) {
             auto r = std::make_shared<Computed<T>>();
             try {
                 r->value = compute();

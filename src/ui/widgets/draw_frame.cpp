@@ -4,6 +4,8 @@
 #include <epoxy/gl.h>
 #include <imgui.h>
 
+#include "gfx/render_target.h"
+
 namespace ui {
 
 void draw_frame_over_panel_colour() {
@@ -11,6 +13,16 @@ void draw_frame_over_panel_colour() {
     glClearColor(bg.x, bg.y, bg.z, 1.f);
     glClear(GL_COLOR_BUFFER_BIT);
     ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+}
+
+gfx::RgbaImage read_back_frame(int width, int height) {
+    gfx::RenderTarget target(width, height);
+    target.bind();
+    glDisable(GL_SCISSOR_TEST);
+    draw_frame_over_panel_colour();
+    gfx::RgbaImage image = target.read();
+    for (size_t i = 3; i < image.pixels.size(); i += 4) image.pixels[i] = 255;  // opaque, as on screen
+    return image;
 }
 
 }  // namespace ui

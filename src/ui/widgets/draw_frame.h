@@ -1,6 +1,7 @@
 // ImGui's frame into the bound framebuffer (the window's or an offscreen
 // one), over the panels' colour.
 #pragma once
+#include "gfx/rgba_image.h"
 
 namespace ui {
 
@@ -9,5 +10,10 @@ namespace ui {
 // cost llvmpipe a second pass over the window), so this clear is their
 // background: every picture of them goes through here.
 void draw_frame_over_panel_colour();
+
+// The same frame drawn into an offscreen target of width x height pixels and
+// read back, opaque as on screen: every exported picture of panels (figures,
+// slides) is taken here.
+gfx::RgbaImage read_back_frame(int width, int height);
 
 }  // namespace ui

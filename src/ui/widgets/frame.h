@@ -1,14 +1,16 @@
 // What every panel gets for one frame: the state to read, the list to append
-// its actions to, the shared GPU resources and the fonts. Panels never change
-// the state themselves.
+// its requests to (actions for the state, commands for the window), the
+// report of where it drew things, the shared GPU resources and the fonts.
+// Panels never change the state themselves.
 #pragma once
 #include <string>
 #include <vector>
 
 #include <imgui.h>
 
+#include "session/commands.h"
+#include "session/drawn_report.h"
 #include "session/state.h"
-#include "ui/widgets/drawn_cells.h"
 
 namespace ui {
 
@@ -25,7 +27,8 @@ struct Fonts {
 
 struct Frame {
     const session::AppState& s;
-    std::vector<session::Action>& out;
+    std::vector<session::Request>& out;
+    session::DrawnReport& drawn;  // where this frame drew what tests click and measure
     GlCache& gpu;
     const Fonts& fonts;
     float scale = 1;       // UI scale: multiplies every size given in pixels
@@ -33,13 +36,12 @@ struct Frame {
     // Drawn for an exported figure (page_figure.h), not for the window: no
     // mouse, and experiments are asked for (emitted) instead of offered.
     bool figure = false;
-    // A figure's record of the cells it coloured from numbers (tests sample them); null in the window.
-    std::vector<DrawnCells>* drawn_cells = nullptr;
     // Drawn as a still picture of the window (a tour slide): nothing on it
     // can be pressed, so it shows no buttons of its own.
     bool still = false;
 
-    void emit(session::Action a) const { out.push_back(std::move(a)); }
+    void emit(session::Action a) const { out.emplace_back(std::move(a)); }
+    void emit(session::Command c) const { out.emplace_back(std::move(c)); }
     // The name a figure records drawn cells under: "PAGE/ID", id without its leading '#'s.
     std::string cells_name(const char* id) const {
         const std::string name(id);

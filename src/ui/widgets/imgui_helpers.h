@@ -44,7 +44,7 @@ void same_line_if_fits(float width);
 float check_width(const char* label);
 // The width of a button with this label.
 float button_width(const char* label);
-// The last item's centre under `name`: where a test clicks it (the state file's reported targets).
+// The last item's centre under `name`: where a test clicks it (the state file's drawn targets).
 session::PageTarget last_item_target(std::string name);
 
 // The first of `names` that is at most `width` wide, else the last: a label

@@ -70,7 +70,7 @@ void input_size_control(const Frame& f) {
                           c.px == s.loaded.model->config.pre.input_size ? " (the model's own)" : "",
                           c.refusal.empty() ? "" : " · too large");
             ImGui::BeginDisabled(!c.refusal.empty());
-            if (ImGui::Selectable(label, c.px == now) && c.px != now) f.emit(session::act::SetInputSize{c.px});
+            if (ImGui::Selectable(label, c.px == now) && c.px != now) f.emit(session::cmd::SetInputSize{c.px});
             ImGui::EndDisabled();
             if (!c.refusal.empty() && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
                 ImGui::SetTooltip("%s", c.refusal.c_str());

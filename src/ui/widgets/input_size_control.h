@@ -17,7 +17,7 @@ struct InputSizeChoice {
 // The sizes offered for the loaded model, smallest first.
 std::vector<InputSizeChoice> input_size_choices(const session::AppState& s);
 
-// A labelled combo at the cursor ("Input  224 px ▾"); emits act::SetInputSize.
+// A labelled combo at the cursor ("Input  224 px ▾"); emits cmd::SetInputSize.
 void input_size_control(const Frame& f);
 
 }  // namespace ui

@@ -111,11 +111,11 @@ MapHit MapView::show(const Frame& f, const char* id, const MapData* map, const g
         f.gpu.map_tally().rects.push_back({hit.min.x, hit.min.y, size.x, size.y, x0, y0, std::max(0.f, x1 - x0),
                                            std::max(0.f, y1 - y0)});
     }
-    if (f.drawn_cells && map && map->grid > 0 && photo.texture && photo.texture->width() > 0) {
+    if (f.drawn.record_cells && map && map->grid > 0 && photo.texture && photo.texture->width() > 0) {
         // The model's crop on the photo as drawn, cut into the map's grid: "PAGE/ID" (id without its "##").
         const float sx = size.x / static_cast<float>(photo.texture->width());
         const float sy = size.y / static_cast<float>(photo.texture->height());
-        f.drawn_cells->push_back({f.cells_name(id), hit.min.x + static_cast<float>(photo.crop.x) * sx,
+        f.drawn.add_cells({f.cells_name(id), hit.min.x + static_cast<float>(photo.crop.x) * sx,
                                   hit.min.y + static_cast<float>(photo.crop.y) * sy,
                                   static_cast<float>(photo.crop.w) * sx / map->grid, 0, map->grid, 1});
     }

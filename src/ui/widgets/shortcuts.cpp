@@ -12,6 +12,7 @@ bool pressed(int glfw_key, bool repeat = false) { return ImGui::IsKeyPressed(glf
 
 void shortcuts(const Frame& f) {
     using namespace session::act;
+    using namespace session::cmd;
     const ImGuiIO& io = ImGui::GetIO();
     const session::AppState& s = f.s;
     if (pressed(GLFW_KEY_F12)) f.emit(Screenshot{""});

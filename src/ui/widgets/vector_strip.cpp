@@ -28,7 +28,7 @@ int vector_strip(const Frame& f, const char* id, const float* values, int n, flo
         dl->AddRectFilled(ImVec2(x0, p.y), ImVec2(x1, p.y + h), diverging_color(values[i], extent));
     }
     dl->AddRect(ImVec2(p.x - 1, p.y - 1), ImVec2(p.x + width + 1, p.y + h + 1), IM_COL32(90, 90, 90, 255));
-    if (f.drawn_cells) f.drawn_cells->push_back({f.cells_name(id), p.x, p.y, cell, 0, n, 1, 1, h});  // one row of n
+    f.drawn.add_cells({f.cells_name(id), p.x, p.y, cell, 0, n, 1, 1, h});  // one row of n
     ImGui::InvisibleButton(id, ImVec2(width, h));
     if (!ImGui::IsItemHovered()) return -1;
     const int i = std::clamp(static_cast<int>((ImGui::GetIO().MousePos.x - p.x) / cell), 0, n - 1);

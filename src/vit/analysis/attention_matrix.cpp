@@ -1,4 +1,4 @@
-#include "attention_matrix.h"
+#include "vit/analysis/attention_matrix.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,4 +1,4 @@
-#include "prediction.h"
+#include "vit/analysis/prediction.h"
 
 #include <cstdio>
 #include <set>

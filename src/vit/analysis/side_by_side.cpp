@@ -1,4 +1,4 @@
-#include "side_by_side.h"
+#include "vit/analysis/side_by_side.h"
 
 #include <algorithm>
 

@@ -1,4 +1,4 @@
-#include "base64.h"
+#include "vit/base/base64.h"
 
 #include <cstdint>
 

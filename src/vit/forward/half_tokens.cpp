@@ -1,4 +1,4 @@
-#include "half_tokens.h"
+#include "vit/forward/half_tokens.h"
 
 #include <cmath>
 #include <cstring>

@@ -1,5 +1,5 @@
 // Training a tiny ViT on a synthetic task: the loop, the held-out set, the
-// checkpoint schedule. GUI-free: the command line (app/cli_train.cpp) runs it
+// checkpoint schedule. GUI-free: the command line (app/commands/cli_train.cpp) runs it
 // on its thread, a window can run it on a background thread and watch it
 // through the callbacks and vit::TaskControl (progress, cancel).
 #pragma once

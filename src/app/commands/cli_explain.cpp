@@ -6,12 +6,12 @@
 #include <vector>
 #include <string_view>
 
-#include "commands.h"
-#include "explain_figure.h"
-#include "explain_questions.h"
-#include "csv_field.h"
-#include "output_rules.h"
-#include "photo_list.h"
+#include "app/commands.h"
+#include "app/csv_field.h"
+#include "app/explain_figure.h"
+#include "app/explain_questions.h"
+#include "app/output_rules.h"
+#include "app/photo_list.h"
 #include "vit/base/error.h"
 
 namespace app {

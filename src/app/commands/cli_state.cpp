@@ -1,4 +1,4 @@
-#include "cli_state.h"
+#include "app/commands/cli_state.h"
 
 #include <climits>
 #include <memory>

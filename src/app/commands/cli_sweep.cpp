@@ -16,13 +16,13 @@
 #include <vector>
 
 #include "app/commands.h"
-#include "app/pipeline.h"
+#include "app/gui/figure_output.h"
+#include "app/gui/sweep_gif.h"
 #include "app/output_rules.h"
-#include "figure_output.h"
+#include "app/pipeline.h"
 #include "gfx/animation_writer.h"
 #include "gfx/headless_context.h"
 #include "gfx/style_names.h"
-#include "sweep_gif.h"
 #include "vit/base/error.h"
 
 namespace app {

@@ -5,11 +5,11 @@
 #include <cstdio>
 #include <string>
 
-#include "commands.h"
-#include "csv_field.h"
-#include "output_rules.h"
-#include "photo_list.h"
-#include "pipeline.h"
+#include "app/commands.h"
+#include "app/csv_field.h"
+#include "app/output_rules.h"
+#include "app/photo_list.h"
+#include "app/pipeline.h"
 #include "vit/analysis/attention_rows.h"
 #include "vit/base/error.h"
 

@@ -2,8 +2,8 @@
 #include <cstdio>
 #include <string>
 
-#include "commands.h"
-#include "pipeline.h"
+#include "app/commands.h"
+#include "app/pipeline.h"
 #include "vit/formats/checkpoint.h"
 #include "vit/forward/token_name.h"
 #include "vit/kernels/kernels.h"

@@ -16,8 +16,8 @@
 #include <filesystem>
 #include <thread>
 
+#include "app/commands.h"
 #include "app/npy.h"
-#include "commands.h"
 #include "vit/base/error.h"
 #include "vit/base/output_file.h"
 #include "vit/base/temporaries.h"

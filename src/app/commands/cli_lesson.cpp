@@ -7,15 +7,15 @@
 #include <string>
 
 #include "app/commands.h"
+#include "app/commands/cli_state.h"
+#include "app/gui/figure_output.h"
+#include "app/gui/lesson_page.h"
+#include "app/gui/window_options.h"
+#include "app/output_rules.h"
 #include "app/pipeline.h"
-#include "cli_state.h"
-#include "figure_output.h"
-#include "lesson_page.h"
 #include "session/exercises.h"
 #include "session/tour.h"
-#include "app/output_rules.h"
 #include "vit/base/output_file.h"
-#include "window_options.h"
 
 namespace app {
 

@@ -6,12 +6,12 @@
 #include <string>
 
 #include "app/commands.h"
+#include "app/commands/cli_state.h"
+#include "app/gui/figure_output.h"
+#include "app/gui/worksheet.h"
 #include "app/output_rules.h"
 #include "app/pipeline.h"
 #include "app/resource_paths.h"
-#include "cli_state.h"
-#include "figure_output.h"
-#include "worksheet.h"
 #include "session/exercises.h"
 #include "vit/base/error.h"
 #include "vit/base/output_file.h"

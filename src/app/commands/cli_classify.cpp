@@ -4,10 +4,10 @@
 #include <string>
 #include <vector>
 
-#include "commands.h"
-#include "output_rules.h"
-#include "pipeline.h"
-#include "photo_list.h"
+#include "app/commands.h"
+#include "app/output_rules.h"
+#include "app/photo_list.h"
+#include "app/pipeline.h"
 #include "vit/base/error.h"
 #include "vit/forward/classes.h"
 

@@ -13,12 +13,12 @@
 #include <string>
 #include <vector>
 
+#include "app/commands.h"
+#include "app/dump_arrays.h"
+#include "app/output_rules.h"
+#include "app/photo_list.h"
+#include "app/pipeline.h"
 #include "app/version.h"
-#include "commands.h"
-#include "dump_arrays.h"
-#include "output_rules.h"
-#include "photo_list.h"
-#include "pipeline.h"
 #include "vit/base/error.h"
 #include "vit/forward/backward.h"
 #include "vit/forward/classes.h"

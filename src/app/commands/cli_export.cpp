@@ -10,11 +10,11 @@
 #include <string>
 
 #include "app/commands.h"
-#include "attention_figure.h"
+#include "app/gui/attention_figure.h"
+#include "app/gui/figure_output.h"
 #include "app/output_rules.h"
 #include "app/photo_list.h"
 #include "app/pipeline.h"
-#include "figure_output.h"
 #include "gfx/figure.h"
 #include "gfx/headless_context.h"
 #include "gfx/png_writer.h"

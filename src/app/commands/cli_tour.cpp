@@ -12,16 +12,16 @@
 #include <string>
 
 #include "app/commands.h"
+#include "app/commands/cli_state.h"
+#include "app/gui/tour_slides.h"
+#include "app/gui/window_options.h"
 #include "app/output_rules.h"
 #include "app/pipeline.h"
-#include "cli_state.h"
 #include "gfx/headless_context.h"
 #include "session/tour.h"
 #include "session/tour_claims.h"
 #include "session/tour_query.h"
-#include "tour_slides.h"
 #include "vit/base/error.h"
-#include "window_options.h"
 
 namespace app {
 namespace {

@@ -1,0 +1,109 @@
+// The explorer window's object, shared by its two halves: window_main.cpp
+// (start-up, the frame loop, the state file) and window_commands.cpp (what
+// the commands panels, keys and scripts ask for: files, the worker, exports).
+#pragma once
+#include <atomic>
+#include <chrono>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "app/cli_args.h"
+#include "app/gui/frame_stats.h"
+#include "app/gui/window_options.h"
+#include "app/gui/window_question_figure.h"
+#include "app/gui/window_script.h"
+#include "session/commands.h"
+#include "session/drawn_report.h"
+#include "session/experiments.h"
+#include "session/lesson.h"
+#include "session/model_download.h"
+#include "session/model_worker.h"
+#include "session/settings.h"
+#include "session/state.h"
+#include "session/tour_query.h"
+#include "ui/widgets/frame.h"
+
+struct GLFWwindow;
+
+namespace ui {
+class GlCache;
+class MainView;
+}  // namespace ui
+
+namespace app {
+
+class Window {
+public:
+    Window(const CliArgs& args, const WindowOptions& opt);
+    ~Window();
+    int run();
+
+private:
+    using Clock = std::chrono::steady_clock;
+
+    // window_main.cpp
+    void fit_gl_limits();
+    void init_imgui();
+    void load_fonts();
+    void begin_frame();
+    void apply_all(std::vector<session::Request>& requests);
+    void write_state_file();
+    void take_result(session::ModelWorker::Result r);
+    void update_title();
+    bool busy() const {
+        return s_.work.busy || !s_.experiments.running.empty() || !s_.exporting.empty() || s_.get_model.download.running() ||
+               !s_.analyses.running.empty() || session::awaiting_relevant_choice(s_);
+    }
+
+    // window_commands.cpp
+    void carry_out(const session::Command& c);
+    void get_model(const std::string& name);
+    void export_sweep(const std::string& path, bool replace);
+    void open_lesson(session::Lesson lesson, const std::string& path);
+    void open_startup_lesson(session::Lesson lesson, const std::string& path);
+    void open_tour_lesson();
+    void poll_download();
+    void ask_replace(const std::string& path, session::Command again);
+    void redo_replacing();
+
+    WindowOptions opt_;
+    session::Settings settings_;
+    std::string settings_file_;
+    GLFWwindow* win_ = nullptr;
+    session::AppState s_;
+    // Where the frame being drawn put what tests click and measure; the state
+    // file writes it once the frame is whole.
+    session::DrawnReport drawn_;
+    // Need the GL context (and the worker, the event loop): made after the
+    // window, released in ~Window before it goes.
+    std::atomic<bool> window_open_{false};   // the workers wake the event loop only once there is one
+    std::unique_ptr<session::ModelWorker> worker_;
+    std::unique_ptr<session::ExperimentRunner> experiments_;
+    std::unique_ptr<session::ModelDownloader> downloader_;
+    std::unique_ptr<session::ExperimentRunner> analyses_;   // the pages' slow numbers; never stops an experiment
+    std::unique_ptr<ui::GlCache> gpu_;
+    std::unique_ptr<ui::MainView> view_;
+    QuestionFigureExport question_figure_;
+    ui::Fonts fonts_;
+    float ui_scale_ = 1, fb_scale_ = 1;
+    bool fonts_classroom_ = false;    // the classroom mode the fonts were built for
+    session::AppState::Theme styled_theme_ = session::AppState::Theme::Dark;  // the theme the style was made for
+    ScriptRunner script_;
+    std::string pending_screenshot_;
+    bool pending_screenshot_replace_ = false;
+    std::optional<session::Command> replace_pending_;  // the export the replace question is about
+    // A lesson whose model and photos the worker is running: applied when they arrive.
+    std::optional<session::Lesson> pending_lesson_;
+    std::optional<int> lesson_tour_step_;  // the tour step the pending lesson was opened for
+    std::string last_state_;
+    int last_title_generation_ = -1;
+    int busy_frames_ = 3;             // frames still to draw before waiting for events
+    bool was_busy_ = false;
+    Clock::time_point busy_since_;    // when the work now running began
+    bool vsync_ = false;
+    FrameStats stats_;
+};
+
+}  // namespace app
