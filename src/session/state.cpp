@@ -8,6 +8,8 @@
 #include <nlohmann/json.hpp>
 
 #include "gfx/style_names.h"
+#include "live_exercise.h"
+#include "live_exercise_report.h"
 #include "prediction.h"
 #include "side_by_side.h"
 #include "vit/analysis/attention_matrix.h"
@@ -193,6 +195,7 @@ bool apply(AppState& s, const Action& a) {
                 if (s.tour.tour && s.classroom != x.on) s.tour.text_folded = x.on;  // the projector's card: its key sentence
                 s.classroom = x.on;
                 if (!x.on) s.prediction = {};  // predicting is classroom mode's; leaving it shows the maps again
+                if (!x.on) apply_live(s, live::End{});  // so is the live exercise (its tour ends too)
                 return true;
             },
             [&](const act::SetTheme& x) { s.theme = x.theme; return true; },
@@ -286,6 +289,7 @@ bool apply(AppState& s, const Action& a) {
                 }
                 return true;
             },
+            [&](const act::Live& x) { apply_live(s, x.op); return true; },
             [&](const auto&) { return false; },
         },
         a);
@@ -440,6 +444,7 @@ std::string state_json(const AppState& s) {
     j["sweep_path"] = json::array();
     for (int token : s.sweep_path.tokens) j["sweep_path"].push_back({t ? t->row_of(token) : -1, t ? t->col_of(token) : -1});
     j["prediction"] = prediction_json(s);
+    j["live_exercise"] = live_exercise_json(s);
     j["matrix"] = matrix_json(s);
     j["side_by_side"] = side_by_side_json(s);
     j["tour_offered"] = s.tour_offered;  // false: the first run's offer is on screen

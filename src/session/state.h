@@ -14,6 +14,7 @@
 #include "experiments.h"
 #include "gfx/overlay_style.h"
 #include "known_models.h"
+#include "live_exercise_state.h"
 #include "model_download.h"
 #include "tour.h"
 #include "vit/forward/classes.h"
@@ -152,6 +153,8 @@ struct AppState {
         Phase phase = Phase::Off;
         std::vector<int> marked;      // patch tokens, in the order marked
     } prediction;
+    // Classroom mode's live exercise (File > Exercises…; live_exercise.h).
+    LiveExercise live_exercise;
     // View > Side by side: two maps at full size on one colour scale, in
     // place of the panels; each pane a layer and head of the open photo or
     // of the second photo (File > Compare with…), for the selected query.
@@ -301,6 +304,9 @@ struct EndPredict {};                          // back to the plain map
 struct ExportHomework { std::string dir; };  // the homework that ships for the open photo: a new folder (empty: one in export_dir)
 struct ExportLesson { std::string path; bool replace = false; };   // the lesson page (HTML) for the open photo, model and size; empty: a name in export_dir
 struct Quit {};
+// The live exercise (live_exercise.h): the window reads the file (empty: the sample), then Live{Start}.
+struct OpenExercises { std::string path; };
+struct Live { LiveAction op; };
 }  // namespace act
 
 using Action = std::variant<act::SelectQuery, act::MoveQuery, act::SetLayer, act::StepLayer, act::SetHead,
@@ -309,7 +315,8 @@ using Action = std::variant<act::SelectQuery, act::MoveQuery, act::SetLayer, act
                             act::OpenModel, act::OpenCompare, act::ShowGetModel, act::GetModel, act::CancelDownload,
                             act::Screenshot, act::ExportFigure, act::ExportQuestionFigure, act::OpenTour, act::StartTour,
                             act::TourGo, act::ExitTour, act::ExportTourSlides, act::AnswerTourOffer, act::SetClassroom, act::SetTheme, act::SetMathStep, act::RecordSweepPath, act::ExportSweep,
-                            act::SaveLesson, act::OpenLesson, act::ShowSideBySide, act::SetSidePane, act::SetMatrixZoom, act::HoverMatrixCell, act::StartPredict, act::ToggleMark, act::SetPredictButtons, act::SetReplaceButtons, act::SetPageExportButton, act::SetTourCard, act::SetShownMaps, act::FoldTourText, act::Reveal, act::EndPredict, act::AnswerReplace, act::ExportLesson, act::ExportHomework, act::Quit>;
+                            act::SaveLesson, act::OpenLesson, act::ShowSideBySide, act::SetSidePane, act::SetMatrixZoom, act::HoverMatrixCell, act::StartPredict, act::ToggleMark, act::SetPredictButtons, act::SetReplaceButtons, act::SetPageExportButton, act::SetTourCard, act::SetShownMaps, act::FoldTourText, act::Reveal, act::EndPredict, act::AnswerReplace, act::ExportLesson, act::ExportHomework, act::Quit,
+                            act::OpenExercises, act::Live>;
 
 // Applies a state-only action; returns false for actions the window handles.
 bool apply(AppState& s, const Action& a);

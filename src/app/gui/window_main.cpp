@@ -22,9 +22,11 @@
 #include <nlohmann/json.hpp>
 
 #include "app/commands.h"
+#include "app/resource_paths.h"
 #include "gfx/textures.h"
 #include "interaction_timing.h"
 #include "session/lesson.h"
+#include "session/live_exercise.h"
 #include "homework_export.h"
 #include "lesson_page.h"
 #include "session/model_download.h"
@@ -541,7 +543,8 @@ void Window::handle(const session::Action& a) {
         } else if (auto* x = std::get_if<session::act::ExportTourSlides>(&a)) {
             // Drawn here, on the window's thread, in a few seconds: each step is one offscreen frame.
             session::AppState at = s_;
-            if (!at.tour.tour) at.tour.tour = std::make_shared<const session::Tour>(session::read_tour(default_tour_file()));
+            // The exercises' tour is no lecture: the one that ships instead.
+            if (!at.tour.tour || session::live_exercise_on(s_)) at.tour.tour = std::make_shared<const session::Tour>(session::read_tour(default_tour_file()));
             const std::string dir = x->dir.empty() ? unique_path(s_.export_dir, "tour_slides", "") : x->dir;
             // In classroom mode, lecture-size slides as `vitscope tour --classroom` draws them.
             write_tour_slides(at, dir, session::output_rules(s_, false), slide_size(s_.classroom));
@@ -554,13 +557,19 @@ void Window::handle(const session::Action& a) {
         } else if (auto* x = std::get_if<session::act::ExportLesson>(&a)) {
             // The page for what the window shows, starting at its selection; the tour on show or the one that ships.
             const std::string path = x->path.empty() ? unique_path(s_.export_dir, session::selection_slug(s_) + "_lesson", ".html") : x->path;
-            const auto tour = s_.tour.tour ? s_.tour.tour : std::make_shared<const session::Tour>(session::read_tour(default_tour_file()));
+            const auto tour = s_.tour.tour && !session::live_exercise_on(s_) ? s_.tour.tour : std::make_shared<const session::Tour>(session::read_tour(default_tour_file()));
             vit::write_output(path, lesson_page_html(s_, tour.get()), session::output_rules(s_, x->replace));
             s_.status = "Saved the lesson page " + fs::absolute(path).lexically_normal().string();
         } else if (auto* x = std::get_if<session::act::ExportHomework>(&a)) {
             const std::string dir = x->dir.empty() ? unique_path(s_.export_dir, session::selection_slug(s_) + "_homework", "") : x->dir;
             write_homework(s_, dir, session::output_rules(s_, false));
             s_.status = "Saved the homework (page, worksheet, answer key) in " + fs::absolute(dir).lexically_normal().string();
+        } else if (auto* x = std::get_if<session::act::OpenExercises>(&a)) {
+            // Live exercise: read and set on this photo first, so a bad file is one line and nothing changes.
+            const std::string path = x->path.empty() ? default_exercises_file() : x->path;
+            auto set = std::make_shared<const session::ExerciseSet>(session::read_exercises(path));
+            session::prepare_live_exercises(s_, *set);
+            session::apply(s_, session::act::Live{session::live::Start{set, path}});
         } else if (std::holds_alternative<session::act::Quit>(a)) {
             s_.quit = true;
         }

@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "gfx/style_names.h"
+#include "session/live_exercise.h"
 #include "session/output_rules.h"
 #include "vit/analysis/questions.h"
 #include "vit/base/error.h"
@@ -23,7 +24,8 @@ namespace {
 // output rule before the verb runs.
 const std::set<std::string> kWithArg = {"frames", "select", "layer", "head", "toggle-head", "pin", "temperature",
                                         "tab", "question", "style", "open-image", "open-model", "get-model", "compare", "size",
-                                        "tour", "record-path", "open-lesson", "side-by-side", "classroom", "theme"};
+                                        "tour", "record-path", "open-lesson", "side-by-side", "classroom", "theme",
+                                        "exercises", "exercise", "answer"};
 const std::set<std::string> kNoArg = {"wait", "mean", "quit"};
 const std::set<std::string> kWriters = {"screenshot", "export", "export-sweep", "export-question", "export-tour",
                                         "export-lesson", "export-homework", "save-lesson", "save-lesson-with-photo"};
@@ -101,6 +103,42 @@ std::string output_refused(const ScriptCommand& c, const session::AppState& s) {
         return c.where + ": " + c.verb + ": " + e.path + " exists; a script never replaces a file: give a new name";
     } catch (const vit::Error& e) {
         return c.where + ": " + c.verb + ": " + e.what();
+    }
+}
+
+// The live exercise's verbs (classroom mode; session/live_exercise.h):
+//   exercises FILE | default        as File > Exercises in class (default: the sample)
+//   exercise next | back | reveal | end
+//   answer ROW,COL | cls            top_key: the key; predict_region: ROW,COL ... toggles each patch;
+//   answer TEXT                     weight, scaled_score: the text typed, as it is; choice: answer N
+void live_exercise_command(const ScriptCommand& c, const session::AppState& s, std::vector<session::Action>& out) {
+    namespace live = session::live;
+    if (c.verb == "exercises") {
+        out.push_back(session::act::OpenExercises{c.arg == "default" ? "" : c.arg});
+        return;
+    }
+    const session::Exercise* e = session::live_exercise_shown(s);
+    if (!e) throw vit::Error(c.where + ": " + c.verb + " with no live exercise on (exercises FILE first)");
+    const int i = s.live_exercise.index;
+    if (c.verb == "exercise") {
+        if (c.arg == "next" || c.arg == "back") out.push_back(session::act::Live{live::Go{i + (c.arg == "next" ? 1 : -1)}});
+        else if (c.arg == "reveal") out.push_back(session::act::Live{live::Reveal{}});
+        else if (c.arg == "end") out.push_back(session::act::Live{live::End{}});
+        else throw vit::Error(c.where + ": exercise is next, back, reveal or end");
+        return;
+    }
+    using Kind = session::ExerciseKind;
+    if (e->kind == Kind::Weight || e->kind == Kind::ScaledScore) {
+        out.push_back(session::act::Live{live::Type{c.arg}});  // checked on Reveal, as typed in the field
+    } else if (e->kind == Kind::Choice) {
+        out.push_back(session::act::Live{live::Choose{to_int(c)}});
+    } else {
+        std::istringstream words(c.arg);
+        for (std::string word; words >> word;) {
+            const int token = to_token({c.verb, word, c.where}, *s.trace());
+            if (e->kind == Kind::TopKey) out.push_back(session::act::Live{live::Pick{token}});
+            else out.push_back(session::act::Live{live::Mark{token}});
+        }
     }
 }
 
@@ -344,6 +382,9 @@ void ScriptRunner::step(const session::AppState& s, std::vector<session::Action>
             if (!theme) throw vit::Error(c.where + ": theme is dark or light");
             out.push_back(session::act::SetTheme{*theme});
             frames_left_ = 1;
+        } else if (c.verb == "exercises" || c.verb == "exercise" || c.verb == "answer") {
+            live_exercise_command(c, s, out);
+            frames_left_ = 2;  // the exercise's state and the panel's places show a frame later
         } else if (c.verb == "quit") {
             out.push_back(session::act::Quit{});
         }

@@ -2,6 +2,7 @@
 // bar, dialogs and shortcuts. Owns the panels (their GL caches); the state
 // stays in the AppState.
 #pragma once
+#include "ui/panels/exercise_panel.h"
 #include "ui/panels/file_browser.h"
 #include "ui/panels/get_model_dialog.h"
 #include "ui/panels/heads_panel.h"
@@ -28,6 +29,7 @@ private:
     WhatIfPanel whatif_;
     QuestionsPanel questions_;
     SideBySideView side_by_side_;
+    ExercisePanel exercise_;     // the live exercise, in the math panel's place
     FileBrowser browser_;
     GetModelDialog get_model_;
     session::AppState::Tab shown_tab_ = session::AppState::Tab::Math;  // the tab ImGui showed last frame
