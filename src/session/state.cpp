@@ -10,6 +10,7 @@
 #include "gfx/style_names.h"
 #include "live_exercise.h"
 #include "live_exercise_report.h"
+#include "lab_state.h"
 #include "prediction.h"
 #include "side_by_side.h"
 #include "vit/analysis/attention_matrix.h"
@@ -290,6 +291,7 @@ bool apply(AppState& s, const Action& a) {
                 return true;
             },
             [&](const act::Live& x) { apply_live(s, x.op); return true; },
+            [&](const act::Lab& x) { return apply_lab(s.lab, x.action); },  // the Learning lab's state-only actions
             [&](const auto&) { return false; },
         },
         a);
@@ -445,6 +447,7 @@ std::string state_json(const AppState& s) {
     for (int token : s.sweep_path.tokens) j["sweep_path"].push_back({t ? t->row_of(token) : -1, t ? t->col_of(token) : -1});
     j["prediction"] = prediction_json(s);
     j["live_exercise"] = live_exercise_json(s);
+    j["lab"] = json::parse(lab_json(s.lab));  // the Learning lab
     j["matrix"] = matrix_json(s);
     j["side_by_side"] = side_by_side_json(s);
     j["tour_offered"] = s.tour_offered;  // false: the first run's offer is on screen

@@ -14,6 +14,7 @@
 #include "experiments.h"
 #include "gfx/overlay_style.h"
 #include "known_models.h"
+#include "lab_state.h"  // the Learning lab (issue 38)
 #include "live_exercise_state.h"
 #include "model_download.h"
 #include "tour.h"
@@ -220,6 +221,7 @@ struct AppState {
     bool text_input = false;          // a text field has the keyboard (the file browser's path)
     float frame_ms = 0;               // smoothed frame time
     int frames = 0;                   // frames rendered so far
+    LabState lab;                     // File > Learning lab… (lab_state.h)
     bool quit = false;
 
     const vit::Trace* trace() const { return loaded.trace.get(); }
@@ -304,6 +306,7 @@ struct EndPredict {};                          // back to the plain map
 struct ExportHomework { std::string dir; };  // the homework that ships for the open photo: a new folder (empty: one in export_dir)
 struct ExportLesson { std::string path; bool replace = false; };   // the lesson page (HTML) for the open photo, model and size; empty: a name in export_dir
 struct Quit {};
+struct Lab { LabAction action; };  // the Learning lab (lab_state.h): apply_lab, else the window's LabController
 // The live exercise (live_exercise.h): the window reads the file (empty: the sample), then Live{Start}.
 struct OpenExercises { std::string path; };
 struct Live { LiveAction op; };
@@ -315,7 +318,7 @@ using Action = std::variant<act::SelectQuery, act::MoveQuery, act::SetLayer, act
                             act::OpenModel, act::OpenCompare, act::ShowGetModel, act::GetModel, act::CancelDownload,
                             act::Screenshot, act::ExportFigure, act::ExportQuestionFigure, act::OpenTour, act::StartTour,
                             act::TourGo, act::ExitTour, act::ExportTourSlides, act::AnswerTourOffer, act::SetClassroom, act::SetTheme, act::SetMathStep, act::RecordSweepPath, act::ExportSweep,
-                            act::SaveLesson, act::OpenLesson, act::ShowSideBySide, act::SetSidePane, act::SetMatrixZoom, act::HoverMatrixCell, act::StartPredict, act::ToggleMark, act::SetPredictButtons, act::SetReplaceButtons, act::SetPageExportButton, act::SetTourCard, act::SetShownMaps, act::FoldTourText, act::Reveal, act::EndPredict, act::AnswerReplace, act::ExportLesson, act::ExportHomework, act::Quit,
+                            act::SaveLesson, act::OpenLesson, act::ShowSideBySide, act::SetSidePane, act::SetMatrixZoom, act::HoverMatrixCell, act::StartPredict, act::ToggleMark, act::SetPredictButtons, act::SetReplaceButtons, act::SetPageExportButton, act::SetTourCard, act::SetShownMaps, act::FoldTourText, act::Reveal, act::EndPredict, act::AnswerReplace, act::ExportLesson, act::ExportHomework, act::Lab, act::Quit,
                             act::OpenExercises, act::Live>;
 
 // Applies a state-only action; returns false for actions the window handles.

@@ -37,6 +37,7 @@
 #include "session/tour_query.h"
 #include "sweep_gif.h"
 #include "tour_slides.h"
+#include "session/lab_controller.h"
 #include "ui/panels/main_view.h"
 #include "ui/widgets/clip_audit.h"
 #include "ui/widgets/draw_frame.h"
@@ -169,6 +170,7 @@ private:
     std::unique_ptr<session::ExperimentRunner> experiments_;
     std::unique_ptr<session::ModelDownloader> downloader_;
     std::unique_ptr<session::ExperimentRunner> analyses_;   // the pages' slow numbers; never stops an experiment
+    std::unique_ptr<session::LabController> lab_;           // the Learning lab: its runs, its training thread
     std::unique_ptr<ui::GlCache> gpu_;
     std::unique_ptr<ui::MainView> view_;
     QuestionFigureExport question_figure_;
@@ -262,6 +264,7 @@ Window::Window(const CliArgs& args, const WindowOptions& opt) : opt_(opt), scrip
     experiments_ = std::make_unique<session::ExperimentRunner>([] { glfwPostEmptyEvent(); });
     downloader_ = std::make_unique<session::ModelDownloader>([] { glfwPostEmptyEvent(); });
     analyses_ = std::make_unique<session::ExperimentRunner>([] { glfwPostEmptyEvent(); });
+    lab_ = std::make_unique<session::LabController>([] { glfwPostEmptyEvent(); });
     if (!lesson) worker_->submit({model, startup_image(args, settings_), "", -1});
     gfx::warm_up_photo_textures();  // while the worker loads the model and the first photo
     open_tour_lesson();  // --tour whose first step starts from a lesson
@@ -294,6 +297,7 @@ void Window::open_startup_lesson(session::Lesson lesson, const std::string& path
 }
 
 Window::~Window() {
+    lab_.reset();          // joins its training thread (a run not finished is removed)
     downloader_.reset();   // they join their threads before anything they could notify goes away
     analyses_.reset();
     experiments_.reset();
@@ -398,6 +402,7 @@ void Window::begin_frame() {
         ImGui_ImplOpenGL3_DestroyFontsTexture();
         ImGui_ImplOpenGL3_CreateFontsTexture();
     }
+    lab_->sync(s_);  // the Learning lab: the training's progress, what its timeline shows
     gpu_->sync(s_);
 }
 
@@ -570,6 +575,11 @@ void Window::handle(const session::Action& a) {
             auto set = std::make_shared<const session::ExerciseSet>(session::read_exercises(path));
             session::prepare_live_exercises(s_, *set);
             session::apply(s_, session::act::Live{session::live::Start{set, path}});
+        } else if (auto* x = std::get_if<session::act::Lab>(&a)) {  // the Learning lab: runs, training, a checkpoint to explore
+            if (auto explore = lab_->handle(s_, x->action)) {
+                worker_->submit({explore->model_dir, explore->image, ""});
+                s_.work.busy = true;
+            }
         } else if (std::holds_alternative<session::act::Quit>(a)) {
             s_.quit = true;
         }

@@ -11,6 +11,7 @@
 
 #include "gfx/style_names.h"
 #include "session/live_exercise.h"
+#include "app/gui/lab_script.h"
 #include "session/output_rules.h"
 #include "vit/analysis/questions.h"
 #include "vit/base/error.h"
@@ -161,7 +162,7 @@ std::vector<ScriptCommand> parse_script(const std::string& text, const std::stri
         std::getline(words >> std::ws, c.arg);
         while (!c.arg.empty() && std::isspace(static_cast<unsigned char>(c.arg.back()))) c.arg.pop_back();
         if (kWithArg.count(c.verb) && c.arg.empty()) throw vit::Error(c.where + ": " + c.verb + " needs an argument");
-        if (!kWithArg.count(c.verb) && !kNoArg.count(c.verb) && !kWriters.count(c.verb)) throw vit::Error(c.where + ": unknown command '" + c.verb + "'");
+        if (!kWithArg.count(c.verb) && !kNoArg.count(c.verb) && !kWriters.count(c.verb) && !is_lab_verb(c.verb)) throw vit::Error(c.where + ": unknown command '" + c.verb + "'");
         out.push_back(c);
     }
     return out;
@@ -195,6 +196,18 @@ std::vector<ScriptCommand> script_from_cli(const CliArgs& args) {
 }
 
 bool ScriptRunner::wait_over(const session::AppState& s) {
+    if (lab_waiting_) {  // lab-wait: until the Learning lab's training ends
+        if (s.lab.training.running) {
+            if (++wait_frames_ > kWaitTimeoutFrames) {
+                error_ = "timed out waiting for the lab's training";
+                lab_waiting_ = false;
+                next_ = commands_.size();
+            }
+            return false;
+        }
+        lab_waiting_ = false;
+        frames_left_ = std::max(frames_left_, 2);
+    }
     if (waiting_) {
         const bool settled = !s.work.busy && s.experiments.running.empty() && s.exporting.empty() &&
                              !s.get_model.download.running() && s.analyses.running.empty() &&
@@ -385,6 +398,12 @@ void ScriptRunner::step(const session::AppState& s, std::vector<session::Action>
         } else if (c.verb == "exercises" || c.verb == "exercise" || c.verb == "answer") {
             live_exercise_command(c, s, out);
             frames_left_ = 2;  // the exercise's state and the panel's places show a frame later
+        } else if (is_lab_verb(c.verb)) {  // the Learning lab (lab_script.h)
+            const LabScriptWait w = lab_command(c, s, out);
+            frames_left_ = w.frames;
+            if (w.worker || w.training) wait_frames_ = 0;
+            waiting_ = w.worker;
+            lab_waiting_ = w.training;
         } else if (c.verb == "quit") {
             out.push_back(session::act::Quit{});
         }

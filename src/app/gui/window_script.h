@@ -98,6 +98,7 @@ private:
     size_t writer_ = SIZE_MAX;  // the index of the last command taken, when it writes a file
     size_t figure_ = SIZE_MAX;  // the index of the last export-question
     bool waiting_ = false;      // for the model/worker
+    bool lab_waiting_ = false;  // for the Learning lab's training (lab-wait)
     int frames_left_ = 0;       // then for this many frames
     int wait_frames_ = 0;       // frames spent waiting, for the timeout
     std::string error_;

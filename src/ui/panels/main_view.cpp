@@ -58,7 +58,11 @@ void MainView::draw(const Frame& f) {
     // The live exercise runs on the tour machinery; its panel takes the card's place.
     const bool live = session::live_exercise_on(f.s);
     if (!live) dock_tour_card(f, docked);
-    if (f.s.side_by_side.open) {
+    if (f.s.lab.open) {
+        // The Learning lab in place of the panels, as side by side.
+        const ImVec2 end(layout.math.pos.x + layout.math.size.x, layout.math.pos.y + layout.math.size.y);
+        lab_.draw(f, PanelRect{layout.photo.pos, ImVec2(end.x - layout.photo.pos.x, end.y - layout.photo.pos.y)});
+    } else if (f.s.side_by_side.open) {
         // In place of the three panels: from the photo panel's top left to the math panel's bottom right.
         const ImVec2 end(layout.math.pos.x + layout.math.size.x, layout.math.pos.y + layout.math.size.y);
         side_by_side_.draw(f, PanelRect{layout.photo.pos, ImVec2(end.x - layout.photo.pos.x, end.y - layout.photo.pos.y)});

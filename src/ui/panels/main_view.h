@@ -9,6 +9,7 @@
 #include "ui/panels/math_panel.h"
 #include "ui/panels/photo_panel.h"
 #include "ui/panels/questions_panel.h"
+#include "ui/panels/learning_lab_panel.h"
 #include "ui/panels/side_by_side_view.h"
 #include "ui/panels/whatif_panel.h"
 #include "ui/widgets/frame.h"
@@ -29,6 +30,7 @@ private:
     WhatIfPanel whatif_;
     QuestionsPanel questions_;
     SideBySideView side_by_side_;
+    LearningLabPanel lab_;
     ExercisePanel exercise_;     // the live exercise, in the math panel's place
     FileBrowser browser_;
     GetModelDialog get_model_;

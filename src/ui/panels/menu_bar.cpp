@@ -13,6 +13,7 @@ void file_menu(const Frame& f) {
     if (ImGui::MenuItem("Compare with…", nullptr, false, s.trace() != nullptr))
         f.emit(session::act::OpenBrowser{session::BrowserState::Mode::OpenCompare, ""});
     if (ImGui::MenuItem("Get a model…")) f.emit(session::act::ShowGetModel{true});
+    if (ImGui::MenuItem("Learning lab…")) f.emit(session::act::Lab{session::lab::Show{true}});  // train a tiny ViT, scrub its checkpoints
     ImGui::Separator();
     if (ImGui::MenuItem("Open lesson…")) f.emit(session::act::OpenBrowser{session::BrowserState::Mode::OpenLesson, ""});
     if (ImGui::MenuItem("Save lesson", nullptr, false, s.trace() != nullptr)) f.emit(session::act::SaveLesson{"", false});
@@ -88,6 +89,7 @@ float menu_bar(const Frame& f) {
         view_menu(f);
         if (ImGui::BeginMenu("Help")) {
             if (ImGui::MenuItem("Guided tour")) f.emit(session::act::OpenTour{""});
+            if (ImGui::MenuItem("Learning lab: how attention is learned")) f.emit(session::act::Lab{session::lab::Show{true}});
             if (ImGui::MenuItem("Mouse and keyboard", "F1")) f.emit(session::act::ShowHelp{true});
             ImGui::EndMenu();
         }
