@@ -25,9 +25,13 @@ constexpr ImU32 kAnswerColour = IM_COL32(255, 80, 200, 255);
 class Targets {
 public:
     explicit Targets(const Frame& f) : f_(f) {}
+    // The part of the last item on the screen (the question scrolls above the buttons); nothing when none is.
     void item(std::string name) {
-        const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
-        targets_.push_back({std::move(name), {a.x, a.y, b.x - a.x, b.y - a.y}});
+        ImDrawList* dl = ImGui::GetWindowDrawList();
+        const ImVec2 lo = dl->GetClipRectMin(), hi = dl->GetClipRectMax();
+        const ImVec2 a(std::max(ImGui::GetItemRectMin().x, lo.x), std::max(ImGui::GetItemRectMin().y, lo.y));
+        const ImVec2 b(std::min(ImGui::GetItemRectMax().x, hi.x), std::min(ImGui::GetItemRectMax().y, hi.y));
+        if (b.x > a.x && b.y > a.y) targets_.push_back({std::move(name), {a.x, a.y, b.x - a.x, b.y - a.y}});
     }
     ~Targets() {
         if (targets_ != f_.s.live_exercise.targets) f_.emit(session::act::Live{live::Targets{std::move(targets_)}});
@@ -59,7 +63,7 @@ const char* how_to_answer(ExerciseKind kind) {
 void option_box(const Frame& f, const session::Exercise& e, int n, bool revealed) {
     const session::LiveExercise& x = f.s.live_exercise;
     const ImGuiStyle& st = ImGui::GetStyle();
-    const float width = ImGui::GetContentRegionAvail().x, pad = f.px(8);
+    const float width = ImGui::GetContentRegionAvail().x, pad = f.px(5);
     const std::string text = std::to_string(n) + ". " + e.options[static_cast<size_t>(n - 1)];
     const std::vector<std::string> lines = wrapped_lines(text, ImGui::GetFont(), width - 2 * pad);
     const float line_h = ImGui::GetTextLineHeight();
@@ -83,7 +87,6 @@ void option_box(const Frame& f, const session::Exercise& e, int n, bool revealed
         dl->AddText(ImVec2(at.x + pad, y), ImGui::GetColorU32(ImGuiCol_Text), line.c_str());
         y += line_h;
     }
-    ImGui::Dummy(ImVec2(0, st.ItemSpacing.y * 0.5f));
 }
 
 }  // namespace
@@ -242,6 +245,8 @@ void ExercisePanel::draw(const Frame& f) {
     // The buttons stay at the bottom; the rest scrolls above them.
     const float buttons_h = 2 * ImGui::GetFrameHeightWithSpacing() + st.ItemSpacing.y;
     ImGui::BeginChild("##exercise", ImVec2(0, std::max(f.px(60), ImGui::GetContentRegionAvail().y - buttons_h)));
+    if (shown_index_ != x.index) ImGui::SetScrollY(0);  // another exercise starts at its question
+    shown_index_ = x.index;
     char where[96];
     std::snprintf(where, sizeof where, "Exercise %d of %d", x.index + 1, n);
     ImGui::PushFont(f.fonts.large);

@@ -23,6 +23,7 @@ private:
     char typed_[72] = "";
     std::string synced_;        // the state's typed text the field last showed
     bool scrolled_to_verdict_ = false;
+    int shown_index_ = -1;      // the exercise drawn last frame
 };
 
 // What a click on patch `token` of the photo does while the live exercise is
