@@ -175,6 +175,7 @@ bool apply(AppState& s, const Action& a) {
             [&](const act::SetPageExportButton& x) { s.reported.page_export_button = x.button; return true; },
             [&](const act::SetTourCard& x) { s.reported.tour_card = x.rect, s.reported.tour_key = x.key; return true; },
             [&](const act::SetShownMaps& x) { s.reported.maps = x.maps; return true; },
+            [&](const act::SetPageFigure& x) { s.reported.page_figure_kind = x.kind, s.reported.page_figure = x.rect; return true; },
             [&](const act::FoldTourText& x) { s.tour.text_folded = x.folded && s.tour.tour; return true; },
             [&](const act::SetHeadThumbs& x) { s.reported.head_thumbs = x.rects; return true; },
             [&](const act::SetLayerGridCells& x) { s.reported.layer_grid = x.rects; return true; },
@@ -460,6 +461,7 @@ std::string state_json(const AppState& s) {
     j["tour_key_sentence"] = s.tour.tour ? tour_card_text(s).key : "";  // the sentence the card leads with
     j["tour_key_rect"] = s.reported.tour_key;
     j["maps_on_screen"] = s.reported.maps;
+    j["page_figure"] = {{"kind", s.reported.page_figure_kind}, {"rect", s.reported.page_figure}};
     j["text_input"] = s.text_input;
     j["browser"] = s.browser.mode == BrowserState::Mode::Closed        ? "closed"
                    : s.browser.mode == BrowserState::Mode::OpenImage   ? "image"

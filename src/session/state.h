@@ -217,6 +217,10 @@ struct AppState {
         // Every map over a photo drawn this frame: x, y, w, h, then the part
         // of it on the screen (inside its panel's clip): x, y, w, h (w, h 0: none).
         std::vector<std::array<float, 8>> maps;
+        // The Questions page's first figure (plot, table, map or picture): its kind, and
+        // x, y, w, h then its part inside the page's visible area (as maps); empty: none.
+        std::string page_figure_kind;
+        std::vector<float> page_figure = {};
     } reported;
     bool text_input = false;          // a text field has the keyboard (the file browser's path)
     float frame_ms = 0;               // smoothed frame time
@@ -255,6 +259,7 @@ struct SetReplaceButtons { std::vector<PageTarget> buttons; };    // where the r
 struct SetPageExportButton { std::vector<PageTarget> button; };   // where the Questions page's Export figure is
 struct SetTourCard { std::vector<float> rect; std::vector<float> key = {}; };  // where the tour's card and its key sentence are (empty: none)
 struct SetShownMaps { std::vector<std::array<float, 8>> maps; };  // where this frame's maps are (Reported::maps)
+struct SetPageFigure { std::string kind; std::vector<float> rect; };  // where the page's first figure is (Reported::page_figure)
 struct SetInputSize { int px; };               // the model input's side (0: the model's own); the worker re-runs
 struct ShowHelp { bool show; };
 struct ShowTab { AppState::Tab tab; };
@@ -318,7 +323,7 @@ using Action = std::variant<act::SelectQuery, act::MoveQuery, act::SetLayer, act
                             act::OpenModel, act::OpenCompare, act::ShowGetModel, act::GetModel, act::CancelDownload,
                             act::Screenshot, act::ExportFigure, act::ExportQuestionFigure, act::OpenTour, act::StartTour,
                             act::TourGo, act::ExitTour, act::ExportTourSlides, act::AnswerTourOffer, act::SetClassroom, act::SetTheme, act::SetMathStep, act::RecordSweepPath, act::ExportSweep,
-                            act::SaveLesson, act::OpenLesson, act::ShowSideBySide, act::SetSidePane, act::SetMatrixZoom, act::HoverMatrixCell, act::StartPredict, act::ToggleMark, act::SetPredictButtons, act::SetReplaceButtons, act::SetPageExportButton, act::SetTourCard, act::SetShownMaps, act::FoldTourText, act::Reveal, act::EndPredict, act::AnswerReplace, act::ExportLesson, act::ExportHomework, act::Lab, act::Quit,
+                            act::SaveLesson, act::OpenLesson, act::ShowSideBySide, act::SetSidePane, act::SetMatrixZoom, act::HoverMatrixCell, act::StartPredict, act::ToggleMark, act::SetPredictButtons, act::SetReplaceButtons, act::SetPageExportButton, act::SetTourCard, act::SetShownMaps, act::SetPageFigure, act::FoldTourText, act::Reveal, act::EndPredict, act::AnswerReplace, act::ExportLesson, act::ExportHomework, act::Lab, act::Quit,
                             act::OpenExercises, act::Live>;
 
 // Applies a state-only action; returns false for actions the window handles.
