@@ -162,7 +162,7 @@ void ExercisePanel::answer_input(const Frame& f) {
                 std::snprintf(typed_, sizeof typed_, "%s", x.typed.c_str());
                 synced_ = x.typed;
             }
-            ImGui::PushFont(f.fonts.large);
+            ImGui::PushFont(text_font_);
             ImGui::AlignTextToFramePadding();
             ImGui::TextUnformatted("Answer:");
             ImGui::SameLine();
@@ -180,7 +180,7 @@ void ExercisePanel::answer_input(const Frame& f) {
             break;
         }
         case ExerciseKind::Choice:
-            ImGui::PushFont(f.fonts.large);
+            ImGui::PushFont(text_font_);
             for (int n = 1; n <= static_cast<int>(e.options.size()); ++n) option_box(f, e, n, revealed);
             ImGui::PopFont();
             break;
@@ -199,15 +199,16 @@ void ExercisePanel::verdict(const Frame& f) {
         ImGui::SetScrollHereY(0.f);
         scrolled_to_verdict_ = true;
     }
-    ImGui::PushFont(f.fonts.large_bold);
+    ImGui::PushFont(bold_font_);
     ImGui::TextColored(v->check.correct ? colors::ok : colors::error, "%s", v->check.correct ? "Right." : "Not right.");
     ImGui::PopFont();
-    ImGui::PushFont(f.fonts.large);
+    ImGui::PushFont(text_font_);
     text_wrapped_at_spaces(v->sentence.c_str());
     ImGui::PopFont();
     if (!v->lines.empty()) {
         ImGui::Spacing();
         text_wrapped_at_spaces(colors::muted, "How the model gets it (its own numbers, as the math panel shows them):");
+        ImGui::PushFont(text_font_ == f.fonts.large ? ImGui::GetFont() : f.fonts.large);
         constexpr ImGuiTableFlags kFlags = ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingFixedFit;
         if (ImGui::BeginTable("##arithmetic", 3, kFlags)) {
             ImGui::TableSetupColumn("step", ImGuiTableColumnFlags_WidthFixed);
@@ -226,6 +227,7 @@ void ExercisePanel::verdict(const Frame& f) {
             }
             ImGui::EndTable();
         }
+        ImGui::PopFont();
     }
     if (v->answer.layer >= 0)
         text_wrapped_at_spaces(colors::muted, "The photo now shows this head's map for the query, the key pinned.");
@@ -235,6 +237,11 @@ void ExercisePanel::draw(const Frame& f) {
     const session::AppState& s = f.s;
     const session::Exercise* e = session::live_exercise_shown(s);
     if (!e || !s.trace()) return;
+    // The back row reads the question and the answer at a share of the screen's height: on a tall
+    // screen (a 1080-line projector) the lecture type, else the tour card's large type.
+    const bool tall = ImGui::GetIO().DisplaySize.y >= 900;
+    text_font_ = tall ? f.fonts.lecture : f.fonts.large;
+    bold_font_ = tall ? f.fonts.lecture_bold : f.fonts.large_bold;
     Targets targets(f);
     g_targets = &targets;
     const session::LiveExercise& x = s.live_exercise;
@@ -252,10 +259,10 @@ void ExercisePanel::draw(const Frame& f) {
     ImGui::PushFont(f.fonts.large);
     ImGui::TextColored(colors::muted, "%s", where);
     ImGui::PopFont();
-    ImGui::PushFont(f.fonts.title);
+    ImGui::PushFont(tall ? f.fonts.lecture_bold : f.fonts.title);
     text_wrapped_at_spaces(bounded(x.set->tour->steps[static_cast<size_t>(x.index)].title).c_str());
     ImGui::PopFont();
-    ImGui::PushFont(f.fonts.large);
+    ImGui::PushFont(text_font_);
     for (const std::string& p : session::shown_tour_text(s)) text_wrapped_at_spaces(bounded(p).c_str());
     ImGui::PopFont();
     if (session::live_exercise_hides_maps(s))

@@ -24,6 +24,8 @@ private:
     std::string synced_;        // the state's typed text the field last showed
     bool scrolled_to_verdict_ = false;
     int shown_index_ = -1;      // the exercise drawn last frame
+    ImFont* text_font_ = nullptr;   // this frame's type for the question and the answer
+    ImFont* bold_font_ = nullptr;
 };
 
 // What a click on patch `token` of the photo does while the live exercise is

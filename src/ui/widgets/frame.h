@@ -21,6 +21,8 @@ struct Fonts {
     ImFont* title = nullptr;   // step numbers and panel headings
     ImFont* large = nullptr;       // the tour card's sentences in classroom mode (24 px and more there)
     ImFont* large_bold = nullptr;  // its key sentence
+    ImFont* lecture = nullptr;     // the live exercise's question where the panel is tall (36 px in classroom mode)
+    ImFont* lecture_bold = nullptr;
 };
 
 struct Frame {
