@@ -42,7 +42,10 @@ void FileBrowser::list(const std::string& dir, bool images_only) {
         if (e.dir) {
             e.model = is_model_dir(it->path().string());
         } else {
-            if (images_only && !(lessons_ ? session::is_lesson_path(name) : is_image_name(name))) continue;
+            const bool wanted = lessons_     ? session::is_lesson_path(name)
+                                : exercises_ ? fs::path(name).extension() == ".exercises"
+                                             : is_image_name(name);
+            if (images_only && !wanted) continue;
             e.size = it->file_size(ec2);
         }
         entries_.push_back(std::move(e));
@@ -60,6 +63,7 @@ void FileBrowser::open_path(const Frame& f, const std::string& path) {
     if (mode == Mode::OpenModel) f.emit(session::act::OpenModel{path});
     else if (mode == Mode::OpenCompare) f.emit(session::act::OpenCompare{path});
     else if (mode == Mode::OpenLesson) f.emit(session::act::OpenLesson{path});
+    else if (mode == Mode::OpenExercises) f.emit(session::act::OpenExercises{path});
     else f.emit(session::act::OpenImage{path});
     f.emit(session::act::OpenBrowser{session::BrowserState::Mode::Closed, fs::path(path).parent_path().string()});
 }
@@ -76,6 +80,8 @@ void FileBrowser::draw(const Frame& f) {
     const bool compare_mode = b.mode == Mode::OpenCompare;
     if (lessons_ != (b.mode == Mode::OpenLesson)) listed_dir_.clear();  // another filter: list again
     lessons_ = b.mode == Mode::OpenLesson;
+    if (exercises_ != (b.mode == Mode::OpenExercises)) listed_dir_.clear();
+    exercises_ = b.mode == Mode::OpenExercises;
     std::error_code ec;
     // Without a folder of its own, the browser starts where the current photo (or model) is.
     std::string start = b.dir;
@@ -106,6 +112,7 @@ void FileBrowser::draw(const Frame& f) {
     ImGui::TextUnformatted(model_mode     ? "Open a model folder"
                            : compare_mode ? "Compare with a second photo"
                            : lessons_     ? "Open a lesson"
+                           : exercises_   ? "Run an exercises file in class"
                                           : "Open an image");
     ImGui::PopFont();
     ImGui::TextColored(colors::muted, model_mode     ? "A model is a folder with config.json and model.safetensors or pytorch_model.bin."
@@ -113,6 +120,8 @@ void FileBrowser::draw(const Frame& f) {
                                                        "Questions pages that compare two photos."
                                       : lessons_ ? "A .vitscope file saved by File > Save lesson: photo, model, selection, page "
                                                    "and style. The window stays as it is if the lesson cannot open."
+                                      : exercises_ ? "A .exercises file (the format: assets/exercises/first-look.exercises). It is "
+                                                     "set on the open photo; a file with an error is one line and changes nothing."
                                                      : "JPEG, PNG, WebP, BMP or GIF. The current photo stays if this one fails.");
     if (ImGui::Button("Up")) go(fs::path(dir).parent_path().string());
     ImGui::SameLine();

@@ -28,7 +28,9 @@ void file_menu(const Frame& f) {
     if (ImGui::MenuItem("Export homework (page, worksheet, answer key)", nullptr, false, s.trace() != nullptr))
         f.emit(session::act::ExportHomework{""});
     if (ImGui::MenuItem("Exercises in class (live)", nullptr, false, s.trace() != nullptr))
-        f.emit(session::act::OpenExercises{""});  // the sample; a teacher's own file: the script's exercises FILE
+        f.emit(session::act::OpenExercises{""});  // the sample that ships
+    if (ImGui::MenuItem("Exercises in class, from a file…", nullptr, false, s.trace() != nullptr))
+        f.emit(session::act::OpenBrowser{session::BrowserState::Mode::OpenExercises, ""});
     if (ImGui::MenuItem("Record a sweep path", nullptr, s.sweep_path.recording, s.trace() != nullptr))
         f.emit(session::act::RecordSweepPath{!s.sweep_path.recording});
     if (ImGui::MenuItem(s.sweep_path.tokens.empty() ? "Export sweep (GIF), every patch" : "Export sweep (GIF) along the path",
