@@ -184,9 +184,12 @@ TEST(LabRun, ARealRunReadBackAndItsCheckpointRunOnASample) {
         EXPECT_FLOAT_EQ(static_cast<float>(r.on_other), trace->layers[2].heads[&r - rows.data()].attn(q, o));
     }
 
-    // The same task without position embeddings beside it is its pair; a broken log is refused in one line.
+    // The same task and steps without position embeddings beside it is its pair; a broken log is refused in one line.
     fs::copy(dir / "run", dir / "run_no_position", fs::copy_options::recursive);
-    std::ofstream(dir / "run_no_position" / "config") << "task = same_colour\nposition_embeddings = no (zero, not trained)\n";
+    // A run of another length is no pair (its checkpoints would be compared with steps it never reached).
+    std::ofstream(dir / "run_no_position" / "config") << "task = same_colour\nsteps = 4\nposition_embeddings = no (zero, not trained)\n";
+    EXPECT_EQ(find_pair_run(*run), "");
+    std::ofstream(dir / "run_no_position" / "config") << "task = same_colour\nsteps = 3\nposition_embeddings = no (zero, not trained)\n";
     EXPECT_EQ(fs::path(find_pair_run(*run)).filename(), "run_no_position");
     std::ofstream(dir / "run_no_position" / "log.csv") << "step,loss,accuracy\n0,1,1\n999,1,1\n";
     EXPECT_THROW(read_lab_run((dir / "run_no_position").string()), vit::Error);

@@ -41,7 +41,6 @@ from script_support import BIN, Tally  # noqa: E402
 from window_support import run_script  # noqa: E402
 
 EVEN_RATIO, REACH_RATIO = 2, 4   # session/lab_view.h: kEvenRatio, kReachRatio
-OPACITY = 0.7                    # the maps' default opacity (gfx/overlay_style.h)
 
 
 def train(args, tmp):
@@ -117,6 +116,9 @@ def check_sentences(tally, lab, run, label):
 def check_pixels(tally, shot, lab, rows, photo_rgb, label):
     """Each of the run's head maps in the screenshot against the colours its weights give."""
     img = np.asarray(Image.open(shot).convert("RGB")).astype(float)
+    style = lab["map_style"]
+    tally.check(f"{label}: the maps say they are viridis on 0..1 (what blend() below assumes)",
+                style["colormap"] == "viridis" and style["value_min"] == 0 and style["value_max"] == 1, style)
     worst, checked = 0.0, 0
     for h, rect in enumerate(lab["maps"][:4]):
         x0, y0, w, hgt = rect
@@ -127,7 +129,8 @@ def check_pixels(tally, shot, lab, rows, photo_rgb, label):
             weight = rows[h][1 + p]
             # The photo under a cell centre: one of the four pixels around it (nearest filtering).
             candidates = [photo_rgb[min(63, r * 8 + dy), min(63, c * 8 + dx)] for dy in (3, 4) for dx in (3, 4)]
-            err = min(np.abs(blend(np.array(ph, float), weight, OPACITY * weight) - got).max() for ph in candidates)
+            alpha = style["opacity"] * (weight if style["fade"] else 1)
+            err = min(np.abs(blend(np.array(ph, float), weight, alpha) - got).max() for ph in candidates)
             worst = max(worst, err)
             checked += 1
     tally.check(f"{label}: {checked} cells of the 4 drawn maps are the colours of their weights (worst {worst:.0f} levels)",

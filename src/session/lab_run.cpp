@@ -144,7 +144,8 @@ std::string find_pair_run(const LabRun& run) {
         if (!fs::exists(p / "log.csv", ec) || !fs::exists(p / "config", ec)) continue;
         try {
             const auto other = read_lab_run(p.string());
-            if (other->task != run.task || other->position == run.position) continue;
+            // The same training with the other position setting: same task and steps (a shorter run is no pair).
+            if (other->task != run.task || other->position == run.position || other->steps != run.steps) continue;
             const std::string n = p.filename().string();
             size_t common = 0;
             while (common < n.size() && common < name.size() && n[common] == name[common]) ++common;

@@ -34,7 +34,7 @@ std::shared_ptr<const LabRun> read_lab_run(const std::string& dir);
 std::vector<vit::train::LogRow> parse_log_csv(const std::string& text, const std::string& where);
 
 // The run beside `run` (a sibling folder in its parent) with the same task and
-// the other position setting, the one whose name is closest (most characters
+// number of steps and the other position setting, the one whose name is closest (most characters
 // in common at the start); empty when there is none. Folders that are not runs are skipped.
 std::string find_pair_run(const LabRun& run);
 

@@ -69,6 +69,7 @@ std::string lab_json(const LabState& lab) {
         j["sentences"].push_back({{"kind", s.kind}, {"text", s.text}, {"holds", s.holds}, {"step", s.step},
                                   {"head", s.head}, {"value", s.value}, {"baseline", s.baseline}});
     j["maps"] = lab.map_rects;
+    j["map_style"] = {{"colormap", "viridis"}, {"value_min", 0}, {"value_max", 1}, {"opacity", kLabMapOpacity}, {"fade", false}};
     j["error"] = lab.error;
     const LabTraining& t = lab.training;
     j["training"] = {{"running", t.running}, {"run", t.run}, {"task", t.task}, {"position", t.position},

@@ -77,6 +77,10 @@ using LabAction = std::variant<lab::Show, lab::OpenRun, lab::SetCheckpoint, lab:
                                lab::ReportMaps>;
 
 inline constexpr int kMaxLabSteps = 100000;   // as vitscope train --steps
+// The lab's maps: viridis on one 0..1 scale at this opacity, not faded with
+// the weight (a faded 0.4 over a coloured square was hard to see), so every
+// head and step compare by colour alone.
+inline constexpr float kLabMapOpacity = 0.8f;
 
 // The state-only lab actions; false for those the window's LabController carries out.
 bool apply_lab(LabState& lab, const LabAction& a);

@@ -467,6 +467,7 @@ std::string state_json(const AppState& s) {
                    : s.browser.mode == BrowserState::Mode::OpenImage   ? "image"
                    : s.browser.mode == BrowserState::Mode::OpenCompare ? "compare"
                    : s.browser.mode == BrowserState::Mode::OpenLesson  ? "lesson"
+                   : s.browser.mode == BrowserState::Mode::OpenRun     ? "run"  // the Learning lab's
                    : s.browser.mode == BrowserState::Mode::OpenExercises ? "exercises"
                                                                         : "model";
     j["compare_image"] = s.compared.image_path;

@@ -72,7 +72,7 @@ struct WorkProgress {
 
 // The in-app file browser (File > Open image / Open model).
 struct BrowserState {
-    enum class Mode { Closed, OpenImage, OpenModel, OpenCompare, OpenLesson,
+    enum class Mode { Closed, OpenImage, OpenModel, OpenCompare, OpenLesson, OpenRun /* the Learning lab's runs */,
                       OpenExercises };  // OpenCompare: File > Compare with…; OpenExercises: a live exercise's file
     Mode mode = Mode::Closed;
     std::string dir;                  // the folder listed

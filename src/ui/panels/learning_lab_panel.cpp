@@ -39,7 +39,10 @@ std::vector<std::string> runs_in(const std::string& dir) {
     std::vector<std::string> out;
     std::error_code ec;
     for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec))
-        if (it->is_directory(ec) && fs::is_regular_file(it->path() / "log.csv", ec)) out.push_back(it->path().string());
+        // Hidden names are skipped: a run being written is a hidden temporary folder beside it.
+        if (it->path().filename().string().rfind('.', 0) != 0 && it->is_directory(ec) &&
+            fs::is_regular_file(it->path() / "log.csv", ec))
+            out.push_back(it->path().string());
     std::sort(out.begin(), out.end());
     if (out.size() > 50) out.resize(50);
     return out;
@@ -163,10 +166,11 @@ void LearningLabPanel::runs_section(const Frame& f) {
         }
     }
     if (!runs_.empty()) ImGui::EndChild();
-    ImGui::SetNextItemWidth(-f.px(60));
+    ImGui::SetNextItemWidth(-f.px(70));
     const bool enter = ImGui::InputTextWithHint("##run_path", "a run's folder", &open_path_, ImGuiInputTextFlags_EnterReturnsTrue);
     ImGui::SameLine();
     if ((ImGui::Button("Open") || enter) && !open_path_.empty()) f.emit(Lab{lab::OpenRun{open_path_}});
+    if (ImGui::Button("Browse…")) f.emit(session::act::OpenBrowser{session::BrowserState::Mode::OpenRun, dir});
 }
 
 void LearningLabPanel::curves(const Frame& f, float height) {
@@ -196,8 +200,16 @@ void LearningLabPanel::curves(const Frame& f, float height) {
     axes.y_label = "accuracy";
     axes.y_lo = 0.4;
     axes.y_hi = 1.0;
-    // The checkpoint shown, as a highlighted point on its run's curve.
-    if (l.run && !series.empty()) series[0].highlight = l.checkpoint;
+    // The checkpoint shown, as a dot on its run's curve.
+    if (l.run && l.checkpoint < static_cast<int>(l.run->log.size())) {
+        PlotSeries dot;
+        dot.kind = PlotSeries::Kind::Dots;
+        dot.color = colors::accent;
+        dot.x = {static_cast<double>(l.run->log[l.checkpoint].step)};
+        dot.y = {l.run->log[l.checkpoint].accuracy};
+        dot.highlight = 0;
+        series.push_back(dot);
+    }
     plot(f, "##accuracy", ImVec2(ImGui::GetContentRegionAvail().x, h), axes, series);
     if (loss) {
         PlotSeries s;
@@ -281,6 +293,8 @@ void LearningLabPanel::maps(const Frame& f, float height) {
     gfx::OverlayStyle style = f.s.style;
     style.normalization = gfx::Normalization::Absolute;  // every head and step on one 0..1 scale
     style.colormap = gfx::Colormap::Viridis;
+    style.opacity = session::kLabMapOpacity;
+    style.fade = false;
     MapPhoto photo;
     photo.texture = &sample_;
     photo.generation = 1000000 + l.sample_generation;
@@ -288,7 +302,8 @@ void LearningLabPanel::maps(const Frame& f, float height) {
 
     auto row_of_maps = [&](const session::LabCheckpoint& c, bool position, int first_view) {
         photo.trace = c.trace.get();
-        const gfx::Marks marks = marks_for(*c.trace, l.query, -1, -1);
+        // The query outlined, and the other square as a pinned key is.
+        const gfx::Marks marks = marks_for(*c.trace, l.query, -1, l.other);
         ImGui::BeginGroup();
         ImGui::PushFont(f.fonts.bold);
         ImGui::TextUnformatted(position ? "with positions" : "without positions");
@@ -334,7 +349,9 @@ void LearningLabPanel::maps(const Frame& f, float height) {
     MapData bar;
     bar.grid = 1;
     bar.style = style;
-    color_bar(f, bar, std::min(ImGui::GetContentRegionAvail().x * 0.5f, f.px(420)), "attention weight, 0 to 1 (every head, every step)");
+    color_bar(f, bar, std::min(ImGui::GetContentRegionAvail().x * 0.45f, f.px(420)), "attention weight, 0 to 1 (every head, every step)");
+    ImGui::SameLine(0, f.px(16));
+    ImGui::TextColored(colors::muted, "white outline: the query · orange: the other square");
     ImGui::Spacing();
     ImGui::PushTextWrapPos(0);
     for (const session::LabSentence& s : l.sentences) {
