@@ -12,7 +12,9 @@ card's room). Classroom mode: the photo at least 360 px tall on every screen
 outside the tour and 252 px at every step, the card never over it, and each
 step's key sentence whole inside the card (the state file's image_view,
 tour_card, tour_key_rect); on each Questions page that draws maps, the first
-of them on the screen (the prose folded beneath the figures).
+of them on the screen, and on every page its first figure (plot, table, map
+or picture: the state file's page_figure) whole inside the window and the
+page's visible area (the prose folded beneath the figures).
 
 One window per size, the steps walked by its script, so the test stays short."""
 import os
@@ -99,6 +101,26 @@ def inside(a, b):
     return a[0] >= b[0] - 1 and a[1] >= b[1] - 1 and a[0] + a[2] <= b[0] + b[2] + 1 and a[1] + a[3] <= b[1] + b[3] + 1
 
 
+def first_figures(tally, mode, size, screens):
+    """Every Questions page leads with its figure: the first plot, table, map or picture it draws lies whole inside
+    the window and inside the part of the page on the screen (the state file's page_figure: the figure's x, y, w, h,
+    then its part inside the page's clip)."""
+    width, height = (int(v) for v in size.split("x"))
+    pages = {k: s["page_figure"] for k, s in screens.items() if k.startswith("page ")}
+    off = {}
+    for k, fig in pages.items():
+        r = fig["rect"]
+        if len(r) != 8 or r[2] <= 0 or r[3] <= 0:
+            off[k] = f"no figure drawn: {fig}"
+            continue
+        whole = all(abs(a - b) <= 1 for a, b in zip(r[:4], r[4:]))
+        if not whole or not inside(r[:4], (0, 0, width, height)):
+            off[k] = (fig["kind"], [round(v) for v in r])
+    kinds = sorted({fig["kind"] for fig in pages.values() if fig["kind"]})
+    tally.check(f"{mode} {size}: the first figure of each of the {len(pages)} Questions pages whole on the screen "
+                f"({', '.join(kinds)})", pages and not off, f"{off}")
+
+
 def photo_room(tally, mode, size, screens):
     """Classroom mode gives the photo the room: at least 360 px tall on every screen but the tour's (the state
     file's image_view), at least 252 px at every tour step with the card never over it, and each step's key
@@ -168,6 +190,7 @@ def main():
                 tally.check(f"{mode} {size}: the tour's card over no map at any step", not covered, f"{covered}")
                 if mode == "classroom":
                     photo_room(tally, mode, size, screens)
+                    first_figures(tally, mode, size, screens)
                     wrong = []
                     for i, (title, math) in enumerate(steps):
                         s = screens.get(f"tour step {i + 1} ({title})")

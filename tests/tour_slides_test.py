@@ -8,7 +8,8 @@ blank, each different from the one before; an index.html that parses and
 shows every slide in order. Then the refusals: an existing DIR, a folder that
 is not there, a malformed tour: exit 2, one line, nothing left behind (no DIR,
 no DIR.partial). --classroom: 1280 x 720 slides (--window-size another size)
-without the menu bar, and index.html driven in headless Chromium
+without the menu bar, the card's text at least 24 px (its lines' spacing read
+back from the slides' pixels by OCR), and index.html driven in headless Chromium
 (tests/browser/deck_browser.mjs): keys, clicks and buttons move one slide at a
 time, the picture fills the screen, the caption is text, printing gives one
 slide a page, nothing is fetched.
@@ -16,7 +17,9 @@ slide a page, nothing is fetched.
 import atexit
 import html.parser
 import os
+import re
 import shutil
+import struct
 import subprocess
 import sys
 import tempfile
@@ -58,6 +61,71 @@ class Slides(html.parser.HTMLParser):
         if self._in_h2:
             self.headings.append(data)
             self._in_h2 = False
+
+
+class KeySentences(html.parser.HTMLParser):
+    """The deck's key sentences (<p class="key">), one per slide in order; "" for a slide without one."""
+
+    def __init__(self):
+        super().__init__()
+        self.keys, self._in_key = [], False
+
+    def handle_starttag(self, tag, attrs):
+        if tag == "section":
+            self.keys.append("")
+        self._in_key = tag == "p" and ("class", "key") in attrs
+
+    def handle_data(self, data):
+        if self._in_key and self.keys:
+            self.keys[-1] += data
+
+    def handle_endtag(self, tag):
+        if tag == "p":
+            self._in_key = False
+
+
+def em_per_line(font="/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf"):
+    """ImGui sets a wrapped paragraph's lines its font size apart, a size stb_truetype takes as the font's
+    ascent - descent (hhea); the em, what CSS calls the font size, is unitsPerEm / (ascent - descent) of it.
+    Read from the font file the card's key sentence is drawn in."""
+    with open(font, "rb") as f:
+        data = f.read()
+    tables = {}
+    for i in range(struct.unpack(">H", data[4:6])[0]):
+        record = data[12 + 16 * i:28 + 16 * i]
+        tables[record[:4]] = struct.unpack(">I", record[8:12])[0]
+    units = struct.unpack(">H", data[tables[b"head"] + 18:tables[b"head"] + 20])[0]
+    ascent, descent = struct.unpack(">hh", data[tables[b"hhea"] + 4:tables[b"hhea"] + 8])
+    return units / (ascent - descent)
+
+
+def words_of(text):
+    return re.findall(r"[a-z]{3,}", text.lower())
+
+
+def ocr_baselines(path):
+    """(baseline y, words) of each line tesseract reads on the slide (light text on dark: inverted first)."""
+    from PIL import ImageOps
+    inverted = os.path.join(TMP, "ocr_" + os.path.basename(path))
+    ImageOps.invert(Image.open(path).convert("L")).save(inverted)
+    r = subprocess.run(["tesseract", inverted, "-", "hocr"], capture_output=True, text=True, timeout=300)
+    lines = []
+    for m in re.finditer(r"class='ocr_\w+' id='line_[^']*' title=\"bbox \d+ \d+ \d+ (\d+); baseline [-\d.]+ ([-\d.]+)"
+                         r"[^>]*>(.*?)</span>\s*</span>", r.stdout, re.S):
+        words = " ".join(re.findall(r"<span class='ocrx_word'[^>]*>([^<]*)</span>", m.group(3)))
+        lines.append((int(m.group(1)) + float(m.group(2)), words))
+    return lines
+
+
+def card_text_size(path, key):
+    """The em size (px) of the card's key sentence on a slide: the spacing of its lines' baselines, as OCR reads
+    them, times em_per_line(); None when fewer than two of its lines are read."""
+    key_words = set(words_of(key))
+    baselines = sorted(y for y, text in ocr_baselines(path)
+                       if len(words_of(text)) >= 3 and
+                       sum(w in key_words for w in words_of(text)) >= 0.7 * len(words_of(text)))
+    steps = [b - a for a, b in zip(baselines, baselines[1:])]
+    return min(steps) * em_per_line() if steps else None
 
 
 def refused(r, says, out):
@@ -195,6 +263,19 @@ def classroom(titles, names):
         _, counts = np.unique(band, axis=0, return_counts=True)
         check("--classroom: no menu bar along the top (the heads strip starts there)",
               counts.max() / len(band) < 0.9, counts.max() / len(band))
+    if shutil.which("tesseract"):
+        with open(os.path.join(out, "index.html"), encoding="utf-8") as f:
+            parser = KeySentences()
+            parser.feed(f.read())
+        sizes = {name: card_text_size(os.path.join(out, name), key)
+                 for name, key in zip(names, parser.keys) if key and os.path.isfile(os.path.join(out, name))}
+        measured = {k: round(v, 1) for k, v in sizes.items() if v is not None}
+        check(f"--classroom: the card's key sentence at least 24 px (em, from its lines' spacing) on the "
+              f"{len(measured)} slides where it wraps", len(measured) >= len(names) // 2 and
+              all(v >= 24 for v in measured.values()), f"{measured}; not measured: "
+              f"{[k for k, v in sizes.items() if v is None]}")
+    else:
+        tally.skip("--classroom: the card's text size", "no tesseract")
     deck(out, names, titles)
     small = os.path.join(TMP, "classroom_1024")
     r = vitscope("-o", small, "--classroom", "--window-size", "1024x768")

@@ -46,6 +46,8 @@ def main():
                     "seed = 4", "weight_decay = "):
             tally.check(f"config states '{key.strip()}'", key in config)
         samples = list(csv.DictReader(open(os.path.join(out, "samples", "samples.csv"))))
+        tally.check("samples/: every one of the 512 held-out samples as PNG", len(samples) == 512 and
+                    len(glob.glob(os.path.join(out, "samples", "sample_*.png"))) == 512, len(samples))
         tally.check("samples.csv names PNGs that exist, labels as class names",
                     samples and all(os.path.isfile(os.path.join(out, "samples", s["file"])) for s in samples)
                     and {s["label"] for s in samples} <= {"same colour", "different colours"}, samples[:2])
@@ -116,6 +118,25 @@ def main():
                     len(rows) >= 4 and all(os.path.isfile(os.path.join(stopped, f"step_{int(x['step']):06d}", "model.safetensors"))
                                            for x in rows), rows)
         tally.check("SIGINT: no temporary folder left", not glob.glob(stopped + ".tmp-*"), os.listdir(tmp))
+
+        # A second Ctrl+C stops at once and keeps nothing: no RUN, no RUN.tmp-PID (it holds folders by then).
+        hurried = os.path.join(tmp, "hurried")
+        p = subprocess.Popen([BIN, "train", "--task", "left_of", "-o", hurried, "--steps", "5000", "--threads", "1"],
+                             stderr=subprocess.PIPE, text=True)
+        seen = False
+        for line in p.stderr:  # step 2's checkpoint: the temporary folder holds step folders and samples/
+            if line.startswith("step") and line.split()[1].startswith("2/"):
+                seen = True
+                break
+        p.send_signal(signal.SIGINT)
+        time.sleep(0.02)  # a signal sent while the same one is pending is merged with it; a step takes ~0.2 s here
+        p.send_signal(signal.SIGINT)
+        rest = p.stderr.read()
+        p.wait()
+        tally.check("second SIGINT: exit 130 at once with a note", seen and p.returncode == 130 and "interrupted again" in rest,
+                    (p.returncode, rest))
+        tally.check("second SIGINT: neither RUN nor its temporary folder left",
+                    not os.path.exists(hurried) and not glob.glob(hurried + ".tmp-*"), os.listdir(tmp))
 
         # --check-gradients writes its folder and refuses an existing one.
         grads = os.path.join(tmp, "grads")

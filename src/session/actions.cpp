@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "session/commands.h"
+#include "session/live_exercise.h"
 #include "session/overloaded.h"
 #include "session/tour_show.h"
 
@@ -80,6 +81,7 @@ void apply(AppState& s, const Action& a) {
                 if (s.tour.tour && s.classroom != x.on) s.tour.text_folded = x.on;  // the projector's card: its key sentence
                 s.classroom = x.on;
                 if (!x.on) s.prediction = {};  // predicting is classroom mode's; leaving it shows the maps again
+                if (!x.on) apply_live(s, live::End{});  // so is the live exercise (its tour ends too)
             },
             [&](const act::SetTheme& x) { s.theme = x.theme; },
             [&](const act::SetMathStep& x) { s.math_step = std::clamp(x.step, 1, kMathSteps); },
@@ -122,6 +124,8 @@ void apply(AppState& s, const Action& a) {
                     s.prediction.phase = AppState::Prediction::Phase::Revealed;
             },
             [&](const act::EndPredict&) { s.prediction = {}; },
+            [&](const act::Live& x) { apply_live(s, x.op); },
+            [&](const act::Lab& x) { apply_lab(s.lab, x.action); },
             [&](const act::AnswerTourOffer&) { s.tour_offered = true; },
             [&](const act::ShowTab& x) {
                 s.tab = x.tab;

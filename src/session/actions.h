@@ -50,6 +50,8 @@ struct StartPredict {};                        // hides the map; no patch marked
 struct ToggleMark { int token; };              // while predicting: marks a patch, or unmarks it
 struct Reveal {};                              // shows the map and the marked patches' weight
 struct EndPredict {};                          // back to the plain map
+struct Live { LiveAction op; };                // the live exercise (live_exercise.h)
+struct Lab { LabAction action; };              // the Learning lab's own state (lab_state.h)
 }  // namespace act
 
 using Action = std::variant<
@@ -59,7 +61,7 @@ using Action = std::variant<
     act::OpenBrowser, act::ShowGetModel, act::StartTour, act::TourGo, act::ExitTour, act::FoldTourText,
     act::AnswerTourOffer, act::SetClassroom, act::SetTheme, act::SetMathStep, act::RecordSweepPath,
     act::ShowSideBySide, act::SetSidePane, act::SetMatrixZoom, act::HoverMatrixCell, act::StartPredict,
-    act::ToggleMark, act::Reveal, act::EndPredict>;
+    act::ToggleMark, act::Reveal, act::EndPredict, act::Live, act::Lab>;
 
 // Changes the state as the action says (values clamped to what the trace has).
 void apply(AppState& s, const Action& a);

@@ -41,6 +41,10 @@ struct SaveLesson { std::string path; bool embed_photo = false; bool replace = f
 struct OpenLesson { std::string path; };       // the window reads it, then opens its model and photos and applies it
 struct ExportLesson { std::string path; bool replace = false; };  // the lesson page (HTML) for the open photo; empty: a name in export_dir
 struct ExportHomework { std::string dir; };    // the homework that ships for the open photo: a new folder (empty: one in export_dir)
+// The live exercise: the window reads the file (empty: the sample), sets it on
+// the photo, then act::Live{Start}; a bad file is one line and nothing changes.
+struct OpenExercises { std::string path; };
+struct Lab { LabCommand command; };            // the Learning lab's runs and training (LabController)
 struct Quit {};
 }  // namespace cmd
 
@@ -48,7 +52,7 @@ using Command = std::variant<cmd::OpenImage, cmd::OpenModel, cmd::OpenCompare, c
                              cmd::SetInputSize, cmd::RunExperiment, cmd::CancelExperiment, cmd::RunAnalysis,
                              cmd::Screenshot, cmd::ExportFigure, cmd::ExportQuestionFigure, cmd::AnswerReplace,
                              cmd::OpenTour, cmd::ExportTourSlides, cmd::ExportSweep, cmd::SaveLesson, cmd::OpenLesson,
-                             cmd::ExportLesson, cmd::ExportHomework, cmd::Quit>;
+                             cmd::ExportLesson, cmd::ExportHomework, cmd::OpenExercises, cmd::Lab, cmd::Quit>;
 
 // One thing asked for in a frame, in the order it was asked.
 using Request = std::variant<Action, Command>;

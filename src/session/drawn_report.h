@@ -6,6 +6,7 @@
 #pragma once
 #include <array>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace session {
@@ -47,6 +48,13 @@ struct DrawnReport {
     // Every map over a photo drawn this frame: x, y, w, h, then the part of
     // it on the screen (inside its panel's clip): x, y, w, h (w, h 0: none).
     std::vector<std::array<float, 8>> maps;
+    // The Questions page's first figure (plot, table, map or picture): its kind, and
+    // x, y, w, h then its part inside the page's visible area (as maps); empty: none.
+    std::string page_figure_kind;
+    std::vector<float> page_figure;
+    std::vector<std::array<float, 4>> lab_maps;      // the Learning lab's head maps: x, y, w, h each
+    // The live exercise's buttons and field: name, then x, y, w, h of its part on the screen.
+    std::vector<std::pair<std::string, std::array<float, 4>>> exercise_targets;
     // The texts a reader could not read whole ("why · window · text"): cut by
     // their window, column or cell, or broken inside a word; and the bytes of
     // the longest text one item drew (ui/widgets/clip_audit.h).

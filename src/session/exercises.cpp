@@ -7,6 +7,7 @@
 #include <set>
 #include <sstream>
 
+#include "session/actions.h"
 #include "session/tour_limits.h"
 #include "session/tour_query.h"
 #include "session/tour_text.h"

@@ -12,6 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "session/actions.h"
 #include "session/json_path.h"
 #include "session/style_json.h"
 #include "vit/base/atomic_file.h"

@@ -13,6 +13,8 @@
 #include "gfx/overlay_style.h"
 #include "session/experiments.h"
 #include "session/known_models.h"
+#include "session/lab_state.h"
+#include "session/live_exercise_state.h"
 #include "session/loaded.h"
 #include "session/model_download.h"
 #include "session/selection.h"
@@ -32,7 +34,8 @@ struct WorkProgress {
 
 // The in-app file browser (File > Open image / Open model).
 struct BrowserState {
-    enum class Mode { Closed, OpenImage, OpenModel, OpenCompare, OpenLesson };  // OpenCompare: File > Compare with…
+    enum class Mode { Closed, OpenImage, OpenModel, OpenCompare, OpenLesson, OpenRun /* the Learning lab's runs */,
+                      OpenExercises };  // OpenCompare: File > Compare with…; OpenExercises: a live exercise's file
     Mode mode = Mode::Closed;
     std::string dir;                  // the folder listed
 };
@@ -94,6 +97,8 @@ struct AppState {
         Phase phase = Phase::Off;
         std::vector<int> marked;      // patch tokens, in the order marked
     } prediction;
+    // Classroom mode's live exercise (File > Exercises…; live_exercise.h).
+    LiveExercise live_exercise;
     // View > Side by side: two maps at full size on one colour scale, in
     // place of the panels; each pane a layer and head of the open photo or
     // of the second photo (File > Compare with…), for the selected query.
@@ -142,6 +147,7 @@ struct AppState {
     bool text_input = false;          // a text field has the keyboard (the file browser's path)
     float frame_ms = 0;               // smoothed frame time
     int frames = 0;                   // frames rendered so far
+    LabState lab;                     // File > Learning lab… (lab_state.h)
     bool quit = false;
 
     const vit::Trace* trace() const { return loaded.trace.get(); }

@@ -2,6 +2,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "session/lab_state.h"
+#include "session/live_exercise_report.h"
 #include "session/prediction.h"
 #include "session/side_by_side.h"
 #include "session/style_json.h"
@@ -123,6 +125,11 @@ std::string state_json(const AppState& s, const DrawnReport& drawn) {
     j["sweep_path"] = json::array();
     for (int token : s.sweep_path.tokens) j["sweep_path"].push_back({t ? t->row_of(token) : -1, t ? t->col_of(token) : -1});
     j["prediction"] = prediction_json(s);
+    j["live_exercise"] = live_exercise_json(s);
+    j["live_exercise"]["targets"] = json::object();
+    for (const auto& [name, rect] : drawn.exercise_targets) j["live_exercise"]["targets"][name] = rect;
+    j["lab"] = json::parse(lab_json(s.lab));  // the Learning lab
+    j["lab"]["maps"] = drawn.lab_maps;
     j["matrix"] = matrix_json(s);
     j["side_by_side"] = side_by_side_json(s);
     j["tour_offered"] = s.tour_offered;  // false: the first run's offer is on screen
@@ -135,11 +142,14 @@ std::string state_json(const AppState& s, const DrawnReport& drawn) {
     j["tour_key_sentence"] = s.tour.tour ? tour_card_text(s).key : "";  // the sentence the card leads with
     j["tour_key_rect"] = drawn.tour_key;
     j["maps_on_screen"] = drawn.maps;
+    j["page_figure"] = {{"kind", drawn.page_figure_kind}, {"rect", drawn.page_figure}};
     j["text_input"] = s.text_input;
     j["browser"] = s.browser.mode == BrowserState::Mode::Closed        ? "closed"
                    : s.browser.mode == BrowserState::Mode::OpenImage   ? "image"
                    : s.browser.mode == BrowserState::Mode::OpenCompare ? "compare"
                    : s.browser.mode == BrowserState::Mode::OpenLesson  ? "lesson"
+                   : s.browser.mode == BrowserState::Mode::OpenRun     ? "run"  // the Learning lab's
+                   : s.browser.mode == BrowserState::Mode::OpenExercises ? "exercises"
                                                                         : "model";
     j["compare_image"] = s.compared.image_path;
     j["compare_ready"] = s.compared.ready();

@@ -11,6 +11,7 @@
 #include <memory>
 #include <string>
 
+#include "session/commands.h"
 #include "app/commands.h"
 #include "app/commands/cli_state.h"
 #include "app/gui/tour_slides.h"

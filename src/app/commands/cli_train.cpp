@@ -31,11 +31,15 @@ namespace app {
 namespace {
 
 constexpr int kMaxSteps = 100000;  // ~6 hours here: more is a typing mistake
-constexpr int kSamplesWritten = 64;
 
 std::atomic<bool> g_interrupted{false};
 void on_interrupt(int) {
-    if (g_interrupted.exchange(true)) _exit(130);  // a second Ctrl+C: stop now
+    if (g_interrupted.exchange(true)) {  // a second Ctrl+C: stop now, keeping nothing (RUN.tmp-PID removed)
+        vit::temporaries::remove_all_now();
+        static const char note[] = "interrupted again: stopped at once, nothing kept\n";
+        (void)!::write(2, note, sizeof note - 1);
+        _exit(130);
+    }
 }
 
 // SIGINT/SIGTERM set a flag for as long as this lives (the loop stops between steps).
@@ -96,7 +100,7 @@ public:
         : path_(path), temp_(path + ".tmp-" + std::to_string(getpid())) {
         std::error_code ec;
         fs::remove_all(temp_, ec);
-        // Until training installs its own Ctrl+C handling, the run's signal handler removes it (still flat then).
+        // Until training installs its own Ctrl+C handling, the run's signal handler removes it; a second Ctrl+C removes it then.
         slot_ = vit::temporaries::add(temp_, true);
         if (!fs::create_directory(temp_, ec)) throw vit::Error(temp_ + ": " + (ec ? ec.message() : "cannot create"));
     }
@@ -214,7 +218,8 @@ int cmd_train(const CliArgs& args) {
     InterruptFlag flag;
     TempFolder out(run);
     write_file(out.path() + "/config", describe(s));
-    write_samples(make_held_out(s), labels, kSamplesWritten, s.model.image, out.path());
+    // Every held-out sample (512 PNGs of 64 x 64 px, about 6 MB): the lab's timeline can show any of them.
+    write_samples(make_held_out(s), labels, s.held_out, s.model.image, out.path());
 
     std::fprintf(stderr, "training a %lld-parameter ViT on %s for %d steps (batch %d, %d threads) into %s\n",
                  static_cast<long long>(initial_model(s).parameter_count()), task_name(s.task).c_str(), s.steps,

@@ -13,6 +13,7 @@
 
 #include "app/gui/html_escaped.h"
 #include "app/resource_paths.h"
+#include "session/commands.h"
 #include "session/tour_query.h"
 #include "session/tour_text.h"
 #include "vit/base/base64.h"

@@ -7,6 +7,7 @@
 
 #include "app/gui/slide_deck.h"
 #include "gfx/png_writer.h"
+#include "session/commands.h"
 #include "session/tour_claims.h"
 #include "session/tour_query.h"
 #include "session/tour_text.h"

@@ -17,6 +17,7 @@
 #include "session/commands.h"
 #include "session/drawn_report.h"
 #include "session/experiments.h"
+#include "session/lab_controller.h"
 #include "session/lesson.h"
 #include "session/model_download.h"
 #include "session/model_worker.h"
@@ -83,6 +84,7 @@ private:
     std::unique_ptr<session::ExperimentRunner> experiments_;
     std::unique_ptr<session::ModelDownloader> downloader_;
     std::unique_ptr<session::ExperimentRunner> analyses_;   // the pages' slow numbers; never stops an experiment
+    std::unique_ptr<session::LabController> lab_;           // the Learning lab: its runs, its training thread
     std::unique_ptr<ui::GlCache> gpu_;
     std::unique_ptr<ui::MainView> view_;
     QuestionFigureExport question_figure_;

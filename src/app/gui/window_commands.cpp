@@ -8,12 +8,15 @@
 #include <utility>
 
 #include "app/commands.h"
+#include "app/resource_paths.h"
 #include "app/gui/homework_export.h"
 #include "app/gui/lesson_page.h"
 #include "app/gui/sweep_gif.h"
 #include "app/gui/tour_slides.h"
 #include "app/gui/window.h"
 #include "app/gui/window_export.h"
+#include "session/exercises.h"
+#include "session/live_exercise.h"
 #include "session/output_rules.h"
 #include "session/overloaded.h"
 #include "vit/base/atomic_file.h"
@@ -172,7 +175,9 @@ void Window::carry_out(const session::Command& c) {
             [&](const ExportTourSlides& x) {
                 // Drawn here, on the window's thread, in a few seconds: each step is one offscreen frame.
                 session::AppState at = s_;
-                if (!at.tour.tour) at.tour.tour = std::make_shared<const session::Tour>(session::read_tour(default_tour_file()));
+                // The exercises' tour is no lecture: the one that ships instead.
+                if (!at.tour.tour || session::live_exercise_on(s_))
+                    at.tour.tour = std::make_shared<const session::Tour>(session::read_tour(default_tour_file()));
                 const std::string dir = x.dir.empty() ? unique_path(s_.export_dir, "tour_slides", "") : x.dir;
                 // In classroom mode, lecture-size slides as `vitscope tour --classroom` draws them.
                 write_tour_slides(at, dir, session::output_rules(s_, false), slide_size(s_.classroom));
@@ -190,7 +195,9 @@ void Window::carry_out(const session::Command& c) {
             [&](const ExportLesson& x) {
                 // The page for what the window shows, starting at its selection; the tour on show or the one that ships.
                 const std::string path = or_named(x.path, "_lesson", ".html");
-                const auto tour = s_.tour.tour ? s_.tour.tour : std::make_shared<const session::Tour>(session::read_tour(default_tour_file()));
+                const auto tour = s_.tour.tour && !session::live_exercise_on(s_)
+                                      ? s_.tour.tour
+                                      : std::make_shared<const session::Tour>(session::read_tour(default_tour_file()));
                 vit::write_output(path, lesson_page_html(s_, tour.get()), session::output_rules(s_, x.replace));
                 s_.status = "Saved the lesson page " + saved(path);
             },
@@ -198,6 +205,16 @@ void Window::carry_out(const session::Command& c) {
                 const std::string dir = x.dir.empty() ? unique_path(s_.export_dir, session::selection_slug(s_) + "_homework", "") : x.dir;
                 write_homework(s_, dir, session::output_rules(s_, false));
                 s_.status = "Saved the homework (page, worksheet, answer key) in " + saved(dir);
+            },
+            [&](const OpenExercises& x) {
+                // Read and set on this photo first, so a bad file is one line and nothing changes.
+                const std::string path = x.path.empty() ? default_exercises_file() : x.path;
+                auto set = std::make_shared<const session::ExerciseSet>(session::read_exercises(path));
+                session::prepare_live_exercises(s_, *set);
+                session::apply(s_, session::act::Live{session::live::Start{set, path}});
+            },
+            [&](const Lab& x) {  // the Learning lab: runs, training, a checkpoint to explore
+                if (auto explore = lab_->handle(s_, x.command)) run_worker({explore->model_dir, explore->image, ""});
             },
             [&](const Quit&) { s_.quit = true; },
         }, c);

@@ -151,6 +151,7 @@ Window::Window(const CliArgs& args, const WindowOptions& opt) : opt_(opt), scrip
     experiments_ = std::make_unique<session::ExperimentRunner>([] { glfwPostEmptyEvent(); });
     downloader_ = std::make_unique<session::ModelDownloader>([] { glfwPostEmptyEvent(); });
     analyses_ = std::make_unique<session::ExperimentRunner>([] { glfwPostEmptyEvent(); });
+    lab_ = std::make_unique<session::LabController>([] { glfwPostEmptyEvent(); });
     if (!lesson) worker_->submit({model, startup_image(args, settings_), "", -1});
     gfx::warm_up_photo_textures();  // while the worker loads the model and the first photo
     open_tour_lesson();  // --tour whose first step starts from a lesson
@@ -158,6 +159,7 @@ Window::Window(const CliArgs& args, const WindowOptions& opt) : opt_(opt), scrip
 }
 
 Window::~Window() {
+    lab_.reset();          // joins its training thread (a run not finished is removed)
     downloader_.reset();   // they join their threads before anything they could notify goes away
     analyses_.reset();
     experiments_.reset();
@@ -262,6 +264,7 @@ void Window::begin_frame() {
         ImGui_ImplOpenGL3_DestroyFontsTexture();
         ImGui_ImplOpenGL3_CreateFontsTexture();
     }
+    lab_->sync(s_);  // the Learning lab: the training's progress, what its timeline shows
     gpu_->sync(s_);
 }
 

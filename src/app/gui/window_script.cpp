@@ -9,7 +9,10 @@
 #include <set>
 #include <sstream>
 
+#include "app/gui/lab_script.h"
 #include "gfx/style_names.h"
+#include "session/commands.h"
+#include "session/live_exercise.h"
 #include "session/output_rules.h"
 #include "vit/analysis/questions.h"
 #include "vit/base/error.h"
@@ -23,7 +26,8 @@ namespace {
 // output rule before the verb runs.
 const std::set<std::string> kWithArg = {"frames", "select", "layer", "head", "toggle-head", "pin", "temperature",
                                         "tab", "question", "style", "open-image", "open-model", "get-model", "compare", "size",
-                                        "tour", "record-path", "open-lesson", "side-by-side", "classroom", "theme"};
+                                        "tour", "record-path", "open-lesson", "side-by-side", "classroom", "theme",
+                                        "exercises", "exercise", "answer"};
 const std::set<std::string> kNoArg = {"wait", "mean", "quit"};
 const std::set<std::string> kWriters = {"screenshot", "export", "export-sweep", "export-question", "export-tour",
                                         "export-lesson", "export-homework", "save-lesson", "save-lesson-with-photo"};
@@ -104,6 +108,42 @@ std::string output_refused(const ScriptCommand& c, const session::AppState& s) {
     }
 }
 
+// The live exercise's verbs (classroom mode; session/live_exercise.h):
+//   exercises FILE | default        as File > Exercises in class (default: the sample)
+//   exercise next | back | reveal | end
+//   answer ROW,COL | cls            top_key: the key; predict_region: ROW,COL ... toggles each patch;
+//   answer TEXT                     weight, scaled_score: the text typed, as it is; choice: answer N
+void live_exercise_command(const ScriptCommand& c, const session::AppState& s, std::vector<session::Request>& out) {
+    namespace live = session::live;
+    if (c.verb == "exercises") {
+        out.push_back(session::cmd::OpenExercises{c.arg == "default" ? "" : c.arg});
+        return;
+    }
+    const session::Exercise* e = session::live_exercise_shown(s);
+    if (!e) throw vit::Error(c.where + ": " + c.verb + " with no live exercise on (exercises FILE first)");
+    const int i = s.live_exercise.index;
+    if (c.verb == "exercise") {
+        if (c.arg == "next" || c.arg == "back") out.push_back(session::act::Live{live::Go{i + (c.arg == "next" ? 1 : -1)}});
+        else if (c.arg == "reveal") out.push_back(session::act::Live{live::Reveal{}});
+        else if (c.arg == "end") out.push_back(session::act::Live{live::End{}});
+        else throw vit::Error(c.where + ": exercise is next, back, reveal or end");
+        return;
+    }
+    using Kind = session::ExerciseKind;
+    if (e->kind == Kind::Weight || e->kind == Kind::ScaledScore) {
+        out.push_back(session::act::Live{live::Type{c.arg}});  // checked on Reveal, as typed in the field
+    } else if (e->kind == Kind::Choice) {
+        out.push_back(session::act::Live{live::Choose{to_int(c)}});
+    } else {
+        std::istringstream words(c.arg);
+        for (std::string word; words >> word;) {
+            const int token = to_token({c.verb, word, c.where}, *s.trace());
+            if (e->kind == Kind::TopKey) out.push_back(session::act::Live{live::Pick{token}});
+            else out.push_back(session::act::Live{live::Mark{token}});
+        }
+    }
+}
+
 }  // namespace
 
 std::vector<ScriptCommand> parse_script(const std::string& text, const std::string& name) {
@@ -123,7 +163,7 @@ std::vector<ScriptCommand> parse_script(const std::string& text, const std::stri
         std::getline(words >> std::ws, c.arg);
         while (!c.arg.empty() && std::isspace(static_cast<unsigned char>(c.arg.back()))) c.arg.pop_back();
         if (kWithArg.count(c.verb) && c.arg.empty()) throw vit::Error(c.where + ": " + c.verb + " needs an argument");
-        if (!kWithArg.count(c.verb) && !kNoArg.count(c.verb) && !kWriters.count(c.verb)) throw vit::Error(c.where + ": unknown command '" + c.verb + "'");
+        if (!kWithArg.count(c.verb) && !kNoArg.count(c.verb) && !kWriters.count(c.verb) && !is_lab_verb(c.verb)) throw vit::Error(c.where + ": unknown command '" + c.verb + "'");
         out.push_back(c);
     }
     return out;
@@ -157,6 +197,18 @@ std::vector<ScriptCommand> script_from_cli(const CliArgs& args) {
 }
 
 bool ScriptRunner::wait_over(const session::AppState& s) {
+    if (lab_waiting_) {  // lab-wait: until the Learning lab's training ends
+        if (s.lab.training.running) {
+            if (++wait_frames_ > kWaitTimeoutFrames) {
+                error_ = "timed out waiting for the lab's training";
+                lab_waiting_ = false;
+                next_ = commands_.size();
+            }
+            return false;
+        }
+        lab_waiting_ = false;
+        frames_left_ = std::max(frames_left_, 2);
+    }
     if (waiting_) {
         const bool settled = !s.work.busy && s.experiments.running.empty() && s.exporting.empty() &&
                              !s.get_model.download.running() && s.analyses.running.empty() &&
@@ -344,6 +396,15 @@ void ScriptRunner::step(const session::AppState& s, std::vector<session::Request
             if (!theme) throw vit::Error(c.where + ": theme is dark or light");
             out.push_back(session::act::SetTheme{*theme});
             frames_left_ = 1;
+        } else if (c.verb == "exercises" || c.verb == "exercise" || c.verb == "answer") {
+            live_exercise_command(c, s, out);
+            frames_left_ = 2;  // the exercise's state and the panel's places show a frame later
+        } else if (is_lab_verb(c.verb)) {  // the Learning lab (lab_script.h)
+            const LabScriptWait w = lab_command(c, s, out);
+            frames_left_ = w.frames;
+            if (w.worker || w.training) wait_frames_ = 0;
+            waiting_ = w.worker;
+            lab_waiting_ = w.training;
         } else if (c.verb == "quit") {
             out.push_back(session::cmd::Quit{});
         }

@@ -42,6 +42,12 @@
 //   export-homework [DIR]     the homework folder, as File > Export homework
 //   export-question [PATH]    the Questions page shown, as its Export figure button (then waits
 //                             for it: the page's experiments may run first)
+//   exercises FILE | default  classroom mode's live exercise, as File > Exercises in class (default: the
+//                             sample), then 2 frames
+//   exercise next | back | reveal | end   as the exercise panel's buttons
+//   answer ARG                the class's answer to the exercise on show: ROW,COL or cls (top_key),
+//                             ROW,COL ... (predict_region: each patch marked or unmarked), the text
+//                             typed (weight, scaled_score), an option's number (choice)
 //   quit
 // A writer (screenshot, export..., save-lesson...) whose file cannot be written
 // ends the script there: the window exits 2 with the line and the cause.
@@ -93,6 +99,7 @@ private:
     size_t writer_ = SIZE_MAX;  // the index of the last command taken, when it writes a file
     size_t figure_ = SIZE_MAX;  // the index of the last export-question
     bool waiting_ = false;      // for the model/worker
+    bool lab_waiting_ = false;  // for the Learning lab's training (lab-wait)
     int frames_left_ = 0;       // then for this many frames
     int wait_frames_ = 0;       // frames spent waiting, for the timeout
     std::string error_;

@@ -25,6 +25,12 @@ bool is_model_dir(const std::string& dir) {
     return fs::is_regular_file(fs::path(dir) / "config.json", ec);
 }
 
+// The folder the browser opens: a model, or for the Learning lab a training run (its log.csv).
+static bool openable_dir(const std::string& dir, bool runs) {
+    std::error_code ec;
+    return runs ? fs::is_regular_file(fs::path(dir) / "log.csv", ec) : is_model_dir(dir);
+}
+
 void FileBrowser::list(const std::string& dir, bool images_only) {
     listed_dir_ = dir;
     listed_images_only_ = images_only;
@@ -40,9 +46,12 @@ void FileBrowser::list(const std::string& dir, bool images_only) {
         std::error_code ec2;
         e.dir = it->is_directory(ec2);
         if (e.dir) {
-            e.model = is_model_dir(it->path().string());
+            e.model = openable_dir(it->path().string(), runs_);
         } else {
-            if (images_only && !(lessons_ ? session::is_lesson_path(name) : is_image_name(name))) continue;
+            const bool wanted = lessons_     ? session::is_lesson_path(name)
+                                : exercises_ ? fs::path(name).extension() == ".exercises"
+                                             : is_image_name(name);
+            if (images_only && !wanted) continue;
             e.size = it->file_size(ec2);
         }
         entries_.push_back(std::move(e));
@@ -57,9 +66,11 @@ void FileBrowser::open_path(const Frame& f, const std::string& path) {
     using Mode = session::BrowserState::Mode;
     ImGui::CloseCurrentPopup();
     const Mode mode = f.s.browser.mode;
-    if (mode == Mode::OpenModel) f.emit(session::cmd::OpenModel{path});
+    if (mode == Mode::OpenRun) f.emit(session::cmd::Lab{session::lab::OpenRun{path}});
+    else if (mode == Mode::OpenModel) f.emit(session::cmd::OpenModel{path});
     else if (mode == Mode::OpenCompare) f.emit(session::cmd::OpenCompare{path});
     else if (mode == Mode::OpenLesson) f.emit(session::cmd::OpenLesson{path});
+    else if (mode == Mode::OpenExercises) f.emit(session::cmd::OpenExercises{path});
     else f.emit(session::cmd::OpenImage{path});
     f.emit(session::act::OpenBrowser{session::BrowserState::Mode::Closed, fs::path(path).parent_path().string()});
 }
@@ -72,10 +83,14 @@ void FileBrowser::draw(const Frame& f) {
         listed_dir_.clear();
         return;
     }
-    const bool model_mode = b.mode == Mode::OpenModel;
+    if (runs_ != (b.mode == Mode::OpenRun)) listed_dir_.clear();  // runs, not models: list again
+    runs_ = b.mode == Mode::OpenRun;
+    const bool model_mode = b.mode == Mode::OpenModel || runs_;  // both open a folder
     const bool compare_mode = b.mode == Mode::OpenCompare;
     if (lessons_ != (b.mode == Mode::OpenLesson)) listed_dir_.clear();  // another filter: list again
     lessons_ = b.mode == Mode::OpenLesson;
+    if (exercises_ != (b.mode == Mode::OpenExercises)) listed_dir_.clear();
+    exercises_ = b.mode == Mode::OpenExercises;
     std::error_code ec;
     // Without a folder of its own, the browser starts where the current photo (or model) is.
     std::string start = b.dir;
@@ -103,26 +118,29 @@ void FileBrowser::draw(const Frame& f) {
     if (!ImGui::BeginPopupModal(title, &open, ImGuiWindowFlags_NoSavedSettings)) return;
 
     ImGui::PushFont(f.fonts.title);
-    ImGui::TextUnformatted(model_mode     ? "Open a model folder"
+    ImGui::TextUnformatted(runs_ ? "Open a training run (Learning lab)" : model_mode     ? "Open a model folder"
                            : compare_mode ? "Compare with a second photo"
                            : lessons_     ? "Open a lesson"
+                           : exercises_   ? "Run an exercises file in class"
                                           : "Open an image");
     ImGui::PopFont();
-    ImGui::TextColored(colors::muted, model_mode     ? "A model is a folder with config.json and model.safetensors or pytorch_model.bin."
+    ImGui::TextColored(colors::muted, runs_ ? "A run is a folder with log.csv, step_NNNNNN checkpoints and samples/ (vitscope train -o RUN, or the lab's Train)." : model_mode     ? "A model is a folder with config.json and model.safetensors or pytorch_model.bin."
                                       : compare_mode ? "It runs through the same model beside the open photo, for the "
                                                        "Questions pages that compare two photos."
                                       : lessons_ ? "A .vitscope file saved by File > Save lesson: photo, model, selection, page "
                                                    "and style. The window stays as it is if the lesson cannot open."
+                                      : exercises_ ? "A .exercises file (the format: assets/exercises/first-look.exercises). It is "
+                                                     "set on the open photo; a file with an error is one line and changes nothing."
                                                      : "JPEG, PNG, WebP, BMP or GIF. The current photo stays if this one fails.");
     if (ImGui::Button("Up")) go(fs::path(dir).parent_path().string());
     ImGui::SameLine();
     if (ImGui::Button("Home")) go(std::getenv("HOME") ? std::getenv("HOME") : "/");
-    const std::string& shortcut = model_mode ? f.s.models_dir : f.s.photos_dir;
+    const std::string shortcut = runs_ ? std::string() : model_mode ? f.s.models_dir : f.s.photos_dir;
     if (!shortcut.empty()) {
         ImGui::SameLine();
         if (ImGui::Button(model_mode ? "Sample models" : "Sample photos")) go(shortcut);
     }
-    if (model_mode && fs::is_directory(f.s.get_model.dir, ec)) {
+    if (model_mode && !runs_ && fs::is_directory(f.s.get_model.dir, ec)) {
         ImGui::SameLine();
         if (ImGui::Button("Downloaded models")) go(f.s.get_model.dir);
     }
@@ -130,7 +148,7 @@ void FileBrowser::draw(const Frame& f) {
     ImGui::SetNextItemWidth(-1);
     if (ImGui::IsWindowAppearing()) ImGui::SetKeyboardFocusHere();  // type a path right away
     if (ImGui::InputText("##path", &path_text_, ImGuiInputTextFlags_EnterReturnsTrue)) {
-        if (fs::is_directory(path_text_, ec) && !(model_mode && is_model_dir(path_text_))) go(path_text_);
+        if (fs::is_directory(path_text_, ec) && !(model_mode && openable_dir(path_text_, runs_))) go(path_text_);
         else open_path(f, path_text_);
     }
 
@@ -139,7 +157,7 @@ void FileBrowser::draw(const Frame& f) {
         if (!list_error_.empty()) ImGui::TextColored(colors::error, "%s", bounded(list_error_).c_str());
         for (const Entry& e : entries_) {
             std::string label = bounded(e.dir ? "▸ " + e.name + "/" : "   " + e.name);
-            if (e.model) label += "   (model)";
+            if (e.model) label += runs_ ? "   (run)" : "   (model)";
             const std::string path = (fs::path(dir) / e.name).string();
             if (ImGui::Selectable(label.c_str(), selected_ == e.name, ImGuiSelectableFlags_AllowDoubleClick)) {
                 selected_ = e.name;
@@ -161,7 +179,7 @@ void FileBrowser::draw(const Frame& f) {
         ImGui::Checkbox("show all files", &all_files_);
         ImGui::SameLine();
     }
-    const bool can_open = model_mode ? is_model_dir(path_text_) : fs::is_regular_file(path_text_, ec);
+    const bool can_open = model_mode ? openable_dir(path_text_, runs_) : fs::is_regular_file(path_text_, ec);
     ImGui::SetCursorPosX(ImGui::GetWindowWidth() - f.px(190));
     ImGui::BeginDisabled(!can_open);
     if (ImGui::Button("Open", ImVec2(f.px(85), 0))) open_path(f, path_text_);

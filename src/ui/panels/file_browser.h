@@ -26,6 +26,8 @@ private:
 
     std::string listed_dir_;
     bool lessons_ = false;            // File > Open lesson…: lists *.vitscope instead of photos
+    bool runs_ = false;               // the Learning lab's Browse…: opens a training run's folder (log.csv) as a model's
+    bool exercises_ = false;          // File > Exercises in class, from a file…: lists *.exercises
     bool listed_images_only_ = true;
     std::vector<Entry> entries_;
     std::string list_error_;

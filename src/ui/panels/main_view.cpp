@@ -1,5 +1,6 @@
 #include "ui/panels/main_view.h"
 
+#include "session/live_exercise.h"
 #include "ui/panels/help_window.h"
 #include "ui/panels/menu_bar.h"
 #include "ui/panels/predict_bar.h"
@@ -54,15 +55,21 @@ void MainView::draw(const Frame& f) {
     const float bottom = f.still ? 0.f : status_bar_height();
     const Layout layout = compute_layout(ImGui::GetIO().DisplaySize, top, bottom, f.s.classroom);
     Layout docked = layout;
-    dock_tour_card(f, docked);
-    if (f.s.side_by_side.open) {
+    // The live exercise runs on the tour machinery; its panel takes the card's place.
+    const bool live = session::live_exercise_on(f.s);
+    if (!live) dock_tour_card(f, docked);
+    if (f.s.lab.open) {
+        // The Learning lab in place of the panels, as side by side.
+        const ImVec2 end(layout.math.pos.x + layout.math.size.x, layout.math.pos.y + layout.math.size.y);
+        lab_.draw(f, PanelRect{layout.photo.pos, ImVec2(end.x - layout.photo.pos.x, end.y - layout.photo.pos.y)});
+    } else if (f.s.side_by_side.open) {
         // In place of the three panels: from the photo panel's top left to the math panel's bottom right.
         const ImVec2 end(layout.math.pos.x + layout.math.size.x, layout.math.pos.y + layout.math.size.y);
         side_by_side_.draw(f, PanelRect{layout.photo.pos, ImVec2(end.x - layout.photo.pos.x, end.y - layout.photo.pos.y)});
     } else {
         panels(f, docked);
     }
-    tour_card(f, layout);
+    if (!live) tour_card(f, layout);
     f.drawn.maps = f.gpu.map_tally().rects;
     if (!f.still) status_bar(f, bottom);
     help_window(f);
@@ -82,7 +89,9 @@ void MainView::panels(const Frame& f, const Layout& layout) {
     ImGui::End();
 
     if (begin_panel(f, "Inside one head", layout.math)) {
-        if (maps_hidden(f.s)) {
+        if (session::live_exercise_on(f.s)) {
+            exercise_.draw(f);
+        } else if (maps_hidden(f.s)) {
             hidden_while_predicting(f);
         } else if (ImGui::BeginTabBar("##right")) {
             // A tab chosen through the state (a script) is forced once; clicks report back.

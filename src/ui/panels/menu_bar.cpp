@@ -13,6 +13,7 @@ void file_menu(const Frame& f) {
     if (ImGui::MenuItem("Compare with…", nullptr, false, s.trace() != nullptr))
         f.emit(session::act::OpenBrowser{session::BrowserState::Mode::OpenCompare, ""});
     if (ImGui::MenuItem("Get a model…")) f.emit(session::act::ShowGetModel{true});
+    if (ImGui::MenuItem("Learning lab…")) f.emit(session::act::Lab{session::lab::Show{true}});  // train a tiny ViT, scrub its checkpoints
     ImGui::Separator();
     if (ImGui::MenuItem("Open lesson…")) f.emit(session::act::OpenBrowser{session::BrowserState::Mode::OpenLesson, ""});
     if (ImGui::MenuItem("Save lesson", nullptr, false, s.trace() != nullptr)) f.emit(session::cmd::SaveLesson{"", false});
@@ -26,6 +27,10 @@ void file_menu(const Frame& f) {
         f.emit(session::cmd::ExportLesson{""});
     if (ImGui::MenuItem("Export homework (page, worksheet, answer key)", nullptr, false, s.trace() != nullptr))
         f.emit(session::cmd::ExportHomework{""});
+    if (ImGui::MenuItem("Exercises in class (live)", nullptr, false, s.trace() != nullptr))
+        f.emit(session::cmd::OpenExercises{""});  // the sample that ships
+    if (ImGui::MenuItem("Exercises in class, from a file…", nullptr, false, s.trace() != nullptr))
+        f.emit(session::act::OpenBrowser{session::BrowserState::Mode::OpenExercises, ""});
     if (ImGui::MenuItem("Record a sweep path", nullptr, s.sweep_path.recording, s.trace() != nullptr))
         f.emit(session::act::RecordSweepPath{!s.sweep_path.recording});
     if (ImGui::MenuItem(s.sweep_path.tokens.empty() ? "Export sweep (GIF), every patch" : "Export sweep (GIF) along the path",
@@ -86,6 +91,7 @@ float menu_bar(const Frame& f) {
         view_menu(f);
         if (ImGui::BeginMenu("Help")) {
             if (ImGui::MenuItem("Guided tour")) f.emit(session::cmd::OpenTour{""});
+            if (ImGui::MenuItem("Learning lab: how attention is learned")) f.emit(session::act::Lab{session::lab::Show{true}});
             if (ImGui::MenuItem("Mouse and keyboard", "F1")) f.emit(session::act::ShowHelp{true});
             ImGui::EndMenu();
         }

@@ -6,7 +6,9 @@
 #include <filesystem>
 
 #include "gfx/style_names.h"
+#include "session/live_exercise.h"
 #include "session/shown_rows.h"
+#include "ui/panels/exercise_panel.h"
 #include "ui/panels/predict_bar.h"
 #include "ui/widgets/bounded_text.h"
 #include "ui/widgets/color_bar.h"
@@ -62,11 +64,12 @@ void PhotoPanel::toolbar(const Frame& f) {
     ImGui::PopStyleColor();
     ImGui::PopFont();
     same_line_if_fits(button_width("CLS (C)"));
-    ImGui::BeginDisabled(!t || s.sel.query == 0);
+    const bool live = session::live_exercise_on(s);  // the exercise sets the query
+    ImGui::BeginDisabled(!t || s.sel.query == 0 || live);
     if (ImGui::SmallButton("CLS (C)")) f.emit(session::act::SelectQuery{0});
     ImGui::EndDisabled();
     tooltip("Make the CLS token the query: the token the classifier reads.");
-    if (s.classroom && s.prediction.phase == session::AppState::Prediction::Phase::Off) {
+    if (s.classroom && s.prediction.phase == session::AppState::Prediction::Phase::Off && !live) {
         same_line_if_fits(button_width("Predict"));
         predict_bar(f);
     }
@@ -143,6 +146,7 @@ void PhotoPanel::photo(const Frame& f, const MapData* map, ImVec2 size, Question
         const ImVec2 cell((b.x - a.x) / t->grid, (b.y - a.y) / t->grid);
         if (page) page->draw_on_photo(f, PhotoGrid{a, cell});
         draw_marked_patches(f, *t, a, cell);
+        draw_live_answer(f, *t, a, cell);
     }
     busy_overlay(f, hit.min, hit.max);
 
@@ -151,17 +155,23 @@ void PhotoPanel::photo(const Frame& f, const MapData* map, ImVec2 size, Question
     if (hit.hovered) f.emit(session::act::HoverKey{hit.token});
     if (hit.hovered && hit.token >= 0) {
         const bool marking = maps_hidden(s);  // predicting: a click marks the patch instead
-        if (hit.clicked) f.emit(marking ? session::Action{session::act::ToggleMark{hit.token}}
-                                        : session::Action{session::act::SelectQuery{hit.token}});
-        if (hit.right_clicked) f.emit(session::act::PinKey{hit.token});
+        const bool live = session::live_exercise_on(s);  // a click answers the exercise, or does nothing
+        if (hit.clicked && live) {
+            if (auto answer = live_photo_click(s, hit.token)) f.emit(*answer);
+        } else if (hit.clicked) {
+            f.emit(marking ? session::Action{session::act::ToggleMark{hit.token}}
+                           : session::Action{session::act::SelectQuery{hit.token}});
+        }
+        if (hit.right_clicked && !live) f.emit(session::act::PinKey{hit.token});
         const float w = map ? map->patches[static_cast<size_t>(hit.row * t->grid + hit.col)] : 0.f;
         ImGui::BeginTooltip();
         ImGui::PushFont(f.fonts.bold);
         ImGui::Text("patch (%d, %d) · token %d", hit.row, hit.col, hit.token);
         ImGui::PopFont();
         if (map) ImGui::Text("weight from the query: %.4f", w);
-        ImGui::TextColored(colors::muted, "%s", marking ? "click: mark or unmark it as a prediction"
-                                                        : "click: make it the query · right-click: pin it as key j");
+        ImGui::TextColored(colors::muted, "%s", live      ? live_photo_click_hint(s)
+                                                : marking ? "click: mark or unmark it as a prediction"
+                                                          : "click: make it the query · right-click: pin it as key j");
         ImGui::EndTooltip();
     }
 }
@@ -279,6 +289,7 @@ void PhotoPanel::draw(const Frame& f, QuestionView* page) {
     // Classroom mode: a caption one line long where it can be.
     const std::string caption = map ? shown_caption(s, s.sel.layer) + (s.classroom ? " · weights aᵢⱼ" : " · softmax weights aᵢⱼ of query i over the patches")
                                 : !s.trace()      ? ""
+                                : session::live_exercise_hides_maps(s) ? "Map hidden on purpose: it would give the exercise's answer away."
                                 : maps_hidden(s)  ? "The map is hidden until Reveal."
                                                   : "No heads visible: click head thumbnails to show them.";
     ImVec2 avail = ImGui::GetContentRegionAvail();

@@ -2,6 +2,7 @@
 
 #include <vector>
 
+#include "session/live_exercise.h"
 #include "session/prediction.h"
 #include "ui/widgets/imgui_helpers.h"
 #include "ui/widgets/theme.h"
@@ -37,7 +38,9 @@ private:
 
 }  // namespace
 
-bool maps_hidden(const session::AppState& s) { return s.prediction.phase == Phase::Predicting; }
+bool maps_hidden(const session::AppState& s) {
+    return s.prediction.phase == Phase::Predicting || session::live_exercise_hides_maps(s);
+}
 
 void predict_bar(const Frame& f) {
     const session::AppState& s = f.s;

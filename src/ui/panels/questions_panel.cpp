@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "ui/questions/question_widgets.h"
+#include "ui/widgets/figure_probe.h"
 #include "ui/widgets/imgui_helpers.h"
 #include "ui/widgets/theme.h"
 
@@ -108,6 +109,21 @@ std::unique_ptr<QuestionView> make_question_view(const std::string& name) {
     return maker ? maker->make() : nullptr;
 }
 
+namespace {
+
+// The page's evidence, and where its first figure landed for the state file
+// (tests check that a page leads with its figure above the fold).
+void draw_view(const Frame& f, QuestionView& view) {
+    if (f.figure) return view.draw(f);
+    FigureProbe probe;
+    view.draw(f);
+    const DrawnFigure& first = probe.first();
+    const std::vector<float> rect = first.kind.empty() ? std::vector<float>{} : std::vector<float>(first.rect.begin(), first.rect.end());
+    f.drawn.page_figure_kind = first.kind, f.drawn.page_figure = rect;
+}
+
+}  // namespace
+
 void draw_question_page(const Frame& f, const vit::QuestionPage& page, QuestionView& view) {
     ImGui::PushFont(f.fonts.title);
     ImGui::PushTextWrapPos(0);
@@ -118,7 +134,7 @@ void draw_question_page(const Frame& f, const vit::QuestionPage& page, QuestionV
     if (f.s.classroom && !f.figure) {
         ImGui::Separator();
         FoldedNotes notes;
-        view.draw(f);
+        draw_view(f, view);
         notes.draw(page.claim);
         return;
     }
@@ -126,7 +142,7 @@ void draw_question_page(const Frame& f, const vit::QuestionPage& page, QuestionV
     ImGui::TextUnformatted(page.claim);
     ImGui::PopTextWrapPos();
     ImGui::Separator();
-    view.draw(f);
+    draw_view(f, view);
 }
 
 QuestionView* QuestionsPanel::shown_view(const Frame& f) {

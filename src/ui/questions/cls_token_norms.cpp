@@ -4,6 +4,7 @@
 #include <string>
 
 #include "ui/questions/question_widgets.h"
+#include "ui/widgets/figure_probe.h"
 #include "ui/widgets/imgui_helpers.h"
 #include "ui/widgets/theme.h"
 #include "vit/analysis/token_norms.h"
@@ -80,7 +81,7 @@ void cls_token_norms_section(const Frame& f) {
         else ImGui::Text("%.1f %%", 100 * n.patch_weight_on_high);
         ImGui::PopFont();
     }
-    ImGui::EndTable();
+    end_figure_table();
 }
 
 }  // namespace ui

@@ -15,6 +15,7 @@
 #include "ui/questions/cls_token_norms.h"
 #include "ui/questions/question_view.h"
 #include "ui/questions/question_widgets.h"
+#include "ui/widgets/figure_probe.h"
 #include "ui/widgets/bounded_text.h"
 #include "ui/widgets/imgui_helpers.h"
 #include "ui/widgets/map_view.h"
@@ -227,7 +228,7 @@ void ClsView::lens(const Frame& f) {
                 if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s: %.4f", label.c_str(), l.top[i].probability);
             }
         }
-        ImGui::EndTable();
+        end_figure_table();
     }
     note("Green: the model's final answer. Measured on this photo: on another photo the answer can appear earlier or "
          "later. The earlier layers were never trained to be read this way, so their classes say what CLS resembles, "

@@ -40,12 +40,18 @@ void CrossView::maps(const Frame& f, const vit::Trace& b, const vit::CrossAttent
     const vit::Trace& a = *s.trace();
     const int l = s.sel.layer, h = s.sel.head, q = s.sel.query;
     const float half = std::floor((w - ImGui::GetStyle().ItemSpacing.x - f.px(4)) / 2);
-    const ImVec2 size_a = fit_photo(s, ImVec2(half, std::min(half, f.px(360))));
-    const ImVec2 size_b =
-        fit_size(s.compared.image->width, s.compared.image->height, ImVec2(half, std::min(half, f.px(360))));
     const std::string ca = "A, " + bounded(file_name(s.loaded.image_path), 300) + ": the query and its own attention (the model)";
     const std::string cb = "B, " + bounded(file_name(s.compared.image_path), 300) + ": A's query over B's keys (what-if)";
-    const float caption_h = std::max(caption_height({ca.c_str()}, size_a.x), caption_height({cb.c_str()}, size_b.x));
+    const auto size_a_at = [&](float h) { return fit_photo(s, ImVec2(half, std::min(half, h))); };
+    const auto size_b_at = [&](float h) {
+        return fit_size(s.compared.image->width, s.compared.image->height, ImVec2(half, std::min(half, h)));
+    };
+    const auto captions_at = [&](float h) {
+        return std::max(caption_height({ca.c_str()}, size_a_at(h).x), caption_height({cb.c_str()}, size_b_at(h).x));
+    };
+    const float maps_h = maps_height_above_fold(f, f.px(360), captions_at);
+    const ImVec2 size_a = size_a_at(maps_h), size_b = size_b_at(maps_h);
+    const float caption_h = captions_at(maps_h);
 
     const vit::Vec own = vit::attention_row(a, l, h, q);
     const MapHit hit_a = map_card(f, self_, "a", {ca.c_str(), caption_h, colors::accent}, weights_map(a, own, s.style),
@@ -101,9 +107,12 @@ void CrossView::output(const Frame& f, const vit::CrossAttentionRow& r, float w)
 void CrossView::draw(const Frame& f) {
     const session::AppState& s = f.s;
     const float w = ImGui::GetContentRegionAvail().x;
-    whatif_note(f, "Not what this model computes; the same arithmetic as a decoder attending to an encoder, or a text "
-                   "prompt attending to image features.");
+    const char* whatif = "Not what this model computes; the same arithmetic as a decoder attending to an encoder, or a "
+                         "text prompt attending to image features.";
+    // The projector leads with the maps (B's caption names the what-if), the banner under them.
+    const bool maps_first = s.classroom && !f.figure;
     const vit::Trace* b = second_photo(f);
+    if (!maps_first || !b) whatif_note(f, whatif);
     if (!b) return;
     const vit::Trace& a = *s.trace();
     const int l = s.sel.layer, h = s.sel.head, q = s.sel.query;
@@ -115,6 +124,7 @@ void CrossView::draw(const Frame& f) {
          "keys and values. Then the usual q·k/√dₖ, softmax over B's tokens, and Σ a·v. Click A to move the query.");
     const vit::CrossAttentionRow r = vit::cross_attention_row(a, *b, l, h, q);
     maps(f, *b, r, w);
+    if (maps_first) whatif_note(f, whatif);
     output(f, r, w);
 }
 

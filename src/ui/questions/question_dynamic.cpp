@@ -53,10 +53,10 @@ const char* offset_name(const vit::OffsetWeights& o) {
     return names[(o.dr + 1) * 3 + (o.dc + 1)];
 }
 
-// Two maps side by side in `w`, each fitting half of it.
-ImVec2 half_size(const Frame& f, int width, int height, float w) {
+// Two maps side by side in `w`, each fitting half of it and at most h tall.
+ImVec2 half_size(const Frame& f, int width, int height, float w, float h) {
     const float half = std::floor((w - ImGui::GetStyle().ItemSpacing.x - f.px(4)) / 2);
-    return fit_size(width, height, ImVec2(half, std::min(half, f.px(360))));
+    return fit_size(width, height, ImVec2(half, std::min({half, f.px(360), h})));
 }
 
 // One photo's map of the query's row; a click on either photo moves the query on both.
@@ -87,12 +87,17 @@ HeadRef DynamicView::two_photos(const Frame& f, const vit::Trace& b, float w) {
 
     const vit::Image& ia = *s.loaded.image;
     const vit::Image& ib = *s.compared.image;
-    const ImVec2 size_a = half_size(f, ia.width, ia.height, w), size_b = half_size(f, ib.width, ib.height, w);
     char where[64];
     std::snprintf(where, sizeof where, ", layer %d, head %d", shown.layer, shown.head);
     const std::string ca = "this photo: " + bounded(file_name(s.loaded.image_path), 300) + where;
     const std::string cb = "second photo: " + bounded(file_name(s.compared.image_path), 300) + where;
-    const float caption_h = std::max(caption_height({ca.c_str()}, size_a.x), caption_height({cb.c_str()}, size_b.x));
+    const auto captions_at = [&](float h) {
+        return std::max(caption_height({ca.c_str()}, half_size(f, ia.width, ia.height, w, h).x),
+                        caption_height({cb.c_str()}, half_size(f, ib.width, ib.height, w, h).x));
+    };
+    const float h = maps_height_above_fold(f, f.px(360), captions_at);
+    const ImVec2 size_a = half_size(f, ia.width, ia.height, w, h), size_b = half_size(f, ib.width, ib.height, w, h);
+    const float caption_h = captions_at(h);
     photo_map(f, a_, "a", {ca.c_str(), caption_h}, a, shown, size_a, loaded_photo(f));
     ImGui::SameLine();
     photo_map(f, b_, "b", {cb.c_str(), caption_h}, b, shown, size_b, compared_photo(f));

@@ -103,9 +103,14 @@ void GlobalView::example(const Frame& f, float w) {
                       "%.0f %% stays inside. Attention could reach every patch; these heads learned to look near this "
                       "query. Another query, or the every-head plot below, shows where they do reach out.",
                       r.head, 100 * r.shares.beyond, 100 * r.shares.beyond_baseline, 100 * r.shares.inside);
-    ImGui::PushTextWrapPos(0);
-    ImGui::TextUnformatted(said);
-    ImGui::PopTextWrapPos();
+    // Classroom mode leads with the map: its sentence goes under it.
+    const bool map_first = s.classroom && !f.figure;
+    const auto say = [&] {
+        ImGui::PushTextWrapPos(0);
+        ImGui::TextUnformatted(said);
+        ImGui::PopTextWrapPos();
+    };
+    if (!map_first) say();
 
     const vit::Vec row = vit::attention_row(t, 0, r.head, q);
     MapData map = weights_map(t, row, s.style);
@@ -117,10 +122,19 @@ void GlobalView::example(const Frame& f, float w) {
                   "layer 0, head %d: the weight on a scale from 0 to %.0f × an even share (1/%d per patch), not the "
                   "row's maximum, so weight spread thinly still shows",
                   r.head, kEvenShares, t.tokens - t.prefix);
-    const ImVec2 size = fit_photo(s, ImVec2(w, std::min(w, f.px(360))));
+    if (map_first) {  // one line over the map; the scale's reason folded with the notes
+        note(caption);
+        std::snprintf(caption, sizeof caption, "layer 0, head %d: weight from 0 to %.0f × an even share", r.head,
+                      kEvenShares);
+    }
+    const float h = maps_height_above_fold(f, std::min(w, f.px(360)), [&](float mh) {
+        return caption_height({caption}, fit_photo(s, ImVec2(w, mh)).x);
+    });
+    const ImVec2 size = fit_photo(s, ImVec2(w, h));
     const MapHit hit = map_card(f, example_map_, "example", {caption, caption_height({caption}, size.x)}, map,
                                 marks_for(t, q, s.sel.hovered_key, -1), size, nullptr, "weight");
     weight_hover(f, hit, t, row, "weight", true);
+    if (map_first) say();
 }
 
 void GlobalView::query_bands(const Frame& f, float w) {

@@ -10,6 +10,7 @@
 
 #include "ui/questions/question_view.h"
 #include "ui/questions/question_widgets.h"
+#include "ui/widgets/figure_probe.h"
 #include "ui/widgets/bounded_text.h"
 #include "ui/widgets/imgui_helpers.h"
 #include "ui/widgets/plot.h"
@@ -75,7 +76,7 @@ void HeadsView::distance_plot(const Frame& f, const Eigen::MatrixXd& distances) 
     axes.x_lo = -0.5, axes.x_hi = layers - 0.5;
     axes.y_lo = 0, axes.y_hi = std::max(patch, static_cast<int>(std::ceil(top * 1.1)));
     axes.x_integer = true;
-    const PlotHit hit = plot(f, "##distance", ImVec2(ImGui::GetContentRegionAvail().x, f.px(210)), axes, {dots});
+    const PlotHit hit = plot(f, "##distance", ImVec2(ImGui::GetContentRegionAvail().x, height_above_fold(f, f.px(210), f.px(150))), axes, {dots});
     if (hit.clicked && hit.index >= 0) {
         f.emit(session::act::SetLayer{which[hit.index].first});
         f.emit(session::act::SetHead{which[hit.index].second});
@@ -129,7 +130,7 @@ void HeadsView::layer_table(const Frame& f, const Eigen::MatrixXd& distances, co
             }
             ImGui::PopFont();
         }
-        ImGui::EndTable();
+        end_figure_table();
     }
     note("Spread: 1 / Σ a² of a query's weights a, in keys (1 = all on one key, N = even over N), averaged over the patch queries. "
          "JSD: the Jensen–Shannon divergence between two heads' weights for the same query, in bits (0 = the same "
@@ -209,7 +210,7 @@ void HeadsView::head_removal(const Frame& f) {
             cell(r->before, ImGui::GetStyleColorVec4(ImGuiCol_Text));
             cell(r->after, colors::whatif);
         }
-        ImGui::EndTable();
+        end_figure_table();
     }
     ImGui::TextWrapped("The model's top-1, %s (p = %.4f), changes by %+.4f without head %d.",
                        vit::label_of(m, r->before[0].index).c_str(), r->before[0].probability, r->top1_change, removed_head_);
@@ -278,7 +279,7 @@ void HeadsView::removal_table(const Frame& f) {
             }
             ImGui::PopFont();
         }
-        ImGui::EndTable();
+        end_figure_table();
     }
     note("Red: removing the head lowers the probability of the model's answer; blue: raises it. Click a cell to go to "
          "that head. Measured on this photo; another photo can rely on other heads.");

@@ -15,6 +15,7 @@
 #include "ui/questions/question_widgets.h"
 #include "ui/widgets/bounded_text.h"
 #include "ui/widgets/color_bar.h"
+#include "ui/widgets/figure_probe.h"
 #include "ui/widgets/imgui_helpers.h"
 #include "ui/widgets/theme.h"
 #include "vit/analysis/attention_matrix.h"
@@ -130,6 +131,7 @@ void MatrixView::draw(const Frame& f) {
     dl->AddImage(reinterpret_cast<ImTextureID>(static_cast<intptr_t>(target_->texture())), lo, hi,
                  ImVec2(0, target_->v_max()), ImVec2(target_->u_max(), 0));
     ImGui::InvisibleButton("##matrix", ImVec2(side, side));
+    report_figure("picture", lo, hi);
     // Figures draw the whole matrix (zoom 1): its cells, for the tests that sample them.
     if (f.drawn.record_cells && w.first_row == 0 && w.cells == n)
         f.drawn.add_cells({"matrix/weights", lo.x, lo.y, side / w.cells, 0, w.cells, 1});

@@ -14,6 +14,7 @@
 
 #include "ui/questions/question_view.h"
 #include "ui/questions/question_widgets.h"
+#include "ui/widgets/figure_probe.h"
 #include "ui/widgets/bounded_text.h"
 #include "ui/widgets/imgui_helpers.h"
 #include "ui/widgets/input_picture.h"
@@ -125,13 +126,16 @@ void PermutationView::maps(const Frame& f, const std::shared_ptr<const ShuffleRe
     const vit::Trace& t = *s.trace();
     const int l = s.sel.layer, h = s.sel.head, q = s.sel.query;
     const vit::RearrangedRuns& runs = r->e.runs;
-    if (f.figure) {  // print: which maps, in words
-        ImGui::TextUnformatted(with_pos_ ? "Maps with position embeddings" : "Maps without position embeddings");
-    } else {
+    const bool projector = s.classroom && !f.figure;  // the maps first: which ones is chosen under them
+    const auto which_maps = [&] {
         if (ImGui::RadioButton("maps without position embeddings", !with_pos_)) with_pos_ = false;
         same_line_if_fits(check_width("with them"));
         if (ImGui::RadioButton("with them", with_pos_)) with_pos_ = true;
-    }
+    };
+    if (f.figure)  // print: which maps, in words
+        ImGui::TextUnformatted(with_pos_ ? "Maps with position embeddings" : "Maps without position embeddings");
+    else if (!projector)
+        which_maps();
     const vit::Trace& shuffled = with_pos_ ? runs.rearranged : runs.rearranged_without_pos;
     const vit::Trace& unshuffled = with_pos_ ? t : runs.original_without_pos;
     const int moved_q = vit::moved_token(t, r->e.shuffle, q);
@@ -142,13 +146,23 @@ void PermutationView::maps(const Frame& f, const std::shared_ptr<const ShuffleRe
     const int cols = w > f.px(600) ? 3 : 2;
     const float card = std::floor((w - gap * (cols - 1)) / cols);
     const MapPhoto mosaic_photo = picture_.photo(r, r->mosaic, shuffled);
-    const ImVec2 mosaic_size = fit_size(r->mosaic.width, r->mosaic.height, ImVec2(card, card));
-    const ImVec2 photo_size = fit_photo(s, ImVec2(card, card));
     const char* mosaic_caption = "the shuffled photo and its map (the query moved with its patch)";
     const char* back_caption = "that map put back in order, on the photo";
     const char* own_caption = with_pos_ ? "the photo's own map (the model)" : "the photo's own map, without position embeddings";
-    const float caption_h = caption_height({mosaic_caption, back_caption, own_caption},
-                                           std::min(mosaic_size.x, photo_size.x));
+    if (projector) {  // short captions over the maps, naming the what-ifs; the long ones folded with the notes
+        note((std::string("The maps: ") + mosaic_caption + "; " + back_caption + "; " + own_caption + ".").c_str());
+        mosaic_caption = "what-if: shuffled";
+        back_caption = "what-if: put back in order";
+        own_caption = with_pos_ ? "the photo's own (the model)" : "what-if: no position embeddings";
+    }
+    const auto mosaic_at = [&](float h) { return fit_size(r->mosaic.width, r->mosaic.height, ImVec2(card, h)); };
+    const auto photo_at = [&](float h) { return fit_photo(s, ImVec2(card, h)); };
+    const auto captions_at = [&](float h) {
+        return caption_height({mosaic_caption, back_caption, own_caption}, std::min(mosaic_at(h).x, photo_at(h).x));
+    };
+    const float maps_h = maps_height_above_fold(f, card, captions_at);
+    const ImVec2 mosaic_size = mosaic_at(maps_h), photo_size = photo_at(maps_h);
+    const float caption_h = captions_at(maps_h);
     int card_index = 0;
     auto card_map = [&](MapView& view, const char* id, const char* caption, const vit::Trace& trace, const vit::Vec& row,
                         int query, ImVec2 size, const MapPhoto* photo, bool on_mosaic) {
@@ -162,6 +176,7 @@ void PermutationView::maps(const Frame& f, const std::shared_ptr<const ShuffleRe
              false);
     card_map(unshuffled_, "own", own_caption, unshuffled, vit::attention_row(unshuffled, l, h, q), q, photo_size, nullptr,
              false);
+    if (projector) which_maps();
     // What the two maps beside each other show, by their largest difference.
     const vit::Vec back_row = vit::move_row(shuffled, r->back, mosaic_row);
     const double apart = (back_row - vit::attention_row(unshuffled, l, h, q)).cwiseAbs().maxCoeff();
@@ -197,7 +212,7 @@ void PermutationView::classes(const Frame& f, const ShuffleResult& r) {
                 if (i < list->size()) ImGui::TextWrapped("%.1f %%  %s", 100.0 * (*list)[i].probability, bounded((*list)[i].label).c_str());
             }
         }
-        ImGui::EndTable();
+        end_figure_table();
     }
     note("The photo is not shuffled here: the difference is what the position embeddings are worth to the classifier.");
 }
@@ -205,12 +220,15 @@ void PermutationView::classes(const Frame& f, const ShuffleResult& r) {
 void PermutationView::draw(const Frame& f) {
     const float w = ImGui::GetContentRegionAvail().x;
     evidence_heading(f, "On this photo: shuffle the patches");
+    // The projector leads with the maps (their captions name the what-ifs); the banner, the shuffle and the
+    // table of differences follow them.
+    const bool maps_first = f.s.classroom && !f.figure;
+    const auto r = f.s.experiments.result<ShuffleResult>(key_of(f, f.s.permutation_seed));
+    if (maps_first && r) maps(f, r, w);
     whatif_note(f, "The photo's patches shuffled, and runs without position embeddings: not what the model computes.");
     shuffle_button(f);
-    const auto r = f.s.experiments.result<ShuffleResult>(key_of(f, f.s.permutation_seed));
     if (!r) return;
-    if (f.s.classroom && !f.figure) {  // the projector: the maps first, the table of differences after them
-        maps(f, r, w);
+    if (maps_first) {
         ImGui::Spacing();
         differences(f, *r);
     } else {

@@ -14,6 +14,7 @@
 #include "ui/questions/question_view.h"
 #include "ui/questions/question_widgets.h"
 #include "ui/widgets/color_bar.h"
+#include "ui/widgets/figure_probe.h"
 #include "ui/widgets/imgui_helpers.h"
 #include "ui/widgets/map_view.h"
 #include "ui/widgets/theme.h"
@@ -49,6 +50,7 @@ void PositionView::small_maps(const Frame& f, const vit::Trace& t, float w) {
     const ImVec2 o = ImGui::GetCursorScreenPos();
     const float side = step * g - gap;
     ImGui::InvisibleButton("##small_maps", ImVec2(side, side));
+    report_figure("picture", o, ImVec2(o.x + side, o.y + side));
     const bool hovered = ImGui::IsItemHovered(), clicked = ImGui::IsItemClicked(ImGuiMouseButton_Left);
     ImDrawList* dl = ImGui::GetWindowDrawList();
     f.drawn.add_cells({"position/small_maps", o.x, o.y, cell, step, g, g});
@@ -122,7 +124,7 @@ void PositionView::draw(const Frame& f) {
         vit::Vec row = vit::Vec::Zero(t.tokens);  // prefix tokens have no place on the grid: left at 0
         row.tail(n) = cosine_.row(q - t.prefix).transpose();
         const MapData map = signed_map(t, row, s.style);
-        const ImVec2 size = fit_photo(s, ImVec2(w, std::min(w, f.px(420))));
+        const ImVec2 size = fit_photo(s, ImVec2(w, maps_height_above_fold(f, std::min(w, f.px(420)), [](float) { return 0.f; })));
         const MapHit hit = large_.show(f, "##large", &map, marks_for(t, q, s.sel.hovered_key, -1), size);
         if (hit.hovered && hit.token >= 0) {
             f.emit(session::act::HoverKey{hit.token});

@@ -11,6 +11,7 @@
 
 #include "ui/questions/question_view.h"
 #include "ui/questions/question_widgets.h"
+#include "ui/widgets/figure_probe.h"
 #include "ui/widgets/imgui_helpers.h"
 #include "ui/widgets/input_size_control.h"
 #include "ui/widgets/plot.h"
@@ -51,10 +52,14 @@ void QuadraticView::sizes_table(const Frame& f, const std::vector<InputSizeChoic
     const vit::Model& m = *s.loaded.model;
     const int now = s.loaded.input->size;
     evidence_heading(f, "What N tokens cost, at every input size (this model, any photo)");
-    const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_ScrollX |
-                                  ImGuiTableFlags_BordersInnerV;
-    // The rows, and room for the two-line header (its lines are spaced as text, wider than cell padding).
-    if (ImGui::BeginTable("##sizes", 7, flags, ImVec2(0, table_height(static_cast<int>(choices.size()) + 3)))) {
+    ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_ScrollX |
+                            ImGuiTableFlags_BordersInnerV;
+    // The rows, and room for the two-line header (its lines are spaced as text, wider than cell padding);
+    // in classroom mode no taller than the fold, its rows scrolling under the header.
+    const float whole = table_height(static_cast<int>(choices.size()) + 3);
+    const float height = height_above_fold(f, whole, table_height(6));
+    if (height < whole) flags |= ImGuiTableFlags_ScrollY;
+    if (ImGui::BeginTable("##sizes", 7, flags, ImVec2(0, height))) {
         ImGui::TableSetupScrollFreeze(1, 1);
         ImGui::TableSetupColumn("input\n(px)");
         ImGui::TableSetupColumn("tokens\nN");
@@ -89,7 +94,7 @@ void QuadraticView::sizes_table(const Frame& f, const std::vector<InputSizeChoic
             ImGui::PopFont();
             ImGui::PopStyleColor();
         }
-        ImGui::EndTable();
+        end_figure_table();
     }
     char text[512];
     std::snprintf(text, sizeof text,
@@ -191,7 +196,7 @@ void QuadraticView::measured(const Frame& f, const std::vector<InputSizeChoice>&
             ImGui::Text("%.1f", 1e3 * p.total_seconds);
         }
         ImGui::PopFont();
-        ImGui::EndTable();
+        end_figure_table();
     }
     const double n_star = vit::theoretical_crossover_tokens(m);
     ImGui::PushTextWrapPos(0);

@@ -14,6 +14,7 @@
 
 #include "ui/questions/question_view.h"
 #include "ui/questions/question_widgets.h"
+#include "ui/widgets/figure_probe.h"
 #include "ui/widgets/bounded_text.h"
 #include "ui/widgets/color_bar.h"
 #include "ui/widgets/imgui_helpers.h"
@@ -132,7 +133,16 @@ void RelevanceView::maps(const Frame& f, const vit::RelevanceStudy& study, const
     const float avail = ImGui::GetContentRegionAvail().x;
     const int per_row = avail > f.px(4 * 170) ? 4 : 2;
     const float w = std::floor((avail - gap * (per_row - 1)) / per_row);
-    const ImVec2 size = fit_photo(s, ImVec2(w, w));
+    // Over each map its title (bold, wrapped in the map's width).
+    const auto titles_at = [&](float h) {
+        const float width = fit_photo(s, ImVec2(w, h)).x;
+        float title_h = 0;
+        ImGui::PushFont(f.fonts.bold);
+        for (const MethodInfo& m : kMethods) title_h = std::max(title_h, ImGui::CalcTextSize(m.title, nullptr, false, width).y);
+        ImGui::PopFont();
+        return title_h;
+    };
+    const ImVec2 size = fit_photo(s, ImVec2(w, maps_height_above_fold(f, w, titles_at)));
     gfx::OverlayStyle style = s.style;
     style.normalization = gfx::Normalization::RowMax;  // each map against its own largest patch
     style.show_grid = false;
@@ -210,7 +220,7 @@ void RelevanceView::curves(const Frame& f, const vit::RelevanceStudy& study, con
             }
             ImGui::PopFont();
         }
-        ImGui::EndTable();
+        end_figure_table();
     }
     if (study.cancelled) {
         ImGui::TextColored(colors::whatif, "Stopped before every curve was finished: no verdict.");
@@ -262,7 +272,9 @@ void RelevanceView::draw(const Frame& f) {
     }
     const int cls = shown_class(s);
     const std::string label = bounded(vit::label_of(*s.loaded.model, cls), 100);  // in headings and sentences
-    class_picker(f, cls);
+    // Classroom mode leads with the maps: the class picker goes under them.
+    const bool maps_first = s.classroom && !f.figure;
+    if (!maps_first) class_picker(f, cls);
     const std::string key = experiment_key(f, "relevance-c" + std::to_string(cls));
     const session::ExperimentJob job = [model = s.loaded.model, input = s.loaded.input, trace = s.loaded.trace,
                                         cls](const vit::TaskControl& c) {
@@ -274,6 +286,7 @@ void RelevanceView::draw(const Frame& f) {
     char button[120];
     std::snprintf(button, sizeof button, "Compute the maps and curves (1 backward, %d forward passes)", forwards);
     if (!experiment_controls(f, button, key, job)) {
+        if (maps_first) class_picker(f, cls);
         published(f);
         return;
     }
@@ -283,10 +296,12 @@ void RelevanceView::draw(const Frame& f) {
                            static_cast<int>(study->maps.occlusion.size()));
         ImGui::SameLine();
         if (ImGui::SmallButton("Compute it all")) f.emit(session::cmd::RunExperiment{key, job});
+        if (maps_first) class_picker(f, cls);
         published(f);
         return;
     }
     maps(f, *study, label);
+    if (maps_first) class_picker(f, cls);
     curves(f, *study, label);
     published(f);
 }

@@ -8,6 +8,7 @@
 
 #include "ui/questions/question_view.h"
 #include "ui/questions/question_widgets.h"
+#include "ui/widgets/figure_probe.h"
 #include "ui/widgets/imgui_helpers.h"
 #include "ui/widgets/number_table.h"
 #include "ui/widgets/plot.h"
@@ -96,7 +97,7 @@ void ScalingView::draw(const Frame& f) {
     PlotAxes axes;
     axes.x_label = "score";
     axes.y_label = "scores";
-    plot(f, "##hist", ImVec2(w, f.px(190)), axes, hist);
+    plot(f, "##hist", ImVec2(w, height_above_fold(f, f.px(190), f.px(140))), axes, hist);
 
     evidence_heading(f, "The selected query's softmax");
     const vit::QueryScaling q = vit::query_scaling(t, l, h, s.sel.query);
@@ -158,7 +159,7 @@ void ScalingView::draw(const Frame& f) {
                 ImGui::Text("%.3f", r.theory_std);
             }
             ImGui::PopFont();
-            ImGui::EndTable();
+            end_figure_table();
         }
     }
 }

@@ -1,9 +1,12 @@
 #include "ui/questions/question_widgets.h"
 
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <string>
 
 #include "ui/widgets/bounded_text.h"
+#include "ui/widgets/color_bar.h"
 #include "ui/widgets/imgui_helpers.h"
 #include "ui/widgets/print_text.h"
 #include "ui/widgets/theme.h"
@@ -45,6 +48,26 @@ void note(const char* text) {
     if (shown.empty()) return;
     if (folding) folding->add(shown);
     else text_wrapped_at_spaces(colors::muted, shown.c_str());
+}
+
+float height_above_fold(const Frame& f, float wanted, float least) {
+    if (!f.s.classroom || f.figure) return wanted;
+    return std::min(wanted, std::max(least, std::floor(ImGui::GetContentRegionAvail().y - ImGui::GetStyle().ItemSpacing.y)));
+}
+
+float maps_height_above_fold(const Frame& f, float wanted, const std::function<float(float)>& caption_at) {
+    if (!f.s.classroom || f.figure) return wanted;
+    const float spacing = ImGui::GetStyle().ItemSpacing.y;
+    const float below = 2 * spacing + color_bar_height(f);
+    float h = wanted;
+    // Smaller maps can take taller captions: a few rounds settle it (h only shrinks).
+    for (int round = 0; round < 4; ++round) {
+        const float room = std::floor(ImGui::GetContentRegionAvail().y - caption_at(h) - below);
+        const float fits = std::min(wanted, std::max(f.px(kSmallestMap), room));
+        if (h <= fits) break;
+        h = fits;
+    }
+    return h;
 }
 
 void computing_note(const char* what) {

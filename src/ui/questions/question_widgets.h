@@ -93,6 +93,19 @@ std::shared_ptr<const Computed<T>> analysis(const Frame& f, const std::string& k
     return nullptr;
 }
 
+// Classroom mode leads a page with its figure, whole, above the fold: the
+// height left under the cursor for a figure (a plot, a table) wanted `wanted`
+// tall, never under `least`. In the normal window and in figures, `wanted`.
+float height_above_fold(const Frame& f, float wanted, float least);
+
+// The same for a row of maps: the tallest they may be under the cursor, with their caption over them
+// and their colour bars under them, within `wanted` and never under
+// kSmallestMap. caption_at(h): the row's caption height when its maps are h
+// tall (narrower maps wrap their captions onto more lines). In the normal
+// window and in figures, `wanted`.
+inline constexpr float kSmallestMap = 120;  // logical pixels (180 px in classroom type)
+float maps_height_above_fold(const Frame& f, float wanted, const std::function<float(float)>& caption_at);
+
 // "Computing …" in the muted colour, where numbers will appear.
 void computing_note(const char* what);
 

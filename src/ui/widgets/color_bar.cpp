@@ -11,8 +11,14 @@
 
 namespace ui {
 
+namespace {
+constexpr float kBarHeight = 10, kTickHeight = 4;  // logical pixels
+}  // namespace
+
+float color_bar_height(const Frame& f) { return f.px(kBarHeight + kTickHeight) + ImGui::GetTextLineHeight(); }
+
 void color_bar(const Frame& f, const MapData& map, float width, const char* unit) {
-    const float bar_h = f.px(10), tick_h = f.px(4);
+    const float bar_h = f.px(kBarHeight), tick_h = f.px(kTickHeight);
     const ImVec2 p = ImGui::GetCursorScreenPos();
     ImDrawList* dl = ImGui::GetWindowDrawList();
     if (GLuint tex = f.gpu.colormap_texture(map.style.colormap))
@@ -42,7 +48,7 @@ void color_bar(const Frame& f, const MapData& map, float width, const char* unit
         label(p.x + end * width, buf, muted, false);
     }
     ImGui::PopFont();
-    ImGui::Dummy(ImVec2(width, bar_h + tick_h + ImGui::GetTextLineHeight()));
+    ImGui::Dummy(ImVec2(width, color_bar_height(f)));
     if (ImGui::IsItemHovered()) {
         const char* how = map.style.normalization == gfx::Normalization::RowMax   ? "scaled to the largest patch value"
                           : map.style.normalization == gfx::Normalization::Log    ? "log scale, three decades below the largest"

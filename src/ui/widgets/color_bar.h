@@ -10,4 +10,7 @@ namespace ui {
 // what the values are ("weight", "score").
 void color_bar(const Frame& f, const MapData& map, float width, const char* unit);
 
+// The height color_bar takes (item spacing not included).
+float color_bar_height(const Frame& f);
+
 }  // namespace ui

@@ -23,6 +23,8 @@ struct Fonts {
     ImFont* title = nullptr;   // step numbers and panel headings
     ImFont* large = nullptr;       // the tour card's sentences in classroom mode (24 px and more there)
     ImFont* large_bold = nullptr;  // its key sentence
+    ImFont* lecture = nullptr;     // the live exercise's question where the panel is tall (36 px in classroom mode)
+    ImFont* lecture_bold = nullptr;
 };
 
 struct Frame {
@@ -40,8 +42,7 @@ struct Frame {
     // can be pressed, so it shows no buttons of its own.
     bool still = false;
 
-    void emit(session::Action a) const { out.emplace_back(std::move(a)); }
-    void emit(session::Command c) const { out.emplace_back(std::move(c)); }
+    void emit(session::Request r) const { out.push_back(std::move(r)); }  // an action or a command
     // The name a figure records drawn cells under: "PAGE/ID", id without its leading '#'s.
     std::string cells_name(const char* id) const {
         const std::string name(id);

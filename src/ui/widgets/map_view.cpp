@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "ui/widgets/figure_probe.h"
 #include "ui/widgets/gl_cache.h"
 
 namespace ui {
@@ -104,6 +105,7 @@ MapHit MapView::show(const Frame& f, const char* id, const MapData* map, const g
 
     hit.min = ImGui::GetCursorScreenPos();
     hit.max = ImVec2(hit.min.x + size.x, hit.min.y + size.y);
+    report_figure("map", hit.min, hit.max);
     {
         const ImVec2 clip_min = ImGui::GetWindowDrawList()->GetClipRectMin(), clip_max = ImGui::GetWindowDrawList()->GetClipRectMax();
         const float x0 = std::max(hit.min.x, clip_min.x), y0 = std::max(hit.min.y, clip_min.y);

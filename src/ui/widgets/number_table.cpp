@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <string>
 
+#include "ui/widgets/figure_probe.h"
 #include "ui/widgets/imgui_helpers.h"
 
 namespace ui {
@@ -44,7 +45,7 @@ NumberTable::NumberTable(const Frame& f, const char* id, const char* label, std:
 }
 
 NumberTable::~NumberTable() {
-    if (open_) ImGui::EndTable();
+    if (open_) end_figure_table();
 }
 
 void NumberTable::row(const char* label, std::optional<ImVec4> colour) {

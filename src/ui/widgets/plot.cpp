@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "gfx/colorbar_ticks.h"
+#include "ui/widgets/figure_probe.h"
 #include "ui/widgets/imgui_helpers.h"
 #include "ui/widgets/print_text.h"
 #include "ui/widgets/theme.h"
@@ -52,6 +53,7 @@ PlotHit plot(const Frame& f, const char* id, ImVec2 size, const PlotAxes& axes, 
     ImGui::PushID(id);
     const ImVec2 origin = ImGui::GetCursorScreenPos();
     ImGui::InvisibleButton("##plot", size);
+    report_figure("plot", origin, ImVec2(origin.x + size.x, origin.y + size.y));
     const bool hovered = ImGui::IsItemHovered();
     const bool clicked = ImGui::IsItemClicked(ImGuiMouseButton_Left);
     ImDrawList* dl = ImGui::GetWindowDrawList();

@@ -2,6 +2,8 @@
 
 #include <GLFW/glfw3.h>
 
+#include "session/live_exercise.h"
+
 namespace ui {
 namespace {
 
@@ -24,6 +26,14 @@ void shortcuts(const Frame& f) {
         if (pressed(GLFW_KEY_M)) f.emit(OpenBrowser{session::BrowserState::Mode::OpenModel, ""});
         if (pressed(GLFW_KEY_E) && s.trace()) f.emit(ExportFigure{""});
         if (pressed(GLFW_KEY_Q)) f.emit(Quit{});
+        return;
+    }
+    if (session::live_exercise_on(s)) {  // the live exercise runs on the tour's machinery: its keys first
+        const int i = s.live_exercise.index;
+        if (pressed(GLFW_KEY_RIGHT) || pressed(GLFW_KEY_PAGE_DOWN)) f.emit(Live{session::live::Go{i + 1}});
+        if (pressed(GLFW_KEY_LEFT) || pressed(GLFW_KEY_PAGE_UP)) f.emit(Live{session::live::Go{i - 1}});
+        if (pressed(GLFW_KEY_ENTER) || pressed(GLFW_KEY_KP_ENTER)) f.emit(Live{session::live::Reveal{}});
+        if (pressed(GLFW_KEY_ESCAPE)) f.emit(Live{session::live::End{}});
         return;
     }
     if (s.tour.tour) {  // the arrows and Esc belong to the tour while it is on

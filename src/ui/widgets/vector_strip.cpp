@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "ui/widgets/figure_probe.h"
+
 namespace ui {
 
 ImU32 diverging_color(float v, float extent) {
@@ -30,6 +32,7 @@ int vector_strip(const Frame& f, const char* id, const float* values, int n, flo
     dl->AddRect(ImVec2(p.x - 1, p.y - 1), ImVec2(p.x + width + 1, p.y + h + 1), IM_COL32(90, 90, 90, 255));
     f.drawn.add_cells({f.cells_name(id), p.x, p.y, cell, 0, n, 1, 1, h});  // one row of n
     ImGui::InvisibleButton(id, ImVec2(width, h));
+    report_figure("picture", p, ImVec2(p.x + width, p.y + h));
     if (!ImGui::IsItemHovered()) return -1;
     const int i = std::clamp(static_cast<int>((ImGui::GetIO().MousePos.x - p.x) / cell), 0, n - 1);
     dl->AddRect(ImVec2(p.x + cell * i, p.y - 2), ImVec2(p.x + cell * (i + 1), p.y + h + 2), IM_COL32(255, 255, 255, 255), 0, 0, 2);

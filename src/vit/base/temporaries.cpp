@@ -26,33 +26,44 @@ struct Slot {
 Slot slots[kSlots];
 std::mutex claim;  // between threads only; the handler reads states, never locks
 
-// Removes the files of a flat folder, then the folder. Only async-signal-safe calls.
-void remove_flat_folder(const char* path) {
-    const int fd = ::open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+// Removes a folder's files, and those of its folders one level down (a
+// training run's step_NNNNNN/ and samples/), then the folder. Only
+// async-signal-safe calls; a buffer per level, since a level's listing is read
+// while the one below is removed.
+void remove_folder(int parent, const char* path, int depth) {
+    alignas(8) static char buffers[2][8192];
+    const int fd = ::openat(parent, path, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
     if (fd >= 0) {
-        alignas(8) static char buffer[8192];
+        char* buffer = buffers[depth];
         for (;;) {
-            const long n = ::syscall(SYS_getdents64, fd, buffer, sizeof buffer);
+            const long n = ::syscall(SYS_getdents64, fd, buffer, sizeof buffers[0]);
             if (n <= 0) break;
             for (long at = 0; at < n;) {
                 const auto* entry = reinterpret_cast<const struct dirent64*>(buffer + at);
                 const char* name = entry->d_name;
-                if (!(name[0] == '.' && (name[1] == 0 || (name[1] == '.' && name[2] == 0))))
-                    ::unlinkat(fd, name, 0);
+                if (!(name[0] == '.' && (name[1] == 0 || (name[1] == '.' && name[2] == 0)))) {
+                    if (::unlinkat(fd, name, 0) != 0 && depth == 0 && entry->d_type == DT_DIR) {
+                        remove_folder(fd, name, 1);
+                    }
+                }
                 at += entry->d_reclen;
             }
         }
         ::close(fd);
     }
-    ::rmdir(path);
+    ::unlinkat(parent, path, AT_REMOVEDIR);
 }
 
-void on_signal(int sig) {
+void remove_registered() {
     for (int i = kSlots - 1; i >= 0; --i) {
         const int state = slots[i].state.load(std::memory_order_acquire);
         if (state == 2) ::unlink(slots[i].path);
-        else if (state == 3) remove_flat_folder(slots[i].path);
+        else if (state == 3) remove_folder(AT_FDCWD, slots[i].path, 0);
     }
+}
+
+void on_signal(int sig) {
+    remove_registered();
     ::signal(sig, SIG_DFL);  // die as the signal would have
     ::raise(sig);
 }
@@ -74,6 +85,12 @@ int add(const std::string& path, bool folder) {
 
 void forget(int slot) {
     if (slot >= 0 && slot < kSlots) slots[slot].state.store(0, std::memory_order_release);
+}
+
+void remove_all_now() {
+    // Twice: another thread may have added a file to a folder while it was listed.
+    remove_registered();
+    remove_registered();
 }
 
 int live() {

@@ -9,11 +9,14 @@ namespace vit::temporaries {
 
 constexpr size_t kMaxPath = 4096;
 
-// A slot for path (false: a file, true: a flat folder); throws vit::Error when
+// A slot for path (false: a file, true: a folder of files, or of folders of files); throws vit::Error when
 // the path is too long or every slot is taken.
 int add(const std::string& path, bool folder);
 void forget(int slot);
 int live();
+// Removes every registered temporary now (async-signal-safe: for a handler
+// that exits at once, e.g. vitscope train's second Ctrl+C).
+void remove_all_now();
 void install_signal_handlers();
 
 }  // namespace vit::temporaries

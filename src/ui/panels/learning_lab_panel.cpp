@@ -1,0 +1,369 @@
+#include "ui/panels/learning_lab_panel.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <imgui_stdlib.h>
+
+#include "session/lab_view.h"
+#include "ui/widgets/bounded_text.h"
+#include "ui/widgets/color_bar.h"
+#include "ui/widgets/map_data.h"
+#include "ui/widgets/plot.h"
+#include "ui/widgets/theme.h"
+#include "vit/train/tasks.h"
+
+namespace fs = std::filesystem;
+
+namespace ui {
+namespace {
+
+using LabAction = session::act::Lab;
+using LabCommand = session::cmd::Lab;
+namespace lab = session::lab;
+
+const char* kAbout =
+    "A Vision Transformer of 4 layers and 4 heads (64 x 64 px images in 8 x 8 patches) starts from random weights "
+    "and learns a task on synthetic pictures of two squares. same_colour: are the squares the same colour? The "
+    "answer needs the patch of one square to look at the other, wherever it is: global attention that follows "
+    "content. left_of: is the red square left of the blue one? That needs positions: without position "
+    "embeddings the model sees the same set of patches either way and stays at chance. Drag the timeline to watch "
+    "the query (outlined) learn where to look: each map is one head's attention weights at that checkpoint, "
+    "computed by that checkpoint's own model on the sample.";
+
+std::string run_label(const session::LabRun& r) {
+    return fs::path(r.dir).filename().string() + " (" + r.task + (r.position ? "" : ", no position embeddings") + ")";
+}
+
+// Folders of `dir` holding a log.csv: the runs to offer.
+std::vector<std::string> runs_in(const std::string& dir) {
+    std::vector<std::string> out;
+    std::error_code ec;
+    for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec))
+        // Hidden names are skipped: a run being written is a hidden temporary folder beside it.
+        if (it->path().filename().string().rfind('.', 0) != 0 && it->is_directory(ec) &&
+            fs::is_regular_file(it->path() / "log.csv", ec))
+            out.push_back(it->path().string());
+    std::sort(out.begin(), out.end());
+    if (out.size() > 50) out.resize(50);
+    return out;
+}
+
+}  // namespace
+
+void LearningLabPanel::draw(const Frame& f, const PanelRect& area) {
+    const session::LabState& l = f.s.lab;
+    rects_.clear();
+    ImGui::SetNextWindowPos(area.pos);
+    ImGui::SetNextWindowSize(area.size);
+    const ImGuiWindowFlags flags = ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse |
+                                   ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoBringToFrontOnFocus |
+                                   ImGuiWindowFlags_NoTitleBar;
+    if (ImGui::Begin("Learning lab", nullptr, flags)) {
+        ImGui::PushFont(f.fonts.title);
+        ImGui::TextUnformatted("Learning lab");
+        ImGui::PopFont();
+        ImGui::SameLine(0, f.px(16));
+        if (ImGui::Button("Back to the explorer")) f.emit(LabAction{lab::Show{false}});
+        ImGui::SameLine(0, f.px(16));
+        ImGui::TextColored(colors::muted, "watch attention being learned: a tiny ViT trained from scratch");
+        if (ImGui::CollapsingHeader("What is this?")) {
+            ImGui::PushTextWrapPos(0);
+            ImGui::TextUnformatted(kAbout);
+            ImGui::PopTextWrapPos();
+        }
+        const ImVec2 avail = ImGui::GetContentRegionAvail();
+        const float left_w = std::clamp(avail.x * 0.26f, f.px(280), f.px(420));
+        if (ImGui::BeginChild("##lab_left", ImVec2(left_w, avail.y), false)) {
+            train_section(f);
+            ImGui::Separator();
+            runs_section(f);
+            ImGui::Separator();
+            curves(f, std::max(f.px(150), ImGui::GetContentRegionAvail().y - ImGui::GetTextLineHeightWithSpacing() * 1.5f));
+        }
+        ImGui::EndChild();
+        ImGui::SameLine(0, f.px(12));
+        if (ImGui::BeginChild("##lab_right", ImVec2(0, avail.y), false)) {
+            if (!l.error.empty()) ImGui::TextColored(colors::error, "%s", bounded(l.error).c_str());
+            if (l.run) {
+                timeline(f);
+                maps(f, ImGui::GetContentRegionAvail().y);
+            } else {
+                ImGui::PushTextWrapPos(0);
+                ImGui::TextColored(colors::muted, "No run open. Train one on the left (a few minutes), or open a finished run: "
+                                                  "a folder made by Train or by `vitscope train --task NAME -o RUN`.");
+                ImGui::PopTextWrapPos();
+            }
+        }
+        ImGui::EndChild();
+    }
+    ImGui::End();
+    f.drawn.lab_maps = rects_;
+}
+
+void LearningLabPanel::train_section(const Frame& f) {
+    const session::LabState& l = f.s.lab;
+    const session::LabTraining& t = l.training;
+    ImGui::PushFont(f.fonts.bold);
+    ImGui::TextUnformatted("Train a model");
+    ImGui::PopFont();
+    std::string task = l.train_task;
+    bool position = l.train_position;
+    int steps = l.train_steps;
+    bool changed = false;
+    ImGui::BeginDisabled(t.running);
+    for (const std::string& name : vit::train::task_names()) {
+        if (ImGui::RadioButton(name.c_str(), task == name)) task = name, changed = true;
+        ImGui::SameLine();
+    }
+    ImGui::NewLine();
+    changed |= ImGui::Checkbox("position embeddings", &position);
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(f.px(90));
+    if (ImGui::InputInt("steps", &steps, 100, 1000)) {
+        steps = std::clamp(steps, 1, session::kMaxLabSteps);
+        changed = true;
+    }
+    if (changed) f.emit(LabCommand{lab::SetTraining{task, position, steps, l.train_dir}});
+    ImGui::EndDisabled();
+    if (!t.running) {
+        if (ImGui::Button("Train")) f.emit(LabCommand{lab::Train{}});
+        ImGui::SameLine();
+        std::error_code ec;
+        const fs::path into = fs::absolute(l.train_dir.empty() ? f.s.export_dir : l.train_dir, ec).lexically_normal();
+        ImGui::TextColored(colors::muted, "into %s", bounded(into.string()).c_str());
+    } else {
+        char text[96];
+        std::snprintf(text, sizeof text, "step %d of %d", t.step, t.steps);
+        ImGui::ProgressBar(t.steps ? static_cast<float>(t.step) / t.steps : 0.f, ImVec2(-f.px(90), 0), text);
+        ImGui::SameLine();
+        if (ImGui::Button("Cancel")) f.emit(LabCommand{lab::CancelTraining{}});
+        ImGui::TextColored(colors::muted, "%s", bounded("writing " + fs::path(t.run).filename().string() + "; Cancel keeps nothing").c_str());
+    }
+    if (!t.stopped.empty()) ImGui::TextColored(colors::muted, "%s", bounded(t.stopped).c_str());
+}
+
+void LearningLabPanel::runs_section(const Frame& f) {
+    const session::LabState& l = f.s.lab;
+    const std::string dir = l.train_dir.empty() ? f.s.export_dir : l.train_dir;
+    const double now = ImGui::GetTime();
+    // Listed again when the folder or the last finished run changes, and every few seconds.
+    if (dir != listed_ || l.training.finished != listed_finished_ || now - listed_at_ > 3) {
+        runs_ = runs_in(dir);
+        listed_ = dir;
+        listed_finished_ = l.training.finished;
+        listed_at_ = now;
+    }
+    ImGui::PushFont(f.fonts.bold);
+    ImGui::TextUnformatted("Open a run");
+    ImGui::PopFont();
+    std::error_code ec;
+    if (runs_.empty()) ImGui::TextColored(colors::muted, "none in %s yet", bounded(fs::absolute(dir, ec).lexically_normal().string()).c_str());
+    const float list_h = std::min(f.px(110), ImGui::GetTextLineHeightWithSpacing() * (static_cast<float>(runs_.size()) + 0.5f));
+    if (!runs_.empty() && ImGui::BeginChild("##runs", ImVec2(0, list_h), false)) {
+        for (const std::string& r : runs_) {
+            const bool open = l.run && fs::path(l.run->dir) == fs::path(r).lexically_normal();
+            if (ImGui::Selectable(bounded(fs::path(r).filename().string()).c_str(), open)) f.emit(LabCommand{lab::OpenRun{r}});
+        }
+    }
+    if (!runs_.empty()) ImGui::EndChild();
+    ImGui::SetNextItemWidth(-f.px(70));
+    const bool enter = ImGui::InputTextWithHint("##run_path", "a run's folder", &open_path_, ImGuiInputTextFlags_EnterReturnsTrue);
+    ImGui::SameLine();
+    if ((ImGui::Button("Open") || enter) && !open_path_.empty()) f.emit(LabCommand{lab::OpenRun{open_path_}});
+    if (ImGui::Button("Browse…")) f.emit(session::act::OpenBrowser{session::BrowserState::Mode::OpenRun, dir});
+}
+
+void LearningLabPanel::curves(const Frame& f, float height) {
+    const session::LabState& l = f.s.lab;
+    std::vector<PlotSeries> series;
+    auto add = [&](const std::vector<vit::train::LogRow>& log, const std::string& label, int colour) {
+        PlotSeries s;
+        s.label = label;
+        s.color = colors::series[colour % 5];
+        for (const auto& r : log) s.x.push_back(r.step), s.y.push_back(r.accuracy);
+        series.push_back(s);
+    };
+    if (l.run) add(l.run->log, l.run->position ? "with positions" : "without positions", 0);
+    if (l.pair) add(l.pair->log, l.pair->position ? "with positions" : "without positions", 1);
+    if (l.training.running || (!l.training.log.empty() && !l.run)) add(l.training.log, "training now", 2);
+    ImGui::PushFont(f.fonts.bold);
+    ImGui::TextUnformatted("Held-out accuracy");
+    ImGui::PopFont();
+    if (series.empty()) {
+        ImGui::TextColored(colors::muted, "(curves appear with a run)");
+        return;
+    }
+    const bool loss = l.training.running && l.training.batch_loss.size() > 1;
+    const float h = loss ? height * 0.5f - f.px(14) : height - f.px(4);
+    PlotAxes axes;
+    axes.x_label = "step";
+    axes.y_label = "accuracy";
+    axes.y_lo = 0.4;
+    axes.y_hi = 1.0;
+    // The checkpoint shown, as a dot on its run's curve.
+    if (l.run && l.checkpoint < static_cast<int>(l.run->log.size())) {
+        PlotSeries dot;
+        dot.kind = PlotSeries::Kind::Dots;
+        dot.color = colors::accent;
+        dot.x = {static_cast<double>(l.run->log[l.checkpoint].step)};
+        dot.y = {l.run->log[l.checkpoint].accuracy};
+        dot.highlight = 0;
+        series.push_back(dot);
+    }
+    plot(f, "##accuracy", ImVec2(ImGui::GetContentRegionAvail().x, h), axes, series);
+    if (loss) {
+        PlotSeries s;
+        s.label = "training-batch loss";
+        s.color = colors::series[2];
+        const auto& b = l.training.batch_loss;
+        for (size_t i = 0; i < b.size(); ++i) s.x.push_back(static_cast<double>(i + 1)), s.y.push_back(b[i]);
+        PlotAxes la;
+        la.x_label = "step";
+        la.y_label = "loss";
+        plot(f, "##loss", ImVec2(ImGui::GetContentRegionAvail().x, h), la, {s});
+    }
+}
+
+void LearningLabPanel::timeline(const Frame& f) {
+    const session::LabState& l = f.s.lab;
+    const session::LabRun& run = *l.run;
+    ImGui::PushFont(f.fonts.bold);
+    ImGui::TextUnformatted(bounded(run_label(run)).c_str());
+    ImGui::PopFont();
+    if (l.pair) {
+        ImGui::SameLine();
+        ImGui::TextColored(colors::muted, "%s", bounded("beside: " + run_label(*l.pair)).c_str());
+    }
+    int index = l.checkpoint;
+    const int last = static_cast<int>(run.log.size()) - 1;
+    if (ImGui::ArrowButton("##back", ImGuiDir_Left)) index = std::max(0, index - 1);
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(-f.px(230));
+    char label[64];
+    std::snprintf(label, sizeof label, "step %s", session::with_thousands(run.log[l.checkpoint].step).c_str());
+    ImGui::SliderInt("##timeline", &index, 0, last, label);
+    ImGui::SameLine();
+    if (ImGui::ArrowButton("##next", ImGuiDir_Right)) index = std::min(last, index + 1);
+    ImGui::SameLine();
+    ImGui::Text("checkpoint %d of %d", l.checkpoint + 1, last + 1);
+    if (index != l.checkpoint) f.emit(LabAction{lab::SetCheckpoint{index}});
+
+    int sample = l.sample;
+    ImGui::SetNextItemWidth(f.px(140));
+    if (ImGui::SliderInt("sample", &sample, 0, static_cast<int>(run.samples.size()) - 1)) f.emit(LabAction{lab::SetSample{sample}});
+    ImGui::SameLine(0, f.px(16));
+    int layer = l.shown_layer;
+    ImGui::SetNextItemWidth(f.px(100));
+    if (ImGui::SliderInt("layer", &layer, 0, l.now.trace ? static_cast<int>(l.now.trace->layers.size()) - 1 : 0))
+        f.emit(LabAction{lab::SetLayer{layer}});
+    ImGui::SameLine();
+    bool chosen = l.layer < 0;
+    if (ImGui::Checkbox("auto", &chosen)) f.emit(LabAction{lab::SetLayer{chosen ? -1 : l.shown_layer}});
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("The layer where a head puts the most weight on the other square at the run's last checkpoint");
+    if (l.squares.size() == 2) {
+        ImGui::SameLine(0, f.px(16));
+        ImGui::TextUnformatted("query on");
+        ImGui::SameLine();
+        if (ImGui::RadioButton(run.task == "left_of" ? "red square" : "square 1", l.query_square == 0)) f.emit(LabAction{lab::SetQuerySquare{0}});
+        ImGui::SameLine();
+        if (ImGui::RadioButton(run.task == "left_of" ? "blue square" : "square 2", l.query_square == 1)) f.emit(LabAction{lab::SetQuerySquare{1}});
+    }
+}
+
+void LearningLabPanel::maps(const Frame& f, float height) {
+    const session::LabState& l = f.s.lab;
+    if (!l.sample_image || !l.now.trace) return;
+    if (sample_generation_ != l.sample_generation) {
+        // Nearest: a 64 px sample magnified shows its pixels, squares with sharp edges.
+        sample_.upload(*l.sample_image, gfx::PhotoTexture::Filter::Nearest);
+        sample_generation_ = l.sample_generation;
+    }
+    const int heads = static_cast<int>(l.now.heads.size());
+    const int rows = l.pair_now ? 2 : 1;
+    const float gap = f.px(8);
+    const float text_h = ImGui::GetTextLineHeightWithSpacing();
+    // The sentences take about six lines under the maps; each row a caption line above its tiles.
+    const float for_maps = height - text_h * (l.pair_now ? 7.f : 6.f) - ImGui::GetFrameHeightWithSpacing() * 2;
+    // The sample's column is as wide as its caption when that is wider than a tile.
+    const float caption_w = ImGui::CalcTextSize("step 10,000 · acc. 0.00").x;
+    const float spare = ImGui::GetContentRegionAvail().x - gap * heads;
+    const float by_width = std::min(spare / (heads + 1), (spare - caption_w) / heads);
+    const float tile = std::max(f.px(60), std::min(by_width, for_maps / rows - text_h * 2));
+
+    gfx::OverlayStyle style = f.s.style;
+    style.normalization = gfx::Normalization::Absolute;  // every head and step on one 0..1 scale
+    style.colormap = gfx::Colormap::Viridis;
+    style.opacity = session::kLabMapOpacity;
+    style.fade = false;
+    MapPhoto photo;
+    photo.texture = &sample_;
+    photo.generation = 1000000 + l.sample_generation;
+    photo.crop = vit::CropRect{0, 0, static_cast<double>(l.sample_image->width), static_cast<double>(l.sample_image->height)};
+
+    auto row_of_maps = [&](const session::LabCheckpoint& c, bool position, int first_view) {
+        photo.trace = c.trace.get();
+        // The query outlined, and the other square as a pinned key is.
+        const gfx::Marks marks = marks_for(*c.trace, l.query, -1, l.other);
+        ImGui::BeginGroup();
+        ImGui::PushFont(f.fonts.bold);
+        ImGui::TextUnformatted(position ? "with positions" : "without positions");
+        ImGui::PopFont();
+        ImGui::TextColored(colors::muted, "step %s · acc. %.2f", session::with_thousands(c.step).c_str(), c.accuracy);
+        std::string id = "##sample" + std::to_string(first_view);
+        const MapHit sample_hit = views_[first_view]->show(f, id.c_str(), nullptr, marks, ImVec2(tile, tile), &photo);
+        // The query's square outlined on the sample (the maps outline it too).
+        if (c.trace->is_patch(l.query)) {
+            const float cell = (sample_hit.max.x - sample_hit.min.x) / c.trace->grid;
+            const ImVec2 a(sample_hit.min.x + cell * c.trace->col_of(l.query), sample_hit.min.y + cell * c.trace->row_of(l.query));
+            ImGui::GetWindowDrawList()->AddRect(ImVec2(a.x - f.px(2), a.y - f.px(2)), ImVec2(a.x + cell + f.px(2), a.y + cell + f.px(2)),
+                                                ImGui::GetColorU32(colors::accent), 0, 0, f.px(2.5f));
+        }
+        ImGui::EndGroup();
+        for (size_t h = 0; h < c.heads.size(); ++h) {
+            ImGui::SameLine(0, gap);
+            ImGui::BeginGroup();
+            const session::LabHeadRow& r = c.heads[h];
+            ImGui::PushFont(f.fonts.bold);
+            ImGui::Text("head %zu", h);
+            ImGui::PopFont();
+            if (l.other >= 0) ImGui::TextColored(colors::muted, "%.1f %% on the other", 100 * r.on_other);
+            else ImGui::TextColored(colors::muted, "largest %.3f", r.largest);
+            vit::Vec row(static_cast<Eigen::Index>(r.weights.size()));
+            for (size_t j = 0; j < r.weights.size(); ++j) row[static_cast<Eigen::Index>(j)] = r.weights[j];
+            const MapData map = weights_map(*c.trace, row, style);
+            id = "##head" + std::to_string(first_view + 1 + h);
+            const MapHit hit = views_[first_view + 1 + h]->show(f, id.c_str(), &map, marks, ImVec2(tile, tile), &photo);
+            rects_.push_back({hit.min.x, hit.min.y, hit.max.x - hit.min.x, hit.max.y - hit.min.y});
+            if (hit.hovered && hit.token >= 0) {
+                ImGui::BeginTooltip();
+                ImGui::Text("patch (%d, %d) · weight %.4f", hit.row, hit.col, r.weights[hit.token]);
+                ImGui::EndTooltip();
+            }
+            ImGui::EndGroup();
+        }
+    };
+    while (views_.size() < static_cast<size_t>((heads + 1) * rows)) views_.push_back(std::make_unique<MapView>());
+    row_of_maps(l.now, l.run->position, 0);
+    if (l.pair_now) row_of_maps(*l.pair_now, l.pair->position, heads + 1);
+
+    MapData bar;
+    bar.grid = 1;
+    bar.style = style;
+    color_bar(f, bar, std::min(ImGui::GetContentRegionAvail().x * 0.45f, f.px(420)), "attention weight, 0 to 1 (every head, every step)");
+    ImGui::SameLine(0, f.px(16));
+    ImGui::TextColored(colors::muted, "white outline: the query · orange: the other square");
+    ImGui::Spacing();
+    ImGui::PushTextWrapPos(0);
+    for (const session::LabSentence& s : l.sentences) {
+        ImGui::Bullet();
+        ImGui::TextUnformatted(s.text.c_str());
+    }
+    ImGui::PopTextWrapPos();
+    ImGui::Spacing();
+    if (ImGui::Button("Open this checkpoint in the explorer")) f.emit(LabCommand{lab::Explore{}});
+    ImGui::SameLine();
+    ImGui::TextColored(colors::muted, "%s", bounded(l.run->checkpoint_dir(l.checkpoint) + " on " + l.run->samples[l.sample]).c_str());
+}
+
+}  // namespace ui
