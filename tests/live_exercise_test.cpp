@@ -5,6 +5,7 @@
 // through apply: bad input is a note and keeps the answer, Next starts afresh,
 // End and leaving classroom mode end it.
 #include <cmath>
+#include <cstdio>
 #include <memory>
 
 #include <gtest/gtest.h>
@@ -15,6 +16,7 @@
 #include "session/state.h"
 #include "support/synthetic_session.h"
 #include "support/synthetic_trace.h"
+#include "vit/base/error.h"
 
 namespace {
 
