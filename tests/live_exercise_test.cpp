@@ -5,6 +5,7 @@
 // through apply: bad input is a note and keeps the answer, Next starts afresh,
 // End and leaving classroom mode end it.
 #include <cmath>
+#include <cstdio>
 #include <memory>
 
 #include <gtest/gtest.h>
@@ -16,6 +17,7 @@
 #include "session/state_file.h"
 #include "support/synthetic_session.h"
 #include "support/synthetic_trace.h"
+#include "vit/base/error.h"
 
 namespace {
 

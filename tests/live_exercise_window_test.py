@@ -210,8 +210,12 @@ def test_sample_right_and_wrong(tally, xvfb, tmp, rows):
                     tally.check(f"exercise {n}: 'about 0.3' is one line of note, still answering, the text kept",
                                 y["phase"] == "answering" and "\n" not in y["note"] and "not a number" in y["note"] and
                                 y["given"]["typed"] == "about 0.3", y)
+                # The audit of a settled frame (scrolling limits follow the content a frame later).
+                cut = live.w.wait_still("clipped_text", seconds=0.5)["clipped_text"]
                 v = answer(live, tally, e, row, correct, grid)
                 d = v["verdict"]
+                cut += live.w.wait_still("clipped_text", seconds=0.5)["clipped_text"]
+                tally.check(f"exercise {n}: no text cut or broken inside a word at {SIZE}, asking or revealed", not cut, cut)
                 tally.check(f"exercise {n} ({e['kind']}) answered {'right' if correct else 'wrong'}: the verdict says so",
                             d["correct"] == correct, d)
                 if e["kind"] == "choice":

@@ -2,7 +2,7 @@
 """`vitscope explain IMAGE --question NAME -o OUT.png`: each Questions page's
 figure, drawn offscreen without a display server (DISPLAY unset; EGL).
 
-For every page the window has (the kPages table of src/ui/panels/questions_panel.cpp,
+For every page the window has (the PAGE lines of src/vit/analysis/question_list.inc,
 so pages added later are covered too): a well-formed PNG 2048 px wide, the
 page's question as its Title and the model, photo and selection in its
 Description, not blank, and the same picture twice for the same selection (but for the
@@ -55,8 +55,9 @@ def sha(path):
 
 
 def page_titles():
-    """Each page's question, as src/vit/analysis/questions.cpp words it."""
-    return dict(re.findall(r'\{"(\w+)",\s*"((?:[^"\\]|\\.)*)"', source("src/vit/analysis/questions.cpp")))
+    """Each question's title, as the one list (src/vit/analysis/question_list.inc) words it."""
+    return dict(re.findall(r'^(?:PAGE|ANSWER)\((\w+),\s*"((?:[^"\\]|\\.)*)"', source("src/vit/analysis/question_list.inc"),
+                           re.M))
 
 
 def explain_questions():
@@ -160,7 +161,7 @@ def main():
         check(f"model {MODEL_NAME} at {MODEL} (set VITSCOPE_MODEL or VITSCOPE_MODEL_MIRROR)", False)
         return tally.finish()
     pages, titles = window_pages(), page_titles()
-    check(f"the window's pages are found in kPages: {pages}", len(pages) > 0 and all(p in titles for p in pages))
+    check(f"the window's pages are found in the list: {pages}", len(pages) > 0 and all(p in titles for p in pages))
 
     # Every page, the window's starting selection, then another one.
     for page in pages:

@@ -26,9 +26,8 @@ def source(path):
 
 
 def window_pages():
-    """The Questions pages the window has, in kPages order."""
-    table = re.search(r"kPages\[\]\s*=\s*\{(.*?)\n\};", source("src/ui/panels/questions_panel.cpp"), re.S).group(1)
-    return re.findall(r'\{"(\w+)",\s*make_\w+\}', table)
+    """The Questions pages the window has, in order: the PAGE lines of the one list (question_list.inc)."""
+    return re.findall(r"^PAGE\((\w+),", source("src/vit/analysis/question_list.inc"), re.M)
 
 
 class Tally:

@@ -56,7 +56,9 @@ const vit::Trace& compare_trace(const ExplainInput& in, const char* question) {
     return in.compare->trace;
 }
 
-std::string global_csv(const ExplainInput& in) {
+}  // namespace
+
+std::string explain_global(const ExplainInput& in) {
     const vit::Trace& t = in.photo.trace;
     const int query = patch_query(in, "global");
     std::string out;
@@ -69,7 +71,7 @@ std::string global_csv(const ExplainInput& in) {
     return out;
 }
 
-std::string dynamic_csv(const ExplainInput& in) {
+std::string explain_dynamic(const ExplainInput& in) {
     const vit::Trace &a = in.photo.trace, &b = compare_trace(in, "dynamic");
     const int query = query_token(in.args, a);
     std::string out;
@@ -79,7 +81,7 @@ std::string dynamic_csv(const ExplainInput& in) {
     return out;
 }
 
-std::string permutation_csv(const ExplainInput& in) {
+std::string explain_permutation(const ExplainInput& in) {
     const int seed = in.args.get_int_opt("--seed", 0, INT_MAX).value_or(0);
     vit::TraceOptions options;  // the comparison needs the weights and the final states only
     options.keep_qkv = false;
@@ -95,7 +97,7 @@ std::string permutation_csv(const ExplainInput& in) {
                  top1(e.runs.original_without_pos)});
 }
 
-std::string position_csv(const ExplainInput& in) {
+std::string explain_position(const ExplainInput& in) {
     const vit::Trace& t = in.photo.trace;
     const int query = patch_query(in, "position");
     const vit::Vec cosine = vit::position_similarity_row(in.photo.model, t.grid, t.row_of(query), t.col_of(query));
@@ -106,7 +108,7 @@ std::string position_csv(const ExplainInput& in) {
     return out;
 }
 
-std::string cross_csv(const ExplainInput& in) {
+std::string explain_cross(const ExplainInput& in) {
     const vit::Trace &a = in.photo.trace, &b = compare_trace(in, "cross");
     const int layer = in.args.get_int("--layer", 0, in.photo.model.depth - 1);
     const int query = query_token(in.args, a);
@@ -125,7 +127,7 @@ std::string cross_csv(const ExplainInput& in) {
     return out;
 }
 
-std::string mlp_csv(const ExplainInput& in) {
+std::string explain_mlp(const ExplainInput& in) {
     const int layer = in.args.get_int("--layer", 0, in.photo.model.depth - 1);
     const vit::TokenPath path =
         vit::token_path(in.photo.model, in.photo.trace, layer, query_token(in.args, in.photo.trace));
@@ -138,7 +140,7 @@ std::string mlp_csv(const ExplainInput& in) {
 }
 
 // One head's whole matrix: a line per (query, key), queries in token order.
-std::string matrix_csv(const ExplainInput& in) {
+std::string explain_matrix(const ExplainInput& in) {
     const int layer = in.args.get_int("--layer", 0, in.photo.model.depth - 1);
     // --mean-heads: the mean of the heads' matrices (the map the window's M shows, for every query).
     const std::vector<int> heads = chosen_heads(in);
@@ -150,20 +152,6 @@ std::string matrix_csv(const ExplainInput& in) {
     for (int q = 0; q < a.rows(); ++q)
         for (int k = 0; k < a.cols(); ++k) out += line({number(q), number(k), number(double(a(q, k)))});
     return out;
-}
-
-}  // namespace
-
-std::vector<ExplainRows> property_rows() {
-    return {
-        {"global", global_csv},
-        {"dynamic", dynamic_csv},
-        {"permutation", permutation_csv},
-        {"position", position_csv},
-        {"cross", cross_csv},
-        {"matrix", matrix_csv},
-        {"mlp", mlp_csv},
-    };
 }
 
 }  // namespace app

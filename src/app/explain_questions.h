@@ -19,19 +19,16 @@ struct ExplainInput {
     const Pipeline* compare;      // --compare IMAGE2 (same model), or null
 };
 
-// How the command line answers one question of vit::all_questions(): its CSV
-// rows, under the header the table gives (QuestionPage::columns).
-struct ExplainRows {
-    const char* name;  // --question NAME
-    std::string (*rows)(const ExplainInput& in);
-};
-
-// The follow-up questions' rows (scaling, heads, quadratic, cls, rollout, ablation).
-std::vector<ExplainRows> why_rows();
-// The rows of the questions on what attention is (global, dynamic, permutation, position, cross, mlp).
-std::vector<ExplainRows> property_rows();
-// Does the attention map explain the prediction? (relevance, perturbation; need --class).
-std::vector<ExplainRows> relevance_rows();
+// How the command line answers each question of the one list
+// (vit/analysis/question_list.inc): explain_NAME(in) gives its CSV rows, under
+// the header the list gives (QuestionPage::columns). The follow-up questions'
+// are in explain_why_questions.cpp, those on what attention is in
+// explain_property_questions.cpp, the relevance page's in explain_relevance_questions.cpp.
+#define PAGE(name, ...) std::string explain_##name(const ExplainInput& in);
+#define ANSWER(name, ...) std::string explain_##name(const ExplainInput& in);
+#include "vit/analysis/question_list.inc"
+#undef PAGE
+#undef ANSWER
 
 // The heads a question reads: {--head H} (0 when not given), or every head with --mean-heads.
 std::vector<int> chosen_heads(const ExplainInput& in);

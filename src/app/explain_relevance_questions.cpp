@@ -28,7 +28,9 @@ int chosen_class(const ExplainInput& in) {
     return vit::find_class(in.photo.model, in.args.get("--class"));
 }
 
-std::string relevance_csv(const ExplainInput& in) {
+}  // namespace
+
+std::string explain_relevance(const ExplainInput& in) {
     const vit::Trace& t = in.photo.trace;
     const vit::RelevanceMaps m = vit::relevance_maps(in.photo.model, in.photo.input, t, chosen_class(in),
                                                      stderr_progress("occlusion, one forward pass per patch"));
@@ -41,7 +43,7 @@ std::string relevance_csv(const ExplainInput& in) {
     return out;
 }
 
-std::string perturbation_csv(const ExplainInput& in) {
+std::string explain_perturbation(const ExplainInput& in) {
     const int target = chosen_class(in);
     const auto seed = static_cast<uint32_t>(
         in.args.has("--seed") ? in.args.get_int("--seed", 0, std::numeric_limits<int>::max()) : 0);
@@ -57,15 +59,6 @@ std::string perturbation_csv(const ExplainInput& in) {
             out += c.method + (c.positive ? ",positive," : ",negative,") +
                    number_row("%.1f,%.9g\n", static_cast<double>(step) / vit::kPerturbationSteps, c.probability[step]);
     return out;
-}
-
-}  // namespace
-
-std::vector<ExplainRows> relevance_rows() {
-    return {
-        {"relevance", relevance_csv},
-        {"perturbation", perturbation_csv},
-    };
 }
 
 }  // namespace app

@@ -36,30 +36,6 @@ __attribute__((format(printf, 1, 2))) std::string format(const char* format, ...
     return text;
 }
 
-// The Jacobian columns are for one query: --patch / --query, CLS if neither.
-std::string scaling_csv(const ExplainInput& in) {
-    const vit::Trace& t = in.photo.trace;
-    const vit::ScalingTable s = vit::scaling_table(t);
-    const int query = in.args.has("--patch") || in.args.has("--query") ? query_token(in.args, t) : 0;
-    std::string out;
-    for (int l = 0; l < s.raw_std.rows(); ++l)
-        for (int h = 0; h < s.raw_std.cols(); ++h) {
-            const vit::QueryScaling q = vit::query_scaling(t, l, h, query);
-            out += format("%d,%d,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g\n", l, h, s.raw_std(l, h), s.scaled_std(l, h),
-                          s.saturated_raw(l, h), s.saturated_scaled(l, h), q.raw.jacobian_norm, q.scaled.jacobian_norm);
-        }
-    return out;
-}
-
-std::string heads_csv(const ExplainInput& in) {
-    const Eigen::MatrixXd distance = vit::mean_attention_distances(in.photo.trace, in.photo.model.patch);
-    const Eigen::MatrixXd spread = vit::mean_spreads(in.photo.trace);
-    std::string out;
-    for (int l = 0; l < distance.rows(); ++l)
-        for (int h = 0; h < distance.cols(); ++h) out += format("%d,%d,%.9g,%.9g\n", l, h, distance(l, h), spread(l, h));
-    return out;
-}
-
 // --sizes 224,448 (default: the page's list for the model's patch size).
 std::vector<int> timing_sizes(const ExplainInput& in) {
     if (!in.args.has("--sizes")) return vit::default_timing_sizes(in.photo.model);
@@ -80,7 +56,33 @@ std::vector<int> timing_sizes(const ExplainInput& in) {
     return sizes;
 }
 
-std::string quadratic_csv(const ExplainInput& in) {
+}  // namespace
+
+// The Jacobian columns are for one query: --patch / --query, CLS if neither.
+std::string explain_scaling(const ExplainInput& in) {
+    const vit::Trace& t = in.photo.trace;
+    const vit::ScalingTable s = vit::scaling_table(t);
+    const int query = in.args.has("--patch") || in.args.has("--query") ? query_token(in.args, t) : 0;
+    std::string out;
+    for (int l = 0; l < s.raw_std.rows(); ++l)
+        for (int h = 0; h < s.raw_std.cols(); ++h) {
+            const vit::QueryScaling q = vit::query_scaling(t, l, h, query);
+            out += format("%d,%d,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g\n", l, h, s.raw_std(l, h), s.scaled_std(l, h),
+                          s.saturated_raw(l, h), s.saturated_scaled(l, h), q.raw.jacobian_norm, q.scaled.jacobian_norm);
+        }
+    return out;
+}
+
+std::string explain_heads(const ExplainInput& in) {
+    const Eigen::MatrixXd distance = vit::mean_attention_distances(in.photo.trace, in.photo.model.patch);
+    const Eigen::MatrixXd spread = vit::mean_spreads(in.photo.trace);
+    std::string out;
+    for (int l = 0; l < distance.rows(); ++l)
+        for (int h = 0; h < distance.cols(); ++h) out += format("%d,%d,%.9g,%.9g\n", l, h, distance(l, h), spread(l, h));
+    return out;
+}
+
+std::string explain_quadratic(const ExplainInput& in) {
     const vit::Model& model = in.photo.model;
     const vit::TimingRun run = vit::measure_forward_times(model, in.photo.image, timing_sizes(in), 3,
                                                          stderr_progress("timing the forward pass"));
@@ -93,7 +95,7 @@ std::string quadratic_csv(const ExplainInput& in) {
     return out;
 }
 
-std::string cls_csv(const ExplainInput& in) {
+std::string explain_cls(const ExplainInput& in) {
     const vit::LogitLens lens = vit::logit_lens(in.photo.model, in.photo.trace);
     const Eigen::VectorXd self = vit::cls_weights(in.photo.trace).self_mean;
     const std::vector<vit::LayerNorms> norms = vit::token_norms(in.photo.trace);
@@ -113,7 +115,7 @@ std::string cls_csv(const ExplainInput& in) {
     return out;
 }
 
-std::string rollout_csv(const ExplainInput& in) {
+std::string explain_rollout(const ExplainInput& in) {
     const vit::Trace& t = in.photo.trace;
     const Eigen::VectorXd r = vit::rollout_row(t, 0);
     std::string out;
@@ -121,7 +123,7 @@ std::string rollout_csv(const ExplainInput& in) {
     return out;
 }
 
-std::string ablation_csv(const ExplainInput& in) {
+std::string explain_ablation(const ExplainInput& in) {
     const vit::Model& model = in.photo.model;
     if (in.args.has("--mean-heads")) throw vit::Error("--question ablation removes one head: give --head H, not --mean-heads");
     const int layer = in.args.get_int("--layer", 0, model.depth - 1);
@@ -134,19 +136,6 @@ std::string ablation_csv(const ExplainInput& in) {
                format(",%.9g,", after.probability) + csv_field(label_of(model, after.index)) + "\n";
     }
     return out;
-}
-
-}  // namespace
-
-std::vector<ExplainRows> why_rows() {
-    return {
-        {"scaling", scaling_csv},
-        {"heads", heads_csv},
-        {"quadratic", quadratic_csv},
-        {"cls", cls_csv},
-        {"rollout", rollout_csv},
-        {"ablation", ablation_csv},
-    };
 }
 
 }  // namespace app

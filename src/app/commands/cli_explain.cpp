@@ -32,13 +32,18 @@ const vit::QuestionPage& find_question(const std::string& name) {
 }
 
 std::string question_csv(const vit::QuestionPage& question, const ExplainInput& in) {
-    static const std::vector<ExplainRows> all = [] {
-        std::vector<ExplainRows> rows = why_rows();
-        for (const ExplainRows& r : property_rows()) rows.push_back(r);
-        for (const ExplainRows& r : relevance_rows()) rows.push_back(r);
-        return rows;
-    }();
-    for (const ExplainRows& r : all)
+    struct Rows {
+        const char* name;
+        std::string (*rows)(const ExplainInput& in);
+    };
+    static constexpr Rows all[] = {
+#define PAGE(name, ...) {#name, explain_##name},
+#define ANSWER(name, ...) {#name, explain_##name},
+#include "vit/analysis/question_list.inc"
+#undef PAGE
+#undef ANSWER
+    };
+    for (const Rows& r : all)
         if (std::string_view(question.name) == r.name) return question.columns + std::string("\n") + r.rows(in);
     throw vit::Error(std::string("--question ") + question.name + " has no numbers on the command line");
 }

@@ -109,6 +109,28 @@ void draw_live_answer(const Frame& f, const vit::Trace& t, ImVec2 origin, ImVec2
     const session::Exercise* e = session::live_exercise_shown(f.s);
     if (!e) return;
     const session::LiveExercise& x = f.s.live_exercise;
+    if (session::live_exercise_hides_maps(f.s)) {
+        // With the map hidden the photo draws no marks: the query (and the key the question names) drawn here.
+        ImDrawList* dl = ImGui::GetWindowDrawList();
+        auto outline = [&](int token, ImU32 colour) {
+            if (!t.is_patch(token)) return;
+            const ImVec2 a(origin.x + t.col_of(token) * cell.x, origin.y + t.row_of(token) * cell.y);
+            const ImVec2 b(a.x + cell.x, a.y + cell.y);
+            dl->AddRect(a, b, IM_COL32(0, 0, 0, 220), 0, 0, f.px(5));
+            dl->AddRect(ImVec2(a.x + f.px(1), a.y + f.px(1)), ImVec2(b.x - f.px(1), b.y - f.px(1)), colour, 0, 0, f.px(3));
+        };
+        outline(f.s.sel.query, IM_COL32(255, 255, 255, 255));
+        outline(f.s.sel.pinned_key, ImGui::GetColorU32(colors::pinned));
+        // Named at the model input's right edge, a line below its own label (the class's answer: bottom left).
+        const std::string label = t.is_patch(f.s.sel.pinned_key) ? "white: query · orange: key" : "white: query";
+        if (t.is_patch(f.s.sel.query)) {
+            const ImVec2 ls = ImGui::CalcTextSize(label.c_str());
+            const ImVec2 lp(origin.x + t.grid * cell.x - ls.x - f.px(4), origin.y + ls.y + f.px(8));
+            dl->AddRectFilled(ImVec2(lp.x - f.px(3), lp.y - f.px(1)), ImVec2(lp.x + ls.x + f.px(3), lp.y + ls.y + f.px(1)),
+                              IM_COL32(0, 0, 0, 170), f.px(3));
+            dl->AddText(lp, IM_COL32(255, 255, 255, 255), label.c_str());
+        }
+    }
     std::vector<int> tokens = e->kind == ExerciseKind::PredictRegion ? x.marked : std::vector<int>{};
     if (e->kind == ExerciseKind::TopKey && t.is_patch(x.picked)) tokens.push_back(x.picked);
     if (tokens.empty()) return;
@@ -228,7 +250,8 @@ void ExercisePanel::verdict(const Frame& f) {
         ImGui::PopFont();
     }
     if (v->answer.layer >= 0)
-        text_wrapped_at_spaces(colors::muted, "The photo now shows this head's map for the query, the key pinned.");
+        text_wrapped_at_spaces(colors::muted, v->answer.key >= 0 ? "The photo now shows this head's map for the query, the key pinned."
+                                                                 : "The photo now shows this head's map for the query.");
 }
 
 void ExercisePanel::draw(const Frame& f) {

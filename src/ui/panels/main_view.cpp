@@ -84,8 +84,12 @@ void MainView::panels(const Frame& f, const Layout& layout) {
         photo_.draw(f, questions_.shown_view(f));
     ImGui::End();
 
-    if (begin_panel(f, "Heads and layers", layout.heads, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse))
+    if (begin_panel(f, "Heads and layers", layout.heads, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse)) {
+        // While an exercise is asked, its layer and head stay: the question names them.
+        ImGui::BeginDisabled(session::live_exercise_hides_maps(f.s));
         heads_.draw(f);
+        ImGui::EndDisabled();
+    }
     ImGui::End();
 
     if (begin_panel(f, "Inside one head", layout.math)) {

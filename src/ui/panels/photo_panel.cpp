@@ -81,6 +81,7 @@ void PhotoPanel::toolbar(const Frame& f) {
                         3 * st.ItemSpacing.x + f.px(16);
     same_line_if_fits(map_w);
     if (ImGui::GetCursorPosX() > st.WindowPadding.x + 1) ImGui::SetCursorPosX(ImGui::GetCursorPosX() + f.px(16));
+    ImGui::BeginDisabled(live);  // the exercise's head is the map
     ImGui::AlignTextToFramePadding();
     ImGui::TextUnformatted("Map");
     ImGui::SameLine();
@@ -101,6 +102,7 @@ void PhotoPanel::toolbar(const Frame& f) {
     same_line_if_fits(check_width(mean));
     if (ImGui::RadioButton(mean, !head)) f.emit(session::act::SetMapSource{session::MapSource::MeanOfVisible});
     tooltip("The average of the weights of the heads shown in the middle panel.");
+    ImGui::EndDisabled();
     // The input size and the grid are for the explorer; the projector shows the photo instead.
     if (s.classroom) return;
 

@@ -17,20 +17,13 @@ struct PageMaker {
     std::unique_ptr<QuestionView> (*make)();
 };
 
-// The pages the window has, by vit::question_pages() name.
+// Every page of the one list with its view (a page without one does not link).
 constexpr PageMaker kPages[] = {
-    {"scaling", make_scaling_view},
-    {"heads", make_heads_view},
-    {"quadratic", make_quadratic_view},
-    {"cls", make_cls_view},
-    {"global", make_global_view},
-    {"dynamic", make_dynamic_view},
-    {"permutation", make_permutation_view},
-    {"position", make_position_view},
-    {"cross", make_cross_view},
-    {"matrix", make_matrix_view},
-    {"mlp", make_mlp_view},
-    {"relevance", make_relevance_view},
+#define PAGE(name, ...) {#name, make_##name##_view},
+#define ANSWER(name, ...)
+#include "vit/analysis/question_list.inc"
+#undef PAGE
+#undef ANSWER
 };
 
 const PageMaker* maker_of(const std::string& name) {
@@ -48,7 +41,6 @@ std::vector<const vit::QuestionPage*> window_pages(const session::AppState& s, c
     std::vector<const vit::QuestionPage*> pages;
     shown = nullptr;
     for (const vit::QuestionPage& p : vit::question_pages()) {
-        if (!maker_of(p.name)) continue;
         pages.push_back(&p);
         if (s.question == p.name || !shown) shown = &p;
     }
@@ -99,8 +91,7 @@ void question_stepper(const Frame& f, const std::vector<const vit::QuestionPage*
 
 std::vector<std::string> question_view_names() {
     std::vector<std::string> names;
-    for (const vit::QuestionPage& p : vit::question_pages())
-        if (maker_of(p.name)) names.push_back(p.name);
+    for (const PageMaker& p : kPages) names.push_back(p.name);
     return names;
 }
 

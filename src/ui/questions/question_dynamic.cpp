@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "ui/questions/head_dots.h"
 #include "ui/questions/question_compare.h"
 #include "ui/questions/question_view.h"
 #include "ui/questions/question_widgets.h"
@@ -114,27 +115,13 @@ HeadRef DynamicView::two_photos(const Frame& f, const vit::Trace& b, float w) {
          "it would give 0 bits in every head. Click either map to move the query on both.");
 
     // Every layer and head at this query position: cheap (one row pair each).
-    PlotSeries dots{PlotSeries::Kind::Dots, "", {}, {}, colors::accent};
-    const int heads = s.heads();
+    std::vector<std::vector<double>> every_head(s.layers(), std::vector<double>(s.heads()));
     for (int li = 0; li < s.layers(); ++li)
-        for (int hi = 0; hi < heads; ++hi) {
-            if (li == shown.layer && hi == shown.head) dots.highlight = static_cast<int>(dots.x.size());
-            dots.x.push_back(li + 0.12 * (hi - 0.5 * (heads - 1)));
-            dots.y.push_back(vit::attention_jsd(a, b, li, hi, q));
-        }
-    PlotAxes axes;
-    axes.x_label = "layer";
-    axes.y_label = "JSD between the photos (bits)";
-    axes.y_lo = 0, axes.y_hi = 1;
-    axes.x_integer = true;
-    axes.x_lo = -0.5, axes.x_hi = s.layers() - 0.5;
-    const PlotHit hit = plot(f, "##jsd", ImVec2(w, f.px(170)), axes, {dots});
+        for (int hi = 0; hi < s.heads(); ++hi) every_head[li][hi] = vit::attention_jsd(a, b, li, hi, q);
+    const bool clicked = head_dots(f, "##jsd", ImVec2(w, f.px(170)), "JSD between the photos (bits)", every_head,
+                                   shown.layer, shown.head);
     note("The same query position in every layer and head: one dot per head; click one to select it.");
-    if (hit.clicked && hit.index >= 0) {
-        f.emit(session::act::SetLayer{hit.index / heads});
-        f.emit(session::act::SetHead{hit.index % heads});
-        most_different_ = false;
-    }
+    if (clicked) most_different_ = false;
     return shown;
 }
 

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "ui/questions/head_dots.h"
 #include "ui/questions/question_view.h"
 #include "ui/questions/question_widgets.h"
 #include "ui/widgets/imgui_helpers.h"
@@ -221,25 +222,8 @@ void GlobalView::every_head(const Frame& f, float w) {
     }
     ImGui::PopFont();
 
-    PlotSeries dots{PlotSeries::Kind::Dots, "", {}, {}, colors::accent};
-    const int heads = s.heads();
-    for (int l = 0; l < static_cast<int>(beyond_.size()); ++l)
-        for (int h = 0; h < heads; ++h) {
-            if (l == s.sel.layer && h == s.sel.head) dots.highlight = static_cast<int>(dots.x.size());
-            dots.x.push_back(l + 0.12 * (h - 0.5 * (heads - 1)));
-            dots.y.push_back(beyond_[l][h]);
-        }
-    PlotAxes axes;
-    axes.x_label = "layer";
-    axes.y_label = "mean weight beyond 3 patches (of all a row's)";
-    axes.y_lo = 0, axes.y_hi = 1;
-    axes.x_integer = true;
-    axes.x_lo = -0.5, axes.x_hi = s.layers() - 0.5;
-    const PlotHit hit = plot(f, "##beyond", ImVec2(w, f.px(180)), axes, {dots});
-    if (hit.clicked && hit.index >= 0) {
-        f.emit(session::act::SetLayer{hit.index / heads});
-        f.emit(session::act::SetHead{hit.index % heads});
-    }
+    head_dots(f, "##beyond", ImVec2(w, f.px(180)), "mean weight beyond 3 patches (of all a row's)", beyond_,
+              s.sel.layer, s.sel.head);
     note("One dot per head; click one to show that layer and head. A query whose weight stayed within its neighbours "
          "would give 0 here. A stack of 3 × 3 convolutions widens its "
          "view by one patch per side per layer; attention can reach every patch from the first layer, and the learned "

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <memory>
 
+#include "ui/questions/head_dots.h"
 #include "ui/questions/question_view.h"
 #include "ui/questions/question_widgets.h"
 #include "ui/widgets/figure_probe.h"
@@ -40,7 +41,7 @@ void saturation_plot(const Frame& f, const vit::ScalingTable& table, float w) {
     std::vector<double> layer_x, share_scaled, share_raw;
     for (int li = 0; li < static_cast<int>(table.saturated_raw.rows()); ++li)
         for (int hi = 0; hi < static_cast<int>(table.saturated_raw.cols()); ++hi) {
-            layer_x.push_back(li + 0.12 * (hi - 0.5 * (table.saturated_raw.cols() - 1)));
+            layer_x.push_back(head_dot_x(li, hi, static_cast<int>(table.saturated_raw.cols())));
             share_raw.push_back(table.saturated_raw(li, hi));
             share_scaled.push_back(table.saturated_scaled(li, hi));
         }

@@ -23,18 +23,12 @@ public:
     virtual void draw_on_photo(const Frame&, const PhotoGrid&) {}
 };
 
-// One maker per page, each in its own file (question_NAME.cpp).
-std::unique_ptr<QuestionView> make_scaling_view();
-std::unique_ptr<QuestionView> make_heads_view();
-std::unique_ptr<QuestionView> make_quadratic_view();
-std::unique_ptr<QuestionView> make_cls_view();
-std::unique_ptr<QuestionView> make_global_view();
-std::unique_ptr<QuestionView> make_dynamic_view();
-std::unique_ptr<QuestionView> make_permutation_view();
-std::unique_ptr<QuestionView> make_position_view();
-std::unique_ptr<QuestionView> make_cross_view();
-std::unique_ptr<QuestionView> make_matrix_view();
-std::unique_ptr<QuestionView> make_mlp_view();
-std::unique_ptr<QuestionView> make_relevance_view();
+// One maker per page of the one list (vit/analysis/question_list.inc), each in
+// the page's own file: make_NAME_view() in question_NAME.cpp.
+#define PAGE(name, ...) std::unique_ptr<QuestionView> make_##name##_view();
+#define ANSWER(name, ...)
+#include "vit/analysis/question_list.inc"
+#undef PAGE
+#undef ANSWER
 
 }  // namespace ui

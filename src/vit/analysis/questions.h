@@ -1,14 +1,15 @@
-// The one list of Questions: every question the Questions tab shows as a page
-// or `vitscope explain` answers, in the order the tab lists them. The session,
-// the tab (ui/panels/questions_panel.cpp, which adds each page's view by name)
-// and the command line (app/explain_*_questions.cpp, which add each question's
-// CSV rows by name) all read it; tests check that both cover it exactly.
-// A new page is one entry here plus its view, its CSV rows and its analysis.
+// The Questions: every question the Questions tab shows as a page or
+// `vitscope explain` answers, in the order the tab lists them, read from the
+// one list (question_list.inc), which also pairs each with its CSV rows
+// (src/app) and its page's view (src/ui). The session reads them here.
 #pragma once
 #include <string_view>
 #include <vector>
 
 namespace vit {
+
+// question_list.inc's flags.
+inline constexpr unsigned kOnePhoto = 0, kTwoPhotos = 1, kNeedsClass = 2;
 
 struct QuestionPage {
     const char* name;      // "scaling": the script's `question NAME`, explain's --question
