@@ -142,12 +142,7 @@ void draw_live_answer(const Frame& f, const vit::Trace& t, ImVec2 origin, ImVec2
         dl->AddRect(ImVec2(a.x + f.px(1), a.y + f.px(1)), ImVec2(b.x - f.px(1), b.y - f.px(1)), kAnswerColour, 0, 0, f.px(2));
     }
     // Named where drawn: the class's answer, not the model's numbers.
-    const char* label = "pink: the class's answer";
-    const ImVec2 ls = ImGui::CalcTextSize(label);
-    const ImVec2 lp(origin.x + f.px(4), origin.y + t.grid * cell.y - ls.y - f.px(4));
-    dl->AddRectFilled(ImVec2(lp.x - f.px(3), lp.y - f.px(1)), ImVec2(lp.x + ls.x + f.px(3), lp.y + ls.y + f.px(1)),
-                      IM_COL32(0, 0, 0, 170), f.px(3));
-    dl->AddText(lp, kAnswerColour, label);
+    map_corner_label(f, dl, origin, t.grid * cell.y, kAnswerColour, "pink: the class's answer");
 }
 
 void ExercisePanel::answer_input(const Frame& f) {

@@ -86,12 +86,7 @@ void draw_marked_patches(const Frame& f, const vit::Trace& t, ImVec2 origin, ImV
                     f.px(2));
     }
     // Named where the marks are drawn: they are the class's guess, not the model's numbers.
-    const char* label = "marked: the class's prediction";
-    const ImVec2 ls = ImGui::CalcTextSize(label);
-    const ImVec2 lp(origin.x + f.px(4), origin.y + t.grid * cell.y - ls.y - f.px(4));
-    dl->AddRectFilled(ImVec2(lp.x - f.px(3), lp.y - f.px(1)), ImVec2(lp.x + ls.x + f.px(3), lp.y + ls.y + f.px(1)),
-                      IM_COL32(0, 0, 0, 170), f.px(3));
-    dl->AddText(lp, kMarkColour, label);
+    map_corner_label(f, dl, origin, t.grid * cell.y, kMarkColour, "marked: the class's prediction");
 }
 
 void hidden_while_predicting(const Frame& f) {

@@ -200,4 +200,12 @@ void whatif_badge(const Frame& f, const char* text) {
     ImGui::PopFont();
 }
 
+void map_corner_label(const Frame& f, ImDrawList* dl, ImVec2 origin, float height, ImU32 colour, const char* label) {
+    const ImVec2 ls = ImGui::CalcTextSize(label);
+    const ImVec2 lp(origin.x + f.px(4), origin.y + height - ls.y - f.px(4));
+    dl->AddRectFilled(ImVec2(lp.x - f.px(3), lp.y - f.px(1)), ImVec2(lp.x + ls.x + f.px(3), lp.y + ls.y + f.px(1)),
+                      IM_COL32(0, 0, 0, 170), f.px(3));
+    dl->AddText(lp, colour, label);
+}
+
 }  // namespace ui

@@ -60,4 +60,9 @@ void key_caps(const std::vector<const char*>& keys);
 // The orange label every what-if carries.
 void whatif_badge(const Frame& f, const char* text);
 
+// Names what is drawn over a map (the class's marks, not the model's
+// numbers): `label` in `colour` on a dark plate in the map's bottom-left
+// corner; `origin` is the map's top-left corner and `height` its height.
+void map_corner_label(const Frame& f, ImDrawList* dl, ImVec2 origin, float height, ImU32 colour, const char* label);
+
 }  // namespace ui
