@@ -135,8 +135,10 @@ void LearningLabPanel::train_section(const Frame& f) {
         const std::string into = fs::absolute(l.train_dir.empty() ? f.s.export_dir : l.train_dir, ec).lexically_normal().string();
         if (!train_dir_editing_ && train_dir_shown_ != into) train_dir_text_ = train_dir_shown_ = into;
         ImGui::SetNextItemWidth(-1);
-        if (ImGui::InputText("##train_dir", &train_dir_text_, ImGuiInputTextFlags_EnterReturnsTrue))
+        if (ImGui::InputText("##train_dir", &train_dir_text_, ImGuiInputTextFlags_EnterReturnsTrue)) {
             f.emit(Lab{lab::SetTraining{task, position, steps, train_dir_text_}});
+            train_dir_shown_.clear();  // shows the folder in use next frame: the new one, or the old one when refused
+        }
         train_dir_editing_ = ImGui::IsItemActive();
     } else {
         char text[96];
