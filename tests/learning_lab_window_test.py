@@ -193,6 +193,14 @@ lab-explore
 quit
 """
         code2, seen2, output2 = run_script(BIN, [], finish, tmp)
+        # A bad setting ends the script with one line naming it, and trains nothing.
+        for bad, said in ((f"lab-train same_colour dir={tmp}/nope", "no such folder"), ("lab-train colour", "unknown task"),
+                          ("lab-train left_of steps=0", "out of 1 .. 100000")):
+            code3, _, output3 = run_script(BIN, [], f"wait\n{bad}\nlab-wait\nquit\n", tmp)
+            tally.check(f"'{bad}': exit 2, one line saying {said}", code3 == 2 and said in output3
+                        and len([x for x in output3.splitlines() if "error" in x]) == 1, output3[-300:])
+        tally.check("... and nothing was trained (no lab_* run in the export folder)", not glob.glob(os.path.join(tmp, "lab_*")),
+                    os.listdir(tmp))
         tally.check("the scripted windows exit 0", code == 0 and code2 == 0, (output[-800:], output2[-800:]))
         labs = [s["lab"] for s in seen if "lab" in s]
         opened = [l for l in labs if l["run"] == run and l["open"]]

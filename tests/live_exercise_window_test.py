@@ -18,9 +18,10 @@ import re
 import subprocess
 import sys
 import tempfile
+import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from script_support import BIN, CHELSEA, MODEL, Tally  # noqa: E402
+from script_support import BIN, CHELSEA, MODEL, SRC, Tally  # noqa: E402
 from window_support import Window, Xvfb, patch_centre, read_state, run_script  # noqa: E402
 
 SIZE = "1280x720"  # a lecture room's projector
@@ -254,6 +255,55 @@ def test_sample_right_and_wrong(tally, xvfb, tmp, rows):
         w.close()
 
 
+def ocr_word(path, word):
+    """The centre of the first OCR word box reading `word` in a screenshot; None when not read."""
+    r = subprocess.run(["tesseract", path, "-", "tsv"], capture_output=True, text=True, timeout=300)
+    for line in r.stdout.splitlines()[1:]:
+        f = line.split("\t")
+        if len(f) == 12 and f[11].strip() == word:
+            return int(f[6]) + int(f[8]) / 2, int(f[7]) + int(f[9]) / 2
+    return None
+
+
+def test_own_file_through_the_menu(tally, xvfb, tmp):
+    """File > Exercises in class, from a file…: the menu item found on the screen by OCR, clicked, the
+    file's path typed into the browser, Return: the teacher's own file runs."""
+    own = os.path.join(tmp, "week3.exercises")
+    with open(os.path.join(SRC, "assets", "exercises", "first-look.exercises")) as f:
+        text = f.read()
+    with open(own, "w") as f:
+        f.write(text.replace("title: One patch's attention: homework", "title: Week 3"))
+    w = Window(xvfb, BIN, [CHELSEA, "--model", MODEL, "--classroom"], tmp, size=SIZE)
+    try:
+        w.wait_for(lambda s: s.get("ready"), what="the first forward pass")
+        live = Live(w)
+        menu = ocr_word(screenshot(live, tmp, "window.png"), "File")
+        tally.check("the menu bar's File (OCR)", menu is not None)
+        if menu is None:
+            return
+        live.click_at(*menu)
+        time.sleep(1)  # the menu opens on the next frames
+        w.xdotool("key", "F12")
+        s = w.wait_for(lambda s: "Saved screenshot" in s["status"] and os.path.exists(
+            re.search(r"Saved screenshot (.*)$", s["status"]).group(1)), timeout=60, what="F12 with the menu open")
+        path = re.search(r"Saved screenshot (.*)$", s["status"]).group(1)
+        at = ocr_word(path, "file…") or ocr_word(path, "file...")
+        tally.check("the File menu shows 'Exercises in class, from a file…' (OCR)", at is not None)
+        if at is None:
+            return
+        live.click_at(*at)
+        w.wait_for(lambda s: s["browser"] == "exercises", timeout=30, what="the browser for an exercises file")
+        w.xdotool("key", "ctrl+a")
+        w.xdotool("type", "--delay", "5", own)
+        w.xdotool("key", "Return")
+        s = w.wait_for(lambda s: s["live_exercise"]["phase"] != "off" or s["last_error"], timeout=60, what="the file to run")
+        tally.check("the teacher's file runs live from the browser, at its first exercise",
+                    s["live_exercise"].get("path") == own and s["live_exercise"]["exercise"] == 1 and not s["last_error"],
+                    (s["live_exercise"].get("path"), s["last_error"]))
+    finally:
+        w.close()
+
+
 def test_bad_file_keeps_the_exercise(tally, tmp):
     bad = os.path.join(tmp, "bad.exercises")
     with open(bad, "w") as f:
@@ -287,6 +337,8 @@ def main():
     try:
         with tempfile.TemporaryDirectory(prefix="vitscope_live_exercise_") as tmp:
             test_sample_right_and_wrong(tally, xvfb, tmp, rows)
+        with tempfile.TemporaryDirectory(prefix="vitscope_live_exercise_menu_") as tmp:
+            test_own_file_through_the_menu(tally, xvfb, tmp)
         with tempfile.TemporaryDirectory(prefix="vitscope_live_exercise_bad_") as tmp:
             test_bad_file_keeps_the_exercise(tally, tmp)
     finally:

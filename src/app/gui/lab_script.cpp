@@ -1,10 +1,12 @@
 #include "app/gui/lab_script.h"
 
+#include <filesystem>
 #include <set>
 #include <sstream>
 
 #include "session/commands.h"
 #include "vit/base/error.h"
+#include "vit/train/tasks.h"
 
 namespace app {
 namespace {
@@ -57,6 +59,15 @@ LabScriptWait lab_command(const ScriptCommand& c, const session::AppState& s, st
             else if (word.rfind("dir=", 0) == 0) dir = word.substr(4);
             else throw vit::Error(c.where + ": lab-train TASK [no-position] [steps=N] [dir=DIR], not '" + word + "'");
         }
+        try {
+            vit::train::parse_task(task);
+        } catch (const vit::Error& e) {
+            throw vit::Error(c.where + ": lab-train: " + e.what());
+        }
+        if (steps < 1 || steps > session::kMaxLabSteps) throw vit::Error(c.where + ": lab-train: steps=" + std::to_string(steps) + " is out of 1 .. 100000");
+        // Refused here, not by the window: there a refused setting would leave Train to start with the old one.
+        std::error_code ec;
+        if (!dir.empty() && !std::filesystem::is_directory(dir, ec)) throw vit::Error(c.where + ": lab-train: " + dir + ": no such folder");
         out.push_back(LabCommand{lab::SetTraining{task, position, steps, dir}});
         out.push_back(LabCommand{lab::Train{}});
     } else if (c.verb == "lab-cancel") {

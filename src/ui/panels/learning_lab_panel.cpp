@@ -129,9 +129,18 @@ void LearningLabPanel::train_section(const Frame& f) {
     if (!t.running) {
         if (ImGui::Button("Train")) f.emit(LabCommand{lab::Train{}});
         ImGui::SameLine();
+        ImGui::TextUnformatted("into");
+        ImGui::SameLine();
+        // The folder runs go in: typed, Enter to keep it (a folder that does not exist is refused in one line).
         std::error_code ec;
-        const fs::path into = fs::absolute(l.train_dir.empty() ? f.s.export_dir : l.train_dir, ec).lexically_normal();
-        ImGui::TextColored(colors::muted, "into %s", bounded(into.string()).c_str());
+        const std::string into = fs::absolute(l.train_dir.empty() ? f.s.export_dir : l.train_dir, ec).lexically_normal().string();
+        if (!train_dir_editing_ && train_dir_shown_ != into) train_dir_text_ = train_dir_shown_ = into;
+        ImGui::SetNextItemWidth(-1);
+        if (ImGui::InputText("##train_dir", &train_dir_text_, ImGuiInputTextFlags_EnterReturnsTrue)) {
+            f.emit(LabCommand{lab::SetTraining{task, position, steps, train_dir_text_}});
+            train_dir_shown_.clear();  // shows the folder in use next frame: the new one, or the old one when refused
+        }
+        train_dir_editing_ = ImGui::IsItemActive();
     } else {
         char text[96];
         std::snprintf(text, sizeof text, "step %d of %d", t.step, t.steps);
@@ -184,8 +193,9 @@ void LearningLabPanel::curves(const Frame& f, float height) {
         for (const auto& r : log) s.x.push_back(r.step), s.y.push_back(r.accuracy);
         series.push_back(s);
     };
-    if (l.run) add(l.run->log, l.run->position ? "with positions" : "without positions", 0);
-    if (l.pair) add(l.pair->log, l.pair->position ? "with positions" : "without positions", 1);
+    // One colour per setting, whichever run is open: with positions blue, without orange.
+    if (l.run) add(l.run->log, l.run->position ? "with positions" : "without positions", l.run->position ? 1 : 3);
+    if (l.pair) add(l.pair->log, l.pair->position ? "with positions" : "without positions", l.pair->position ? 1 : 3);
     if (l.training.running || (!l.training.log.empty() && !l.run)) add(l.training.log, "training now", 2);
     ImGui::PushFont(f.fonts.bold);
     ImGui::TextUnformatted("Held-out accuracy");
