@@ -1,7 +1,7 @@
 // The four ways vitscope takes input from outside, each as one function that
 // returns when the input is accepted and throws vit::Error when it is refused.
 // The fuzz targets run these on every generated input, and
-// tests/regression_test.cpp runs them on every input a fuzzer ever crashed
+// tests/vit/regression_test.cpp runs them on every input a fuzzer ever crashed
 // on (tests/data/regressions/<target>/), so both exercise the same code.
 #pragma once
 #include <cmath>

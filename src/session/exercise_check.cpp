@@ -25,6 +25,17 @@ std::string utf8_prefix(const std::string& s, size_t bytes) {
     return s.substr(0, end);
 }
 
+// U+2212 (the minus sign a keyboard or a copied number may give) as '-'.
+std::string with_ascii_minus(const std::string& s) {
+    static const std::string minus = "\xE2\x88\x92";
+    std::string out;
+    for (size_t i = 0; i < s.size();) {
+        if (s.compare(i, minus.size(), minus) == 0) out += '-', i += minus.size();
+        else out += s[i++];
+    }
+    return out;
+}
+
 std::string number_text(double v) {
     char text[64];
     std::snprintf(text, sizeof text, "%.9g", v);
@@ -35,8 +46,7 @@ std::string number_text(double v) {
 
 TypedNumber parse_answer_number(const std::string& text, bool percent) {
     // The page's rules, line by line (lesson_math.js parseAnswerNumber).
-    std::string t = typed_trimmed(text);
-    for (size_t at; (at = t.find("\xE2\x88\x92")) != std::string::npos;) t.replace(at, 3, "-");  // U+2212 minus
+    std::string t = with_ascii_minus(typed_trimmed(text));
     if (t.empty()) return {0, "Type a number first."};
     double scale = 1;
     if (percent && t.back() == '%') {

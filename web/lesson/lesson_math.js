@@ -140,7 +140,7 @@ const LessonMath = (() => {
   //     a factor within [e^-2ε, e^2ε]: |ã_j − a_j| ≤ a_j(e^2ε − 1), with
   //     a_j ≤ ã_j e^2ε from the page's own ã_j.
   //  4. the app's float32 softmax itself: its exp within 4e-7 of exact
-  //     (tests/fast_kernels_test.cpp), Z a sum of N terms, one division:
+  //     (tests/vit/kernels/kernel_fast_test.cpp), Z a sum of N terms, one division:
   //     (N + 8)·2^-24 of a_j at most.
   // Returns ε and the per-key bounds.
   function weightErrorBound(q, k, tokens, headDim, query, pageWeight) {

@@ -11,7 +11,7 @@ using Theme = session::AppState::Theme;
 
 // Colours used across panels, so the same thing looks the same everywhere.
 // Text colours keep at least 4.5:1 contrast (WCAG AA) against the theme's
-// window background (tests/gui/theme_contrast_test.cpp measures it).
+// window background (tests/ui/widgets/theme_test.cpp measures it).
 struct Palette {
     ImVec4 accent;      // the selected query, links
     ImVec4 pinned;      // the pinned key

@@ -9,7 +9,7 @@
 #include "vit/base/error.h"
 
 namespace vit {
-namespace {
+namespace kernel_evidence_test {  // named: the unity build batches it with tests of the same constant names
 
 constexpr int kGrid = 4, kPrefix = 1, kTokens = kPrefix + kGrid * kGrid;
 
@@ -90,5 +90,5 @@ TEST(KernelEvidence, RefusesHeadsOutOfRangeAndTracesWithoutWeights) {
     EXPECT_THROW(offset_weights(t, 0, 1), Error);
 }
 
-}  // namespace
+}  // namespace kernel_evidence_test
 }  // namespace vit
