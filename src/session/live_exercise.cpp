@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "session/actions.h"
+#include "session/overloaded.h"
 #include "session/tour_query.h"
 #include "vit/analysis/prediction.h"
 #include "vit/analysis/step_explanation.h"
@@ -184,51 +185,55 @@ void prepare_live_exercises(AppState& s, const ExerciseSet& set) {
 
 void apply_live(AppState& s, const LiveAction& a) {
     LiveExercise& x = s.live_exercise;
-    if (const auto* start = std::get_if<live::Start>(&a)) {
-        if (!start->set || start->set->exercises.empty()) return;
-        apply(s, act::SetClassroom{true});
-        s.prediction = {};  // one way of hiding the map at a time
-        x = {};
-        x.set = start->set;
-        x.path = start->path;
-        apply(s, act::StartTour{start->set->tour});
-        reset_answer(x);
-        return;
-    }
-    if (const auto* go = std::get_if<live::Go>(&a)) {
-        if (!live_exercise_on(s)) return;
-        x.index = std::clamp(go->index, 0, static_cast<int>(x.set->exercises.size()) - 1);
-        reset_answer(x);
-        apply(s, act::TourGo{x.index});
-        return;
-    }
-    if (std::holds_alternative<live::End>(a)) {
-        if (x.set && s.tour.tour == x.set->tour) apply(s, act::ExitTour{});
-        x = {};
-        return;
-    }
-    if (std::holds_alternative<live::Reveal>(a)) {
-        if (live_exercise_on(s)) reveal_live(s);
-        return;
-    }
     const vit::Trace* t = s.trace();
-    if (!t) return;
-    if (const auto* pick = std::get_if<live::Pick>(&a)) {
-        if (answering_kind(s, ExerciseKind::TopKey) && pick->token >= 0 && pick->token < t->tokens) x.picked = pick->token, x.note.clear();
-    } else if (const auto* mark = std::get_if<live::Mark>(&a)) {
-        if (!answering_kind(s, ExerciseKind::PredictRegion) || !t->is_patch(mark->token)) return;
-        const auto at = std::find(x.marked.begin(), x.marked.end(), mark->token);
-        if (at == x.marked.end()) x.marked.push_back(mark->token);
-        else x.marked.erase(at);
-        x.note.clear();
-    } else if (const auto* type = std::get_if<live::Type>(&a)) {
-        if (answering_kind(s, ExerciseKind::Weight) || answering_kind(s, ExerciseKind::ScaledScore))
-            x.typed = type->text.substr(0, kMaxTyped), x.note.clear();
-    } else if (const auto* choose = std::get_if<live::Choose>(&a)) {
-        const Exercise* e = live_exercise_shown(s);
-        if (answering_kind(s, ExerciseKind::Choice) && choose->option >= 1 && choose->option <= static_cast<int>(e->options.size()))
-            x.option = choose->option, x.note.clear();
-    }
+    // One case per action (no catch-all: an action without its case does not compile).
+    std::visit(Overloaded{
+                   [&](const live::Start& start) {
+                       if (!start.set || start.set->exercises.empty()) return;
+                       apply(s, act::SetClassroom{true});
+                       s.prediction = {};  // one way of hiding the map at a time
+                       x = {};
+                       x.set = start.set;
+                       x.path = start.path;
+                       apply(s, act::StartTour{start.set->tour});
+                       reset_answer(x);
+                   },
+                   [&](const live::Go& go) {
+                       if (!live_exercise_on(s)) return;
+                       x.index = std::clamp(go.index, 0, static_cast<int>(x.set->exercises.size()) - 1);
+                       reset_answer(x);
+                       apply(s, act::TourGo{x.index});
+                   },
+                   [&](const live::End&) {
+                       if (x.set && s.tour.tour == x.set->tour) apply(s, act::ExitTour{});
+                       x = {};
+                   },
+                   [&](const live::Reveal&) {
+                       if (live_exercise_on(s)) reveal_live(s);
+                   },
+                   [&](const live::Pick& pick) {
+                       if (t && answering_kind(s, ExerciseKind::TopKey) && pick.token >= 0 && pick.token < t->tokens)
+                           x.picked = pick.token, x.note.clear();
+                   },
+                   [&](const live::Mark& mark) {
+                       if (!t || !answering_kind(s, ExerciseKind::PredictRegion) || !t->is_patch(mark.token)) return;
+                       const auto at = std::find(x.marked.begin(), x.marked.end(), mark.token);
+                       if (at == x.marked.end()) x.marked.push_back(mark.token);
+                       else x.marked.erase(at);
+                       x.note.clear();
+                   },
+                   [&](const live::Type& type) {
+                       if (t && (answering_kind(s, ExerciseKind::Weight) || answering_kind(s, ExerciseKind::ScaledScore)))
+                           x.typed = type.text.substr(0, kMaxTyped), x.note.clear();
+                   },
+                   [&](const live::Choose& choose) {
+                       const Exercise* e = live_exercise_shown(s);
+                       if (t && answering_kind(s, ExerciseKind::Choice) && choose.option >= 1 &&
+                           choose.option <= static_cast<int>(e->options.size()))
+                           x.option = choose.option, x.note.clear();
+                   },
+               },
+               a);
 }
 
 const char* live_phase_name(const AppState& s) {
