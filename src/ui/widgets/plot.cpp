@@ -94,7 +94,7 @@ PlotHit plot(const Frame& f, const char* id, ImVec2 size, const PlotAxes& axes, 
     hit.area_min = p0, hit.area_max = p1;
     // In a figure, where the data went ("PAGE/ID", one cell the size of the plotting area): tests check that
     // no legend or axis name is drawn inside it.
-    f.drawn.add_cells({f.cells_name(id), p0.x, p0.y, p1.x - p0.x, 0, 1, 1, 1, p1.y - p0.y});
+    if (f.drawn.record_cells) f.drawn.add_cells({f.cells_name(id), p0.x, p0.y, p1.x - p0.x, 0, 1, 1, 1, p1.y - p0.y});
     hit.x_lo = xr.lo, hit.x_hi = xr.hi, hit.y_lo = yr.lo, hit.y_hi = yr.hi;
     auto to_screen = [&](double x, double y) { return hit.to_screen(x, y); };
     const ImU32 axis = ImGui::GetColorU32(colors::muted), grid = ImGui::GetColorU32(ImGuiCol_Separator, 0.45f);  // faint in either theme

@@ -30,7 +30,7 @@ int vector_strip(const Frame& f, const char* id, const float* values, int n, flo
         dl->AddRectFilled(ImVec2(x0, p.y), ImVec2(x1, p.y + h), diverging_color(values[i], extent));
     }
     dl->AddRect(ImVec2(p.x - 1, p.y - 1), ImVec2(p.x + width + 1, p.y + h + 1), IM_COL32(90, 90, 90, 255));
-    f.drawn.add_cells({f.cells_name(id), p.x, p.y, cell, 0, n, 1, 1, h});  // one row of n
+    if (f.drawn.record_cells) f.drawn.add_cells({f.cells_name(id), p.x, p.y, cell, 0, n, 1, 1, h});  // one row of n
     ImGui::InvisibleButton(id, ImVec2(width, h));
     report_figure("picture", p, ImVec2(p.x + width, p.y + h));
     if (!ImGui::IsItemHovered()) return -1;
