@@ -2,7 +2,7 @@
 // preprocessing, forward and backward pass (src/vit) bound with pybind11, the
 // trace handed over as NumPy float32 arrays. python/vitscope/__init__.py wraps
 // it as vitscope.Model. Nothing here computes: every number is src/vit's, the
-// same as the command line's (tests/python_module_test.py checks it).
+// same as the command line's (tests/python/python_module_test.py checks it).
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>

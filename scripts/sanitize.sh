@@ -4,8 +4,8 @@
 # runs the whole ctest suite on it (window tests under their own Xvfb, as in
 # scripts/test.sh). Any sanitizer report fails the test that caused it: UBSan
 # halts on its first error, LeakSanitizer reports leaks at each process's exit,
-# except those tests/lsan.supp lists (third-party only). Every test process
-# preloads tests/lsan_keep_modules.c (dlclose does nothing) so that leaks in
+# except those tests/support/lsan.supp lists (third-party only). Every test process
+# preloads tests/support/lsan_keep_modules.c (dlclose does nothing) so that leaks in
 # Mesa's driver, unloaded at exit, keep names a suppression can match.
 #   scripts/sanitize.sh [ctest arguments...]
 # Environment: VITSCOPE_JOBS (build jobs, default: the number of cores); CI
@@ -34,7 +34,7 @@ cmake -S "$here" -B "$build" -DCMAKE_C_COMPILER="${SANITIZE_CC:-gcc}" -DCMAKE_CX
   -DVITSCOPE_BENCH=OFF -DVITSCOPE_WERROR=OFF -DVITSCOPE_GUI="${SANITIZE_GUI:-ON}" >/dev/null
 cmake --build "$build" -j"${VITSCOPE_JOBS:-$(nproc)}" >"$build/build.log" 2>&1 || { tail -40 "$build/build.log"; exit 1; }
 echo "sanitize: $(grep -c 'warning:' "$build/build.log" || true) compiler warnings in the sanitizer build ($build/build.log)"
-cc -shared -fPIC -O2 -o "$build/liblsan_keep_modules.so" "$here/tests/lsan_keep_modules.c"
+cc -shared -fPIC -O2 -o "$build/liblsan_keep_modules.so" "$here/tests/support/lsan_keep_modules.c"
 echo "sanitize: built in $(( $(date +%s) - start )) s"
 
 source "$here/scripts/model_env.sh"
@@ -42,7 +42,7 @@ source "$here/scripts/model_env.sh"
 # verify_asan_link_order=0: the preloaded library comes before the ASan runtime.
 export ASAN_OPTIONS="detect_leaks=1:detect_stack_use_after_return=1:check_initialization_order=1:strict_init_order=1:verify_asan_link_order=0"
 export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1"
-export LSAN_OPTIONS="suppressions=$here/tests/lsan.supp:print_suppressions=0"
+export LSAN_OPTIONS="suppressions=$here/tests/support/lsan.supp:print_suppressions=0"
 export LD_PRELOAD="$build/liblsan_keep_modules.so${LD_PRELOAD:+:$LD_PRELOAD}"
 start=$(date +%s)
 cd "$build"

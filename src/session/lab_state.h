@@ -82,7 +82,5 @@ inline constexpr int kMaxLabSteps = 100000;   // as vitscope train --steps
 inline constexpr float kLabMapOpacity = 0.8f;
 
 void apply_lab(LabState& lab, const LabAction& a);
-// The lab as the state file reports it (a JSON object's text).
-std::string lab_json(const LabState& lab);
 
 }  // namespace session

@@ -13,7 +13,9 @@
 #include <nlohmann/json.hpp>
 
 #include "session/actions.h"
+#include "session/json_fields.h"
 #include "session/json_path.h"
+#include "session/selection_json.h"
 #include "session/style_json.h"
 #include "vit/base/atomic_file.h"
 #include "vit/base/base64.h"
@@ -38,20 +40,6 @@ std::string absolute(const std::string& p) {
     return p.empty() ? p : fs::absolute(p, ec).lexically_normal().string();
 }
 
-// A whole number as written: one above 2^63 is unsigned in the JSON
-// library, and read as a signed one it would wrap (18446744073709551615 to -1).
-std::string whole_number_text(const json& v) {
-    return v.is_number_unsigned() ? std::to_string(v.get<uint64_t>()) : std::to_string(v.get<int64_t>());
-}
-bool whole_number_within(const json& v, long long lo, long long hi) {
-    if (v.is_number_unsigned()) {
-        const uint64_t u = v.get<uint64_t>();
-        return hi >= 0 && u <= static_cast<uint64_t>(hi) && static_cast<long long>(u) >= lo;
-    }
-    const long long x = v.get<long long>();
-    return x >= lo && x <= hi;
-}
-
 // Why PATH is not a file a lesson can open, in words ("is a folder"); empty
 // when it is a regular file. A FIFO or /dev/zero would block or never end.
 std::string not_a_regular_file(const std::string& path) {
@@ -73,67 +61,6 @@ std::string not_a_regular_file(const std::string& path) {
     }
 }
 
-// Reads and checks the fields of one lesson; every error names the file.
-class Reader {
-public:
-    Reader(const json& j, std::string name) : j_(j), name_(std::move(name)) {}
-
-    [[noreturn]] void fail(const std::string& what) const { throw vit::Error(name_ + ": " + what); }
-
-    const json& field(const char* key) const {
-        if (!j_.contains(key)) fail(std::string("no \"") + key + "\"");
-        return j_[key];
-    }
-    int integer(const char* key, int lo, int hi) const {
-        const json& v = field(key);
-        if (!v.is_number_integer()) fail(std::string("\"") + key + "\" is not a whole number");
-        if (!whole_number_within(v, lo, hi))
-            fail(std::string("\"") + key + "\" is " + whole_number_text(v) + ", outside " + std::to_string(lo) + ".." +
-                 std::to_string(hi));
-        return static_cast<int>(v.get<long long>());
-    }
-    float number(const char* key, float lo, float hi) const {
-        const json& v = field(key);
-        if (!v.is_number()) fail(std::string("\"") + key + "\" is not a number");
-        const double x = v.get<double>();
-        if (!(x >= lo && x <= hi)) fail(std::string("\"") + key + "\" is outside " + json(lo).dump() + ".." + json(hi).dump());
-        return static_cast<float>(x);
-    }
-    bool boolean(const char* key) const {
-        const json& v = field(key);
-        if (!v.is_boolean()) fail(std::string("\"") + key + "\" is not true or false");
-        return v.get<bool>();
-    }
-    std::string text(const char* key) const {
-        const json& v = field(key);
-        if (!v.is_string()) fail(std::string("\"") + key + "\" is not a string");
-        return v.get<std::string>();
-    }
-    std::string path(const char* key) const {
-        const auto p = path_from_json(field(key));
-        if (!p) fail(std::string("\"") + key + "\" is not a path (a string, or {\"path_bytes\": base64})");
-        return *p;
-    }
-    std::string one_of(const char* key, std::initializer_list<const char*> names) const {
-        const std::string v = text(key);
-        for (const char* n : names)
-            if (v == n) return v;
-        fail(std::string("\"") + key + "\" is \"" + vit::quote_for_error(v) + "\", not one vitscope knows");
-    }
-    Reader object(const char* key) const {
-        const json& v = field(key);
-        if (!v.is_object()) fail(std::string("\"") + key + "\" is not an object");
-        return Reader(v, name_ + " (" + key + ")");
-    }
-    const json& raw() const { return j_; }
-
-private:
-    const json& j_;
-    std::string name_;
-};
-
-const char* map_name(MapSource m) { return m == MapSource::MeanOfVisible ? "mean" : "head"; }
-
 }  // namespace
 
 bool is_lesson_path(const std::string& path) {
@@ -149,12 +76,7 @@ Lesson lesson_from_state(const AppState& s) {
     l.photo = absolute(s.loaded.image_path);
     l.model = absolute(s.loaded.model_dir);
     l.input_size = s.loaded.input->size;
-    l.layer = s.sel.layer;
-    l.head = s.sel.head;
-    l.visible_heads = s.sel.visible_heads();
-    l.map = s.sel.source;
-    l.query = s.sel.query;
-    l.pinned_key = s.sel.pinned_key;
+    l.selection = saved_selection(s.sel);
     l.tab = s.tab;
     l.question = s.question;
     l.classroom = s.classroom;
@@ -173,12 +95,7 @@ std::string lesson_json(const Lesson& l, bool embed) {
         j["photo_embedded"] = vit::base64_encode(vit::read_whole_file(l.photo, kMaxEmbeddedPhoto, "a photo embedded in a lesson"));
     j["model"] = path_to_json(l.model);
     j["input_size"] = l.input_size;
-    j["layer"] = l.layer;
-    j["head"] = l.head;
-    j["visible_heads"] = l.visible_heads;
-    j["map"] = map_name(l.map);
-    j["query"] = l.query;
-    j["pinned_key"] = l.pinned_key;
+    j.update(selection_json(l.selection));
     j["tab"] = tab_name(l.tab);
     j["question"] = l.question;
     j["classroom"] = l.classroom;
@@ -193,7 +110,7 @@ Lesson read_lesson(const std::string& path) {
     std::error_code ec;
     const json j = vit::parse_untrusted_json(vit::read_whole_file(path, kMaxLessonBytes, "a lesson"), path);
     if (!j.is_object() || !j.contains("vitscope_lesson")) throw vit::Error(path + ": not a vitscope lesson");
-    const Reader r(j, path);
+    const FieldReader r(j, path);
     const json& version = j["vitscope_lesson"];
     if (!version.is_number_integer()) r.fail("\"vitscope_lesson\" is not a version number");
     if (!whole_number_within(version, LLONG_MIN, kLessonVersion))
@@ -213,18 +130,7 @@ Lesson read_lesson(const std::string& path) {
     }
     l.model = resolve(r.path("model"));
     l.input_size = r.integer("input_size", 16, 4096);
-    l.layer = r.integer("layer", 0, 1023);
-    l.head = r.integer("head", 0, 1023);
-    const json& visible = r.field("visible_heads");
-    if (!visible.is_array()) r.fail("\"visible_heads\" is not a list");
-    for (const json& h : visible) {
-        if (!h.is_number_integer() || h.get<long long>() < 0 || h.get<long long>() > 1023)
-            r.fail("\"visible_heads\" holds " + vit::quote_for_error(h) + ", not a head");
-        l.visible_heads.push_back(h.get<int>());
-    }
-    l.map = r.one_of("map", {"head", "mean"}) == "mean" ? MapSource::MeanOfVisible : MapSource::Head;
-    l.query = r.integer("query", 0, 1 << 24);
-    l.pinned_key = r.integer("pinned_key", -1, 1 << 24);
+    l.selection = read_selection(r);
     const std::string tab = r.one_of("tab", {"math", "whatifs", "questions"});
     for (AppState::Tab t : {AppState::Tab::Math, AppState::Tab::WhatIfs, AppState::Tab::Questions})
         if (tab == tab_name(t)) l.tab = t;
@@ -232,7 +138,7 @@ Lesson read_lesson(const std::string& path) {
     l.classroom = r.boolean("classroom");
     l.math_step = r.integer("math_step", 1, kMathSteps);
     l.compare_photo = resolve(r.path("compare_photo"));
-    const Reader st = r.object("style");
+    const FieldReader st = r.object("style");
     read_style(r.field("style"), l.style, StyleReading::Strict, [&](const std::string&, const std::string& why) { st.fail(why); });
     l.temperature = r.number("temperature", kMinTemperature, kMaxTemperature);
 
@@ -276,15 +182,16 @@ std::string unpack_embedded_photo(const Lesson& l) {
 }
 
 void apply_lesson(AppState& s, const Lesson& l) {
-    apply(s, act::SetLayer{l.layer});
-    apply(s, act::SetHead{l.head});
+    const SavedSelection& sel = l.selection;
+    apply(s, act::SetLayer{sel.layer});
+    apply(s, act::SetHead{sel.head});
     for (size_t h = 0; h < s.sel.head_visible.size(); ++h)
         s.sel.head_visible[h] =
-            std::find(l.visible_heads.begin(), l.visible_heads.end(), static_cast<int>(h)) != l.visible_heads.end();
-    apply(s, act::SetMapSource{l.map});
-    apply(s, act::SelectQuery{l.query});
+            std::find(sel.visible_heads.begin(), sel.visible_heads.end(), static_cast<int>(h)) != sel.visible_heads.end();
+    apply(s, act::SetMapSource{sel.map});
+    apply(s, act::SelectQuery{sel.query});
     s.sel.pinned_key = -1;
-    if (l.pinned_key >= 0) apply(s, act::PinKey{l.pinned_key});
+    if (sel.pinned_key >= 0) apply(s, act::PinKey{sel.pinned_key});
     if (l.tab == AppState::Tab::Questions) apply(s, act::ShowQuestion{l.question});
     else {
         s.question = l.question;

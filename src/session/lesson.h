@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "session/selection_json.h"
 #include "session/state.h"
 #include "vit/base/output_file.h"
 
@@ -31,10 +32,7 @@ struct Lesson {
     std::string photo_embedded;        // the photo file's bytes (decoded); empty: not embedded
     std::string model;
     int input_size = 0;                // the model input's side the trace was run at
-    int layer = 0, head = 0;
-    std::vector<int> visible_heads;
-    MapSource map = MapSource::Head;
-    int query = 0, pinned_key = -1;
+    SavedSelection selection;          // layer, head, visible heads, map, query, pinned key
     AppState::Tab tab = AppState::Tab::Math;
     std::string question = "scaling";
     bool classroom = false;

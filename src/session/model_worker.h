@@ -12,8 +12,9 @@
 #include <thread>
 #include <vector>
 
-#include "session/state.h"
+#include "session/loaded.h"
 #include "session/trace_recycler.h"
+#include "session/work_progress.h"
 
 namespace session {
 

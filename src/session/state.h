@@ -19,18 +19,13 @@
 #include "session/model_download.h"
 #include "session/selection.h"
 #include "session/tour.h"
+#include "session/work_progress.h"
 
 namespace vit {
 struct RelevantQueryChoice;
 }
 
 namespace session {
-
-struct WorkProgress {
-    bool busy = false;
-    std::string stage;       // "Running the forward pass", ...
-    double seconds = 0;      // since the job started
-};
 
 // The in-app file browser (File > Open image / Open model).
 struct BrowserState {

@@ -2,9 +2,10 @@
 
 #include <nlohmann/json.hpp>
 
-#include "session/lab_state.h"
+#include "session/lab_report.h"
 #include "session/live_exercise_report.h"
 #include "session/prediction.h"
+#include "session/selection_json.h"
 #include "session/side_by_side.h"
 #include "session/style_json.h"
 #include "session/tour_query.h"
@@ -67,15 +68,9 @@ nlohmann::json side_by_side_json(const AppState& s) {
 std::string state_json(const AppState& s, const DrawnReport& drawn) {
     using nlohmann::json;
     const vit::Trace* t = s.trace();
-    json j;
-    j["layer"] = s.sel.layer;
-    j["head"] = s.sel.head;
-    j["visible_heads"] = s.sel.visible_heads();
-    j["map"] = s.sel.source == MapSource::Head ? "head" : "mean";
-    j["query_token"] = s.sel.query;
+    json j = selection_json(saved_selection(s.sel));
     j["row"] = t ? t->row_of(s.sel.query) : -1;
     j["col"] = t ? t->col_of(s.sel.query) : -1;
-    j["pinned_key"] = s.sel.pinned_key;
     j["image"] = s.loaded.image_path;
     j["model"] = s.loaded.model_dir;
     j["last_error"] = s.last_error;
@@ -128,7 +123,7 @@ std::string state_json(const AppState& s, const DrawnReport& drawn) {
     j["live_exercise"] = live_exercise_json(s);
     j["live_exercise"]["targets"] = json::object();
     for (const auto& [name, rect] : drawn.exercise_targets) j["live_exercise"]["targets"][name] = rect;
-    j["lab"] = json::parse(lab_json(s.lab));  // the Learning lab
+    j["lab"] = lab_json(s.lab);  // the Learning lab
     j["lab"]["maps"] = drawn.lab_maps;
     j["matrix"] = matrix_json(s);
     j["side_by_side"] = side_by_side_json(s);

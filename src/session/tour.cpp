@@ -8,7 +8,7 @@
 #include <sstream>
 
 #include "session/lesson.h"
-#include "session/state.h"
+#include "session/selection.h"
 #include "session/tour_limits.h"
 #include "session/tour_text.h"
 #include "vit/analysis/questions.h"

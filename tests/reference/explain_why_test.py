@@ -35,7 +35,7 @@ import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-sys.path.insert(0, os.path.dirname(HERE))
+sys.path.insert(0, os.path.join(os.path.dirname(HERE), "support"))
 import vit_reference  # noqa: E402
 from script_support import BIN, DOG, MODEL, Tally  # noqa: E402
 

@@ -32,7 +32,7 @@ import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-sys.path.insert(0, os.path.dirname(HERE))
+sys.path.insert(0, os.path.join(os.path.dirname(HERE), "support"))
 import pos_embed_np  # noqa: E402
 import safetensors_np  # noqa: E402
 from script_support import BIN, HUB_CONFIGS, SRC, Tally  # noqa: E402

@@ -44,7 +44,7 @@ import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-sys.path.insert(0, os.path.dirname(HERE))
+sys.path.insert(0, os.path.join(os.path.dirname(HERE), "support"))
 import vit_reference as ref  # noqa: E402
 from check_runner import Checks, Failure  # noqa: E402
 from script_support import MODEL  # noqa: E402

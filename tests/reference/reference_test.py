@@ -42,7 +42,7 @@ import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-sys.path.insert(0, os.path.dirname(HERE))
+sys.path.insert(0, os.path.join(os.path.dirname(HERE), "support"))
 import safetensors_np  # noqa: E402
 from check_runner import Checks, Failure  # noqa: E402
 from script_support import MIRROR, MODEL  # noqa: E402

@@ -33,7 +33,7 @@ import torch
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-sys.path.insert(0, os.path.dirname(HERE))
+sys.path.insert(0, os.path.join(os.path.dirname(HERE), "support"))
 from check_runner import Checks, Failure  # noqa: E402
 from script_support import BIN, DOG, CHELSEA, MIRROR, MODEL  # noqa: E402
 import reference_test  # noqa: E402  (the synthetic checkpoints)

@@ -44,8 +44,8 @@ struct LessonFolder {
     }
     Lesson lesson() const {
         Lesson l;
-        l.photo = photo, l.model = model, l.input_size = 448, l.layer = 8, l.head = 1, l.visible_heads = {0, 2};
-        l.map = session::MapSource::MeanOfVisible, l.query = 82, l.pinned_key = 17;
+        l.photo = photo, l.model = model, l.input_size = 448;
+        l.selection = {8, 1, {0, 2}, session::MapSource::MeanOfVisible, 82, 17};
         l.tab = session::AppState::Tab::Questions, l.question = "global", l.classroom = true, l.math_step = 4;
         l.compare_photo = second;
         l.style.colormap = gfx::Colormap::Magma, l.style.normalization = gfx::Normalization::Log;
@@ -73,12 +73,12 @@ TEST(Lesson, EveryFieldRoundTrips) {
     EXPECT_TRUE(b.photo_embedded.empty());
     EXPECT_EQ(b.model, a.model);
     EXPECT_EQ(b.input_size, 448);
-    EXPECT_EQ(b.layer, 8);
-    EXPECT_EQ(b.head, 1);
-    EXPECT_EQ(b.visible_heads, (std::vector<int>{0, 2}));
-    EXPECT_EQ(b.map, session::MapSource::MeanOfVisible);
-    EXPECT_EQ(b.query, 82);
-    EXPECT_EQ(b.pinned_key, 17);
+    EXPECT_EQ(b.selection.layer, 8);
+    EXPECT_EQ(b.selection.head, 1);
+    EXPECT_EQ(b.selection.visible_heads, (std::vector<int>{0, 2}));
+    EXPECT_EQ(b.selection.map, session::MapSource::MeanOfVisible);
+    EXPECT_EQ(b.selection.query, 82);
+    EXPECT_EQ(b.selection.pinned_key, 17);
     EXPECT_EQ(b.tab, session::AppState::Tab::Questions);
     EXPECT_EQ(b.question, "global");
     EXPECT_TRUE(b.classroom);
@@ -289,7 +289,7 @@ TEST(Lesson, ApplyRestoresTheSelectionClampedToTheTrace) {
     session::AppState s = vit::testing::state_with(vit::testing::shaped_trace(3, 3));  // 10 tokens, 2 layers, 3 heads
     LessonFolder d;
     Lesson l = d.lesson();
-    l.layer = 1, l.head = 2, l.query = 5, l.pinned_key = 7, l.visible_heads = {0, 2};
+    l.selection = {1, 2, {0, 2}, session::MapSource::MeanOfVisible, 5, 7};
     session::apply_lesson(s, l);
     EXPECT_EQ(s.sel.layer, 1);
     EXPECT_EQ(s.sel.head, 2);
@@ -303,7 +303,7 @@ TEST(Lesson, ApplyRestoresTheSelectionClampedToTheTrace) {
     EXPECT_EQ(s.math_step, 4);
     EXPECT_EQ(s.style.colormap, gfx::Colormap::Magma);
     EXPECT_FLOAT_EQ(s.temperature, 2.5f);
-    l.layer = 40, l.query = 500;  // a lesson from a deeper model or a finer grid: clamped
+    l.selection.layer = 40, l.selection.query = 500;  // a lesson from a deeper model or a finer grid: clamped
     session::apply_lesson(s, l);
     EXPECT_EQ(s.sel.layer, 1);
     EXPECT_EQ(s.sel.query, 9);

@@ -377,7 +377,7 @@ TEST(StateJsonTest, ReportsTheSelectionAndTheWindow) {
     EXPECT_EQ(j["head"], 1);
     EXPECT_EQ(j["visible_heads"], nlohmann::json::array({1}));
     EXPECT_EQ(j["map"], "mean");
-    EXPECT_EQ(j["query_token"], 7);
+    EXPECT_EQ(j["query"], 7);
     EXPECT_EQ(j["row"], 2);
     EXPECT_EQ(j["col"], 0);
     EXPECT_EQ(j["pinned_key"], 4);

@@ -188,7 +188,7 @@ const LessonHomework = (() => {
       drawPhoto(entry);
     }
 
-    // Bound once, so the page holds no text a self-containment check reads as a CSS url fetch (tests/lesson_page_test.py).
+    // Bound once, so the page holds no text a self-containment check reads as a CSS url fetch (tests/app/gui/lesson_page_test.py).
     const blobLink = URL.createObjectURL.bind(URL), dropBlobLink = URL.revokeObjectURL.bind(URL);
     function downloadAnswers() {
       const csv = M.answersCsv(entries.map(({ e, checked }) =>

@@ -4,7 +4,7 @@
 // written in a temporary folder beside it and renamed into place at the end,
 // so RUN is never half written; Ctrl+C stops between steps and keeps the
 // checkpoints made so far. --check-gradients writes the first batch, the
-// initial model and the gradient of every tensor, for tests/train_gradients_test.py.
+// initial model and the gradient of every tensor, for tests/vit/train/train_gradients_test.py.
 #include <malloc.h>
 #include <unistd.h>
 

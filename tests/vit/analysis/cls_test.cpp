@@ -7,6 +7,7 @@
 #include <random>
 
 #include "support/hand_made_trace.h"
+#include "support/random_input.h"
 #include "support/synthetic_model.h"
 #include "vit/analysis/cls.h"
 #include "vit/analysis/logit_lens.h"
@@ -112,11 +113,7 @@ struct LensFixture : ::testing::Test {
         spec.depth = 3;
         spec.classes = 7;
         model = testing::make_synthetic_model(spec);
-        std::mt19937 rng(3);
-        std::uniform_real_distribution<float> u(-1, 1);
-        input.size = spec.image;
-        input.chw.resize(3 * spec.image * spec.image);
-        for (float& v : input.chw) v = u(rng);
+        input = testing::random_input(spec.image, 3);
     }
 };
 

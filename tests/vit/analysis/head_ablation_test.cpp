@@ -5,8 +5,8 @@
 
 #include <atomic>
 #include <cmath>
-#include <random>
 
+#include "support/random_input.h"
 #include "support/synthetic_model.h"
 #include "vit/analysis/head_ablation.h"
 #include "vit/base/error.h"
@@ -22,11 +22,7 @@ struct Ablation : ::testing::Test {
         spec.depth = 3;
         spec.heads = 2;
         model = testing::make_synthetic_model(spec);
-        std::mt19937 rng(9);
-        std::uniform_real_distribution<float> u(-1, 1);
-        input.size = spec.image;
-        input.chw.resize(3 * spec.image * spec.image);
-        for (float& v : input.chw) v = u(rng);
+        input = testing::random_input(spec.image, 9);
     }
     int dh() const { return model.head_dim; }
     // The forward logits_without_head runs (no trace kept). Results agree to

@@ -1,7 +1,7 @@
 // The tour's claims about a patch query's weight, on hand-made rows whose
 // answers are counted by hand: the 3 x 3 neighbourhood reported apart, the
 // region's and the neighbourhood's baselines, and the head a criterion picks.
-// tests/tour_claims_test.py checks the same numbers on the real model against
+// tests/session/tour_claims_test.py checks the same numbers on the real model against
 // NumPy for every sample photo.
 #include <algorithm>
 #include <cmath>

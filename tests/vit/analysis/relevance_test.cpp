@@ -8,8 +8,8 @@
 
 #include <atomic>
 #include <cmath>
-#include <random>
 
+#include "support/random_input.h"
 #include "support/synthetic_model.h"
 #include "vit/analysis/perturbation.h"
 #include "vit/analysis/relevance.h"
@@ -20,15 +20,7 @@
 namespace vit {
 namespace {
 
-Input random_input(int size, uint32_t seed) {
-    std::mt19937 rng(seed);
-    std::uniform_real_distribution<float> u(-1, 1);
-    Input input;
-    input.size = size;
-    input.chw.resize(3 * size * size);
-    for (float& v : input.chw) v = u(rng);
-    return input;
-}
+using testing::random_input;
 
 double logit(const Model& m, const Input& input, int cls) { return forward(m, input).logits[cls]; }
 

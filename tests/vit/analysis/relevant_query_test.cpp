@@ -1,6 +1,6 @@
 // The tour's query on a photo it does not know (vit/analysis/relevant_query.h):
 // on hand-made relevance maps, against the criterion applied the slow way
-// (every patch checked in turn). tests/tour_claims_test.py checks the choice
+// (every patch checked in turn). tests/session/tour_claims_test.py checks the choice
 // on the real model against `vitscope explain --question relevance`.
 #include <algorithm>
 #include <cstdlib>

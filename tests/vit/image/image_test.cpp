@@ -4,7 +4,7 @@
 // temp directory: stb_image_write and libwebp's encoder where they can, small
 // hand-built PNG and GIF files where they cannot (16-bit and palette PNG,
 // headers without pixels, eXIf chunks, two-frame GIF). Pixel-for-pixel
-// comparisons with PIL are in tests/photo_pil_test.py.
+// comparisons with PIL are in tests/vit/image/photo_pil_test.py.
 #include <gtest/gtest.h>
 #include <stb/stb_image.h>
 #include <stb/stb_image_write.h>
@@ -210,7 +210,7 @@ TEST(ImageDecode, PngPhotosMatchPil) {  // PNG decoding is lossless: PIL's pixel
 
 TEST(ImageDecode, JpegPhotosMatchPil) {
     // libjpeg-turbo set up as Pillow sets it up: PIL's pixels exactly
-    // (tests/photo_pil_test.py compares every pixel of many more files).
+    // (tests/vit/image/photo_pil_test.py compares every pixel of many more files).
     const vit::Image dog = vit::load_image(asset("dog.jpg"));
     ASSERT_EQ(dog.width, 768);
     ASSERT_EQ(dog.height, 576);

@@ -3,7 +3,7 @@
 // hand-sized cases (squash, crop offsets and padding as transformers'
 // center_crop rounds them, rescale, normalise, --size); the sample photos and
 // the hub's preprocessor files are checked against a NumPy/PIL
-// reimplementation in tests/preprocess_hf_pil_test.py.
+// reimplementation in tests/vit/image/preprocess_hf_pil_test.py.
 #include <gtest/gtest.h>
 
 #include <string>

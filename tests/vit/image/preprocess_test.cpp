@@ -1,7 +1,7 @@
 // preprocess / resize_pil: timm's eval transform (shorter side to
 // floor(size / crop_pct), centre crop, normalise) and PIL's fixed-point resize.
 // Expected pixels below come from Pillow 9.4 (Image.resize on the same 7 x 5
-// image); tests/preprocess_pil_test.py checks whole photos against PIL itself.
+// image); tests/vit/image/preprocess_pil_test.py checks whole photos against PIL itself.
 #include <gtest/gtest.h>
 
 #include <string>
