@@ -43,6 +43,7 @@ struct DrawnReport {
     std::vector<PageTarget> predict_buttons;         // classroom mode's Predict / Reveal / ... buttons
     std::vector<PageTarget> replace_buttons;         // the replace question's "replace" and "keep" buttons
     std::vector<PageTarget> page_export_button;      // the Questions page's Export figure button
+    std::vector<PageTarget> lab_open;                // the lab's "Open a run": "run:NAME" per listed run, "path", "open", "browse"
     std::vector<float> tour_card;                    // the tour's card: x, y, w, h; empty when none
     std::vector<float> tour_key;                     // its key sentence's lines: x, y, w, h; empty when none
     // Every map over a photo drawn this frame: x, y, w, h, then the part of

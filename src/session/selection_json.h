@@ -20,6 +20,7 @@ struct SavedSelection {
     std::vector<int> visible_heads;
     MapSource map = MapSource::Head;
     int query = 0, pinned_key = -1;
+    bool operator==(const SavedSelection&) const = default;
 };
 
 SavedSelection saved_selection(const Selection& sel);

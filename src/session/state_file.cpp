@@ -104,6 +104,7 @@ std::string state_json(const AppState& s, const DrawnReport& drawn) {
     j["replace_question"] = s.replace_question;
     j["replace_buttons"] = by_name(drawn.replace_buttons);
     j["page_export_button"] = by_name(drawn.page_export_button);
+    j["lab_open"] = by_name(drawn.lab_open);
     j["temperature"] = s.temperature;
     j["style"] = style_json(s.style);
     j["tab"] = tab_name(s.tab);
@@ -146,6 +147,7 @@ std::string state_json(const AppState& s, const DrawnReport& drawn) {
                    : s.browser.mode == BrowserState::Mode::OpenRun     ? "run"  // the Learning lab's
                    : s.browser.mode == BrowserState::Mode::OpenExercises ? "exercises"
                                                                         : "model";
+    j["browser_dir"] = s.browser.dir;
     j["compare_image"] = s.compared.image_path;
     j["compare_ready"] = s.compared.ready();
     j["compare_generation"] = s.compared.generation;

@@ -146,10 +146,15 @@ void FileBrowser::draw(const Frame& f) {
     }
     ImGui::SameLine();
     ImGui::SetNextItemWidth(-1);
-    if (ImGui::IsWindowAppearing()) ImGui::SetKeyboardFocusHere();  // type a path right away
+    if (ImGui::IsWindowAppearing() || keep_typing_) ImGui::SetKeyboardFocusHere();  // type a path right away
+    keep_typing_ = false;
     if (ImGui::InputText("##path", &path_text_, ImGuiInputTextFlags_EnterReturnsTrue)) {
-        if (fs::is_directory(path_text_, ec) && !(model_mode && openable_dir(path_text_, runs_))) go(path_text_);
-        else open_path(f, path_text_);
+        if (fs::is_directory(path_text_, ec) && !(model_mode && openable_dir(path_text_, runs_))) {
+            go(path_text_);
+            keep_typing_ = true;  // the next path is typed on, as in a shell, without a click
+        } else {
+            open_path(f, path_text_);
+        }
     }
 
     const float footer = ImGui::GetFrameHeightWithSpacing() * 1.6f;

@@ -32,6 +32,7 @@ private:
     std::vector<Entry> entries_;
     std::string list_error_;
     std::string path_text_;
+    bool keep_typing_ = false;        // Enter went into a folder: the path field keeps the keyboard
     std::string selected_;
     bool all_files_ = false;
 };

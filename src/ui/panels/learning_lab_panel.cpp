@@ -8,6 +8,7 @@
 #include "session/lab_view.h"
 #include "ui/widgets/bounded_text.h"
 #include "ui/widgets/color_bar.h"
+#include "ui/widgets/imgui_helpers.h"
 #include "ui/widgets/map_data.h"
 #include "ui/widgets/plot.h"
 #include "ui/widgets/theme.h"
@@ -173,14 +174,19 @@ void LearningLabPanel::runs_section(const Frame& f) {
         for (const std::string& r : runs_) {
             const bool open = l.run && fs::path(l.run->dir) == fs::path(r).lexically_normal();
             if (ImGui::Selectable(bounded(fs::path(r).filename().string()).c_str(), open)) f.emit(LabCommand{lab::OpenRun{r}});
+            f.drawn.lab_open.push_back(last_item_target("run:" + fs::path(r).filename().string()));
         }
     }
     if (!runs_.empty()) ImGui::EndChild();
     ImGui::SetNextItemWidth(-f.px(70));
     const bool enter = ImGui::InputTextWithHint("##run_path", "a run's folder", &open_path_, ImGuiInputTextFlags_EnterReturnsTrue);
+    f.drawn.lab_open.push_back(last_item_target("path"));
     ImGui::SameLine();
-    if ((ImGui::Button("Open") || enter) && !open_path_.empty()) f.emit(LabCommand{lab::OpenRun{open_path_}});
+    const bool open = ImGui::Button("Open");
+    f.drawn.lab_open.push_back(last_item_target("open"));
+    if ((open || enter) && !open_path_.empty()) f.emit(LabCommand{lab::OpenRun{open_path_}});
     if (ImGui::Button("Browse…")) f.emit(session::act::OpenBrowser{session::BrowserState::Mode::OpenRun, dir});
+    f.drawn.lab_open.push_back(last_item_target("browse"));
 }
 
 void LearningLabPanel::curves(const Frame& f, float height) {

@@ -25,7 +25,6 @@ import glob
 import io
 import json
 import os
-import re
 import shutil
 import struct
 import subprocess
@@ -38,7 +37,7 @@ from PIL import Image
 sys.path[:0] = [os.path.join(os.path.dirname(os.path.abspath(__file__)), "../..", d) for d in ("support", "reference")]
 from drawn_colours import blend  # noqa: E402
 from script_support import BIN, Tally  # noqa: E402
-from window_support import run_script  # noqa: E402
+from window_support import Window, Xvfb, run_script  # noqa: E402
 
 EVEN_RATIO, REACH_RATIO = 2, 4   # session/lab_view.h: kEvenRatio, kReachRatio
 
@@ -137,6 +136,66 @@ def check_pixels(tally, shot, lab, rows, photo_rgb, label):
                 checked == 256 and worst <= 4, worst)
     strong = max(rows[h][1:].max() for h in range(4))
     tally.check(f"{label}: the maps are far from the photo somewhere (largest patch weight {strong:.2f})", strong > 0.3, strong)
+
+
+def check_open_by_hand(tally, runs, tmp):
+    """The lab's "Open a run" with real X input (xdotool) on the places the state file reports (`lab_open`):
+    a click on a run the lab lists from the export folder (the window's working folder); Browse… and, in the file
+    browser, a typed folder of runs (entered, not opened) then a typed run (opened, the browser closed); a typed
+    folder that is not a run in the lab's own field (one line, the open run stays)."""
+    script = os.path.join(tmp, "by_hand.txt")
+    with open(script, "w") as f:
+        f.write("wait\nlearning-lab open\nframes 2\n")
+    xvfb = Xvfb(1280, 720)
+    w = Window(xvfb, BIN, ["--script", script], runs, size="1280x720")
+    try:
+        win = w.window_id()
+        w.xdotool("windowfocus", "--sync", win)
+
+        def click(name):
+            s = w.wait_for(lambda s: name in s.get("lab_open", {}), timeout=60, what=f"the lab's {name}")
+            x, y = s["lab_open"][name]
+            w.xdotool("mousemove", "--window", win, str(int(round(x))), str(int(round(y))))
+            w.xdotool("click", "1")
+
+        def typed(text):
+            w.xdotool("key", "ctrl+a")
+            w.xdotool("type", "--delay", "10", text)
+            w.xdotool("key", "Return")
+
+        def run_is(path):  # a run listed from the export folder "." is named relative to the window's folder
+            return lambda s: s["lab"]["run"] and os.path.realpath(os.path.join(runs, s["lab"]["run"])) == os.path.realpath(path)
+
+        click("run:sc")
+        s = w.wait_for(run_is(os.path.join(runs, "sc")), timeout=120, what="the listed run sc to open")
+        tally.check("a click on a run the lab lists opens it", s["lab"]["open"], s["lab"]["run"])
+
+        click("browse")
+        s = w.wait_for(lambda s: s["browser"] == "run" and s["text_input"], timeout=30,
+                       what="the file browser for runs, its path field taking the keyboard")
+        typed(tmp)  # a folder holding runs, not a run: the browser goes into it
+        w.wait_for(lambda s: os.path.realpath(s["browser_dir"] or "/") == os.path.realpath(tmp), timeout=30,
+                   what="the browser to enter the folder")
+        s = w.wait_still("browser_dir", seconds=0.3)
+        tally.check("Browse…, a typed folder that is not a run: the browser enters it and the run stays",
+                    s["browser"] == "run" and run_is(os.path.join(runs, "sc"))(s), (s["browser"], s["lab"]["run"]))
+        tally.check("... and its path field keeps the keyboard, so the next path is typed on", s["text_input"], s["text_input"])
+        other = os.path.join(runs, "sc_no_position")
+        typed(other)
+        s = w.wait_for(lambda s: run_is(other)(s) and s["browser"] == "closed", timeout=120,
+                       what="the typed run to open and the browser to close")
+        tally.check("... a typed run opens in the lab and the browser closes", True)
+
+        click("path")
+        typed(os.path.join(tmp, "not_a_run"))
+        s = w.wait_for(lambda s: "not_a_run" in s["last_error"], timeout=60, what="the refusal of a folder that is not a run")
+        tally.check("the lab's own field, a folder that is not a run: one line, the open run stays",
+                    "\n" not in s["last_error"] and run_is(other)(s) and s["lab"]["open"], (s["last_error"], s["lab"]["run"]))
+    except Exception as e:  # a wait that timed out: one FAIL with what it waited for
+        tally.check(f"the lab's Open a run by hand: {e}", False, w.output()[-600:])
+    finally:
+        w.close()
+        xvfb.close()
 
 
 def main():
@@ -272,6 +331,7 @@ quit
         tally.check("lab-explore: the checkpoint shown opens in the explorer on its sample, the lab closed",
                     final.get("model", "").endswith("step_000002") and final.get("image", "").endswith("sample_000.png")
                     and not final["lab"]["open"], (final.get("model"), final.get("image")))
+        check_open_by_hand(tally, runs, tmp)
     return tally.finish()
 
 
