@@ -17,7 +17,6 @@
 #pragma once
 #include <optional>
 #include <string>
-#include <vector>
 
 #include "session/selection_json.h"
 #include "session/state.h"

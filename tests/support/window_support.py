@@ -115,9 +115,14 @@ class Window:
         subprocess.run(["xdotool", *args], env=self.xvfb.env(), check=True, capture_output=True, timeout=30)
 
     def window_id(self):
-        out = subprocess.run(["xdotool", "search", "--sync", "--onlyvisible", "--name", "^vitscope"],
-                             env=self.xvfb.env(), check=True, capture_output=True, text=True, timeout=30).stdout
-        return out.split()[0]
+        """This process's window (GLFW sets _NET_WM_PID): on a display shared by several tests, a window an
+        earlier test closed can still be listed for a moment, and a key sent there is lost."""
+        if not getattr(self, "_window_id", None):
+            out = subprocess.run(["xdotool", "search", "--sync", "--all", "--onlyvisible", "--pid", str(self.proc.pid),
+                                  "--name", "^vitscope"],
+                                 env=self.xvfb.env(), check=True, capture_output=True, text=True, timeout=60).stdout
+            self._window_id = out.split()[0]
+        return self._window_id
 
     def output(self):
         self.log.seek(0)

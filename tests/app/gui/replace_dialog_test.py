@@ -27,6 +27,7 @@ import glob
 import hashlib
 import os
 import shutil
+import subprocess
 import sys
 import time
 
@@ -135,7 +136,14 @@ def answered(w):
 
 def quit_window(w):
     w.xdotool("key", "--window", w.window_id(), "ctrl+q")
-    assert w.proc.wait(timeout=60) == 0, f"exit code {w.proc.returncode}: {w.output()}"
+    try:
+        code = w.proc.wait(timeout=60)
+    except subprocess.TimeoutExpired:
+        s = read_state(w.state_file) or {}
+        raise AssertionError(f"Ctrl+Q: still running after 60 s; status {s.get('status')!r}, busy {s.get('busy')}, "
+                             f"experiment {s.get('experiment_running')!r}, exporting {s.get('exporting')!r}; "
+                             f"output: {w.output()[-600:]}")
+    assert code == 0, f"exit code {code}: {w.output()}"
 
 
 def f12(w, win, exports, before):
