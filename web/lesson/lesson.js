@@ -276,7 +276,7 @@
     if (step.head !== undefined) { change.head = step.head; change.mean = false; }
     if (step.map === "mean") change.mean = true;
     if (step.query !== undefined) { change.query = step.query; change.key = -1; }
-    if (step.pin !== undefined) change.key = step.pin;
+    if (step.pinned_key !== undefined) change.key = step.pinned_key;
     update(change);
   }
 

@@ -14,6 +14,7 @@
 #include "app/gui/html_escaped.h"
 #include "app/resource_paths.h"
 #include "session/commands.h"
+#include "session/selection_json.h"
 #include "session/tour_query.h"
 #include "session/tour_text.h"
 #include "vit/base/base64.h"
@@ -122,14 +123,12 @@ json tour_json(const session::AppState& start, const session::Tour& tour) {
     json steps = json::array();
     for (int i = 0; i < static_cast<int>(tour.steps.size()); ++i) {
         session::apply(s, session::act::TourGo{i});
-        // The state the window is in at this step (what the step sets, and what it keeps).
-        steps.push_back({{"title", tour.steps[i].title},
-                         {"text", session::shown_tour_text(s)},
-                         {"layer", s.sel.layer},
-                         {"head", s.sel.head},
-                         {"map", s.sel.source == session::MapSource::MeanOfVisible ? "mean" : "head"},
-                         {"query", s.sel.query},
-                         {"pin", s.sel.pinned_key}});
+        // The state the window is in at this step (what the step sets, and what it keeps), its
+        // selection in the fields the state file and lessons write.
+        json step = session::selection_json(session::saved_selection(s.sel));
+        step["title"] = tour.steps[i].title;
+        step["text"] = session::shown_tour_text(s);
+        steps.push_back(std::move(step));
     }
     return {{"title", tour.title}, {"steps", steps}};
 }
