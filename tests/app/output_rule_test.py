@@ -33,18 +33,17 @@ import tempfile
 import time
 
 sys.path[:0] = [os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", d) for d in ("support", "reference")]
-from script_support import BIN, DOG, MODEL, Tally
+from script_support import BIN, DOG, MODEL, NO_DISPLAY, Tally
 
 tally = Tally()
 check = tally.check
 TMP = tempfile.mkdtemp(prefix="vitscope_output_rule_")
 atexit.register(shutil.rmtree, TMP, ignore_errors=True)
-HEADLESS = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
 
 
 def run(*args, env=None, timeout=600):
     return subprocess.run([BIN, *args], capture_output=True, text=True, timeout=timeout,
-                          env=dict(HEADLESS, **(env or {})))
+                          env=dict(NO_DISPLAY, **(env or {})))
 
 
 def read(path):
@@ -130,7 +129,7 @@ def concurrent_runs():
     for force in (False, True):
         if os.path.exists(out):
             os.remove(out)
-        procs = [subprocess.Popen(export + (["--force"] if force else []), env=HEADLESS, stdout=subprocess.PIPE,
+        procs = [subprocess.Popen(export + (["--force"] if force else []), env=NO_DISPLAY, stdout=subprocess.PIPE,
                                   stderr=subprocess.PIPE, text=True) for _ in range(3)]
         results = [(p.wait(timeout=600), p.stderr.read()) for p in procs]
         codes = sorted(rc for rc, _ in results)
@@ -165,7 +164,7 @@ def tours():
     # Two runs on one folder: one wins, the other says it exists; nothing else left.
     two = small_tour(2, "two.tour")
     out = os.path.join(work, "slides")
-    procs = [subprocess.Popen([BIN, "tour", DOG, "--tour", two, "-o", out, "--model", MODEL], env=HEADLESS,
+    procs = [subprocess.Popen([BIN, "tour", DOG, "--tour", two, "-o", out, "--model", MODEL], env=NO_DISPLAY,
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for _ in range(2)]
     results = [(p.wait(timeout=600), p.stderr.read()) for p in procs]
     check("two tour runs on one folder: exactly one succeeds, the other says it exists",
@@ -178,7 +177,7 @@ def tours():
     long_tour = small_tour(30, "long.tour")
     for sig in (signal.SIGINT, signal.SIGTERM):
         target = os.path.join(work, f"interrupted_{sig.name}")
-        p = subprocess.Popen([BIN, "tour", DOG, "--tour", long_tour, "-o", target, "--model", MODEL], env=HEADLESS,
+        p = subprocess.Popen([BIN, "tour", DOG, "--tour", long_tour, "-o", target, "--model", MODEL], env=NO_DISPLAY,
                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         started = None
         deadline = time.time() + 300

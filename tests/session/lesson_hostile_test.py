@@ -26,12 +26,11 @@ import tempfile
 import zlib
 
 sys.path[:0] = [os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", d) for d in ("support", "reference")]
-from script_support import BIN, CHELSEA, DOG, MODEL, Tally  # noqa: E402
+from script_support import BIN, CHELSEA, DOG, MODEL, NO_DISPLAY, Tally  # noqa: E402
 from window_support import Window, Xvfb  # noqa: E402
 
 tally = Tally()
 check = tally.check
-NO_DISPLAY = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
 HUGE = 18446744073709551615  # 2^64 - 1: read as a signed 64-bit number it is -1
 
 

@@ -67,7 +67,7 @@ import numpy as np
 from PIL import Image
 
 sys.path[:0] = [os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", d) for d in ("support", "reference")]
-from script_support import BIN, DOG, MODEL, SRC, Tally
+from script_support import BIN, DOG, MODEL, NO_DISPLAY, SRC, Tally
 
 import vit_reference  # noqa: E402
 from tour_claims_np import choice_score, claim, high_norm, holds, layer_norms, relevant_patch, top_softmax  # noqa: E402
@@ -76,14 +76,13 @@ tally = Tally()
 check = tally.check
 TMP = tempfile.mkdtemp(prefix="vitscope_tour_claims_")
 atexit.register(shutil.rmtree, TMP, ignore_errors=True)
-ENV = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
 TOUR = os.path.join(SRC, "assets", "tours", "first-look.tour")
 ASSETS = os.path.join(SRC, "assets")
 CLAIM_WORDS = ("dominate", "spread", "whole photo", "high-norm")
 
 
 def run(*args):
-    r = subprocess.run([BIN, *args, "--model", MODEL], env=ENV, capture_output=True, text=True, timeout=600)
+    r = subprocess.run([BIN, *args, "--model", MODEL], env=NO_DISPLAY, capture_output=True, text=True, timeout=600)
     if r.returncode != 0:
         raise RuntimeError(f"vitscope {' '.join(args)}: {r.stderr.strip()}")
     return r

@@ -5,13 +5,11 @@ import fcntl
 import os
 import subprocess
 
-from script_support import SRC
+from script_support import NO_DISPLAY, SRC
 
 BROWSER_DIR = os.path.join(SRC, "tests", "support", "browser")
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 FIREFOX = os.environ.get("FIREFOX", "/usr/bin/firefox-esr")
-# Without a display: the browsers run headless, never on the tester's screen.
-ENV = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
 
 
 def driver(name):
@@ -29,5 +27,5 @@ def install_puppeteer(check):
         if os.path.exists(stamp) and os.path.getmtime(stamp) >= os.path.getmtime(lock):
             return True
         r = subprocess.run(["npm", "ci", "--no-audit", "--no-fund", "--loglevel=error"], cwd=BROWSER_DIR,
-                           env=dict(ENV, PUPPETEER_SKIP_DOWNLOAD="1"), capture_output=True, text=True, timeout=600)
+                           env=dict(NO_DISPLAY, PUPPETEER_SKIP_DOWNLOAD="1"), capture_output=True, text=True, timeout=600)
         return check("npm ci in tests/support/browser (puppeteer-core)", r.returncode == 0, r.stderr[-500:])

@@ -17,6 +17,8 @@ DOG = os.path.join(SRC, "assets", "dog.jpg")
 CHELSEA = os.path.join(SRC, "assets", "chelsea.png")
 # The config files the Hugging Face hub serves (README there), beside the mirror.
 HUB_CONFIGS = os.environ.get("VITSCOPE_HUB_CONFIGS") or os.path.normpath(os.path.join(SRC, "..", "shared", "hub_configs"))
+# The environment without a display server: what must draw offscreen (EGL) is run so, and browsers headless.
+NO_DISPLAY = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
 
 
 def source(path):

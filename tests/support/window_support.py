@@ -124,6 +124,12 @@ class Window:
             self._window_id = out.split()[0]
         return self._window_id
 
+    def click(self, x, y):
+        """A real left click at window coordinates (x, y), as the state file reports places."""
+        self.xdotool("mousemove", "--window", self.window_id(), str(int(round(x))), str(int(round(y))))
+        time.sleep(0.3)  # a frame with the pointer there first: the click lands on what it hovers
+        self.xdotool("click", "1")
+
     def output(self):
         self.log.seek(0)
         return self.log.read().decode(errors="replace")

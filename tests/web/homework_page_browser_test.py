@@ -37,8 +37,8 @@ import tempfile
 import numpy as np
 
 sys.path[:0] = [os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", d) for d in ("support", "reference")]
-from script_support import BIN, CHELSEA, DOG, MODEL, SRC, Tally
-from browser_support import CHROMIUM, ENV, FIREFOX, driver, install_puppeteer  # noqa: E402
+from script_support import BIN, CHELSEA, DOG, MODEL, NO_DISPLAY, SRC, Tally
+from browser_support import CHROMIUM, FIREFOX, driver, install_puppeteer  # noqa: E402
 
 tally = Tally()
 check = tally.check
@@ -49,7 +49,7 @@ GRID, PREFIX = 14, 1
 
 
 def run(*args):
-    return subprocess.run([BIN, *args, "--model", MODEL], env=ENV, capture_output=True, text=True, timeout=600)
+    return subprocess.run([BIN, *args, "--model", MODEL], env=NO_DISPLAY, capture_output=True, text=True, timeout=600)
 
 
 def page_data(path):
@@ -223,7 +223,7 @@ def main():
         out = os.path.join(shots, name)
         os.makedirs(out, exist_ok=True)
         r = subprocess.run(["node", driver("homework_browser.mjs"), page, out, plan_path],
-                           env=dict(ENV, CHROMIUM=CHROMIUM), capture_output=True, text=True, timeout=600)
+                           env=dict(NO_DISPLAY, CHROMIUM=CHROMIUM), capture_output=True, text=True, timeout=600)
         if not check(f"{name}: the Chromium session ran", r.returncode == 0, r.stderr[-2000:]):
             continue
         b = json.loads(r.stdout.strip().splitlines()[-1])
@@ -236,7 +236,7 @@ def main():
         if photo == DOG and check("firefox-esr is installed", os.access(FIREFOX, os.X_OK), FIREFOX):
             os.makedirs(os.path.join(out, "firefox"), exist_ok=True)
             r = subprocess.run(["node", driver("homework_browser.mjs"), page, os.path.join(out, "firefox"),
-                                plan_path], env=dict(ENV, FIREFOX=FIREFOX), capture_output=True, text=True, timeout=600)
+                                plan_path], env=dict(NO_DISPLAY, FIREFOX=FIREFOX), capture_output=True, text=True, timeout=600)
             if check("dog.jpg: the Firefox session ran", r.returncode == 0, r.stderr[-2000:]):
                 check_session("dog.jpg in Firefox", json.loads(r.stdout.strip().splitlines()[-1]), key, expect)
     return tally.finish()

@@ -32,8 +32,8 @@ import numpy as np
 from PIL import Image
 
 sys.path[:0] = [os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", d) for d in ("support", "reference")]
-from script_support import BIN, DOG, MODEL, Tally
-from browser_support import CHROMIUM, ENV, FIREFOX, driver, install_puppeteer  # noqa: E402
+from script_support import BIN, DOG, MODEL, NO_DISPLAY, Tally
+from browser_support import CHROMIUM, FIREFOX, driver, install_puppeteer  # noqa: E402
 
 tally = Tally()
 check = tally.check
@@ -45,7 +45,7 @@ CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-back
 
 def attention(layer, head, row, col):
     r = subprocess.run([BIN, "attention", DOG, "--layer", str(layer), "--head", str(head), "--patch", f"{row},{col}",
-                        "--model", MODEL], env=ENV, capture_output=True, text=True, timeout=600)
+                        "--model", MODEL], env=NO_DISPLAY, capture_output=True, text=True, timeout=600)
     return list(csv.DictReader(io.StringIO(r.stdout)))
 
 
@@ -81,7 +81,7 @@ def main():
     if not check("chromium is installed (scripts/install_packages.sh)", os.access(CHROMIUM, os.X_OK), CHROMIUM):
         return tally.finish()
     page = os.path.join(TMP, "dog.html")
-    r = subprocess.run([BIN, "lesson", DOG, "-o", page, "--model", MODEL], env=ENV, capture_output=True, text=True,
+    r = subprocess.run([BIN, "lesson", DOG, "-o", page, "--model", MODEL], env=NO_DISPLAY, capture_output=True, text=True,
                        timeout=600)
     if not check("vitscope lesson", r.returncode == 0, r.stderr):
         return tally.finish()
@@ -135,7 +135,7 @@ def main():
     shots = os.environ.get("LESSON_SHOTS") or os.path.join(TMP, "shots")
     os.makedirs(shots, exist_ok=True)
     r = subprocess.run(["node", driver("lesson_browser.mjs"), page, shots],
-                       env=dict(ENV, CHROMIUM=CHROMIUM), capture_output=True, text=True, timeout=600)
+                       env=dict(NO_DISPLAY, CHROMIUM=CHROMIUM), capture_output=True, text=True, timeout=600)
     if not check("the browser session ran", r.returncode == 0, r.stderr[-2000:]):
         return tally.finish()
     b = json.loads(r.stdout.strip().splitlines()[-1])
@@ -185,7 +185,7 @@ def main():
     ff_shots = os.path.join(shots, "firefox")
     os.makedirs(ff_shots, exist_ok=True)
     r = subprocess.run(["node", driver("lesson_browser.mjs"), page, ff_shots],
-                       env=dict(ENV, FIREFOX=FIREFOX), capture_output=True, text=True, timeout=600)
+                       env=dict(NO_DISPLAY, FIREFOX=FIREFOX), capture_output=True, text=True, timeout=600)
     if check("the Firefox session ran", r.returncode == 0, r.stderr[-2000:]):
         f = json.loads(r.stdout.strip().splitlines()[-1])
         print(f"    {f['browser']}: first map {f['firstMapMs']:.0f} ms, new query median {median(f['newQueryMs']):.0f} ms")

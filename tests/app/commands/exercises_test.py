@@ -28,18 +28,17 @@ import tempfile
 import numpy as np
 
 sys.path[:0] = [os.path.join(os.path.dirname(os.path.abspath(__file__)), "../..", d) for d in ("support", "reference")]
-from script_support import BIN, CHELSEA, DOG, MODEL, SRC, Tally
+from script_support import BIN, CHELSEA, DOG, MODEL, NO_DISPLAY, SRC, Tally
 from tour_claims_np import high_norm, selective_reach
 
 tally = Tally()
 check = tally.check
 EXERCISES = os.path.join(SRC, "assets", "exercises", "first-look.exercises")
 PHOTOS = [DOG, CHELSEA, os.path.join(SRC, "assets", "eagle.jpg"), os.path.join(SRC, "assets", "astronaut.png")]
-ENV = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
 
 
 def vitscope(*args):
-    return subprocess.run([BIN, *args, "--model", MODEL], env=ENV, capture_output=True, text=True, timeout=600)
+    return subprocess.run([BIN, *args, "--model", MODEL], env=NO_DISPLAY, capture_output=True, text=True, timeout=600)
 
 
 def read_exercises(path):

@@ -19,16 +19,15 @@ import numpy as np
 from PIL import Image
 
 sys.path[:0] = [os.path.join(os.path.dirname(os.path.abspath(__file__)), "../..", d) for d in ("support", "reference")]
-from script_support import BIN, DOG, MODEL, MODEL_NAME, Tally
+from script_support import BIN, DOG, MODEL, MODEL_NAME, NO_DISPLAY, Tally
 
 tally = Tally()
 check = tally.check
 TMP = tempfile.mkdtemp(prefix="vitscope_export_")
-ENV = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
 
 
 def vitscope(*args, env=None):
-    return subprocess.run([BIN, *args, "--model", MODEL], env={**ENV, **(env or {})}, capture_output=True, text=True,
+    return subprocess.run([BIN, *args, "--model", MODEL], env={**NO_DISPLAY, **(env or {})}, capture_output=True, text=True,
                           timeout=300)
 
 

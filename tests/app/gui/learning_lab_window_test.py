@@ -154,9 +154,7 @@ def check_open_by_hand(tally, runs, tmp):
 
         def click(name):
             s = w.wait_for(lambda s: name in s.get("lab_open", {}), timeout=60, what=f"the lab's {name}")
-            x, y = s["lab_open"][name]
-            w.xdotool("mousemove", "--window", win, str(int(round(x))), str(int(round(y))))
-            w.xdotool("click", "1")
+            w.click(*s["lab_open"][name])
 
         def typed(text):
             w.xdotool("key", "ctrl+a")

@@ -29,18 +29,17 @@ import numpy as np
 from PIL import Image
 
 sys.path[:0] = [os.path.join(os.path.dirname(os.path.abspath(__file__)), "../..", d) for d in ("support", "reference")]
-from script_support import BIN, DOG, MODEL, Tally
+from script_support import BIN, DOG, MODEL, NO_DISPLAY, Tally
 
 tally = Tally()
 check = tally.check
 TMP = tempfile.mkdtemp(prefix="vitscope_lesson_")
 atexit.register(shutil.rmtree, TMP, ignore_errors=True)
-ENV = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
 EIGHT_MB = 8 * 1000 * 1000
 
 
 def vitscope(*args, env=None):
-    return subprocess.run([BIN, *args, "--model", MODEL], env=env or ENV, capture_output=True, text=True, timeout=600)
+    return subprocess.run([BIN, *args, "--model", MODEL], env=env or NO_DISPLAY, capture_output=True, text=True, timeout=600)
 
 
 def page_data(html):
@@ -118,7 +117,7 @@ def main():
                                         meta["prefix"], meta["input_size"]) == (12, 3, 64, 197, 14, 1, 224), meta)
 
     dump = os.path.join(TMP, "dump")
-    d = subprocess.run([BIN, "dump", DOG, "-o", dump, "--model", MODEL], env=ENV, capture_output=True, timeout=600)
+    d = subprocess.run([BIN, "dump", DOG, "-o", dump, "--model", MODEL], env=NO_DISPLAY, capture_output=True, timeout=600)
     check("vitscope dump", d.returncode == 0, d.stderr)
     q, k, v = (np.load(os.path.join(dump, f"{n}.npy")) for n in ("q", "k", "v"))
     halves = np.frombuffer(base64.b64decode(data["qkv"]), dtype="<f2")
@@ -139,7 +138,7 @@ def main():
     check("the photo is the model input's crop (square, 224 to 512 px, close to the model's input)",
           photo.shape[0] == photo.shape[1] and 224 <= photo.shape[0] <= 512 and diff < 8, (photo.shape, diff))
 
-    c = subprocess.run([BIN, "classify", DOG, "--top", "5", "--model", MODEL], env=ENV, capture_output=True, text=True)
+    c = subprocess.run([BIN, "classify", DOG, "--top", "5", "--model", MODEL], env=NO_DISPLAY, capture_output=True, text=True)
     want = [(line.split("\t")[2], float(line.split("\t")[1])) for line in c.stdout.strip().splitlines()]
     got = [(t["label"], t["probability"]) for t in data["top5"]]
     check("top-5 as vitscope classify", len(got) == 5 and all(a[0] == b[0] and abs(a[1] - b[1]) < 1e-6
@@ -151,7 +150,7 @@ def main():
                                                                    for s in steps), tour and tour["title"])
     # The softmax step chooses its head on the photo: the page carries the one `tour --claims` reports.
     claims_csv = os.path.join(TMP, "claims.csv")
-    subprocess.run([BIN, "tour", DOG, "--claims", claims_csv, "--model", MODEL], env=ENV, capture_output=True)
+    subprocess.run([BIN, "tour", DOG, "--claims", claims_csv, "--model", MODEL], env=NO_DISPLAY, capture_output=True)
     with open(claims_csv) as f:
         rows = list(csv.DictReader(f))
     want = [(int(r["layer"]), int(r["head"]), int(r["query"])) for r in rows
@@ -189,7 +188,7 @@ def main():
     refused("not .html", ["lesson", DOG, "-o", os.path.join(TMP, "x.png")], os.path.join(TMP, "x.png"), ".html")
     refused("no -o", ["lesson", DOG], os.path.join(TMP, "none.html"), "-o")
     refused("a bad --size", ["lesson", DOG, "-o", missing, "--size", "100"], missing, "size")
-    no_web = dict(ENV, VITSCOPE_WEB_DIR=os.path.join(TMP, "no_web"))
+    no_web = dict(NO_DISPLAY, VITSCOPE_WEB_DIR=os.path.join(TMP, "no_web"))
     refused("the page's files missing", ["lesson", DOG, "-o", missing], missing, "VITSCOPE_WEB_DIR", env=no_web)
     return tally.finish()
 

@@ -54,15 +54,11 @@ class Live:
     def live(self):
         return self.state()["live_exercise"]
 
-    def click_at(self, x, y):
-        self.w.xdotool("mousemove", "--window", self.win, str(int(round(x))), str(int(round(y))))
-        self.w.xdotool("click", "1")
-
     def click(self, name):
         self.w.wait_for(lambda s: name in s["live_exercise"].get("targets", {}), timeout=30, what=f"the {name} button")
         s = self.w.wait_still("live_exercise", seconds=0.3)  # laid out for this exercise, not scrolling
         x, y, w, h = s["live_exercise"]["targets"][name]
-        self.click_at(x + w / 2, y + h / 2)
+        self.w.click(x + w / 2, y + h / 2)
 
     def key(self, *keys):
         self.w.xdotool("key", *keys)
@@ -134,14 +130,14 @@ def answer(live, tally, e, row, correct, grid):
         if token == 0:
             live.click("CLS")
         else:
-            live.click_at(*patch_centre(state, (token - 1) // grid, (token - 1) % grid))
+            live.w.click(*patch_centre(state, (token - 1) // grid, (token - 1) % grid))
         live.wait(lambda x: x["given"]["key"] == token, f"key {token} picked")
         return live.reveal()
     if kind == "predict_region":
         ranked = sorted((k for k in row if k >= 1), key=lambda k: row[k]["weight"], reverse=correct)
         marked = ranked[:3]
         for k in marked:
-            live.click_at(*patch_centre(state, (k - 1) // grid, (k - 1) % grid))
+            live.w.click(*patch_centre(state, (k - 1) // grid, (k - 1) % grid))
         live.wait(lambda x: len(x["given"]["marked"]) == 3, "three patches marked")
         v = live.reveal()
         on_patches = sum(row[k]["weight"] for k in row if k >= 1)
@@ -281,7 +277,7 @@ def test_own_file_through_the_menu(tally, xvfb, tmp):
         tally.check("the menu bar's File (OCR)", menu is not None)
         if menu is None:
             return
-        live.click_at(*menu)
+        live.w.click(*menu)
         time.sleep(1)  # the menu opens on the next frames
         w.xdotool("key", "F12")
         s = w.wait_for(lambda s: "Saved screenshot" in s["status"] and os.path.exists(
@@ -291,7 +287,7 @@ def test_own_file_through_the_menu(tally, xvfb, tmp):
         tally.check("the File menu shows 'Exercises in class, from a file…' (OCR)", at is not None)
         if at is None:
             return
-        live.click_at(*at)
+        live.w.click(*at)
         w.wait_for(lambda s: s["browser"] == "exercises", timeout=30, what="the browser for an exercises file")
         w.xdotool("key", "ctrl+a")
         w.xdotool("type", "--delay", "5", own)

@@ -60,14 +60,12 @@ def run(xvfb, tmp, size):
         second = next(k for k in classes if k != f"class {top1_index}")
         index = int(second.split()[1])
         x, y = state["page_targets"][second]
-        win = w.window_id()
-        w.xdotool("mousemove", "--window", win, str(int(round(x))), str(int(round(y))))
-        w.xdotool("click", "1")
+        w.click(x, y)
         w.wait_for(lambda s: s["relevance_class"] == index, timeout=60, what=f"relevance_class {index} after the click")
         w.wait_for(study_done(index), timeout=600, what=f"the study of class {index}")
         xvfb.park_pointer()
         before = set(glob.glob(os.path.join(tmp, "*.png")))
-        w.xdotool("key", "--window", win, "F12")
+        w.xdotool("key", "--window", w.window_id(), "F12")
         w.wait_for(lambda s: set(glob.glob(os.path.join(tmp, "*.png"))) - before, timeout=60, what="the F12 screenshot")
         import time
         time.sleep(1)  # the file is written whole (atomic rename); give the encoder its moment

@@ -82,12 +82,6 @@ def start(xvfb, tmp):
     return w, photo, model, exports
 
 
-def click(w, win, x, y):
-    w.xdotool("mousemove", "--window", win, str(int(round(x))), str(int(round(y))))
-    time.sleep(0.3)  # a frame with the pointer there first: the click lands on what it hovers
-    w.xdotool("click", "1")
-
-
 def settled(s):
     return s["ready"] and not s["busy"] and s["tab"] == "questions" and s["question"] == PAGE and \
         "export figure" in s["page_export_button"] and not s["exporting"]
@@ -101,7 +95,7 @@ def ask(w, exports):
     assert not state["replace_question"], state["replace_question"]
     win = w.window_id()
     x, y = state["page_export_button"]["export figure"]
-    click(w, win, x, y)
+    w.click(x, y)
     deadline = time.time() + 60
     name = None
     while time.time() < deadline and not name:  # polled often: the experiments take a second or two
@@ -182,7 +176,7 @@ def test_keep_it(xvfb, tmp):
         corner_a, corner_b = a[:60, :200].mean(), b[:60, :200].mean()
         assert abs(corner_a - corner_b) > 3, f"no veil over the window behind the question ({corner_a:.1f} vs {corner_b:.1f})"
         assert open(path, "rb").read() == PLANTED
-        click(w, win, *state["replace_buttons"]["keep"])
+        w.click(*state["replace_buttons"]["keep"])
         state = answered(w)
         time.sleep(0.5)  # nothing is written later either
         assert open(path, "rb").read() == PLANTED, "Keep it changed the file"
@@ -221,7 +215,7 @@ def test_replace(xvfb, tmp):
     w, photo, model, exports = start(xvfb, tmp)
     try:
         state, path, win = ask(w, exports)
-        click(w, win, *state["replace_buttons"]["replace"])
+        w.click(*state["replace_buttons"]["replace"])
         answered(w)
         state = w.wait_for(lambda s: s["status"].startswith("Saved figure"), timeout=300, what="the figure")
         assert not state["last_error"], state["last_error"]
@@ -248,7 +242,7 @@ def protected_case(xvfb, tmp, target_of):
         state, path, win = ask(w, exports)
         os.remove(path)
         os.symlink(target, path)
-        click(w, win, *state["replace_buttons"]["replace"])
+        w.click(*state["replace_buttons"]["replace"])
         answered(w)
         state = w.wait_for(lambda s: s["last_error"] or s["status"].startswith("Saved figure"), timeout=300,
                            what="the refusal")

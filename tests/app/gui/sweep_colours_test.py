@@ -29,19 +29,18 @@ from PIL import Image
 
 sys.path[:0] = [os.path.join(os.path.dirname(os.path.abspath(__file__)), "../..", d) for d in ("support", "reference")]
 from giflib_frames import gif_frames  # noqa: E402
-from script_support import BIN, DOG, MODEL, Tally  # noqa: E402
+from script_support import BIN, DOG, MODEL, NO_DISPLAY, Tally  # noqa: E402
 
 tally = Tally()
 check = tally.check
 TMP = tempfile.mkdtemp(prefix="vitscope_sweep_colours_")
 atexit.register(shutil.rmtree, TMP, ignore_errors=True)
-ENV = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
 PATH = "5,3;5,4;6,4"
 
 
 def sweep(out, frames, *extra):
     return subprocess.run([BIN, "sweep", DOG, "--layer", "3", "--head", "2", "--path", PATH, "-o", out,
-                           "--frames", frames, "--model", MODEL, *extra], env=ENV, capture_output=True, text=True,
+                           "--frames", frames, "--model", MODEL, *extra], env=NO_DISPLAY, capture_output=True, text=True,
                           timeout=600)
 
 

@@ -23,18 +23,17 @@ import numpy as np
 from PIL import Image
 
 sys.path[:0] = [os.path.join(os.path.dirname(os.path.abspath(__file__)), "../..", d) for d in ("support", "reference")]
-from script_support import BIN, DOG, MODEL, Tally
+from script_support import BIN, DOG, MODEL, NO_DISPLAY, Tally
 
 tally = Tally()
 check = tally.check
 TMP = tempfile.mkdtemp(prefix="vitscope_sweep_")
 atexit.register(shutil.rmtree, TMP, ignore_errors=True)
-ENV = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
 PATH = [(5, 3), (5, 4), (6, 4)]
 
 
 def vitscope(*args):
-    return subprocess.run([BIN, *args, "--model", MODEL], env=ENV, capture_output=True, text=True, timeout=600)
+    return subprocess.run([BIN, *args, "--model", MODEL], env=NO_DISPLAY, capture_output=True, text=True, timeout=600)
 
 
 def largest_patch_weight(row, col):

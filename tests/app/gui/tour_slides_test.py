@@ -28,19 +28,18 @@ import numpy as np
 from PIL import Image
 
 sys.path[:0] = [os.path.join(os.path.dirname(os.path.abspath(__file__)), "../..", d) for d in ("support", "reference")]
-from script_support import BIN, DOG, MODEL, SRC, Tally
+from script_support import BIN, DOG, MODEL, NO_DISPLAY, SRC, Tally
 from browser_support import driver, install_puppeteer  # noqa: E402
 
 tally = Tally()
 check = tally.check
 TMP = tempfile.mkdtemp(prefix="vitscope_tour_slides_")
 atexit.register(shutil.rmtree, TMP, ignore_errors=True)
-ENV = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
 TOUR = os.path.join(SRC, "assets", "tours", "first-look.tour")
 
 
 def vitscope(*args):
-    return subprocess.run([BIN, "tour", DOG, *args, "--model", MODEL], env=ENV, capture_output=True, text=True,
+    return subprocess.run([BIN, "tour", DOG, *args, "--model", MODEL], env=NO_DISPLAY, capture_output=True, text=True,
                           timeout=600)
 
 

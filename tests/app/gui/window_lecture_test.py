@@ -49,12 +49,6 @@ def attention_weights(layer, head, row, col):
             if int(r["row"]) >= 0}
 
 
-def click(w, win, x, y):
-    w.xdotool("mousemove", "--window", win, str(int(round(x))), str(int(round(y))))
-    time.sleep(0.3)  # a frame with the pointer there first: the click lands on what it hovers
-    w.xdotool("click", "1")
-
-
 def screenshot(w, win, tmp, before):
     """F12 with the pointer parked off every map; the new PNG in the export folder (tmp)."""
     w.xvfb.park_pointer()
@@ -88,7 +82,7 @@ def test_predict_then_reveal(xvfb, tmp):
         w.xdotool("windowfocus", "--sync", win)
         time.sleep(0.5)  # the panel settles (its caption and legend wrap a frame after the photo's run): where it is now
         state = read_state(w.state_file)
-        click(w, win, *state["predict_buttons"]["Predict"])
+        w.click(*state["predict_buttons"]["Predict"])
         state = w.wait_for(lambda s: s["prediction"]["phase"] == "predicting" and "Reveal" in s["predict_buttons"],
                            timeout=30, what="the click on Predict")
         shots = set()
@@ -102,13 +96,13 @@ def test_predict_then_reveal(xvfb, tmp):
         print(f"    hidden: the photo's {a.shape[1]} x {a.shape[0]} px identical for heads 1 and 2")
 
         for i, (row, col) in enumerate(MARKS):
-            click(w, win, *patch_centre(state, row, col))
+            w.click(*patch_centre(state, row, col))
             w.wait_for(lambda s: len(s["prediction"]["marked"]) == i + 1, timeout=30, what=f"mark {i + 1}")
         state = w.wait_for(lambda s: s["prediction"]["marked"] == [list(m) for m in MARKS], timeout=30,
                            what="three marked patches")
         assert state["query"] == 1 + ROW * 14 + COL, "marking moved the query"
         assert "weight_on_marked" not in state["prediction"], "numbers before the reveal"
-        click(w, win, *state["predict_buttons"]["Reveal"])
+        w.click(*state["predict_buttons"]["Reveal"])
         state = w.wait_for(lambda s: s["prediction"]["phase"] == "revealed", timeout=30, what="the click on Reveal")
         p = state["prediction"]
         weights = attention_weights(LAYER, 2, ROW, COL)

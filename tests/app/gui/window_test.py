@@ -197,8 +197,7 @@ def test_click_distance_dot(xvfb, tmp):
         for layer, head in [(9, 2), (4, 1)]:
             state = w.wait_still("page_targets")  # the page lays itself out again for the head it shows
             x, y = state["page_targets"][f"L{layer} H{head}"]
-            w.xdotool("mousemove", "--window", win, str(int(round(x))), str(int(round(y))))
-            w.xdotool("click", "1")
+            w.click(x, y)
             state = w.wait_for(lambda s: (s["layer"], s["head"]) == (layer, head), timeout=30,
                                what=f"the click on the dot of layer {layer}, head {head}")
             assert state["map"] == "head" and state["tab"] == "questions", state
@@ -736,8 +735,7 @@ def test_first_run_offer_buttons(xvfb, tmp):
             win = w.window_id()
             w.xdotool("windowfocus", "--sync", win)
             x, y = state["tour_offer_buttons"][button]
-            w.xdotool("mousemove", "--window", win, str(int(round(x))), str(int(round(y))))
-            w.xdotool("click", "1")
+            w.click(x, y)
             state = w.wait_for(lambda s: s["tour_offered"], timeout=30, what=f"the click on {button!r}")
             assert state["tour_step"] == tour_step and not state["tour_offer_buttons"], state
             time.sleep(1)

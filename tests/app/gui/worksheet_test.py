@@ -23,13 +23,12 @@ import sys
 import tempfile
 
 sys.path[:0] = [os.path.join(os.path.dirname(os.path.abspath(__file__)), "../..", d) for d in ("support", "reference")]
-from script_support import BIN, CHELSEA, DOG, MODEL, SRC, Tally
+from script_support import BIN, CHELSEA, DOG, MODEL, NO_DISPLAY, SRC, Tally
 
 tally = Tally()
 check = tally.check
 EXERCISES = os.path.join(SRC, "assets", "exercises", "first-look.exercises")
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
-ENV = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
 GRID, PREFIX = 14, 1
 
 
@@ -47,7 +46,7 @@ def main():
             name = os.path.basename(photo)
             key_path, sheet_path = os.path.join(tmp, name + ".csv"), os.path.join(tmp, name + ".html")
             r = subprocess.run([BIN, "exercises", photo, "--key", key_path, "-o", sheet_path, "--model", MODEL],
-                               env=ENV, capture_output=True, text=True, timeout=600)
+                               env=NO_DISPLAY, capture_output=True, text=True, timeout=600)
             if not check(f"{name}: vitscope exercises --key -o", r.returncode == 0 and os.path.exists(sheet_path), r.stderr):
                 continue
             key = list(csv.DictReader(open(key_path)))
@@ -101,7 +100,7 @@ def main():
         key_path, sheet_path = os.path.join(tmp, "k.csv"), os.path.join(tmp, "s.png")
         for args, what in ((["--key", key_path, "-o", sheet_path], "-o not .html"),
                            (["--key", os.path.join(tmp, "same.html"), "-o", os.path.join(tmp, "same.html")], "-o the --key file")):
-            r = subprocess.run([BIN, "exercises", DOG, *args, "--model", MODEL], env=ENV, capture_output=True, text=True, timeout=600)
+            r = subprocess.run([BIN, "exercises", DOG, *args, "--model", MODEL], env=NO_DISPLAY, capture_output=True, text=True, timeout=600)
             check(f"refused: {what}: exit 2, one line, nothing written",
                   r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1 and not os.path.exists(key_path)
                   and not os.path.exists(sheet_path) and not os.path.exists(os.path.join(tmp, "same.html")), r.stderr)

@@ -24,7 +24,7 @@ import numpy as np
 from PIL import Image
 
 sys.path[:0] = [os.path.join(os.path.dirname(os.path.abspath(__file__)), "../..", d) for d in ("support", "reference")]
-from script_support import BIN, DOG, MODEL, Tally
+from script_support import BIN, DOG, MODEL, NO_DISPLAY, Tally
 
 import pos_embed_np  # noqa: E402
 import safetensors_np  # noqa: E402
@@ -33,7 +33,6 @@ tally = Tally()
 check = tally.check
 TMP = tempfile.mkdtemp(prefix="vitscope_cells_")
 RING = 4 * 2 + 1  # the selection ring's reach beyond a small map: 4 logical px at the figure's density 2, + antialiasing
-ENV = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
 
 # The diverging colormap: blue (-1) .. white (0) .. red (+1), five knots, linear between.
 KNOTS = np.array([[0.150, 0.280, 0.620], [0.530, 0.680, 0.880], [0.965, 0.965, 0.965],
@@ -63,7 +62,7 @@ def reference_cosines(size):
 
 def figure(name, *args):
     out = os.path.join(TMP, name + ".png")
-    r = subprocess.run([BIN, "explain", DOG, "--model", MODEL, "-o", out, *args], env=ENV, capture_output=True,
+    r = subprocess.run([BIN, "explain", DOG, "--model", MODEL, "-o", out, *args], env=NO_DISPLAY, capture_output=True,
                        text=True, timeout=300)
     if not check(f"{name}: explain -o exits 0", r.returncode == 0, r.stderr):
         return None, None

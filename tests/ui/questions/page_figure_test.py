@@ -24,12 +24,11 @@ import numpy as np
 from PIL import Image
 
 sys.path[:0] = [os.path.join(os.path.dirname(os.path.abspath(__file__)), "../..", d) for d in ("support", "reference")]
-from script_support import BIN, CHELSEA, DOG, MODEL, MODEL_NAME, Tally, source, window_pages
+from script_support import BIN, CHELSEA, DOG, MODEL, MODEL_NAME, NO_DISPLAY, Tally, source, window_pages
 
 tally = Tally()
 check = tally.check
 TMP = tempfile.mkdtemp(prefix="vitscope_page_figure_")
-ENV = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
 WIDTH = 2048                 # 1024 logical pixels at 2 pixels each
 SHOWN_ON = {"rollout": "cls", "ablation": "heads", "perturbation": "relevance"}   # explain's questions drawn by another page
 MIDDOT = "\u00b7"
@@ -47,7 +46,7 @@ SMALL_INPUT = {"relevance": ["--size", "112"], "perturbation": ["--size", "112"]
 
 
 def vitscope(*args):
-    return subprocess.run([BIN, *args, "--model", MODEL], env=ENV, capture_output=True, text=True, timeout=600)
+    return subprocess.run([BIN, *args, "--model", MODEL], env=NO_DISPLAY, capture_output=True, text=True, timeout=600)
 
 
 def sha(path):

@@ -58,7 +58,7 @@ from PIL import Image
 
 sys.path[:0] = [os.path.join(os.path.dirname(os.path.abspath(__file__)), "../..", d) for d in ("support", "reference")]
 from drawn_colours import DIVERGING, GRID, VIRIDIS, blend, colormap, patchwork, sample, worst
-from script_support import BIN, MODEL, Tally
+from script_support import BIN, MODEL, NO_DISPLAY, Tally
 
 import property_questions_test as pq  # noqa: E402  (the shuffle: MT19937 as std::mt19937)
 import safetensors_np  # noqa: E402
@@ -67,12 +67,11 @@ import vit_reference  # noqa: E402
 tally = Tally()
 check = tally.check
 TMP = tempfile.mkdtemp(prefix="vitscope_maps_")
-ENV = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
 HEAD, QUERY = 1, (5, 3)
 
 
 def vitscope(*args):
-    r = subprocess.run([BIN, *args, "--model", MODEL], env=ENV, capture_output=True, text=True, timeout=300)
+    r = subprocess.run([BIN, *args, "--model", MODEL], env=NO_DISPLAY, capture_output=True, text=True, timeout=300)
     if r.returncode != 0:
         raise RuntimeError(f"vitscope {' '.join(args[:2])}: {r.stderr.strip()}")
 
@@ -91,7 +90,7 @@ def dump(photo, colours, name):
 
 def figure(name, *args):
     out = os.path.join(TMP, name + ".png")
-    r = subprocess.run([BIN, "explain", *args, "--model", MODEL, "-o", out], env=ENV, capture_output=True,
+    r = subprocess.run([BIN, "explain", *args, "--model", MODEL, "-o", out], env=NO_DISPLAY, capture_output=True,
                        text=True, timeout=300)
     if not check(f"{name}: explain -o exits 0", r.returncode == 0, r.stderr):
         return None, []

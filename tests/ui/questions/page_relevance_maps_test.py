@@ -27,12 +27,11 @@ from PIL import Image
 
 sys.path[:0] = [os.path.join(os.path.dirname(os.path.abspath(__file__)), "../..", d) for d in ("support", "reference")]
 from drawn_colours import DIVERGING, GRID, VIRIDIS, blend, colormap, patchwork, sample, worst
-from script_support import BIN, MODEL, Tally
+from script_support import BIN, MODEL, NO_DISPLAY, Tally
 
 tally = Tally()
 check = tally.check
 TMP = tempfile.mkdtemp(prefix="vitscope_relevance_maps_")
-ENV = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
 METHODS = ["attention_last", "rollout", "grad_rollout", "occlusion"]
 
 
@@ -67,7 +66,7 @@ def main():
     colours = patchwork(photo, 1)
     fig, table = os.path.join(TMP, "relevance.png"), os.path.join(TMP, "relevance.csv")
     r = subprocess.run([BIN, "explain", photo, "--question", "relevance", "--class", "1", "--model", MODEL, "-o", fig,
-                        "--csv", table], env=ENV, capture_output=True, text=True, timeout=600)
+                        "--csv", table], env=NO_DISPLAY, capture_output=True, text=True, timeout=600)
     if not check("explain -o and --csv exit 0", r.returncode == 0, r.stderr):
         return tally.finish()
     with open(table, newline="") as f:
