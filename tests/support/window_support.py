@@ -112,7 +112,11 @@ class Window:
         return code, seen
 
     def xdotool(self, *args):
-        subprocess.run(["xdotool", *args], env=self.xvfb.env(), check=True, capture_output=True, timeout=30)
+        r = subprocess.run(["xdotool", *args], env=self.xvfb.env(), capture_output=True, text=True, timeout=30)
+        if r.returncode != 0:  # say why, and whether the window is still there
+            alive = "running" if self.proc.poll() is None else f"exited with {self.proc.returncode}"
+            raise AssertionError(f"xdotool {' '.join(args)}: exit {r.returncode} ({r.stderr.strip()[-300:]}); "
+                                 f"vitscope {alive}; output: {self.output()[-600:]}")
 
     def window_id(self):
         """This process's window (GLFW sets _NET_WM_PID): on a display shared by several tests, a window an
@@ -129,6 +133,13 @@ class Window:
         self.xdotool("mousemove", "--window", self.window_id(), str(int(round(x))), str(int(round(y))))
         time.sleep(0.3)  # a frame with the pointer there first: the click lands on what it hovers
         self.xdotool("click", "1")
+
+    def press_ctrl_q(self):
+        """Ctrl+Q, pressed at this window and let go at the display: the window can close at the Q's press,
+        and a release sent to it then fails (xdotool exits 1), leaving Ctrl down for the next window."""
+        self.xdotool("keydown", "--window", self.window_id(), "ctrl+q")
+        subprocess.run(["xdotool", "keyup", "q", "ctrl"], env=self.xvfb.env(), check=True, capture_output=True,
+                       timeout=30)
 
     def output(self):
         self.log.seek(0)

@@ -2,6 +2,8 @@
 
 #include <deque>
 
+#include <imgui.h>
+
 #include <epoxy/gl.h>  // before GLFW: in a unity batch, window_main.cpp may follow and needs it first
 #include <GLFW/glfw3.h>
 #include <backends/imgui_impl_glfw.h>
@@ -24,10 +26,37 @@ struct InputEvent {
 std::deque<InputEvent> g_held;
 bool g_pressed_this_frame = false;
 
+// ImGui 1.86 knows a modifier as down only from its key's press, so Ctrl
+// held before the window had the keyboard (pressed in another window, or
+// while this one opened) made Ctrl+Q a plain Q. A key's event says which
+// modifiers are down: where ImGui disagrees, it gets the modifier's press or
+// release first. (Not for the modifier keys' own events: X11 reports the
+// state before the event.)
+void match_modifiers(GLFWwindow* w, const InputEvent& e) {
+    struct Modifier {
+        int mod, left, right;
+    };
+    static constexpr Modifier kModifiers[] = {{GLFW_MOD_CONTROL, GLFW_KEY_LEFT_CONTROL, GLFW_KEY_RIGHT_CONTROL},
+                                              {GLFW_MOD_SHIFT, GLFW_KEY_LEFT_SHIFT, GLFW_KEY_RIGHT_SHIFT},
+                                              {GLFW_MOD_ALT, GLFW_KEY_LEFT_ALT, GLFW_KEY_RIGHT_ALT},
+                                              {GLFW_MOD_SUPER, GLFW_KEY_LEFT_SUPER, GLFW_KEY_RIGHT_SUPER}};
+    for (const Modifier& m : kModifiers)
+        if (e.key == m.left || e.key == m.right) return;
+    const bool* down = ImGui::GetIO().KeysDown;
+    for (const Modifier& m : kModifiers) {
+        const bool in_event = (e.mods & m.mod) != 0;
+        if (in_event && !down[m.left] && !down[m.right])
+            ImGui_ImplGlfw_KeyCallback(w, m.left, 0, GLFW_PRESS, e.mods);
+        else if (!in_event && (down[m.left] || down[m.right]))
+            for (int key : {m.left, m.right}) ImGui_ImplGlfw_KeyCallback(w, key, 0, GLFW_RELEASE, e.mods);
+    }
+}
+
 void deliver(GLFWwindow* w, const InputEvent& e) {
     if (e.is_char) {
         ImGui_ImplGlfw_CharCallback(w, e.c);
     } else {
+        match_modifiers(w, e);
         ImGui_ImplGlfw_KeyCallback(w, e.key, e.scancode, e.action, e.mods);
         if (e.is_press()) g_pressed_this_frame = true;
     }

@@ -129,7 +129,8 @@ def answered(w):
 
 
 def quit_window(w):
-    w.xdotool("key", "--window", w.window_id(), "ctrl+q")
+    assert w.proc.poll() is None, f"vitscope exited ({w.proc.returncode}) before Ctrl+Q: {w.output()[-600:]}"
+    w.press_ctrl_q()
     try:
         code = w.proc.wait(timeout=60)
     except subprocess.TimeoutExpired:
