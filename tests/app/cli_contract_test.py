@@ -19,7 +19,7 @@ import tempfile
 import threading
 
 sys.path[:0] = [os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", d) for d in ("support", "reference")]
-from script_support import BIN, DOG, MODEL, SRC, Tally
+from script_support import BIN, DOG, SRC, Tally
 
 tally = Tally()
 check = tally.check

@@ -190,7 +190,7 @@ def tours():
         rc = p.wait(timeout=60)
         check(f"{sig.name} in the middle of `vitscope tour`: it dies of the signal", started is not None and rc == -sig,
               (started, rc))
-        check(f"... and leaves no temporary folder", listing(work) == ["slides"], listing(work))
+        check("... and leaves no temporary folder", listing(work) == ["slides"], listing(work))
 
     # Tours that crashed or exhausted the program: refused at once, one line naming the line.
     cases = [

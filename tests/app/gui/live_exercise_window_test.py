@@ -12,7 +12,6 @@ note and keeps the text; an exercises file with an error is one line and the
 exercise on show stays as it was. Prints "N passed, M failed"."""
 import csv
 import io
-import math
 import os
 import re
 import subprocess

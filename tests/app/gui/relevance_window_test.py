@@ -17,7 +17,7 @@ from PIL import Image
 
 sys.path[:0] = [os.path.join(os.path.dirname(os.path.abspath(__file__)), "../..", d) for d in ("support", "reference")]
 from script_support import BIN, DOG, MODEL, Tally  # noqa: E402
-from window_support import Window, Xvfb, read_state  # noqa: E402
+from window_support import Window, Xvfb  # noqa: E402
 
 
 def study_done(cls):

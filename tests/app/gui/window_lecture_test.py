@@ -266,7 +266,7 @@ def test_matrix_hover(xvfb, tmp):
         state = w.wait_for(lambda s: s.get("ready") and "matrix top left" in s["page_targets"], what="the matrix page")
         win = w.window_id()
         w.xdotool("windowfocus", "--sync", win)
-        (x0, y0), (x1, y1) = state["page_targets"]["matrix top left"], state["page_targets"]["matrix bottom right"]
+        (x0, y0), (x1, _) = state["page_targets"]["matrix top left"], state["page_targets"]["matrix bottom right"]
         first_row, first_col, cells = state["matrix"]["window"]
         assert (first_row, first_col, cells) == (0, 0, 197), state["matrix"]
         cell = (x1 - x0) / cells
