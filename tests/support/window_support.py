@@ -35,6 +35,12 @@ class Xvfb:
         """Moves the pointer to the bottom-right corner (the status bar), off every map."""
         subprocess.run(["xdotool", "mousemove", "10000", "10000"], env=self.env(), check=True, timeout=30)
 
+    def let_go_of_modifiers(self):
+        """Releases the modifier keys at the display: a test that failed between a key's press and its
+        release must not leave it held for the next test's window (which would see Ctrl on every key)."""
+        subprocess.run(["xdotool", "keyup", "ctrl", "shift", "alt", "super"], env=self.env(), check=True,
+                       capture_output=True, timeout=30)
+
     def close(self):
         self.proc.terminate()
         try:
@@ -210,6 +216,8 @@ def run_window_tests(tally, tests, prefix):
                 except Exception:
                     tally.check(f"{t.__name__} ({time.monotonic() - start:.0f} s)", False)
                     traceback.print_exc()
+                finally:
+                    xvfb.let_go_of_modifiers()
     finally:
         xvfb.close()
     return tally.finish()
