@@ -19,7 +19,7 @@ import tempfile
 import threading
 
 sys.path[:0] = [os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", d) for d in ("support", "reference")]
-from script_support import BIN, DOG, SRC, Tally
+from script_support import BIN, DOG, SRC, Tally, run_vitscope as run
 
 tally = Tally()
 check = tally.check
@@ -38,12 +38,6 @@ COMMANDS = {
     "lesson": [DOG, "-o", "unused.html"],
     "sweep": [DOG, "--layer", "1", "--head", "0", "-o", "unused.gif"],
 }
-
-
-def run(*args, env_extra=None, cwd=None):
-    env = dict(os.environ)
-    env.update(env_extra or {})
-    return subprocess.run([BIN, *args], capture_output=True, text=True, env=env, timeout=300, cwd=cwd)
 
 
 def one_line_error(r, code=2):

@@ -7,21 +7,14 @@ import json
 import os
 import shutil
 import struct
-import subprocess
 import sys
 import tempfile
 
 sys.path[:0] = [os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", d) for d in ("support", "reference")]
-from script_support import BIN, DOG, MODEL, SRC, Tally
+from script_support import DOG, MODEL, SRC, Tally, run_vitscope as run
 
 tally = Tally()
 check = tally.check
-
-
-def run(*args, env_extra=None):
-    env = dict(os.environ)
-    env.update(env_extra or {})
-    return subprocess.run([BIN, *args], capture_output=True, text=True, env=env, timeout=300)
 
 
 def expect_error(name, args, must_mention, env_extra=None):

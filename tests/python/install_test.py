@@ -23,6 +23,7 @@ class names) is classify's; the installed example runs on a folder.
 Also: the man page renders and lists every subcommand `vitscope --help` lists,
 and the bash completion completes subcommands and flags.
 """
+import filecmp
 import os
 import re
 import shutil
@@ -119,10 +120,8 @@ with tempfile.TemporaryDirectory(prefix="vitscope-install-") as tmp:
     expected = run([BIN, "tour", "dog.jpg", "--claims", "build.csv"], cwd=work, env=build_env)
     r = hidden(f"'{installed}' tour dog.jpg --claims installed.csv", work, env)
     t.check("tour --claims (the shipped tour) runs hidden", r.returncode == 0, r.stderr.strip())
-    same = False
-    if r.returncode == 0 and expected.returncode == 0:
-        with open(os.path.join(work, "build.csv")) as a, open(os.path.join(work, "installed.csv")) as b:
-            same = a.read() == b.read()
+    same = r.returncode == 0 and expected.returncode == 0 and \
+        filecmp.cmp(os.path.join(work, "build.csv"), os.path.join(work, "installed.csv"), shallow=False)
     t.check("its claims are the build's", same)
 
     r = hidden(f"'{installed}' tour dog.jpg -o slides", work, env)
@@ -139,10 +138,8 @@ with tempfile.TemporaryDirectory(prefix="vitscope-install-") as tmp:
         expected = run([BIN, "exercises", "dog.jpg", "--key", "build-key.csv"], cwd=work, env=build_env)
         r = hidden(f"'{installed}' exercises dog.jpg --key installed-key.csv", work, env)
         t.check("exercises (the shipped homework) runs hidden", r.returncode == 0, r.stderr.strip())
-        same = False
-        if r.returncode == 0 and expected.returncode == 0:
-            with open(os.path.join(work, "build-key.csv")) as a, open(os.path.join(work, "installed-key.csv")) as b:
-                same = a.read() == b.read()
+        same = r.returncode == 0 and expected.returncode == 0 and \
+            filecmp.cmp(os.path.join(work, "build-key.csv"), os.path.join(work, "installed-key.csv"), shallow=False)
         t.check("its answer key is the build's", same, expected.stderr.strip())
 
     r = hidden(f"'{installed}' lesson dog.jpg -o lesson.html", work, env)

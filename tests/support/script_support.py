@@ -3,6 +3,7 @@ default model are, and the PASS/FAIL/SKIP tally ending in
 "N passed, M failed, K skipped"."""
 import os
 import re
+import subprocess
 
 SRC = os.environ.get("VITSCOPE_SOURCE_DIR") or os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 BIN = os.environ.get("VITSCOPE_BIN") or os.path.join(SRC, "build", "vitscope")
@@ -19,6 +20,13 @@ CHELSEA = os.path.join(SRC, "assets", "chelsea.png")
 HUB_CONFIGS = os.environ.get("VITSCOPE_HUB_CONFIGS") or os.path.normpath(os.path.join(SRC, "..", "shared", "hub_configs"))
 # The environment without a display server: what must draw offscreen (EGL) is run so, and browsers headless.
 NO_DISPLAY = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
+
+
+def run_vitscope(*args, env_extra=None, cwd=None, timeout=300):
+    """The vitscope binary with these arguments (each passed through str) in this environment plus
+    env_extra: its CompletedProcess, output as text."""
+    return subprocess.run([BIN, *map(str, args)], capture_output=True, text=True, env=dict(os.environ, **(env_extra or {})),
+                          cwd=cwd, timeout=timeout)
 
 
 def source(path):

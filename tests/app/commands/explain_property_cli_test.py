@@ -9,19 +9,14 @@ tests/reference/property_questions_test.py."""
 import csv
 import io
 import os
-import subprocess
 import sys
 import tempfile
 
 sys.path[:0] = [os.path.join(os.path.dirname(os.path.abspath(__file__)), "../..", d) for d in ("support", "reference")]
-from script_support import BIN, CHELSEA, DOG, MODEL, Tally
+from script_support import CHELSEA, DOG, MODEL, Tally, run_vitscope as run
 
 tally = Tally()
 check = tally.check
-
-
-def run(*args):
-    return subprocess.run([BIN, *[str(a) for a in args]], capture_output=True, text=True, timeout=300)
 
 
 def explain(tmp, name, *args):

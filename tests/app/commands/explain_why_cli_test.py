@@ -9,21 +9,14 @@ import json
 import os
 import shutil
 import struct
-import subprocess
 import sys
 import tempfile
 
 sys.path[:0] = [os.path.join(os.path.dirname(os.path.abspath(__file__)), "../..", d) for d in ("support", "reference")]
-from script_support import BIN, DOG, MODEL, Tally
+from script_support import DOG, MODEL, Tally, run_vitscope as run
 
 tally = Tally()
 check = tally.check
-
-
-def run(*args, env_extra=None):
-    env = dict(os.environ)
-    env.update(env_extra or {})
-    return subprocess.run([BIN, *map(str, args)], capture_output=True, text=True, env=env, timeout=300)
 
 
 def explain(out, question, *extra, model=MODEL, env_extra=None):
