@@ -10,6 +10,7 @@
 #include "app/version.h"
 #include "vit/base/error.h"
 #include "vit/base/output_file.h"
+#include "vit/base/printable.h"
 #include "vit/kernels/kernels.h"
 
 namespace {
@@ -46,19 +47,10 @@ int dispatch(const app::CliArgs& args) {
 }
 
 // The error as one line of reasonable length, whatever value it quotes: its
-// start and its end (the end usually says what to do) around a marked cut.
+// start and its end (the end usually says what to do) around a marked cut,
+// with every control byte escaped (a library's message may quote a path).
 void print_error(const std::string& what) {
-    constexpr size_t kHead = 700, kTail = 300;
-    auto continuation = [&](size_t i) { return (static_cast<unsigned char>(what[i]) & 0xC0) == 0x80; };
-    std::string line = what;
-    if (what.size() > kHead + kTail) {
-        size_t head = kHead, tail = what.size() - kTail;
-        while (continuation(head)) --head;  // never cut inside a UTF-8 character
-        while (continuation(tail)) ++tail;
-        line = what.substr(0, head) + " […] " + what.substr(tail);
-    }
-    for (char& c : line) if (c == '\n' || c == '\r') c = ' ';
-    std::fprintf(stderr, "vitscope: error: %s\n", line.c_str());
+    std::fprintf(stderr, "vitscope: error: %s\n", vit::printable_excerpt(what, 1000).c_str());
 }
 
 }  // namespace

@@ -16,8 +16,13 @@ vit::OutputRules output_rules(const CliArgs& args) {
         for (const std::string& photo : photo_paths(args)) rules.protected_files.push_back({photo, "a photo being read"});
     } catch (const vit::Error&) {
     }
-    if (args.has("--compare")) rules.protected_files.push_back({args.get("--compare"), "the comparison photo"});
-    if (args.has("--tour")) rules.protected_files.push_back({args.get("--tour"), "the tour being read"});
+    // Every file a command reads: no output may be one of its inputs, even with --force.
+    const std::pair<const char*, const char*> inputs[] = {{"--compare", "the comparison photo"},
+                                                          {"--tour", "the tour being read"},
+                                                          {"--exercises", "the exercises being read"},
+                                                          {"--script", "the script being run"}};
+    for (const auto& [option, what] : inputs)
+        if (args.has(option)) rules.protected_files.push_back({args.get(option), what});
     rules.protected_folders.push_back(resolve_model_dir(args));
     return rules;
 }

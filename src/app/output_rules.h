@@ -1,7 +1,8 @@
 // The output rule (vit/base/output_file.h) as the command line states it:
-// --force allows replacing a file; the photo (IMAGE), the comparison photo
-// (--compare) and the files of the model (--model or the default) are never
-// written over.
+// --force allows replacing a file; no input is ever written over: the photos
+// (IMAGE, and those a folder or @LIST names, and the list), the comparison
+// photo (--compare), the tour, the exercises, the window's script and the
+// files of the model (--model or the default).
 #pragma once
 #include "app/cli_args.h"
 #include "vit/base/output_file.h"

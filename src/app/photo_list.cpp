@@ -2,8 +2,12 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
 #include <filesystem>
-#include <fstream>
+#include <map>
+#include <memory>
 
 #include "vit/base/error.h"
 
@@ -23,18 +27,60 @@ void add_folder(const std::string& folder, std::vector<std::string>& out) {
     out.insert(out.end(), found.begin(), found.end());
 }
 
-void add_list(const std::string& list, std::vector<std::string>& out) {
-    std::ifstream in(list);
-    if (!in) throw vit::Error("@" + list + ": cannot read the list of photos");
+// Bounds on a list, checked while it is read, so /dev/zero, /dev/urandom or an
+// endless pipe is refused at once instead of filling memory.
+constexpr size_t kMaxListBytes = 16u << 20;
+constexpr size_t kMaxListPhotos = 100000;
+constexpr size_t kMaxLineBytes = 4096;  // PATH_MAX
+
+std::vector<std::string> read_list(const std::string& list) {
+    const std::string name = "@" + list;
+    std::FILE* in = std::fopen(list.c_str(), "rb");
+    if (!in) throw vit::Error(name + ": cannot read the list of photos (" + std::strerror(errno) + ")");
+    std::unique_ptr<std::FILE, int (*)(std::FILE*)> closer(in, std::fclose);
+    std::vector<std::string> out;
     std::string line;
-    size_t before = out.size();
-    while (std::getline(in, line)) {
+    size_t total = 0, line_number = 1;
+    auto finish_line = [&] {
         if (!line.empty() && line.back() == '\r') line.pop_back();
         const size_t start = line.find_first_not_of(" \t");
-        if (start == std::string::npos || line[start] == '#') continue;
-        out.push_back(line);
+        if (start != std::string::npos && line[start] != '#') {
+            if (out.size() == kMaxListPhotos)
+                throw vit::Error(name + ": names over " + std::to_string(kMaxListPhotos) +
+                                 " photos; split it into several lists");
+            out.push_back(line);
+        }
+        line.clear();
+        ++line_number;
+    };
+    char buffer[65536];
+    for (size_t n; (n = std::fread(buffer, 1, sizeof buffer, in)) > 0;) {
+        total += n;
+        if (total > kMaxListBytes)
+            throw vit::Error(name + ": over " + std::to_string(kMaxListBytes >> 20) + " MiB; a list names photos, one a line");
+        for (size_t i = 0; i < n; ++i) {
+            const char c = buffer[i];
+            if (c == '\n') { finish_line(); continue; }
+            if (c == '\0') throw vit::Error(name + ": line " + std::to_string(line_number) + " holds a NUL byte; a list is text, one path a line");
+            if (line.size() == kMaxLineBytes)
+                throw vit::Error(name + ": line " + std::to_string(line_number) + " is over " + std::to_string(kMaxLineBytes) +
+                                 " bytes; a list is text, one path a line");
+            line += c;
+        }
     }
-    if (out.size() == before) throw vit::Error("@" + list + ": the list names no photo");
+    if (std::ferror(in)) throw vit::Error(name + ": cannot read the list of photos (" + std::strerror(errno) + ")");
+    if (!line.empty()) finish_line();
+    if (out.empty()) throw vit::Error(name + ": the list names no photo");
+    return out;
+}
+
+// Each list is read once per run (the output rule asks for the photos before
+// the command does), so @/dev/stdin gives both the same photos.
+void add_list(const std::string& list, std::vector<std::string>& out) {
+    static std::map<std::string, std::vector<std::string>> read;
+    auto it = read.find(list);
+    if (it == read.end()) it = read.emplace(list, read_list(list)).first;
+    out.insert(out.end(), it->second.begin(), it->second.end());
 }
 
 }  // namespace

@@ -2,7 +2,8 @@
 // folder (its photos, in name order) or @LIST (a text file with one path a
 // line; blank lines and lines starting with # are skipped). Refused as one
 // line before any work: a folder without photos, a list that cannot be read
-// or is empty.
+// or is empty, and a list past its bounds (16 MiB, 100,000 photos, 4096 bytes
+// a line, no NUL byte), checked as it is read so an endless stream is refused.
 #pragma once
 #include <string>
 #include <vector>

@@ -4,6 +4,7 @@
 
 #include "app/photo_list.h"
 #include "vit/base/error.h"
+#include "vit/base/printable.h"
 #include "vit/formats/checkpoint.h"
 
 namespace app {
@@ -63,7 +64,7 @@ int for_each_photo(const CliArgs& args, const vit::TraceOptions& options,
     if (check) check(*model);
     size_t failed = 0;
     for (size_t i = 0; i < paths.size(); ++i) {
-        std::fprintf(stderr, "vitscope: [%zu/%zu] %s\n", i + 1, paths.size(), paths[i].c_str());
+        std::fprintf(stderr, "vitscope: [%zu/%zu] %s\n", i + 1, paths.size(), vit::printable(paths[i]).c_str());
         try {
             std::optional<Pipeline> p;
             try {
@@ -76,10 +77,13 @@ int for_each_photo(const CliArgs& args, const vit::TraceOptions& options,
             model = std::move(p->model);
         } catch (const vit::Error& e) {
             ++failed;
-            std::fprintf(stderr, "vitscope: error: %s: %s (skipped)\n", paths[i].c_str(), e.what());
+            std::fprintf(stderr, "vitscope: error: %s: %s (skipped)\n", vit::printable(paths[i]).c_str(), e.what());
         }
     }
     if (failed == 0) return 0;
+    // Exit 2 when nothing was done: the command writes no output (a header-only table would pass for a result).
+    if (failed == paths.size())
+        throw vit::Error("all " + std::to_string(failed) + " photos failed (see above); nothing written");
     std::fprintf(stderr, "vitscope: error: %zu of %zu photos failed (see above); the others are done\n", failed,
                  paths.size());
     return 1;

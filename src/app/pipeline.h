@@ -29,7 +29,8 @@ Pipeline run_pipeline_on(const CliArgs& args, const std::string& image_path, con
 // Runs `each` on every photo the command is given (photo_list.h), loading the
 // model once. One photo: its error propagates (one line, exit 2). Several: a
 // progress line per photo on stderr; a photo that fails is reported there and
-// skipped, and the result is 1 (some failed) instead of 0. `each` must leave
+// skipped, and the result is 1 (some failed) instead of 0; when every photo
+// fails it throws (exit 2) and the command writes nothing. `each` must leave
 // the Pipeline's model in place. `check`, when given, runs once the model is
 // loaded and before any photo: what it refuses (an option the model cannot
 // take, e.g. an unknown --class) fails the whole run once, not every photo.

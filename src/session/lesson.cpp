@@ -167,7 +167,8 @@ std::string unpack_embedded_photo(const Lesson& l) {
     vit::decode_image(reinterpret_cast<const uint8_t*>(l.photo_embedded.data()), l.photo_embedded.size(),
                       "the photo embedded in the lesson (" + name + ")");
     fs::path dir;
-    if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x) dir = fs::path(x) / "vitscope" / "lesson-photos";
+    // A relative XDG_CACHE_HOME is ignored, as the XDG spec says.
+    if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x == '/') dir = fs::path(x) / "vitscope" / "lesson-photos";
     else if (const char* h = std::getenv("HOME"); h && *h) dir = fs::path(h) / ".cache" / "vitscope" / "lesson-photos";
     else dir = fs::temp_directory_path() / "vitscope-lesson-photos";
     fs::create_directories(dir, ec);

@@ -80,7 +80,8 @@ std::string link_target(const std::string& path) {
 }  // namespace
 
 std::string settings_path() {
-    if (const char* x = std::getenv("XDG_CONFIG_HOME"); x && *x) return (fs::path(x) / "vitscope" / "settings.json").string();
+    // A relative XDG_CONFIG_HOME is ignored, as the XDG spec says (it would write under the working folder).
+    if (const char* x = std::getenv("XDG_CONFIG_HOME"); x && *x == '/') return (fs::path(x) / "vitscope" / "settings.json").string();
     if (const char* h = std::getenv("HOME"); h && *h) return (fs::path(h) / ".config" / "vitscope" / "settings.json").string();
     return "";
 }

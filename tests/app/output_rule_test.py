@@ -95,7 +95,7 @@ def command_line_outputs():
           r.stderr)
     r = run(*explain, "--csv", config, "--force")
     check("explain --csv onto the model's config.json with --force: refused, unchanged",
-          refused(r, "a file of the open model") and read(config) == config_bytes, r.stderr)
+          refused(r, "the open model's folder") and read(config) == config_bytes, r.stderr)
     os.symlink(photo, os.path.join(work, "alias.png"))
     r = run("export", photo, "--layer", "0", "--head", "0", "--query", "cls", "--model", model, "-o",
             os.path.join(work, "alias.png"), "--force")

@@ -422,6 +422,11 @@ TEST(DefaultModel, TheUsersDownloadsAreSearchedLast) {
         Env no_xdg("XDG_DATA_HOME", nullptr), home("HOME", "/home/someone");
         EXPECT_EQ(vit::user_models_dir(), "/home/someone/.local/share/vitscope/models");
     }
+    {
+        // A relative XDG_DATA_HOME is ignored (the XDG spec): it would put models under the working folder.
+        Env relative("XDG_DATA_HOME", "data"), home("HOME", "/home/someone");
+        EXPECT_EQ(vit::user_models_dir(), "/home/someone/.local/share/vitscope/models");
+    }
     fs::current_path(old_cwd);
 }
 

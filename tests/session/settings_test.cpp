@@ -273,3 +273,21 @@ TEST(SettingsTest, ASymlinkedFileStaysALinkAndItsTargetIsUpdated) {
 }
 
 }  // namespace
+
+namespace {
+
+// A relative XDG_CONFIG_HOME is ignored, as the XDG spec says: settings never land under the working folder.
+TEST(SettingsPath, ARelativeXdgConfigHomeIsIgnored) {
+    const char* old_xdg = std::getenv("XDG_CONFIG_HOME");
+    const char* old_home = std::getenv("HOME");
+    const std::string keep_xdg = old_xdg ? old_xdg : "", keep_home = old_home ? old_home : "";
+    setenv("HOME", "/home/someone", 1);
+    setenv("XDG_CONFIG_HOME", "relative/config", 1);
+    EXPECT_EQ(session::settings_path(), "/home/someone/.config/vitscope/settings.json");
+    setenv("XDG_CONFIG_HOME", "/etc/xdg-test", 1);
+    EXPECT_EQ(session::settings_path(), "/etc/xdg-test/vitscope/settings.json");
+    if (old_xdg) setenv("XDG_CONFIG_HOME", keep_xdg.c_str(), 1); else unsetenv("XDG_CONFIG_HOME");
+    if (old_home) setenv("HOME", keep_home.c_str(), 1); else unsetenv("HOME");
+}
+
+}  // namespace

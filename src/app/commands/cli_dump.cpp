@@ -8,6 +8,7 @@
 // inside DIR, named after the photo.
 #include <cstdio>
 #include <filesystem>
+#include <memory>
 #include <optional>
 #include <set>
 #include <string>
@@ -20,6 +21,7 @@
 #include "app/pipeline.h"
 #include "app/version.h"
 #include "vit/base/error.h"
+#include "vit/base/output_file.h"
 #include "vit/forward/backward.h"
 #include "vit/forward/classes.h"
 #include "vit/kernels/kernels.h"
@@ -97,6 +99,34 @@ std::string meta_json(const CliArgs& args, const Pipeline& p, const std::string&
     return j;
 }
 
+// One photo's files, whole: a new folder is written beside its name and renamed
+// into place; into an existing one (its files replaced only with --force) every
+// file goes to a temporary first and all are moved into place at the end,
+// meta.json last, so a folder without meta.json is never a finished dump. A
+// signal or a full disk meanwhile leaves no temporary.
+void write_dump_folder(const std::string& folder, const std::vector<DumpArray>& arrays, bool half,
+                       const std::string& meta, const vit::OutputRules& rules) {
+    std::error_code ec;
+    if (!fs::exists(folder, ec)) {
+        if (const fs::path parent = fs::path(folder).parent_path(); !parent.empty()) fs::create_directories(parent, ec);
+        vit::OutputFolder out(folder, rules);
+        for (const DumpArray& a : arrays) out.write(a.name + std::string(".npy"), encode_dump_array(a, half));
+        out.write("meta.json", meta);
+        out.commit();
+        return;
+    }
+    std::vector<std::unique_ptr<vit::OutputTemp>> files;
+    auto add = [&](const std::string& name, const std::string& bytes) {
+        const std::string path = (fs::path(folder) / name).string();
+        vit::check_output(path, rules);
+        files.push_back(std::make_unique<vit::OutputTemp>(path, rules));
+        files.back()->write(bytes);
+    };
+    for (const DumpArray& a : arrays) add(a.name + std::string(".npy"), encode_dump_array(a, half));
+    add("meta.json", meta);
+    for (auto& file : files) file->commit();
+}
+
 }  // namespace
 
 int cmd_dump(const CliArgs& args) {
@@ -140,12 +170,7 @@ int cmd_dump(const CliArgs& args) {
             arrays.push_back(make_dump_array(name, p, gradients ? &*gradients : nullptr));
         }
         while (photos[cursor] != photo) ++cursor;
-        const std::string folder = folders[cursor++];
-        fs::create_directories(folder, ec);
-        if (ec) throw vit::Error(folder + ": cannot create (" + ec.message() + ")");
-        for (const DumpArray& a : arrays)
-            vit::write_output((fs::path(folder) / (a.name + std::string(".npy"))).string(), encode_dump_array(a, half), rules);
-        vit::write_output((fs::path(folder) / "meta.json").string(), meta_json(args, p, photo, cls, arrays, half), rules);
+        write_dump_folder(folders[cursor++], arrays, half, meta_json(args, p, photo, cls, arrays, half), rules);
     }, check_class);
 }
 

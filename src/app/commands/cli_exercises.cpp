@@ -15,6 +15,7 @@
 #include "session/exercises.h"
 #include "vit/base/error.h"
 #include "vit/base/output_file.h"
+#include "vit/base/printable.h"
 
 namespace app {
 
@@ -32,10 +33,10 @@ int cmd_exercises(const CliArgs& args) {
     const std::vector<session::ExerciseAnswer> answers = session::answer_exercises(s, set);
     const std::string sheet = sheet_path.empty() ? std::string() : worksheet_html(s, set, answers);
     vit::write_output(key_path, session::answer_key_csv(set, answers), output_rules(args));
-    std::fprintf(stderr, "%s: the answers of %zu exercises\n", key_path.c_str(), answers.size());
+    std::fprintf(stderr, "%s: the answers of %zu exercises\n", vit::printable(key_path).c_str(), answers.size());
     if (!sheet_path.empty()) {
         vit::write_output(sheet_path, sheet, output_rules(args));
-        std::fprintf(stderr, "%s: the worksheet, no answers\n", sheet_path.c_str());
+        std::fprintf(stderr, "%s: the worksheet, no answers\n", vit::printable(sheet_path).c_str());
     }
     return 0;
 }

@@ -40,6 +40,7 @@ std::string question_csv(const vit::QuestionPage& question, const ExplainInput& 
 #define PAGE(name, ...) {#name, explain_##name},
 #define ANSWER(name, ...) {#name, explain_##name},
 #include "vit/analysis/question_list.inc"
+#include "vit/base/printable.h"
 #undef PAGE
 #undef ANSWER
     };
@@ -88,7 +89,7 @@ int cmd_explain(const CliArgs& args) {
     if (csv) vit::write_output(csv_path, text, rules);
     if (figure) {
         vit::write_output(png_path, figure->png, rules);
-        std::fprintf(stderr, "%s: %d x %d pixels\n", png_path.c_str(), figure->width, figure->height);
+        std::fprintf(stderr, "%s: %d x %d pixels\n", vit::printable(png_path).c_str(), figure->width, figure->height);
     }
     return status;
 }

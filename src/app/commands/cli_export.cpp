@@ -26,6 +26,7 @@
 #include "vit/image/image.h"
 #include "vit/image/preprocess.h"
 #include "vit/model/model.h"
+#include "vit/base/printable.h"
 
 namespace app {
 namespace {
@@ -92,7 +93,7 @@ int cmd_export(const CliArgs& args) {
         } else {
             gfx::write_png(target, fig.image, fig.metadata, rules);
         }
-        std::fprintf(stderr, "%s: %d x %d pixels\n", target.c_str(), fig.image.width, fig.image.height);
+        std::fprintf(stderr, "%s: %d x %d pixels\n", vit::printable(target).c_str(), fig.image.width, fig.image.height);
     }, layer_and_head_check(args));
     if (folder) folder->commit();
     return code;

@@ -16,6 +16,7 @@
 #include "session/exercises.h"
 #include "session/tour.h"
 #include "vit/base/output_file.h"
+#include "vit/base/printable.h"
 
 namespace app {
 
@@ -35,7 +36,7 @@ int cmd_lesson(const CliArgs& args) {
     const session::AppState s = cli_state(args, run_pipeline(args));
     const std::string page = lesson_page_html(s, tour.get(), exercises.get());
     vit::write_output(out, page, output_rules(args));
-    std::fprintf(stderr, "%s: %.2f MB\n", out.c_str(), static_cast<double>(page.size()) / (1 << 20));
+    std::fprintf(stderr, "%s: %.2f MB\n", vit::printable(out).c_str(), static_cast<double>(page.size()) / (1 << 20));
     return 0;
 }
 

@@ -20,10 +20,12 @@
 #include "app/gui/sweep_gif.h"
 #include "app/output_rules.h"
 #include "app/pipeline.h"
+#include "app/progress.h"
 #include "gfx/animation_writer.h"
 #include "gfx/headless_context.h"
 #include "gfx/style_names.h"
 #include "vit/base/error.h"
+#include "vit/base/printable.h"
 
 namespace app {
 namespace {
@@ -45,6 +47,9 @@ std::vector<std::pair<int, int>> parse_path(const std::string& text) {
             throw vit::Error("--path expects ROW,COL;ROW,COL;... (e.g. 5,3;5,4), each from 0 to 100000; got '" + shown + "'");
         }
         from = end + 1;
+        if (out.size() > kMaxSweepFrames)
+            throw vit::Error("--path names over " + std::to_string(kMaxSweepFrames) + " patches; a sweep draws at most " +
+                             std::to_string(kMaxSweepFrames) + " frames (about a second each)");
     }
     return out;
 }
@@ -101,9 +106,10 @@ int cmd_sweep(const CliArgs& args) {
     sweep.delay_ms = delay;
     sweep.colormap = *colormap;
     sweep.dither = dither;
+    sweep.control = stderr_progress("sweep frames");
     gfx::HeadlessContext gl;
     const SweepWritten written = write_sweep(sweep, out, output_rules(args), frames_dir);
-    std::fprintf(stderr, "%s: %zu frames, one colour scale 0..%.3f\n", out.c_str(), written.frames, written.value_max);
+    std::fprintf(stderr, "%s: %zu frames, one colour scale 0..%.3f\n", vit::printable(out).c_str(), written.frames, written.value_max);
     return 0;
 }
 

@@ -23,6 +23,7 @@
 #include "session/tour_claims.h"
 #include "session/tour_query.h"
 #include "vit/base/error.h"
+#include "vit/base/printable.h"
 
 namespace app {
 namespace {
@@ -57,12 +58,12 @@ int cmd_tour(const CliArgs& args) {
     if (args.has("--claims")) {
         const std::string path = args.get("--claims");
         vit::write_output(path, session::tour_claims_csv(s), output_rules(args));
-        std::fprintf(stderr, "%s: the claims of %zu steps\n", path.c_str(), tour->steps.size());
+        std::fprintf(stderr, "%s: the claims of %zu steps\n", vit::printable(path).c_str(), tour->steps.size());
     }
     if (claims_only) return 0;
     gfx::HeadlessContext gl;
     write_tour_slides(s, dir, output_rules(args), size);
-    std::fprintf(stderr, "%s: %zu slides (%d x %d), index.html and claims.csv\n", dir.string().c_str(), tour->steps.size(),
+    std::fprintf(stderr, "%s: %zu slides (%d x %d), index.html and claims.csv\n", vit::printable(dir.string()).c_str(), tour->steps.size(),
                 size.width, size.height);
     return 0;
 }

@@ -18,8 +18,10 @@
 
 #include "app/commands.h"
 #include "app/npy.h"
+#include "app/output_rules.h"
 #include "vit/base/error.h"
 #include "vit/base/output_file.h"
+#include "vit/base/printable.h"
 #include "vit/base/temporaries.h"
 #include "vit/train/checkpoint_io.h"
 #include "vit/train/run_folder.h"
@@ -79,55 +81,15 @@ vit::train::TrainSettings settings_from(const CliArgs& args) {
     return s;
 }
 
-// A new folder's path, refused (before any work) when it exists without --force or has no parent folder.
-std::string new_folder(const CliArgs& args, const std::string& option) {
+// The folder an option names, refused before any work where it cannot be
+// written: "-", a missing parent, and (in vit::OutputFolder) an existing
+// folder, which only --force replaces and only when it is a run train wrote.
+std::string folder_option(const CliArgs& args, const std::string& option) {
     const std::string path = args.get(option);
     if (path.empty()) throw vit::Error("missing " + option + " value");
     if (path == "-") throw vit::Error(option + " -: train writes a folder, not a stream; name a folder");
-    std::error_code ec;
-    if (fs::exists(fs::symlink_status(path, ec)) && !args.has("--force"))
-        throw vit::Error(path + " exists; --force replaces it");
-    fs::path parent = fs::path(path).parent_path();
-    if (parent.empty()) parent = ".";
-    if (!fs::is_directory(parent, ec)) throw vit::Error(path + ": folder " + parent.string() + " does not exist");
     return path;
 }
-
-// A temporary folder beside `path`, renamed into place by commit(), removed otherwise.
-class TempFolder {
-public:
-    explicit TempFolder(const std::string& path)
-        : path_(path), temp_(path + ".tmp-" + std::to_string(getpid())) {
-        std::error_code ec;
-        fs::remove_all(temp_, ec);
-        // Until training installs its own Ctrl+C handling, the run's signal handler removes it; a second Ctrl+C removes it then.
-        slot_ = vit::temporaries::add(temp_, true);
-        if (!fs::create_directory(temp_, ec)) throw vit::Error(temp_ + ": " + (ec ? ec.message() : "cannot create"));
-    }
-    ~TempFolder() {
-        std::error_code ec;
-        if (!committed_) fs::remove_all(temp_, ec);
-        vit::temporaries::forget(slot_);
-    }
-    const std::string& path() const { return temp_; }
-    void commit() {
-        std::error_code ec;
-        const std::string old = path_ + ".old-" + std::to_string(getpid());
-        const bool replace = fs::exists(fs::symlink_status(path_, ec));
-        ec.clear();
-        if (replace) fs::rename(path_, old, ec);
-        if (ec) throw vit::Error(path_ + ": " + ec.message());
-        fs::rename(temp_, path_, ec);
-        if (ec) throw vit::Error(path_ + ": " + ec.message());
-        committed_ = true;
-        if (replace) fs::remove_all(old, ec);
-    }
-
-private:
-    std::string path_, temp_;
-    int slot_ = -1;
-    bool committed_ = false;
-};
 
 void write_file(const std::string& path, const std::string& bytes) {
     vit::OutputRules rules;
@@ -137,27 +99,27 @@ void write_file(const std::string& path, const std::string& bytes) {
 
 int check_gradients(const CliArgs& args, const vit::train::TrainSettings& s) {
     using namespace vit::train;
-    const std::string dir = new_folder(args, "--check-gradients");
+    const std::string dir = folder_option(args, "--check-gradients");
+    vit::OutputFolder out(dir, output_rules(args));  // a new folder: --force replaces no gradients folder
     const TinyVit model = initial_model(s);
     BatchStream stream(s);
     const Batch batch = stream.next();
     Gradients grads;
     const BatchResult r = run_batch(model, batch, &grads, s.threads);
 
-    TempFolder out(dir);
-    fs::create_directory(out.path() + "/init");
-    write_model_folder(model, task_labels(s.task), out.path() + "/init");
+    fs::create_directory(out.temp_path() + "/init");
+    write_model_folder(model, task_labels(s.task), out.temp_path() + "/init");
     const int side = s.model.image;
-    write_file(out.path() + "/inputs.npy", encode_npy({batch.size, 3, side, side}, batch.inputs.data()));
+    write_file(out.temp_path() + "/inputs.npy", encode_npy({batch.size, 3, side, side}, batch.inputs.data()));
     const std::vector<int64_t> labels(batch.labels.begin(), batch.labels.end());
-    write_file(out.path() + "/labels.npy", encode_npy({batch.size}, labels.data()));
+    write_file(out.temp_path() + "/labels.npy", encode_npy({batch.size}, labels.data()));
     for (size_t i = 0; i < model.tensors.size(); ++i)
-        write_file(out.path() + "/grad." + model.tensors[i].name + ".npy",
+        write_file(out.temp_path() + "/grad." + model.tensors[i].name + ".npy",
                    encode_npy(model.tensors[i].shape, grads[i].data()));
-    write_file(out.path() + "/loss.txt", std::to_string(r.loss) + "\n");
+    write_file(out.temp_path() + "/loss.txt", std::to_string(r.loss) + "\n");
     out.commit();
     std::fprintf(stderr, "gradients of %zu tensors for a batch of %d (loss %.6f) in %s\n", model.tensors.size(),
-                 batch.size, r.loss, dir.c_str());
+                 batch.size, r.loss, vit::printable(dir).c_str());
     return 0;
 }
 
@@ -210,20 +172,21 @@ int cmd_train(const CliArgs& args) {
         return check_gradients(args, s);
     }
     if (!args.has("--output")) throw vit::Error("train needs -o RUN (a new folder for the run)");
-    const std::string run = new_folder(args, "--output");
+    const std::string run = folder_option(args, "--output");
     const std::vector<std::string> labels = task_labels(s.task);
+    // Written whole beside RUN and moved into place at the end; --force replaces only an earlier run.
+    vit::OutputFolder out(run, output_rules(args), why_not_a_run);
 
     // Ctrl+C from here on stops between steps; before the first checkpoint nothing is kept.
     g_interrupted = false;
     InterruptFlag flag;
-    TempFolder out(run);
-    write_file(out.path() + "/config", describe(s));
+    write_file(out.temp_path() + "/config", describe(s));
     // Every held-out sample (512 PNGs of 64 x 64 px, about 6 MB): the lab's timeline can show any of them.
-    write_samples(make_held_out(s), labels, s.held_out, s.model.image, out.path());
+    write_samples(make_held_out(s), labels, s.held_out, s.model.image, out.temp_path());
 
     std::fprintf(stderr, "training a %lld-parameter ViT on %s for %d steps (batch %d, %d threads) into %s\n",
                  static_cast<long long>(initial_model(s).parameter_count()), task_name(s.task).c_str(), s.steps,
-                 s.batch, s.threads, run.c_str());
+                 s.batch, s.threads, vit::printable(run).c_str());
     std::vector<LogRow> log;
     const auto start = std::chrono::steady_clock::now();
     auto seconds = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
@@ -231,11 +194,11 @@ int cmd_train(const CliArgs& args) {
     TrainCallbacks cb;
     cb.checkpoint = [&](const TinyVit& model, const LogRow& row) {
         // The folder is complete before log.csv names it: a stop in between leaves an unlisted folder, never a listed half one.
-        const std::string step_dir = out.path() + "/" + step_folder_name(row.step);
+        const std::string step_dir = out.temp_path() + "/" + step_folder_name(row.step);
         fs::create_directory(step_dir);
         write_model_folder(model, labels, step_dir);
         log.push_back(row);
-        write_file(out.path() + "/log.csv", log_csv(log));
+        write_file(out.temp_path() + "/log.csv", log_csv(log));
         std::fprintf(stderr, "step %6d/%d  held-out loss %.4f  accuracy %.3f  (%.0f s)%s\n", row.step, s.steps, row.loss,
                      row.accuracy, seconds(), row.fast ? "  [loss falling fast]" : "");
     };
@@ -249,19 +212,26 @@ int cmd_train(const CliArgs& args) {
     control.cancel = &g_interrupted;
     const TrainResult result = train(s, cb, control);
     if (log.empty()) {  // stopped before step 0's checkpoint: nothing to keep (out removes its folder)
-        std::fprintf(stderr, "interrupted before the first checkpoint: %s not written\n", run.c_str());
+        std::fprintf(stderr, "interrupted before the first checkpoint: %s not written\n", vit::printable(run).c_str());
         return 130;
     }
-    out.commit();
+    // A folder that appeared at RUN meanwhile wins; this run is kept beside it, under a name it prints.
+    const std::string kept = out.commit_beside();
+    const bool beside = kept != out.path();
+    if (beside)
+        std::fprintf(stderr, "vitscope: warning: %s appeared while training and is left as it was; this run is in %s\n",
+                     vit::printable(run).c_str(), vit::printable(kept).c_str());
+    const std::string shown = beside ? kept : run;
     const LogRow& last = log.back();
     if (result.cancelled) {
-        std::fprintf(stderr, "interrupted: %s keeps the checkpoints up to step %d (held-out accuracy %.3f)\n", run.c_str(),
+        std::fprintf(stderr, "interrupted: %s keeps the checkpoints up to step %d (held-out accuracy %.3f)\n",
+                     vit::printable(shown).c_str(),
                      last.step, last.accuracy);
         return 130;
     }
     std::fprintf(stderr, "done in %.0f s: held-out accuracy %.3f at step %d; checkpoints in %s/step_*\n", seconds(),
-                 last.accuracy, last.step, run.c_str());
-    return 0;
+                 last.accuracy, last.step, vit::printable(shown).c_str());
+    return beside ? 1 : 0;  // 1: done, but not where asked
 }
 
 }  // namespace app

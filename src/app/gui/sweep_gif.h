@@ -10,9 +10,14 @@
 
 #include "app/gui/attention_figure.h"
 #include "vit/base/output_file.h"
+#include "vit/base/task_control.h"
 #include "vit/image/preprocess.h"
 
 namespace app {
+
+// The most frames one sweep draws (about a second each at the default size,
+// some 0.2 MB each in memory): a 50 x 50 patch grid. More is refused up front.
+constexpr size_t kMaxSweepFrames = 2500;
 
 struct Sweep {
     const vit::Image* photo = nullptr;
@@ -29,6 +34,7 @@ struct Sweep {
     bool dither = false;             // GIF only; see gfx::AnimationOptions
     int delay_ms = 150;
     gfx::Colormap colormap = gfx::Colormap::Viridis;
+    vit::TaskControl control;        // progress after each frame drawn
 };
 
 struct SweepWritten {

@@ -37,6 +37,7 @@
 #include "vit/base/atomic_file.h"
 #include "vit/base/default_model.h"
 #include "vit/base/error.h"
+#include "vit/base/printable.h"
 
 namespace app {
 namespace {
@@ -87,7 +88,7 @@ Window::Window(const CliArgs& args, const WindowOptions& opt) : opt_(opt), scrip
         if (!settings_file_.empty()) settings_ = session::load_settings(settings_file_, warning);
         if (!warning.empty()) {
             s_.status = warning;
-            std::fprintf(stderr, "vitscope: warning: %s\n", warning.c_str());
+            std::fprintf(stderr, "vitscope: warning: %s\n", vit::printable(warning).c_str());
         }
     }
     s_.style = settings_.style;
@@ -397,7 +398,7 @@ int Window::run() {
         try {
             session::save_settings(settings_file_, session::settings_from_state(s_, w, h));
         } catch (const std::exception& e) {
-            std::fprintf(stderr, "vitscope: warning: settings not saved: %s\n", e.what());
+            std::fprintf(stderr, "vitscope: warning: settings not saved: %s\n", vit::printable(e.what()).c_str());
         }
     }
     if (!script_.error().empty()) throw vit::Error("script: " + script_.error());

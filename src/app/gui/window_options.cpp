@@ -4,7 +4,9 @@
 #include <cstdlib>
 #include <filesystem>
 
+#include "app/output_rules.h"
 #include "vit/base/error.h"
+#include "vit/base/output_file.h"
 
 namespace app {
 
@@ -29,6 +31,11 @@ WindowOptions parse_window_options(const CliArgs& args) {
         o.width = w;
         o.height = h;
     }
+    // The window's own outputs are never one of its inputs (the photo, the script, the tour, the model's files).
+    vit::OutputRules inputs = output_rules(args);
+    inputs.force = true;
+    for (const char* option : {"--state-file", "--frame-stats", "--screenshot"})
+        if (args.has(option)) vit::check_output(args.get(option), inputs);
     o.state_file = args.get("--state-file");
     o.frame_stats = args.get("--frame-stats");
     o.use_settings = !args.has("--no-settings");

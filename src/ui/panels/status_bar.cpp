@@ -7,6 +7,7 @@
 
 #include "ui/widgets/bounded_text.h"
 #include "ui/widgets/theme.h"
+#include "vit/base/printable.h"
 
 namespace ui {
 
@@ -69,7 +70,7 @@ void status_bar(const Frame& f, float height) {
         pieces.push_back({format("frame %.1f ms", s.frame_ms), colors::muted, 0});
         if (s.work.busy) pieces.push_back({format("%s… %.1f s", s.work.stage.c_str(), s.work.seconds), colors::accent, 4});
         // Bounded before it is measured, too: tail_within measures it once a character.
-        if (!s.last_error.empty()) pieces.push_back({bounded(s.last_error), colors::error, 5});
+        if (!s.last_error.empty()) pieces.push_back({bounded(vit::printable(s.last_error)), colors::error, 5});
         else if (!s.status.empty()) pieces.push_back({bounded(s.status), colors::ok, 5});
 
         const char* sep = " · ";

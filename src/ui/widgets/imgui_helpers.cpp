@@ -10,6 +10,7 @@
 
 #include "ui/widgets/bounded_text.h"
 #include "ui/widgets/theme.h"
+#include "vit/base/printable.h"
 
 namespace ui {
 
@@ -24,7 +25,7 @@ void tooltip(const char* text) {
 
 void error_banner(const Frame& f) {
     if (f.s.last_error.empty()) return;
-    const std::string error = bounded(f.s.last_error);  // it may quote a path or a file's contents
+    const std::string error = bounded(vit::printable(f.s.last_error));  // it may quote a path or a file's contents
     ImGui::PushStyleColor(ImGuiCol_ChildBg, colors::error_bg);
     const float wrap = ImGui::GetContentRegionAvail().x - f.px(110);
     const ImVec2 text = ImGui::CalcTextSize(error.c_str(), nullptr, false, wrap);

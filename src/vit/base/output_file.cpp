@@ -39,20 +39,21 @@ bool same_file(const fs::path& a, const fs::path& b) {
     return !ec && same;
 }
 
-// The rules' protected files, checked on the file as it is now.
+// The rules' protected files, checked on the file as it is now, and the
+// protected folders, into which nothing is written, not even a new file.
 void refuse_protected(const std::string& path, const OutputRules& rules) {
     std::error_code ec;
-    if (!fs::exists(path, ec)) return;
-    for (const OutputRules::Protected& p : rules.protected_files)
-        if (!p.path.empty() && same_file(path, p.path))
-            throw Error(path + " is " + p.what + " (" + p.path + "); vitscope never writes over it, even with --force");
+    if (fs::exists(path, ec))
+        for (const OutputRules::Protected& p : rules.protected_files)
+            if (!p.path.empty() && same_file(path, p.path))
+                throw Error(path + " is " + p.what + " (" + p.path + "); vitscope never writes over it, even with --force");
     // The folder the name is in, and the one it leads to (a link in the model folder, or to it).
     const fs::path named_in = fs::absolute(path, ec).parent_path();
     const fs::path real_in = fs::weakly_canonical(path, ec).parent_path();
     for (const std::string& folder : rules.protected_folders)
         if (!folder.empty() && (same_file(named_in, folder) || same_file(real_in, folder)))
-            throw Error(path + " is a file of the open model (" + folder +
-                        "); vitscope never writes over it, even with --force");
+            throw Error(path + " is in the open model's folder (" + folder +
+                        "); vitscope never writes over or into it, even with --force");
 }
 
 // The descriptor a name stands for without being a file to replace: "-" and
@@ -113,9 +114,9 @@ int rename_no_replace(const std::string& from, const std::string& to, bool folde
     return 0;
 }
 
-void move_into_place(const std::string& temp, const std::string& path, const OutputRules& rules, bool folder) {
+void move_into_place(const std::string& temp, const std::string& path, const OutputRules& rules) {
     int err = 0;
-    if (rules.force && !folder) {
+    if (rules.force) {
         refuse_protected(path, rules);  // again: it may have appeared since the check
         struct stat now {};
         if (::lstat(path.c_str(), &now) == 0 && !S_ISREG(now.st_mode) && !S_ISLNK(now.st_mode))
@@ -123,11 +124,7 @@ void move_into_place(const std::string& temp, const std::string& path, const Out
                                "never replaces a special file, even with --force");
         if (::rename(temp.c_str(), path.c_str()) != 0) err = errno;
     } else {
-        err = rename_no_replace(temp, path, folder);
-        // A folder is never replaced, even with force: only a file's loser is told to pass --force.
-        if ((err == EEXIST || err == ENOTEMPTY) && folder)
-            throw Error(path + " exists: it appeared while the output was being written; vitscope never replaces "
-                               "a folder (nothing was written): choose a new name");
+        err = rename_no_replace(temp, path, false);
         if (err == EEXIST || err == ENOTEMPTY) throw OutputExists(path);
     }
     if (err) cannot(path, errno_text(err));
@@ -161,6 +158,7 @@ void check_output(const std::string& named, const OutputRules& rules, OutputKind
     // A symlink's target is checked (and later replaced); a special file is written into, even without --force.
     const std::string path = kind == OutputKind::File ? through_links(named) : named;
     if (path != named) refuse_protected(named, rules);  // a link inside the model's folder, or to the photo
+    refuse_protected(path, rules);
     if (kind == OutputKind::File && is_special(path)) return;
     const fs::path p(path);
     const std::string name = p.filename().string();
@@ -197,7 +195,6 @@ void check_output(const std::string& named, const OutputRules& rules, OutputKind
         const bool is_dir = ::stat(path.c_str(), &followed) == 0 && S_ISDIR(followed.st_mode);
         if (kind == OutputKind::Folder) throw Error(path + " exists already; the output goes into a new folder");
         if (is_dir) throw Error(path + " is a directory, not a file");
-        refuse_protected(path, rules);
         if (!rules.force) throw OutputExists(path);
     } else if (errno != ENOENT) {
         cannot(path, errno_text(errno));
@@ -262,14 +259,26 @@ void OutputTemp::commit() {
         fd_ = -1;
         if (closed != 0) cannot(path_, errno_text(errno));
     }
-    if (!direct_) move_into_place(temp_, path_, rules_, false);
+    if (!direct_) move_into_place(temp_, path_, rules_);
     committed_ = true;
 }
 
-OutputFolder::OutputFolder(const std::string& path, const OutputRules& rules) : path_(path), rules_(rules) {
-    check_output(path, rules, OutputKind::Folder);
+OutputFolder::OutputFolder(const std::string& path, const OutputRules& rules, FolderCheck earlier_output)
+    : path_(through_links(path)), rules_(rules), earlier_output_(std::move(earlier_output)) {
+    if (path_ != path) refuse_protected(path, rules);  // a link inside the model's folder
+    struct stat st {};
+    if (earlier_output_ && ::lstat(path_.c_str(), &st) == 0) {
+        if (!rules.force) throw OutputExists(path);
+        if (!S_ISDIR(st.st_mode)) throw Error(path + " is a file, not a folder; vitscope never replaces it, even with --force");
+        refuse_protected(path_, rules);
+        if (const std::string why = earlier_output_(path_); !why.empty())
+            throw Error(path + " " + why + "; --force replaces nothing else");
+        replacing_ = true;
+    } else {
+        check_output(path_, rules, OutputKind::Folder);
+    }
     for (int attempt = 0; attempt < 100; ++attempt) {
-        temp_ = temp_name(path);
+        temp_ = temp_name(path_);
         slot_ = temporaries::add(temp_, true);
         if (::mkdir(temp_.c_str(), 0777) == 0) return;
         const int err = errno;
@@ -306,9 +315,43 @@ void OutputFolder::write(const std::string& name, std::string_view bytes) {
     if (::close(fd) != 0) cannot(path_ + "/" + name, errno_text(errno));
 }
 
-void OutputFolder::commit() {
-    move_into_place(temp_, path_, rules_, true);
+int OutputFolder::move_to(const std::string& to) {
+    if (!replacing_ || to != path_) return rename_no_replace(temp_, to, true);
+    // The earlier output, checked again now: only what still is one is replaced.
+    std::error_code ec;
+    if (!fs::exists(fs::symlink_status(path_, ec))) return rename_no_replace(temp_, to, true);
+    if (!earlier_output_(path_).empty()) return EEXIST;
+    if (::renameat2(AT_FDCWD, temp_.c_str(), AT_FDCWD, path_.c_str(), RENAME_EXCHANGE) != 0)
+        return errno == ENOENT ? rename_no_replace(temp_, to, true) : errno;
+    // The earlier one is at the temporary name now; swapped back should anything else have slipped in.
+    if (!earlier_output_(temp_).empty()) {
+        ::renameat2(AT_FDCWD, temp_.c_str(), AT_FDCWD, path_.c_str(), RENAME_EXCHANGE);
+        return EEXIST;
+    }
     committed_ = true;
+    fs::remove_all(temp_, ec);
+    return 0;
+}
+
+void OutputFolder::commit() {
+    const int err = move_to(path_);
+    if (err == EEXIST || err == ENOTEMPTY)
+        throw Error(path_ + " exists: it appeared while the output was being written; vitscope never replaces "
+                            "a folder it did not write (nothing was written): choose a new name");
+    if (err) cannot(path_, errno_text(err));
+    committed_ = true;
+}
+
+std::string OutputFolder::commit_beside() {
+    int err = move_to(path_);
+    std::string to = path_;
+    for (int n = 2; (err == EEXIST || err == ENOTEMPTY) && n <= 1000; ++n) {
+        to = path_ + "-" + std::to_string(n);
+        err = rename_no_replace(temp_, to, true);
+    }
+    if (err) cannot(path_, errno_text(err));
+    committed_ = true;
+    return to;
 }
 
 void check_apart(const std::string& a_flag, const std::string& a, const std::string& b_flag, const std::string& b) {

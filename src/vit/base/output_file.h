@@ -11,11 +11,12 @@
 //     descriptors, written into; so is a FIFO, a character or block device or a
 //     socket, without --force, and --force never replaces one;
 //   - a symlink is followed: its target is replaced as above, the link kept;
-//   - SIGINT and SIGTERM remove the run's temporaries (remove_temporaries_on_signals);
+//   - SIGINT, SIGTERM, SIGHUP, SIGPIPE and SIGXFSZ remove the run's temporaries (remove_temporaries_on_signals);
 //   - everything checkable (the name's length with the temporary suffix, the
 //     folder, an existing file) is checked by check_output before any work.
 // Errors are vit::Error, one line naming the path and errno's text.
 #pragma once
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -53,7 +54,7 @@ struct OutputExists : Error {
 void check_output(const std::string& path, const OutputRules& rules, OutputKind kind = OutputKind::File);
 
 // A temporary file for `path`, unique to this run, renamed into place by
-// commit(); removed by the destructor (and by SIGINT/SIGTERM) otherwise.
+// commit(); removed by the destructor (and by a signal) otherwise.
 class OutputTemp {
 public:
     OutputTemp(const std::string& path, const OutputRules& rules);
@@ -76,24 +77,42 @@ private:
     bool direct_ = false;                        // a descriptor or special file written into: no temporary
 };
 
+// Whether an existing folder is an earlier output of the same kind (a training
+// run), which --force may replace: "" when it is, else why not ("it holds
+// notes.txt, which vitscope train does not write").
+using FolderCheck = std::function<std::string(const std::string& folder)>;
+
 // A new folder written whole: files go into a temporary folder beside it,
-// renamed to `path` by commit(); removed otherwise. The folder must not exist.
+// renamed to `path` by commit(); removed otherwise. The folder must not exist,
+// unless rules.force and `earlier_output` accepts it: then commit() swaps the
+// new folder in (RENAME_EXCHANGE) and removes the earlier one, which is
+// checked again at that moment. A symlinked `path` is written at its target,
+// the link kept. Nothing else is ever removed or replaced.
 class OutputFolder {
 public:
-    OutputFolder(const std::string& path, const OutputRules& rules);
+    OutputFolder(const std::string& path, const OutputRules& rules, FolderCheck earlier_output = {});
     ~OutputFolder();
     OutputFolder(const OutputFolder&) = delete;
     OutputFolder& operator=(const OutputFolder&) = delete;
 
     void write(const std::string& name, std::string_view bytes);  // a plain name, no folders
     const std::string& temp_path() const { return temp_; }
+    const std::string& path() const { return path_; }  // where it goes: the named path, through its links
+    // Refuses (nothing kept) when a folder appeared at `path` meanwhile.
     void commit();
+    // The same, but a folder that appeared at `path` meanwhile wins: this one
+    // goes to the first free "path-2", "path-3", ... Returns where it went.
+    std::string commit_beside();
 
 private:
     std::string path_, temp_;
     OutputRules rules_;
+    FolderCheck earlier_output_;
+    bool replacing_ = false;  // path holds an earlier output that commit() replaces
     int slot_ = -1;
     bool committed_ = false;
+    // Into place at `to`: 0, or errno (EEXIST/ENOTEMPTY when something else is there).
+    int move_to(const std::string& to);
 };
 
 // Refuses two outputs of one run that are the same path or one inside the
@@ -104,7 +123,7 @@ void check_apart(const std::string& a_flag, const std::string& a, const std::str
 // check_output, then the whole file through an OutputTemp.
 void write_output(const std::string& path, std::string_view bytes, const OutputRules& rules);
 
-// Installs SIGINT/SIGTERM handlers (once) that remove every live temporary
+// Installs handlers for SIGINT, SIGTERM, SIGHUP, SIGPIPE and SIGXFSZ (once) that remove every live temporary
 // of this run, then die of the signal as before.
 void remove_temporaries_on_signals();
 

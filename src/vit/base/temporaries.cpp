@@ -105,7 +105,9 @@ void install_signal_handlers() {
         struct sigaction action {};
         action.sa_handler = on_signal;
         sigemptyset(&action.sa_mask);
-        for (int sig : {SIGINT, SIGTERM, SIGHUP}) ::sigaction(sig, &action, nullptr);
+        // SIGPIPE (a reader that went away: `vitscope … | head -1`) and SIGXFSZ (`ulimit -f`) end the run as
+        // their default would, but first remove what it was writing.
+        for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGPIPE, SIGXFSZ}) ::sigaction(sig, &action, nullptr);
     });
 }
 

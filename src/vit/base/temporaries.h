@@ -1,6 +1,6 @@
 // The run's temporary files and folders, in storage a signal handler can read:
 // registered when made, forgotten when renamed into place or removed. A
-// SIGINT/SIGTERM handler removes what is still registered (async-signal-safe:
+// SIGINT/SIGTERM/SIGHUP/SIGPIPE/SIGXFSZ handler removes what is still registered (async-signal-safe:
 // unlink, unlinkat, rmdir and getdents64 only), then dies of the signal.
 #pragma once
 #include <string>

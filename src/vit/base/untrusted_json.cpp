@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "vit/base/error.h"
+#include "vit/base/printable.h"
 
 namespace vit {
 
@@ -39,15 +40,13 @@ nlohmann::json parse_untrusted_json(std::string_view text, const std::string& so
 }
 
 std::string quote_for_error(std::string_view text, size_t max_chars) {
-    std::string out;
+    // Cut first (counting characters, never inside a UTF-8 sequence), then made printable.
     size_t chars = 0;
     for (size_t i = 0; i < text.size(); ++i) {
         const unsigned char c = static_cast<unsigned char>(text[i]);
-        // Counts characters, not bytes, and never cuts inside a UTF-8 sequence.
-        if ((c & 0xC0) != 0x80 && chars++ == max_chars) return out + "…";
-        out += (c == '\n' || c == '\r' || c == '\t') ? ' ' : static_cast<char>(c);
+        if ((c & 0xC0) != 0x80 && chars++ == max_chars) return printable(text.substr(0, i)) + "…";
     }
-    return out;
+    return printable(text);
 }
 
 std::string quote_for_error(const nlohmann::json& value, size_t max_chars) {

@@ -21,7 +21,8 @@ int json_nesting_depth(std::string_view text);
 // or not valid JSON (nlohmann's reason, cut).
 nlohmann::json parse_untrusted_json(std::string_view text, const std::string& source);
 
-// Text for an error message: at most max_chars characters, "…" marking a cut, on one line.
+// Text for an error message: at most max_chars characters, "…" marking a cut,
+// on one line, its controls and invalid bytes escaped (vit/base/printable.h).
 std::string quote_for_error(std::string_view text, size_t max_chars = 80);
 inline std::string quote_for_error(const std::string& text, size_t max_chars = 80) {
     return quote_for_error(std::string_view(text), max_chars);

@@ -21,6 +21,7 @@
 #include <utility>
 
 #include "vit/base/error.h"
+#include "vit/base/output_file.h"
 #include "vit/base/shape_string.h"
 #include "vit/base/untrusted_json.h"
 
@@ -289,35 +290,24 @@ void write_safetensors(const std::string& path, const std::vector<TensorToWrite>
     std::string text = header.dump();
     text.append((8 - text.size() % 8) % 8, ' ');  // pad so the data section starts 8-byte aligned
 
-    const std::string tmp = path + ".tmp";
-    {
-        std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-        if (!out) fail(tmp, std::string("cannot create (") + std::strerror(errno) + ")");
-        const uint64_t len = text.size();
-        out.write(reinterpret_cast<const char*>(&len), 8);
-        out.write(text.data(), static_cast<std::streamsize>(text.size()));
-        for (const TensorToWrite& t : tensors) {
-            if (t.dtype == DType::F32) {
-                out.write(reinterpret_cast<const char*>(t.values.data()),
-                          static_cast<std::streamsize>(t.values.size() * 4));
-                continue;
-            }
-            std::vector<uint16_t> half(t.values.size());
-            for (size_t i = 0; i < half.size(); ++i)
-                half[i] = t.dtype == DType::F16 ? f32_to_f16(t.values[i]) : f32_to_bf16(t.values[i]);
-            out.write(reinterpret_cast<const char*>(half.data()), static_cast<std::streamsize>(half.size() * 2));
+    // Whole or nothing, replacing an earlier file; a full disk or a signal leaves no temporary, and errno is named.
+    OutputRules replace;
+    replace.force = true;
+    OutputTemp out(path, replace);
+    const uint64_t len = text.size();
+    out.write(std::string_view(reinterpret_cast<const char*>(&len), 8));
+    out.write(text);
+    for (const TensorToWrite& t : tensors) {
+        if (t.dtype == DType::F32) {
+            out.write(std::string_view(reinterpret_cast<const char*>(t.values.data()), t.values.size() * 4));
+            continue;
         }
-        out.close();
-        if (!out) {
-            std::remove(tmp.c_str());
-            fail(tmp, "write failed");
-        }
+        std::vector<uint16_t> half(t.values.size());
+        for (size_t i = 0; i < half.size(); ++i)
+            half[i] = t.dtype == DType::F16 ? f32_to_f16(t.values[i]) : f32_to_bf16(t.values[i]);
+        out.write(std::string_view(reinterpret_cast<const char*>(half.data()), half.size() * 2));
     }
-    if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-        const int e = errno;
-        std::remove(tmp.c_str());
-        fail(path, std::string("cannot rename the written file into place (") + std::strerror(e) + ")");
-    }
+    out.commit();
 }
 
 float f16_to_f32(uint16_t h) {

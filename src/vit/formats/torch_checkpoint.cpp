@@ -158,7 +158,7 @@ int64_t TorchCheckpoint::locate(const std::string& name) const {
 
 std::string TorchCheckpoint::entry_name(uint64_t index) const {
     const char* name = zip_get_name(zip_, index, ZIP_FL_ENC_RAW);
-    return printable(name ? name : "?");
+    return cut_printable(name ? name : "?");
 }
 
 // The entry's size, checked to be stored as torch writes it: uncompressed,
@@ -208,9 +208,9 @@ void TorchCheckpoint::open_archive() {
     const std::string first_name = first ? first : "";
     const size_t slash = first_name.find('/');
     if (slash == std::string::npos)
-        fail("not a torch.save archive: its first entry '" + printable(first_name) + "' is not in a folder");
+        fail("not a torch.save archive: its first entry '" + cut_printable(first_name) + "' is not in a folder");
     prefix_ = first_name.substr(0, slash + 1);
-    if (printable(prefix_) != prefix_) fail("not a torch.save archive: its folder name holds control characters");
+    if (cut_printable(prefix_) != prefix_) fail("not a torch.save archive: its folder name holds control characters");
 
     int64_t v = locate(".data/version");
     if (v < 0) v = locate("version");
@@ -228,7 +228,7 @@ void TorchCheckpoint::open_archive() {
     if (const int64_t b = locate("byteorder"); b >= 0) {
         const std::string order = read_record(static_cast<uint64_t>(b), kMaxRecordBytes);
         if (order == "big") big_endian_ = true;
-        else if (order != "little") fail("unknown byte order '" + printable(order.substr(0, 20)) + "' in " + prefix_ + "byteorder");
+        else if (order != "little") fail("unknown byte order '" + cut_printable(order.substr(0, 20)) + "' in " + prefix_ + "byteorder");
     }
 
     if (locate("constants.pkl") >= 0)

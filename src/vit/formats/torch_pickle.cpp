@@ -47,7 +47,7 @@ bool torch_dtype_is_float(TorchDType d) {
     return d == TorchDType::F64 || d == TorchDType::F32 || d == TorchDType::F16 || d == TorchDType::BF16;
 }
 
-std::string printable(const std::string& s) {
+std::string cut_printable(const std::string& s) {
     std::string out;
     for (unsigned char c : s.substr(0, 200)) out += (c < 0x20 || c == 0x7f) ? '?' : static_cast<char>(c);
     return s.size() > 200 ? out + "..." : out;
@@ -400,7 +400,7 @@ private:
                 return o;
             }
         }
-        fail("refused the global " + printable(module) + "." + printable(name) +
+        fail("refused the global " + cut_printable(module) + "." + cut_printable(name) +
              ": a state dict needs only tensors and dicts, and vitscope runs no code from a checkpoint");
     }
 
@@ -421,10 +421,10 @@ private:
         // torch's keys are str(int); anything printable is fine, nothing that would break a message.
         if (key.text.empty() || key.text.size() > 100 ||
             std::any_of(key.text.begin(), key.text.end(), [](char c) { return c < 0x21 || c > 0x7e; }))
-            fail("a storage key that is not a plain name ('" + printable(key.text) + "')");
+            fail("a storage key that is not a plain name ('" + cut_printable(key.text) + "')");
         const TorchDType dtype = kAllowed[type.global].dtype;
         if (numel.number < 0 || static_cast<uint64_t>(numel.number) > kMaxElements / torch_dtype_size(dtype))
-            fail("storage '" + printable(key.text) + "' has an impossible size of " + std::to_string(numel.number) + " elements");
+            fail("storage '" + cut_printable(key.text) + "' has an impossible size of " + std::to_string(numel.number) + " elements");
         // torch reuses a key's first storage; two different declarations mean a damaged file.
         const auto [it, added] = storage_index_.emplace(key.text, storages_.size());
         if (added) {
@@ -432,7 +432,7 @@ private:
         } else {
             const TorchStorage& s = storages_[it->second];
             if (s.dtype != dtype || s.numel != static_cast<uint64_t>(numel.number))
-                fail("storage '" + printable(key.text) + "' is declared twice, as " + std::to_string(s.numel) + " " +
+                fail("storage '" + cut_printable(key.text) + "' is declared twice, as " + std::to_string(s.numel) + " " +
                      torch_dtype_name(s.dtype) + " and as " + std::to_string(numel.number) + " " + torch_dtype_name(dtype));
         }
         return make_int(static_cast<int64_t>(it->second), Kind::Storage);
@@ -536,7 +536,7 @@ private:
             const Object& k = obj(dict->items[i]);
             const uint32_t v = dict->items[i + 1];
             if (k.kind != Kind::Str) fail_plain("a state dict key is " + describe(dict->items[i]) + ", not a name");
-            const std::string name = printable(k.text);
+            const std::string name = cut_printable(k.text);
             if (name != k.text) fail_plain("tensor name '" + name + "' holds control characters");
             if (obj(v).kind != Kind::Tensor)
                 fail_plain("entry '" + name + "' of the state dict is " + describe(v) + ", not a tensor");
@@ -566,7 +566,7 @@ private:
         }
         if (overflow || last >= s.numel)
             fail_plain("tensor '" + name + "' (size " + shape_string(t.shape) + ", stride " + shape_string(t.stride) + ", offset " +
-                       std::to_string(t.offset) + ") reads past the end of storage '" + printable(s.key) + "', which holds " +
+                       std::to_string(t.offset) + ") reads past the end of storage '" + cut_printable(s.key) + "', which holds " +
                        std::to_string(s.numel) + " elements");
     }
 

@@ -46,7 +46,7 @@ struct TorchStateDict {
 
 // Bytes from a checkpoint (names, keys) made safe for a one-line message:
 // control characters become '?', and over 200 bytes are cut.
-std::string printable(const std::string& s);
+std::string cut_printable(const std::string& s);
 
 // Interprets data.pkl and returns its state dict: the top-level dict of name ->
 // tensor, or the dict under its "state_dict" or "model" key when the top level

@@ -12,6 +12,12 @@
 namespace vit::train {
 
 std::string step_folder_name(int step);  // "step_000120"
+// "" when `folder` is a run as vitscope train writes it (config and log.csv as
+// train writes them, and nothing train does not write, in it or in its
+// step_NNNNNN/ and samples/ folders); else why not, e.g. "is not a run of
+// vitscope train (it holds notes.txt, which train does not write)". Only such
+// a folder is replaced by train --force.
+std::string why_not_a_run(const std::string& folder);
 std::string log_csv(const std::vector<LogRow>& rows);
 // PNG bytes of side x side RGB.
 std::string encode_png(const std::vector<uint8_t>& rgb, int side);

@@ -16,6 +16,11 @@ sys.path[:0] = [os.path.join(os.path.dirname(os.path.abspath(__file__)), "../.."
 from script_support import BIN, Tally
 
 
+def temporaries(folder):
+    """The temporary folders a run writes beside RUN (.RUN.vitscope-PID-N.tmp)."""
+    return [n for n in os.listdir(folder) if "vitscope-" in n]
+
+
 def run(args, **kw):
     return subprocess.run([BIN] + args, capture_output=True, text=True, **kw)
 
@@ -118,7 +123,7 @@ def main():
         tally.check("SIGINT: RUN keeps log.csv from step 0 on, each row's checkpoint complete",
                     len(rows) >= 4 and all(os.path.isfile(os.path.join(stopped, f"step_{int(x['step']):06d}", "model.safetensors"))
                                            for x in rows), rows)
-        tally.check("SIGINT: no temporary folder left", not glob.glob(stopped + ".tmp-*"), os.listdir(tmp))
+        tally.check("SIGINT: no temporary folder left", not temporaries(tmp), os.listdir(tmp))
 
         # A second Ctrl+C stops at once and keeps nothing: no RUN, no RUN.tmp-PID (it holds folders by then).
         hurried = os.path.join(tmp, "hurried")
@@ -140,7 +145,7 @@ def main():
         tally.check("second SIGINT: exit 130 at once with a note", seen and p.returncode == 130 and "interrupted again" in rest,
                     (p.returncode, rest))
         tally.check("second SIGINT: neither RUN nor its temporary folder left",
-                    not os.path.exists(hurried) and not glob.glob(hurried + ".tmp-*"), os.listdir(tmp))
+                    not os.path.exists(hurried) and not temporaries(tmp), os.listdir(tmp))
 
         # --check-gradients writes its folder and refuses an existing one.
         grads = os.path.join(tmp, "grads")

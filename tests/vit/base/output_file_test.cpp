@@ -102,9 +102,13 @@ TEST(OutputFile, AProtectedFileIsNeverWrittenOverEvenWithForce) {
     EXPECT_EQ(read_text(dir.file("photo.jpg")), "JPEG bytes");
     EXPECT_EQ(read_text(dir.file("model/config.json")), "{}");
     EXPECT_EQ(read_text(dir.file("weights/model.safetensors")), "weights");
-    // A new file beside them is fine.
-    vit::write_output(dir.file("model/notes.csv"), "ok", rules);
-    EXPECT_EQ(read_text(dir.file("model/notes.csv")), "ok");
+    // Nor is a new file written into the model's folder (the model is an input, its folder too)...
+    EXPECT_NE(refusal([&] { vit::write_output(dir.file("model/notes.csv"), "ok", rules); }).find("open model's folder"),
+              std::string::npos);
+    EXPECT_FALSE(fs::exists(dir.file("model/notes.csv")));
+    // ...but a new file beside the photo is fine.
+    vit::write_output(dir.file("notes.csv"), "ok", rules);
+    EXPECT_EQ(read_text(dir.file("notes.csv")), "ok");
 }
 
 TEST(OutputFile, RefusalsNameTheirCauseBeforeAnyWrite) {

@@ -56,7 +56,7 @@ TEST(UntrustedJson, QuotesAreCutAtCharactersNotBytes) {
     std::string umlauts;
     for (int i = 0; i < 81; ++i) umlauts += "ü";
     EXPECT_EQ(vit::quote_for_error(umlauts), umlauts.substr(0, 160) + "…");
-    EXPECT_EQ(vit::quote_for_error(std::string("two\nlines")), "two lines");
+    EXPECT_EQ(vit::quote_for_error(std::string("two\nlines")), "two\\nlines");
     // A JSON value: its text, cut; invalid UTF-8 inside is replaced, not thrown on.
     EXPECT_EQ(vit::quote_for_error(nlohmann::json::parse(nested(50))), nested(50).substr(0, 80) + "…");
     EXPECT_EQ(vit::quote_for_error(nlohmann::json(std::string("a\xff"))), "\"a\xEF\xBF\xBD\"");
