@@ -5,7 +5,9 @@ fresh profile and no network.
 1. --dump-dom on OUT.html#layer=3&head=2&patch=5,3 (the dog's ear): the page's
    `weights` table, one row per key, against `vitscope attention`: every
    weight within the bound the page states for it (16-bit q and k; derived in
-   web/lesson/lesson_math.js), the rows' key, row and col the same.
+   web/lesson/lesson_math.js), the rows' key, row and col the same. Links as
+   mail clients and course sites write them (issue 44): #...patch=5%2C3 is
+   the ear with no note; #layer=3=junk is refused in a visible note.
 2. Through the DevTools protocol (puppeteer-core from npm, installed with
    `npm ci` into tests/support/browser, driving /usr/bin/chromium): the fragment's
    selection, a real mouse click on another patch, hover, arrow keys,
@@ -54,6 +56,16 @@ def dump_dom(page, fragment):
     r = subprocess.run([CHROMIUM, *CHROMIUM_FLAGS, f"--user-data-dir={profile}", "--virtual-time-budget=20000",
                         "--dump-dom", "file://" + page + fragment], capture_output=True, text=True, timeout=300)
     return r.stdout
+
+
+def selection(dom):
+    """The layer, head and query the page shows, from its weights table's data attributes."""
+    m = re.search(r'<table id="weights" data-layer="([^"]*)" data-head="([^"]*)" data-query="([^"]*)"', dom)
+    return m.groups() if m else None
+
+
+def link_note(dom):
+    return re.search(r'<p id="link-note"[^>]*>([^<]*)</p>', dom)
 
 
 def weights_rows(dom):
@@ -123,11 +135,25 @@ def main():
     check("thumbnails large enough to read the map (grid cells >= 80 px, the heads' >= 120 px; were 44 and 88)",
           len(sizes) == 36 and min(sizes) >= 80 and len(thumb_sizes) == 4 and min(thumb_sizes) >= 120, (sizes[:3], thumb_sizes))
     dom = dump_dom(page, "#layer=30&query=cls&head=2")
-    note = re.search(r'<p id="link-note"[^>]*>([^<]*)</p>', dom)
+    note = link_note(dom)
     check("an invalid link value shows a visible note naming what was ignored",
           note is not None and "hidden" not in note[0] and "layer=30" in note[1] and "0–11" in note[1], note and note[0])
     check("the CLS query is labelled, not 'outlined'",
           "the query CLS (labelled on the map: it has no patch)" in dom and "CLS (outlined" not in dom)
+
+    # 1c. Links as mail clients and course sites write them (issue 44): %2C is the comma; trailing junk is refused.
+    with open(page) as f:
+        start = json.loads(re.search(r'<script type="application/json" id="lesson-data">(.*?)</script>', f.read(), re.S)[1])["start"]
+    dom = dump_dom(page, "#layer=3&head=1&patch=5%2C3")
+    shown = selection(dom)
+    check("#layer=3&head=1&patch=5%2C3 selects layer 3, head 1 and the ear (the comma percent-encoded), with no note",
+          shown == ("3", "1", str(1 + 5 * 14 + 3)) and "the query patch (5, 3) (outlined in blue)" in dom
+          and re.search(r'<p id="link-note"[^>]*hidden', dom) is not None, (shown, link_note(dom)))
+    dom = dump_dom(page, "#layer=3=junk&head=1&patch=5,3")
+    note = link_note(dom)
+    check("#layer=3=junk is refused: a visible note names it and why, the layer stays the page's own",
+          note is not None and "hidden" not in note[0] and "“layer=3=junk” (“3=junk” is not a whole number" in note[1]
+          and (selection(dom) or ())[:2] == (str(start["layer"]), "1"), (note and note[0], selection(dom), start))
 
     # 2. Real events through the DevTools protocol.
     if not install_puppeteer(check):

@@ -174,42 +174,85 @@ const LessonMath = (() => {
     return { epsilon, bound };
   }
 
+  // A link's part as the note quotes it: at most `limit` characters (whole ones).
+  function quotedPart(text, limit = 60) {
+    const chars = Array.from(text);
+    return `“${chars.length > limit ? chars.slice(0, limit).join("") + "…" : text}”`;
+  }
+
+  // decodeURIComponent, or the first %-sequence it cannot read, for the note:
+  // "%2G" (% not followed by two hex digits) or "%FF" (bytes that are not UTF-8).
+  function percentDecode(text) {
+    try { return { text: decodeURIComponent(text) }; } catch (e) { /* find the sequence below */ }
+    const loose = /%(?![0-9A-Fa-f]{2})/.exec(text);
+    if (loose) return { error: `${text.slice(loose.index, loose.index + 3)} is not a %-escape: % takes two hex digits` };
+    for (const run of text.matchAll(/(?:%[0-9A-Fa-f]{2})+/g)) {
+      try { decodeURIComponent(run[0]); } catch (e) {
+        const bytes = run[0].length > 24 ? run[0].slice(0, 24) + "…" : run[0];
+        return { error: `${bytes} is not UTF-8 text` };
+      }
+    }
+    return { error: "a %-escape that is not UTF-8 text" };  // not reached: decodeURIComponent fails on one of the above
+  }
+
   // "#layer=3&head=2&patch=5,3" (head=mean for the mean of the heads;
   // query=cls or query=INDEX instead of patch) -> {layer, head, query}; only
   // what is given and in range. What was given and left out is listed in
-  // `ignored` (["layer=30 (this model's layers are 0–11)"]) for the page to say so.
+  // `ignored` (["“layer=30” (this model's layers are 0–11)"]) for the page to
+  // say so, quoted as decoded. Links arrive as mail clients and course sites
+  // rewrite them, so each part splits at its first "=" and its name and value
+  // are percent-decoded once: "patch=5%2C3" is patch 5,3. A fragment is not a
+  // form, so "+" is a plus, not a space. The value must be the whole number
+  // or pair: "layer=3=junk", "layer=3x", "layer=+3", "head=1.5" and
+  // "patch=5,3,1" are refused, and so is a name given twice (the last counts).
   function parseFragment(fragment, meta) {
     const out = {};
     const ignored = [];
     const text = fragment.replace(/^#/, "");
     const isIndex = (value, n) => /^[0-9]+$/.test(value) && Number.isInteger(n);
+    // Why a layer, head or query value was left out: its range, and first that
+    // it is no number at all ("3=junk"), lest the note seem to refuse a 3.
+    const why = (value, range) => (/^[0-9]+$/.test(value) ? range
+      : `${value === "" ? "no value" : quotedPart(value, 20) + " is not a whole number"}; ${range}`);
+    const setBy = {};  // out's field -> the part that set it, to name it if a later part sets it again
+    const set = (field, v, shown) => {
+      if (field in setBy) ignored.push(`${setBy[field]} (the link gives the ${field} again: ${shown} counts)`);
+      setBy[field] = shown;
+      out[field] = v;
+    };
     for (const part of text.split("&")) {
       if (part === "") continue;
-      const [name, value] = part.split("=");
-      let shown = part;
-      try { shown = decodeURIComponent(part); } catch (e) { /* shown as written */ }
-      if (shown.length > 60) shown = shown.slice(0, 60) + "…";
-      if (value === undefined) { ignored.push(`“${shown}” (not name=value)`); continue; }
-      const n = Number(value);
-      if (name === "layer") {
-        if (isIndex(value, n) && n < meta.layers) out.layer = n;
-        else ignored.push(`“${shown}” (this model's layers are 0–${meta.layers - 1})`);
-      } else if (name === "head") {
-        if (value === "mean") out.head = "mean";
-        else if (isIndex(value, n) && n < meta.heads) out.head = n;
-        else ignored.push(`“${shown}” (this model's heads are 0–${meta.heads - 1}, or mean)`);
-      } else if (name === "patch") {
-        const rc = value.split(",");
+      const eq = part.indexOf("=");
+      const name = percentDecode(eq < 0 ? part : part.slice(0, eq));
+      const value = eq < 0 ? { text: undefined } : percentDecode(part.slice(eq + 1));
+      const malformed = name.error || value.error;
+      if (malformed) { ignored.push(`${quotedPart(part)} (${malformed})`); continue; }
+      if (eq < 0) {
+        ignored.push(`${quotedPart(name.text)} (not name=value${name.text.includes("=") ? ": its = is written %3D" : ""})`);
+        continue;
+      }
+      const shown = quotedPart(`${name.text}=${value.text}`);
+      const v = value.text;
+      const n = Number(v);
+      if (name.text === "layer") {
+        if (isIndex(v, n) && n < meta.layers) set("layer", n, shown);
+        else ignored.push(`${shown} (${why(v, `this model's layers are 0–${meta.layers - 1}`)})`);
+      } else if (name.text === "head") {
+        if (v === "mean") set("head", "mean", shown);
+        else if (isIndex(v, n) && n < meta.heads) set("head", n, shown);
+        else ignored.push(`${shown} (${why(v, `this model's heads are 0–${meta.heads - 1}, or mean`)})`);
+      } else if (name.text === "patch") {
+        const rc = v.split(",");
         const [r, c] = rc.map(Number);
         if (rc.length === 2 && isIndex(rc[0], r) && isIndex(rc[1], c) && r < meta.grid && c < meta.grid)
-          out.query = meta.prefix + r * meta.grid + c;
-        else ignored.push(`“${shown}” (a patch is row,col with each in 0–${meta.grid - 1})`);
-      } else if (name === "query") {
-        if (value === "cls") out.query = 0;
-        else if (isIndex(value, n) && n < meta.tokens) out.query = n;
-        else ignored.push(`“${shown}” (a query is cls or a token 0–${meta.tokens - 1})`);
+          set("query", meta.prefix + r * meta.grid + c, shown);
+        else ignored.push(`${shown} (a patch is row,col with each in 0–${meta.grid - 1})`);
+      } else if (name.text === "query") {
+        if (v === "cls") set("query", 0, shown);
+        else if (isIndex(v, n) && n < meta.tokens) set("query", n, shown);
+        else ignored.push(`${shown} (${why(v, `a query is cls or a token 0–${meta.tokens - 1}`)})`);
       } else {
-        ignored.push(`“${shown}” (not layer, head, patch or query)`);
+        ignored.push(`${shown} (not layer, head, patch or query)`);
       }
     }
     if (ignored.length) out.ignored = ignored;

@@ -182,6 +182,54 @@ test("URL fragment: the issue's example and a round trip", () => {
   }
 });
 
+test("URL fragment: links as mail clients and course sites write them (issue 44)", () => {
+  const ear = 1 + 5 * 14 + 3;
+  // A percent-encoded comma is the comma: the ear, and no note (was refused as “patch=5,3”).
+  assert.deepStrictEqual(M.parseFragment("#layer=3&head=1&patch=5%2C3", meta), { layer: 3, head: 1, query: ear });
+  assert.deepStrictEqual(M.parseFragment("#patch=5%2c3", meta), { query: ear });  // lower-case hex too
+  // Names and values are each decoded; the note quotes the decoded text.
+  assert.deepStrictEqual(M.parseFragment("#%6Cayer=%33&head=%6Dean&query=%63ls", meta), { layer: 3, head: "mean", query: 0 });
+  assert.deepStrictEqual(M.parseFragment("#patch=5%2C3%2C1", meta).ignored, ["“patch=5,3,1” (a patch is row,col with each in 0–13)"]);
+  // Decoded once: %252C is the text "%2C", not a comma.
+  assert.deepStrictEqual(M.parseFragment("#patch=5%252C3", meta).ignored, ["“patch=5%2C3” (a patch is row,col with each in 0–13)"]);
+  // Malformed %-sequences are refused, quoted as written and the sequence named.
+  assert.deepStrictEqual(M.parseFragment("#patch=5%2G3&layer=3", meta),
+    { layer: 3, ignored: ["“patch=5%2G3” (%2G is not a %-escape: % takes two hex digits)"] });
+  assert.deepStrictEqual(M.parseFragment("#layer=3%", meta).ignored, ["“layer=3%” (% is not a %-escape: % takes two hex digits)"]);
+  assert.deepStrictEqual(M.parseFragment("#la%yer=3", meta).ignored, ["“la%yer=3” (%ye is not a %-escape: % takes two hex digits)"]);
+  assert.deepStrictEqual(M.parseFragment("#layer=%FF", meta).ignored, ["“layer=%FF” (%FF is not UTF-8 text)"]);
+  assert.deepStrictEqual(M.parseFragment("#head=1%E2%82", meta).ignored, ["“head=1%E2%82” (%E2%82 is not UTF-8 text)"]);
+  // A whole fragment encoded in one piece is one part with no "=": said so, not contradicted.
+  assert.deepStrictEqual(M.parseFragment("#layer%3D3%26head%3D1", meta).ignored,
+    ["“layer=3&head=1” (not name=value: its = is written %3D)"]);
+});
+
+test("URL fragment: trailing junk and signs are refused, each with why", () => {
+  const refused = (fragment) => M.parseFragment(fragment, meta).ignored;
+  // Was read as layer 3: the value is everything after the first "=".
+  assert.deepStrictEqual(M.parseFragment("#layer=3=junk&head=1", meta),
+    { head: 1, ignored: ["“layer=3=junk” (“3=junk” is not a whole number; this model's layers are 0–11)"] });
+  assert.deepStrictEqual(refused("#layer=3x"), ["“layer=3x” (“3x” is not a whole number; this model's layers are 0–11)"]);
+  assert.deepStrictEqual(refused("#head=1.5"), ["“head=1.5” (“1.5” is not a whole number; this model's heads are 0–2, or mean)"]);
+  assert.deepStrictEqual(refused("#query=cls2"), ["“query=cls2” (“cls2” is not a whole number; a query is cls or a token 0–196)"]);
+  assert.deepStrictEqual(refused("#layer="), ["“layer=” (no value; this model's layers are 0–11)"]);
+  assert.deepStrictEqual(refused("#patch=5,3,1"), ["“patch=5,3,1” (a patch is row,col with each in 0–13)"]);
+  for (const f of ["#layer=+3", "#layer=-0", "#layer=3.", "#layer=1e1", "#layer=0x3", "#layer=%203", "#layer=3%20",
+                   "#patch=5,3x", "#patch=+5,3", "#patch=5, 3", "#patch=5%2C", "#head=mean=1", "#head=Mean", "#query=cls,1"])
+    assert.strictEqual(refused(f)?.length, 1, f);
+  // A fragment is not a form: "+" is a plus, never a space (so "layer=3+" is not "layer=3 " nor 3).
+  assert.deepStrictEqual(refused("#layer=3+"), ["“layer=3+” (“3+” is not a whole number; this model's layers are 0–11)"]);
+  // A name given twice: the last counts, the first is named (patch and query both choose the query).
+  assert.deepStrictEqual(M.parseFragment("#layer=3&layer=4", meta),
+    { layer: 4, ignored: ["“layer=3” (the link gives the layer again: “layer=4” counts)"] });
+  assert.deepStrictEqual(M.parseFragment("#patch=5,3&query=cls", meta),
+    { query: 0, ignored: ["“patch=5,3” (the link gives the query again: “query=cls” counts)"] });
+  // Leading zeros are still the number; the note quotes at most 60 characters, whole ones.
+  assert.deepStrictEqual(M.parseFragment("#layer=03&patch=05,003", meta), { layer: 3, query: 1 + 5 * 14 + 3 });
+  const long = refused("#colour=" + "😀".repeat(100))[0];
+  assert.ok(long.startsWith("“colour=" + "😀".repeat(53) + "…”") && !long.includes("\ufffd"), long);
+});
+
 test("arrows stop at the grid's edge; from CLS they land on the centre", () => {
   const corner = 1;  // patch (0, 0)
   assert.strictEqual(M.movedQuery(corner, -1, 0, meta), corner);
