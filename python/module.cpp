@@ -3,13 +3,18 @@
 // trace handed over as NumPy float32 arrays. python/vitscope/__init__.py wraps
 // it as vitscope.Model. Nothing here computes: every number is src/vit's, the
 // same as the command line's (tests/python/python_module_test.py checks it).
+// Paths arrive as bytes (os.fsencode in __init__.py), so any file name the
+// file system holds can be opened; the GIL is released while files are read,
+// photos decoded and the model runs, so other Python threads keep going.
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
 #include <cstring>
+#include <exception>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "vit/analysis/block_parts.h"
@@ -56,17 +61,39 @@ FloatArray stack_heads(const vit::Trace& t, Pick pick) {
     return a;
 }
 
+// A file name from Python (bytes) as C++ opens it: a NUL would silently cut
+// it short at c_str() ("dog\0.jpg" would open "dog"), so it is refused.
+void check_path(const std::string& path) {
+    if (path.find('\0') == std::string::npos) return;
+    std::string shown;
+    for (char c : path) shown += c == '\0' ? std::string("\\0") : std::string(1, c);
+    throw vit::Error(shown + ": a path cannot hold a NUL byte (\\0)");
+}
+
+// Bytes from the file system (a path) as Python's os.fsdecode gives them: a
+// name that is not UTF-8 keeps its bytes as surrogate escapes.
+py::str fs_text(const std::string& bytes) {
+    PyObject* text = PyUnicode_DecodeFSDefaultAndSize(bytes.data(), static_cast<Py_ssize_t>(bytes.size()));
+    if (!text) throw py::error_already_set();
+    return py::reinterpret_steal<py::str>(text);
+}
+
 // A loaded model and what a run needs of it.
 class PyModel {
 public:
-    explicit PyModel(const std::string& dir) : dir_(dir), model_(vit::load_model(dir)) {}
+    // Reading and converting the weights takes a while: other threads run meanwhile.
+    static std::unique_ptr<PyModel> load(const std::string& dir) {
+        check_path(dir);
+        py::gil_scoped_release unlocked;
+        return std::unique_ptr<PyModel>(new PyModel(dir, vit::load_model(dir)));
+    }
 
     py::dict info() const {
         const vit::Model& m = model_;
         py::dict d;
-        d["path"] = dir_;
+        d["path"] = fs_text(dir_);
         d["scheme"] = m.scheme;
-        d["weights"] = m.weights_file;
+        d["weights"] = fs_text(m.weights_file);
         d["layers"] = m.depth;
         d["heads"] = m.heads;
         d["dim"] = m.dim;
@@ -113,6 +140,8 @@ public:
     }
 
 private:
+    PyModel(const std::string& dir, vit::Model model) : dir_(dir), model_(std::move(model)) {}
+
     void check_size(int size) const {
         if (size < 0 || size % model_.patch != 0)
             throw vit::Error("size " + std::to_string(size) + " is not a multiple of the patch size " +
@@ -120,11 +149,12 @@ private:
         if (size) vit::check_input_size(model_, size, {});
     }
 
+    // Reading, decoding (a 60-megapixel JPEG takes a second) and preprocessing without the GIL.
     vit::Input input_from_path(const std::string& path, int size) const {
-        const vit::Image image = vit::load_image(path);
+        check_path(path);
         check_size(size);
         py::gil_scoped_release unlocked;
-        return vit::preprocess(image, model_.config.pre, size);
+        return vit::preprocess(vit::load_image(path), model_.config.pre, size);
     }
 
     vit::Input input_from_array(const FloatArray& chw, int size) const {
@@ -233,25 +263,44 @@ private:
     vit::Model model_;
 };
 
-std::string default_model_path(bool installed) {
+py::str default_model_path(bool installed) {
 #ifdef VITSCOPE_SOURCE_DIR
-    return vit::default_model_dir(installed ? "" : VITSCOPE_SOURCE_DIR);
+    return fs_text(vit::default_model_dir(installed ? "" : VITSCOPE_SOURCE_DIR));
 #else
     (void)installed;
-    return vit::default_model_dir("");
+    return fs_text(vit::default_model_dir(""));
 #endif
+}
+
+// vitscope.Error, kept for the translator below (the module is never unloaded).
+PyObject* error_type = nullptr;
+
+// vit::Error's message as vitscope.Error's: a path quoted in it that is not
+// UTF-8 shows its bytes as \xNN instead of failing to become a str.
+void translate_error(std::exception_ptr p) {
+    try {
+        if (p) std::rethrow_exception(p);
+    } catch (const vit::Error& e) {
+        const std::string text = e.what();
+        PyObject* message = PyUnicode_DecodeUTF8(text.data(), static_cast<Py_ssize_t>(text.size()), "backslashreplace");
+        if (!message) return;  // out of memory: that error is already set
+        PyErr_SetObject(error_type, message);
+        Py_DECREF(message);
+    }
 }
 
 }  // namespace
 
 PYBIND11_MODULE(_vitscope, m) {
     m.doc() = "vitscope's C++ model code (src/vit); use vitscope.Model";
-    // vit::Error (a refused input, a missing file) as vitscope.Error, a ValueError.
-    py::register_exception<vit::Error>(m, "Error", PyExc_ValueError);
+    // vit::Error (a refused input) as vitscope.Error, a ValueError; __init__.py
+    // turns the file system's refusals into FileNotFoundError and the like.
+    error_type = py::register_exception<vit::Error>(m, "Error", PyExc_ValueError).inc_ref().ptr();
+    py::register_exception_translator(&translate_error);
     m.def("default_model_path", &default_model_path, py::arg("installed"));
-    m.def("shipped_labels_dir", &vit::shipped_labels_dir);
+    m.def("shipped_labels_dir", [] { return fs_text(vit::shipped_labels_dir()); });
     py::class_<PyModel>(m, "Model")
-        .def(py::init<const std::string&>(), py::arg("path"))
+        .def(py::init(&PyModel::load), py::arg("path"))
         .def("info", &PyModel::info)
         .def("labels", &PyModel::labels)
         .def("find_class", &PyModel::find_class, py::arg("name_or_index"))
