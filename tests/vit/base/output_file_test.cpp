@@ -212,6 +212,50 @@ TEST(OutputFile, AFolderAppearsWholeOrNotAtAll) {
               std::string::npos);
 }
 
+// --force replaces a folder only where the check says it is an earlier output
+// of the same kind, checked again at the swap; anything else is left whole.
+TEST(OutputFile, AFolderReplacesOnlyAnEarlierOutputOfItsKind) {
+    ScratchDir dir("out");
+    const vit::FolderCheck only_runs = [](const std::string& folder) -> std::string {
+        return fs::exists(folder + "/run.txt") && names_in(folder).size() == 1 ? "" : "is not a run";
+    };
+    fs::create_directories(dir.file("run"));
+    write_text(dir.file("run/run.txt"), "old");
+    EXPECT_NE(refusal([&] { vit::OutputFolder f(dir.file("run"), {}, only_runs); }).find("--force"), std::string::npos);
+    {
+        vit::OutputFolder f(dir.file("run"), forced(), only_runs);
+        f.write("run.txt", "new");
+        f.commit();
+    }
+    EXPECT_EQ(read_text(dir.file("run/run.txt")), "new");
+    EXPECT_EQ(names_in(dir.str()), std::vector<std::string>{"run"});  // the old one removed, no temporary
+    // A stranger inside: refused up front, and, when it arrives mid-write, at the swap (the new one kept beside).
+    write_text(dir.file("run/notes.txt"), "mine");
+    EXPECT_NE(refusal([&] { vit::OutputFolder f(dir.file("run"), forced(), only_runs); }).find("is not a run"),
+              std::string::npos);
+    fs::remove(dir.file("run/notes.txt"));
+    vit::OutputFolder late(dir.file("run"), forced(), only_runs);
+    late.write("run.txt", "late");
+    write_text(dir.file("run/notes.txt"), "mine");
+    EXPECT_EQ(late.commit_beside(), dir.file("run") + "-2");
+    EXPECT_EQ(read_text(dir.file("run/notes.txt")), "mine");
+    EXPECT_EQ(read_text(dir.file("run/run.txt")), "new");
+    EXPECT_EQ(read_text(dir.file("run-2/run.txt")), "late");
+}
+
+TEST(OutputFile, AFolderThatAppearsMeanwhileWinsAndTheOutputGoesBeside) {
+    ScratchDir dir("out");
+    vit::OutputFolder f(dir.file("run"), {});
+    f.write("a.txt", "a");
+    fs::create_directories(dir.file("run"));
+    write_text(dir.file("run/notes.txt"), "mine");
+    fs::create_directories(dir.file("run-2"));
+    EXPECT_EQ(f.commit_beside(), dir.file("run") + "-3");
+    EXPECT_EQ(names_in(dir.file("run")), std::vector<std::string>{"notes.txt"});
+    EXPECT_TRUE(names_in(dir.file("run-2")).empty());
+    EXPECT_EQ(read_text(dir.file("run-3/a.txt")), "a");
+}
+
 // The loser is told what happened; never "pass --force" (issue 33): a folder
 // is not replaced even with force, and the window must not offer "Replace".
 TEST(OutputFile, TwoFoldersOnOneNameExactlyOneWins) {
