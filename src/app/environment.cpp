@@ -5,8 +5,10 @@
 #include <filesystem>
 #include <string>
 
+#include "gfx/font_check.h"
 #include "vit/base/error.h"
 #include "vit/base/memory_budget.h"
+#include "vit/base/read_file.h"
 
 namespace app {
 namespace {
@@ -29,6 +31,22 @@ void check_folder(const char* name, const char* of_what) {
     if (!v.empty() && !fs::is_directory(v, ec)) refuse(name, v, std::string("an existing folder of ") + of_what);
 }
 
+// The font is read and checked whole here, so that neither a figure drawn
+// later nor the window takes a file that is no usable font.
+void check_font(const std::string& v) {
+    std::error_code ec;
+    if (!fs::is_regular_file(v, ec)) refuse("VITSCOPE_FONT", v, "an existing font file (.ttf)");
+    std::string bytes;
+    try {
+        bytes = vit::read_whole_file(v, gfx::kMaxFontBytes, "a font");
+    } catch (const vit::Error& e) {
+        throw vit::Error(std::string("VITSCOPE_FONT: ") + e.what());
+    }
+    const auto* data = reinterpret_cast<const unsigned char*>(bytes.data());
+    if (const std::string problem = gfx::font_problem(data, bytes.size()); !problem.empty())
+        throw vit::Error("VITSCOPE_FONT=" + v.substr(0, 200) + ": not a usable TrueType font (" + problem + ")");
+}
+
 }  // namespace
 
 void check_environment() {
@@ -44,10 +62,7 @@ void check_environment() {
     check_folder("VITSCOPE_LABELS_DIR", "class names");
     check_folder("VITSCOPE_SHADER_DIR", "shaders");
     check_folder("VITSCOPE_WEB_DIR", "the lesson page's files");
-    if (const std::string v = value_of("VITSCOPE_FONT"); !v.empty()) {
-        std::error_code ec;
-        if (!fs::is_regular_file(v, ec)) refuse("VITSCOPE_FONT", v, "an existing font file (.ttf)");
-    }
+    if (const std::string v = value_of("VITSCOPE_FONT"); !v.empty()) check_font(v);
     if (const std::string v = value_of("VITSCOPE_MODEL_MIRROR"); !v.empty()) {
         std::error_code ec;
         const bool url = v.rfind("file://", 0) == 0 || v.rfind("http://", 0) == 0 || v.rfind("https://", 0) == 0;

@@ -4,6 +4,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "gfx/rgba_image.h"
 
@@ -16,8 +17,11 @@ std::string default_font_path(bool bold = false);
 class Font {
 public:
     // Throws vit::Error naming the file (and the package that provides the
-    // default) when it is missing or not a TrueType font.
+    // default) when it is missing, or not a TrueType font stb_truetype can
+    // read safely (font_check.h says what is checked).
     explicit Font(const std::string& path);
+    // The same from a font's bytes; `name` starts the errors ("font X").
+    Font(std::vector<unsigned char> bytes, const std::string& name);
     ~Font();
     Font(const Font&) = delete;
     Font& operator=(const Font&) = delete;
@@ -30,6 +34,7 @@ public:
     void draw(RgbaImage& image, float x, float baseline, std::string_view utf8, float px, Rgba colour) const;
 
 private:
+    void init(std::vector<unsigned char> bytes, const std::string& name);
     struct Impl;
     std::unique_ptr<Impl> impl_;
 };

@@ -23,6 +23,7 @@
 #include "app/gui/window.h"
 #include "app/gui/window_export.h"
 #include "app/gui/window_input.h"
+#include "gfx/matrix_renderer.h"
 #include "gfx/textures.h"
 #include "session/actions.h"
 #include "session/output_rules.h"
@@ -146,8 +147,11 @@ Window::Window(const CliArgs& args, const WindowOptions& opt) : opt_(opt), scrip
     // Tests read which texts are cut from the state file; nobody else needs the measuring.
     ui::clip_audit::enable(!opt_.state_file.empty());
 
+    // Every shader builds before the first frame, or the window does not
+    // open: maps drawn without one would be blank under a status bar saying Ready.
     gpu_ = std::make_unique<ui::GlCache>();
-    if (!gpu_->error().empty()) s_.last_error = gpu_->error();
+    if (!gpu_->error().empty()) throw vit::Error(gpu_->error());
+    gfx::MatrixRenderer{};  // the Questions tab's matrix builds its program when first shown: checked now
     view_ = std::make_unique<ui::MainView>();
     experiments_ = std::make_unique<session::ExperimentRunner>([] { glfwPostEmptyEvent(); });
     downloader_ = std::make_unique<session::ModelDownloader>([] { glfwPostEmptyEvent(); });

@@ -26,7 +26,7 @@ struct MapTally {
 class GlCache {
 public:
     // Needs the window's GL context current. A renderer that fails to build
-    // (shaders missing) leaves error() set; the window shows it and runs on.
+    // (a shader missing or broken) leaves error() set; the window refuses to start.
     GlCache();
     ~GlCache();
     GlCache(const GlCache&) = delete;
