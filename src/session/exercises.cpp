@@ -4,6 +4,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <map>
 #include <set>
 #include <sstream>
 
@@ -67,6 +68,47 @@ std::vector<std::string> placeholders(const std::string& text) {
     return out;
 }
 
+// The fields an exercises file sets once (in the file, or in one exercise),
+// and the line that set each: a second would override the first unseen.
+// text:, holds:, fails: and option: lines add up instead; a choose: or
+// claim: sets the exercise's own photo and the others (own-/other- one of them).
+class FieldsOnce {
+public:
+    // `field` set on `line`; throws naming the line that set it first.
+    void set(const std::string& field, const std::string& shown, int line, const std::string& where,
+             const std::string& in) {
+        const auto [it, fresh] = lines_.emplace(field, line);
+        if (!fresh)
+            throw vit::Error(where + "a second " + shown + in + " (line " + std::to_string(it->second) + " sets it already)");
+    }
+    void clear() { lines_.clear(); }
+
+private:
+    std::map<std::string, int> lines_;
+};
+
+// Records the single-valued fields a line sets; lines the tour parser
+// refuses anyway (unknown keys, a bad state:) are left to it.
+void note_fields(FieldsOnce& once, const std::string& key, const std::string& value, int line,
+                 const std::string& where, const std::string& in) {
+    static const std::set<std::string> single = {"title", "photo", "other-query", "other-pin", "kind",
+                                                 "answer", "tolerance", "ratio", "panel", "frame"};
+    if (single.count(key)) return once.set(key, key + ":", line, where, in);
+    if (key.rfind("region ", 0) == 0) return once.set("region " + trim(key.substr(7)), key + ":", line, where, in);
+    if (key == "state") {
+        std::istringstream words(value);
+        for (std::string word; words >> word;)
+            if (const size_t eq = word.find('='); eq != std::string::npos && eq > 0)
+                once.set("state " + word.substr(0, eq), word.substr(0, eq + 1) + " (state:)", line, where, in);
+        return;
+    }
+    for (const char* what : {"choose", "claim"}) {
+        const std::string plain(what), own = "own-" + plain, other = "other-" + plain;
+        if (key == plain || key == own) once.set(own, key + ": (for the file's own photo)", line, where, in);
+        if (key == plain || key == other) once.set(other, key + ": (for other photos)", line, where, in);
+    }
+}
+
 double positive_number(const std::string& value, const std::string& what, const std::string& where) {
     double v = 0;
     const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), v);
@@ -92,22 +134,36 @@ ExerciseSet parse_exercises(const std::string& text, const std::string& name) {
     std::vector<Exercise> exercises;
     std::vector<int> kind_line;  // where each exercise's kind: is (0: none yet)
     std::vector<int> title_line;
+    FieldsOnce once;
+    std::string in_exercise;  // " in exercise 'TITLE'" once the first has begun
     int line = 0;
     for (std::string raw; std::getline(in, raw);) {
         ++line;
         const std::string where = name + ":" + std::to_string(line) + ": ";
+        // Every line, the exercise's own (option:) as the tour's: the tour parser sees ours blanked.
+        if (raw.size() > tour_limits::kLineBytes)
+            throw vit::Error(where + "the line is " + std::to_string(raw.size()) + " bytes, over the " +
+                             std::to_string(tour_limits::kLineBytes) + "-byte limit");
         const std::string trimmed = trim(raw);
         const size_t colon = trimmed.find(':');
         const std::string key = colon == std::string::npos || trimmed[0] == '#' ? "" : trim(trimmed.substr(0, colon));
         const std::string value = key.empty() ? "" : trim(trimmed.substr(colon + 1));
         if (key == "step") throw vit::Error(where + "an exercises file starts each question with exercise: TITLE, not step:");
+        // A tour's step may open a saved lesson; an exercise is set on the photo it is given (every
+        // command and the window alike), so the line would be honoured in one place and not another.
+        if (key == "lesson")
+            throw vit::Error(where + "an exercises file takes no lesson: (each exercise is set on the photo it is " +
+                             "given, by its state: and choose: lines)");
         if (key == "exercise") {
             exercises.emplace_back();
             kind_line.push_back(0);
             title_line.push_back(line);
             forwarded += "step: " + value + "\n";
+            once.clear();
+            in_exercise = " in exercise '" + vit::quote_for_error(value) + "'";
             continue;
         }
+        if (!key.empty()) note_fields(once, key, value, line, where, in_exercise);
         const bool own = key == "kind" || key == "option" || key == "answer" || key == "tolerance" || key == "ratio";
         if (!own) {
             forwarded += raw + "\n";
@@ -117,7 +173,6 @@ ExerciseSet parse_exercises(const std::string& text, const std::string& name) {
         if (exercises.empty()) throw vit::Error(where + key + ": before the first exercise:");
         Exercise& e = exercises.back();
         if (key == "kind") {
-            if (kind_line.back()) throw vit::Error(where + "a second kind: in one exercise");
             const KindName* k = std::find_if(std::begin(kKinds), std::end(kKinds), [&](const KindName& n) { return value == n.name; });
             if (k == std::end(kKinds))
                 throw vit::Error(where + "unknown kind '" + vit::quote_for_error(value) +
@@ -166,6 +221,12 @@ ExerciseSet parse_exercises(const std::string& text, const std::string& name) {
                 if (!allowed_placeholder(ph, e, pinned))
                     throw vit::Error(where + "{" + vit::quote_for_error(ph) + "} would give the answer away (or is not " +
                                      "a number a question may show)");
+        // Options are shown as written: a placeholder there would reach the class unfilled.
+        for (size_t o = 0; o < e.options.size(); ++o)
+            for (const std::string& ph : placeholders(e.options[o]))
+                if (unknown_placeholder("{" + ph + "}", *tour).empty())
+                    throw vit::Error(where + "option " + std::to_string(o + 1) + " uses {" + ph +
+                                     "}, which an option does not fill (options are shown as written)");
     }
     set.tour = std::move(tour);
     set.exercises = std::move(exercises);
@@ -190,6 +251,15 @@ std::vector<ExerciseAnswer> answer_exercises(AppState s, const ExerciseSet& set)
         ExerciseAnswer a;
         a.exercise = static_cast<int>(i) + 1;
         a.kind = e.kind;
+        // A question missing a number would be printed, checked and shown without it.
+        if (const std::string ph = unfilled_placeholder(s); !ph.empty()) {
+            const std::string alone = "{" + ph + "}";
+            throw vit::Error(where + "{" + vit::quote_for_error(ph) + "} has no value on this photo " +
+                             (needs_relevance(alone) ? "(it reads the relevance the query was chosen by: state: query=relevant "
+                                                       "on a model with a classifier)"
+                              : needs_answer(alone) ? "(the model has no classifier)"
+                                                    : "and model"));
+        }
         a.text = shown_tour_text(s);
         if (e.kind == ExerciseKind::Choice) {
             a.option = e.answer;

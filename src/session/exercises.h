@@ -27,7 +27,19 @@
 // A question's text may not give its answer away: it may use only the
 // placeholders that name the selection ({layer} {head} {query} {d_k} ...),
 // {key} only with a pinned key, {score} (q·k) only for weight and
-// scaled_score.
+// scaled_score. A placeholder with no value on the photo the exercises are
+// set on ({query_rank} where the query was not chosen by relevance, {top1}
+// on a model without a classifier) is an error naming the exercise: the
+// question is never asked without its number. Options are shown as
+// written: a placeholder in one is refused.
+//
+// Every line, option: lines included, is at most the tour's 2,000 bytes.
+// Each field is set once: the file's title:, photo:, other-query:,
+// other-pin:, an exercise's kind:, answer:, tolerance:, ratio:, panel:,
+// frame:, each state: key and its choose: and claim: (own-/other- set one
+// photo's each); a second is refused naming its line and the first's.
+// text: and option: lines add up. A tour step's lesson: is refused: an
+// exercise is set on the photo it is given, by every command and the window.
 #pragma once
 #include <memory>
 #include <string>

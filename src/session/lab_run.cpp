@@ -1,11 +1,14 @@
 #include "session/lab_run.h"
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
+#include <limits>
 #include <sstream>
 
 #include "vit/base/error.h"
 #include "vit/base/read_file.h"
+#include "vit/base/untrusted_json.h"
 #include "vit/train/run_folder.h"
 
 namespace fs = std::filesystem;
@@ -24,14 +27,23 @@ std::vector<std::string> split(const std::string& line, char sep) {
     return out;
 }
 
+// A finite number written whole ("nan", "inf" and 1e999 are not: no run writes them).
 double to_number(const std::string& text, const std::string& where) {
     try {
         size_t used = 0;
         const double v = std::stod(text, &used);
-        if (used == text.size()) return v;
+        if (used == text.size() && std::isfinite(v)) return v;
     } catch (const std::exception&) {
     }
-    throw vit::Error(where + ": '" + text + "' is not a number");
+    throw vit::Error(where + ": '" + vit::quote_for_error(text) + "' is not a number");
+}
+
+// A loss as train writes it: a mean cross-entropy, never negative, a float32's at most.
+double loss_value(const std::string& text, const char* what, const std::string& where) {
+    const double v = to_number(text, where);
+    if (v < 0 || v > std::numeric_limits<float>::max())
+        throw vit::Error(where + ": " + what + " '" + vit::quote_for_error(text) + "' is not a loss (0 or more)");
+    return v;
 }
 
 std::string trimmed(std::string s) {
@@ -69,13 +81,18 @@ std::vector<vit::train::LogRow> parse_log_csv(const std::string& text, const std
         if (f.size() < 3) throw vit::Error(at + ": fewer than 3 fields");
         vit::train::LogRow r;
         const double step = to_number(f[0], at);
-        if (step < 0 || step > 1e7 || step != static_cast<int>(step)) throw vit::Error(at + ": step '" + f[0] + "' is not a step");
+        if (step < 0 || step > 1e7 || step != static_cast<int>(step))
+            throw vit::Error(at + ": step '" + vit::quote_for_error(f[0]) + "' is not a step (a whole number from 0)");
         r.step = static_cast<int>(step);
-        r.loss = to_number(f[1], at);
+        r.loss = loss_value(f[1], "loss", at);
         r.accuracy = to_number(f[2], at);
-        if (f.size() > 3) r.train_loss = to_number(f[3], at);
+        if (r.accuracy < 0 || r.accuracy > 1)
+            throw vit::Error(at + ": accuracy '" + vit::quote_for_error(f[2]) + "' is not between 0 and 1");
+        if (f.size() > 3) r.train_loss = loss_value(f[3], "train_loss", at);
         r.fast = f.size() > 4 && f[4] == "fast";
-        if (!rows.empty() && r.step <= rows.back().step) throw vit::Error(at + ": steps must increase");
+        if (!rows.empty() && r.step <= rows.back().step)
+            throw vit::Error(at + ": step " + std::to_string(r.step) + " after step " + std::to_string(rows.back().step) +
+                             " (steps must increase)");
         rows.push_back(r);
     }
     if (rows.empty()) throw vit::Error(where + ": no checkpoints");
@@ -100,7 +117,12 @@ std::shared_ptr<const LabRun> read_lab_run(const std::string& dir) {
         const std::string key = line.substr(0, eq), value = trimmed(line.substr(eq + 3));
         if (key == "task") run->task = value;
         else if (key == "position_embeddings") run->position = value.rfind("yes", 0) == 0;
-        else if (key == "steps") run->steps = static_cast<int>(to_number(value, config_path));
+        else if (key == "steps") {
+            const double steps = to_number(value, config_path);
+            if (steps < 0 || steps > 1e7 || steps != static_cast<int>(steps))
+                throw vit::Error(config_path + ": steps '" + vit::quote_for_error(value) + "' is not a number of steps");
+            run->steps = static_cast<int>(steps);
+        }
     }
     if (run->task.empty()) throw vit::Error(config_path + ": no 'task = ' line");
 
@@ -120,7 +142,7 @@ std::shared_ptr<const LabRun> read_lab_run(const std::string& dir) {
         if (comma == std::string::npos) continue;
         const std::string file = line.substr(0, comma);
         if (file.find('/') != std::string::npos || file.empty() || file[0] == '.')
-            throw vit::Error(samples_path + ": '" + file + "' is not a file name in samples/");
+            throw vit::Error(samples_path + ": '" + vit::quote_for_error(file) + "' is not a file name in samples/");
         run->samples.push_back(file);
         run->sample_labels.push_back(line.substr(comma + 1));
     }

@@ -321,6 +321,26 @@ std::vector<std::string> tour_sentences(const std::string& text) {
     return out;
 }
 
+std::string unfilled_placeholder(const AppState& s) {
+    if (!s.tour.tour || !s.trace()) return {};
+    const Tour& tour = *s.tour.tour;
+    const int photo = photo_index(s, tour);
+    const std::optional<TourClaimCheck> claim = tour_claim(s);
+    std::string unfilled;
+    for (const TourParagraph& paragraph : tour.steps[s.tour.step].text) {
+        if (!paragraph_shows(paragraph, photo, claim) || (names_region(paragraph.text) && !regions_apply(s, tour))) continue;
+        each_placeholder(paragraph.text, [&](const std::string& name) {
+            if (!unfilled.empty()) return;
+            const std::string alone = "{" + name + "}";
+            if ((needs_answer(alone) && s.loaded.top5.empty()) || (needs_relevance(alone) && !relevant_choice(s)) ||
+                fill_tour_text(alone, s, tour) == kNone)
+                unfilled = name;
+        });
+        if (!unfilled.empty()) break;
+    }
+    return unfilled;
+}
+
 std::vector<std::string> shown_tour_text(const AppState& s, bool* left_out) {
     std::vector<std::string> out;
     for (const TourParagraph* paragraph : shown_paragraphs(s, left_out))

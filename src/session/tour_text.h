@@ -92,6 +92,13 @@ bool needs_relevance(const std::string& text);
 // the answer where there is none (left_out says so).
 std::vector<std::string> shown_tour_text(const AppState& s, bool* left_out = nullptr);
 
+// The first placeholder of the current step's paragraphs for what is open
+// that has no value here: one shown_tour_text would leave its paragraph out
+// for (no answer, no relevance), or one filled as "—". Empty when every one
+// fills (paragraphs that name a region where the regions do not apply are
+// left out on purpose, and not counted).
+std::string unfilled_placeholder(const AppState& s);
+
 // A paragraph cut into sentences: after ". " ("! ", "? ") before a capital,
 // a digit or a placeholder; each keeps its stop.
 std::vector<std::string> tour_sentences(const std::string& text);

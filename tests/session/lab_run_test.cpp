@@ -88,6 +88,34 @@ TEST(LabRun, LogCsvIsReadStrictly) {
     EXPECT_THROW(parse_log_csv("step,loss,accuracy\n-1,1,1\n", "log"), vit::Error);
 }
 
+TEST(LabRun, LogCsvValuesNoRunWritesAreRefusedNamingTheFileAndLine) {
+    // A hand-edited log.csv used to show "accuracy nan", -5 and 1e300 in the lab.
+    const std::string header = "step,loss,accuracy,train_loss,checkpoint\n0,0.7,0.5,0,scheduled\n";
+    const auto log_refusal = [&](const std::string& row) -> std::string {
+        try {
+            parse_log_csv(header + row + "\n", "run/log.csv");
+        } catch (const vit::Error& e) {
+            return e.what();
+        }
+        return {};
+    };
+    EXPECT_EQ(log_refusal("20,0.5,nan,0.6,scheduled"), "run/log.csv:3: 'nan' is not a number");
+    EXPECT_EQ(log_refusal("20,0.5,NaN,0.6,scheduled"), "run/log.csv:3: 'NaN' is not a number");
+    EXPECT_EQ(log_refusal("20,inf,0.5,0.6,scheduled"), "run/log.csv:3: 'inf' is not a number");
+    EXPECT_EQ(log_refusal("20,0.5,0.5,-infinity,scheduled"), "run/log.csv:3: '-infinity' is not a number");
+    EXPECT_EQ(log_refusal("20,1e999,0.5,0.6,scheduled"), "run/log.csv:3: '1e999' is not a number");
+    EXPECT_EQ(log_refusal("20,0.5,-5,0.6,scheduled"), "run/log.csv:3: accuracy '-5' is not between 0 and 1");
+    EXPECT_EQ(log_refusal("20,0.5,1e300,0.6,scheduled"), "run/log.csv:3: accuracy '1e300' is not between 0 and 1");
+    EXPECT_EQ(log_refusal("20,0.5,1.01,0.6,scheduled"), "run/log.csv:3: accuracy '1.01' is not between 0 and 1");
+    EXPECT_EQ(log_refusal("20,-5,0.5,0.6,scheduled"), "run/log.csv:3: loss '-5' is not a loss (0 or more)");
+    EXPECT_EQ(log_refusal("20,1e300,0.5,0.6,scheduled"), "run/log.csv:3: loss '1e300' is not a loss (0 or more)");
+    EXPECT_EQ(log_refusal("20,0.5,0.5,-0.1,scheduled"), "run/log.csv:3: train_loss '-0.1' is not a loss (0 or more)");
+    EXPECT_EQ(log_refusal("-5,0.5,0.5,0.6,scheduled"), "run/log.csv:3: step '-5' is not a step (a whole number from 0)");
+    EXPECT_EQ(log_refusal("0,0.5,0.5,0.6,scheduled"), "run/log.csv:3: step 0 after step 0 (steps must increase)");
+    // The edges a real run reaches are taken: accuracy 0 and 1, a loss of 0.
+    EXPECT_EQ(log_refusal("20,0,1,0,fast\n40,2.5,0,3,scheduled"), "");
+}
+
 TEST(LabSentences, ClaimsHoldOnlyAgainstTheirBaselines) {
     const int other = 30;
     const LabCheckpoint first = checkpoint_with(0, {even_row(), even_row()}, other);

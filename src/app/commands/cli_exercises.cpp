@@ -3,7 +3,9 @@
 // every answer computed by the model: exercise,kind,layer,head,query,key,answer,tolerance;
 // -o: the printable worksheet (worksheet.h), the questions without the answers.
 #include <cstdio>
+#include <memory>
 #include <string>
+#include <vector>
 
 #include "app/commands.h"
 #include "app/commands/cli_state.h"
@@ -32,12 +34,20 @@ int cmd_exercises(const CliArgs& args) {
     s.photos_dir = sample_photos_dir();
     const std::vector<session::ExerciseAnswer> answers = session::answer_exercises(s, set);
     const std::string sheet = sheet_path.empty() ? std::string() : worksheet_html(s, set, answers);
-    vit::write_output(key_path, session::answer_key_csv(set, answers), output_rules(args));
+    // Both or neither: each is written whole under a temporary name, and only
+    // when both are is either renamed into place (a key without its worksheet
+    // would be a run that failed and left half its output).
+    std::vector<std::unique_ptr<vit::OutputTemp>> temps;
+    temps.push_back(std::make_unique<vit::OutputTemp>(key_path, output_rules(args)));
+    if (!sheet_path.empty()) temps.push_back(std::make_unique<vit::OutputTemp>(sheet_path, output_rules(args)));
+    const std::string contents[] = {session::answer_key_csv(set, answers), sheet};
+    // Files first: what goes straight into a descriptor ("-", a pipe, a device) cannot be taken back.
+    for (bool direct : {false, true})
+        for (size_t i = 0; i < temps.size(); ++i)
+            if (temps[i]->temp_path().empty() == direct) temps[i]->write(contents[i]);
+    for (const auto& temp : temps) temp->commit();
     std::fprintf(stderr, "%s: the answers of %zu exercises\n", vit::printable(key_path).c_str(), answers.size());
-    if (!sheet_path.empty()) {
-        vit::write_output(sheet_path, sheet, output_rules(args));
-        std::fprintf(stderr, "%s: the worksheet, no answers\n", vit::printable(sheet_path).c_str());
-    }
+    if (!sheet_path.empty()) std::fprintf(stderr, "%s: the worksheet, no answers\n", vit::printable(sheet_path).c_str());
     return 0;
 }
 

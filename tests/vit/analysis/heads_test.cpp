@@ -9,7 +9,7 @@
 #include "vit/base/error.h"
 
 namespace vit {
-namespace {
+namespace heads_test {  // named: global_test.cpp, in the same unity batch, has its own kGrid
 
 constexpr int kGrid = 14, kPrefix = 1, kTokens = kPrefix + kGrid * kGrid, kPatch = 16;
 
@@ -79,5 +79,5 @@ TEST(HeadDivergences, SameHeadsZeroUniformAgainstOneHotKnown) {
     EXPECT_THROW(head_divergences(t, 1), Error);
 }
 
-}  // namespace
+}  // namespace heads_test
 }  // namespace vit
