@@ -10,14 +10,14 @@
 # Add each such input to tests/data/regressions/<target>/ (regression_test.cpp
 # then checks it is refused with a vit::Error).
 # Environment: VITSCOPE_JOBS (build jobs, default 2), FUZZ_TARGETS (default
-# "safetensors config image torch_bin tour settings lesson"), FUZZ_RSS_MB (default 2048), FUZZ_KEEP_GOING=1
+# "safetensors config image torch_bin tour settings lesson font"), FUZZ_RSS_MB (default 2048), FUZZ_KEEP_GOING=1
 # (triage: fuzz on past crashes in libFuzzer's fork mode, collecting every
 # crashing input in build-fuzz/artifacts/; still exits non-zero if any); CI
 # (set: any compiler warning fails the build).
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 seconds=${1:-60}
-targets=(${FUZZ_TARGETS:-safetensors config image torch_bin tour settings lesson})
+targets=(${FUZZ_TARGETS:-safetensors config image torch_bin tour settings lesson font})
 jobs=${VITSCOPE_JOBS:-2}
 rss_mb=${FUZZ_RSS_MB:-2048}
 
@@ -39,6 +39,10 @@ rm -rf "$seeds"
 "$build/fuzz/fuzz_make_seeds" "$seeds" >/dev/null
 if [[ " ${targets[*]} " == *" torch_bin "* ]]; then
   /usr/bin/python3 "$here/fuzz/make_torch_seeds.py" models "$seeds/safetensors" "$seeds/torch_bin"
+fi
+# The font seeds: small fonts cut from DejaVu Sans (fonts-dejavu-core), not the project's to commit.
+if [[ " ${targets[*]} " == *" font "* ]]; then
+  /usr/bin/python3 "$here/fuzz/make_font_seeds.py" /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf "$seeds/font"
 fi
 
 export ASAN_OPTIONS="${ASAN_OPTIONS:-}${ASAN_OPTIONS:+:}abort_on_error=0:detect_leaks=1"
