@@ -93,6 +93,7 @@ class Window:
     def __init__(self, xvfb, binary, args, cwd, size="1920x1080", env=None, settings=False):
         """settings: read and write the settings file (XDG_CONFIG_HOME in env) instead of --no-settings."""
         self.xvfb = xvfb
+        self.cwd = cwd
         self.state_file = os.path.join(cwd, "state.json")
         self.log = tempfile.TemporaryFile(dir=cwd)
         cmd = [binary, *args, *([] if settings else ["--no-settings"]), "--window-size", size,
@@ -187,13 +188,12 @@ class Window:
         self.xdotool("click", "1")
 
     def f12(self):
-        """F12 at this window; the path of the screenshot once the status names it (the file is whole then:
-        written under a temporary name and renamed)."""
-        said = (read_state(self.state_file) or {}).get("status", "")
+        """F12 at this window; the path of the screenshot it saves in its export folder (the working folder),
+        once the file is there: written under a temporary name and renamed, it is whole when it shows."""
+        before = set(glob.glob(os.path.join(self.cwd, "*.png")))
         self.xdotool("key", "--window", self.window_id(), "F12")
-        s = self.wait_for(lambda s: s["status"].startswith("Saved screenshot ") and s["status"] != said,
-                          what="F12's screenshot")
-        return s["status"][len("Saved screenshot "):]
+        self.wait_for(lambda s: set(glob.glob(os.path.join(self.cwd, "*.png"))) - before, what="F12's screenshot")
+        return (set(glob.glob(os.path.join(self.cwd, "*.png"))) - before).pop()
 
     def press_ctrl_q(self):
         """Ctrl+Q, pressed at this window and let go at the display: the window can close at the Q's press,

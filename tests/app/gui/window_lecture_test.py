@@ -53,7 +53,6 @@ def screenshot(w, win, tmp, before):
     w.xvfb.park_pointer()
     w.pause(0.3)
     path = w.f12()
-    assert os.path.realpath(os.path.dirname(path)) == os.path.realpath(tmp) and path not in before, (path, before)
     return path, before | {path}
 
 
