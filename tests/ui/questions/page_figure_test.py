@@ -46,8 +46,8 @@ NO_SELECTION = {"relevance"}  # pages whose figure names no selection (issue 32,
 SMALL_INPUT = {"relevance": ["--size", "112"], "perturbation": ["--size", "112"]}
 
 
-def vitscope(*args):
-    return subprocess.run([BIN, *args, "--model", MODEL], env=NO_DISPLAY, capture_output=True, text=True, timeout=600)
+def vitscope(*args, env=NO_DISPLAY):
+    return subprocess.run([BIN, *args, "--model", MODEL], env=env, capture_output=True, text=True, timeout=600)
 
 
 def sha(path):
@@ -170,12 +170,14 @@ def figure_words(pages, done, calls):
 
 
 def run_side_by_side(calls):
-    """Runs the vitscope calls (tuples of arguments), as many at once as there are cores: each is a process
-    of its own writing its own files, so the order changes nothing but the time (most of each call's time
-    is single-threaded: the offscreen context, the fonts, the PNG). {call: CompletedProcess}."""
+    """Runs the vitscope calls (tuples of arguments), as many at once as there are cores, each on one thread
+    (VITSCOPE_THREADS=1: the forward pass is the same bit for bit, and two pools of workers on two cores spent
+    the relevance study's CPU three times over); each process writes its own files, so the order changes
+    nothing but the time. {call: CompletedProcess}."""
     calls = sorted(calls, key=lambda call: "--size" not in call)  # the studies first: none is left alone at the end
+    env = dict(NO_DISPLAY, VITSCOPE_THREADS="1")
     with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
-        return dict(zip(calls, pool.map(lambda call: vitscope(*call), calls)))
+        return dict(zip(calls, pool.map(lambda call: vitscope(*call, env=env), calls)))
 
 
 def page_calls(page):
