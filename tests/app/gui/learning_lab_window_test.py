@@ -172,10 +172,14 @@ def check_open_by_hand(tally, runs, tmp):
         s = w.wait_for(lambda s: s["browser"] == "run" and s["text_input"],
                        what="the file browser for runs, its path field taking the keyboard")
         typed(tmp)  # a folder holding runs, not a run: the browser goes into it
-        # The field takes the keyboard back a frame or two after the folder shows (ImGui's focus request): wait
-        # for both, not a time (on a loaded machine those frames came after a fixed 0.3 s; issue 44).
-        s = w.wait_for(lambda s: os.path.realpath(s["browser_dir"] or "/") == os.path.realpath(tmp) and s["text_input"],
-                       what="the browser to enter the folder, its path field keeping the keyboard")
+        w.wait_for(lambda s: os.path.realpath(s["browser_dir"] or "/") == os.path.realpath(tmp),
+                   what="the browser to enter the folder")
+        # The field gives the keyboard up at Enter and takes it back a frame or two later (ImGui's focus request),
+        # while the state of the frame that entered the folder still says it has it: let those frames be drawn
+        # (wait_still counts the window's own time; on a loaded machine they came after a fixed 0.3 s, issue 44),
+        # then the field must have the keyboard, or the next path typed goes nowhere.
+        w.wait_still("browser_dir")
+        s = w.wait_for(lambda s: s["text_input"], what="the path field to take the keyboard back")
         tally.check("Browse…, a typed folder that is not a run: the browser enters it and the run stays",
                     s["browser"] == "run" and run_is(os.path.join(runs, "sc"))(s), (s["browser"], s["lab"]["run"]))
         tally.check("... and its path field keeps the keyboard, so the next path is typed on", s["text_input"], s["text_input"])
