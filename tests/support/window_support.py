@@ -1,10 +1,33 @@
 """Helpers for window_test.py: a private Xvfb display, the vitscope window as
 a child process, its state file, and real X input through xdotool."""
+import glob
 import json
 import os
 import subprocess
 import tempfile
 import time
+
+# How long a window test waits for the state it needs before it fails. Generous, because waiting costs
+# nothing once the state comes: on a 2-core machine at load 12-18 a frame can take seconds and a model
+# run a minute (issue 44). A wait that needs longer (a page's study of hundreds of forward passes) says so.
+DEADLINE = 120
+
+
+def cpu_wait(pids):
+    """Seconds the busiest-waiting thread of each process has spent runnable but without a CPU
+    (/proc/PID/task/*/schedstat, second field), summed over the processes: how far the machine's load
+    held them back. 0 for a process that is gone."""
+    total = 0
+    for pid in pids:
+        waits = [0]
+        for path in glob.glob(f"/proc/{pid}/task/*/schedstat"):
+            try:
+                with open(path) as f:
+                    waits.append(int(f.read().split()[1]))
+            except (OSError, ValueError, IndexError):
+                pass  # a thread that ended meanwhile
+        total += max(waits)
+    return total / 1e9
 
 
 class Xvfb:
@@ -49,6 +72,12 @@ class Xvfb:
             self.proc.kill()
 
 
+def brief(state, limit=3000):
+    """A state for a failure message: its JSON on one line, cut to `limit` characters."""
+    text = json.dumps(state)
+    return text if len(text) <= limit else text[:limit] + f"... ({len(text)} characters)"
+
+
 def read_state(path):
     """The window's state file, or None while it is not there yet."""
     try:
@@ -64,6 +93,7 @@ class Window:
     def __init__(self, xvfb, binary, args, cwd, size="1920x1080", env=None, settings=False):
         """settings: read and write the settings file (XDG_CONFIG_HOME in env) instead of --no-settings."""
         self.xvfb = xvfb
+        self.cwd = cwd
         self.state_file = os.path.join(cwd, "state.json")
         self.log = tempfile.TemporaryFile(dir=cwd)
         cmd = [binary, *args, *([] if settings else ["--no-settings"]), "--window-size", size,
@@ -71,35 +101,48 @@ class Window:
         self.proc = subprocess.Popen(cmd, cwd=cwd, env=dict(xvfb.env(), **(env or {})), stdout=self.log,
                                      stderr=subprocess.STDOUT)
 
-    def wait_for(self, predicate, timeout=180, what="the window"):
-        """Polls the state file until predicate(state) holds; returns that state."""
-        deadline = time.time() + timeout
+    def wait_for(self, predicate, timeout=DEADLINE, what="the window"):
+        """Polls the state file until predicate(state) holds; returns that state. Fails, saying what it
+        waited for, for how long and the last state seen, if vitscope exits or `timeout` seconds pass."""
+        start = time.time()
         state = None
-        while time.time() < deadline:
+        while time.time() < start + timeout:
             state = read_state(self.state_file)
             if state is not None and predicate(state):
                 return state
             if self.proc.poll() is not None:
                 raise AssertionError(f"vitscope exited ({self.proc.returncode}) while waiting for {what}: {self.output()}")
             time.sleep(0.1)
-        raise AssertionError(f"timed out waiting for {what}; last state: {state}")
+        raise AssertionError(f"waited {time.time() - start:.0f} s for {what} in vain; last state seen: {brief(state)}")
 
-    def wait_still(self, key, seconds=0.5, timeout=60):
-        """Polls until state[key] has not changed for `seconds` (a page laid out again after a click
-        reports its new places a frame or more later); returns that state."""
-        deadline = time.time() + timeout
+    def pause(self, seconds):
+        """Lets `seconds` of the window's own time pass: wall time, plus whatever the window and its X server
+        spent waiting for a CPU meanwhile (a loaded machine stretches the pause instead of cutting the frames
+        the window draws in it). For what must NOT happen (nothing written later), and for a pointer to rest
+        on a place for a frame; what must happen is waited for with wait_for."""
+        pids = [self.proc.pid, self.xvfb.proc.pid]
+        start, held = time.time(), cpu_wait(pids)
+        while time.time() < start + seconds + (cpu_wait(pids) - held):
+            time.sleep(0.05)
+
+    def wait_still(self, key, seconds=0.5, timeout=DEADLINE):
+        """Polls until state[key] has not changed for `seconds` of the window's own time (see pause: the
+        window may be waiting for a CPU, not done); returns that state. For a page laid out again after a
+        click, which reports its new places a frame or more later."""
+        pids = [self.proc.pid, self.xvfb.proc.pid]
+        start = time.time()
         state = read_state(self.state_file)
-        since = time.time()
-        while time.time() < deadline:
+        since, held = time.time(), cpu_wait(pids)
+        while time.time() < start + timeout:
             time.sleep(0.1)
             now = read_state(self.state_file)
             if now is None:
                 continue
             if state is None or now.get(key) != state.get(key):
-                state, since = now, time.time()
-            elif time.time() - since >= seconds:
+                state, since, held = now, time.time(), cpu_wait(pids)
+            elif time.time() - since >= seconds + (cpu_wait(pids) - held):
                 return now
-        raise AssertionError(f"timed out waiting for {key} to hold still; last state: {state}")
+        raise AssertionError(f"waited {timeout:.0f} s for {key} to hold still in vain; last state seen: {brief(state)}")
 
     def states_until_exit(self, timeout=600):
         """Every distinct state the window writes until it exits (a script ending in quit), in order,
@@ -111,14 +154,17 @@ class Window:
             if state is not None and (not seen or state != seen[-1]):
                 seen.append(state)
             time.sleep(0.02)
-        code = self.proc.wait(timeout=60)
+        if self.proc.poll() is None:
+            last = seen[-1] if seen else None
+            raise AssertionError(f"the script did not end in {timeout} s; last state seen: {brief(last)}")
+        code = self.proc.wait()
         final = read_state(self.state_file)
         if final is not None and (not seen or final != seen[-1]):
             seen.append(final)
         return code, seen
 
     def xdotool(self, *args):
-        r = subprocess.run(["xdotool", *args], env=self.xvfb.env(), capture_output=True, text=True, timeout=30)
+        r = subprocess.run(["xdotool", *args], env=self.xvfb.env(), capture_output=True, text=True, timeout=DEADLINE)
         if r.returncode != 0:  # say why, and whether the window is still there
             alive = "running" if self.proc.poll() is None else f"exited with {self.proc.returncode}"
             raise AssertionError(f"xdotool {' '.join(args)}: exit {r.returncode} ({r.stderr.strip()[-300:]}); "
@@ -130,15 +176,24 @@ class Window:
         if not getattr(self, "_window_id", None):
             out = subprocess.run(["xdotool", "search", "--sync", "--all", "--onlyvisible", "--pid", str(self.proc.pid),
                                   "--name", "^vitscope"],
-                                 env=self.xvfb.env(), check=True, capture_output=True, text=True, timeout=60).stdout
+                                 env=self.xvfb.env(), check=True, capture_output=True, text=True,
+                                 timeout=DEADLINE).stdout
             self._window_id = out.split()[0]
         return self._window_id
 
     def click(self, x, y):
         """A real left click at window coordinates (x, y), as the state file reports places."""
         self.xdotool("mousemove", "--window", self.window_id(), str(int(round(x))), str(int(round(y))))
-        time.sleep(0.3)  # a frame with the pointer there first: the click lands on what it hovers
+        self.pause(0.3)  # a frame with the pointer there first: the click lands on what it hovers
         self.xdotool("click", "1")
+
+    def f12(self):
+        """F12 at this window; the path of the screenshot it saves in its export folder (the working folder),
+        once the file is there: written under a temporary name and renamed, it is whole when it shows."""
+        before = set(glob.glob(os.path.join(self.cwd, "*.png")))
+        self.xdotool("key", "--window", self.window_id(), "F12")
+        self.wait_for(lambda s: set(glob.glob(os.path.join(self.cwd, "*.png"))) - before, what="F12's screenshot")
+        return (set(glob.glob(os.path.join(self.cwd, "*.png"))) - before).pop()
 
     def press_ctrl_q(self):
         """Ctrl+Q, pressed at this window and let go at the display: the window can close at the Q's press,

@@ -16,7 +16,7 @@ import sys
 
 sys.path[:0] = [os.path.join(os.path.dirname(os.path.abspath(__file__)), "../..", d) for d in ("support", "reference")]
 from script_support import BIN, DOG, MODEL, Tally  # noqa: E402
-from window_support import Window, run_window_tests  # noqa: E402
+from window_support import DEADLINE, Window, run_window_tests  # noqa: E402
 
 
 def display_keys(xvfb, *args):
@@ -37,7 +37,7 @@ def test_ctrl_held_before_the_window_opened(xvfb, tmp):
         try:
             w.window_id()  # shown, and so given the keyboard
             display_keys(xvfb, "key", "q")
-            code = w.proc.wait(timeout=60)
+            code = w.proc.wait(timeout=DEADLINE)
             assert code == 0, f"exit code {code}: {w.output()[-600:]}"
         except subprocess.TimeoutExpired:
             raise AssertionError("Ctrl (held before the window opened) + Q did not quit")
@@ -52,7 +52,7 @@ def test_q_alone_does_not_quit(xvfb, tmp):
     try:
         w.window_id()
         display_keys(xvfb, "key", "q")
-        w.wait_for(lambda s: s["tab"] == "questions", timeout=60, what="Q's Questions tab")
+        w.wait_for(lambda s: s["tab"] == "questions", what="Q's Questions tab")
         assert w.proc.poll() is None, f"Q alone closed the window ({w.proc.returncode})"
     finally:
         w.close()

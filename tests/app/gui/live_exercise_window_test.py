@@ -17,7 +17,6 @@ import re
 import subprocess
 import sys
 import tempfile
-import time
 
 sys.path[:0] = [os.path.join(os.path.dirname(os.path.abspath(__file__)), "../..", d) for d in ("support", "reference")]
 from script_support import BIN, CHELSEA, MODEL, SRC, Tally  # noqa: E402
@@ -54,7 +53,7 @@ class Live:
         return self.state()["live_exercise"]
 
     def click(self, name):
-        self.w.wait_for(lambda s: name in s["live_exercise"].get("targets", {}), timeout=30, what=f"the {name} button")
+        self.w.wait_for(lambda s: name in s["live_exercise"].get("targets", {}), what=f"the {name} button")
         s = self.w.wait_still("live_exercise", seconds=0.3)  # laid out for this exercise, not scrolling
         x, y, w, h = s["live_exercise"]["targets"][name]
         self.w.click(x + w / 2, y + h / 2)
@@ -66,7 +65,7 @@ class Live:
         self.w.xdotool("type", "--delay", "20", text)
 
     def wait(self, pred, what):
-        return self.w.wait_for(lambda s: pred(s["live_exercise"]), timeout=60, what=what)["live_exercise"]
+        return self.w.wait_for(lambda s: pred(s["live_exercise"]), what=what)["live_exercise"]
 
     def go_to(self, n):
         """Exercise n (1-based) through the Previous and Next buttons."""
@@ -91,7 +90,7 @@ def screenshot(live, tmp, name):
     def saved(s):  # the earlier screenshots were moved away: the one named now is this one
         m = re.search(r"Saved screenshot (.*)$", s["status"])
         return m and os.path.exists(m.group(1)) and m.group(1)
-    saved = saved(live.w.wait_for(saved, timeout=60, what="F12's screenshot"))
+    saved = saved(live.w.wait_for(saved, what="F12's screenshot"))
     path = os.path.join(tmp, name)
     os.replace(saved, path)
     return path
@@ -149,7 +148,7 @@ def answer(live, tally, e, row, correct, grid):
     truth, tol = float(e["answer"]), float(e["tolerance"])
     text = f"{truth:.4f}" if correct else f"{truth + 5 * tol:.4f}"
     live.click("answer field")
-    live.w.wait_for(lambda s: s["text_input"], timeout=30, what="the answer field to take the keyboard")
+    live.w.wait_for(lambda s: s["text_input"], what="the answer field to take the keyboard")
     live.key("ctrl+a", "BackSpace")
     live.type(text)
     live.wait(lambda x: x["given"]["typed"] == text, f"{text} typed")
@@ -199,7 +198,7 @@ def test_sample_right_and_wrong(tally, xvfb, tmp, rows):
                 if e["kind"] in ("weight", "scaled_score") and correct:
                     # Another format first: one note, the text kept, nothing checked.
                     live.click("answer field")
-                    live.w.wait_for(lambda s: s["text_input"], timeout=30, what="the answer field")
+                    live.w.wait_for(lambda s: s["text_input"], what="the answer field")
                     live.type("about 0.3")
                     live.click("reveal")
                     y = live.wait(lambda y: y["note"], "the note on a misformatted answer")
@@ -244,7 +243,7 @@ def test_sample_right_and_wrong(tally, xvfb, tmp, rows):
         # Esc ends it: the explorer again, the maps back.
         live.w.xdotool("mousemove", "--window", live.win, "5", "5")
         live.key("Escape")
-        s = w.wait_for(lambda s: s["live_exercise"]["phase"] == "off", timeout=30, what="Esc to end the exercise")
+        s = w.wait_for(lambda s: s["live_exercise"]["phase"] == "off", what="Esc to end the exercise")
         tally.check("Esc ends it: no tour left on, the maps back", s["tour_step"] == -1 and s["maps_on_screen"], s["tour_step"])
     finally:
         w.close()
@@ -277,21 +276,21 @@ def test_own_file_through_the_menu(tally, xvfb, tmp):
         if menu is None:
             return
         live.w.click(*menu)
-        time.sleep(1)  # the menu opens on the next frames
+        w.pause(1)  # the menu opens on the next frames
         w.xdotool("key", "F12")
         s = w.wait_for(lambda s: "Saved screenshot" in s["status"] and os.path.exists(
-            re.search(r"Saved screenshot (.*)$", s["status"]).group(1)), timeout=60, what="F12 with the menu open")
+            re.search(r"Saved screenshot (.*)$", s["status"]).group(1)), what="F12 with the menu open")
         path = re.search(r"Saved screenshot (.*)$", s["status"]).group(1)
         at = ocr_word(path, "file…") or ocr_word(path, "file...")
         tally.check("the File menu shows 'Exercises in class, from a file…' (OCR)", at is not None)
         if at is None:
             return
         live.w.click(*at)
-        w.wait_for(lambda s: s["browser"] == "exercises", timeout=30, what="the browser for an exercises file")
+        w.wait_for(lambda s: s["browser"] == "exercises", what="the browser for an exercises file")
         w.xdotool("key", "ctrl+a")
         w.xdotool("type", "--delay", "5", own)
         w.xdotool("key", "Return")
-        s = w.wait_for(lambda s: s["live_exercise"]["phase"] != "off" or s["last_error"], timeout=60, what="the file to run")
+        s = w.wait_for(lambda s: s["live_exercise"]["phase"] != "off" or s["last_error"], what="the file to run")
         tally.check("the teacher's file runs live from the browser, at its first exercise",
                     s["live_exercise"].get("path") == own and s["live_exercise"]["exercise"] == 1 and not s["last_error"],
                     (s["live_exercise"].get("path"), s["last_error"]))

@@ -6,7 +6,6 @@ top-5 classes explains that one: the state names the new class, its study
 runs, and the page's pictures change (the class-specific maps and curves).
 Screenshots are kept in $VITSCOPE_KEEP_SHOTS when set (to look at them).
 Run by ctest with VITSCOPE_BIN and VITSCOPE_SOURCE_DIR."""
-import glob
 import os
 import shutil
 import sys
@@ -61,15 +60,10 @@ def run(xvfb, tmp, size):
         index = int(second.split()[1])
         x, y = state["page_targets"][second]
         w.click(x, y)
-        w.wait_for(lambda s: s["relevance_class"] == index, timeout=60, what=f"relevance_class {index} after the click")
+        w.wait_for(lambda s: s["relevance_class"] == index, what=f"relevance_class {index} after the click")
         w.wait_for(study_done(index), timeout=600, what=f"the study of class {index}")
         xvfb.park_pointer()
-        before = set(glob.glob(os.path.join(tmp, "*.png")))
-        w.xdotool("key", "--window", w.window_id(), "F12")
-        w.wait_for(lambda s: set(glob.glob(os.path.join(tmp, "*.png"))) - before, timeout=60, what="the F12 screenshot")
-        import time
-        time.sleep(1)  # the file is written whole (atomic rename); give the encoder its moment
-        other = (set(glob.glob(os.path.join(tmp, "*.png"))) - before).pop()
+        other = w.f12()
     finally:
         w.close()
     a, b = page(first, size), page(other, size)

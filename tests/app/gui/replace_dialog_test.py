@@ -23,7 +23,6 @@ there itself, as another program would. Then:
 
 One window per case (the experiments' results are kept for the photo on
 show, so a second export of the page would write at once)."""
-import glob
 import hashlib
 import os
 import shutil
@@ -36,7 +35,7 @@ from PIL import Image
 
 sys.path[:0] = [os.path.join(os.path.dirname(os.path.abspath(__file__)), "../..", d) for d in ("support", "reference")]
 from script_support import BIN, DOG, MODEL, Tally  # noqa: E402
-from window_support import Window, read_state, run_window_tests  # noqa: E402
+from window_support import DEADLINE, Window, read_state, run_window_tests  # noqa: E402
 
 PAGE = "heads"
 T0 = time.monotonic()
@@ -96,7 +95,7 @@ def ask(w, exports):
     win = w.window_id()
     x, y = state["page_export_button"]["export figure"]
     w.click(x, y)
-    deadline = time.time() + 60
+    deadline = time.time() + DEADLINE
     name = None
     while time.time() < deadline and not name:  # polled often: the experiments take a second or two
         s = read_state(w.state_file)
@@ -125,33 +124,20 @@ def ask(w, exports):
 def answered(w):
     # (The experiments ran before the question: whatever follows the answer takes a frame or two.)
     return w.wait_for(lambda s: not s["replace_question"] and not s["exporting"] and not s["replace_buttons"],
-                      timeout=60, what="the question to be answered")
+                      what="the question to be answered")
 
 
 def quit_window(w):
     assert w.proc.poll() is None, f"vitscope exited ({w.proc.returncode}) before Ctrl+Q: {w.output()[-600:]}"
     w.press_ctrl_q()
     try:
-        code = w.proc.wait(timeout=60)
+        code = w.proc.wait(timeout=DEADLINE)
     except subprocess.TimeoutExpired:
         s = read_state(w.state_file) or {}
-        raise AssertionError(f"Ctrl+Q: still running after 60 s; status {s.get('status')!r}, busy {s.get('busy')}, "
+        raise AssertionError(f"Ctrl+Q: still running after {DEADLINE} s; status {s.get('status')!r}, busy {s.get('busy')}, "
                              f"experiment {s.get('experiment_running')!r}, exporting {s.get('exporting')!r}; "
                              f"output: {w.output()[-600:]}")
     assert code == 0, f"exit code {code}: {w.output()}"
-
-
-def f12(w, win, exports, before):
-    """F12 (works while the question shows); the new screenshot."""
-    w.xdotool("key", "--window", win, "F12")
-    deadline = time.time() + 60
-    while time.time() < deadline:
-        new = set(glob.glob(os.path.join(exports, "*_window*.png"))) - before
-        if new:
-            time.sleep(0.5)
-            return new.pop()
-        time.sleep(0.1)
-    raise AssertionError("F12 wrote no screenshot")
 
 
 def test_keep_it(xvfb, tmp):
@@ -160,12 +146,12 @@ def test_keep_it(xvfb, tmp):
         state = w.wait_for(settled, timeout=300, what="the heads page")
         win = w.window_id()
         w.xvfb.park_pointer()
-        time.sleep(0.3)
-        plain = f12(w, win, exports, set())
+        w.pause(0.3)
+        plain = w.f12()
         state, path, win = ask(w, exports)
         w.xvfb.park_pointer()
-        time.sleep(0.3)
-        asked = f12(w, win, exports, {plain})
+        w.pause(0.3)
+        asked = w.f12()  # F12 works while the question shows
         # The screenshot shows the dialog: its buttons where the state file says, over a veiled window.
         a = np.asarray(Image.open(asked).convert("RGB"), dtype=np.float64)
         b = np.asarray(Image.open(plain).convert("RGB"), dtype=np.float64)
@@ -179,7 +165,7 @@ def test_keep_it(xvfb, tmp):
         assert open(path, "rb").read() == PLANTED
         w.click(*state["replace_buttons"]["keep"])
         state = answered(w)
-        time.sleep(0.5)  # nothing is written later either
+        w.pause(0.5)  # nothing is written later either
         assert open(path, "rb").read() == PLANTED, "Keep it changed the file"
         assert not state["last_error"], state["last_error"]
         quit_window(w)
@@ -192,10 +178,10 @@ def test_escape_keeps_it(xvfb, tmp):
     try:
         state, path, win = ask(w, exports)
         w.xvfb.park_pointer()
-        time.sleep(0.3)
+        w.pause(0.3)
         w.xdotool("key", "--window", win, "Escape")
         answered(w)
-        time.sleep(0.5)
+        w.pause(0.5)
         assert open(path, "rb").read() == PLANTED, "Esc changed the file"
         # Ctrl+E (a real key) where its name is a symlink to nothing: a taken name, so the figure goes to
         # the next free one, without a question, and the link stays as it was.
@@ -203,7 +189,7 @@ def test_escape_keeps_it(xvfb, tmp):
         os.symlink("nowhere.png", link)
         w.xdotool("key", "--window", win, "ctrl+e")
         state = w.wait_for(lambda s: s["status"].startswith("Saved figure") or s["replace_question"] or s["last_error"],
-                           timeout=120, what="Ctrl+E's figure")
+                           what="Ctrl+E's figure")
         assert not state["replace_question"] and not state["last_error"], (state["replace_question"], state["last_error"])
         assert os.path.samefile(state["status"].split(" ", 2)[2], os.path.join(exports, "dog_L3_H2_r5c3_2.png")), state["status"]
         assert os.path.islink(link) and os.readlink(link) == "nowhere.png", "the dangling link was replaced"

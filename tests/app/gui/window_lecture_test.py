@@ -29,7 +29,6 @@ import os
 import shutil
 import subprocess
 import sys
-import time
 
 import numpy as np
 from PIL import Image
@@ -52,17 +51,9 @@ def attention_weights(layer, head, row, col):
 def screenshot(w, win, tmp, before):
     """F12 with the pointer parked off every map; the new PNG in the export folder (tmp)."""
     w.xvfb.park_pointer()
-    time.sleep(0.3)
-    w.xdotool("key", "--window", win, "F12")
-    deadline = time.time() + 60
-    while time.time() < deadline:
-        new = set(glob.glob(os.path.join(tmp, "*_window*.png"))) - before
-        if new:
-            path = new.pop()
-            time.sleep(0.5)  # written whole (renamed into place), but give the reader a moment
-            return path, before | {path}
-        time.sleep(0.1)
-    raise AssertionError("F12 wrote no screenshot")
+    w.pause(0.3)
+    path = w.f12()
+    return path, before | {path}
 
 
 def photo_region(path, state):
@@ -80,16 +71,15 @@ def test_predict_then_reveal(xvfb, tmp):
                            s["row"] == ROW, what="the Predict button")
         win = w.window_id()
         w.xdotool("windowfocus", "--sync", win)
-        time.sleep(0.5)  # the panel settles (its caption and legend wrap a frame after the photo's run): where it is now
-        state = read_state(w.state_file)
+        state = w.wait_still("predict_buttons")  # the caption and legend wrap a frame after the photo's run
         w.click(*state["predict_buttons"]["Predict"])
         state = w.wait_for(lambda s: s["prediction"]["phase"] == "predicting" and "Reveal" in s["predict_buttons"],
-                           timeout=30, what="the click on Predict")
+                           what="the click on Predict")
         shots = set()
         hidden_1, shots = screenshot(w, win, tmp, shots)
         w.xdotool("key", "--window", win, "bracketright")  # the next head: a visible map would change
-        state = w.wait_for(lambda s: s["head"] == 2, timeout=30, what="] for head 2")
-        time.sleep(0.5)
+        state = w.wait_for(lambda s: s["head"] == 2, what="] for head 2")
+        w.pause(0.5)
         hidden_2, shots = screenshot(w, win, tmp, shots)
         a, b = photo_region(hidden_1, state), photo_region(hidden_2, state)
         assert np.array_equal(a, b), f"the photo changed with the head while hidden: {np.abs(a - b).max()}"
@@ -97,13 +87,12 @@ def test_predict_then_reveal(xvfb, tmp):
 
         for i, (row, col) in enumerate(MARKS):
             w.click(*patch_centre(state, row, col))
-            w.wait_for(lambda s: len(s["prediction"]["marked"]) == i + 1, timeout=30, what=f"mark {i + 1}")
-        state = w.wait_for(lambda s: s["prediction"]["marked"] == [list(m) for m in MARKS], timeout=30,
-                           what="three marked patches")
+            w.wait_for(lambda s: len(s["prediction"]["marked"]) == i + 1, what=f"mark {i + 1}")
+        state = w.wait_for(lambda s: s["prediction"]["marked"] == [list(m) for m in MARKS], what="three marked patches")
         assert state["query"] == 1 + ROW * 14 + COL, "marking moved the query"
         assert "weight_on_marked" not in state["prediction"], "numbers before the reveal"
         w.click(*state["predict_buttons"]["Reveal"])
-        state = w.wait_for(lambda s: s["prediction"]["phase"] == "revealed", timeout=30, what="the click on Reveal")
+        state = w.wait_for(lambda s: s["prediction"]["phase"] == "revealed", what="the click on Reveal")
         p = state["prediction"]
         weights = attention_weights(LAYER, 2, ROW, COL)
         on_marked = float(np.sum([weights[m] for m in MARKS], dtype=np.float64))
@@ -276,7 +265,7 @@ def test_matrix_hover(xvfb, tmp):
         for key in (0, query, max(rows, key=rows.get)):
             w.xdotool("mousemove", "--window", win, str(int(x0 + (key - first_col + 0.5) * cell)),
                       str(int(y0 + (query - first_row + 0.5) * cell)))
-            state = w.wait_for(lambda s: s["matrix"]["hover"] and s["matrix"]["hover"]["key"] == key, timeout=30,
+            state = w.wait_for(lambda s: s["matrix"]["hover"] and s["matrix"]["hover"]["key"] == key,
                                what=f"the hover on key {key}")
             h = state["matrix"]["hover"]
             assert h["query"] == query and abs(h["weight"] - rows[key]) < 1e-6, (h, rows[key])
@@ -284,7 +273,7 @@ def test_matrix_hover(xvfb, tmp):
         row = 40
         w.xdotool("mousemove", "--window", win, str(int(x0 + 5.5 * cell)), str(int(y0 + (row + 0.5) * cell)))
         w.xdotool("click", "1")
-        state = w.wait_for(lambda s: s["query"] == row, timeout=30, what="the click on row 40")
+        state = w.wait_for(lambda s: s["query"] == row, what="the click on row 40")
     finally:
         w.close()
 
@@ -339,7 +328,7 @@ def test_tour_card_folds(xvfb, tmp):
         w.xdotool("windowfocus", "--sync", win)
         w.xvfb.park_pointer()
         w.xdotool("key", "--window", win, "h")
-        state = w.wait_for(lambda s: not s["tour_text_folded"], timeout=30, what="H showing the rest of the card")
+        state = w.wait_for(lambda s: not s["tour_text_folded"], what="H showing the rest of the card")
         state = w.wait_still("maps_on_screen")
         opened = state["tour_card"]
         assert opened[3] > card[3] * 1.5, f"the card with all its text is {opened[3]:.0f} px tall against {card[3]:.0f}"
@@ -351,7 +340,7 @@ def test_tour_card_folds(xvfb, tmp):
               f"opened by H: {opened[3]:.0f} px tall, over no map")
 
         w.xdotool("key", "--window", win, "h")
-        state = w.wait_for(lambda s: s["tour_text_folded"], timeout=30, what="H folding the card again")
+        state = w.wait_for(lambda s: s["tour_text_folded"], what="H folding the card again")
         state = w.wait_still("tour_card")
         assert abs(state["tour_card"][3] - card[3]) < 1, (state["tour_card"], card)
     finally:

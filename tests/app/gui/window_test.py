@@ -37,7 +37,7 @@ from PIL import Image
 sys.path[:0] = [os.path.join(os.path.dirname(os.path.abspath(__file__)), "../..", d) for d in ("support", "reference")]
 from loopback_mirror import LoopbackMirror  # noqa: E402
 from script_support import BIN, CHELSEA, DOG, MODEL, MODEL_NAME, SRC, Tally  # noqa: E402
-from window_support import Window, run_window_tests, patch_box, patch_centre, read_state  # noqa: E402
+from window_support import DEADLINE, Window, run_window_tests, patch_box, patch_centre, read_state  # noqa: E402
 
 LAYER, HEAD, ROW, COL = 8, 1, 5, 7
 PROPERTY_PAGES = ["global", "dynamic", "permutation", "position", "cross", "mlp"]
@@ -198,7 +198,7 @@ def test_click_distance_dot(xvfb, tmp):
             state = w.wait_still("page_targets")  # the page lays itself out again for the head it shows
             x, y = state["page_targets"][f"L{layer} H{head}"]
             w.click(x, y)
-            state = w.wait_for(lambda s: (s["layer"], s["head"]) == (layer, head), timeout=30,
+            state = w.wait_for(lambda s: (s["layer"], s["head"]) == (layer, head),
                                what=f"the click on the dot of layer {layer}, head {head}")
             assert state["map"] == "head" and state["tab"] == "questions", state
     finally:
@@ -215,16 +215,16 @@ def test_mouse_and_keys(xvfb, tmp):
             x, y = patch_centre(state, row, col)
             w.xdotool("mousemove", "--window", win, str(int(x)), str(int(y)))
             w.xdotool("click", "1")
-            state = w.wait_for(lambda s: (s["row"], s["col"]) == (row, col), timeout=30,
+            state = w.wait_for(lambda s: (s["row"], s["col"]) == (row, col),
                                what=f"the click on patch ({row}, {col}) to select it")
             assert state["query"] == 1 + row * state["grid"] + col
         w.xdotool("mousemove", "--window", win, "5", "5")  # off the photo: no hover marks
         w.xdotool("key", "Right")
-        w.wait_for(lambda s: (s["row"], s["col"]) == (10, 3), timeout=30, what="the Right arrow to move the query")
+        w.wait_for(lambda s: (s["row"], s["col"]) == (10, 3), what="the Right arrow to move the query")
         w.xdotool("key", "Next")  # PageDown
-        w.wait_for(lambda s: s["layer"] == 1, timeout=30, what="PageDown to go to layer 1")
+        w.wait_for(lambda s: s["layer"] == 1, what="PageDown to go to layer 1")
         w.xdotool("key", "c")
-        w.wait_for(lambda s: s["query"] == 0 and s["row"] == -1, timeout=30, what="C to make CLS the query")
+        w.wait_for(lambda s: s["query"] == 0 and s["row"] == -1, what="C to make CLS the query")
     finally:
         w.close()
 
@@ -244,19 +244,19 @@ def test_broken_files_keep_the_previous(xvfb, tmp):
         assert "broken.jpg" in state["last_error"], state["last_error"]
         assert (state["row"], state["col"]) == (4, 4), "the selection was lost"
         assert state["model"] == MODEL
-        w.wait_for(lambda s: os.path.exists(shot), timeout=30, what="the screenshot after the error")
+        w.wait_for(lambda s: os.path.exists(shot), what="the screenshot after the error")
         # The same for a truncated photo and a model folder that is not one, through real key presses:
         # Ctrl+O opens the in-app browser, the path is typed, Enter opens it.
         win = w.window_id()
         w.xdotool("windowfocus", "--sync", win)
         w.xdotool("key", "Escape")  # nothing pinned: harmless
         w.xdotool("key", "ctrl+o")
-        w.wait_for(lambda s: s["browser"] == "image" and s["text_input"], timeout=30,
+        w.wait_for(lambda s: s["browser"] == "image" and s["text_input"],
                    what="the file browser's path field to take the keyboard")
         w.xdotool("key", "ctrl+a")
         w.xdotool("type", "--delay", "5", truncated)
         w.xdotool("key", "Return")
-        state = w.wait_for(lambda s: "truncated.jpg" in s["last_error"], timeout=60, what="the truncated image's error")
+        state = w.wait_for(lambda s: "truncated.jpg" in s["last_error"], what="the truncated image's error")
         assert state["image"] == DOG and state["ready"], state
     finally:
         w.close()
@@ -276,16 +276,16 @@ def test_export_names(xvfb, tmp):
     w = scripted_window(xvfb, tmp, "export", f"select {ROW},{COL}\nlayer {LAYER}\nhead {HEAD}\nexport {figure}\n")
     try:
         w.wait_for(lambda s: s.get("ready") and (s["row"], s["col"], s["layer"]) == (ROW, COL, LAYER))
-        w.wait_for(lambda s: os.path.exists(figure), timeout=60, what="the exported figure")
+        w.wait_for(lambda s: os.path.exists(figure), what="the exported figure")
         win = w.window_id()
         w.xdotool("windowfocus", "--sync", win)
         expected = [os.path.join(tmp, f"dog_L{LAYER}_H{HEAD}_r{ROW}c{COL}_window{n}.png") for n in ("", "_2")]
         for path in expected:
             w.xdotool("key", "F12")
-            w.wait_for(lambda s: os.path.exists(path), timeout=60, what=os.path.basename(path))
+            w.wait_for(lambda s: os.path.exists(path), what=os.path.basename(path))
         w.xdotool("key", "ctrl+e")
         default_figure = os.path.join(tmp, f"dog_L{LAYER}_H{HEAD}_r{ROW}c{COL}.png")
-        w.wait_for(lambda s: os.path.exists(default_figure), timeout=60, what=os.path.basename(default_figure))
+        w.wait_for(lambda s: os.path.exists(default_figure), what=os.path.basename(default_figure))
         assert Image.open(expected[0]).size == (1920, 1080)
         assert Image.open(figure).size[0] > 0
     finally:
@@ -371,7 +371,7 @@ def test_get_model(xvfb, tmp):
         assert model_folders(models) == [MODEL_NAME], os.listdir(models)
         for f in ("model.safetensors", "config.json"):
             assert filecmp.cmp(os.path.join(served, MODEL_NAME, f), os.path.join(got, f), shallow=False), f
-        w.wait_for(lambda s: os.path.exists(shot), timeout=60, what="the screenshot")
+        w.wait_for(lambda s: os.path.exists(shot), what="the screenshot")
     finally:
         w.close()
 
@@ -406,7 +406,7 @@ def test_get_model(xvfb, tmp):
                             env={"XDG_DATA_HOME": fresh, "VITSCOPE_MODEL_MIRROR": mirror.url})
         try:
             state = w.wait_for(lambda s: s["download"]["done_mb"] > 1 and s["download"]["seconds_left"] > 0,
-                               timeout=120, what="the download under way")
+                               what="the download under way")
             total = os.path.getsize(os.path.join(served, MODEL_NAME, "model.safetensors")) / 1e6
             assert state["get_model"] and state["download"]["model"] == MODEL_NAME, state
             assert abs(state["download"]["total_mb"] - total) < 0.01, (state["download"], total)
@@ -416,7 +416,7 @@ def test_get_model(xvfb, tmp):
             assert len(temps) == 1, os.listdir(os.path.join(fresh, "vitscope", "models"))
             w.xdotool("windowfocus", "--sync", w.window_id())
             w.xdotool("key", "Escape")
-            state = w.wait_for(lambda s: not s["download"]["model"], timeout=60, what="the cancel")
+            state = w.wait_for(lambda s: not s["download"]["model"], what="the cancel")
             assert "Cancelled" in state["download"]["error"] and "Cancelled" in state["last_error"], state
             assert state["download"]["done_mb"] < total - 1, "it ran to the end instead"
             assert not state["get_model"] and state["model"] == MODEL and state["ready"], state
@@ -432,9 +432,9 @@ def test_get_model(xvfb, tmp):
         first = scripted_window(xvfb, tmp, "first", f"get-model {MODEL_NAME}\n", env=env)
         second = None
         try:
-            first.wait_for(lambda s: s["download"]["done_mb"] > 0.5, timeout=120, what="the first download under way")
+            first.wait_for(lambda s: s["download"]["done_mb"] > 0.5, what="the first download under way")
             second = scripted_window(xvfb, tmp, "second", f"get-model {MODEL_NAME}\n", env=env)
-            second.wait_for(lambda s: s["download"]["stage"] == "Waiting", timeout=120, what="the second to wait")
+            second.wait_for(lambda s: s["download"]["stage"] == "Waiting", what="the second to wait")
             got4 = os.path.join(fresh, "vitscope", "models", MODEL_NAME)
             for w in (first, second):
                 state = w.wait_for(lambda s: s["model"] == got4 and s["ready"], timeout=180, what="the model to open")
@@ -644,9 +644,9 @@ def test_tour(xvfb, tmp):
         w.xdotool("mousemove", "--window", win, "5", "5")
         for key, step in (("Right", 1), ("Right", 2), ("Left", 1)):
             w.xdotool("key", key)
-            w.wait_for(lambda s, step=step: s["tour_step"] == step, timeout=30, what=f"step {step} after {key}")
+            w.wait_for(lambda s, step=step: s["tour_step"] == step, what=f"step {step} after {key}")
         w.xdotool("key", "Escape")
-        w.wait_for(lambda s: s["tour_step"] == -1, timeout=30, what="the tour gone after Esc")
+        w.wait_for(lambda s: s["tour_step"] == -1, what="the tour gone after Esc")
     finally:
         w.close()
     # A broken tour file: one line naming the file and the line, exit 2, no window needed.
@@ -707,7 +707,7 @@ def test_first_run_offers_the_tour(xvfb, tmp):
                                 cwd=tmp, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         try:
             import time
-            deadline, state = time.time() + 180, None
+            deadline, state = time.time() + DEADLINE, None
             while time.time() < deadline and not (state and state.get("ready")):
                 time.sleep(0.1)
                 state = read_state(state_file)
@@ -736,12 +736,12 @@ def test_first_run_offer_buttons(xvfb, tmp):
             w.xdotool("windowfocus", "--sync", win)
             x, y = state["tour_offer_buttons"][button]
             w.click(x, y)
-            state = w.wait_for(lambda s: s["tour_offered"], timeout=30, what=f"the click on {button!r}")
+            state = w.wait_for(lambda s: s["tour_offered"], what=f"the click on {button!r}")
             assert state["tour_step"] == tour_step and not state["tour_offer_buttons"], state
-            time.sleep(1)
+            w.pause(1)
             assert read_state(w.state_file)["tour_step"] == tour_step
-            w.xdotool("key", "ctrl+q")  # quitting writes the settings
-            w.proc.wait(timeout=30)
+            w.press_ctrl_q()  # quitting writes the settings
+            w.proc.wait(timeout=DEADLINE)
         finally:
             w.close()
         with open(settings) as f:
@@ -750,7 +750,7 @@ def test_first_run_offer_buttons(xvfb, tmp):
                        settings=True)
         try:
             again.wait_for(lambda s: s.get("ready"), what="the next run")
-            time.sleep(1)  # frames after the first with the trace, where the offer would show
+            again.pause(1)  # frames after the first with the trace, where the offer would show
             state = read_state(again.state_file)
             assert state["tour_offered"] and not state["tour_offer_buttons"], state
         finally:
@@ -787,11 +787,11 @@ def test_classroom(xvfb, tmp):
         w.xdotool("windowfocus", "--sync", win)
         w.xdotool("mousemove", "--window", win, "5", "5")
         w.xdotool("key", "p")
-        w.wait_for(lambda s: s["classroom"], timeout=30, what="P to turn classroom mode on")
+        w.wait_for(lambda s: s["classroom"], what="P to turn classroom mode on")
         w.xdotool("key", "period")  # the math panel's next step
-        w.wait_for(lambda s: s["math_step"] == 2, timeout=30, what=". for the math panel's step 2")
+        w.wait_for(lambda s: s["math_step"] == 2, what=". for the math panel's step 2")
         w.xdotool("key", "p")
-        w.wait_for(lambda s: not s["classroom"], timeout=30, what="P again to turn it off")
+        w.wait_for(lambda s: not s["classroom"], what="P again to turn it off")
     finally:
         w.close()
 
