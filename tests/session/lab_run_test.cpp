@@ -114,6 +114,9 @@ TEST(LabRun, LogCsvValuesNoRunWritesAreRefusedNamingTheFileAndLine) {
     EXPECT_EQ(log_refusal("0,0.5,0.5,0.6,scheduled"), "run/log.csv:3: step 0 after step 0 (steps must increase)");
     // The edges a real run reaches are taken: accuracy 0 and 1, a loss of 0.
     EXPECT_EQ(log_refusal("20,0,1,0,fast\n40,2.5,0,3,scheduled"), "");
+    // A field that would set the terminal's title and clear it is quoted escaped (issue 44).
+    EXPECT_EQ(log_refusal("20,\033]0;HACKED\007\033[2J,0.5,0.6,scheduled"),
+              "run/log.csv:3: '\\x1b]0;HACKED\\x07\\x1b[2J' is not a number");
 }
 
 TEST(LabSentences, ClaimsHoldOnlyAgainstTheirBaselines) {
