@@ -63,7 +63,9 @@ def main():
     check("one colour scale: 0 to the largest patch weight of the sweep (vitscope attention)",
           all(l["normalization"] == "absolute" and l["value_min"] == 0 and abs(l["value_max"] - top) < 1e-6
               for l in layouts), ([l["value_max"] for l in layouts], top))
-    check("it says so (on stderr)", r.stderr.strip() == f"{out}: 3 frames, one colour scale 0..{top:.3f}", r.stderr)
+    lines = r.stderr.strip().splitlines()
+    check("it says so (on stderr), after its progress lines", lines[-1:] == [f"{out}: 3 frames, one colour scale 0..{top:.3f}"]
+          and all(line.startswith("vitscope: sweep frames: ") for line in lines[:-1]) and len(lines) > 1, r.stderr)
     x, y, w, h = layouts[0]["colorbar"]
     bars = [np.asarray(p.convert("RGB"))[y:y + h, x:x + w] for p in pngs]
     check("the colour bar is the same pixels in every frame", all(np.array_equal(bars[0], b) for b in bars[1:]))
