@@ -328,7 +328,6 @@ int OutputFolder::move_to(const std::string& to) {
         ::renameat2(AT_FDCWD, temp_.c_str(), AT_FDCWD, path_.c_str(), RENAME_EXCHANGE);
         return EEXIST;
     }
-    committed_ = true;
     fs::remove_all(temp_, ec);
     return 0;
 }
