@@ -35,8 +35,8 @@ inline void write_file(const std::filesystem::path& path, const uint8_t* data, s
     std::fclose(f);
 }
 
-// config.json beside the fuzzed model.safetensors; it fits the seed models of
-// fuzz/corpus/safetensors (2 heads, 4 px patches, 8 px images).
+// config.json beside the fuzzed model.safetensors; it fits the seed models
+// fuzz/make_seeds.cpp writes (2 heads, 4 px patches, 8 px images).
 inline constexpr const char* kModelConfig = R"({"architecture": "vit_fuzz_patch4_8",
   "model_args": {"num_heads": 2, "patch_size": 4, "img_size": 8},
   "pretrained_cfg": {"input_size": [3, 8, 8], "crop_pct": 1.0, "interpolation": "bicubic",

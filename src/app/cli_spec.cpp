@@ -183,7 +183,7 @@ std::string overall_usage() {
         "(the others done); 2: refused (one line saying why), nothing written.\n"
         "Environment: VITSCOPE_MODEL, VITSCOPE_THREADS (1..256), VITSCOPE_ISA (v4|v3|eigen),\n"
         "VITSCOPE_MEMORY_BUDGET (16M..64T), VITSCOPE_MODEL_MIRROR, VITSCOPE_LABELS_DIR, VITSCOPE_SHADER_DIR,\n"
-        "VITSCOPE_WEB_DIR, VITSCOPE_FONT (see the README).\n";
+        "VITSCOPE_WEB_DIR, VITSCOPE_FONT (see man vitscope: ENVIRONMENT).\n";
     return out;
 }
 

@@ -1,5 +1,5 @@
 // The figure half of `vitscope explain IMAGE --question NAME -o OUT.png`: the
-// Questions page drawn offscreen as the window draws it (ui/page_figure.h).
+// Questions page drawn offscreen as the window draws it (ui/figures/page_figure.h).
 // Built in src/app/gui/explain_figure.cpp; a build without graphics refuses
 // -o (without_gui.cpp).
 #pragma once

@@ -1,7 +1,7 @@
 // The pages on what attention is, as `vitscope explain --csv` writes them:
 // global, dynamic, permutation, position, cross, mlp. The numbers come from
 // src/vit; here only the selection is read and the columns formatted (the
-// contracts are in the README's command-line section).
+// contracts are in docs/command-line-and-python.md).
 #include <climits>
 #include <cstdio>
 #include <initializer_list>

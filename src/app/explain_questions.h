@@ -2,7 +2,7 @@
 // numbers it writes with `vitscope explain IMAGE --question NAME --csv OUT.csv`.
 // The computations live in src/vit; a question here only picks what to compute
 // from the command line's selection and formats it (the column contracts are
-// in the README).
+// in docs/command-line-and-python.md).
 #pragma once
 #include <string>
 #include <vector>

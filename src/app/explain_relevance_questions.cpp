@@ -2,7 +2,7 @@
 // as CSV: `--question relevance` (the four maps, one row per patch) and
 // `--question perturbation` (the probability as patches are removed in each
 // map's order). Both need --class LABEL|INDEX. The column contracts are in
-// the README; every number comes from src/vit.
+// docs/command-line-and-python.md; every number comes from src/vit.
 #include <cstdio>
 #include <limits>
 #include <string>

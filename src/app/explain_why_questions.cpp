@@ -1,7 +1,7 @@
 // The follow-up questions' numbers as CSV (`vitscope explain --question NAME
 // --csv OUT.csv`): why sqrt(d_k), what heads buy, why quadratic, how CLS
 // aggregates (with rollout and head ablation on their own). The column
-// contracts are in the README; every number comes from src/vit.
+// contracts are in docs/command-line-and-python.md; every number comes from src/vit.
 #include <algorithm>
 #include <cstdarg>
 #include <cstdio>

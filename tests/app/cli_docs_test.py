@@ -1,6 +1,7 @@
 """Every option `vitscope COMMAND --help` lists (the parser's own table,
 src/app/cli_spec.cpp) is offered by the bash completion for that command and
-named in the man page and the README's Command line section; the completion
+named in the man page and the Commands section of docs/command-line-and-python.md
+(the guide the README points to for the command line); the completion
 offers no option the command refuses. No model needed."""
 import os
 import re
@@ -33,8 +34,8 @@ def completion_flags(command):
 
 def main():
     man = open(os.path.join(SRC, "docs", "vitscope.1"), encoding="utf-8").read().replace("\\-", "-")
-    readme = open(os.path.join(SRC, "README.md"), encoding="utf-8").read()
-    section = readme[readme.index("## Command line"):]
+    guide = open(os.path.join(SRC, "docs", "command-line-and-python.md"), encoding="utf-8").read()
+    section = guide[guide.index("## Commands"):]
     section = section[:section.index("\n## ", 5)]
     for command in COMMANDS:
         name = command or "(the window)"
@@ -48,7 +49,7 @@ def main():
         missing_man = sorted(o for o in options if o not in man)
         check(f"{name}: the man page names every option", not missing_man, missing_man)
         missing_readme = sorted(o for o in options if o not in section)
-        check(f"{name}: the README's Command line names every option", not missing_readme, missing_readme)
+        check(f"{name}: the command-line guide's Commands section names every option", not missing_readme, missing_readme)
     return tally.finish()
 
 

@@ -1,5 +1,5 @@
 // A Questions page's Export figure button in the window: the page's figure
-// (ui/page_figure.h), once the experiments it shows have run on the window's
+// (ui/figures/page_figure.h), once the experiments it shows have run on the window's
 // ExperimentRunner, one after the other, so the window stays responsive
 // meanwhile. Default names describe the content (dog_L8_H1_r5c7_scaling.png)
 // and never replace a file.
