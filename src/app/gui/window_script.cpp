@@ -2,15 +2,11 @@
 
 #include <algorithm>
 #include <cctype>
-#include <cmath>
-#include <cstdio>
 #include <filesystem>
-#include <fstream>
-#include <set>
 #include <sstream>
 
-#include "session/dispatch/script_verbs.h"
 #include "session/core/output_rules.h"
+#include "session/dispatch/script_verbs.h"
 #include "vit/base/error.h"
 #include "vit/base/read_file.h"
 
