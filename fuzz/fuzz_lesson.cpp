@@ -9,7 +9,7 @@
 #include <string>
 
 #include "scratch_dir.h"
-#include "session/lesson.h"
+#include "session/files/lesson.h"
 #include "vit/base/error.h"
 
 namespace {

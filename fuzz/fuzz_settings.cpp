@@ -8,7 +8,7 @@
 #include <string>
 
 #include "scratch_dir.h"
-#include "session/settings.h"
+#include "session/dispatch/settings.h"
 #include "vit/base/error.h"
 
 namespace {

@@ -1,15 +1,15 @@
 // libFuzzer target: a guided tour file through session::parse_tour, as
 // read_tour gives it (the file's bytes). Anything but a vit::Error escaping, a
 // sanitizer report, or a parsed tour outside the bounds of
-// session/tour_limits.h (too many steps, a title or text too long to draw, a
+// session/tour/tour_limits.h (too many steps, a title or text too long to draw, a
 // region listing a patch twice, an unclosed '{') is a crash.
 #include <algorithm>
 #include <cstdint>
 #include <cstdlib>
 #include <string>
 
-#include "session/tour.h"
-#include "session/tour_limits.h"
+#include "session/tour/tour.h"
+#include "session/tour/tour_limits.h"
 #include "vit/base/error.h"
 
 namespace {

@@ -1,4 +1,4 @@
-"""The guided tour's claims from their definitions (docs in src/session/tour_claims.h),
+"""The guided tour's claims from their definitions (docs in src/session/tour/tour_claims.h),
 written again in NumPy for the tests that check vitscope's: the high-norm tokens,
 selective reach beyond the query's neighbourhood, the unscaled top weight, the
 regions, and the tour's choice of a relevant query."""

@@ -1,4 +1,4 @@
-// The exercises format (session/exercises.h) at its edges: every line, an
+// The exercises format (session/homework/exercises.h) at its edges: every line, an
 // exercise's own option: lines included, within the tour's line limit; each
 // field set once (a second is refused naming its line and the first's);
 // lesson: refused the same way wherever a file is read, without opening the
@@ -10,8 +10,8 @@
 #include <fstream>
 #include <string>
 
-#include "session/exercises.h"
-#include "session/tour_limits.h"
+#include "session/homework/exercises.h"
+#include "session/tour/tour_limits.h"
 #include "support/synthetic_session.h"
 #include "support/synthetic_trace.h"
 #include "vit/base/error.h"

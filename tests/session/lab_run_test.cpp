@@ -9,9 +9,9 @@
 #include <random>
 #include <type_traits>
 
-#include "session/lab_run.h"
-#include "session/lab_state.h"
-#include "session/lab_view.h"
+#include "session/lab/lab_run.h"
+#include "session/lab/lab_state.h"
+#include "session/lab/lab_view.h"
 #include "vit/base/error.h"
 #include "vit/formats/checkpoint.h"
 #include "vit/train/checkpoint_io.h"

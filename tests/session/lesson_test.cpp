@@ -1,4 +1,4 @@
-// Lesson files (session/lesson.h): every field written and read back, the
+// Lesson files (session/files/lesson.h): every field written and read back, the
 // photo embedded and unpacked byte for byte, each kind of bad file refused
 // with one line naming the file and the cause, and apply_lesson restoring the
 // selection (clamped to the trace as apply does).
@@ -13,13 +13,14 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "session/commands.h"
-#include "session/tour_show.h"
-#include "session/lesson.h"
+#include "session/dispatch/requests.h"
+#include "session/tour/tour_show.h"
+#include "session/files/lesson.h"
 #include "support/default_model.h"
 #include "support/scratch_dir.h"
 #include "support/synthetic_session.h"
 #include "vit/base/error.h"
+#include "session/dispatch/apply_lesson.h"
 
 namespace {
 

@@ -1,4 +1,4 @@
-// Classroom mode's live exercise in the session (session/live_exercise.h):
+// Classroom mode's live exercise in the session (session/homework/live_exercise.h):
 // the answer checks against the trace's own numbers (the row's argmax, the
 // stored weight, q·k/√dₖ computed here), the typed-number rules the lesson
 // page has (web/lesson/lesson_math.test.js, the same cases), and the phases
@@ -11,10 +11,10 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "session/exercise_check.h"
-#include "session/live_exercise.h"
-#include "session/state.h"
-#include "session/state_file.h"
+#include "session/homework/exercise_check.h"
+#include "session/homework/live_exercise.h"
+#include "session/state/app_state.h"
+#include "session/dispatch/state_file.h"
 #include "support/synthetic_session.h"
 #include "support/synthetic_trace.h"
 #include "vit/base/error.h"

@@ -19,8 +19,8 @@
 
 #include <gtest/gtest.h>
 
-#include "session/known_models.h"
-#include "session/model_download.h"
+#include "session/models/known_models.h"
+#include "session/models/model_download.h"
 #include "support/scratch_dir.h"
 #include "support/synthetic_model.h"
 #include "vit/base/default_model.h"

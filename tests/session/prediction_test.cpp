@@ -4,13 +4,14 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "session/prediction.h"
-#include "session/commands.h"
-#include "session/state.h"
-#include "session/state_file.h"
-#include "session/tour_show.h"
+#include "session/classroom/prediction.h"
+#include "session/dispatch/requests.h"
+#include "session/state/app_state.h"
+#include "session/dispatch/state_file.h"
+#include "session/tour/tour_show.h"
 #include "support/synthetic_session.h"
 #include "support/synthetic_trace.h"
+#include "session/dispatch/adopt.h"
 
 namespace {
 

@@ -1,11 +1,11 @@
-// The selection's one writer and one reader (session/selection_json.h): what
+// The selection's one writer and one reader (session/base/selection_json.h): what
 // the state file and lessons write reads back the same, and each wrong field
 // is refused in one line naming the file and the field.
 #include <gtest/gtest.h>
 
 #include <string>
 
-#include "session/selection_json.h"
+#include "session/base/selection_json.h"
 #include "vit/base/error.h"
 
 namespace selection_json_test {

@@ -1,4 +1,4 @@
-// The settings file (session/settings.h): every field survives a round trip;
+// The settings file (session/dispatch/settings.h): every field survives a round trip;
 // a missing, truncated or wrongly typed file gives defaults and a warning and
 // never throws; saving writes the whole file or nothing.
 #include <unistd.h>
@@ -9,7 +9,7 @@
 #include <gtest/gtest.h>
 
 #include "gfx/style_names.h"
-#include "session/settings.h"
+#include "session/dispatch/settings.h"
 #include "support/scratch_dir.h"
 #include "vit/base/error.h"
 

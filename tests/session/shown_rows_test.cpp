@@ -1,11 +1,11 @@
-// What a selection shows (session/shown_rows.h) on the synthetic trace, grown
+// What a selection shows (session/core/shown_rows.h) on the synthetic trace, grown
 // to 3 heads a layer: a head's row as stored, the mean of the visible heads
 // against the average written out here, captions, the key the math panel explains.
 #include <gtest/gtest.h>
 
-#include "session/commands.h"
-#include "session/tour_show.h"
-#include "session/shown_rows.h"
+#include "session/dispatch/requests.h"
+#include "session/tour/tour_show.h"
+#include "session/core/shown_rows.h"
 #include "support/synthetic_session.h"
 #include "support/synthetic_trace.h"
 

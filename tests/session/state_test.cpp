@@ -8,11 +8,13 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "session/commands.h"
-#include "session/state.h"
-#include "session/state_file.h"
-#include "session/tour_show.h"
+#include "session/dispatch/requests.h"
+#include "session/state/app_state.h"
+#include "session/dispatch/state_file.h"
+#include "session/tour/tour_show.h"
 #include "support/synthetic_session.h"
+#include "session/core/core_names.h"
+#include "session/dispatch/adopt.h"
 
 namespace {
 

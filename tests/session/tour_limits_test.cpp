@@ -14,9 +14,9 @@
 
 #include <gtest/gtest.h>
 
-#include "session/settings.h"
-#include "session/tour.h"
-#include "session/tour_limits.h"
+#include "session/dispatch/settings.h"
+#include "session/tour/tour.h"
+#include "session/tour/tour_limits.h"
 #include "support/scratch_dir.h"
 #include "vit/base/error.h"
 #include "vit/base/memory_budget.h"

@@ -8,13 +8,14 @@
 
 #include <gtest/gtest.h>
 
-#include "session/commands.h"
-#include "session/tour_show.h"
-#include "session/tour.h"
-#include "session/tour_claims.h"
-#include "session/tour_text.h"
+#include "session/dispatch/requests.h"
+#include "session/tour/tour_show.h"
+#include "session/tour/tour.h"
+#include "session/tour/tour_claims.h"
+#include "session/tour/tour_text.h"
 #include "support/synthetic_session.h"
 #include "vit/base/error.h"
+#include "session/dispatch/adopt.h"
 
 namespace {
 

@@ -3,7 +3,7 @@
 // the earlier trace held, and reuses its memory where the shapes match.
 #include <gtest/gtest.h>
 
-#include "session/trace_recycler.h"
+#include "session/base/trace_recycler.h"
 #include "support/real_model_fixture.h"
 #include "support/same_trace.h"
 

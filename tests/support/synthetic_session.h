@@ -5,8 +5,9 @@
 #include <string>
 #include <utility>
 
-#include "session/state.h"
+#include "session/state/app_state.h"
 #include "vit/forward/forward.h"
+#include "session/dispatch/adopt.h"
 
 namespace vit::testing {
 

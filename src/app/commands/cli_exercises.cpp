@@ -1,5 +1,5 @@
 // vitscope exercises IMAGE [--exercises FILE] --key KEY.csv [-o SHEET.html] [--model DIR] [--size S] [--force]:
-// the answer key of a homework file (session/exercises.h) on this photo,
+// the answer key of a homework file (session/homework/exercises.h) on this photo,
 // every answer computed by the model: exercise,kind,layer,head,query,key,answer,tolerance;
 // -o: the printable worksheet (worksheet.h), the questions without the answers.
 #include <cstdio>
@@ -14,7 +14,7 @@
 #include "app/output_rules.h"
 #include "app/pipeline.h"
 #include "app/resource_paths.h"
-#include "session/exercises.h"
+#include "session/homework/exercises.h"
 #include "vit/base/error.h"
 #include "vit/base/output_file.h"
 #include "vit/base/printable.h"

@@ -13,8 +13,8 @@
 #include "app/gui/window_options.h"
 #include "app/output_rules.h"
 #include "app/pipeline.h"
-#include "session/exercises.h"
-#include "session/tour.h"
+#include "session/homework/exercises.h"
+#include "session/tour/tour.h"
 #include "vit/base/output_file.h"
 #include "vit/base/printable.h"
 

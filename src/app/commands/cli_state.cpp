@@ -6,6 +6,7 @@
 
 #include "vit/base/error.h"
 #include "vit/forward/classes.h"
+#include "session/dispatch/adopt.h"
 
 namespace app {
 namespace {

@@ -5,7 +5,7 @@
 
 #include "app/cli_args.h"
 #include "app/pipeline.h"
-#include "session/state.h"
+#include "session/state/app_state.h"
 
 namespace app {
 

@@ -2,7 +2,7 @@
 // step of a guided tour as a 1920 x 1080 PNG of the window at that step (its
 // card holds the step's text; --classroom: as classroom mode draws it, 1280 x
 // 720; --window-size WxH another size), plus DIR/index.html, a slide deck, and DIR/claims.csv, the claims its steps check on this photo
-// (session/tour_claims.h); --claims FILE writes that file alone, without
+// (session/tour/tour_claims.h); --claims FILE writes that file alone, without
 // drawing anything. Drawn offscreen through EGL: no display server needed. The
 // folder appears whole or not at all (vit::OutputFolder: a temporary folder
 // of the run's, renamed; removed on failure, SIGINT or SIGTERM).
@@ -11,7 +11,7 @@
 #include <memory>
 #include <string>
 
-#include "session/commands.h"
+#include "session/dispatch/requests.h"
 #include "app/commands.h"
 #include "app/commands/cli_state.h"
 #include "app/gui/tour_slides.h"
@@ -19,9 +19,9 @@
 #include "app/output_rules.h"
 #include "app/pipeline.h"
 #include "gfx/headless_context.h"
-#include "session/tour.h"
-#include "session/tour_claims.h"
-#include "session/tour_query.h"
+#include "session/tour/tour.h"
+#include "session/tour/tour_claims.h"
+#include "session/tour/tour_query.h"
 #include "vit/base/error.h"
 #include "vit/base/printable.h"
 

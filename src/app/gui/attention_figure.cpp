@@ -3,7 +3,7 @@
 #include <cstdio>
 #include <filesystem>
 
-#include "session/shown_rows.h"
+#include "session/core/shown_rows.h"
 #include "vit/base/error.h"
 
 namespace app {

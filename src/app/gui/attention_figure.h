@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "gfx/figure.h"
-#include "session/selection.h"
+#include "session/base/selection.h"
 #include "vit/forward/forward.h"
 #include "vit/image/image.h"
 #include "vit/model/model.h"

@@ -11,7 +11,7 @@
 #include "app/commands/cli_state.h"
 #include "app/gui/figure_output.h"
 #include "gfx/headless_context.h"
-#include "session/state.h"
+#include "session/state/app_state.h"
 #include "ui/figures/page_figure.h"
 #include "ui/panels/questions_panel.h"
 #include "vit/analysis/questions.h"

@@ -6,9 +6,9 @@
 #include "app/gui/lesson_page.h"
 #include "app/gui/worksheet.h"
 #include "app/resource_paths.h"
-#include "session/exercises.h"
-#include "session/live_exercise.h"
-#include "session/tour.h"
+#include "session/homework/exercises.h"
+#include "session/homework/live_exercise.h"
+#include "session/tour/tour.h"
 
 namespace app {
 

@@ -6,7 +6,7 @@
 #pragma once
 #include <string>
 
-#include "session/state.h"
+#include "session/state/app_state.h"
 #include "vit/base/output_file.h"
 
 namespace app {

@@ -11,7 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "session/state.h"
+#include "session/state/app_state.h"
 #include "ui/widgets/gl_cache.h"
 
 namespace app {

@@ -9,9 +9,9 @@
 #include <cstddef>
 #include <string>
 
-#include "session/exercises.h"
-#include "session/state.h"
-#include "session/tour.h"
+#include "session/homework/exercises.h"
+#include "session/state/app_state.h"
+#include "session/tour/tour.h"
 #include "vit/image/image.h"
 #include "vit/image/preprocess.h"
 

@@ -7,7 +7,7 @@
 
 #include "gfx/animation_writer.h"
 #include "gfx/png_writer.h"
-#include "session/shown_rows.h"
+#include "session/core/shown_rows.h"
 #include "vit/base/error.h"
 
 namespace app {

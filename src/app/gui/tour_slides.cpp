@@ -7,10 +7,10 @@
 
 #include "app/gui/slide_deck.h"
 #include "gfx/png_writer.h"
-#include "session/commands.h"
-#include "session/tour_claims.h"
-#include "session/tour_query.h"
-#include "session/tour_text.h"
+#include "session/dispatch/requests.h"
+#include "session/tour/tour_claims.h"
+#include "session/tour/tour_query.h"
+#include "session/tour/tour_text.h"
 #include "ui/figures/window_snapshot.h"
 #include "vit/base/error.h"
 

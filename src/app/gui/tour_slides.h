@@ -8,7 +8,7 @@
 #pragma once
 #include <filesystem>
 
-#include "session/state.h"
+#include "session/state/app_state.h"
 #include "vit/base/output_file.h"
 
 namespace app {

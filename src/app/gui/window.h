@@ -14,16 +14,16 @@
 #include "app/gui/window_options.h"
 #include "app/gui/window_question_figure.h"
 #include "app/gui/window_script.h"
-#include "session/commands.h"
-#include "session/drawn_report.h"
-#include "session/experiments.h"
-#include "session/lab_controller.h"
-#include "session/lesson.h"
-#include "session/model_download.h"
-#include "session/model_worker.h"
-#include "session/settings.h"
-#include "session/state.h"
-#include "session/tour_query.h"
+#include "session/dispatch/requests.h"
+#include "session/base/drawn_report.h"
+#include "session/base/experiments.h"
+#include "session/lab/lab_controller.h"
+#include "session/files/lesson.h"
+#include "session/models/model_download.h"
+#include "session/models/model_worker.h"
+#include "session/dispatch/settings.h"
+#include "session/state/app_state.h"
+#include "session/tour/tour_query.h"
 #include "ui/widgets/frame.h"
 
 struct GLFWwindow;
@@ -58,8 +58,20 @@ private:
                !s_.analyses.running.empty() || session::awaiting_relevant_choice(s_);
     }
 
-    // window_commands.cpp
+    // window_commands.cpp: each command to its room's handler (window_ROOM_commands.cpp)
     void carry_out(const session::Command& c);
+    template <class X>
+    void carry_in_room(const X& x);
+    void carry_core(const session::CoreCommands& c);
+    void carry_questions(const session::QuestionsCommands& c);
+    void carry_tour(const session::TourCommands& c);
+    void carry_homework(const session::HomeworkCommands& c);
+    void carry_lab(const session::LabCommands& c);
+    void carry_models(const session::ModelsCommands& c);
+    void carry_files(const session::FilesCommands& c);
+    // An export's path: the one given, else a descriptive name in the export folder.
+    std::string export_name(const std::string& path, const std::string& suffix, const char* ext) const;
+    void run_worker(session::ModelWorker::Request r);
     void get_model(const std::string& name);
     void export_sweep(const std::string& path, bool replace);
     void open_lesson(session::Lesson lesson, const std::string& path);

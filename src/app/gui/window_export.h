@@ -4,13 +4,16 @@
 #pragma once
 #include <string>
 
-#include "session/state.h"
+#include "session/state/app_state.h"
 #include "vit/base/output_file.h"
 
 namespace app {
 
 // dir/stem.ext, or dir/stem_2.ext, _3, ... : the first that does not exist.
 std::string unique_path(const std::string& dir, const std::string& stem, const std::string& ext);
+
+// The path as the status line names what was saved: absolute, normalised.
+std::string saved_path(const std::string& path);
 
 // Reads the default framebuffer's back buffer (call after rendering, before
 // the swap) and writes it as PNG. Throws vit::Error.

@@ -25,10 +25,10 @@
 #include "app/gui/window_input.h"
 #include "gfx/matrix_renderer.h"
 #include "gfx/textures.h"
-#include "session/actions.h"
-#include "session/output_rules.h"
-#include "session/state_file.h"
-#include "session/tour_show.h"
+#include "session/dispatch/actions.h"
+#include "session/core/output_rules.h"
+#include "session/dispatch/state_file.h"
+#include "session/tour/tour_show.h"
 #include "ui/panels/main_view.h"
 #include "ui/widgets/clip_audit.h"
 #include "ui/widgets/draw_frame.h"
@@ -39,6 +39,8 @@
 #include "vit/base/default_model.h"
 #include "vit/base/error.h"
 #include "vit/base/printable.h"
+#include "session/dispatch/adopt.h"
+#include "session/dispatch/apply_lesson.h"
 
 namespace app {
 namespace {

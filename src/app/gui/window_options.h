@@ -5,7 +5,7 @@
 
 #include "app/cli_args.h"
 #include "app/resource_paths.h"
-#include "session/settings.h"
+#include "session/dispatch/settings.h"
 
 namespace app {
 

@@ -6,6 +6,7 @@
 #include "app/gui/window_export.h"
 #include "gfx/png_writer.h"
 #include "ui/figures/page_figure.h"
+#include "session/core/core_names.h"
 
 namespace app {
 

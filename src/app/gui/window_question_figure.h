@@ -9,9 +9,9 @@
 #include <string>
 #include <utility>
 
-#include "session/commands.h"
-#include "session/experiments.h"
-#include "session/state.h"
+#include "session/dispatch/requests.h"
+#include "session/base/experiments.h"
+#include "session/state/app_state.h"
 #include "vit/base/output_file.h"
 
 namespace app {

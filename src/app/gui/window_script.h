@@ -3,52 +3,14 @@
 // become a list of commands run one per frame through the same actions the
 // mouse and keyboard emit.
 //
-// Script file: one command per line, '#' starts a comment.
-//   wait                      until the model has run, nothing is loading or downloading, no experiment
-//                             or page analysis runs and no page figure waits for one, then 2 frames
-//   frames N                  let N frames render
-//   select ROW,COL | cls      the query
-//   layer L / head H          (head also shows that head on the photo)
-//   mean                      the photo shows the mean of the visible heads
-//   toggle-head H             show/hide head H
-//   pin ROW,COL | none        the key the math panel explains
-//   temperature T             the temperature what-if
-//   tab math | whatifs | questions   the right-hand panel's tab (then 2 frames)
-//   question NAME            the Questions tab on that page (scaling, heads, global, ...), then 2
-//                             frames: a `wait` after it waits for the numbers the page computes
-//   size PX                   the model input's side in pixels, a multiple of the patch (then waits)
-//   style KEY=VALUE ...       colormap=viridis|magma|turbo scale=row-max|absolute|log
-//                             opacity=0..1 fade=on|off smooth=on|off grid=on|off
-//   open-image PATH           as File > Open image (then waits)
-//   open-model DIR            as File > Open model (then waits)
-//   get-model NAME            as File > Get a model… on a known name: downloads it (from
-//                             $VITSCOPE_MODEL_MIRROR when set) and opens it, or shows the error (then waits)
-//   compare PATH              as File > Compare with…: a second photo through the same model (then waits)
-//   tour FILE | default       start a guided tour (default: the one that ships), then 2 frames
-//   tour next | back | exit | fold | unfold   as the tour card's buttons (fold: Hide text)
-//   classroom on | off        as View > Classroom (projector), then 2 frames
-//   theme dark | light        as View > Theme
-//   screenshot [PATH]         the whole window, as F12 does (default: a descriptive name)
-//   export [PATH]             the figure, as File > Export figure
-//   record-path on | off      as File > Record a sweep path (on: a new path; each select adds its patch)
-//   export-sweep [PATH]       as File > Export sweep (GIF): along the path, or every patch
-//   export-tour [DIR]         the tour on show (or the one that ships) as slides, as File > Export tour as slides
-//   side-by-side L,H/L,H | off   as View > Side by side with those panes (",second" after a pane: the
-//                             second photo), or back to the panels
-//   save-lesson [PATH]        as File > Save lesson… (default: a descriptive name in the export folder)
-//   save-lesson-with-photo [PATH]   the same with the photo's bytes embedded
-//   open-lesson PATH          as File > Open lesson… (then waits); a bad file leaves the state as it was
-//   export-lesson [PATH]      the lesson page (HTML), as File > Export lesson page
-//   export-homework [DIR]     the homework folder, as File > Export homework
-//   export-question [PATH]    the Questions page shown, as its Export figure button (then waits
-//                             for it: the page's experiments may run first)
-//   exercises FILE | default  classroom mode's live exercise, as File > Exercises in class (default: the
-//                             sample), then 2 frames
-//   exercise next | back | reveal | end   as the exercise panel's buttons
-//   answer ARG                the class's answer to the exercise on show: ROW,COL or cls (top_key),
-//                             ROW,COL ... (predict_region: each patch marked or unmarked), the text
-//                             typed (weight, scaled_score), an option's number (choice)
-//   quit
+// Script file: one command per line, '#' starts a comment. Each room of the
+// session lists its verbs in its NAME_room.h (session/state/rooms.h lists the
+// rooms; session/dispatch/script_verbs.h joins them): core (wait, frames,
+// select, layer, head, style, tab, open-image, screenshot, export, classroom,
+// theme, quit, ...), questions (question, export-question), tour (tour,
+// export-tour), homework (exercises, exercise, answer, export-lesson,
+// export-homework), classroom (side-by-side), lab (learning-lab, lab-*),
+// models (open-model, get-model), files (save-lesson, open-lesson).
 // A writer (screenshot, export..., save-lesson...) whose file cannot be written
 // ends the script there: the window exits 2 with the line and the cause.
 #pragma once
@@ -57,15 +19,13 @@
 #include <vector>
 
 #include "app/cli_args.h"
-#include "session/commands.h"
-#include "session/state.h"
+#include "session/base/script_verb.h"
+#include "session/dispatch/requests.h"
+#include "session/state/app_state.h"
 
 namespace app {
 
-struct ScriptCommand {
-    std::string verb, arg;
-    std::string where;   // "FILE:LINE" or "--option", for error messages
-};
+using ScriptCommand = session::ScriptCommand;
 
 // Throws vit::Error naming the line for an unknown command or a missing argument.
 std::vector<ScriptCommand> parse_script(const std::string& text, const std::string& name);

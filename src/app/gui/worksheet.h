@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "session/exercises.h"
-#include "session/state.h"
+#include "session/homework/exercises.h"
+#include "session/state/app_state.h"
 
 namespace app {
 

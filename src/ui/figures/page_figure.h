@@ -9,8 +9,8 @@
 
 #include "gfx/png_writer.h"
 #include "gfx/rgba_image.h"
-#include "session/commands.h"
-#include "session/state.h"
+#include "session/dispatch/requests.h"
+#include "session/state/app_state.h"
 
 namespace ui {
 
@@ -18,7 +18,7 @@ struct PageFigure {
     gfx::RgbaImage image;
     // Title (the page's question), Description (the caption: model, photo,
     // layer, head, query), Software, "vitscope:question" (the page's name) and
-    // "vitscope:cells" (JSON: where the page coloured cells from numbers, session/drawn_report.h).
+    // "vitscope:cells" (JSON: where the page coloured cells from numbers, session/base/drawn_report.h).
     std::vector<gfx::PngText> metadata;
     // Experiments the page asked for (experiment_controls) whose results were
     // not in s.experiments: the picture shows them as not run. Run them, put

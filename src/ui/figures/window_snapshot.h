@@ -4,8 +4,8 @@
 #include <vector>
 
 #include "gfx/rgba_image.h"
-#include "session/commands.h"
-#include "session/state.h"
+#include "session/dispatch/requests.h"
+#include "session/state/app_state.h"
 
 namespace ui {
 

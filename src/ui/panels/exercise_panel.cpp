@@ -5,8 +5,8 @@
 #include <cstring>
 #include <vector>
 
-#include "session/live_exercise.h"
-#include "session/tour_text.h"
+#include "session/homework/live_exercise.h"
+#include "session/tour/tour_text.h"
 #include "ui/widgets/bounded_text.h"
 #include "ui/widgets/imgui_helpers.h"
 #include "ui/widgets/theme.h"

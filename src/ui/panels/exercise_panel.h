@@ -1,4 +1,4 @@
-// Classroom mode's live exercise on screen (session/live_exercise.h), in the
+// Classroom mode's live exercise on screen (session/homework/live_exercise.h), in the
 // math panel's place: the exercise's question in classroom-size type, the way
 // the kind is answered (a key clicked on the photo or CLS, patches marked, a
 // number typed, an option clicked), Reveal, and once revealed the verdict, the

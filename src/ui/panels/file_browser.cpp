@@ -7,7 +7,7 @@
 
 #include <imgui_stdlib.h>
 
-#include "session/lesson.h"
+#include "session/files/lesson.h"
 #include "ui/widgets/bounded_text.h"
 #include "ui/widgets/theme.h"
 

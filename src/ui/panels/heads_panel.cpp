@@ -6,7 +6,7 @@
 #include <cstdio>
 #include <vector>
 
-#include "session/shown_rows.h"
+#include "session/core/shown_rows.h"
 #include "ui/panels/predict_bar.h"
 #include "ui/widgets/imgui_helpers.h"
 #include "ui/widgets/theme.h"

@@ -5,7 +5,7 @@
 #include <filesystem>
 #include <imgui_stdlib.h>
 
-#include "session/lab_view.h"
+#include "session/lab/lab_view.h"
 #include "ui/widgets/bounded_text.h"
 #include "ui/widgets/color_bar.h"
 #include "ui/widgets/imgui_helpers.h"

@@ -4,7 +4,7 @@
 // the run beside it without / with position embeddings on the same plot).
 // Right: the timeline over the run's checkpoints, the held-out sample with its
 // query square, every head's map of that query at the checkpoint (the real
-// model's weights, one 0..1 scale), and the sentences session/lab_view.h
+// model's weights, one 0..1 scale), and the sentences session/lab/lab_view.h
 // computes. The panel lays out what session::LabController computed.
 #pragma once
 #include <memory>

@@ -1,6 +1,6 @@
 #include "ui/panels/main_view.h"
 
-#include "session/live_exercise.h"
+#include "session/homework/live_exercise.h"
 #include "ui/panels/help_window.h"
 #include "ui/panels/menu_bar.h"
 #include "ui/panels/predict_bar.h"

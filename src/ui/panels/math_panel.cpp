@@ -4,7 +4,7 @@
 #include <cmath>
 #include <cstdio>
 
-#include "session/shown_rows.h"
+#include "session/core/shown_rows.h"
 #include "ui/widgets/color_bar.h"
 #include "ui/widgets/imgui_helpers.h"
 #include "ui/widgets/number_table.h"

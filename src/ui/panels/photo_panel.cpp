@@ -6,8 +6,8 @@
 #include <filesystem>
 
 #include "gfx/style_names.h"
-#include "session/live_exercise.h"
-#include "session/shown_rows.h"
+#include "session/homework/live_exercise.h"
+#include "session/core/shown_rows.h"
 #include "ui/panels/exercise_panel.h"
 #include "ui/panels/predict_bar.h"
 #include "ui/widgets/bounded_text.h"

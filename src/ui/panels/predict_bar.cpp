@@ -2,8 +2,8 @@
 
 #include <vector>
 
-#include "session/live_exercise.h"
-#include "session/prediction.h"
+#include "session/homework/live_exercise.h"
+#include "session/classroom/prediction.h"
 #include "ui/widgets/imgui_helpers.h"
 #include "ui/widgets/theme.h"
 

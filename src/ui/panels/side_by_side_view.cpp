@@ -4,7 +4,7 @@
 #include <cstdio>
 #include <string>
 
-#include "session/side_by_side.h"
+#include "session/classroom/side_by_side.h"
 #include "ui/widgets/color_bar.h"
 #include "ui/widgets/imgui_helpers.h"
 #include "ui/widgets/map_data.h"

@@ -1,6 +1,6 @@
 // View > Side by side: two maps at full size in place of the three panels,
 // each a layer and head of the open photo or of the second photo, for the
-// selected query, both on one colour scale (session/side_by_side.h) with one
+// selected query, both on one colour scale (session/classroom/side_by_side.h) with one
 // colour bar, so equal colours mean equal weights.
 #pragma once
 #include "ui/widgets/frame.h"

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "session/tour_text.h"
+#include "session/tour/tour_text.h"
 #include "ui/widgets/bounded_text.h"
 #include "ui/widgets/imgui_helpers.h"
 #include "ui/widgets/theme.h"

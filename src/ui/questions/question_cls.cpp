@@ -11,7 +11,7 @@
 #include <optional>
 #include <string>
 
-#include "session/shown_rows.h"
+#include "session/core/shown_rows.h"
 #include "ui/questions/cls_token_norms.h"
 #include "ui/questions/question_view.h"
 #include "ui/questions/question_widgets.h"

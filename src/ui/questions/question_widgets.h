@@ -8,7 +8,7 @@
 #include <optional>
 #include <string>
 
-#include "session/experiments.h"
+#include "session/base/experiments.h"
 #include "ui/widgets/frame.h"
 
 namespace ui {

@@ -8,9 +8,9 @@
 
 #include <imgui.h>
 
-#include "session/commands.h"
-#include "session/drawn_report.h"
-#include "session/state.h"
+#include "session/dispatch/requests.h"
+#include "session/base/drawn_report.h"
+#include "session/state/app_state.h"
 
 namespace ui {
 

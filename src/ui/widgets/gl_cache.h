@@ -9,7 +9,7 @@
 
 #include "gfx/overlay_renderer.h"
 #include "gfx/render_target.h"
-#include "session/state.h"
+#include "session/state/app_state.h"
 
 namespace ui {
 

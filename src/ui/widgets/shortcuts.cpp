@@ -2,7 +2,7 @@
 
 #include <GLFW/glfw3.h>
 
-#include "session/live_exercise.h"
+#include "session/homework/live_exercise.h"
 
 namespace ui {
 namespace {

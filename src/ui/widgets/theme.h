@@ -3,7 +3,7 @@
 #pragma once
 #include <imgui.h>
 
-#include "session/state.h"
+#include "session/state/app_state.h"
 
 namespace ui {
 

@@ -39,7 +39,7 @@ from drawn_colours import blend  # noqa: E402
 from script_support import BIN, Tally  # noqa: E402
 from window_support import Window, Xvfb, run_script  # noqa: E402
 
-EVEN_RATIO, REACH_RATIO = 2, 4   # session/lab_view.h: kEvenRatio, kReachRatio
+EVEN_RATIO, REACH_RATIO = 2, 4   # session/lab/lab_view.h: kEvenRatio, kReachRatio
 
 
 def train(args, tmp):

@@ -1,0 +1,95 @@
+// Homework exercises (assets/exercises/*.exercises): questions whose answers
+// the model computes on the photo, so one file works on any photo and every
+// answer is checked against the truth, not against a number typed in advance.
+//
+// The format is a tour's (tour.h) with `exercise: TITLE` for `step:`: each
+// exercise sets its layer, head, query and key through `state:` and
+// `choose:` lines exactly as a tour step does (query=relevant, pin=top,
+// choose: selective_reach ...), and adds what the student answers:
+//
+//   title: First look: homework
+//   photo: dog.jpg
+//   other-query: relevant
+//   exercise: The strongest key
+//   kind: top_key                  which key does the query weigh most? (a click; CLS counts)
+//   state: layer=3 head=2 query=5,3
+//   text: Click the key that query {query} weighs most in layer {layer}, head {head}.
+//
+//   kind: weight                   the weight a_ij of the query and the pinned key (pin=...)
+//   kind: scaled_score             q·k / √dₖ of the query and the pinned key
+//   tolerance: 0.01                how far a typed number may be off (else the kind's default)
+//   kind: predict_region           mark where the query will look: passes when the
+//   ratio: 2                       marked patches get ratio x their share of the patches
+//   kind: choice                   a multiple-choice question, the teacher's answer:
+//   option: Because ...            one line per option, in order
+//   answer: 2                      the right option's number (1 = the first)
+//
+// A question's text may not give its answer away: it may use only the
+// placeholders that name the selection ({layer} {head} {query} {d_k} ...),
+// {key} only with a pinned key, {score} (q·k) only for weight and
+// scaled_score. A placeholder with no value on the photo the exercises are
+// set on ({query_rank} where the query was not chosen by relevance, {top1}
+// on a model without a classifier) is an error naming the exercise: the
+// question is never asked without its number. Options are shown as
+// written: a placeholder in one is refused.
+//
+// Every line, option: lines included, is at most the tour's 2,000 bytes.
+// Each field is set once: the file's title:, photo:, other-query:,
+// other-pin:, an exercise's kind:, answer:, tolerance:, ratio:, panel:,
+// frame:, each state: key and its choose: and claim: (own-/other- set one
+// photo's each); a second is refused naming its line and the first's.
+// text: and option: lines add up. A tour step's lesson: is refused: an
+// exercise is set on the photo it is given, by every command and the window.
+#pragma once
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "session/state/app_state.h"
+#include "session/tour/tour.h"
+
+namespace session {
+
+enum class ExerciseKind { TopKey, Weight, ScaledScore, PredictRegion, Choice };
+const char* exercise_kind_name(ExerciseKind kind);
+
+struct Exercise {
+    ExerciseKind kind = ExerciseKind::Choice;
+    double tolerance = 0;               // weight, scaled_score: absolute
+    double ratio = 0;                   // predict_region: the pass mark
+    std::vector<std::string> options;   // choice
+    int answer = 0;                     // choice: the right option, 1-based
+};
+
+struct ExerciseSet {
+    std::shared_ptr<const Tour> tour;   // one step per exercise: its state and text
+    std::vector<Exercise> exercises;
+};
+
+// Parses an exercises file; `name` prefixes the errors ("NAME:LINE: what"),
+// with the line numbers of the file. Throws vit::Error.
+ExerciseSet parse_exercises(const std::string& text, const std::string& name);
+// Reads and parses the file (the tour's bounds, tour_limits.h). Throws vit::Error.
+ExerciseSet read_exercises(const std::string& path);
+
+// One exercise's answer on the open photo and model, as the answer key
+// writes it: tokens as indices (0 = CLS), -1 where none applies.
+struct ExerciseAnswer {
+    int exercise = 0;                   // 1-based, as in the key and the page
+    ExerciseKind kind = ExerciseKind::Choice;
+    int layer = -1, head = -1, query = -1, key = -1;
+    double value = 0;                   // top_key: the key's weight; weight, scaled_score: the answer
+    int option = 0;                     // choice
+    std::vector<std::string> text;      // the question's sentences, numbers filled in
+};
+
+// Every exercise set up on `s` (a copy: the tour's state machinery picks the
+// layer, head, query and key) and answered from its trace. Throws vit::Error
+// naming the exercise when its layer, head, query or key is not on this
+// model or photo.
+std::vector<ExerciseAnswer> answer_exercises(AppState s, const ExerciseSet& set);
+
+// The answer key: exercise,kind,layer,head,query,key,answer,tolerance.
+std::string answer_key_csv(const ExerciseSet& set, const std::vector<ExerciseAnswer>& answers);
+
+}  // namespace session

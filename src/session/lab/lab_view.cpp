@@ -1,0 +1,162 @@
+#include "session/lab/lab_view.h"
+
+#include <algorithm>
+#include <cstdio>
+
+#include "vit/forward/classes.h"
+#include "vit/image/preprocess.h"
+
+namespace session {
+
+std::vector<LabSquare> find_squares(const vit::Image& img, int cell, const std::string& task) {
+    std::vector<LabSquare> out;
+    if (cell <= 0 || img.width < cell || img.height < cell) return out;
+    const int cols = img.width / cell, rows = img.height / cell;
+    for (int r = 0; r < rows; ++r)
+        for (int c = 0; c < cols; ++c) {
+            bool flat = true;
+            for (int y = r * cell; y < (r + 1) * cell && flat; ++y)
+                for (int x = c * cell; x < (c + 1) * cell && flat; ++x)
+                    for (int k = 0; k < 3; ++k) flat &= img.at(x, y, k) == img.at(c * cell, r * cell, k);
+            if (!flat) continue;
+            LabSquare s;
+            s.patch = r * cols + c;
+            for (int k = 0; k < 3; ++k) s.rgb[k] = img.at(c * cell, r * cell, k);
+            out.push_back(s);
+        }
+    if (task == "left_of") {
+        auto red = [](const LabSquare& s) { return s.rgb[0] > 150 && s.rgb[1] < 100 && s.rgb[2] < 100; };
+        std::stable_partition(out.begin(), out.end(), red);
+    }
+    return out;
+}
+
+int LabCheckpoint::best_head() const {
+    int best = -1;
+    for (size_t h = 0; h < heads.size(); ++h)
+        if (best < 0 || heads[h].on_other > heads[best].on_other) best = static_cast<int>(h);
+    return best;
+}
+
+double LabCheckpoint::largest() const {
+    double m = 0;
+    for (const LabHeadRow& h : heads) m = std::max(m, h.largest);
+    return m;
+}
+
+std::vector<LabHeadRow> head_rows(const vit::Trace& t, int layer, int query, int other) {
+    std::vector<LabHeadRow> out;
+    if (layer < 0 || layer >= static_cast<int>(t.layers.size()) || query < 0 || query >= t.tokens) return out;
+    for (const vit::HeadTrace& h : t.layers[layer].heads) {
+        LabHeadRow r;
+        r.weights.resize(t.tokens);
+        for (int j = 0; j < t.tokens; ++j) {
+            r.weights[j] = h.attn(query, j);
+            if (r.weights[j] > r.largest) r.largest = r.weights[j], r.largest_token = j;
+        }
+        r.on_other = other >= 0 && other < t.tokens ? r.weights[other] : 0;
+        out.push_back(std::move(r));
+    }
+    return out;
+}
+
+std::shared_ptr<const vit::Trace> run_checkpoint(const vit::Model& model, const vit::Image& sample) {
+    const vit::Input input = vit::preprocess(sample, model.config.pre);
+    return std::make_shared<const vit::Trace>(vit::forward(model, input));
+}
+
+int layer_reaching_most(const vit::Trace& t, int query, int other) {
+    int best = 0;
+    double most = -1;
+    for (int l = 0; l < static_cast<int>(t.layers.size()); ++l)
+        for (const LabHeadRow& h : head_rows(t, l, query, other))
+            if (h.on_other > most) most = h.on_other, best = l;
+    return best;
+}
+
+std::string with_thousands(int n) {
+    std::string digits = std::to_string(n < 0 ? -n : n), out;
+    for (size_t i = 0; i < digits.size(); ++i) {
+        if (i && (digits.size() - i) % 3 == 0) out += ',';
+        out += digits[i];
+    }
+    return n < 0 ? "-" + out : out;
+}
+
+namespace {
+
+std::string format(const char* fmt, auto... args) {
+    char buf[512];
+    std::snprintf(buf, sizeof buf, fmt, args...);
+    return buf;
+}
+
+}  // namespace
+
+std::vector<LabSentence> lab_sentences(const LabCheckpoint& first, const LabCheckpoint& now, const LabCheckpoint* pair,
+                                       bool pair_position, bool has_other) {
+    std::vector<LabSentence> out;
+    if (first.heads.empty() || now.heads.empty() || !first.trace) return out;
+    const int n = first.trace->tokens;
+    const double even = 1.0 / n;
+
+    LabSentence spread;
+    spread.kind = "spread";
+    spread.step = first.step;
+    spread.value = first.largest();
+    spread.baseline = even;
+    spread.holds = spread.value <= kEvenRatio * even;
+    for (size_t h = 0; h < first.heads.size(); ++h)
+        if (first.heads[h].largest == spread.value) spread.head = static_cast<int>(h);
+    const std::string step0 = with_thousands(first.step);
+    spread.text = spread.holds
+        ? format("At step %s the query spreads its weight evenly: largest weight %.3f, where an even spread gives each of the %d tokens %.3f.",
+                 step0.c_str(), spread.value, n, even)
+        : format("At step %s the query's weight is already uneven: head %d gives one token %.3f (an even spread gives each of the %d tokens %.3f).",
+                 step0.c_str(), spread.head, spread.value, n, even);
+    out.push_back(spread);
+
+    const std::string step = with_thousands(now.step);
+    if (has_other) {
+        LabSentence reach;
+        reach.kind = "other_square";
+        reach.step = now.step;
+        reach.head = now.best_head();
+        reach.value = now.heads[reach.head].on_other;
+        reach.baseline = even;
+        reach.holds = reach.value >= kReachRatio * even;
+        reach.text = reach.holds
+            ? format("At step %s head %d puts %.0f %% of the query's weight on the other square, %.0f times the %.1f %% an even spread gives it.",
+                     step.c_str(), reach.head, 100 * reach.value, reach.value / even, 100 * even)
+            : format("At step %s no head singles out the other square: the most is head %d's %.1f %% (an even spread gives it %.1f %%).",
+                     step.c_str(), reach.head, 100 * reach.value, 100 * even);
+        out.push_back(reach);
+    }
+
+    LabSentence acc;
+    acc.kind = "accuracy";
+    acc.step = now.step;
+    acc.value = now.accuracy;
+    acc.baseline = 0.5;
+    acc.text = format("Held-out accuracy at step %s: %.3f (chance: 0.500). On this sample the model answers \"%s\" (%.0f %%).",
+                      step.c_str(), now.accuracy, now.predicted.c_str(), 100 * now.probability);
+    out.push_back(acc);
+
+    if (pair && !pair->heads.empty()) {
+        LabSentence p;
+        p.kind = "pair";
+        p.step = pair->step;
+        p.head = pair->best_head();
+        p.value = pair->accuracy;
+        p.baseline = 0.5;
+        p.text = format("%s position embeddings, at step %s: held-out accuracy %.3f; its most is head %d's %.1f %% on the other square.",
+                        pair_position ? "With" : "Without", with_thousands(pair->step).c_str(), pair->accuracy, p.head,
+                        100 * pair->heads[p.head].on_other);
+        if (!has_other) p.text = format("%s position embeddings, at step %s: held-out accuracy %.3f.", pair_position ? "With" : "Without",
+                                        with_thousands(pair->step).c_str(), pair->accuracy);
+        out.push_back(p);
+    }
+    return out;
+}
+
+}  // namespace session
