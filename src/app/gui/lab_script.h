@@ -6,7 +6,7 @@
 //   lab-step S | first | last | next | back   the timeline: the last checkpoint at or before step S, ...
 //   lab-layer L | auto                 the layer whose maps show (auto: the lab's choice)
 //   lab-sample I                       the held-out sample
-//   lab-query 0 | 1                    the query on the first square (left_of: the red one) or the other
+//   lab-query 0 | 1                    the query on the first square (the one the task asks about) or the other
 //   lab-explore                        as "Open this checkpoint in the explorer" (then waits)
 #pragma once
 #include <string>
