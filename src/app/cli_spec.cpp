@@ -151,7 +151,7 @@ std::vector<CommandSpec> make_specs() {
                              "           [--threads T] [--lr X] [--force]\n"
                              "       vitscope train --task NAME [--seed S] [--no-position] --check-gradients DIR [--force]\n"
                              "  trains a tiny ViT from scratch on a synthetic task; RUN gets config, log.csv, step_NNNNNN/\n"
-                             "  checkpoints (model folders for --model) and samples/. Ctrl+C keeps the checkpoints made so far.\n"
+                             "  checkpoints (each one a model folder) and samples/. Ctrl+C keeps the checkpoints made so far.\n"
                              "  --check-gradients: the first batch, the initial model and every tensor's gradient as .npy.\n"
                              "  --benchmark: training steps per second (--steps, default 30), nothing written.\n"),
                  {"--task", "--output", "--steps", "--seed", "--threads", "--lr", "--check-gradients"},
