@@ -3,7 +3,9 @@ spells what the list holds, so what reads one reads the list and a new entry
 reaches it. Comments may name them.
   - The Learning lab's tasks: src/vit/train/task_list.inc, by name ("left_of")
     or enumerator (Task::LeftOf); tasks.cpp too, whose samplers are called
-    after their tasks (tests/vit/train/task_probe.cpp builds a third task)."""
+    after their tasks (tests/vit/train/task_probe.cpp builds a third task).
+  - A model folder's weight files: src/vit/formats/model_files.h
+    ("model.safetensors", "pytorch_model.bin")."""
 import os
 import re
 import sys
@@ -44,6 +46,11 @@ def main():
     tally.check("task_list.inc lists the tasks", len(rows) >= 2, rows)
     tasks = re.compile(r"\b(" + "|".join(w for row in rows for w in row) + r")\b")
     spelt_outside(tally, "a task", tasks, {os.path.join("src", "vit", "train", f) for f in ("task_list.inc", "tasks.cpp")})
+
+    names = re.findall(r'"([\w.]+)"', re.search(r"kWeightFileNames = \{([^}]*)\}", source("src/vit/formats/model_files.h")).group(1))
+    tally.check("model_files.h lists the weight files", "model.safetensors" in names and len(names) >= 2, names)
+    weights = re.compile("|".join(re.escape(n) for n in names))
+    spelt_outside(tally, "a weight file's name", weights, {os.path.join("src", "vit", "formats", "model_files.h")})
     return tally.finish()
 
 

@@ -11,6 +11,7 @@
 #include "vit/base/memory_budget.h"
 #include "vit/base/shape_string.h"
 #include "vit/formats/checkpoint.h"
+#include "vit/formats/model_files.h"
 #include "vit/formats/weight_file.h"
 #include "vit/kernels/kernels.h"
 #include "vit/model/labels.h"
@@ -416,9 +417,9 @@ std::string check_model_folder(const std::string& dir) {
     std::error_code ec;
     if (!fs::exists(dir, ec)) throw Error(dir + ": model folder not found");
     if (!fs::is_directory(dir, ec))
-        throw Error(dir + ": not a folder (a model is a folder with model.safetensors or pytorch_model.bin, and config.json)");
+        throw Error(dir + ": not a folder (a model is a folder with " + model_folder_contents() + ")");
     std::string weights = find_weight_file(dir);
-    const fs::path config = fs::path(dir) / "config.json";
+    const fs::path config = fs::path(dir) / kConfigFileName;
     if (!fs::exists(config, ec))
         throw Error(config.string() + ": not found (a model folder holds config.json beside its weights)");
     return weights;

@@ -577,13 +577,13 @@ ModelConfig parse_files(const std::string& config_file, const std::string& confi
 ModelConfig parse_model_config(const std::string& config_json, const std::string& preprocessor_json) {
     std::optional<std::string> pre;
     if (!preprocessor_json.empty()) pre = preprocessor_json;
-    return parse_files("config.json", config_json, "preprocessor_config.json", pre);
+    return parse_files(kConfigFileName, config_json, kPreprocessorFileName, pre);
 }
 
 ModelConfig read_model_config(const std::string& dir) {
     const std::filesystem::path base(dir);
-    const std::string config_file = (base / "config.json").string();
-    const std::string pre_file = (base / "preprocessor_config.json").string();
+    const std::string config_file = (base / kConfigFileName).string();
+    const std::string pre_file = (base / kPreprocessorFileName).string();
     const std::string config_json = *read_file(config_file, true);
     return parse_files(config_file, config_json, pre_file, read_file(pre_file, false));
 }
