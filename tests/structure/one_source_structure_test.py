@@ -5,7 +5,9 @@ reaches it. Comments may name them.
     or enumerator (Task::LeftOf); tasks.cpp too, whose samplers are called
     after their tasks (tests/vit/train/task_probe.cpp builds a third task).
   - A model folder's weight files: src/vit/formats/model_files.h
-    ("model.safetensors", "pytorch_model.bin")."""
+    ("model.safetensors", "pytorch_model.bin").
+  - What a model family does its own way: its file in src/vit/model/families/
+    (the generic readers branch on no "deit", "dino", "dinov2", "hf-deit"...)."""
 import os
 import re
 import sys
@@ -51,6 +53,12 @@ def main():
     tally.check("model_files.h lists the weight files", "model.safetensors" in names and len(names) >= 2, names)
     weights = re.compile("|".join(re.escape(n) for n in names))
     spelt_outside(tally, "a weight file's name", weights, {os.path.join("src", "vit", "formats", "model_files.h")})
+
+    families = os.path.join("src", "vit", "model", "families")
+    family_files = {os.path.join(families, f) for f in os.listdir(os.path.join(SRC, families))}
+    tally.check("the families have their files", len(family_files) >= 5, sorted(family_files))
+    spelt_outside(tally, "a family's model_type, scheme or name", re.compile(r'"[^"]*(deit|dino)[^"]*"'), family_files,
+                  families + os.sep)
     return tally.finish()
 
 
