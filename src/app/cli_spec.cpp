@@ -1,5 +1,7 @@
 #include "app/cli_spec.h"
 
+#include "vit/train/tasks.h"
+
 namespace app {
 namespace {
 
@@ -143,13 +145,15 @@ std::vector<CommandSpec> make_specs() {
                  1,
                  "IMAGE"});
     s.push_back({"train",
-                 "usage: vitscope train --task same_colour|left_of -o RUN [--steps N] [--seed S] [--no-position]\n"
-                 "           [--threads T] [--lr X] [--force]\n"
-                 "       vitscope train --task NAME [--seed S] [--no-position] --check-gradients DIR [--force]\n"
-                 "  trains a tiny ViT from scratch on a synthetic task; RUN gets config, log.csv, step_NNNNNN/\n"
-                 "  checkpoints (model folders for --model) and samples/. Ctrl+C keeps the checkpoints made so far.\n"
-                 "  --check-gradients: the first batch, the initial model and every tensor's gradient as .npy.\n"
-                 "  --benchmark: training steps per second (--steps, default 30), nothing written.\n",
+                 std::string("usage: vitscope train --task ")
+                     .append(vit::train::task_names("|"))
+                     .append(" -o RUN [--steps N] [--seed S] [--no-position]\n"
+                             "           [--threads T] [--lr X] [--force]\n"
+                             "       vitscope train --task NAME [--seed S] [--no-position] --check-gradients DIR [--force]\n"
+                             "  trains a tiny ViT from scratch on a synthetic task; RUN gets config, log.csv, step_NNNNNN/\n"
+                             "  checkpoints (each one a model folder) and samples/. Ctrl+C keeps the checkpoints made so far.\n"
+                             "  --check-gradients: the first batch, the initial model and every tensor's gradient as .npy.\n"
+                             "  --benchmark: training steps per second (--steps, default 30), nothing written.\n"),
                  {"--task", "--output", "--steps", "--seed", "--threads", "--lr", "--check-gradients"},
                  {"--no-position", "--force", "--benchmark"}});
     s.push_back({"help", "usage: vitscope help [COMMAND]\n", {}, {}, {}, 0, 1, "COMMAND"});

@@ -69,7 +69,7 @@ double parse_lr(const std::string& text) {
 
 vit::train::TrainSettings settings_from(const CliArgs& args) {
     vit::train::TrainSettings s;
-    if (!args.has("--task")) throw vit::Error("train needs --task NAME (same_colour or left_of)");
+    if (!args.has("--task")) throw vit::Error("train needs --task NAME (" + vit::train::task_names(" or ") + ")");
     s.task = vit::train::parse_task(args.get("--task"));
     s.steps = args.get_int_opt("--steps", 1, kMaxSteps).value_or(s.steps);
     s.seed = static_cast<uint64_t>(args.get_int_opt("--seed", 0, 2147483647).value_or(1));

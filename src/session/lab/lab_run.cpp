@@ -9,6 +9,7 @@
 #include "vit/base/error.h"
 #include "vit/base/read_file.h"
 #include "vit/base/untrusted_json.h"
+#include "vit/formats/model_files.h"
 #include "vit/train/run_folder.h"
 
 namespace fs = std::filesystem;
@@ -129,7 +130,7 @@ std::shared_ptr<const LabRun> read_lab_run(const std::string& dir) {
     const std::string log_path = (fs::path(dir) / "log.csv").string();
     run->log = parse_log_csv(vit::read_whole_file(log_path, kMaxTextBytes, "a training log"), log_path);
     for (size_t i = 0; i < run->log.size(); ++i)
-        if (!fs::is_regular_file(fs::path(run->checkpoint_dir(i)) / "model.safetensors", ec))
+        if (!fs::is_regular_file(fs::path(run->checkpoint_dir(i)) / vit::kSafetensorsFileName, ec))
             throw vit::Error(run->checkpoint_dir(i) + ": the checkpoint log.csv names is missing");
 
     const std::string samples_path = (fs::path(dir) / "samples" / "samples.csv").string();

@@ -15,7 +15,7 @@ namespace session {
 
 struct LabRun {
     std::string dir;
-    std::string task;                          // "same_colour" / "left_of"
+    std::string task;                          // a name of vit/train/task_list.inc
     bool position = true;                      // trained with position embeddings
     int steps = 0;                             // the steps the run was asked for (config)
     std::vector<vit::train::LogRow> log;       // one per checkpoint, in step order

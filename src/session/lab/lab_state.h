@@ -13,6 +13,7 @@
 
 #include "session/lab/lab_run.h"
 #include "session/lab/lab_view.h"
+#include "vit/train/tasks.h"
 
 namespace session {
 
@@ -35,7 +36,7 @@ struct LabState {
     int checkpoint = 0;                       // index into run->log
     int layer = -1;                           // -1: chosen on the run (the layer reaching most at its last checkpoint)
     int sample = 0;                           // index into run->samples
-    int query_square = 0;                     // which square is the query: 0 the first (left_of: the red one), 1 the other
+    int query_square = 0;                     // which square is the query: 0 the first (the one the task asks about), 1 the other
 
     // What the lab computed from the above (LabController::sync):
     std::shared_ptr<const vit::Image> sample_image;
@@ -50,7 +51,7 @@ struct LabState {
     std::string error;                        // a run that could not be read or computed
 
     // Train: the task, position embeddings, steps and the folder runs go in (empty: the export folder).
-    std::string train_task = "same_colour";
+    std::string train_task = vit::train::task_name(vit::train::kDefaultTask);
     bool train_position = true;
     int train_steps = 1000;
     std::string train_dir;

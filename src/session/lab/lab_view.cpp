@@ -2,9 +2,11 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 
 #include "vit/forward/classes.h"
 #include "vit/image/preprocess.h"
+#include "vit/train/tasks.h"
 
 namespace session {
 
@@ -24,9 +26,16 @@ std::vector<LabSquare> find_squares(const vit::Image& img, int cell, const std::
             for (int k = 0; k < 3; ++k) s.rgb[k] = img.at(c * cell, r * cell, k);
             out.push_back(s);
         }
-    if (task == "left_of") {
-        auto red = [](const LabSquare& s) { return s.rgb[0] > 150 && s.rgb[1] < 100 && s.rgb[2] < 100; };
-        std::stable_partition(out.begin(), out.end(), red);
+    // The square the task's question is about first: its colour, each channel within 70.
+    const vit::train::TaskSpec* spec = vit::train::find_task(task);
+    if (spec && spec->asked_about) {
+        const vit::train::Rgb c = *spec->asked_about;
+        auto asked = [&](const LabSquare& s) {
+            for (int k = 0; k < 3; ++k)
+                if (std::abs(s.rgb[k] - c[k]) >= 70) return false;
+            return true;
+        };
+        std::stable_partition(out.begin(), out.end(), asked);
     }
     return out;
 }

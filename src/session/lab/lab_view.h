@@ -35,7 +35,7 @@ struct LabSquare {
     int rgb[3] = {0, 0, 0};
 };
 // The squares of a sample (side x side px, cells of `cell` px), in reading
-// order; for left_of the red one first (the question is about it).
+// order; the one the task's question is about first (vit/train/task_list.inc).
 std::vector<LabSquare> find_squares(const vit::Image& sample, int cell, const std::string& task);
 
 struct LabHeadRow {

@@ -20,6 +20,7 @@
 #include "vit/base/error.h"
 #include "vit/base/output_file.h"
 #include "vit/formats/checkpoint.h"
+#include "vit/model/config.h"
 #include "vit/model/model.h"
 
 namespace session {
@@ -145,7 +146,7 @@ std::string file_url(const KnownModel& m, const std::string& file, const std::st
 bool is_downloaded(const KnownModel& m, const std::string& models_dir) {
     std::error_code ec;
     const fs::path dir = fs::path(models_dir) / m.folder;
-    if (models_dir.empty() || !fs::is_regular_file(dir / "config.json", ec)) return false;
+    if (models_dir.empty() || !fs::is_regular_file(dir / vit::kConfigFileName, ec)) return false;
     for (const std::string& w : m.weights)
         if (fs::is_regular_file(dir / w, ec)) return true;
     return false;

@@ -10,6 +10,7 @@
 #include "session/files/lesson.h"
 #include "ui/widgets/bounded_text.h"
 #include "ui/widgets/theme.h"
+#include "vit/formats/model_files.h"
 
 namespace ui {
 namespace fs = std::filesystem;
@@ -20,9 +21,23 @@ bool is_image_name(const std::string& name) {
     return ext == ".jpg" || ext == ".jpeg" || ext == ".png" || ext == ".webp" || ext == ".bmp" || ext == ".gif";
 }
 
+namespace {
+
+// The model browser's line on what a model folder is.
+const std::string& model_folder_text() {
+    static const std::string text = std::string("A model is a folder with ")
+                                        .append(vit::kConfigFileName)
+                                        .append(" and ")
+                                        .append(vit::weight_file_names())
+                                        .append(".");
+    return text;
+}
+
+}  // namespace
+
 bool is_model_dir(const std::string& dir) {
     std::error_code ec;
-    return fs::is_regular_file(fs::path(dir) / "config.json", ec);
+    return fs::is_regular_file(fs::path(dir) / vit::kConfigFileName, ec);
 }
 
 // The folder the browser opens: a model, or for the Learning lab a training run (its log.csv).
@@ -124,7 +139,7 @@ void FileBrowser::draw(const Frame& f) {
                            : exercises_   ? "Run an exercises file in class"
                                           : "Open an image");
     ImGui::PopFont();
-    ImGui::TextColored(colors::muted, runs_ ? "A run is a folder with log.csv, step_NNNNNN checkpoints and samples/ (vitscope train -o RUN, or the lab's Train)." : model_mode     ? "A model is a folder with config.json and model.safetensors or pytorch_model.bin."
+    ImGui::TextColored(colors::muted, runs_ ? "A run is a folder with log.csv, step_NNNNNN checkpoints and samples/ (vitscope train -o RUN, or the lab's Train)." : model_mode     ? model_folder_text().c_str()
                                       : compare_mode ? "It runs through the same model beside the open photo, for the "
                                                        "Questions pages that compare two photos."
                                       : lessons_ ? "A .vitscope file saved by File > Save lesson: photo, model, selection, page "

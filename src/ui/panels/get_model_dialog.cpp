@@ -7,6 +7,7 @@
 #include "ui/widgets/bounded_text.h"
 #include "ui/widgets/imgui_helpers.h"
 #include "ui/widgets/theme.h"
+#include "vit/formats/model_files.h"
 
 namespace ui {
 namespace {
@@ -108,7 +109,7 @@ void GetModelDialog::draw(const Frame& f) {
 
     if (running) progress(f, g.download);
     else if (!g.download.error.empty()) ImGui::TextColored(colors::error, "%s", bounded(g.download.error).c_str());
-    else ImGui::TextColored(colors::muted, "Weights: model.safetensors where the hub has it, else pytorch_model.bin.");
+    else ImGui::TextColored(colors::muted, "Weights: %s.", vit::weight_file_names(" where the hub has it, else ").c_str());
     ImGui::SetCursorPosX(ImGui::GetWindowWidth() - f.px(100));
     if (ImGui::Button("Close", ImVec2(f.px(85), 0)) || ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape))) open = false;
     if (running && ImGui::IsItemHovered()) ImGui::SetTooltip("Closing cancels the download");

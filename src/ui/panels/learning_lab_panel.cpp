@@ -23,14 +23,19 @@ using LabAction = session::act::Lab;
 using LabCommand = session::cmd::Lab;
 namespace lab = session::lab;
 
-const char* kAbout =
-    "A Vision Transformer of 4 layers and 4 heads (64 x 64 px images in 8 x 8 patches) starts from random weights "
-    "and learns a task on synthetic pictures of two squares. same_colour: are the squares the same colour? The "
-    "answer needs the patch of one square to look at the other, wherever it is: global attention that follows "
-    "content. left_of: is the red square left of the blue one? That needs positions: without position "
-    "embeddings the model sees the same set of patches either way and stays at chance. Drag the timeline to watch "
-    "the query (outlined) learn where to look: each map is one head's attention weights at that checkpoint, "
-    "computed by that checkpoint's own model on the sample.";
+// "What is this?": the lab, then each task of vit/train/task_list.inc, what it asks and needs.
+const std::string& about() {
+    static const std::string text = [] {
+        std::string t =
+            "A Vision Transformer of 4 layers and 4 heads (64 x 64 px images in 8 x 8 patches) starts from random weights "
+            "and learns a task on synthetic pictures of two squares.";
+        for (const vit::train::TaskSpec& task : vit::train::all_tasks())
+            t.append(" ").append(task.name).append(": ").append(task.question).append(" ").append(task.needs);
+        return t.append(" Drag the timeline to watch the query (outlined) learn where to look: each map is one head's "
+                        "attention weights at that checkpoint, computed by that checkpoint's own model on the sample.");
+    }();
+    return text;
+}
 
 std::string run_label(const session::LabRun& r) {
     return fs::path(r.dir).filename().string() + " (" + r.task + (r.position ? "" : ", no position embeddings") + ")";
@@ -70,7 +75,7 @@ void LearningLabPanel::draw(const Frame& f, const PanelRect& area) {
         ImGui::TextColored(colors::muted, "watch attention being learned: a tiny ViT trained from scratch");
         if (ImGui::CollapsingHeader("What is this?")) {
             ImGui::PushTextWrapPos(0);
-            ImGui::TextUnformatted(kAbout);
+            ImGui::TextUnformatted(about().c_str());
             ImGui::PopTextWrapPos();
         }
         const ImVec2 avail = ImGui::GetContentRegionAvail();
@@ -281,9 +286,12 @@ void LearningLabPanel::timeline(const Frame& f) {
         ImGui::SameLine(0, f.px(16));
         ImGui::TextUnformatted("query on");
         ImGui::SameLine();
-        if (ImGui::RadioButton(run.task == "left_of" ? "red square" : "square 1", l.query_square == 0)) f.emit(LabAction{lab::SetQuerySquare{0}});
+        // A run of a task this build does not know (its config names another): the first task's plain names.
+        const vit::train::TaskSpec* task = vit::train::find_task(run.task);
+        const auto& squares = (task ? *task : vit::train::all_tasks().front()).squares;
+        if (ImGui::RadioButton(squares[0], l.query_square == 0)) f.emit(LabAction{lab::SetQuerySquare{0}});
         ImGui::SameLine();
-        if (ImGui::RadioButton(run.task == "left_of" ? "blue square" : "square 2", l.query_square == 1)) f.emit(LabAction{lab::SetQuerySquare{1}});
+        if (ImGui::RadioButton(squares[1], l.query_square == 1)) f.emit(LabAction{lab::SetQuerySquare{1}});
     }
 }
 

@@ -11,83 +11,15 @@
 #include "vit/base/memory_budget.h"
 #include "vit/base/shape_string.h"
 #include "vit/formats/checkpoint.h"
+#include "vit/formats/model_files.h"
 #include "vit/formats/weight_file.h"
 #include "vit/kernels/kernels.h"
 #include "vit/model/labels.h"
 #include "vit/model/model.h"
+#include "vit/model/model_family.h"
 
 namespace vit {
 namespace {
-
-// Where each canonical weight lives in one naming scheme. Block names are
-// relative to block(i); a linear layer name gets ".weight" / ".bias" appended.
-struct SchemeNames {
-    std::string scheme;
-    std::string cls, dist, registers, pos, patch_embed, norm, head, head_dist;
-    std::string blocks;                // prefix before the block index
-    std::string ln1, qkv, q, k, v, proj, ls1, ln2, fc1, fc2, ls2;  // qkv set = fused rows q|k|v
-    std::vector<std::string> ignored;  // name prefixes that carry nothing the forward pass uses
-
-    std::string block(int i) const { return blocks + std::to_string(i) + "."; }
-};
-
-SchemeNames timm_names() {
-    SchemeNames n;
-    n.scheme = "timm";
-    n.cls = "cls_token";
-    n.dist = "dist_token";
-    n.registers = "reg_token";
-    n.pos = "pos_embed";
-    n.patch_embed = "patch_embed.proj";
-    n.norm = "norm";
-    n.head = "head";
-    n.head_dist = "head_dist";
-    n.blocks = "blocks.";
-    n.ln1 = "norm1";
-    n.qkv = "attn.qkv";
-    n.proj = "attn.proj";
-    n.ls1 = "ls1.gamma";
-    n.ln2 = "norm2";
-    n.fc1 = "mlp.fc1";
-    n.fc2 = "mlp.fc2";
-    n.ls2 = "ls2.gamma";
-    n.ignored = {"mask_token"};  // DINOv2 pretraining only
-    return n;
-}
-
-// Hugging Face ViT / DeiT / DINO / DINOv2, with `p` the model prefix ("", "vit.", "deit.", "dinov2.").
-SchemeNames hf_names(const std::string& scheme, const std::string& p, bool deit_with_teacher) {
-    SchemeNames n;
-    n.scheme = scheme;
-    n.cls = p + "embeddings.cls_token";
-    n.dist = p + "embeddings.distillation_token";
-    n.registers = p + "embeddings.register_tokens";
-    n.pos = p + "embeddings.position_embeddings";
-    n.patch_embed = p + "embeddings.patch_embeddings.projection";
-    n.norm = p + "layernorm";
-    n.head = deit_with_teacher ? "cls_classifier" : "classifier";
-    n.head_dist = deit_with_teacher ? "distillation_classifier" : "";
-    n.blocks = p + "encoder.layer.";
-    n.q = "attention.attention.query";
-    n.k = "attention.attention.key";
-    n.v = "attention.attention.value";
-    n.proj = "attention.output.dense";
-    if (scheme == "dinov2") {
-        n.ln1 = "norm1";
-        n.ls1 = "layer_scale1.lambda1";
-        n.ln2 = "norm2";
-        n.fc1 = "mlp.fc1";
-        n.fc2 = "mlp.fc2";
-        n.ls2 = "layer_scale2.lambda1";
-    } else {
-        n.ln1 = "layernorm_before";
-        n.ln2 = "layernorm_after";
-        n.fc1 = "intermediate.dense";
-        n.fc2 = "output.dense";
-    }
-    n.ignored = {p + "embeddings.mask_token", p + "pooler."};  // pretraining mask; ViTModel's unused pooler
-    return n;
-}
 
 std::string first_names(const WeightFile& st, size_t count) {
     std::string s;
@@ -98,22 +30,22 @@ std::string first_names(const WeightFile& st, size_t count) {
     return s.empty() ? "none" : s;
 }
 
-SchemeNames detect_scheme(const WeightFile& st) {
-    if (st.has("cls_token") && st.has("patch_embed.proj.weight")) return timm_names();
+// The first family (model_family.h's order) whose layout the tensor names are.
+TensorNames detect_scheme(const WeightFile& st) {
+    const HasTensor has = [&](const std::string& name) { return st.has(name); };
+    for (const ModelFamily* f : model_families())
+        if (f->timm_layout)
+            if (std::optional<TensorNames> n = f->timm_layout(has)) return *n;
+    // A Hugging Face layout: the model prefix before the patch embedding's name.
     const std::string marker = "embeddings.patch_embeddings.projection.weight";
     for (const auto& [name, shape] : st.shapes()) {
         if (name.size() < marker.size() || name.compare(name.size() - marker.size(), marker.size(), marker) != 0)
             continue;
         const std::string p = name.substr(0, name.size() - marker.size());
         if (!p.empty() && p.back() != '.') continue;
-        const std::string layer0 = p + "encoder.layer.0.";
-        if (st.has(p + "embeddings.register_tokens") || st.has(layer0 + "norm1.weight") ||
-            st.has(layer0 + "layer_scale1.lambda1"))
-            return hf_names("dinov2", p, false);
-        if (st.has(p + "embeddings.distillation_token") || p == "deit.")
-            return hf_names("hf-deit", p, st.has("cls_classifier.weight"));
-        if (p.empty() && !st.has("classifier.weight")) return hf_names("hf-dino", p, false);
-        return hf_names("hf-vit", p, false);
+        for (const ModelFamily* f : model_families())
+            if (f->hf_layout)
+                if (std::optional<TensorNames> n = f->hf_layout(has, p)) return *n;
     }
     throw Error(st.path() + ": unknown naming scheme (first tensor names: " + first_names(st, 5) + ")");
 }
@@ -187,7 +119,7 @@ Mat tokens(Reader& r, const std::string& name, int count, int dim) {
     return r.mat(name, {1, count, dim}, count, dim);
 }
 
-void read_embeddings(Reader& r, const SchemeNames& n, const ModelConfig& cfg, Model& m) {
+void read_embeddings(Reader& r, const TensorNames& n, const ModelConfig& cfg, Model& m) {
     const int dim = m.dim;
     const std::vector<int64_t>& pw = r.shape(n.patch_embed + ".weight");
     if (pw.size() != 4 || pw[0] != dim || pw[1] != 3 || pw[2] != pw[3] || pw[2] <= 0)
@@ -248,7 +180,7 @@ void read_embeddings(Reader& r, const SchemeNames& n, const ModelConfig& cfg, Mo
     m.pos_grid = grid;
 }
 
-Block read_block(Reader& r, const SchemeNames& n, int i, const Model& m) {
+Block read_block(Reader& r, const TensorNames& n, int i, const Model& m) {
     const std::string b = n.block(i);
     const int dim = m.dim;
     Block blk;
@@ -276,7 +208,7 @@ Block read_block(Reader& r, const SchemeNames& n, int i, const Model& m) {
     return blk;
 }
 
-void read_heads(Reader& r, const SchemeNames& n, Model& m) {
+void read_heads(Reader& r, const TensorNames& n, Model& m) {
     if (!r.has(n.head + ".weight")) {
         m.head.w.resize(0, m.dim);
         m.head_dist.w.resize(0, m.dim);
@@ -301,11 +233,14 @@ void read_heads(Reader& r, const SchemeNames& n, Model& m) {
 // What the config implies about the layout, register tokens and layer scale
 // must be what the weights hold; otherwise the model would run as something
 // its own library would not (or could not) run.
-void check_config_agrees(const Reader& r, const SchemeNames& n, const ModelConfig& cfg, const Model& m) {
-    const bool dinov2_type = cfg.model_type == "dinov2" || cfg.model_type == "dinov2_with_registers";
-    if (!cfg.model_type.empty() && dinov2_type != (n.scheme == "dinov2"))
-        r.fail("config.json's model_type '" + cfg.model_type + "' does not match the weights, which are laid out as " +
-               n.scheme);
+void check_config_agrees(const Reader& r, const TensorNames& n, const ModelConfig& cfg, const Model& m) {
+    for (const ModelFamily* f : model_families()) {
+        if (!f->model_type_fixes_layout || cfg.model_type.empty()) continue;
+        const bool its_type = family_of_model_type(cfg.model_type) == f;
+        if (its_type != (n.scheme == f->scheme))
+            r.fail("config.json's model_type '" + cfg.model_type + "' does not match the weights, which are laid out as " +
+                   n.scheme);
+    }
     if (cfg.num_registers >= 0 && cfg.num_registers != m.num_registers)
         r.fail(std::to_string(cfg.num_registers) + " register tokens by " + cfg.registers_from +
                " but the weights have " +
@@ -328,7 +263,7 @@ void check_config_agrees(const Reader& r, const SchemeNames& n, const ModelConfi
 }
 
 // Anything neither read nor known to be unused means an architecture we would run wrongly.
-void check_all_used(const WeightFile& st, const Reader& r, const SchemeNames& n) {
+void check_all_used(const WeightFile& st, const Reader& r, const TensorNames& n) {
     for (const auto& entry : st.shapes()) {
         const std::string& name = entry.first;  // a plain reference: clang 14 cannot capture a structured binding
         if (r.used().count(name)) continue;
@@ -341,7 +276,7 @@ void check_all_used(const WeightFile& st, const Reader& r, const SchemeNames& n)
 }
 
 Model build(const WeightFile& st, ModelConfig cfg) {
-    const SchemeNames n = detect_scheme(st);
+    const TensorNames n = detect_scheme(st);
     Reader r(st, n.scheme);
     Model m;
     m.scheme = n.scheme;
@@ -416,9 +351,9 @@ std::string check_model_folder(const std::string& dir) {
     std::error_code ec;
     if (!fs::exists(dir, ec)) throw Error(dir + ": model folder not found");
     if (!fs::is_directory(dir, ec))
-        throw Error(dir + ": not a folder (a model is a folder with model.safetensors or pytorch_model.bin, and config.json)");
+        throw Error(dir + ": not a folder (a model is a folder with " + model_folder_contents() + ")");
     std::string weights = find_weight_file(dir);
-    const fs::path config = fs::path(dir) / "config.json";
+    const fs::path config = fs::path(dir) / kConfigFileName;
     if (!fs::exists(config, ec))
         throw Error(config.string() + ": not found (a model folder holds config.json beside its weights)");
     return weights;

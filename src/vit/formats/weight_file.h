@@ -24,8 +24,8 @@ public:
     bool has(const std::string& name) const { return shapes().count(name) != 0; }
 };
 
-// The weight file of a model folder: DIR/model.safetensors when there is one
-// (preferred), else DIR/pytorch_model.bin. Throws vit::Error when neither exists.
+// The weight file of a model folder: the first of model_files.h's
+// kWeightFileNames it holds. Throws vit::Error when it holds none.
 std::string find_weight_file(const std::string& dir);
 
 // Opens a weight file, by its name: *.bin is a torch.save checkpoint, anything

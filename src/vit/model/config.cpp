@@ -1,25 +1,25 @@
-// config.json in its two flavours, reduced to ModelConfig.
+// config.json in its two flavours, reduced to ModelConfig. What a model
+// family does its own way (its architecture names, model_types, keys,
+// defaults) is in its file in families/, reached through model_family.h.
 //
 // timm (has "architecture" or "pretrained_cfg"): sizes from "model_args", else
 // from the architecture name (vit_tiny_patch16_224: tiny -> 192 wide, 3 heads;
-// patch16; 224 px); preprocessing from "pretrained_cfg"; labels from
-// "label_names"; LayerNorm eps 1e-6; exact GELU.
+// patch16; 224 px; regN: N register tokens); preprocessing from
+// "pretrained_cfg"; labels from "label_names"; LayerNorm eps 1e-6; exact GELU.
 //
 // Hugging Face (has "model_type", "architectures" or "hidden_size"): sizes from
 // hidden_size, num_hidden_layers, num_attention_heads, intermediate_size (or
-// mlp_ratio), layer_norm_eps (default 1e-12, as HF's ViTConfig; 1e-6 for
-// dinov2), hidden_act; labels from id2label. Dinov2 and Dinov2WithRegisters
-// (model_type "dinov2" and "dinov2_with_registers", two different classes)
-// always have layer scale; the latter has num_register_tokens (default 4).
+// mlp_ratio), layer_norm_eps (default: the family's, else 1e-12 as HF's
+// ViTConfig), hidden_act; labels from id2label; then the family's own keys.
 //
 // Registers and layer scale are what the config implies; checkpoint.cpp checks
 // the weights against them. Position embeddings are resized as the config's
 // library does it (PosResize). Preprocessing: the transformers
 // image processor that preprocessor_config.json names (image_processor_type or
-// feature_extractor_type), else the one config.json's model_type implies (deit:
-// DeiTImageProcessor, dinov2*: BitImageProcessor, others ViTImageProcessor),
-// with that processor's defaults under the file's settings. Without the file:
-// the processor's defaults (for dinov2, the settings its hub repositories ship).
+// feature_extractor_type), else the one config.json's model_type's family
+// names (ViTImageProcessor when none), with that processor's defaults under
+// the file's settings. Without the file: the family's settings, else the
+// processor's defaults.
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
@@ -33,6 +33,8 @@
 #include "vit/base/read_file.h"
 #include "vit/base/untrusted_json.h"
 #include "vit/model/config.h"
+#include "vit/model/config_doc.h"
+#include "vit/model/model_family.h"
 
 namespace vit {
 namespace {
@@ -42,82 +44,7 @@ using json = nlohmann::json;
 // The heads split one matrix, so no weight shape can confirm their number.
 constexpr const char* kHeadsUnchecked = "config.json alone (the weights cannot show it): ";
 
-// Reads fields of one JSON document, prefixing every error with the file name.
-struct Doc {
-    std::string file;
-    json j;
-
-    [[noreturn]] void fail(const std::string& what) const { throw Error(file + ": " + what); }
-
-    const json* find(const json& obj, const std::string& key) const {
-        if (!obj.is_object()) return nullptr;
-        auto it = obj.find(key);
-        return it == obj.end() || it->is_null() ? nullptr : &*it;
-    }
-
-    int get_int(const json& v, const std::string& key) const {
-        // Checked as a double first: a float like 1e300 does not fit an int.
-        if (v.is_number()) {
-            const double d = v.get<double>();
-            if (d == std::floor(d) && std::abs(d) <= 1e9) return static_cast<int>(d);
-        }
-        fail("'" + key + "' must be an integer (at most 1e9 in size), not " + quote_for_error(v));
-    }
-    float get_float(const json& v, const std::string& key) const {
-        if (!v.is_number()) fail("'" + key + "' must be a number, not " + quote_for_error(v));
-        return v.get<float>();
-    }
-    // A positive ratio as Python reads it (a double): int(hidden * ratio) must truncate as it does there.
-    double get_ratio(const json& v, const std::string& key) const {
-        if (!v.is_number()) fail("'" + key + "' must be a number, not " + quote_for_error(v));
-        const double r = v.get<double>();
-        if (!(r > 0) || r > 1e6) fail("'" + key + "' must be positive (at most 1e6), not " + quote_for_error(v));
-        return r;
-    }
-    std::string get_string(const json& v, const std::string& key) const {
-        if (!v.is_string()) fail("'" + key + "' must be a string, not " + quote_for_error(v));
-        return v.get<std::string>();
-    }
-    bool get_bool(const json& v, const std::string& key) const {
-        if (!v.is_boolean()) fail("'" + key + "' must be true or false, not " + quote_for_error(v));
-        return v.get<bool>();
-    }
-    // A class name is drawn on screen and in figures: one that long is no name.
-    const std::string& label(const std::string& name) const {
-        constexpr size_t kMaxLabelBytes = 1000;
-        if (name.size() > kMaxLabelBytes)
-            fail("a class name of " + std::to_string(name.size()) + " bytes (at most " + std::to_string(kMaxLabelBytes) + ")");
-        return name;
-    }
-    int positive(int value, const std::string& key) const {
-        if (value <= 0) fail("'" + key + "' must be positive, not " + std::to_string(value));
-        return value;
-    }
-    // An int, or a [h, w] / [c, h, w] list whose last two entries agree (square inputs only).
-    int square_size(const json& v, const std::string& key) const {
-        if (!v.is_array()) return positive(get_int(v, key), key);
-        if (v.size() < 2) fail("'" + key + "' must list at least height and width");
-        const int h = get_int(v[v.size() - 2], key), w = get_int(v[v.size() - 1], key);
-        if (h != w) fail("'" + key + "' is " + std::to_string(h) + "x" + std::to_string(w) + "; only square inputs are supported");
-        return positive(h, key);
-    }
-    // Three channel values, or one value for all three, each within ±1000: a
-    // mean of 1e308 would make the preprocessed input infinite and every number
-    // after it NaN. (Means on the 0..255 scale stay well inside.)
-    std::array<float, 3> rgb(const json& v, const std::string& key) const {
-        auto channel = [&](const json& x) {
-            if (!x.is_number()) fail("'" + key + "' must be a number, not " + quote_for_error(x));
-            const double value = x.get<double>();
-            if (!(std::abs(value) <= 1000))
-                fail("'" + key + "' holds " + quote_for_error(x) + ", outside -1000..1000 (it would make the input " +
-                     (std::isfinite(static_cast<float>(value)) ? "meaningless)" : "infinite)"));
-            return static_cast<float>(value);
-        };
-        if (v.is_number()) { const float x = channel(v); return {x, x, x}; }
-        if (!v.is_array() || v.size() != 3) fail("'" + key + "' must list 3 channel values, not " + quote_for_error(v));
-        return {channel(v[0]), channel(v[1]), channel(v[2])};
-    }
-};
+using Doc = ConfigDoc;
 
 Doc parse_doc(const std::string& file, const std::string& text) {
     Doc d{file, parse_untrusted_json(text, file)};
@@ -143,24 +70,18 @@ void check_preprocess(const Doc& d, const PreprocessConfig& p) {
 
 // --- timm ------------------------------------------------------------------
 
-struct NameSizes {
-    int dim = 0, heads = 0, patch = 0, image = 0;
-    int registers = -1;   // from "regN" (vit_small_patch14_reg4_dinov2); -1 = none in the name
-    bool dinov2 = false;  // timm's DINOv2 models: layer scale (init_values), registers only with regN
-};
-
-// Sizes encoded in a timm architecture name, e.g. vit_small_patch14_dinov2 or deit_base_patch16_384.
-NameSizes sizes_from_name(const std::string& name) {
-    NameSizes s;
+// Sizes encoded in a timm architecture name, e.g. vit_small_patch14_dinov2 or
+// deit_base_patch16_384; `family` (the name's, or null) may size its width words its own way.
+TimmName sizes_from_name(const std::string& name, const ModelFamily* family) {
+    TimmName s;
     std::vector<std::string> parts;
     std::stringstream ss(name);
     for (std::string part; std::getline(ss, part, '_');) parts.push_back(part);
-    const bool dinov2 = name.find("dinov2") != std::string::npos;
-    s.dinov2 = dinov2;
-    const std::map<std::string, std::pair<int, int>> widths = {
+    std::map<std::string, std::pair<int, int>> widths = {
         {"tiny", {192, 3}}, {"small", {384, 6}}, {"base", {768, 12}},
-        {"large", {1024, 16}}, {"huge", {1280, 16}},
-        {"giant", dinov2 ? std::pair{1536, 24} : std::pair{1408, 16}}};
+        {"large", {1024, 16}}, {"huge", {1280, 16}}, {"giant", {1408, 16}}};
+    if (family)
+        for (const auto& [word, sizes] : family->timm_widths) widths[word] = sizes;
     bool after_patch = false;
     for (const std::string& p : parts) {
         if (auto it = widths.find(p); it != widths.end() && s.dim == 0) std::tie(s.dim, s.heads) = it->second;
@@ -193,23 +114,20 @@ void read_timm(const Doc& d, ModelConfig& c) {
     if (const json* a = d.find(d.j, "architecture")) c.name = d.get_string(*a, "architecture");
     else if (const json* a2 = cfg ? d.find(*cfg, "architecture") : nullptr) c.name = d.get_string(*a2, "architecture");
 
-    const NameSizes named = sizes_from_name(c.name);
+    const ModelFamily* family = family_of_timm_architecture(c.name);
+    const TimmName named = sizes_from_name(c.name, family);
     c.dim = named.dim;
     c.heads = named.heads;
     if (named.heads > 0) c.heads_from = "the architecture name " + quote_for_error(c.name);
     c.heads_checked = named.heads > 0;
     if (named.patch) c.patch_size = named.patch;
     if (named.image) c.image_size = named.image;
-    if (named.registers >= 0 || named.dinov2) {
-        // timm builds vit_*_dinov2 with init_values (layer scale) and regN with N register tokens.
-        c.num_registers = std::max(named.registers, 0);
-        c.registers_from = named.registers >= 0 ? "the architecture name " + c.name
-                                                : "the architecture name " + c.name + " (no 'regN')";
+    if (named.registers >= 0) {
+        // timm builds regN with N register tokens.
+        c.num_registers = named.registers;
+        c.registers_from = "the architecture name " + c.name;
     }
-    c.layer_scale = named.dinov2;
-    // timm's fc1/fc2 names hide it: vit_giant_patch14_*dinov2 packs a SwiGLU MLP into them.
-    if (named.dinov2 && c.name.find("giant") != std::string::npos)
-        d.fail("architecture " + c.name + " has a SwiGLU MLP (DINOv2 giant), which is not supported");
+    if (family && family->read_timm_name) family->read_timm_name(d, named, c);
 
     if (const json* gp = d.find(d.j, "global_pool")) {
         const std::string pool = d.get_string(*gp, "global_pool");
@@ -304,10 +222,13 @@ const char* processor_name(Processor p) {
     return p == Processor::DeiT ? "DeiTImageProcessor" : p == Processor::Bit ? "BitImageProcessor" : "ViTImageProcessor";
 }
 
+// The processor a model_type's family names (ViTImageProcessor for one no family knows).
 Processor processor_for_model_type(const std::string& model_type) {
-    if (model_type == "deit") return Processor::DeiT;
-    if (model_type == "dinov2" || model_type == "dinov2_with_registers") return Processor::Bit;
-    return Processor::ViT;
+    const ModelFamily* family = family_of_model_type(model_type);
+    const std::string name = family ? family->hf_processor : processor_name(Processor::ViT);
+    for (Processor p : {Processor::ViT, Processor::DeiT, Processor::Bit})
+        if (name == processor_name(p)) return p;
+    throw Error(std::string("model family ") + family->name + " names an unknown image processor " + name);
 }
 
 // image_processor_type or the older feature_extractor_type; the Fast
@@ -441,51 +362,19 @@ void read_hf_preprocessing(const Doc& config, const Doc* preprocessor, ModelConf
         set_hf_input_size(*preprocessor, c);
         return;
     }
-    if (p == Processor::Bit) {
-        // What every facebook/dinov2-* repository ships, rather than
-        // BitImageProcessor's bare defaults (224, CLIP statistics) that no DINOv2 uses.
-        pre.hf->shortest_edge = 256;
-        pre.mean = {0.485f, 0.456f, 0.406f};
-        pre.std = {0.229f, 0.224f, 0.225f};
-        pre.hf->defaults_note = "no preprocessor_config.json: the settings facebook/dinov2-* ship "
-                                "(BitImageProcessor, shortest edge 256, crop 224, bicubic, ImageNet mean and std)";
+    if (const ModelFamily* family = family_of_model_type(c.model_type); family && family->hf_default_preprocessing) {
+        family->hf_default_preprocessing(pre);
     } else {
         pre.hf->defaults_note = std::string("no preprocessor_config.json: ") + pre.hf->name + "'s defaults";
     }
     set_hf_input_size(config, c);
 }
 
-// model_type; without it, a DINOv2 architecture still says which of the two
-// classes it is (transformers' Dinov2Model and Dinov2WithRegistersModel differ).
+// model_type; without it, the architecture may still say (transformers'
+// Dinov2Model and Dinov2WithRegistersModel are two classes).
 std::string hf_model_type(const Doc& d, const std::string& architecture) {
     if (const json* v = d.find(d.j, "model_type")) return d.get_string(*v, "model_type");
-    if (architecture.rfind("Dinov2WithRegisters", 0) == 0) return "dinov2_with_registers";
-    if (architecture.rfind("Dinov2", 0) == 0) return "dinov2";
-    return "";
-}
-
-// What Dinov2Config / Dinov2WithRegistersConfig add to a ViT config.
-void read_hf_dinov2(const Doc& d, ModelConfig& c) {
-    // Dinov2Layer always has layer_scale1 and layer_scale2; layerscale_value
-    // is only what transformers starts them at before loading the weights.
-    c.layer_scale = true;
-    if (const json* v = d.find(d.j, "layerscale_value")) d.get_float(*v, "layerscale_value");
-    if (const json* v = d.find(d.j, "use_swiglu_ffn"); v && d.get_bool(*v, "use_swiglu_ffn"))
-        d.fail("use_swiglu_ffn is true: the SwiGLU MLP (DINOv2 giant) is not supported, only the GELU MLP "
-               "(fc1, fc2) of DINOv2 small, base and large");
-    if (c.model_type == "dinov2_with_registers") {
-        c.num_registers = 4;  // Dinov2WithRegistersConfig's default
-        c.registers_from = "num_register_tokens (default 4) in config.json";
-        if (const json* v = d.find(d.j, "num_register_tokens")) {
-            c.num_registers = d.get_int(*v, "num_register_tokens");
-            if (c.num_registers < 0) d.fail("'num_register_tokens' must not be negative");
-            c.registers_from = "num_register_tokens in config.json";
-        }
-        c.pos_resize = PosResize::BicubicAntialias;  // Dinov2WithRegistersEmbeddings: antialias=True
-    } else {
-        c.num_registers = 0;  // Dinov2Model has no register tokens
-        c.registers_from = "model_type dinov2 (Dinov2Model has none)";
-    }
+    return model_type_of_architecture(architecture);
 }
 
 void read_hf(const Doc& d, ModelConfig& c) {
@@ -495,7 +384,7 @@ void read_hf(const Doc& d, ModelConfig& c) {
         architecture = d.get_string((*a)[0], "architectures");
     c.model_type = hf_model_type(d, architecture);
     c.name = d.find(d.j, "model_type") ? c.model_type : architecture;
-    const bool dinov2 = c.model_type == "dinov2" || c.model_type == "dinov2_with_registers";
+    const ModelFamily* family = family_of_model_type(c.model_type);
     c.pos_resize = PosResize::Bicubic;  // ViTEmbeddings, DeiT's, Dinov2Embeddings: no antialias
 
     if (const json* v = d.find(d.j, "hidden_size")) c.dim = d.positive(d.get_int(*v, "hidden_size"), "hidden_size");
@@ -511,14 +400,14 @@ void read_hf(const Doc& d, ModelConfig& c) {
     if (const json* v = d.find(d.j, "patch_size")) c.patch_size = d.square_size(*v, "patch_size");
     if (const json* v = d.find(d.j, "num_channels"); v && d.get_int(*v, "num_channels") != 3)
         d.fail("num_channels must be 3 (RGB)");
-    c.ln_eps = dinov2 ? 1e-6f : 1e-12f;
+    c.ln_eps = family ? family->hf_ln_eps : kHfLayerNormEps;
     if (const json* v = d.find(d.j, "layer_norm_eps")) c.ln_eps = d.get_float(*v, "layer_norm_eps");
     if (const json* v = d.find(d.j, "hidden_act")) {
         const std::string act = d.get_string(*v, "hidden_act");
         if (act == "gelu_pytorch_tanh" || act == "gelu_new" || act == "gelu_fast") c.gelu_tanh = true;
         else if (act != "gelu") d.fail("hidden_act '" + quote_for_error(act) + "' is not supported (gelu, gelu_new, gelu_pytorch_tanh)");
     }
-    if (dinov2) read_hf_dinov2(d, c);
+    if (family && family->read_hf_config) family->read_hf_config(d, c);
     else if (const json* v = d.find(d.j, "use_swiglu_ffn"); v && d.get_bool(*v, "use_swiglu_ffn"))
         d.fail("use_swiglu_ffn is true: the SwiGLU MLP is not supported");
 
@@ -577,13 +466,13 @@ ModelConfig parse_files(const std::string& config_file, const std::string& confi
 ModelConfig parse_model_config(const std::string& config_json, const std::string& preprocessor_json) {
     std::optional<std::string> pre;
     if (!preprocessor_json.empty()) pre = preprocessor_json;
-    return parse_files("config.json", config_json, "preprocessor_config.json", pre);
+    return parse_files(kConfigFileName, config_json, kPreprocessorFileName, pre);
 }
 
 ModelConfig read_model_config(const std::string& dir) {
     const std::filesystem::path base(dir);
-    const std::string config_file = (base / "config.json").string();
-    const std::string pre_file = (base / "preprocessor_config.json").string();
+    const std::string config_file = (base / kConfigFileName).string();
+    const std::string pre_file = (base / kPreprocessorFileName).string();
     const std::string config_json = *read_file(config_file, true);
     return parse_files(config_file, config_json, pre_file, read_file(pre_file, false));
 }

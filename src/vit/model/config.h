@@ -8,6 +8,10 @@
 
 namespace vit {
 
+// The files read_model_config reads in a model folder.
+inline constexpr const char* kConfigFileName = "config.json";
+inline constexpr const char* kPreprocessorFileName = "preprocessor_config.json";  // Hugging Face's, optional
+
 // A Hugging Face image processor as transformers runs it with PIL
 // (ViTImageProcessor, DeiTImageProcessor, BitImageProcessor): resize, centre
 // crop, rescale, normalise, each step only when its do_* flag says so.

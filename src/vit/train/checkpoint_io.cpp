@@ -4,6 +4,7 @@
 
 #include "vit/base/error.h"
 #include "vit/base/output_file.h"
+#include "vit/formats/model_files.h"
 #include "vit/formats/safetensors.h"
 #include "vit/model/config.h"
 
@@ -30,10 +31,10 @@ std::string model_config_json(const TinyVitConfig& c, const std::vector<std::str
 void write_model_folder(const TinyVit& model, const std::vector<std::string>& labels, const std::string& dir) {
     OutputRules rules;
     rules.force = true;
-    write_output(dir + "/config.json", model_config_json(model.config, labels), rules);
+    write_output(dir + "/" + kConfigFileName, model_config_json(model.config, labels), rules);
     std::vector<TensorToWrite> tensors;
     for (const ParamTensor& t : model.tensors) tensors.push_back({t.name, DType::F32, t.shape, std::vector<float>(t.data.begin(), t.data.end())});
-    write_safetensors(dir + "/model.safetensors", tensors);
+    write_safetensors(dir + "/" + kSafetensorsFileName, tensors);
 }
 
 TinyVit read_model_folder(const std::string& dir) {
@@ -47,9 +48,9 @@ TinyVit read_model_folder(const std::string& dir) {
     c.mlp = mc.mlp_dim;
     c.classes = mc.num_classes;
     if (c.dim <= 0 || c.heads <= 0 || c.depth <= 0 || c.mlp <= 0 || c.classes <= 0)
-        throw Error(dir + "/config.json does not give the tiny ViT's sizes (model_args)");
+        throw Error(dir + "/" + kConfigFileName + " does not give the tiny ViT's sizes (model_args)");
     TinyVit m = make_tiny_vit(c);
-    const SafeTensors st(dir + "/model.safetensors");
+    const SafeTensors st(dir + "/" + kSafetensorsFileName);
     for (ParamTensor& t : m.tensors) {
         const std::vector<float> v = st.to_f32(t.name, t.shape);
         t.data.assign(v.begin(), v.end());

@@ -9,6 +9,7 @@
 
 #include "vit/base/error.h"
 #include "vit/base/output_file.h"
+#include "vit/formats/model_files.h"
 
 namespace vit::train {
 
@@ -71,7 +72,7 @@ std::string why_not_a_run(const std::string& folder) {
         if (step.path().filename().string().rfind("step_", 0) != 0) continue;
         stranger = stranger_in(step.path(), [&](const fs::directory_entry& e) {
             const std::string name = e.path().filename().string();
-            return plain_file(e) && (name == "config.json" || name == "model.safetensors");
+            return plain_file(e) && (name == kConfigFileName || name == kSafetensorsFileName);
         }, step.path().filename().string() + "/");
     }
     if (!stranger.empty()) return not_a_run + " (it holds " + stranger + ", which train does not write)";

@@ -17,7 +17,7 @@
 namespace vit::train {
 
 struct TrainSettings {
-    Task task = Task::SameColour;
+    Task task = kDefaultTask;
     int steps = 1000;
     uint64_t seed = 1;
     int threads = 1;
