@@ -35,7 +35,7 @@ BARE = re.compile(BEFORE + r"([\w-]+\.(?:h|cpp|inc|py|sh|frag|vert|glsl|mjs|js|c
 LINK = re.compile(r"\]\(([^)\s]+)\)")
 # File names the documents mention that are not the repository's: libjpeg's header, Node.js, and
 # PyTorch's and Pillow's own sources, named where vitscope follows them.
-FOREIGN = {"jpeglib.h", "Node.js", "serialization.py", "_utils.py", "pickle.py", "JpegImagePlugin.py",
+FOREIGN = {"jpeglib.h", "Node.js", "llama.cpp", "serialization.py", "_utils.py", "pickle.py", "JpegImagePlugin.py",
            "WebPImagePlugin.py"}
 SKIP_DIRS = {".git", "node_modules", "models", "Testing", "__pycache__"}
 
