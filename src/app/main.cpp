@@ -5,7 +5,7 @@
 #include <string>
 
 #include "app/cli_spec.h"
-#include "app/commands.h"
+#include "app/subcommands.h"
 #include "app/environment.h"
 #include "app/version.h"
 #include "vit/base/error.h"

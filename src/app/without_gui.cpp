@@ -1,5 +1,5 @@
 // Built instead of the window and export when CMake has VITSCOPE_GUI=OFF.
-#include "app/commands.h"
+#include "app/subcommands.h"
 #include "app/explain_figure.h"
 #include "vit/base/error.h"
 

@@ -5,9 +5,9 @@
 #include <cstdio>
 #include <string>
 
-#include "app/commands.h"
+#include "app/subcommands.h"
+#include "app/cli_output_rules.h"
 #include "app/csv_field.h"
-#include "app/output_rules.h"
 #include "app/photo_list.h"
 #include "app/pipeline.h"
 #include "vit/analysis/attention_rows.h"
@@ -64,7 +64,7 @@ int cmd_attention(const CliArgs& args) {
         }
         table += several ? prefix_lines(rows, csv_field(path), ',') : rows;
     }, layer_and_head_check(args));
-    vit::write_output(out, table, output_rules(args));
+    vit::write_output(out, table, cli_output_rules(args));
     return status;
 }
 

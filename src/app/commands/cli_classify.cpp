@@ -4,8 +4,8 @@
 #include <string>
 #include <vector>
 
-#include "app/commands.h"
-#include "app/output_rules.h"
+#include "app/subcommands.h"
+#include "app/cli_output_rules.h"
 #include "app/photo_list.h"
 #include "app/pipeline.h"
 #include "vit/base/error.h"
@@ -30,7 +30,7 @@ int cmd_classify(const CliArgs& args) {
         }
         table += several ? prefix_lines(rows, path, '\t') : rows;
     });
-    vit::write_output(out, table, output_rules(args));
+    vit::write_output(out, table, cli_output_rules(args));
     return status;
 }
 

@@ -14,9 +14,9 @@
 #include <string>
 #include <vector>
 
-#include "app/commands.h"
+#include "app/subcommands.h"
+#include "app/cli_output_rules.h"
 #include "app/dump_arrays.h"
-#include "app/output_rules.h"
 #include "app/photo_list.h"
 #include "app/pipeline.h"
 #include "app/version.h"
@@ -139,7 +139,7 @@ int cmd_dump(const CliArgs& args) {
     const std::vector<std::string> photos = photo_paths(args);
     const std::vector<std::string> folders = photo_folders(dir, photos);
     // The output rule, before any work: its files replace earlier ones only with --force.
-    const vit::OutputRules rules = output_rules(args);
+    const vit::OutputRules rules = cli_output_rules(args);
     std::error_code ec;
     if (photos.size() > 1 && fs::exists(dir, ec) && !fs::is_directory(dir, ec))
         throw vit::Error(dir + " is a file; dump writes a folder");

@@ -7,11 +7,11 @@
 #include <string>
 #include <vector>
 
-#include "app/commands.h"
+#include "app/subcommands.h"
+#include "app/cli_output_rules.h"
 #include "app/commands/cli_state.h"
 #include "app/gui/figure_output.h"
 #include "app/gui/worksheet.h"
-#include "app/output_rules.h"
 #include "app/pipeline.h"
 #include "app/resource_paths.h"
 #include "session/homework/exercises.h"
@@ -25,7 +25,7 @@ int cmd_exercises(const CliArgs& args) {
     if (!args.has("--key")) throw vit::Error("missing --key KEY.csv (the answer key; '-': standard output)");
     // Everything that can be refused is, before the model runs.
     const std::string key_path = args.get("--key");
-    vit::check_output(key_path, output_rules(args));
+    vit::check_output(key_path, cli_output_rules(args));
     const std::string sheet_path = args.has("--output") ? figure_output_path(args, ".html") : std::string();
     if (!sheet_path.empty() && sheet_path == key_path) throw vit::Error("--key and -o name the same file: " + key_path);
     const std::string file = args.has("--exercises") ? args.get("--exercises") : default_exercises_file();
@@ -38,8 +38,8 @@ int cmd_exercises(const CliArgs& args) {
     // when both are is either renamed into place (a key without its worksheet
     // would be a run that failed and left half its output).
     std::vector<std::unique_ptr<vit::OutputTemp>> temps;
-    temps.push_back(std::make_unique<vit::OutputTemp>(key_path, output_rules(args)));
-    if (!sheet_path.empty()) temps.push_back(std::make_unique<vit::OutputTemp>(sheet_path, output_rules(args)));
+    temps.push_back(std::make_unique<vit::OutputTemp>(key_path, cli_output_rules(args)));
+    if (!sheet_path.empty()) temps.push_back(std::make_unique<vit::OutputTemp>(sheet_path, cli_output_rules(args)));
     const std::string contents[] = {session::answer_key_csv(set, answers), sheet};
     // Files first: what goes straight into a descriptor ("-", a pipe, a device) cannot be taken back.
     for (bool direct : {false, true})

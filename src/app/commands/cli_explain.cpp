@@ -6,11 +6,11 @@
 #include <vector>
 #include <string_view>
 
-#include "app/commands.h"
+#include "app/subcommands.h"
+#include "app/cli_output_rules.h"
 #include "app/csv_field.h"
 #include "app/explain_figure.h"
 #include "app/explain_questions.h"
-#include "app/output_rules.h"
 #include "app/photo_list.h"
 #include "vit/base/error.h"
 
@@ -85,7 +85,7 @@ int cmd_explain(const CliArgs& args) {
         // -o takes one photo only: nothing needs the model after its figure.
         if (png) figure = explain_figure(args, std::move(photo), std::move(compare), question.name);
     });
-    const vit::OutputRules rules = output_rules(args);
+    const vit::OutputRules rules = cli_output_rules(args);
     if (csv) vit::write_output(csv_path, text, rules);
     if (figure) {
         vit::write_output(png_path, figure->png, rules);

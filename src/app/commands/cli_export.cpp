@@ -9,10 +9,10 @@
 #include <set>
 #include <string>
 
-#include "app/commands.h"
+#include "app/subcommands.h"
+#include "app/cli_output_rules.h"
 #include "app/gui/attention_figure.h"
 #include "app/gui/figure_output.h"
-#include "app/output_rules.h"
 #include "app/photo_list.h"
 #include "app/pipeline.h"
 #include "gfx/figure.h"
@@ -54,7 +54,7 @@ int cmd_export(const CliArgs& args) {
     const int size = args.get_int_opt("--size", 256, 4096).value_or(2048);
     const gfx::Colormap colormap = colormap_option(args);
     const std::string model_dir = resolve_model_dir(args);
-    const vit::OutputRules rules = output_rules(args);
+    const vit::OutputRules rules = cli_output_rules(args);
 
     gfx::HeadlessContext gl;  // before the forward pass: no GL means no figure, so fail fast
     // Several photos: the folder appears whole when the run ends, with the

@@ -2,7 +2,7 @@
 #include <cstdio>
 #include <string>
 
-#include "app/commands.h"
+#include "app/subcommands.h"
 #include "app/pipeline.h"
 #include "vit/formats/checkpoint.h"
 #include "vit/forward/token_name.h"

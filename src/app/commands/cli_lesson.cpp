@@ -6,12 +6,12 @@
 #include <memory>
 #include <string>
 
-#include "app/commands.h"
+#include "app/subcommands.h"
+#include "app/cli_output_rules.h"
 #include "app/commands/cli_state.h"
 #include "app/gui/figure_output.h"
 #include "app/gui/lesson_page.h"
 #include "app/gui/window_options.h"
-#include "app/output_rules.h"
 #include "app/pipeline.h"
 #include "session/homework/exercises.h"
 #include "session/tour/tour.h"
@@ -35,7 +35,7 @@ int cmd_lesson(const CliArgs& args) {
 
     const session::AppState s = cli_state(args, run_pipeline(args));
     const std::string page = lesson_page_html(s, tour.get(), exercises.get());
-    vit::write_output(out, page, output_rules(args));
+    vit::write_output(out, page, cli_output_rules(args));
     std::fprintf(stderr, "%s: %.2f MB\n", vit::printable(out).c_str(), static_cast<double>(page.size()) / (1 << 20));
     return 0;
 }

@@ -15,10 +15,10 @@
 #include <string>
 #include <vector>
 
-#include "app/commands.h"
+#include "app/subcommands.h"
+#include "app/cli_output_rules.h"
 #include "app/gui/figure_output.h"
 #include "app/gui/sweep_gif.h"
-#include "app/output_rules.h"
 #include "app/pipeline.h"
 #include "app/progress.h"
 #include "gfx/animation_writer.h"
@@ -108,7 +108,7 @@ int cmd_sweep(const CliArgs& args) {
     sweep.dither = dither;
     sweep.control = stderr_progress("sweep frames");
     gfx::HeadlessContext gl;
-    const SweepWritten written = write_sweep(sweep, out, output_rules(args), frames_dir);
+    const SweepWritten written = write_sweep(sweep, out, cli_output_rules(args), frames_dir);
     std::fprintf(stderr, "%s: %zu frames, one colour scale 0..%.3f\n", vit::printable(out).c_str(), written.frames, written.value_max);
     return 0;
 }

@@ -12,11 +12,11 @@
 #include <string>
 
 #include "session/dispatch/requests.h"
-#include "app/commands.h"
+#include "app/subcommands.h"
+#include "app/cli_output_rules.h"
 #include "app/commands/cli_state.h"
 #include "app/gui/tour_slides.h"
 #include "app/gui/window_options.h"
-#include "app/output_rules.h"
 #include "app/pipeline.h"
 #include "gfx/headless_context.h"
 #include "session/tour/tour.h"
@@ -42,7 +42,7 @@ int cmd_tour(const CliArgs& args) {
     // Everything that can be refused is, before any work.
     const bool claims_only = args.has("--claims") && !args.has("--output");
     const fs::path dir = claims_only ? fs::path() : output_folder(args);
-    if (args.has("--claims")) vit::check_output(args.get("--claims"), output_rules(args));
+    if (args.has("--claims")) vit::check_output(args.get("--claims"), cli_output_rules(args));
     // --classroom: the slides as classroom mode draws the window, 1280 x 720 unless --window-size says otherwise.
     SlideSize size = slide_size(args.has("--classroom"));
     if (const WindowOptions o = parse_window_options(args); o.width > 0) size = {o.width, o.height};
@@ -57,12 +57,12 @@ int cmd_tour(const CliArgs& args) {
     session::apply(s, session::act::StartTour{tour});
     if (args.has("--claims")) {
         const std::string path = args.get("--claims");
-        vit::write_output(path, session::tour_claims_csv(s), output_rules(args));
+        vit::write_output(path, session::tour_claims_csv(s), cli_output_rules(args));
         std::fprintf(stderr, "%s: the claims of %zu steps\n", vit::printable(path).c_str(), tour->steps.size());
     }
     if (claims_only) return 0;
     gfx::HeadlessContext gl;
-    write_tour_slides(s, dir, output_rules(args), size);
+    write_tour_slides(s, dir, cli_output_rules(args), size);
     std::fprintf(stderr, "%s: %zu slides (%d x %d), index.html and claims.csv\n", vit::printable(dir.string()).c_str(), tour->steps.size(),
                 size.width, size.height);
     return 0;

@@ -16,9 +16,9 @@
 #include <filesystem>
 #include <thread>
 
-#include "app/commands.h"
+#include "app/subcommands.h"
+#include "app/cli_output_rules.h"
 #include "app/npy.h"
-#include "app/output_rules.h"
 #include "vit/base/error.h"
 #include "vit/base/output_file.h"
 #include "vit/base/printable.h"
@@ -100,7 +100,7 @@ void write_file(const std::string& path, const std::string& bytes) {
 int check_gradients(const CliArgs& args, const vit::train::TrainSettings& s) {
     using namespace vit::train;
     const std::string dir = folder_option(args, "--check-gradients");
-    vit::OutputFolder out(dir, output_rules(args));  // a new folder: --force replaces no gradients folder
+    vit::OutputFolder out(dir, cli_output_rules(args));  // a new folder: --force replaces no gradients folder
     const TinyVit model = initial_model(s);
     BatchStream stream(s);
     const Batch batch = stream.next();
@@ -175,7 +175,7 @@ int cmd_train(const CliArgs& args) {
     const std::string run = folder_option(args, "--output");
     const std::vector<std::string> labels = task_labels(s.task);
     // Written whole beside RUN and moved into place at the end; --force replaces only an earlier run.
-    vit::OutputFolder out(run, output_rules(args), why_not_a_run);
+    vit::OutputFolder out(run, cli_output_rules(args), why_not_a_run);
 
     // Ctrl+C from here on stops between steps; before the first checkpoint nothing is kept.
     g_interrupted = false;

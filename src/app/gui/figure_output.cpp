@@ -4,7 +4,7 @@
 #include <cctype>
 #include <filesystem>
 
-#include "app/output_rules.h"
+#include "app/cli_output_rules.h"
 #include "vit/base/error.h"
 
 namespace app {
@@ -19,7 +19,7 @@ std::string figure_output_path(const CliArgs& args, const std::string& extension
     std::string ext = fs::path(out).extension().string();
     std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return std::tolower(c); });
     if (ext != extension) throw vit::Error("-o " + out + ": the figure is a " + kind + "; name it *" + extension);
-    vit::check_output(out, output_rules(args));
+    vit::check_output(out, cli_output_rules(args));
     return out;
 }
 

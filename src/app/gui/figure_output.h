@@ -9,7 +9,7 @@
 namespace app {
 
 // The -o path; throws vit::Error when it is missing, not *EXTENSION, or
-// refused by the output rule (app/output_rules.h): a
+// refused by the output rule (app/cli_output_rules.h): a
 // folder, an existing file without --force, a protected file, a missing folder.
 std::string figure_output_path(const CliArgs& args, const std::string& extension = ".png");
 

@@ -19,7 +19,7 @@
 #include <backends/imgui_impl_opengl3.h>
 #include <imgui.h>
 
-#include "app/commands.h"
+#include "app/subcommands.h"
 #include "app/gui/window.h"
 #include "app/gui/window_export.h"
 #include "app/gui/window_input.h"

@@ -4,7 +4,7 @@
 #include <cstdlib>
 #include <filesystem>
 
-#include "app/output_rules.h"
+#include "app/cli_output_rules.h"
 #include "vit/base/error.h"
 #include "vit/base/output_file.h"
 
@@ -32,7 +32,7 @@ WindowOptions parse_window_options(const CliArgs& args) {
         o.height = h;
     }
     // The window's own outputs are never one of its inputs (the photo, the script, the tour, the model's files).
-    vit::OutputRules inputs = output_rules(args);
+    vit::OutputRules inputs = cli_output_rules(args);
     inputs.force = true;
     for (const char* option : {"--state-file", "--frame-stats", "--screenshot"})
         if (args.has(option)) vit::check_output(args.get(option), inputs);

@@ -1,10 +1,10 @@
-#include "app/output_rules.h"
+#include "app/cli_output_rules.h"
 
 #include "app/photo_list.h"
 
 namespace app {
 
-vit::OutputRules output_rules(const CliArgs& args) {
+vit::OutputRules cli_output_rules(const CliArgs& args) {
     vit::OutputRules rules;
     rules.force = args.has("--force");
     for (const std::string& photo : args.positional) {
@@ -30,7 +30,7 @@ vit::OutputRules output_rules(const CliArgs& args) {
 std::string checked_output(const CliArgs& args, const std::string& option, vit::OutputKind kind) {
     const std::string path = args.get(option);
     if (path.empty()) throw vit::Error("missing " + option + " value");
-    vit::check_output(path, output_rules(args), kind);
+    vit::check_output(path, cli_output_rules(args), kind);
     return path;
 }
 

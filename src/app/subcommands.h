@@ -1,5 +1,7 @@
-// Entry points of the vitscope subcommands; each returns the process exit code
-// and throws vit::Error for anything it refuses (main prints it as one line).
+// Entry points of the vitscope subcommands (their sources in app/commands/;
+// the window's own requests are session/dispatch/requests.h); each returns
+// the process exit code and throws vit::Error for anything it refuses (main
+// prints it as one line).
 #pragma once
 #include "app/cli_args.h"
 
@@ -14,7 +16,7 @@ int cmd_export(const CliArgs& args);   // offscreen figure (needs the GUI build)
 int cmd_tour(const CliArgs& args);     // a guided tour as slides (needs the GUI build)
 int cmd_sweep(const CliArgs& args);
 int cmd_train(const CliArgs& args);   // train a tiny ViT from scratch (vit/train)
-int cmd_lesson(const CliArgs& args);   // the lesson page: one self-contained HTML file (GUI build)    // an animated GIF of the query moving over the patches (GUI build)
+int cmd_lesson(const CliArgs& args);   // the lesson page: one self-contained HTML file (GUI build)
 int cmd_exercises(const CliArgs& args);  // a homework file's answer key on a photo (GUI build)
 int run_window(const CliArgs& args);   // the explorer window (needs the GUI build)
 
