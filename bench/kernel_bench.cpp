@@ -24,7 +24,8 @@ void BM_Gemm(benchmark::State& state, const vit::isa::KernelTable& (*table)()) {
               k = static_cast<int>(state.range(2));
     std::mt19937 rng(1);
     std::normal_distribution<float> d;
-    std::vector<float> a(static_cast<size_t>(m) * k), w(static_cast<size_t>(n) * k), bias(n), c(static_cast<size_t>(m) * n);
+    std::vector<float> a(static_cast<size_t>(m) * k), w(static_cast<size_t>(n) * k), bias(n),
+        c(static_cast<size_t>(m) * n);
     for (auto* v : {&a, &w, &bias})
         for (float& x : *v) x = d(rng);
     std::vector<float> panels;
@@ -48,9 +49,14 @@ void BM_Gemm(benchmark::State& state, const vit::isa::KernelTable& (*table)()) {
 
 void shapes(benchmark::internal::Benchmark* b) {
     b->ArgNames({"m", "n", "k"});
-    for (const auto& s : std::vector<std::vector<int64_t>>{
-             {197, 576, 192}, {197, 768, 192}, {197, 192, 768}, {785, 576, 192}, {785, 768, 192}, {785, 192, 768},
-             {197, 1152, 384}, {197, 3072, 768}})
+    for (const auto& s : std::vector<std::vector<int64_t>>{{197, 576, 192},
+                                                           {197, 768, 192},
+                                                           {197, 192, 768},
+                                                           {785, 576, 192},
+                                                           {785, 768, 192},
+                                                           {785, 192, 768},
+                                                           {197, 1152, 384},
+                                                           {197, 3072, 768}})
         b->Args(s);
 }
 
@@ -70,7 +76,8 @@ void BM_Attention(benchmark::State& state, const vit::isa::KernelTable& (*table)
     for (auto* x : {&q, &k, &v})
         for (float& e : *x) e = d(rng);
     for (auto _ : state) {
-        t.attention_rows(q.data(), k.data(), v.data(), ld, n, 0, head_dim, 0.125f, 0, n, weights.data(), context.data());
+        t.attention_rows(q.data(), k.data(), v.data(), ld, n, 0, head_dim, 0.125f, 0, n, weights.data(),
+                         context.data());
         benchmark::DoNotOptimize(context.data());
     }
     state.counters["GFLOP/s"] =
@@ -81,8 +88,8 @@ void BM_Attention(benchmark::State& state, const vit::isa::KernelTable& (*table)
 // This core's FMA rate, the ceiling for every product above: 12 independent
 // chains of 8-lane fused multiply-adds kept in registers (2 flops a lane).
 void BM_FmaPeak(benchmark::State& state) {
-    __m256 a0 = _mm256_set1_ps(1.0f), a1 = a0, a2 = a0, a3 = a0, a4 = a0, a5 = a0, a6 = a0, a7 = a0, a8 = a0,
-           a9 = a0, a10 = a0, a11 = a0;
+    __m256 a0 = _mm256_set1_ps(1.0f), a1 = a0, a2 = a0, a3 = a0, a4 = a0, a5 = a0, a6 = a0, a7 = a0, a8 = a0, a9 = a0,
+           a10 = a0, a11 = a0;
     const __m256 m = _mm256_set1_ps(0.999999f), c = _mm256_set1_ps(1e-7f);
     constexpr int kSteps = 4096;
     for (auto _ : state) {
@@ -92,8 +99,9 @@ void BM_FmaPeak(benchmark::State& state) {
             a6 = _mm256_fmadd_ps(a6, m, c), a7 = _mm256_fmadd_ps(a7, m, c), a8 = _mm256_fmadd_ps(a8, m, c);
             a9 = _mm256_fmadd_ps(a9, m, c), a10 = _mm256_fmadd_ps(a10, m, c), a11 = _mm256_fmadd_ps(a11, m, c);
             // Keeps the chains in registers and every step in the loop.
-            asm volatile("" : "+x"(a0), "+x"(a1), "+x"(a2), "+x"(a3), "+x"(a4), "+x"(a5), "+x"(a6), "+x"(a7),
-                         "+x"(a8), "+x"(a9), "+x"(a10), "+x"(a11));
+            asm volatile(""
+                         : "+x"(a0), "+x"(a1), "+x"(a2), "+x"(a3), "+x"(a4), "+x"(a5), "+x"(a6), "+x"(a7), "+x"(a8),
+                           "+x"(a9), "+x"(a10), "+x"(a11));
         }
     }
     benchmark::DoNotOptimize(_mm256_add_ps(_mm256_add_ps(a0, a11), a5));
@@ -105,7 +113,10 @@ BENCHMARK(BM_FmaPeak);
 
 BENCHMARK_CAPTURE(BM_Attention, v4, vit::isa::table_v4)->ArgNames({"n", "ld"})->Args({197, 192})->Args({785, 192});
 BENCHMARK_CAPTURE(BM_Attention, v3, vit::isa::table_v3)->ArgNames({"n", "ld"})->Args({197, 192})->Args({785, 192});
-BENCHMARK_CAPTURE(BM_Attention, eigen, vit::isa::table_eigen)->ArgNames({"n", "ld"})->Args({197, 192})->Args({785, 192});
+BENCHMARK_CAPTURE(BM_Attention, eigen, vit::isa::table_eigen)
+    ->ArgNames({"n", "ld"})
+    ->Args({197, 192})
+    ->Args({785, 192});
 
 BENCHMARK_CAPTURE(BM_Gemm, v4, vit::isa::table_v4)->Apply(shapes);
 BENCHMARK_CAPTURE(BM_Gemm, v3, vit::isa::table_v3)->Apply(shapes);

@@ -33,10 +33,11 @@ void make_files(const std::filesystem::path& dir) {
 
 bool same(const session::Lesson& a, const session::Lesson& b) {
     return a.photo == b.photo && a.photo_embedded == b.photo_embedded && a.model == b.model &&
-           a.input_size == b.input_size && a.selection == b.selection && a.tab == b.tab && a.question == b.question && a.classroom == b.classroom && a.math_step == b.math_step &&
-           a.compare_photo == b.compare_photo && a.temperature == b.temperature &&
-           a.style.colormap == b.style.colormap && a.style.normalization == b.style.normalization &&
-           a.style.opacity == b.style.opacity && a.style.fade == b.style.fade && a.style.bilinear == b.style.bilinear &&
+           a.input_size == b.input_size && a.selection == b.selection && a.tab == b.tab && a.question == b.question &&
+           a.classroom == b.classroom && a.math_step == b.math_step && a.compare_photo == b.compare_photo &&
+           a.temperature == b.temperature && a.style.colormap == b.style.colormap &&
+           a.style.normalization == b.style.normalization && a.style.opacity == b.style.opacity &&
+           a.style.fade == b.style.fade && a.style.bilinear == b.style.bilinear &&
            a.style.show_grid == b.style.show_grid;
 }
 

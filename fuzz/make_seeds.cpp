@@ -20,9 +20,7 @@ using namespace vit::testing;
 
 namespace {
 
-void write_text(const fs::path& path, const std::string& text) {
-    std::ofstream(path, std::ios::binary) << text;
-}
+void write_text(const fs::path& path, const std::string& text) { std::ofstream(path, std::ios::binary) << text; }
 
 }  // namespace
 

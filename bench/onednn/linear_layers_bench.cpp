@@ -30,7 +30,8 @@ double linear_flops() {
 }
 
 void report(benchmark::State& state) {
-    state.counters["GFLOP/s"] = benchmark::Counter(linear_flops() * 1e-9, benchmark::Counter::kIsIterationInvariantRate);
+    state.counters["GFLOP/s"] =
+        benchmark::Counter(linear_flops() * 1e-9, benchmark::Counter::kIsIterationInvariantRate);
 }
 
 void BM_LinearLayersEigen(benchmark::State& state) {
@@ -68,9 +69,11 @@ void BM_LinearLayersOneDnnPacked(benchmark::State& state) {
             const memory::desc src_md({kTokens, sh.in}, dt::f32, tag::ab), dst_md({kTokens, sh.out}, dt::f32, tag::ab);
             const memory::desc bias_md({1, sh.out}, dt::f32, tag::ab);
             const memory::desc w_rows({sh.in, sh.out}, dt::f32, tag::ba);  // W as stored: out x in, row-major
-            const matmul::primitive_desc pd(
-                matmul::desc(src_md, memory::desc({sh.in, sh.out}, dt::f32, tag::any), bias_md, dst_md), eng);
-            memory src(src_md, eng), w_plain(w_rows, eng), w(pd.weights_desc(), eng), bias(bias_md, eng), dst(dst_md, eng);
+            const matmul::primitive_desc pd(matmul::desc(src_md, memory::desc({sh.in, sh.out}, dt::f32, tag::any),
+                                                         bias_md, dst_md),
+                                            eng);
+            memory src(src_md, eng), w_plain(w_rows, eng), w(pd.weights_desc(), eng), bias(bias_md, eng),
+                dst(dst_md, eng);
             std::fill_n(static_cast<float*>(src.get_data_handle()), kTokens * sh.in, 0.01f);
             std::fill_n(static_cast<float*>(w_plain.get_data_handle()), sh.in * sh.out, 0.02f);
             std::fill_n(static_cast<float*>(bias.get_data_handle()), sh.out, 0.1f);
@@ -80,7 +83,9 @@ void BM_LinearLayersOneDnnPacked(benchmark::State& state) {
     s.wait();
     for (auto _ : state) {
         for (Layer& l : layers)
-            l.product.execute(s, {{DNNL_ARG_SRC, l.src}, {DNNL_ARG_WEIGHTS, l.weights}, {DNNL_ARG_BIAS, l.bias},
+            l.product.execute(s, {{DNNL_ARG_SRC, l.src},
+                                  {DNNL_ARG_WEIGHTS, l.weights},
+                                  {DNNL_ARG_BIAS, l.bias},
                                   {DNNL_ARG_DST, l.dst}});
         s.wait();
     }

@@ -32,8 +32,7 @@ std::optional<int> CliArgs::get_int_opt(const std::string& name, int lo, int hi)
     auto it = options.find(name);
     if (it == options.end()) return std::nullopt;
     long v = 0;
-    if (!parse_whole(it->second, v))
-        throw vit::Error(name + " expects a whole number, got '" + it->second + "'");
+    if (!parse_whole(it->second, v)) throw vit::Error(name + " expects a whole number, got '" + it->second + "'");
     if (v < lo || v > hi)
         throw vit::Error(name + " " + it->second + " is out of range (" + std::to_string(lo) + ".." +
                          std::to_string(hi) + ")");
@@ -118,8 +117,8 @@ CliArgs parse_cli(int argc, char** argv) {
             args.flags.insert(name);
         } else if (spec.options.count(name)) {
             if (!has_value) {
-                const bool next_is_option = i + 1 < argc && std::string(argv[i + 1]).rfind("--", 0) == 0 &&
-                                            std::string(argv[i + 1]).size() > 2;
+                const bool next_is_option =
+                    i + 1 < argc && std::string(argv[i + 1]).rfind("--", 0) == 0 && std::string(argv[i + 1]).size() > 2;
                 if (i + 1 >= argc || next_is_option) throw vit::Error(who + ": " + spelled + " needs a value" + see);
                 value = argv[++i];
             }
@@ -157,11 +156,9 @@ std::string resolve_model_dir(const CliArgs& args) {
 std::pair<int, int> parse_patch(const std::string& text) {
     const auto comma = text.find(',');
     long r = 0, c = 0;
-    if (comma == std::string::npos || !parse_whole(text.substr(0, comma), r) ||
-        !parse_whole(text.substr(comma + 1), c))
+    if (comma == std::string::npos || !parse_whole(text.substr(0, comma), r) || !parse_whole(text.substr(comma + 1), c))
         throw vit::Error("--patch expects ROW,COL (e.g. 5,7), got '" + text + "'");
-    if (r < 0 || c < 0 || r > 100000 || c > 100000)
-        throw vit::Error("--patch " + text + " is out of range");
+    if (r < 0 || c < 0 || r > 100000 || c > 100000) throw vit::Error("--patch " + text + " is out of range");
     return {static_cast<int>(r), static_cast<int>(c)};
 }
 

@@ -11,17 +11,17 @@
 namespace app {
 
 struct CliArgs {
-    std::string command;                       // "classify", "attention", ... or "" for the window
-    std::vector<std::string> positional;       // e.g. the IMAGE
+    std::string command;                         // "classify", "attention", ... or "" for the window
+    std::vector<std::string> positional;         // e.g. the IMAGE
     std::map<std::string, std::string> options;  // "--layer" -> "8"
-    std::set<std::string> flags;               // "--mean-heads", "--quit"
+    std::set<std::string> flags;                 // "--mean-heads", "--quit"
 
     bool has(const std::string& name) const { return options.count(name) || flags.count(name); }
     std::string get(const std::string& name, const std::string& fallback = "") const;
     // Whole number in [lo, hi]; throws vit::Error naming the option otherwise.
     int get_int(const std::string& name, int lo, int hi) const;
     std::optional<int> get_int_opt(const std::string& name, int lo, int hi) const;
-    const std::string& image() const;          // the one positional IMAGE; throws if absent
+    const std::string& image() const;  // the one positional IMAGE; throws if absent
 };
 
 // Strict, against the command's CommandSpec (cli_spec.h): an unknown option,

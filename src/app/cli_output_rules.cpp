@@ -8,14 +8,16 @@ vit::OutputRules cli_output_rules(const CliArgs& args) {
     vit::OutputRules rules;
     rules.force = args.has("--force");
     for (const std::string& photo : args.positional) {
-        if (photo.size() > 1 && photo[0] == '@') rules.protected_files.push_back({photo.substr(1), "the list of photos being read"});
+        if (photo.size() > 1 && photo[0] == '@')
+            rules.protected_files.push_back({photo.substr(1), "the list of photos being read"});
         else rules.protected_files.push_back({photo, "the photo being read"});
     }
     // The photos a folder or a list names (the command refuses a bad list itself).
     if (!args.positional.empty() && args.command != "" && args.command != "help") try {
-        for (const std::string& photo : photo_paths(args)) rules.protected_files.push_back({photo, "a photo being read"});
-    } catch (const vit::Error&) {
-    }
+            for (const std::string& photo : photo_paths(args))
+                rules.protected_files.push_back({photo, "a photo being read"});
+        } catch (const vit::Error&) {
+        }
     // Every file a command reads: no output may be one of its inputs, even with --force.
     const std::pair<const char*, const char*> inputs[] = {{"--compare", "the comparison photo"},
                                                           {"--tour", "the tour being read"},

@@ -14,7 +14,8 @@ vit::OutputRules cli_output_rules(const CliArgs& args);
 
 // check_output for a command-line option's value (an empty value is refused
 // naming the option); returns the path.
-std::string checked_output(const CliArgs& args, const std::string& option, vit::OutputKind kind = vit::OutputKind::File);
+std::string checked_output(const CliArgs& args, const std::string& option,
+                           vit::OutputKind kind = vit::OutputKind::File);
 
 // Where a table goes: the option's file (checked now, before any work), or
 // "-" (standard output) when it is not given. vit::write_output writes either.

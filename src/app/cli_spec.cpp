@@ -28,134 +28,156 @@ std::vector<CommandSpec> make_specs() {
                  0,
                  1,
                  "IMAGE"});
-    s.push_back({"classify",
-                 std::string("usage: vitscope classify IMAGE... [--top K] [-o FILE | --csv FILE] [--force] [--model DIR] [--size S]\n"
-                             "  the top K classes (default 5): rank<TAB>probability<TAB>label, one line each;\n"
-                             "  with several photos a header line and a first column `image`.\n"
-                             "  -o/--csv FILE writes the table to FILE ('-': standard output, the default).\n") +
-                     kPhotos,
-                 {"--top", "--output", "--model", "--size"},
-                 {"--force"},
-                 {{"--csv", "--output"}},
-                 1,
-                 -1,
-                 "IMAGE"});
-    s.push_back({"attention",
-                 std::string("usage: vitscope attention IMAGE... --layer L (--head H | --mean-heads) (--patch ROW,COL | --query cls|INDEX)\n"
-                             "           [-o FILE | --csv FILE] [--force] [--model DIR] [--size S]\n"
-                             "  CSV key,row,col,score,scaled,weight: one line per key token (--mean-heads: the mean over the heads);\n"
-                             "  with several photos a first column `image`. -o/--csv FILE: the table to FILE ('-': standard output).\n") +
-                     kPhotos,
-                 {"--layer", "--head", "--patch", "--query", "--output", "--model", "--size"},
-                 {"--mean-heads", "--force"},
-                 {{"--csv", "--output"}},
-                 1,
-                 -1,
-                 "IMAGE"});
-    s.push_back({"explain",
-                 std::string("usage: vitscope explain IMAGE... --question NAME [--layer L] [--head H | --mean-heads] [--patch ROW,COL | --query cls|INDEX]\n"
-                             "           [--compare IMAGE2] [--class LABEL|INDEX] [--seed S] [--sizes 224,448] [--model DIR] [--size S]\n"
-                             "           (--csv FILE | -o OUT.png | both) [--force]\n"
-                             "  a Questions page's numbers as CSV (--csv, '-': standard output) and/or its figure (-o, one photo);\n"
-                             "  with several photos one table with a first column `image`.\n") +
-                     kPhotos,
-                 {"--question", "--layer", "--head", "--patch", "--query", "--compare", "--class", "--seed", "--sizes",
-                  "--model", "--size", "--csv", "--output"},
-                 {"--force", "--mean-heads"},
-                 {},
-                 1,
-                 -1,
-                 "IMAGE"});
-    s.push_back({"dump",
-                 std::string("usage: vitscope dump IMAGE... -o DIR [--arrays NAME,...] [--float16] [--class LABEL|INDEX]\n"
-                             "           [--force] [--model DIR] [--size S]\n"
-                             "  the trace as NumPy .npy files plus meta.json (axis names and units of each array);\n"
-                             "  with several photos one folder per photo inside DIR.\n"
-                             "  --arrays: photo,input,attn,q,k,v,out,pos_embed,logits (the default), residual_in,residual_out,\n"
-                             "            ln1,attn_proj,residual_mid,ln2,mlp (each block's residual stream and parts);\n"
-                             "            with --class also grad_attn,grad_x_in,grad_x_out. --float16: float arrays as float16.\n") +
-                     kPhotos,
-                 {"--output", "--arrays", "--class", "--model", "--size"},
-                 {"--float16", "--force"},
-                 {},
-                 1,
-                 -1,
-                 "IMAGE"});
-    s.push_back({"export",
-                 std::string("usage: vitscope export IMAGE... --layer L (--head H | --mean-heads) (--patch ROW,COL | --query cls|INDEX)\n"
-                             "           -o OUT.png [--size PX] [--colormap viridis|magma|turbo] [--force] [--model DIR]\n"
-                             "  the window's overlay figure as a PNG (--size: its width, 256 .. 4096, default 2048);\n"
-                             "  with several photos -o names a new folder that gets one PNG per photo.\n") +
-                     kPhotos,
-                 {"--layer", "--head", "--patch", "--query", "--output", "--size", "--colormap", "--model"},
-                 {"--mean-heads", "--force"},
-                 {},
-                 1,
-                 -1,
-                 "IMAGE"});
+    s.push_back(
+        {"classify",
+         std::string(
+             "usage: vitscope classify IMAGE... [--top K] [-o FILE | --csv FILE] [--force] [--model DIR] [--size S]\n"
+             "  the top K classes (default 5): rank<TAB>probability<TAB>label, one line each;\n"
+             "  with several photos a header line and a first column `image`.\n"
+             "  -o/--csv FILE writes the table to FILE ('-': standard output, the default).\n") +
+             kPhotos,
+         {"--top", "--output", "--model", "--size"},
+         {"--force"},
+         {{"--csv", "--output"}},
+         1,
+         -1,
+         "IMAGE"});
+    s.push_back(
+        {"attention",
+         std::string(
+             "usage: vitscope attention IMAGE... --layer L (--head H | --mean-heads) (--patch ROW,COL | --query "
+             "cls|INDEX)\n"
+             "           [-o FILE | --csv FILE] [--force] [--model DIR] [--size S]\n"
+             "  CSV key,row,col,score,scaled,weight: one line per key token (--mean-heads: the mean over the heads);\n"
+             "  with several photos a first column `image`. -o/--csv FILE: the table to FILE ('-': standard "
+             "output).\n") +
+             kPhotos,
+         {"--layer", "--head", "--patch", "--query", "--output", "--model", "--size"},
+         {"--mean-heads", "--force"},
+         {{"--csv", "--output"}},
+         1,
+         -1,
+         "IMAGE"});
+    s.push_back(
+        {"explain",
+         std::string(
+             "usage: vitscope explain IMAGE... --question NAME [--layer L] [--head H | --mean-heads] [--patch ROW,COL "
+             "| --query cls|INDEX]\n"
+             "           [--compare IMAGE2] [--class LABEL|INDEX] [--seed S] [--sizes 224,448] [--model DIR] [--size "
+             "S]\n"
+             "           (--csv FILE | -o OUT.png | both) [--force]\n"
+             "  a Questions page's numbers as CSV (--csv, '-': standard output) and/or its figure (-o, one photo);\n"
+             "  with several photos one table with a first column `image`.\n") +
+             kPhotos,
+         {"--question", "--layer", "--head", "--patch", "--query", "--compare", "--class", "--seed", "--sizes",
+          "--model", "--size", "--csv", "--output"},
+         {"--force", "--mean-heads"},
+         {},
+         1,
+         -1,
+         "IMAGE"});
+    s.push_back(
+        {"dump",
+         std::string(
+             "usage: vitscope dump IMAGE... -o DIR [--arrays NAME,...] [--float16] [--class LABEL|INDEX]\n"
+             "           [--force] [--model DIR] [--size S]\n"
+             "  the trace as NumPy .npy files plus meta.json (axis names and units of each array);\n"
+             "  with several photos one folder per photo inside DIR.\n"
+             "  --arrays: photo,input,attn,q,k,v,out,pos_embed,logits (the default), residual_in,residual_out,\n"
+             "            ln1,attn_proj,residual_mid,ln2,mlp (each block's residual stream and parts);\n"
+             "            with --class also grad_attn,grad_x_in,grad_x_out. --float16: float arrays as float16.\n") +
+             kPhotos,
+         {"--output", "--arrays", "--class", "--model", "--size"},
+         {"--float16", "--force"},
+         {},
+         1,
+         -1,
+         "IMAGE"});
+    s.push_back(
+        {"export",
+         std::string("usage: vitscope export IMAGE... --layer L (--head H | --mean-heads) (--patch ROW,COL | --query "
+                     "cls|INDEX)\n"
+                     "           -o OUT.png [--size PX] [--colormap viridis|magma|turbo] [--force] [--model DIR]\n"
+                     "  the window's overlay figure as a PNG (--size: its width, 256 .. 4096, default 2048);\n"
+                     "  with several photos -o names a new folder that gets one PNG per photo.\n") +
+             kPhotos,
+         {"--layer", "--head", "--patch", "--query", "--output", "--size", "--colormap", "--model"},
+         {"--mean-heads", "--force"},
+         {},
+         1,
+         -1,
+         "IMAGE"});
     s.push_back({"info",
                  "usage: vitscope info [--model DIR]\n"
                  "  what the model folder holds and how it is run\n",
                  {"--model"}});
-    s.push_back({"tour",
-                 "usage: vitscope tour IMAGE [--tour FILE] (-o DIR | --claims FILE) [--model DIR] [--size S] [--force]\n"
-                 "           [--layer L] [--head H | --mean-heads] [--patch ROW,COL | --query cls|INDEX] [--class LABEL|INDEX]\n"
-                 "           [--seed S] [--classroom] [--window-size WxH]\n"
-                 "  the tour's steps as 1920x1080 slides + index.html + claims.csv in the new folder DIR;\n"
-                 "  --claims FILE (also spelt --csv; '-': standard output): the claims checked on this photo alone.\n",
-                 {"--tour", "--output", "--claims", "--model", "--size", "--layer", "--head", "--patch", "--query",
-                  "--class", "--seed", "--window-size"},
-                 {"--force", "--classroom", "--mean-heads"},
-                 {{"--csv", "--claims"}},
-                 1,
-                 1,
-                 "IMAGE"});
-    s.push_back({"lesson",
-                 "usage: vitscope lesson IMAGE -o OUT.html [--tour FILE | --no-tour] [--force] [--model DIR] [--size S]\n"
-                 "           [--layer L] [--head H | --mean-heads] [--patch ROW,COL | --query cls|INDEX] [--exercises FILE]\n"
-                 "  one self-contained HTML page for students' browsers, starting at that selection;\n"
-                 "  --exercises FILE adds that homework, each answer checked in the page from its own numbers\n",
-                 {"--output", "--tour", "--model", "--size", "--layer", "--head", "--patch", "--query", "--exercises"},
-                 {"--no-tour", "--force", "--mean-heads"},
-                 {},
-                 1,
-                 1,
-                 "IMAGE"});
-    s.push_back({"exercises",
-                 "usage: vitscope exercises IMAGE [--exercises FILE] --key KEY.csv [-o SHEET.html] [--model DIR] [--size S] [--force]\n"
-                 "  the answer key of a homework file (the one that ships unless --exercises) on this photo:\n"
-                 "  exercise,kind,layer,head,query,key,answer,tolerance, every answer computed by the model ('-': standard output);\n"
-                 "  -o SHEET.html: a printable worksheet, the questions and the photo with the query outlined, no answers\n",
-                 {"--exercises", "--key", "--output", "--model", "--size"},
-                 {"--force"},
-                 {},
-                 1,
-                 1,
-                 "IMAGE"});
-    s.push_back({"sweep",
-                 "usage: vitscope sweep IMAGE --layer L (--head H | --mean-heads) -o OUT.gif|OUT.webp [--path R,C;R,C...]\n"
-                 "           [--frame-size PX] [--delay MS] [--frames DIR] [--colormap NAME] [--dither] [--force]\n"
-                 "           [--model DIR] [--size S]\n"
-                 "  the query moving over the patches (GIF: 256 colours a frame, WebP: every colour)\n",
-                 {"--layer", "--head", "--output", "--path", "--frame-size", "--delay", "--frames", "--colormap",
-                  "--model", "--size"},
-                 {"--mean-heads", "--dither", "--force"},
-                 {},
-                 1,
-                 1,
-                 "IMAGE"});
-    s.push_back({"train",
-                 std::string("usage: vitscope train --task ")
-                     .append(vit::train::task_names("|"))
-                     .append(" -o RUN [--steps N] [--seed S] [--no-position]\n"
-                             "           [--threads T] [--lr X] [--force]\n"
-                             "       vitscope train --task NAME [--seed S] [--no-position] --check-gradients DIR [--force]\n"
-                             "  trains a tiny ViT from scratch on a synthetic task; RUN gets config, log.csv, step_NNNNNN/\n"
-                             "  checkpoints (each one a model folder) and samples/. Ctrl+C keeps the checkpoints made so far.\n"
-                             "  --check-gradients: the first batch, the initial model and every tensor's gradient as .npy.\n"
-                             "  --benchmark: training steps per second (--steps, default 30), nothing written.\n"),
-                 {"--task", "--output", "--steps", "--seed", "--threads", "--lr", "--check-gradients"},
-                 {"--no-position", "--force", "--benchmark"}});
+    s.push_back(
+        {"tour",
+         "usage: vitscope tour IMAGE [--tour FILE] (-o DIR | --claims FILE) [--model DIR] [--size S] [--force]\n"
+         "           [--layer L] [--head H | --mean-heads] [--patch ROW,COL | --query cls|INDEX] [--class "
+         "LABEL|INDEX]\n"
+         "           [--seed S] [--classroom] [--window-size WxH]\n"
+         "  the tour's steps as 1920x1080 slides + index.html + claims.csv in the new folder DIR;\n"
+         "  --claims FILE (also spelt --csv; '-': standard output): the claims checked on this photo alone.\n",
+         {"--tour", "--output", "--claims", "--model", "--size", "--layer", "--head", "--patch", "--query", "--class",
+          "--seed", "--window-size"},
+         {"--force", "--classroom", "--mean-heads"},
+         {{"--csv", "--claims"}},
+         1,
+         1,
+         "IMAGE"});
+    s.push_back(
+        {"lesson",
+         "usage: vitscope lesson IMAGE -o OUT.html [--tour FILE | --no-tour] [--force] [--model DIR] [--size S]\n"
+         "           [--layer L] [--head H | --mean-heads] [--patch ROW,COL | --query cls|INDEX] [--exercises FILE]\n"
+         "  one self-contained HTML page for students' browsers, starting at that selection;\n"
+         "  --exercises FILE adds that homework, each answer checked in the page from its own numbers\n",
+         {"--output", "--tour", "--model", "--size", "--layer", "--head", "--patch", "--query", "--exercises"},
+         {"--no-tour", "--force", "--mean-heads"},
+         {},
+         1,
+         1,
+         "IMAGE"});
+    s.push_back(
+        {"exercises",
+         "usage: vitscope exercises IMAGE [--exercises FILE] --key KEY.csv [-o SHEET.html] [--model DIR] [--size S] "
+         "[--force]\n"
+         "  the answer key of a homework file (the one that ships unless --exercises) on this photo:\n"
+         "  exercise,kind,layer,head,query,key,answer,tolerance, every answer computed by the model ('-': standard "
+         "output);\n"
+         "  -o SHEET.html: a printable worksheet, the questions and the photo with the query outlined, no answers\n",
+         {"--exercises", "--key", "--output", "--model", "--size"},
+         {"--force"},
+         {},
+         1,
+         1,
+         "IMAGE"});
+    s.push_back(
+        {"sweep",
+         "usage: vitscope sweep IMAGE --layer L (--head H | --mean-heads) -o OUT.gif|OUT.webp [--path R,C;R,C...]\n"
+         "           [--frame-size PX] [--delay MS] [--frames DIR] [--colormap NAME] [--dither] [--force]\n"
+         "           [--model DIR] [--size S]\n"
+         "  the query moving over the patches (GIF: 256 colours a frame, WebP: every colour)\n",
+         {"--layer", "--head", "--output", "--path", "--frame-size", "--delay", "--frames", "--colormap", "--model",
+          "--size"},
+         {"--mean-heads", "--dither", "--force"},
+         {},
+         1,
+         1,
+         "IMAGE"});
+    s.push_back(
+        {"train",
+         std::string("usage: vitscope train --task ")
+             .append(vit::train::task_names("|"))
+             .append(" -o RUN [--steps N] [--seed S] [--no-position]\n"
+                     "           [--threads T] [--lr X] [--force]\n"
+                     "       vitscope train --task NAME [--seed S] [--no-position] --check-gradients DIR [--force]\n"
+                     "  trains a tiny ViT from scratch on a synthetic task; RUN gets config, log.csv, step_NNNNNN/\n"
+                     "  checkpoints (each one a model folder) and samples/. Ctrl+C keeps the checkpoints made so far.\n"
+                     "  --check-gradients: the first batch, the initial model and every tensor's gradient as .npy.\n"
+                     "  --benchmark: training steps per second (--steps, default 30), nothing written.\n"),
+         {"--task", "--output", "--steps", "--seed", "--threads", "--lr", "--check-gradients"},
+         {"--no-position", "--force", "--benchmark"}});
     s.push_back({"help", "usage: vitscope help [COMMAND]\n", {}, {}, {}, 0, 1, "COMMAND"});
     s.push_back({"version",
                  "usage: vitscope version (also --version, -V)\n"

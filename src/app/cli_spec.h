@@ -10,14 +10,14 @@
 namespace app {
 
 struct CommandSpec {
-    std::string name;                            // "" is the window
-    std::string usage;                           // printed by `vitscope NAME --help`
-    std::set<std::string> options = {};         // take a value: "--layer"
-    std::set<std::string> flags = {};           // take none: "--force"
+    std::string name;                                 // "" is the window
+    std::string usage;                                // printed by `vitscope NAME --help`
+    std::set<std::string> options = {};               // take a value: "--layer"
+    std::set<std::string> flags = {};                 // take none: "--force"
     std::map<std::string, std::string> aliases = {};  // another spelling -> the option it means
     int min_positional = 0;
-    int max_positional = 0;                      // -1: any number (several photos)
-    std::string positional_name = {};            // "IMAGE", for "missing IMAGE"
+    int max_positional = 0;            // -1: any number (several photos)
+    std::string positional_name = {};  // "IMAGE", for "missing IMAGE"
 };
 
 // Every command, the window ("") first.

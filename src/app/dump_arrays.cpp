@@ -13,7 +13,8 @@ namespace {
 
 const std::vector<std::string> kDefault = {"photo", "input", "attn", "q", "k", "v", "out", "pos_embed", "logits"};
 const std::vector<std::string> kGradients = {"grad_attn", "grad_x_in", "grad_x_out"};
-const std::vector<std::string> kBlocks = {"residual_in", "residual_out", "ln1", "attn_proj", "residual_mid", "ln2", "mlp"};
+const std::vector<std::string> kBlocks = {"residual_in",  "residual_out", "ln1", "attn_proj",
+                                          "residual_mid", "ln2",          "mlp"};
 
 void append(std::vector<float>& all, const vit::Mat& m) { all.insert(all.end(), m.data(), m.data() + m.size()); }
 
@@ -87,7 +88,8 @@ std::vector<std::string> dump_array_names(const std::string& wanted, bool with_c
         }
         if (!seen.insert(name).second) throw vit::Error("--arrays names " + name + " twice");
         if (!with_class && name.rfind("grad_", 0) == 0)
-            throw vit::Error("--arrays " + name + " needs --class LABEL|INDEX (the class whose logit is differentiated)");
+            throw vit::Error("--arrays " + name +
+                             " needs --class LABEL|INDEX (the class whose logit is differentiated)");
         names.push_back(name);
     }
     return names;
@@ -108,17 +110,21 @@ DumpArray make_dump_array(const std::string& name, const Pipeline& p, const vit:
         a.shape = {3, p.input.size, p.input.size};
         a.values.assign(p.input.chw.data(), p.input.chw.data() + 3 * p.input.size * p.input.size);
     } else if (name == "attn") {
-        a = heads_array(t, [](const vit::HeadTrace& h) -> const vit::Mat& { return h.attn; },
-                        {"layer", "head", "query", "key"}, "softmax weight (each query's row sums to 1)");
+        a = heads_array(
+            t, [](const vit::HeadTrace& h) -> const vit::Mat& { return h.attn; }, {"layer", "head", "query", "key"},
+            "softmax weight (each query's row sums to 1)");
     } else if (name == "q" || name == "k" || name == "v") {
         const char which = name[0];
         a = heads_array(
             t,
-            [which](const vit::HeadTrace& h) -> const vit::Mat& { return which == 'q' ? h.q : which == 'k' ? h.k : h.v; },
+            [which](const vit::HeadTrace& h) -> const vit::Mat& {
+                return which == 'q' ? h.q : which == 'k' ? h.k : h.v;
+            },
             {"layer", "head", "token", "head_feature"}, "activation after the qkv projection (bias included)");
     } else if (name == "out") {
-        a = heads_array(t, [](const vit::HeadTrace& h) -> const vit::Mat& { return h.out; },
-                        {"layer", "head", "query", "head_feature"}, "attention weights times v, before the output projection");
+        a = heads_array(
+            t, [](const vit::HeadTrace& h) -> const vit::Mat& { return h.out; },
+            {"layer", "head", "query", "head_feature"}, "attention weights times v, before the output projection");
     } else if (name == "pos_embed") {
         const vit::Mat pos = vit::interpolate_pos_embed(p.model, t.grid);  // what the run added, at its grid
         a.axes = {"token", "feature"};
@@ -131,22 +137,26 @@ DumpArray make_dump_array(const std::string& name, const Pipeline& p, const vit:
         a.shape = {t.logits.size()};
         a.values.assign(t.logits.data(), t.logits.data() + t.logits.size());
     } else if (name == "residual_in") {
-        a = layers_array(t, [&](int l) { return t.layers[l].x_in; }, "residual stream entering the block");
+        a = layers_array(
+            t, [&](int l) { return t.layers[l].x_in; }, "residual stream entering the block");
     } else if (name == "residual_out") {
         const int last = static_cast<int>(t.layers.size()) - 1;
-        a = layers_array(t, [&](int l) { return l < last ? t.layers[l + 1].x_in : t.last_block_out; },
-                         "residual stream leaving the block (the last: before the final LayerNorm)");
+        a = layers_array(
+            t, [&](int l) { return l < last ? t.layers[l + 1].x_in : t.last_block_out; },
+            "residual stream leaving the block (the last: before the final LayerNorm)");
     } else if (name == "ln1" || name == "attn_proj" || name == "residual_mid" || name == "ln2" || name == "mlp") {
         const char* units = name == "ln1"         ? "LayerNorm 1's output: attention's input"
                             : name == "attn_proj" ? "attention's branch after the output projection (and layer scale)"
                             : name == "residual_mid" ? "residual stream after attention, before the MLP"
-                            : name == "ln2"       ? "LayerNorm 2's output: the MLP's input"
-                                                  : "the MLP's branch: fc2(GELU(fc1(ln2))) (times layer scale)";
-        a = layers_array(t, [&](int l) { return block_part(p, l, name); }, units);
+                            : name == "ln2"          ? "LayerNorm 2's output: the MLP's input"
+                                                     : "the MLP's branch: fc2(GELU(fc1(ln2))) (times layer scale)";
+        a = layers_array(
+            t, [&](int l) { return block_part(p, l, name); }, units);
     } else if (g && name == "grad_attn") {
         a.axes = {"layer", "head", "query", "key"};
         a.units = "d logit[class] / d attention weight";
-        a.shape = {static_cast<int64_t>(t.layers.size()), static_cast<int64_t>(t.layers[0].heads.size()), t.tokens, t.tokens};
+        a.shape = {static_cast<int64_t>(t.layers.size()), static_cast<int64_t>(t.layers[0].heads.size()), t.tokens,
+                   t.tokens};
         for (const auto& layer : g->attn)
             for (const vit::Mat& head : layer) append(a.values, head);
     } else if (g && name == "grad_x_in") {

@@ -11,12 +11,12 @@
 namespace app {
 
 struct DumpArray {
-    std::string name;                 // the file is NAME.npy
-    std::vector<std::string> axes;    // one name per dimension
+    std::string name;               // the file is NAME.npy
+    std::vector<std::string> axes;  // one name per dimension
     std::string units;
     std::vector<int64_t> shape;
-    std::vector<float> values;        // C order
-    std::vector<uint8_t> bytes;       // photo.npy only
+    std::vector<float> values;   // C order
+    std::vector<uint8_t> bytes;  // photo.npy only
     bool is_photo = false;
 };
 

@@ -54,7 +54,8 @@ void check_environment() {
         char* end = nullptr;
         errno = 0;
         const long n = std::strtol(v.c_str(), &end, 10);
-        if (errno != 0 || *end != '\0' || n < 1 || n > 256) refuse("VITSCOPE_THREADS", v, "a whole number from 1 to 256");
+        if (errno != 0 || *end != '\0' || n < 1 || n > 256)
+            refuse("VITSCOPE_THREADS", v, "a whole number from 1 to 256");
     }
     if (const std::string v = value_of("VITSCOPE_ISA"); !v.empty() && v != "v4" && v != "v3" && v != "eigen")
         refuse("VITSCOPE_ISA", v, "v4, v3 or eigen (the fastest the CPU runs, at most the one named)");
@@ -66,7 +67,8 @@ void check_environment() {
     if (const std::string v = value_of("VITSCOPE_MODEL_MIRROR"); !v.empty()) {
         std::error_code ec;
         const bool url = v.rfind("file://", 0) == 0 || v.rfind("http://", 0) == 0 || v.rfind("https://", 0) == 0;
-        if (!url && !fs::is_directory(v, ec)) refuse("VITSCOPE_MODEL_MIRROR", v, "a folder, or a file://, http:// or https:// URL");
+        if (!url && !fs::is_directory(v, ec))
+            refuse("VITSCOPE_MODEL_MIRROR", v, "a folder, or a file://, http:// or https:// URL");
     }
 }
 

@@ -17,7 +17,7 @@ namespace app {
 std::string check_explain_figure(const CliArgs& args, const std::string& question);
 
 struct ExplainFigure {
-    std::string png;      // the file's bytes
+    std::string png;  // the file's bytes
     int width = 0, height = 0;
 };
 

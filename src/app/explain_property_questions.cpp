@@ -93,8 +93,8 @@ std::string explain_permutation(const ExplainInput& in) {
         const auto top = vit::top_classes(p.model, t, 1);
         return top.empty() ? std::string() : csv_field(top[0].label);
     };
-    return line({number(e.with_pos.max()), number(e.without_pos.max()), top1(p.trace),
-                 top1(e.runs.original_without_pos)});
+    return line(
+        {number(e.with_pos.max()), number(e.without_pos.max()), top1(p.trace), top1(e.runs.original_without_pos)});
 }
 
 std::string explain_position(const ExplainInput& in) {
@@ -103,8 +103,7 @@ std::string explain_position(const ExplainInput& in) {
     const vit::Vec cosine = vit::position_similarity_row(in.photo.model, t.grid, t.row_of(query), t.col_of(query));
     std::string out;
     for (int r = 0; r < t.grid; ++r)
-        for (int c = 0; c < t.grid; ++c)
-            out += line({number(r), number(c), number(cosine[r * t.grid + c])});
+        for (int c = 0; c < t.grid; ++c) out += line({number(r), number(c), number(cosine[r * t.grid + c])});
     return out;
 }
 

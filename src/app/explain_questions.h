@@ -15,8 +15,8 @@ namespace app {
 
 struct ExplainInput {
     const CliArgs& args;
-    Pipeline& photo;              // the IMAGE, with the full trace
-    const Pipeline* compare;      // --compare IMAGE2 (same model), or null
+    Pipeline& photo;          // the IMAGE, with the full trace
+    const Pipeline* compare;  // --compare IMAGE2 (same model), or null
 };
 
 // How the command line answers each question of the one list

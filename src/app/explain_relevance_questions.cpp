@@ -24,9 +24,7 @@ std::string number_row(const char* format, auto... values) {
 }
 
 // cmd_explain has refused a missing --class before any work.
-int chosen_class(const ExplainInput& in) {
-    return vit::find_class(in.photo.model, in.args.get("--class"));
-}
+int chosen_class(const ExplainInput& in) { return vit::find_class(in.photo.model, in.args.get("--class")); }
 
 }  // namespace
 
@@ -49,7 +47,7 @@ std::string explain_perturbation(const ExplainInput& in) {
         in.args.has("--seed") ? in.args.get_int("--seed", 0, std::numeric_limits<int>::max()) : 0);
     const vit::Model& model = in.photo.model;
     const vit::RelevanceMaps m = vit::relevance_maps(model, in.photo.input, in.photo.trace, target,
-                                                        stderr_progress("occlusion, one forward pass per patch"));
+                                                     stderr_progress("occlusion, one forward pass per patch"));
     const vit::PerturbationTest test =
         vit::perturbation_test(model, in.photo.input, target, m.probability, vit::perturbation_maps(m, seed),
                                stderr_progress("perturbation curves"));

@@ -48,8 +48,9 @@ std::vector<int> timing_sizes(const ExplainInput& in) {
         char* end = nullptr;
         const long v = item.empty() ? 0 : std::strtol(item.c_str(), &end, 10);
         if (item.empty() || *end != '\0' || v < 1 || v > 4096)
-            throw vit::Error("--sizes expects input sizes in pixels (1..4096) separated by commas, e.g. 224,448; got '" +
-                             text + "'");
+            throw vit::Error(
+                "--sizes expects input sizes in pixels (1..4096) separated by commas, e.g. 224,448; got '" + text +
+                "'");
         sizes.push_back(static_cast<int>(v));
         start = comma + 1;
     }
@@ -78,14 +79,15 @@ std::string explain_heads(const ExplainInput& in) {
     const Eigen::MatrixXd spread = vit::mean_spreads(in.photo.trace);
     std::string out;
     for (int l = 0; l < distance.rows(); ++l)
-        for (int h = 0; h < distance.cols(); ++h) out += format("%d,%d,%.9g,%.9g\n", l, h, distance(l, h), spread(l, h));
+        for (int h = 0; h < distance.cols(); ++h)
+            out += format("%d,%d,%.9g,%.9g\n", l, h, distance(l, h), spread(l, h));
     return out;
 }
 
 std::string explain_quadratic(const ExplainInput& in) {
     const vit::Model& model = in.photo.model;
     const vit::TimingRun run = vit::measure_forward_times(model, in.photo.image, timing_sizes(in), 3,
-                                                         stderr_progress("timing the forward pass"));
+                                                          stderr_progress("timing the forward pass"));
     std::string out;
     for (const vit::TimingPoint& p : run.points) {
         const vit::AttentionSize s = vit::attention_size(model, p.input_size);
@@ -125,7 +127,8 @@ std::string explain_rollout(const ExplainInput& in) {
 
 std::string explain_ablation(const ExplainInput& in) {
     const vit::Model& model = in.photo.model;
-    if (in.args.has("--mean-heads")) throw vit::Error("--question ablation removes one head: give --head H, not --mean-heads");
+    if (in.args.has("--mean-heads"))
+        throw vit::Error("--question ablation removes one head: give --head H, not --mean-heads");
     const int layer = in.args.get_int("--layer", 0, model.depth - 1);
     const int head = in.args.get_int("--head", 0, model.heads - 1);
     const vit::HeadRemoved removed = vit::remove_head(model, in.photo.input, in.photo.trace.logits, layer, head, 5);

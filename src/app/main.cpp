@@ -17,8 +17,8 @@ namespace {
 
 // `vitscope help [COMMAND]`, `vitscope COMMAND --help`: the usage on standard output.
 int print_help(const app::CliArgs& args) {
-    const std::string text = args.positional.empty() ? app::overall_usage()
-                                                     : app::find_command_spec(args.positional.front())->usage;
+    const std::string text =
+        args.positional.empty() ? app::overall_usage() : app::find_command_spec(args.positional.front())->usage;
     std::fputs(text.c_str(), stdout);
     return 0;
 }

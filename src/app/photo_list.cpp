@@ -57,14 +57,20 @@ std::vector<std::string> read_list(const std::string& list) {
     for (size_t n; (n = std::fread(buffer, 1, sizeof buffer, in)) > 0;) {
         total += n;
         if (total > kMaxListBytes)
-            throw vit::Error(name + ": over " + std::to_string(kMaxListBytes >> 20) + " MiB; a list names photos, one a line");
+            throw vit::Error(name + ": over " + std::to_string(kMaxListBytes >> 20) +
+                             " MiB; a list names photos, one a line");
         for (size_t i = 0; i < n; ++i) {
             const char c = buffer[i];
-            if (c == '\n') { finish_line(); continue; }
-            if (c == '\0') throw vit::Error(name + ": line " + std::to_string(line_number) + " holds a NUL byte; a list is text, one path a line");
+            if (c == '\n') {
+                finish_line();
+                continue;
+            }
+            if (c == '\0')
+                throw vit::Error(name + ": line " + std::to_string(line_number) +
+                                 " holds a NUL byte; a list is text, one path a line");
             if (line.size() == kMaxLineBytes)
-                throw vit::Error(name + ": line " + std::to_string(line_number) + " is over " + std::to_string(kMaxLineBytes) +
-                                 " bytes; a list is text, one path a line");
+                throw vit::Error(name + ": line " + std::to_string(line_number) + " is over " +
+                                 std::to_string(kMaxLineBytes) + " bytes; a list is text, one path a line");
             line += c;
         }
     }

@@ -15,7 +15,8 @@ vit::TaskControl stderr_progress(const std::string& what) {
         const int tenth = done * 10 / total;
         if (tenth == *last_tenth) return;
         *last_tenth = tenth;
-        std::fprintf(stderr, "vitscope: %s: %d%% (%d of %d)\n", vit::printable(what).c_str(), done * 100 / total, done, total);
+        std::fprintf(stderr, "vitscope: %s: %d%% (%d of %d)\n", vit::printable(what).c_str(), done * 100 / total, done,
+                     total);
     };
     return control;
 }

@@ -32,8 +32,6 @@ std::string default_exercises_file() {
         .string();
 }
 
-std::string known_models_file() {
-    return (fs::path(vit::resource_dir("", source_assets())) / "models.json").string();
-}
+std::string known_models_file() { return (fs::path(vit::resource_dir("", source_assets())) / "models.json").string(); }
 
 }  // namespace app

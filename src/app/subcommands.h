@@ -15,9 +15,9 @@ int cmd_explain(const CliArgs& args);  // a Questions page's numbers (explain_qu
 int cmd_export(const CliArgs& args);   // offscreen figure (needs the GUI build)
 int cmd_tour(const CliArgs& args);     // a guided tour as slides (needs the GUI build)
 int cmd_sweep(const CliArgs& args);
-int cmd_train(const CliArgs& args);   // train a tiny ViT from scratch (vit/train)
-int cmd_lesson(const CliArgs& args);   // the lesson page: one self-contained HTML file (GUI build)
+int cmd_train(const CliArgs& args);      // train a tiny ViT from scratch (vit/train)
+int cmd_lesson(const CliArgs& args);     // the lesson page: one self-contained HTML file (GUI build)
 int cmd_exercises(const CliArgs& args);  // a homework file's answer key on a photo (GUI build)
-int run_window(const CliArgs& args);   // the explorer window (needs the GUI build)
+int run_window(const CliArgs& args);     // the explorer window (needs the GUI build)
 
 }  // namespace app

@@ -8,8 +8,12 @@ namespace app {
 int cmd_export(const CliArgs&) { throw vit::Error("this build has no graphics (configured with VITSCOPE_GUI=OFF)"); }
 int cmd_sweep(const CliArgs&) { throw vit::Error("this build has no graphics (configured with VITSCOPE_GUI=OFF)"); }
 int cmd_tour(const CliArgs&) { throw vit::Error("this build has no graphics (configured with VITSCOPE_GUI=OFF)"); }
-int cmd_lesson(const CliArgs&) { throw vit::Error("vitscope lesson is part of the GUI build (configured with VITSCOPE_GUI=OFF)"); }
-int cmd_exercises(const CliArgs&) { throw vit::Error("vitscope exercises is part of the GUI build (configured with VITSCOPE_GUI=OFF)"); }
+int cmd_lesson(const CliArgs&) {
+    throw vit::Error("vitscope lesson is part of the GUI build (configured with VITSCOPE_GUI=OFF)");
+}
+int cmd_exercises(const CliArgs&) {
+    throw vit::Error("vitscope exercises is part of the GUI build (configured with VITSCOPE_GUI=OFF)");
+}
 int run_window(const CliArgs&) { throw vit::Error("this build has no window (configured with VITSCOPE_GUI=OFF)"); }
 
 std::string check_explain_figure(const CliArgs&, const std::string&) {

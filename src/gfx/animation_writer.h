@@ -25,7 +25,7 @@ public:
 
 struct AnimationOptions {
     vit::OutputRules rules;  // how the file may be written (vit/base/output_file.h)
-    bool dither = false;  // GIF only: error diffusion over the 256 colours
+    bool dither = false;     // GIF only: error diffusion over the 256 colours
     // GIF only: colours every frame's palette keeps (the colour bar's samples, gif_palette.h).
     std::vector<std::array<uint8_t, 3>> fixed_colours;
 };

@@ -11,7 +11,8 @@ namespace {
 std::string format_fixed(double v, int decimals) {
     char buf[48];
     std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
-    if (std::string_view(buf).find_first_not_of("-0.") == std::string_view::npos) return std::string(1, '0');  // not "-0.00"
+    if (std::string_view(buf).find_first_not_of("-0.") == std::string_view::npos)
+        return std::string(1, '0');  // not "-0.00"
     return buf;
 }
 
@@ -60,7 +61,8 @@ std::vector<Tick> colorbar_ticks(const OverlayStyle& s, float row_max, int max_t
             if (v >= a * (1 - 1e-9) && v <= b * (1 + 1e-9))
                 ticks.push_back({static_cast<float>((std::log10(v) - la) / (lb - la)), format_general(v)});
         };
-        for (int e = static_cast<int>(std::floor(la)); e <= static_cast<int>(std::ceil(lb)); ++e) add(std::pow(10.0, e));
+        for (int e = static_cast<int>(std::floor(la)); e <= static_cast<int>(std::ceil(lb)); ++e)
+            add(std::pow(10.0, e));
         if (static_cast<int>(ticks.size()) < 3) {
             ticks.clear();
             for (int e = static_cast<int>(std::floor(la)); e <= static_cast<int>(std::ceil(lb)); ++e)

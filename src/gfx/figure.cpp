@@ -68,8 +68,8 @@ std::string layout_json(const FigureSpec& s, const FigureLayout& L, float row_ma
            ",\"colorbar\":" + json_rect(L.colorbar) + ",\"crop_in_photo_panel\":[" + json_number(L.crop_x) + "," +
            json_number(L.crop_y) + "," + json_number(L.crop_w) + "," + json_number(L.crop_h) +
            "],\"grid\":" + std::to_string(s.grid) + ",\"colormap\":\"" + name_of(s.style.colormap) +
-           "\",\"normalization\":\"" + name_of(s.style.normalization) + "\",\"value_min\":" +
-           json_number(s.style.value_min) + ",\"value_max\":" + json_number(s.style.value_max) +
+           "\",\"normalization\":\"" + name_of(s.style.normalization) +
+           "\",\"value_min\":" + json_number(s.style.value_min) + ",\"value_max\":" + json_number(s.style.value_max) +
            ",\"row_max\":" + json_number(row_max) + ",\"opacity\":" + json_number(s.style.opacity) +
            ",\"fade\":" + (s.style.fade ? "true" : "false") + "}";
 }
@@ -111,13 +111,16 @@ RgbaImage draw_panels(const FigureSpec& spec, const FigureLayout& L) {
 void draw_text(RgbaImage& img, const FigureSpec& spec, const FigureLayout& L, const Fonts& fonts, float row_max) {
     const float u = L.unit;
     const int line = std::max(1, static_cast<int>(std::lround(fm::kLinePx * 0.75 * u)));
-    auto frame = [&](const PixelRect& r) { img.stroke_rect(r.x - line, r.y - line, r.w + 2 * line, r.h + 2 * line, line, kFrame); };
+    auto frame = [&](const PixelRect& r) {
+        img.stroke_rect(r.x - line, r.y - line, r.w + 2 * line, r.h + 2 * line, line, kFrame);
+    };
     frame(L.map_panel);
     frame(L.colorbar);
 
     // Panel titles.
     const float title_px = static_cast<float>(fm::kPanelTitlePx * u);
-    const int title_base = L.photo_panel.y - static_cast<int>(std::lround(fm::kPanelTitlePx * (fm::kLineSpacing - 1) * u)) -
+    const int title_base = L.photo_panel.y -
+                           static_cast<int>(std::lround(fm::kPanelTitlePx * (fm::kLineSpacing - 1) * u)) -
                            static_cast<int>(std::lround(fonts.regular.descent(title_px)));
     const std::string g = std::to_string(spec.grid);
     const std::string photo_title = "photo, " + spec.value_label + " over the model's crop";
@@ -143,7 +146,8 @@ void draw_text(RgbaImage& img, const FigureSpec& spec, const FigureLayout& L, co
         const float px = static_cast<float>(l.px * u);
         y += first ? l.font.ascent(px) : static_cast<float>(px * fm::kLineSpacing);
         first = false;
-        if (!l.text.empty()) l.font.draw(img, L.photo_panel.x, y, l.text, fitted(l.font, l.text, px, L.photo_panel.w), l.colour);
+        if (!l.text.empty())
+            l.font.draw(img, L.photo_panel.x, y, l.text, fitted(l.font, l.text, px, L.photo_panel.w), l.colour);
     }
 
     // Ticks and their values under the colour bar.
@@ -151,7 +155,8 @@ void draw_text(RgbaImage& img, const FigureSpec& spec, const FigureLayout& L, co
     const float tick_px = static_cast<float>(fm::kTickPx * u);
     const int tick_len = static_cast<int>(std::lround(fm::kTickLength * u));
     const int tick_w = std::max(1, static_cast<int>(std::lround(2 * u)));
-    const float label_base = bar.y + bar.h + tick_len + fonts.regular.ascent(tick_px) + static_cast<float>(fm::kTickLabelGap * u);
+    const float label_base =
+        bar.y + bar.h + tick_len + fonts.regular.ascent(tick_px) + static_cast<float>(fm::kTickLabelGap * u);
     for (const Tick& t : colorbar_ticks(spec.style, row_max)) {
         const int x = bar.x + static_cast<int>(std::lround(t.position * (bar.w - 1)));
         img.fill_rect(x - tick_w / 2, bar.y + bar.h, tick_w, tick_len, kInk);
@@ -172,8 +177,8 @@ void draw_text(RgbaImage& img, const FigureSpec& spec, const FigureLayout& L, co
 
 Figure render_figure(const FigureSpec& spec) {
     if (spec.grid <= 0 || spec.values.size() != static_cast<size_t>(spec.grid) * spec.grid)
-        throw vit::Error("figure: " + std::to_string(spec.values.size()) + " values for a " + std::to_string(spec.grid) +
-                         " x " + std::to_string(spec.grid) + " grid");
+        throw vit::Error("figure: " + std::to_string(spec.values.size()) + " values for a " +
+                         std::to_string(spec.grid) + " x " + std::to_string(spec.grid) + " grid");
     Figure fig;
     fig.layout = figure_layout(spec);
     const Fonts fonts;  // before any GL work: a missing font fails fast

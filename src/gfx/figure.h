@@ -16,31 +16,31 @@
 namespace gfx {
 
 struct FigureSpec {
-    const vit::Image* photo = nullptr;  // required; not owned
-    vit::CropRect crop;                 // the model's input square on the photo
-    int grid = 0;                       // patches per side
-    std::vector<float> values;          // grid * grid, row-major from the top-left patch
-    Marks marks;                        // selected = the query patch; pinned shown, hover not
-    OverlayStyle style;                 // colormap, normalisation; opacity of the photo panel
-    int size = 2048;                    // long side of the photo panel, pixels
-    std::string title;                  // caption line 1, e.g. the model's name
-    std::string subtitle;               // line 2, e.g. attention_caption(...)
-    std::string note;                   // line 3 (optional), e.g. the weight left on CLS
+    const vit::Image* photo = nullptr;             // required; not owned
+    vit::CropRect crop;                            // the model's input square on the photo
+    int grid = 0;                                  // patches per side
+    std::vector<float> values;                     // grid * grid, row-major from the top-left patch
+    Marks marks;                                   // selected = the query patch; pinned shown, hover not
+    OverlayStyle style;                            // colormap, normalisation; opacity of the photo panel
+    int size = 2048;                               // long side of the photo panel, pixels
+    std::string title;                             // caption line 1, e.g. the model's name
+    std::string subtitle;                          // line 2, e.g. attention_caption(...)
+    std::string note;                              // line 3 (optional), e.g. the weight left on CLS
     std::string value_label = "attention weight";  // what the values are, for titles and the bar
 };
 
 struct PixelRect {
-    int x = 0, y = 0, w = 0, h = 0;     // from the figure's top left
+    int x = 0, y = 0, w = 0, h = 0;  // from the figure's top left
 };
 
 // Where everything sits; a function of the spec alone (no GL, no font).
 struct FigureLayout {
     int width = 0, height = 0;
-    PixelRect photo_panel;              // the whole photo, with the translucent overlay
-    PixelRect map_panel;                // the crop alone, map at opacity 1
-    PixelRect colorbar;                 // t = 0 at the left edge to 1 at the right
+    PixelRect photo_panel;                                  // the whole photo, with the translucent overlay
+    PixelRect map_panel;                                    // the crop alone, map at opacity 1
+    PixelRect colorbar;                                     // t = 0 at the left edge to 1 at the right
     double crop_x = 0, crop_y = 0, crop_w = 0, crop_h = 0;  // the crop inside photo_panel, pixels
-    float unit = 1;                     // size / 2048: scales text, margins and lines
+    float unit = 1;                                         // size / 2048: scales text, margins and lines
 };
 
 struct Figure {

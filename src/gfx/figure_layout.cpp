@@ -13,7 +13,8 @@ namespace fm = figure_metrics;
 
 FigureLayout figure_layout(const FigureSpec& spec) {
     if (!spec.photo || spec.photo->width <= 0 || spec.photo->height <= 0) throw vit::Error("figure: no photo");
-    if (spec.size < 64) throw vit::Error("figure: size " + std::to_string(spec.size) + " is too small (64 px at least)");
+    if (spec.size < 64)
+        throw vit::Error("figure: size " + std::to_string(spec.size) + " is too small (64 px at least)");
     FigureLayout L;
     const double u = spec.size / 2048.0;
     auto px = [u](double v) { return static_cast<int>(std::lround(v * u)); };
@@ -35,8 +36,9 @@ FigureLayout figure_layout(const FigureSpec& spec) {
     // Text extents from the font sizes: DejaVu Sans's ascent is about 0.8 and
     // its descent 0.25 of the pixel height stb_truetype scales to.
     constexpr double kAscent = 0.8, kDescent = 0.3;
-    const int bar_bottom = L.colorbar.y + L.colorbar.h +
-                           px(fm::kTickLength + fm::kTickLabelGap + fm::kTickPx * (kAscent + fm::kLineSpacing + kDescent));
+    const int bar_bottom =
+        L.colorbar.y + L.colorbar.h +
+        px(fm::kTickLength + fm::kTickLabelGap + fm::kTickPx * (kAscent + fm::kLineSpacing + kDescent));
     const int caption_bottom =
         below + px(fm::kCaptionTitlePx * kAscent + fm::kCaptionPx * (2 * fm::kLineSpacing + kDescent));
     L.width = L.map_panel.x + side + margin;
@@ -57,10 +59,8 @@ std::string attention_caption(int layer, int head, int query_token, int query_ro
     if (query_row >= 0)
         s += "patch (" + std::to_string(query_row) + ", " + std::to_string(query_col) + ") (token " +
              std::to_string(query_token) + ")";
-    else if (query_token == 0)
-        s += "CLS";
-    else
-        s += "token " + std::to_string(query_token);
+    else if (query_token == 0) s += "CLS";
+    else s += "token " + std::to_string(query_token);
     return s;
 }
 

@@ -149,7 +149,8 @@ private:
     void check_hmtx() {
         // Glyphs past the long metrics reuse the last advance and have a bearing each.
         const uint64_t g = glyphs_, l = long_metrics_;
-        need(hmtx_, hmtx_.begin, l <= g ? 4 * l + 2 * (g - l) : 4 * g, "the metrics of " + std::to_string(g) + " glyphs");
+        need(hmtx_, hmtx_.begin, l <= g ? 4 * l + 2 * (g - l) : 4 * g,
+             "the metrics of " + std::to_string(g) + " glyphs");
     }
 
     void check_loca() {
@@ -160,7 +161,8 @@ private:
             glyph_start_[g] = loca_format_ == 0 ? 2ULL * u16(loca_.begin + 2ULL * g) : u32(loca_.begin + 4ULL * g);
         for (int g = 0; g < glyphs_; ++g) {
             if (glyph_start_[g] == glyph_start_[g + 1]) continue;  // no outline: never read
-            if (glyph_start_[g] > glyph_start_[g + 1]) refuse("table loca: glyph " + std::to_string(g) + " ends before it starts");
+            if (glyph_start_[g] > glyph_start_[g + 1])
+                refuse("table loca: glyph " + std::to_string(g) + " ends before it starts");
             if (glyph_start_[g + 1] > glyf_.end - glyf_.begin)
                 refuse("table glyf: glyph " + std::to_string(g) + " runs past the end of the table");
         }
@@ -264,7 +266,8 @@ private:
             need(glyph, p, 4, parts);
             const uint16_t flags = u16(p), part = u16(p + 2);
             p += 4;
-            if (!(flags & 2)) refuse("table glyf: " + name + " places a component by point numbers, which is not supported");
+            if (!(flags & 2))
+                refuse("table glyf: " + name + " places a component by point numbers, which is not supported");
             double m[6] = {1, 0, 0, 1, 0, 0};
             need(glyph, p, (flags & 1) ? 4 : 2, parts);
             if (flags & 1) {
@@ -278,7 +281,9 @@ private:
             need(glyph, p, 2ULL * scales, parts);
             if (scales == 1) m[0] = m[3] = i16(p) / 16384.0;
             if (scales == 2) m[0] = i16(p) / 16384.0, m[3] = i16(p + 2) / 16384.0;
-            if (scales == 4) m[0] = i16(p) / 16384.0, m[1] = i16(p + 2) / 16384.0, m[2] = i16(p + 4) / 16384.0, m[3] = i16(p + 6) / 16384.0;
+            if (scales == 4)
+                m[0] = i16(p) / 16384.0, m[1] = i16(p + 2) / 16384.0, m[2] = i16(p + 4) / 16384.0,
+                m[3] = i16(p + 6) / 16384.0;
             p += 2ULL * scales;
             more = flags & 0x20;
             if (part >= glyphs_) continue;  // stb_truetype draws nothing for it
@@ -476,7 +481,7 @@ private:
     std::vector<unsigned char> state_;   // per glyph: 0 unchecked, 1 being checked, 2 checked
     std::vector<uint64_t> points_;       // per glyph: the vertices stb_truetype makes of it
     std::vector<Extent> extent_;
-    std::vector<int> nesting_;           // per glyph: how deep stb_truetype recurses through its components
+    std::vector<int> nesting_;  // per glyph: how deep stb_truetype recurses through its components
     uint64_t gpos_steps_ = 0;
 };
 

@@ -9,9 +9,15 @@
 namespace gfx {
 namespace {
 
-struct AttrDeleter { void operator()(liq_attr* a) const { liq_attr_destroy(a); } };
-struct ImageDeleter { void operator()(liq_image* i) const { liq_image_destroy(i); } };
-struct ResultDeleter { void operator()(liq_result* r) const { liq_result_destroy(r); } };
+struct AttrDeleter {
+    void operator()(liq_attr* a) const { liq_attr_destroy(a); }
+};
+struct ImageDeleter {
+    void operator()(liq_image* i) const { liq_image_destroy(i); }
+};
+struct ResultDeleter {
+    void operator()(liq_result* r) const { liq_result_destroy(r); }
+};
 
 }  // namespace
 

@@ -20,13 +20,17 @@ namespace {
 
 GifWriter::GifWriter(const std::string& path, int width, int height, const vit::OutputRules& rules, bool dither,
                      std::vector<std::array<uint8_t, 3>> fixed_colours)
-    : path_(path), temp_(std::make_unique<vit::OutputTemp>(path, rules)), width_(width), height_(height),
-      dither_(dither), fixed_(std::move(fixed_colours)) {
+    : path_(path),
+      temp_(std::make_unique<vit::OutputTemp>(path, rules)),
+      width_(width),
+      height_(height),
+      dither_(dither),
+      fixed_(std::move(fixed_colours)) {
     // Opened by the output rule rather than by giflib, which would make the file readable by its owner alone.
     int error = 0;
     gif_ = EGifOpenFileHandle(temp_->fd(), &error);
     if (!gif_) fail(path_, error);
-    temp_->release_fd();  // giflib closes it
+    temp_->release_fd();            // giflib closes it
     EGifSetGifVersion(gif_, true);  // GIF89a: delays and the loop
     if (EGifPutScreenDesc(gif_, width, height, 8, 0, nullptr) == GIF_ERROR) fail(path_, gif_->Error);
     // The Netscape application extension: loop forever (count 0).
@@ -65,7 +69,8 @@ void GifWriter::add(const RgbaImage& frame, int delay_ms) {
     EGifGCBToExtension(&gcb, extension);
     bool ok = EGifPutExtension(gif_, GRAPHICS_EXT_FUNC_CODE, sizeof extension, extension) != GIF_ERROR &&
               EGifPutImageDesc(gif_, 0, 0, width_, height_, false, map) != GIF_ERROR;
-    for (int y = 0; ok && y < height_; ++y) ok = EGifPutLine(gif_, &indices[static_cast<size_t>(y) * width_], width_) != GIF_ERROR;
+    for (int y = 0; ok && y < height_; ++y)
+        ok = EGifPutLine(gif_, &indices[static_cast<size_t>(y) * width_], width_) != GIF_ERROR;
     GifFreeMapObject(map);
     if (!ok) fail(path_, gif_->Error);
 }

@@ -30,7 +30,8 @@ std::vector<EGLDisplay> candidate_displays() {
         EGLDeviceEXT devices[8];
         EGLint n = 0;
         if (eglQueryDevicesEXT(8, devices, &n))
-            for (EGLint i = 0; i < n; ++i) out.push_back(eglGetPlatformDisplayEXT(EGL_PLATFORM_DEVICE_EXT, devices[i], nullptr));
+            for (EGLint i = 0; i < n; ++i)
+                out.push_back(eglGetPlatformDisplayEXT(EGL_PLATFORM_DEVICE_EXT, devices[i], nullptr));
     }
     out.push_back(eglGetDisplay(EGL_DEFAULT_DISPLAY));
     return out;
@@ -62,8 +63,9 @@ EGLContext try_context(EGLDisplay d, std::string& why) {
             return EGL_NO_CONTEXT;
         }
     }
-    const EGLint attrs[] = {EGL_CONTEXT_MAJOR_VERSION, 3, EGL_CONTEXT_MINOR_VERSION, 3,
-                            EGL_CONTEXT_OPENGL_PROFILE_MASK, EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT, EGL_NONE};
+    const EGLint attrs[] = {
+        EGL_CONTEXT_MAJOR_VERSION,           3,       EGL_CONTEXT_MINOR_VERSION, 3, EGL_CONTEXT_OPENGL_PROFILE_MASK,
+        EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT, EGL_NONE};
     EGLContext c = eglCreateContext(d, config, EGL_NO_CONTEXT, attrs);
     if (c == EGL_NO_CONTEXT) {
         why = "cannot create an OpenGL 3.3 core context (" + egl_error() + ")";

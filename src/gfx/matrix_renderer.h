@@ -14,9 +14,9 @@ namespace gfx {
 
 struct MatrixStyle {
     Colormap colormap = Colormap::Viridis;
-    float top = 1;        // the largest weight: the log scale's top
-    int prefix = 1;       // CLS (+ distillation) + registers
-    int selected = -1;    // the selected query's row
+    float top = 1;      // the largest weight: the log scale's top
+    int prefix = 1;     // CLS (+ distillation) + registers
+    int selected = -1;  // the selected query's row
     float line_px = 1;
 };
 

@@ -45,7 +45,8 @@ OverlayRenderer::OverlayRenderer() {
 }
 
 OverlayRenderer::~OverlayRenderer() {
-    for (GLuint p : {nearest_.plain, nearest_.marks, bilinear_.plain, bilinear_.marks, cells_program_, colorbar_program_})
+    for (GLuint p :
+         {nearest_.plain, nearest_.marks, bilinear_.plain, bilinear_.marks, cells_program_, colorbar_program_})
         glDeleteProgram(p);
     glDeleteVertexArrays(1, &vao_);
 }
@@ -113,8 +114,8 @@ void OverlayRenderer::draw(const PhotoTexture& photo, const vit::CropRect& crop,
     const Marks m = has_values ? marks : Marks{};
     std::vector<ScissorBox> boxes;
     const MarkGeometry geometry{crop, v, grid, vp, style.line_width};
-    for (const auto& [row, col] : {std::pair{m.pinned_row, m.pinned_col}, {m.hover_row, m.hover_col},
-                                   {m.selected_row, m.selected_col}})
+    for (const auto& [row, col] :
+         {std::pair{m.pinned_row, m.pinned_col}, {m.hover_row, m.hover_col}, {m.selected_row, m.selected_col}})
         if (auto box = mark_box(geometry, row, col)) boxes.push_back(*box);
     if (!boxes.empty()) {
         set_uniforms(programs.marks);

@@ -37,6 +37,7 @@ public:
     // A colour bar of the style's colormap filling the current viewport: t = 0
     // at the left (bottom when vertical) to 1 at the right (top).
     void draw_colorbar(const OverlayStyle& style, bool vertical = false);
+
 private:
     // A nearest map's colour and opacity per cell into cells_ (cells.frag).
     void draw_cells(const GridTexture& values, const OverlayStyle& style);

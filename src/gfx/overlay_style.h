@@ -5,8 +5,8 @@
 
 namespace gfx {
 
-enum class Colormap { Viridis, Magma, Turbo, Diverging };   // Diverging: blue-white-red, for raw scores
-enum class Normalization { RowMax, Absolute, Log };          // map value -> [0,1] before the colormap
+enum class Colormap { Viridis, Magma, Turbo, Diverging };  // Diverging: blue-white-red, for raw scores
+enum class Normalization { RowMax, Absolute, Log };        // map value -> [0,1] before the colormap
 
 // How a grid value v becomes a colormap position t in [0, 1]:
 //   RowMax:   n = v / max            (max = the largest value on the grid)
@@ -23,12 +23,12 @@ struct OverlayStyle {
     // Opacity follows the map: weak patches leave the photo as it is, so what
     // the head attends to stands out (diverging maps fade towards 0).
     bool fade = true;
-    bool bilinear = false;        // nearest shows patches as they are; bilinear smooths
+    bool bilinear = false;  // nearest shows patches as they are; bilinear smooths
     bool show_grid = true;
-    float value_min = 0.f;        // the range the colormap spans (after normalisation choice)
+    float value_min = 0.f;  // the range the colormap spans (after normalisation choice)
     float value_max = 1.f;
-    float dim_outside = 0.45f;    // brightness of the photo outside the model's crop
-    float line_width = 1.f;       // grid line width in pixels; outlines scale with it
+    float dim_outside = 0.45f;                    // brightness of the photo outside the model's crop
+    float line_width = 1.f;                       // grid line width in pixels; outlines scale with it
     float background[3] = {0.12f, 0.12f, 0.12f};  // where the view goes beyond the photo
 };
 

@@ -66,7 +66,8 @@ PhotoLayers::Layer& PhotoLayers::slot_for(const Key& key) {
         return total;
     };
     while (layers_.size() > 1 && pixels_with_new() > kMaxPixels) layers_.erase(least_recent());
-    // The first layer is made whatever its size (a panel larger than the budget, in a huge window): there is none to reuse.
+    // The first layer is made whatever its size (a panel larger than the budget, in a huge window): there is none to
+    // reuse.
     if (layers_.empty() || (layers_.size() < kMaxLayers && pixels_with_new() <= kMaxPixels)) {
         layers_.push_back(Layer{key, 0, RenderTarget(key.width, key.height), 0});
         return layers_.back();

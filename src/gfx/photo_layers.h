@@ -29,8 +29,8 @@ public:
     // The layer for a width x height viewport showing `view` of the photo
     // (photo pixels), with the style's dimming and background, drawn now
     // unless kept from before.
-    const RenderTarget& get(const PhotoTexture& photo, const vit::CropRect& crop, const vit::CropRect& view,
-                            int width, int height, const OverlayStyle& style);
+    const RenderTarget& get(const PhotoTexture& photo, const vit::CropRect& crop, const vit::CropRect& view, int width,
+                            int height, const OverlayStyle& style);
 
 private:
     // What a layer shows, but for the photo's content: a new upload to the

@@ -3,7 +3,6 @@
 #include <stb/stb_image_write.h>
 #include <zlib.h>
 
-
 #include "vit/base/error.h"
 
 namespace gfx {
@@ -39,7 +38,8 @@ void append(void* context, void* data, int size) {
 std::string encode_png(const uint8_t* rgba, int width, int height, const std::vector<PngText>& text) {
     std::string png;
     if (width <= 0 || height <= 0 || !stbi_write_png_to_func(append, &png, width, height, 4, rgba, width * 4))
-        throw vit::Error("PNG encoding failed for a " + std::to_string(width) + " x " + std::to_string(height) + " image");
+        throw vit::Error("PNG encoding failed for a " + std::to_string(width) + " x " + std::to_string(height) +
+                         " image");
     // Text chunks go right after the signature (8 bytes) and IHDR (25 bytes).
     constexpr size_t kAfterHeader = 8 + 25;
     std::string chunks;

@@ -107,8 +107,10 @@ FramebufferScope::~FramebufferScope() {
     glActiveTexture(GL_TEXTURE0);
     glBindTexture(GL_TEXTURE_2D, texture_);
     glActiveTexture(active_);
-    if (scissor_) glEnable(GL_SCISSOR_TEST); else glDisable(GL_SCISSOR_TEST);
-    if (blend_) glEnable(GL_BLEND); else glDisable(GL_BLEND);
+    if (scissor_) glEnable(GL_SCISSOR_TEST);
+    else glDisable(GL_SCISSOR_TEST);
+    if (blend_) glEnable(GL_BLEND);
+    else glDisable(GL_BLEND);
 }
 
 ScissorScope::ScissorScope() {
@@ -123,4 +125,3 @@ ScissorScope::~ScissorScope() {
 }
 
 }  // namespace gfx
-

@@ -72,6 +72,7 @@ public:
     ~FramebufferScope();
     FramebufferScope(const FramebufferScope&) = delete;
     FramebufferScope& operator=(const FramebufferScope&) = delete;
+
 private:
     GLint fbo_ = 0, viewport_[4] = {0, 0, 0, 0}, program_ = 0, texture_ = 0, active_ = 0;
     GLfloat clear_[4] = {0, 0, 0, 0};
@@ -86,6 +87,7 @@ public:
     ~ScissorScope();
     ScissorScope(const ScissorScope&) = delete;
     ScissorScope& operator=(const ScissorScope&) = delete;
+
 private:
     GLint box_[4] = {0, 0, 0, 0};
     GLboolean enabled_ = GL_FALSE;

@@ -64,7 +64,7 @@ GLuint compile(GLenum type, const std::vector<std::string>& parts, const std::st
 
 std::string shader_dir() {
     if (const char* env = std::getenv("VITSCOPE_SHADER_DIR"); env && *env) return env;
-    // share/vitscope/shaders once installed (never the source tree), else the build's source tree.
+        // share/vitscope/shaders once installed (never the source tree), else the build's source tree.
 #ifdef VITSCOPE_SHADER_DIR
     return vit::resource_dir("shaders", VITSCOPE_SHADER_DIR);
 #else

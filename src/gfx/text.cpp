@@ -35,7 +35,8 @@ struct Font::Impl {
     // pixel more: a broken font's box need not hold its outline, and an edge
     // outside the bitmap trips stb_truetype's asserts.
     template <class Put>
-    void draw_glyph(int g, float scale, float shift_x, float shift_y, std::vector<unsigned char>& bitmap, Put put) const {
+    void draw_glyph(int g, float scale, float shift_x, float shift_y, std::vector<unsigned char>& bitmap,
+                    Put put) const {
         stbtt_vertex* v = nullptr;
         const int n = stbtt_GetGlyphShape(&info, g, &v);
         if (n <= 0) return;
@@ -67,7 +68,8 @@ struct Font::Impl {
             stbtt_Rasterize(&target, 0.35f, v, n, scale, scale, shift_x, shift_y, x0, y0, 1, info.userdata);
             for (int gy = 0; gy < target.h; ++gy)
                 for (int gx = 0; gx < target.w; ++gx)
-                    if (const unsigned char a = bitmap[static_cast<size_t>(gy) * target.w + gx]) put(x0 + gx, y0 + gy, a);
+                    if (const unsigned char a = bitmap[static_cast<size_t>(gy) * target.w + gx])
+                        put(x0 + gx, y0 + gy, a);
         }
         stbtt_FreeShape(&info, v);
     }
@@ -118,7 +120,8 @@ std::string default_font_path(bool bold) {
 Font::Font(const std::string& path) : impl_(std::make_unique<Impl>()) {
     std::error_code ec;
     if (!std::filesystem::exists(path, ec))
-        throw vit::Error("font " + path + " not found (install Debian's fonts-dejavu-core, or set VITSCOPE_FONT to a .ttf file)");
+        throw vit::Error("font " + path +
+                         " not found (install Debian's fonts-dejavu-core, or set VITSCOPE_FONT to a .ttf file)");
     const std::string bytes = vit::read_whole_file(path, kMaxFontBytes, "a font");
     init(std::vector<unsigned char>(bytes.begin(), bytes.end()), "font " + path);
 }
@@ -160,9 +163,8 @@ void Font::draw(RgbaImage& image, float x, float baseline, std::string_view utf8
     for (size_t i = 0; i < glyphs.size(); ++i) {
         // Subpixel x keeps letter spacing even at any size.
         const int xi = static_cast<int>(std::floor(x));
-        impl_->draw_glyph(glyphs[i], scale, x - xi, shift_y, bitmap, [&](int gx, int gy, unsigned char a) {
-            image.blend(xi + gx, y0 + gy, colour, a / 255.f);
-        });
+        impl_->draw_glyph(glyphs[i], scale, x - xi, shift_y, bitmap,
+                          [&](int gx, int gy, unsigned char a) { image.blend(xi + gx, y0 + gy, colour, a / 255.f); });
         impl_->move_pen(x, glyphs, i, scale);
     }
 }

@@ -93,8 +93,7 @@ void PhotoTexture::upload(const vit::Image& image, Filter filter) {
     glBindTexture(GL_TEXTURE_2D, tex_);
     if (allocate)
         glTexImage2D(GL_TEXTURE_2D, 0, GL_RGB8, storage.w, storage.h, 0, GL_RGB, GL_UNSIGNED_BYTE, staging_.data());
-    else
-        glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, storage.w, storage.h, GL_RGB, GL_UNSIGNED_BYTE, staging_.data());
+    else glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, storage.w, storage.h, GL_RGB, GL_UNSIGNED_BYTE, staging_.data());
     capacity_ = storage;
     texels_w_ = tw;
     texels_h_ = th;

@@ -16,7 +16,7 @@ namespace gfx {
 class PhotoTexture {
 public:
     PhotoTexture() = default;
-    PhotoTexture(const PhotoTexture&) = delete;             // owns a GL name: move, never copy
+    PhotoTexture(const PhotoTexture&) = delete;  // owns a GL name: move, never copy
     PhotoTexture& operator=(const PhotoTexture&) = delete;
     PhotoTexture(PhotoTexture&& other) noexcept;
     PhotoTexture& operator=(PhotoTexture&& other) noexcept;
@@ -39,13 +39,14 @@ public:
     float u_max() const { return capacity_.w > 0 ? static_cast<float>(texels_w_) / capacity_.w : 1.f; }
     float v_max() const { return capacity_.h > 0 ? static_cast<float>(texels_h_) / capacity_.h : 1.f; }
     ~PhotoTexture();
+
 private:
     GLuint tex_ = 0;
     uint64_t version_ = 0;
-    int w_ = 0, h_ = 0;                  // the photo's own size
-    int texels_w_ = 0, texels_h_ = 0;    // its size in the texture (smaller beyond GL_MAX_TEXTURE_SIZE)
-    Extent capacity_;                    // the GL storage's size
-    std::vector<uint8_t> staging_;       // capacity-sized RGB, kept for the same reason
+    int w_ = 0, h_ = 0;                // the photo's own size
+    int texels_w_ = 0, texels_h_ = 0;  // its size in the texture (smaller beyond GL_MAX_TEXTURE_SIZE)
+    Extent capacity_;                  // the GL storage's size
+    std::vector<uint8_t> staging_;     // capacity-sized RGB, kept for the same reason
 };
 
 // Mipmaps for a texture whose sides are, or are not, powers of two: Mesa's
@@ -65,9 +66,10 @@ public:
     void upload(const std::vector<float>& values, int grid);  // values.size() must be grid*grid
     GLuint id() const { return tex_; }
     int grid() const { return grid_; }
-    float min_value() const { return min_; }   // of the finite values uploaded
+    float min_value() const { return min_; }  // of the finite values uploaded
     float max_value() const { return max_; }
     ~GridTexture();
+
 private:
     GLuint tex_ = 0;
     int grid_ = 0;

@@ -16,8 +16,9 @@ WebpAnimWriter::WebpAnimWriter(const std::string& path, int width, int height, c
     if (!WebPAnimEncoderOptionsInit(&options)) throw vit::Error("cannot write " + path_ + ": libwebp version mismatch");
     options.anim_params.loop_count = 0;  // forever
     encoder_ = WebPAnimEncoderNew(width, height, &options);
-    if (!encoder_) throw vit::Error("cannot write " + path_ + ": a " + std::to_string(width) + " x " +
-                                    std::to_string(height) + " WebP animation is refused by libwebp");
+    if (!encoder_)
+        throw vit::Error("cannot write " + path_ + ": a " + std::to_string(width) + " x " + std::to_string(height) +
+                         " WebP animation is refused by libwebp");
 }
 
 WebpAnimWriter::~WebpAnimWriter() {
@@ -51,8 +52,8 @@ void WebpAnimWriter::finish() {
     WebPData data;
     WebPDataInit(&data);
     // The last frame's end: a null frame at the time it stops showing.
-    const bool ok = WebPAnimEncoderAdd(encoder_, nullptr, timestamp_ms_, nullptr) &&
-                    WebPAnimEncoderAssemble(encoder_, &data);
+    const bool ok =
+        WebPAnimEncoderAdd(encoder_, nullptr, timestamp_ms_, nullptr) && WebPAnimEncoderAssemble(encoder_, &data);
     if (!ok) {
         WebPDataClear(&data);
         throw vit::Error("cannot write " + path_ + ": " + WebPAnimEncoderGetError(encoder_));

@@ -69,7 +69,9 @@ TEST(CliArgsTest, NoCommandIsTheWindow) {
     EXPECT_EQ(a.positional, (std::vector<std::string>{"dog.jpg"}));
     EXPECT_TRUE(a.has("--quit"));
     // A command word later on is an argument, not a command: the window takes one photo.
-    EXPECT_EQ(error_of([] { parse({"dog.jpg", "classify"}); }),
+    EXPECT_EQ(error_of([] {
+                  parse({"dog.jpg", "classify"});
+              }),
               "vitscope: unexpected argument 'classify' (see vitscope --help)");
     EXPECT_EQ(error_of([] { parse({"clasify", "dog.jpg"}); }), "unknown command 'clasify' (see vitscope --help)");
 }
@@ -84,17 +86,30 @@ TEST(CliArgsTest, EveryCommandIsRecognised) {
 }
 
 TEST(CliArgsTest, UnknownOptionsAndOptionsOfOtherCommandsAreRefusedByName) {
-    EXPECT_EQ(error_of([] { parse({"classify", "dog.jpg", "--top", "1", "--bogus-flag", "5"}); }),
+    EXPECT_EQ(error_of([] {
+                  parse({"classify", "dog.jpg", "--top", "1", "--bogus-flag", "5"});
+              }),
               "classify: unknown option --bogus-flag (see vitscope classify --help)");
-    EXPECT_EQ(error_of([] { parse({"classify", "dog.jpg", "--layer", "3"}); }),
+    EXPECT_EQ(error_of([] {
+                  parse({"classify", "dog.jpg", "--layer", "3"});
+              }),
               "classify does not take --layer (see vitscope classify --help)");
-    EXPECT_EQ(error_of([] { parse({"dump", "dog.jpg", "--only", "attn"}); }),
+    EXPECT_EQ(error_of([] {
+                  parse({"dump", "dog.jpg", "--only", "attn"});
+              }),
               "dump: unknown option --only (see vitscope dump --help)");
     EXPECT_EQ(error_of([] { parse({"info", "--top=3"}); }), "info does not take --top (see vitscope info --help)");
-    EXPECT_EQ(error_of([] { parse({"classify", "dog.jpg", "-x"}); }),
+    EXPECT_EQ(error_of([] {
+                  parse({"classify", "dog.jpg", "-x"});
+              }),
               "classify: unknown option -x (see vitscope classify --help)");
-    EXPECT_EQ(error_of([] { parse({"info", "extra"}); }), "info: unexpected argument 'extra' (see vitscope info --help)");
-    EXPECT_EQ(error_of([] { parse({"lesson", "a.jpg", "b.jpg"}); }),
+    EXPECT_EQ(error_of([] {
+                  parse({"info", "extra"});
+              }),
+              "info: unexpected argument 'extra' (see vitscope info --help)");
+    EXPECT_EQ(error_of([] {
+                  parse({"lesson", "a.jpg", "b.jpg"});
+              }),
               "lesson: unexpected argument 'b.jpg' (see vitscope lesson --help)");
 }
 
@@ -104,15 +119,25 @@ TEST(CliArgsTest, ValuesFlagsAndRepeats) {
     EXPECT_EQ(a.get("--layer"), "2");
     EXPECT_TRUE(a.has("--tour"));
     EXPECT_EQ(a.get("--tour", "unset"), "");
-    EXPECT_EQ(error_of([] { parse({"attention", "dog.jpg", "--layer"}); }),
+    EXPECT_EQ(error_of([] {
+                  parse({"attention", "dog.jpg", "--layer"});
+              }),
               "attention: --layer needs a value (see vitscope attention --help)");
-    EXPECT_EQ(error_of([] { parse({"attention", "dog.jpg", "--layer", "--head", "1"}); }),
+    EXPECT_EQ(error_of([] {
+                  parse({"attention", "dog.jpg", "--layer", "--head", "1"});
+              }),
               "attention: --layer needs a value (see vitscope attention --help)");
-    EXPECT_EQ(error_of([] { parse({"export", "dog.jpg", "--force=yes"}); }),
+    EXPECT_EQ(error_of([] {
+                  parse({"export", "dog.jpg", "--force=yes"});
+              }),
               "export: --force takes no value (see vitscope export --help)");
-    EXPECT_EQ(error_of([] { parse({"attention", "dog.jpg", "--layer", "1", "--layer=2"}); }),
+    EXPECT_EQ(error_of([] {
+                  parse({"attention", "dog.jpg", "--layer", "1", "--layer=2"});
+              }),
               "attention: --layer given twice (see vitscope attention --help)");
-    EXPECT_EQ(error_of([] { parse({"classify", "dog.jpg", "-o", "a", "--csv", "b"}); }),
+    EXPECT_EQ(error_of([] {
+                  parse({"classify", "dog.jpg", "-o", "a", "--csv", "b"});
+              }),
               "classify: --csv given twice (see vitscope classify --help)");  // one output, two spellings
 }
 
@@ -124,8 +149,10 @@ TEST(CliArgsTest, DoubleDashEndsTheOptionsAndDashIsAnArgument) {
 }
 
 TEST(CliArgsTest, HelpAnywhereAndVersionFirst) {
-    for (auto words : {std::vector<const char*>{"classify", "--help"}, {"classify", "-h"},
-                       {"classify", "dog.jpg", "--bogus", "-h"}, {"help", "classify"}}) {
+    for (auto words : {std::vector<const char*>{"classify", "--help"},
+                       {"classify", "-h"},
+                       {"classify", "dog.jpg", "--bogus", "-h"},
+                       {"help", "classify"}}) {
         std::vector<std::string> storage = {"vitscope"};
         storage.insert(storage.end(), words.begin(), words.end());
         std::vector<char*> argv;
@@ -138,8 +165,14 @@ TEST(CliArgsTest, HelpAnywhereAndVersionFirst) {
     EXPECT_TRUE(parse({"-h"}).positional.empty());
     EXPECT_EQ(parse({"--version"}).command, "version");
     EXPECT_EQ(parse({"-V"}).command, "version");
-    EXPECT_EQ(error_of([] { parse({"--version", "dog.jpg"}); }), "vitscope: unexpected argument 'dog.jpg' after --version");
-    EXPECT_EQ(error_of([] { parse({"version", "x"}); }), "version: unexpected argument 'x' (see vitscope version --help)");
+    EXPECT_EQ(error_of([] {
+                  parse({"--version", "dog.jpg"});
+              }),
+              "vitscope: unexpected argument 'dog.jpg' after --version");
+    EXPECT_EQ(error_of([] {
+                  parse({"version", "x"});
+              }),
+              "version: unexpected argument 'x' (see vitscope version --help)");
     EXPECT_EQ(error_of([] { parse({"help", "nosuch"}); }), "help: unknown command 'nosuch' (see vitscope --help)");
     // After "--" it is a photo's name.
     EXPECT_EQ(parse({"classify", "--", "-h"}).positional, (std::vector<std::string>{"-h"}));
@@ -163,16 +196,15 @@ TEST(CliArgsTest, MissingImageIsNamed) {
 }
 
 TEST(CliArgsTest, GetIntAcceptsWholeNumbersInRangeOnly) {
-    const CliArgs a = with_options({{"--layer", "11"}, {"--head", "-1"}, {"--top", "3x"},
-                                    {"--big", "99999999999999999999"}, {"--empty", ""}});
+    const CliArgs a = with_options(
+        {{"--layer", "11"}, {"--head", "-1"}, {"--top", "3x"}, {"--big", "99999999999999999999"}, {"--empty", ""}});
     EXPECT_EQ(a.get_int("--layer", 0, 11), 11);
     EXPECT_EQ(a.get_int_opt("--layer", 0, 11), 11);
     EXPECT_EQ(a.get_int_opt("--absent", 0, 11), std::nullopt);
     EXPECT_EQ(error_of([&] { a.get_int("--layer", 0, 10); }), "--layer 11 is out of range (0..10)");
     EXPECT_EQ(error_of([&] { a.get_int("--head", 0, 2); }), "--head -1 is out of range (0..2)");
     EXPECT_EQ(error_of([&] { a.get_int("--top", 1, 10); }), "--top expects a whole number, got '3x'");
-    EXPECT_EQ(error_of([&] { a.get_int("--big", 0, 10); }),
-              "--big expects a whole number, got '99999999999999999999'");
+    EXPECT_EQ(error_of([&] { a.get_int("--big", 0, 10); }), "--big expects a whole number, got '99999999999999999999'");
     EXPECT_EQ(error_of([&] { a.get_int("--empty", 0, 10); }), "--empty expects a whole number, got ''");
     EXPECT_EQ(error_of([&] { a.get_int("--absent", 0, 10); }), "missing --absent");
 }
@@ -195,12 +227,20 @@ TEST(CliArgsTest, QueryTokenFromPatchOrQuery) {
     EXPECT_EQ(app::query_token(parse({"attention", "x.jpg", "--query", "CLS"}), t), 0);
     EXPECT_EQ(app::query_token(parse({"attention", "x.jpg", "--query", "3"}), t), 3);
     EXPECT_EQ(app::query_token(parse({"attention", "x.jpg", "--query", "200"}), t), 200);
-    EXPECT_EQ(error_of([&] { app::query_token(parse({"attention", "x.jpg", "--query", "201"}), t); }), "--query 201 is out of range (0..200)");
-    EXPECT_EQ(error_of([&] { app::query_token(parse({"attention", "x.jpg", "--patch", "14,0"}), t); }),
+    EXPECT_EQ(error_of([&] {
+                  app::query_token(parse({"attention", "x.jpg", "--query", "201"}), t);
+              }),
+              "--query 201 is out of range (0..200)");
+    EXPECT_EQ(error_of([&] {
+                  app::query_token(parse({"attention", "x.jpg", "--patch", "14,0"}), t);
+              }),
               "--patch 14,0 is outside the 14 x 14 patch grid (rows and columns 0..13)");
     const std::string neither = error_of([&] { app::query_token(parse({"attention", "x.jpg"}), t); });
     EXPECT_EQ(neither, "give exactly one of --patch ROW,COL or --query cls|INDEX");
-    EXPECT_EQ(error_of([&] { app::query_token(parse({"attention", "x.jpg", "--patch", "1,1", "--query", "0"}), t); }), neither);
+    EXPECT_EQ(error_of([&] {
+                  app::query_token(parse({"attention", "x.jpg", "--patch", "1,1", "--query", "0"}), t);
+              }),
+              neither);
 }
 
 TEST(CliArgsTest, ModelIsTheOptionElseTheEnvironment) {

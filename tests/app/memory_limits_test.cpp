@@ -37,7 +37,7 @@ namespace {
 using testing::ScratchDir;
 
 struct Result {
-    int exit_code = -1;   // -1 when a signal ended it
+    int exit_code = -1;  // -1 when a signal ended it
     int signal = 0;
     std::string out, err;
     long max_rss_mb = 0;
@@ -123,8 +123,8 @@ ScratchDir* MemoryLimits::dir_ = nullptr;
 // At 1024 px the trace holds 12 layers x 4 heads of 4097 x 4097 weights: 3.2 GB.
 TEST_F(MemoryLimits, TraceOverTheBudgetIsRefusedBeforeAllocating) {
     ScratchDir io;
-    const Result r = run_vitscope({"attention", testing::asset("dog.jpg"), "--model", model(), "--layer", "0",
-                                   "--head", "0", "--query", "cls", "--size", "1024"},
+    const Result r = run_vitscope({"attention", testing::asset("dog.jpg"), "--model", model(), "--layer", "0", "--head",
+                                   "0", "--query", "cls", "--size", "1024"},
                                   {"VITSCOPE_MEMORY_BUDGET=256M"}, address_space_cap(), io);
     expect_refusal(r, "memory budget");
     std::printf("peak RSS of the refused run: %ld MB\n", r.max_rss_mb);
@@ -136,8 +136,8 @@ TEST_F(MemoryLimits, TraceOverTheBudgetIsRefusedBeforeAllocating) {
 // The default budget (2 GiB) refuses the same run too.
 TEST_F(MemoryLimits, TraceOverTheDefaultBudgetIsRefused) {
     ScratchDir io;
-    const Result r = run_vitscope({"attention", testing::asset("dog.jpg"), "--model", model(), "--layer", "0",
-                                   "--head", "0", "--query", "cls", "--size", "1024"},
+    const Result r = run_vitscope({"attention", testing::asset("dog.jpg"), "--model", model(), "--layer", "0", "--head",
+                                   "0", "--query", "cls", "--size", "1024"},
                                   {}, address_space_cap(), io);
     expect_refusal(r, "memory budget");
 }
@@ -158,7 +158,8 @@ TEST_F(MemoryLimits, TraceWithinTheBudgetRuns) {
 // every tensor is converted.
 TEST_F(MemoryLimits, ModelOverTheBudgetIsRefusedBeforeConverting) {
     ScratchDir io;
-    const Result r = run_vitscope({"info", "--model", model()}, {"VITSCOPE_MEMORY_BUDGET=16M"}, address_space_cap(), io);
+    const Result r =
+        run_vitscope({"info", "--model", model()}, {"VITSCOPE_MEMORY_BUDGET=16M"}, address_space_cap(), io);
     expect_refusal(r, "memory budget");
 }
 

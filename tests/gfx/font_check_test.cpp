@@ -114,15 +114,18 @@ TEST(FontCheck, EachTableStbTruetypeReadsIsChecked) {
     const Case cases[] = {
         {"a required table missing", [](Bytes& b) { std::copy_n("xxxx", 4, b.begin() + entry_of(b, "hhea")); },
          "table hhea is missing"},
-        {"loca format 2", [](Bytes& b) { put16(b, table(b, "head") + 50, 2); }, "table head: loca format 2 is neither 0 nor 1"},
+        {"loca format 2", [](Bytes& b) { put16(b, table(b, "head") + 50, 2); },
+         "table head: loca format 2 is neither 0 nor 1"},
         {"no glyphs", [](Bytes& b) { put16(b, table(b, "maxp") + 4, 0); }, "table maxp: the font has no glyphs"},
         {"more glyphs than loca has", [](Bytes& b) { put16(b, table(b, "maxp") + 4, 60000); }, "table hmtx"},
         {"more long metrics than hmtx holds", [](Bytes& b) { put16(b, table(b, "hhea") + 34, 65535); }, "table hmtx"},
         {"ascent below descent", [](Bytes& b) { put16(b, table(b, "hhea") + 4, uint16_t(-4000)); },
          "table hhea: ascent minus descent"},
-        {"a glyph past glyf's end", [](Bytes& b) { put32(b, table(b, "loca") + 4 * 37, u32(b, entry_of(b, "glyf") + 12) + 8); },
+        {"a glyph past glyf's end",
+         [](Bytes& b) { put32(b, table(b, "loca") + 4 * 37, u32(b, entry_of(b, "glyf") + 12) + 8); },
          "table glyf: glyph 36 runs past the end of the table"},
-        {"a glyph's points past its end", [](Bytes& b) { put16(b, glyph_at(b, 36) + 10, 60000); }, "table glyf: glyph 36"},
+        {"a glyph's points past its end", [](Bytes& b) { put16(b, glyph_at(b, 36) + 10, 60000); },
+         "table glyf: glyph 36"},
         {"a glyph made of itself",
          [](Bytes& b) {
              const int g = first_composite(b);
@@ -152,7 +155,8 @@ TEST(FontCheck, FontRefusesWhatTheCheckRefusesAndDrawsWithTheRest) {
         gfx::Font cut(Bytes(font.begin(), font.begin() + 50000), "font cut.ttf");
         ADD_FAILURE() << "a cut font was taken";
     } catch (const vit::Error& e) {
-        EXPECT_EQ(std::string(e.what()), "font cut.ttf: not a usable TrueType font (table cmap runs past the end of the file)");
+        EXPECT_EQ(std::string(e.what()),
+                  "font cut.ttf: not a usable TrueType font (table cmap runs past the end of the file)");
     }
     gfx::Font whole(font, "font DejaVuSans.ttf");
     gfx::RgbaImage image(120, 30);
@@ -174,7 +178,8 @@ TEST(FontCheck, FuzzRegressionsAreRefusedOrDrawn) {
         try {
             gfx::Font font(bytes, "font " + e.path().filename().string());
             gfx::RgbaImage image(160, 40);
-            for (float px : {9.f, 23.5f}) font.draw(image, 1.25f, 30.5f, "AVWaTo .ae1 \xc3\xa9 \xe2\x88\x9a", px, {0, 0, 0, 255});
+            for (float px : {9.f, 23.5f})
+                font.draw(image, 1.25f, 30.5f, "AVWaTo .ae1 \xc3\xa9 \xe2\x88\x9a", px, {0, 0, 0, 255});
         } catch (const vit::Error&) {
         }
     }

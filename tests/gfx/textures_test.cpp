@@ -41,8 +41,7 @@ std::pair<int, int> storage_size(GLuint tex) {
 }
 
 // The photo drawn whole, with no map, into a w x h target.
-gfx::RgbaImage draw(gfx::OverlayRenderer& r, gfx::RenderTarget& target, const gfx::PhotoTexture& photo, int w,
-                    int h) {
+gfx::RgbaImage draw(gfx::OverlayRenderer& r, gfx::RenderTarget& target, const gfx::PhotoTexture& photo, int w, int h) {
     target.resize(w, h);
     target.bind();
     const vit::CropRect whole{0, 0, static_cast<double>(photo.width()), static_cast<double>(photo.height())};
@@ -68,7 +67,8 @@ protected:
 TEST_F(TextureStorage, APhotoThatFitsReusesTheStorageAndShowsItsOwnPixels) {
     gfx::PhotoTexture texture;
     gfx::RenderTarget target;
-    const vit::Image wide = random_photo(600, 400, 1), tall = random_photo(300, 500, 2), small = random_photo(270, 190, 3);
+    const vit::Image wide = random_photo(600, 400, 1), tall = random_photo(300, 500, 2),
+                     small = random_photo(270, 190, 3);
 
     texture.upload(wide);
     EXPECT_EQ(max_difference_from_photo(draw(renderer, target, texture, 600, 400), wide), 0);
@@ -165,7 +165,7 @@ TEST_F(TextureStorage, ARenderTargetKeepsItsStorageAndReadsBackTheSizeInUse) {
 
     target.resize(300, 200);  // fits, and uses more than a quarter: kept
     EXPECT_EQ(storage_size(target.texture()), storage);
-    target.resize(20, 20);   // under a quarter of the storage: given back
+    target.resize(20, 20);  // under a quarter of the storage: given back
     EXPECT_LT(storage_size(target.texture()).first, storage.first);
 }
 

@@ -21,7 +21,8 @@ namespace exercises_test {
 
 constexpr const char* kHeader = "title: T\nphoto: dog.jpg\n";
 constexpr const char* kChoice = "exercise: E\nkind: choice\ntext: Which?\noption: a\noption: b\nanswer: 2\n";
-constexpr const char* kWeight = "exercise: W\nkind: weight\nstate: layer=1 head=1 query=1,1 pin=2,2\ntext: The weight?\n";
+constexpr const char* kWeight =
+    "exercise: W\nkind: weight\nstate: layer=1 head=1 query=1,1 pin=2,2\ntext: The weight?\n";
 
 // The message parse_exercises refuses `text` with; empty when it accepts it.
 std::string refusal(const std::string& text) {
@@ -32,7 +33,6 @@ std::string refusal(const std::string& text) {
     }
     return {};
 }
-
 
 TEST(Exercises, TheSampleFilesParse) {
     EXPECT_EQ(refusal(std::string(kHeader) + kChoice + kWeight), "");
@@ -47,8 +47,8 @@ TEST(Exercises, OptionAndEveryOtherLineKeepTheLineLimit) {
     EXPECT_EQ(refusal(std::string(kHeader) + "exercise: E\nkind: choice\ntext: Which?\noption: " + long_text +
                       "\noption: b\nanswer: 2\n"),
               "f.exercises:6: the line is " + over);
-    EXPECT_EQ(refusal(std::string(kHeader) + "exercise: E\nkind: choice\ntext: Which?\noption: a\noption: b\nanswer: " +
-                      long_text + "\n"),
+    EXPECT_EQ(refusal(std::string(kHeader) +
+                      "exercise: E\nkind: choice\ntext: Which?\noption: a\noption: b\nanswer: " + long_text + "\n"),
               "f.exercises:8: the line is " + over);
     // A line at the limit is taken.
     const std::string at_limit(session::tour_limits::kLineBytes - 8, 'y');
@@ -66,8 +66,9 @@ TEST(Exercises, ASecondAnswerOrToleranceOrAnyFieldIsRefusedNamingBothLines) {
               "f.exercises:8: a second tolerance: in exercise 'W' (line 7 sets it already)");
     EXPECT_EQ(refusal(header + kWeight + "kind: scaled_score\n"),
               "f.exercises:7: a second kind: in exercise 'W' (line 4 sets it already)");
-    EXPECT_EQ(refusal(header + "exercise: R\nkind: predict_region\nstate: layer=0 head=0 query=1,1\nratio: 2\nratio: 3\n"
-                               "text: Mark it.\n"),
+    EXPECT_EQ(refusal(header +
+                      "exercise: R\nkind: predict_region\nstate: layer=0 head=0 query=1,1\nratio: 2\nratio: 3\n"
+                      "text: Mark it.\n"),
               "f.exercises:7: a second ratio: in exercise 'R' (line 6 sets it already)");
     // A state key set on two state: lines, or twice on one.
     EXPECT_EQ(refusal(header + kWeight + "state: layer=0\n"),
@@ -75,27 +76,32 @@ TEST(Exercises, ASecondAnswerOrToleranceOrAnyFieldIsRefusedNamingBothLines) {
     EXPECT_EQ(refusal(header + "exercise: W\nkind: weight\nstate: layer=1 head=1 query=1,1 pin=2,2 head=0\ntext: ?\n"),
               "f.exercises:5: a second head= (state:) in exercise 'W' (line 5 sets it already)");
     // choose: sets both photos' choice; own-choose: after it sets the own photo's again.
-    EXPECT_EQ(refusal(header + "exercise: R\nkind: predict_region\nstate: query=1,1\nchoose: selective_reach\n"
-                               "own-choose: selective_reach\ntext: Mark it.\n"),
-              "f.exercises:7: a second own-choose: (for the file's own photo) in exercise 'R' (line 6 sets it already)");
+    EXPECT_EQ(
+        refusal(header + "exercise: R\nkind: predict_region\nstate: query=1,1\nchoose: selective_reach\n"
+                         "own-choose: selective_reach\ntext: Mark it.\n"),
+        "f.exercises:7: a second own-choose: (for the file's own photo) in exercise 'R' (line 6 sets it already)");
     EXPECT_EQ(refusal(header + "exercise: P\nkind: choice\npanel: photo\npanel: heads\ntext: ?\noption: a\noption: b\n"
                                "answer: 1\n"),
               "f.exercises:6: a second panel: in exercise 'P' (line 5 sets it already)");
     // The file's own fields, before the first exercise.
     EXPECT_EQ(refusal(header + "photo: cat.jpg\n" + kChoice),
               "f.exercises:3: a second photo: (line 2 sets it already)");
-    EXPECT_EQ(refusal("title: T\ntitle: U\n" + std::string(kChoice)), "f.exercises:2: a second title: (line 1 sets it already)");
+    EXPECT_EQ(refusal("title: T\ntitle: U\n" + std::string(kChoice)),
+              "f.exercises:2: a second title: (line 1 sets it already)");
     // What adds up is taken: several text: and option: lines, own- and other- choices, one field per exercise.
-    EXPECT_EQ(refusal(header + "exercise: R\nkind: predict_region\nstate: query=1,1\nown-choose: selective_reach\n"
-                               "other-choose: selective_reach\ntext: Mark it.\ntext: Then look.\n" + kChoice + kWeight),
+    EXPECT_EQ(refusal(header +
+                      "exercise: R\nkind: predict_region\nstate: query=1,1\nown-choose: selective_reach\n"
+                      "other-choose: selective_reach\ntext: Mark it.\ntext: Then look.\n" +
+                      kChoice + kWeight),
               "");
 }
 
 TEST(Exercises, ALessonLineIsRefusedWithoutReadingTheLesson) {
     // The window used to open the lesson (and quote its first bytes when it was not one); the command ignored it.
     const std::string message = refusal(std::string(kHeader) + kChoice + "lesson: /etc/passwd\n");
-    EXPECT_EQ(message, "f.exercises:9: an exercises file takes no lesson: (each exercise is set on the photo it is given, "
-                       "by its state: and choose: lines)");
+    EXPECT_EQ(message,
+              "f.exercises:9: an exercises file takes no lesson: (each exercise is set on the photo it is given, "
+              "by its state: and choose: lines)");
     // Read from a file, as every command and the window read one: the same line, whatever the lesson is.
     const auto path = std::filesystem::temp_directory_path() / "vitscope_exercises_lesson.exercises";
     std::ofstream(path) << kHeader << "exercise: E\nlesson: saved.vitscope\nkind: choice\ntext: Which?\noption: a\n"
@@ -104,8 +110,9 @@ TEST(Exercises, ALessonLineIsRefusedWithoutReadingTheLesson) {
         session::read_exercises(path.string());
         ADD_FAILURE() << "lesson: was taken";
     } catch (const vit::Error& e) {
-        EXPECT_EQ(std::string(e.what()), path.string() + ":4: an exercises file takes no lesson: (each exercise is set on "
-                                                          "the photo it is given, by its state: and choose: lines)");
+        EXPECT_EQ(std::string(e.what()), path.string() +
+                                             ":4: an exercises file takes no lesson: (each exercise is set on "
+                                             "the photo it is given, by its state: and choose: lines)");
     }
     std::filesystem::remove(path);
 }
@@ -122,33 +129,39 @@ TEST(Exercises, APlaceholderWithNoValueOnThePhotoIsRefusedNamingItAndTheExercise
         session::answer_exercises(s, set);
         ADD_FAILURE() << "{query_rank} was taken without a value";
     } catch (const vit::Error& e) {
-        EXPECT_EQ(std::string(e.what()),
-                  "rank.exercises: exercise 2 'Rank': {query_rank} has no value on this photo (it reads the relevance the "
-                  "query was chosen by: state: query=relevant on a model with a classifier)");
+        EXPECT_EQ(
+            std::string(e.what()),
+            "rank.exercises: exercise 2 'Rank': {query_rank} has no value on this photo (it reads the relevance the "
+            "query was chosen by: state: query=relevant on a model with a classifier)");
     }
     // The model's answer, where there is no classifier (this trace has none): named the same way.
     const session::ExerciseSet top1 = session::parse_exercises(
-        std::string(kHeader) + "exercise: Class\nkind: choice\ntext: The model says {top1}. Why?\noption: a\noption: b\n"
-                               "answer: 1\n",
+        std::string(kHeader) +
+            "exercise: Class\nkind: choice\ntext: The model says {top1}. Why?\noption: a\noption: b\n"
+            "answer: 1\n",
         "top1.exercises");
     try {
         session::answer_exercises(s, top1);
         ADD_FAILURE() << "{top1} was taken without a value";
     } catch (const vit::Error& e) {
-        EXPECT_EQ(std::string(e.what()), "top1.exercises: exercise 1 'Class': {top1} has no value on this photo (the model "
-                                         "has no classifier)");
+        EXPECT_EQ(std::string(e.what()),
+                  "top1.exercises: exercise 1 'Class': {top1} has no value on this photo (the model "
+                  "has no classifier)");
     }
     // An option is shown as written, so a placeholder in one would reach the class unfilled.
-    EXPECT_EQ(refusal(std::string(kHeader) + "exercise: O\nkind: choice\ntext: Which?\noption: layer {layer}\noption: b\n"
-                                             "answer: 1\n"),
+    EXPECT_EQ(refusal(std::string(kHeader) +
+                      "exercise: O\nkind: choice\ntext: Which?\noption: layer {layer}\noption: b\n"
+                      "answer: 1\n"),
               "f.exercises:3: exercise 'O': option 1 uses {layer}, which an option does not fill (options are shown as "
               "written)");
-    EXPECT_EQ(refusal(std::string(kHeader) + "exercise: O\nkind: choice\ntext: Which?\noption: the set {a, b}\noption: b\n"
-                                             "answer: 1\n"),
+    EXPECT_EQ(refusal(std::string(kHeader) +
+                      "exercise: O\nkind: choice\ntext: Which?\noption: the set {a, b}\noption: b\n"
+                      "answer: 1\n"),
               "");
     // Every placeholder that fills is taken.
-    EXPECT_EQ(session::answer_exercises(s, session::parse_exercises(std::string(kHeader) + kChoice + kWeight, "ok")).size(),
-              2u);
+    EXPECT_EQ(
+        session::answer_exercises(s, session::parse_exercises(std::string(kHeader) + kChoice + kWeight, "ok")).size(),
+        2u);
 }
 
 }  // namespace exercises_test

@@ -76,7 +76,8 @@ TEST(LabSquares, EverySampleOfBothTasksHasItsTwoSquaresAndLeftOfStartsWithRed) {
 }
 
 TEST(LabRun, LogCsvIsReadStrictly) {
-    const auto rows = parse_log_csv("step,loss,accuracy,train_loss,checkpoint\n0,0.7,0.5,0,scheduled\n20,0.5,0.75,0.6,fast\n", "log");
+    const auto rows =
+        parse_log_csv("step,loss,accuracy,train_loss,checkpoint\n0,0.7,0.5,0,scheduled\n20,0.5,0.75,0.6,fast\n", "log");
     ASSERT_EQ(rows.size(), 2u);
     EXPECT_EQ(rows[1].step, 20);
     EXPECT_DOUBLE_EQ(rows[1].accuracy, 0.75);
@@ -110,7 +111,8 @@ TEST(LabRun, LogCsvValuesNoRunWritesAreRefusedNamingTheFileAndLine) {
     EXPECT_EQ(log_refusal("20,-5,0.5,0.6,scheduled"), "run/log.csv:3: loss '-5' is not a loss (0 or more)");
     EXPECT_EQ(log_refusal("20,1e300,0.5,0.6,scheduled"), "run/log.csv:3: loss '1e300' is not a loss (0 or more)");
     EXPECT_EQ(log_refusal("20,0.5,0.5,-0.1,scheduled"), "run/log.csv:3: train_loss '-0.1' is not a loss (0 or more)");
-    EXPECT_EQ(log_refusal("-5,0.5,0.5,0.6,scheduled"), "run/log.csv:3: step '-5' is not a step (a whole number from 0)");
+    EXPECT_EQ(log_refusal("-5,0.5,0.5,0.6,scheduled"),
+              "run/log.csv:3: step '-5' is not a step (a whole number from 0)");
     EXPECT_EQ(log_refusal("0,0.5,0.5,0.6,scheduled"), "run/log.csv:3: step 0 after step 0 (steps must increase)");
     // The edges a real run reaches are taken: accuracy 0 and 1, a loss of 0.
     EXPECT_EQ(log_refusal("20,0,1,0,fast\n40,2.5,0,3,scheduled"), "");
@@ -220,9 +222,11 @@ TEST(LabRun, ARealRunReadBackAndItsCheckpointRunOnASample) {
     // The same task and steps without position embeddings beside it is its pair; a broken log is refused in one line.
     fs::copy(dir / "run", dir / "run_no_position", fs::copy_options::recursive);
     // A run of another length is no pair (its checkpoints would be compared with steps it never reached).
-    std::ofstream(dir / "run_no_position" / "config") << "task = same_colour\nsteps = 4\nposition_embeddings = no (zero, not trained)\n";
+    std::ofstream(dir / "run_no_position" / "config")
+        << "task = same_colour\nsteps = 4\nposition_embeddings = no (zero, not trained)\n";
     EXPECT_EQ(find_pair_run(*run), "");
-    std::ofstream(dir / "run_no_position" / "config") << "task = same_colour\nsteps = 3\nposition_embeddings = no (zero, not trained)\n";
+    std::ofstream(dir / "run_no_position" / "config")
+        << "task = same_colour\nsteps = 3\nposition_embeddings = no (zero, not trained)\n";
     EXPECT_EQ(fs::path(find_pair_run(*run)).filename(), "run_no_position");
     std::ofstream(dir / "run_no_position" / "log.csv") << "step,loss,accuracy\n0,1,1\n999,1,1\n";
     EXPECT_THROW(read_lab_run((dir / "run_no_position").string()), vit::Error);

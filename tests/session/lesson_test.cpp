@@ -27,9 +27,7 @@ namespace {
 using session::Lesson;
 using vit::testing::ScratchDir;
 
-void write(const std::string& path, const std::string& bytes) {
-    std::ofstream(path, std::ios::binary) << bytes;
-}
+void write(const std::string& path, const std::string& bytes) { std::ofstream(path, std::ios::binary) << bytes; }
 
 // A folder with a "photo", a second one and a "model" folder: read_lesson only
 // checks that they are there; the window's worker decodes and loads them.
@@ -108,7 +106,8 @@ TEST(Lesson, RelativePathsAreReadFromTheLessonsFolder) {
 
 TEST(Lesson, AnEmbeddedPhotoOpensWhereItsPathIsGone) {
     LessonFolder d;
-    std::filesystem::copy_file(vit::testing::asset("dog.jpg"), d.photo, std::filesystem::copy_options::overwrite_existing);
+    std::filesystem::copy_file(vit::testing::asset("dog.jpg"), d.photo,
+                               std::filesystem::copy_options::overwrite_existing);
     const std::string path = d.dir.file("embedded.vitscope");
     std::ifstream in(d.photo, std::ios::binary);
     const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
@@ -142,7 +141,8 @@ TEST(Lesson, EmbeddedBytesThatAreNoPhotoAreRefusedBeforeUnpacking) {
             session::unpack_embedded_photo(l);
             ADD_FAILURE() << "unpacked bytes that are no photo";
         } catch (const vit::Error& e) {
-            EXPECT_NE(std::string(e.what()).find("the photo embedded in the lesson (dog.jpg)"), std::string::npos) << e.what();
+            EXPECT_NE(std::string(e.what()).find("the photo embedded in the lesson (dog.jpg)"), std::string::npos)
+                << e.what();
         }
     }
     EXPECT_FALSE(std::filesystem::exists(cache.file("vitscope/lesson-photos")));
@@ -173,10 +173,14 @@ TEST(Lesson, BadFilesNameTheFileAndTheCause) {
         {with("step.vitscope", [](auto& j) { j["math_step"] = 9; }), "\"math_step\" is 9, outside 1..7"},
         {with("tab.vitscope", [](auto& j) { j["tab"] = "photos"; }), "\"tab\" is \"photos\""},
         {with("cmap.vitscope", [](auto& j) { j["style"]["colormap"] = "jet"; }), "\"colormap\" is not"},
-        {with("photo.vitscope", [](auto& j) { j["photo"] = "/nowhere/dog.jpg"; }), "the photo /nowhere/dog.jpg is missing"},
-        {with("model.vitscope", [](auto& j) { j["model"] = "/nowhere/vit"; }), "the model: /nowhere/vit: model folder not found"},
-        {with("second.vitscope", [](auto& j) { j["compare_photo"] = "/nowhere/cat.png"; }), "comparison photo /nowhere/cat.png"},
-        {with("b64.vitscope", [](auto& j) { j["photo_embedded"] = "not base64!"; }), "\"photo_embedded\" is not base64"},
+        {with("photo.vitscope", [](auto& j) { j["photo"] = "/nowhere/dog.jpg"; }),
+         "the photo /nowhere/dog.jpg is missing"},
+        {with("model.vitscope", [](auto& j) { j["model"] = "/nowhere/vit"; }),
+         "the model: /nowhere/vit: model folder not found"},
+        {with("second.vitscope", [](auto& j) { j["compare_photo"] = "/nowhere/cat.png"; }),
+         "comparison photo /nowhere/cat.png"},
+        {with("b64.vitscope", [](auto& j) { j["photo_embedded"] = "not base64!"; }),
+         "\"photo_embedded\" is not base64"},
     };
     for (const auto& c : cases) {
         const std::string e = error_of(c.path);
@@ -281,7 +285,8 @@ TEST(Lesson, APhotoOverTheEmbeddingLimitSaysSo) {
         session::lesson_json(l, true);
         FAIL() << "embedded a 45 MiB photo";
     } catch (const vit::Error& e) {
-        EXPECT_NE(std::string(e.what()).find("over the 32 MiB limit for a photo embedded in a lesson"), std::string::npos)
+        EXPECT_NE(std::string(e.what()).find("over the 32 MiB limit for a photo embedded in a lesson"),
+                  std::string::npos)
             << e.what();
     }
 }

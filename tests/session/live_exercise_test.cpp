@@ -68,10 +68,17 @@ TEST(LiveExercise, TypedNumbersAreReadAsTheLessonPageReadsThem) {
     EXPECT_DOUBLE_EQ(session::parse_answer_number(" 0.25 ", false).value, 0.25);
     EXPECT_DOUBLE_EQ(session::parse_answer_number(".5", false).value, 0.5);
     EXPECT_DOUBLE_EQ(session::parse_answer_number("0,125", false).value, 0.125);
-    EXPECT_DOUBLE_EQ(session::parse_answer_number("\xE2\x88\x92" "1.5e-2", false).value, -0.015);
+    EXPECT_DOUBLE_EQ(session::parse_answer_number("\xE2\x88\x92"
+                                                  "1.5e-2",
+                                                  false)
+                         .value,
+                     -0.015);
     EXPECT_DOUBLE_EQ(session::parse_answer_number("25%", true).value, 0.25);
     EXPECT_NE(session::parse_answer_number("25%", false).error.find("not a number"), std::string::npos);
-    EXPECT_NE(session::parse_answer_number("about a half", false).error.find("\xE2\x80\x9C" "about a half"), std::string::npos);
+    EXPECT_NE(session::parse_answer_number("about a half", false)
+                  .error.find("\xE2\x80\x9C"
+                              "about a half"),
+              std::string::npos);
     EXPECT_FALSE(session::parse_answer_number("1,000.5", false).error.empty());
     EXPECT_FALSE(session::parse_answer_number("", false).error.empty());
 }
@@ -103,7 +110,8 @@ TEST(LiveExercise, TopKeyIsTheRowsArgmaxAndRevealShowsItsArithmetic) {
     EXPECT_FALSE(session::live_exercise_hides_maps(s));
     ASSERT_TRUE(v->arithmetic);
     const auto& k = *v->arithmetic;
-    const double score = s.trace()->layers[1].heads[1].q.row(q).cast<double>().dot(s.trace()->layers[1].heads[1].k.row(top).cast<double>());
+    const double score = s.trace()->layers[1].heads[1].q.row(q).cast<double>().dot(
+        s.trace()->layers[1].heads[1].k.row(top).cast<double>());
     EXPECT_NEAR(k.score, score, 1e-4);
     EXPECT_NEAR(k.scaled, score / 2.0, 1e-4);  // d_k = 4
     EXPECT_NEAR(k.exp_scaled / k.z, attn(q, top), 1e-6);
@@ -215,7 +223,8 @@ TEST(LiveExercise, EndsWithEndWithClassroomModeAndWithAnotherTour) {
     EXPECT_FALSE(session::live_exercise_on(s));
     EXPECT_EQ(s.tour.tour, nullptr);  // no tour of exercises left behind as a tour
     s = started();
-    auto other = std::make_shared<const session::Tour>(session::parse_tour("title: T\nstep: one\ntext: hi\n", "t.tour"));
+    auto other =
+        std::make_shared<const session::Tour>(session::parse_tour("title: T\nstep: one\ntext: hi\n", "t.tour"));
     session::apply(s, act::StartTour{other});
     EXPECT_FALSE(session::live_exercise_on(s));
     EXPECT_STREQ(session::live_phase_name(s), "off");

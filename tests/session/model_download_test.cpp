@@ -88,7 +88,8 @@ TEST(KnownModels, TheListReadsAndNamesTheDefault) {
     ASSERT_NE(m, nullptr);
     EXPECT_EQ(m->repo, std::string("timm/") + vit::kDefaultModelName);
     // Found by its folder name too, as the script takes it.
-    EXPECT_EQ(session::find_known_model(models, "dino-vits16"), session::find_known_model(models, "facebook/dino-vits16"));
+    EXPECT_EQ(session::find_known_model(models, "dino-vits16"),
+              session::find_known_model(models, "facebook/dino-vits16"));
     EXPECT_EQ(session::find_known_model(models, "resnet50"), nullptr);
     for (const KnownModel& k : models) EXPECT_FALSE(k.why.empty()) << k.name;
 }
@@ -98,7 +99,7 @@ TEST(KnownModels, SizeTextSaysWhenUnknown) {
     EXPECT_EQ(session::size_text(m), "size unknown");
     m.size_mb = 22.9;
     EXPECT_EQ(session::size_text(m), "22.9 MB");
-    m.size_mb = 23;   // the hub says "23 MB": no invented decimal
+    m.size_mb = 23;  // the hub says "23 MB": no invented decimal
     EXPECT_EQ(session::size_text(m), "23 MB");
 }
 
@@ -160,7 +161,7 @@ TEST(ModelDownloader, FetchesFromAFolderMirrorChecksAndRenames) {
     const auto r = download(tiny(), models.str(), mirror.str());
     EXPECT_EQ(r.error, "");
     EXPECT_EQ(r.dir, models.str() + "/tiny");
-    EXPECT_EQ(entries(models.str()), kTinyAndLock);   // no temporary folder left
+    EXPECT_EQ(entries(models.str()), kTinyAndLock);  // no temporary folder left
     EXPECT_EQ(entries(r.dir), (std::vector<std::string>{"config.json", "model.safetensors"}));
     EXPECT_EQ(read(r.dir + "/model.safetensors"), read(mirror.file("tiny/model.safetensors")));
     EXPECT_TRUE(session::is_downloaded(tiny(), models.str()));
@@ -174,7 +175,8 @@ TEST(ModelDownloader, FileUrlMirrorAndOptionalFiles) {
                               vit::testing::preprocessor_json(vit::testing::make_synthetic_model({})));
     const auto r = download(tiny(), models.str(), "file://" + mirror.str());
     EXPECT_EQ(r.error, "");
-    EXPECT_EQ(entries(r.dir), (std::vector<std::string>{"config.json", "model.safetensors", "preprocessor_config.json"}));
+    EXPECT_EQ(entries(r.dir),
+              (std::vector<std::string>{"config.json", "model.safetensors", "preprocessor_config.json"}));
 }
 
 TEST(ModelDownloader, TriesTheWeightFilesInOrder) {
@@ -235,18 +237,20 @@ TEST(ModelDownloader, BadDownloadsLeaveNothingAndKeepWhatWasThere) {
 TEST(ModelDownloader, AFolderOfTheUsersIsNeverDeleted) {
     ScratchDir mirror, models;
     serve_synthetic(mirror.str());
-    const std::map<std::string, std::string> mine{
-        {"config.json", "{\"mine\": true}"}, {"mynotes.txt", "notes"}, {"week3.vitscope", "{}"}};
+    const std::map<std::string, std::string> mine{{"config.json", "{\"mine\": true}"},
+                                                  {"mynotes.txt", "notes"},
+                                                  {"week3.vitscope", "{}"}};
     fs::create_directories(models.file("tiny"));
     for (const auto& [name, text] : mine) vit::testing::write_bytes(models.file("tiny/" + name), text);
     const auto r = download(tiny(), models.str(), mirror.str());
     EXPECT_NE(r.error.find(models.file("tiny") + " is there already and is not a model vitscope downloaded"),
-              std::string::npos) << r.error;
+              std::string::npos)
+        << r.error;
     EXPECT_NE(r.error.find("mynotes.txt"), std::string::npos) << r.error;
     EXPECT_NE(r.error.find("move or rename it"), std::string::npos) << r.error;
     EXPECT_EQ(r.error.find('\n'), std::string::npos);
     EXPECT_EQ(r.dir, "");
-    EXPECT_EQ(entries(models.str()), kTinyAndLock);   // no temporary folder left either
+    EXPECT_EQ(entries(models.str()), kTinyAndLock);  // no temporary folder left either
     EXPECT_EQ(entries(models.file("tiny")), (std::vector<std::string>{"config.json", "mynotes.txt", "week3.vitscope"}));
     for (const auto& [name, text] : mine) EXPECT_EQ(read(models.file("tiny/" + name)), text) << name;
     // A file of that name likewise.
@@ -296,7 +300,8 @@ private:
 
 // Waits (up to 30 s) until the download shows `stage`.
 bool reaches_stage(const ModelDownloader& d, const std::string& stage) {
-    for (int i = 0; i < 3000 && d.view().stage != stage; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    for (int i = 0; i < 3000 && d.view().stage != stage; ++i)
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
     return d.view().stage == stage;
 }
 
@@ -319,16 +324,17 @@ TEST(ModelDownloader, ASecondDownloadOfTheModelWaitsForTheFirst) {
     ASSERT_TRUE(reaches_stage(d, "Waiting"));
     std::this_thread::sleep_for(std::chrono::milliseconds(300));
     EXPECT_EQ(d.view().stage, "Waiting");
-    EXPECT_EQ(entries(models.str()), std::vector<std::string>{".tiny.lock"});   // nothing fetched meanwhile
+    EXPECT_EQ(entries(models.str()), std::vector<std::string>{".tiny.lock"});  // nothing fetched meanwhile
     // The other download installs the model, then ends.
-    vit::testing::write_checkpoint(vit::testing::make_synthetic_model({}), models.file("tiny"), "timm", vit::DType::F32);
+    vit::testing::write_checkpoint(vit::testing::make_synthetic_model({}), models.file("tiny"), "timm",
+                                   vit::DType::F32);
     const std::string theirs = read(models.file("tiny/model.safetensors"));
     other.release();
     const auto r = result_of(d);
     ASSERT_TRUE(r.has_value());
     EXPECT_EQ(r->error, "");
     EXPECT_EQ(r->dir, models.file("tiny"));
-    EXPECT_EQ(read(models.file("tiny/model.safetensors")), theirs);   // theirs, not fetched again
+    EXPECT_EQ(read(models.file("tiny/model.safetensors")), theirs);  // theirs, not fetched again
     EXPECT_EQ(entries(models.str()), kTinyAndLock);
 }
 
@@ -407,17 +413,17 @@ private:
 TEST(DefaultModel, TheUsersDownloadsAreSearchedLast) {
     ScratchDir project, data, cwd;
     const fs::path old_cwd = fs::current_path();
-    fs::current_path(cwd.str());   // no models/ here
+    fs::current_path(cwd.str());  // no models/ here
     Env model("VITSCOPE_MODEL", nullptr), xdg("XDG_DATA_HOME", data.str().c_str());
-    Env no_mirror("VITSCOPE_MODEL_MIRROR", "");   // the build's mirror (CI has one) out of the way
+    Env no_mirror("VITSCOPE_MODEL_MIRROR", "");  // the build's mirror (CI has one) out of the way
     EXPECT_EQ(vit::user_models_dir(), data.str() + "/vitscope/models");
     const std::string project_model = project.str() + "/models/" + vit::kDefaultModelName;
     const std::string user_model = data.str() + "/vitscope/models/" + vit::kDefaultModelName;
-    EXPECT_EQ(vit::default_model_dir(project.str()), project_model);   // none there: the project's path
+    EXPECT_EQ(vit::default_model_dir(project.str()), project_model);  // none there: the project's path
     fs::create_directories(user_model);
     EXPECT_EQ(vit::default_model_dir(project.str()), user_model);
     fs::create_directories(project_model);
-    EXPECT_EQ(vit::default_model_dir(project.str()), project_model);   // models/ comes first
+    EXPECT_EQ(vit::default_model_dir(project.str()), project_model);  // models/ comes first
     {
         Env no_xdg("XDG_DATA_HOME", nullptr), home("HOME", "/home/someone");
         EXPECT_EQ(vit::user_models_dir(), "/home/someone/.local/share/vitscope/models");
@@ -443,7 +449,7 @@ TEST(DefaultModel, TheMirrorComesAfterTheUsersDownloads) {
     fs::create_directories(mirror_model);
     EXPECT_EQ(vit::default_model_dir(project.str()), mirror_model);
     fs::create_directories(user_model);
-    EXPECT_EQ(vit::default_model_dir(project.str()), user_model);   // the user's own copy first
+    EXPECT_EQ(vit::default_model_dir(project.str()), user_model);  // the user's own copy first
     {
         Env url("VITSCOPE_MODEL_MIRROR", ("file://" + mirror.str()).c_str());
         EXPECT_EQ(vit::model_mirror_dir(), mirror.str());

@@ -29,7 +29,7 @@ TEST(PredictSession, MarksOnlyWhilePredictingAndOnlyPatches) {
     session::apply(s, act::ToggleMark{0});   // CLS is not on the photo
     session::apply(s, act::ToggleMark{99});  // nor is a token past the grid
     EXPECT_EQ(s.prediction.marked, (std::vector<int>{4, 7}));
-    session::apply(s, act::ToggleMark{4});   // a second click unmarks
+    session::apply(s, act::ToggleMark{4});  // a second click unmarks
     EXPECT_EQ(s.prediction.marked, (std::vector<int>{7}));
     EXPECT_FALSE(session::revealed_prediction(s));  // nothing shown before the reveal
     session::apply(s, act::Reveal{});

@@ -19,9 +19,7 @@ namespace fs = std::filesystem;
 using session::Settings;
 using vit::testing::ScratchDir;
 
-void write_text(const std::string& path, const std::string& text) {
-    std::ofstream(path, std::ios::binary) << text;
-}
+void write_text(const std::string& path, const std::string& text) { std::ofstream(path, std::ios::binary) << text; }
 
 std::string read_text(const std::string& path) {
     std::ifstream in(path, std::ios::binary);
@@ -108,10 +106,13 @@ TEST(SettingsTest, TruncatedOrNonObjectJsonGivesDefaultsAndAWarning) {
     ScratchDir dir("settings");
     session::save_settings(dir.file("good.json"), unusual_settings());
     const std::string good = read_text(dir.file("good.json"));
-    const std::pair<std::string, const char*> cases[] = {
-        {good.substr(0, good.size() / 2), "not valid JSON"}, {"", "not valid JSON"},
-        {std::string("\x89PNG\r\n\x1a\n", 8), "not valid JSON"}, {"[1, 2]", "not a JSON object"},
-        {"\"model\"", "not a JSON object"}, {std::string(100, '[') + std::string(100, ']'), "nested 100 levels deep"}};
+    const std::pair<std::string, const char*> cases[] = {{good.substr(0, good.size() / 2), "not valid JSON"},
+                                                         {"", "not valid JSON"},
+                                                         {std::string("\x89PNG\r\n\x1a\n", 8), "not valid JSON"},
+                                                         {"[1, 2]", "not a JSON object"},
+                                                         {"\"model\"", "not a JSON object"},
+                                                         {std::string(100, '[') + std::string(100, ']'),
+                                                          "nested 100 levels deep"}};
     for (const auto& [text, says] : cases) {
         write_text(dir.file("bad.json"), text);
         std::string warning;
@@ -237,7 +238,7 @@ TEST(SettingsTest, PathsThatAreNotUtf8RoundTripByteForByte) {
     Settings s = unusual_settings();
     s.image_path = "/photos/caf\xe9 \xff.jpg";
     s.model_dir = "/models/\x80";
-    s.browse_dir = "/photos/\xc3";      // a cut two-byte character
+    s.browse_dir = "/photos/\xc3";       // a cut two-byte character
     s.export_dir = "/out/\xed\xa0\x80";  // an encoded surrogate
     ASSERT_NO_THROW(session::save_settings(dir.file("s.json"), s));
     std::string warning;
@@ -286,8 +287,10 @@ TEST(SettingsPath, ARelativeXdgConfigHomeIsIgnored) {
     EXPECT_EQ(session::settings_path(), "/home/someone/.config/vitscope/settings.json");
     setenv("XDG_CONFIG_HOME", "/etc/xdg-test", 1);
     EXPECT_EQ(session::settings_path(), "/etc/xdg-test/vitscope/settings.json");
-    if (old_xdg) setenv("XDG_CONFIG_HOME", keep_xdg.c_str(), 1); else unsetenv("XDG_CONFIG_HOME");
-    if (old_home) setenv("HOME", keep_home.c_str(), 1); else unsetenv("HOME");
+    if (old_xdg) setenv("XDG_CONFIG_HOME", keep_xdg.c_str(), 1);
+    else unsetenv("XDG_CONFIG_HOME");
+    if (old_home) setenv("HOME", keep_home.c_str(), 1);
+    else unsetenv("HOME");
 }
 
 }  // namespace

@@ -164,16 +164,18 @@ TEST_F(ApplyTest, HoverKeyClampsAndNegativeMeansNone) {
 }
 
 TEST_F(ApplyTest, AHoverLastsWhileReportedAndRepeatsAreSkipped) {
-    const auto frame = [&](std::vector<session::Request> requests) { return session::handle_frame(s, requests).changed; };
+    const auto frame = [&](std::vector<session::Request> requests) {
+        return session::handle_frame(s, requests).changed;
+    };
     EXPECT_TRUE(frame({act::HoverKey{4}, act::SetLayer{1}}));
     EXPECT_EQ(s.sel.hovered_key, 4);
     EXPECT_EQ(s.sel.layer, 1);
     EXPECT_FALSE(frame({act::HoverKey{4}}));  // still hovered: nothing to do
     EXPECT_EQ(s.sel.hovered_key, 4);
-    EXPECT_TRUE(frame({act::SetHead{1}}));    // nobody reports a hover: released, after the frame's own actions
+    EXPECT_TRUE(frame({act::SetHead{1}}));  // nobody reports a hover: released, after the frame's own actions
     EXPECT_EQ(s.sel.head, 1);
     EXPECT_EQ(s.sel.hovered_key, -1);
-    EXPECT_FALSE(frame({}));                   // nothing hovered, nothing reported
+    EXPECT_FALSE(frame({}));  // nothing hovered, nothing reported
 }
 
 TEST_F(ApplyTest, PinKeyTogglesAndWinsOverHover) {
@@ -245,8 +247,9 @@ TEST_F(ApplyTest, OpeningTheBrowserClosesHelp) {
 TEST_F(ApplyTest, TheWindowsCommandsAreHandedBackInOrderAndChangeNothing) {
     namespace cmd = session::cmd;
     const std::string before = session::state_json(s);
-    const session::FrameOutcome out = session::handle_frame(
-        s, {cmd::OpenImage{"x.jpg"}, act::SetLayer{1}, cmd::Screenshot{""}, cmd::ExportFigure{"f.png"}, cmd::Quit{}});
+    const session::FrameOutcome out =
+        session::handle_frame(s, {cmd::OpenImage{"x.jpg"}, act::SetLayer{1}, cmd::Screenshot{""},
+                                  cmd::ExportFigure{"f.png"}, cmd::Quit{}});
     ASSERT_EQ(out.commands.size(), 4u);
     EXPECT_EQ(std::get<cmd::OpenImage>(out.commands[0]).path, "x.jpg");
     EXPECT_TRUE(std::holds_alternative<cmd::Screenshot>(out.commands[1]));

@@ -80,7 +80,8 @@ TEST(TourBounds, RegionsAreSetsAPatchListedTwiceIsRefused) {
     for (int i = 0; i < 44; ++i) twice += " 0,0-13";
     EXPECT_NE(tour_error(twice + "\n" + kStep).find("region dog lists patch 0,0 more than once"), std::string::npos)
         << tour_error(twice + "\n" + kStep);
-    EXPECT_NE(tour_error(kHead + "region dog: 1,2 1,0-3\n" + kStep).find("patch 1,2 more than once"), std::string::npos);
+    EXPECT_NE(tour_error(kHead + "region dog: 1,2 1,0-3\n" + kStep).find("patch 1,2 more than once"),
+              std::string::npos);
     // Two lines of one region are one set too.
     EXPECT_NE(tour_error(kHead + "region dog: 1,2\nregion dog: 1,1-2\n" + kStep).find("more than once"),
               std::string::npos);
@@ -160,7 +161,8 @@ TEST(SettingsBounds, ASymlinkLoopIsNamedAsOne) {
 
 TEST(SettingsBounds, AnOverlongPathKeepsItsDefault) {
     ScratchDir dir("settings");
-    std::ofstream(dir.file("settings.json")) << "{\"model\": \"" << std::string(20000, 'm') << "\", \"window_width\": 900}";
+    std::ofstream(dir.file("settings.json"))
+        << "{\"model\": \"" << std::string(20000, 'm') << "\", \"window_width\": 900}";
     std::string warning;
     const session::Settings s = session::load_settings(dir.file("settings.json"), warning);
     EXPECT_EQ(s.model_dir, "");
@@ -216,7 +218,8 @@ TEST(ConfigBounds, InputSizeMeanAndStdHaveTheirLengths) {
     EXPECT_NE(config_error("", R"("input_size": [1, 224, 224])").find("[3, height, width]"), std::string::npos);
     EXPECT_NE(config_error("", R"("input_size": [224, 224])").find("[3, height, width]"), std::string::npos);
     EXPECT_NE(config_error("", R"("mean": [0.5])").find("'pretrained_cfg.mean' must list 3"), std::string::npos);
-    EXPECT_NE(config_error("", R"("std": [0.5, 0.5, 0.5, 0.5])").find("'pretrained_cfg.std' must list 3"), std::string::npos);
+    EXPECT_NE(config_error("", R"("std": [0.5, 0.5, 0.5, 0.5])").find("'pretrained_cfg.std' must list 3"),
+              std::string::npos);
 }
 
 TEST(ConfigBounds, ATinyCropPctIsBlamedOnCropPct) {

@@ -50,9 +50,10 @@ TEST(TourFile, TheShippedTourParses) {
 }
 
 TEST(TourFile, ReadsStatePanelTextAndRegionRanges) {
-    const Tour t = parse_tour(kHeader + "region body: 2,1-3\nstep: One\nstate: tab=whatifs layer=2 head=1 query=1,0 "
-                                        "pin=none map=mean\npanel: heads\ntext: a {grid}\ntext: b\n"
-                                        "step: Two\nstate: question=global query=cls\ntext: c\n",
+    const Tour t = parse_tour(kHeader +
+                                  "region body: 2,1-3\nstep: One\nstate: tab=whatifs layer=2 head=1 query=1,0 "
+                                  "pin=none map=mean\npanel: heads\ntext: a {grid}\ntext: b\n"
+                                  "step: Two\nstate: question=global query=cls\ntext: c\n",
                               "my.tour");
     ASSERT_EQ(t.steps.size(), 2u);
     const auto& one = t.steps[0];
@@ -74,8 +75,9 @@ TEST(TourFile, ReadsStatePanelTextAndRegionRanges) {
 
 TEST(TourFile, ErrorsNameTheFileAndTheLine) {
     const std::string step = "step: S\ntext: x\n";
-    EXPECT_EQ(error_of(kHeader + step + "colour: red\n"),
-              "my.tour:6: unknown key 'colour' in a step (state, panel, frame, lesson, text, holds, fails, choose, claim)");
+    EXPECT_EQ(
+        error_of(kHeader + step + "colour: red\n"),
+        "my.tour:6: unknown key 'colour' in a step (state, panel, frame, lesson, text, holds, fails, choose, claim)");
     EXPECT_EQ(error_of(kHeader + "step: S\nlesson:\ntext: x\n"), "my.tour:5: lesson: needs a file");
     EXPECT_EQ(error_of(kHeader + "lesson: a.vitscope\n" + step), "my.tour:4: lesson: before the first step:");
     EXPECT_EQ(error_of(kHeader + "step: S\ntext: the {nonsense}\n"), "my.tour:5: unknown placeholder {nonsense}");
@@ -84,7 +86,8 @@ TEST(TourFile, ErrorsNameTheFileAndTheLine) {
               "my.tour:5: layer 'two' is not a number from 0 to 1000");
     EXPECT_EQ(error_of(kHeader + "step: S\nstate: query=5\ntext: x\n"), "my.tour:5: query '5' is not ROW,COL");
     EXPECT_EQ(error_of(kHeader + "step: S\nstate: question=nope\ntext: x\n"), "my.tour:5: no question page 'nope'");
-    EXPECT_EQ(error_of(kHeader + "step: S\nstate: tab=maths\ntext: x\n"), "my.tour:5: tab is math, whatifs or questions");
+    EXPECT_EQ(error_of(kHeader + "step: S\nstate: tab=maths\ntext: x\n"),
+              "my.tour:5: tab is math, whatifs or questions");
     EXPECT_EQ(error_of(kHeader + "step: S\nstate: math=divide\ntext: x\n"),
               "my.tour:5: math is query, key, score, scale, softmax, value or output");
     EXPECT_EQ(error_of(kHeader + "step: S\npanel: sidebar\ntext: x\n"),
@@ -98,8 +101,11 @@ TEST(TourFile, ErrorsNameTheFileAndTheLine) {
 }
 
 TEST(TourFile, ALessonIsFoundBesideTheTourFile) {
-    const Tour t = parse_tour(kHeader + "step: A\nlesson: class.vitscope\ntext: x\nstep: B\nlesson: /abs/b.vitscope\ntext: y\n"
-                              "step: C\ntext: z\n", "/lessons/week1/my.tour");
+    const Tour t =
+        parse_tour(kHeader +
+                       "step: A\nlesson: class.vitscope\ntext: x\nstep: B\nlesson: /abs/b.vitscope\ntext: y\n"
+                       "step: C\ntext: z\n",
+                   "/lessons/week1/my.tour");
     EXPECT_EQ(t.steps[0].lesson, "/lessons/week1/class.vitscope");
     EXPECT_EQ(t.steps[1].lesson, "/abs/b.vitscope");
     EXPECT_EQ(t.steps[2].lesson, "");
@@ -109,12 +115,11 @@ TEST(TourFile, ALessonIsFoundBesideTheTourFile) {
 class TourStateTest : public ::testing::Test {
 protected:
     AppState s = state_with(shaped_trace(2, 2));
-    std::shared_ptr<const Tour> tour = std::make_shared<const Tour>(parse_tour(
-        kHeader +
-            "step: A\nstate: layer=1 head=1 query=1,0 pin=0,1 tab=whatifs math=scale\ntext: a\n"
-            "step: B\nstate: question=heads pin=none map=mean\ntext: b\n"
-            "step: C\nstate: query=9,9 layer=0\ntext: c\n",
-        "t.tour"));
+    std::shared_ptr<const Tour> tour = std::make_shared<const Tour>(
+        parse_tour(kHeader + "step: A\nstate: layer=1 head=1 query=1,0 pin=0,1 tab=whatifs math=scale\ntext: a\n"
+                             "step: B\nstate: question=heads pin=none map=mean\ntext: b\n"
+                             "step: C\nstate: query=9,9 layer=0\ntext: c\n",
+                   "t.tour"));
 };
 
 TEST_F(TourStateTest, EachStepSetsWhatItDeclaresAndKeepsTheRest) {
@@ -198,7 +203,8 @@ TEST(TourText, FillsEveryNumberFromTheShownRow) {
     EXPECT_EQ(fill("layer {layer} head {head} of {layers}x{heads}, d_k {d_k}, query {query}"),
               "layer 0 head 0 of 2x2, d_k 4, query patch (0, 0)");
     // Region "left" = (0,0) and (1,0): 0.4 + 0.2 of the 0.8 on patches.
-    EXPECT_EQ(fill("{share:left} of the weight on {area:left} of the patches"), "75% of the weight on 50% of the patches");
+    EXPECT_EQ(fill("{share:left} of the weight on {area:left} of the patches"),
+              "75% of the weight on 50% of the patches");
     EXPECT_EQ(fill("top {top_weight} on {top_key}, CLS {cls_weight}"), "top 0.400 on patch (0, 0), CLS 20%");
     EXPECT_EQ(fill("no braces"), "no braces");
     EXPECT_TRUE(session::regions_apply(s, tour));
@@ -211,13 +217,14 @@ TEST(TourText, FillsEveryNumberFromTheShownRow) {
 }
 
 TEST(TourFile, ClaimsChoicesAndLinesForOneKindOfPhoto) {
-    const Tour t = parse_tour(kHeader + "words: Kite\nstep: S\nstate: scale=log\n"
-                                        "own-choose: region_beyond_neighbourhood left layer=1\n"
-                                        "other-choose: beyond_neighbourhood\n"
-                                        "own-claim: region_beyond_neighbourhood left ratio=2\n"
-                                        "other-claim: beyond_neighbourhood ratio=0.5\n"
-                                        "frame: contributions\n"
-                                        "own-text: the kite\nother-text: b\nholds: c\nfails: d\ntext: e\n",
+    const Tour t = parse_tour(kHeader +
+                                  "words: Kite\nstep: S\nstate: scale=log\n"
+                                  "own-choose: region_beyond_neighbourhood left layer=1\n"
+                                  "other-choose: beyond_neighbourhood\n"
+                                  "own-claim: region_beyond_neighbourhood left ratio=2\n"
+                                  "other-claim: beyond_neighbourhood ratio=0.5\n"
+                                  "frame: contributions\n"
+                                  "own-text: the kite\nother-text: b\nholds: c\nfails: d\ntext: e\n",
                               "my.tour");
     EXPECT_EQ(t.words, std::vector<std::string>{"kite"});
     const auto& s = t.steps[0];
@@ -245,7 +252,8 @@ TEST(TourFile, LinesOtherPhotosSeeMustNotNameTheTourPhoto) {
               "my.tour:6: 'kite' names what the tour's photo shows, in a line other photos see (use own-)");
     EXPECT_EQ(error_of(h + "step: The left side\ntext: x\n"),
               "my.tour:5: 'left' names what the tour's photo shows, in a line other photos see (use own-)");
-    EXPECT_EQ(error_of(h + "step: S\nother-text: on {share:left}\n"), "my.tour:6: a line for other photos cannot use a region");
+    EXPECT_EQ(error_of(h + "step: S\nother-text: on {share:left}\n"),
+              "my.tour:6: a line for other photos cannot use a region");
     EXPECT_EQ(error_of(h + "step: S\nown-text: the kite on {share:left}\n"), "");  // own lines may
     EXPECT_EQ(error_of(h + "step: S\nclaim: region_beyond_neighbourhood left\ntext: x\n"),
               "my.tour:6: a region is the tour's photo's: claim with a region is own-claim:");
@@ -258,9 +266,11 @@ TEST(TourFile, LinesOtherPhotosSeeMustNotNameTheTourPhoto) {
     EXPECT_EQ(error_of(h + "step: S\nchoose: finds_the_kite\ntext: x\n"),
               "my.tour:6: 'finds_the_kite' does not start with region_beyond_neighbourhood, beyond_neighbourhood, "
               "selective_reach, unscaled_top_weight or high_norm_tokens");
-    EXPECT_EQ(error_of(h + "step: S\nclaim: unscaled_top_weight ratio=2\ntext: x\n"),
-              "my.tour:6: unscaled_top_weight holds from a largest weight of 0.9 (vit::kSaturatedWeight): it takes no ratio");
-    EXPECT_EQ(error_of(h + "step: S\nclaim: selective_reach far ratio=3\ntext: x\n"), "my.tour:6: 'far' is not a region of this tour");
+    EXPECT_EQ(
+        error_of(h + "step: S\nclaim: unscaled_top_weight ratio=2\ntext: x\n"),
+        "my.tour:6: unscaled_top_weight holds from a largest weight of 0.9 (vit::kSaturatedWeight): it takes no ratio");
+    EXPECT_EQ(error_of(h + "step: S\nclaim: selective_reach far ratio=3\ntext: x\n"),
+              "my.tour:6: 'far' is not a region of this tour");
     EXPECT_EQ(error_of(h + "step: S\nchoose: selective_reach layer=0-3\nclaim: selective_reach ratio=3\n"
                            "claim: unscaled_top_weight\nstate: query=relevant\ntext: x\n"),
               "");
@@ -305,17 +315,19 @@ protected:
         s.loaded.model = model;
     }
     std::shared_ptr<const Tour> tour_of(const std::string& steps) {
-        return std::make_shared<const Tour>(parse_tour("title: T\nphoto: dog.jpg\nregion far: 3,3\n" + steps, "t.tour"));
+        return std::make_shared<const Tour>(
+            parse_tour("title: T\nphoto: dog.jpg\nregion far: 3,3\n" + steps, "t.tour"));
     }
     AppState s;
 };
 
 TEST_F(TourClaimTest, ChoosesTheHeadItsCriterionNamesAndSaysWhetherTheClaimHolds) {
-    auto tour = tour_of("step: S\nstate: query=1,1 layer=0 head=0\nown-choose: region_beyond_neighbourhood far\n"
-                        "own-claim: region_beyond_neighbourhood far ratio=2\n"
-                        "other-choose: beyond_neighbourhood layer=0-0\nother-claim: beyond_neighbourhood ratio=0.5\n"
-                        "text: head {head} of layer {layer}: {claim_value} against {claim_baseline}, {neighbourhood} near\n"
-                        "holds: yes\nfails: no\nown-text: on the photo\nother-text: elsewhere\n");
+    auto tour = tour_of(
+        "step: S\nstate: query=1,1 layer=0 head=0\nown-choose: region_beyond_neighbourhood far\n"
+        "own-claim: region_beyond_neighbourhood far ratio=2\n"
+        "other-choose: beyond_neighbourhood layer=0-0\nother-claim: beyond_neighbourhood ratio=0.5\n"
+        "text: head {head} of layer {layer}: {claim_value} against {claim_baseline}, {neighbourhood} near\n"
+        "holds: yes\nfails: no\nown-text: on the photo\nother-text: elsewhere\n");
     session::apply(s, act::StartTour{tour});
     EXPECT_EQ(s.sel.layer, 1);
     EXPECT_EQ(s.sel.head, 1);
@@ -350,13 +362,14 @@ TEST_F(TourClaimTest, ChoosesTheHeadItsCriterionNamesAndSaysWhetherTheClaimHolds
 // {claim_value}, else the first sentence with a number from the trace, else
 // the first sentence; the rest follows without it, in order.
 TEST_F(TourClaimTest, TheCardLeadsWithTheClaimsSentenceAndTheRestFollowsWithoutIt) {
-    auto tour = tour_of("step: S\nstate: query=1,1 layer=0 head=0\nown-choose: region_beyond_neighbourhood far\n"
-                        "own-claim: region_beyond_neighbourhood far ratio=2\n"
-                        "text: Attention weighs every patch. Here head {head} looks away.\n"
-                        "own-holds: So the head finds it. It puts {claim_value} there, against {claim_baseline}. That is a lot.\n"
-                        "own-fails: It puts only {claim_value} there.\n"
-                        "step: T\nstate: query=1,1\ntext: No number here. Layer {layer} is shown. Then {head}.\n"
-                        "step: U\ntext: Nothing from the trace.\n");
+    auto tour = tour_of(
+        "step: S\nstate: query=1,1 layer=0 head=0\nown-choose: region_beyond_neighbourhood far\n"
+        "own-claim: region_beyond_neighbourhood far ratio=2\n"
+        "text: Attention weighs every patch. Here head {head} looks away.\n"
+        "own-holds: So the head finds it. It puts {claim_value} there, against {claim_baseline}. That is a lot.\n"
+        "own-fails: It puts only {claim_value} there.\n"
+        "step: T\nstate: query=1,1\ntext: No number here. Layer {layer} is shown. Then {head}.\n"
+        "step: U\ntext: Nothing from the trace.\n");
     session::apply(s, act::StartTour{tour});
     session::TourCardText card = session::tour_card_text(s);
     EXPECT_EQ(card.key, "It puts 60% there, against 14%.");
@@ -387,12 +400,12 @@ TEST(TourText, SentencesEndAtAStopBeforeACapitalADigitOrAPlaceholder) {
 // patch, and the paragraphs about the answer or the relevance are left out.
 TEST_F(TourClaimTest, WithoutAnAnswerTheRelevantQueryStaysAndItsSentencesAreLeftOut) {
     s.loaded.image_path = "photos/kite.jpg";
-    auto tour = std::make_shared<const Tour>(parse_tour(
-        "other-query: relevant\ntitle: T\nphoto: dog.jpg\n"
-        "step: A\nstate: query=1,1\ntext: The model answers {top1} ({top1_probability}) of {classes}.\n"
-        "text: Rank {query_rank} of the top {relevant_quarter}; {reach_relevant}.\ntext: query {query}\n"
-        "step: B\nstate: query=relevant\ntext: query {query}\n",
-        "t.tour"));
+    auto tour = std::make_shared<const Tour>(
+        parse_tour("other-query: relevant\ntitle: T\nphoto: dog.jpg\n"
+                   "step: A\nstate: query=1,1\ntext: The model answers {top1} ({top1_probability}) of {classes}.\n"
+                   "text: Rank {query_rank} of the top {relevant_quarter}; {reach_relevant}.\ntext: query {query}\n"
+                   "step: B\nstate: query=relevant\ntext: query {query}\n",
+                   "t.tour"));
     session::apply(s, act::StartTour{tour});
     EXPECT_EQ(s.sel.query, s.trace()->token_of(1, 1));
     bool left_out = false;

@@ -18,7 +18,8 @@ inline void expect_load_error(const std::string& dir, const std::vector<std::str
     } catch (const Error& e) {
         const std::string msg = e.what();
         EXPECT_EQ(msg.find('\n'), std::string::npos) << msg;
-        for (const std::string& c : causes) EXPECT_NE(msg.find(c), std::string::npos) << "'" << c << "' not in: " << msg;
+        for (const std::string& c : causes)
+            EXPECT_NE(msg.find(c), std::string::npos) << "'" << c << "' not in: " << msg;
     }
 }
 

@@ -16,7 +16,8 @@ inline Image pattern(int w, int h) {
     Image image{w, h, std::vector<uint8_t>(static_cast<size_t>(w) * h * 3)};
     for (int y = 0; y < h; ++y)
         for (int x = 0; x < w; ++x)
-            for (int c = 0; c < 3; ++c) image.rgb[(static_cast<size_t>(y) * w + x) * 3 + c] = (x * 37 + y * 91 + c * 53) % 256;
+            for (int c = 0; c < 3; ++c)
+                image.rgb[(static_cast<size_t>(y) * w + x) * 3 + c] = (x * 37 + y * 91 + c * 53) % 256;
     return image;
 }
 

@@ -17,7 +17,9 @@ using json = nlohmann::json;
 class Random {
 public:
     explicit Random(uint32_t seed) : gen_(seed) {}
-    float uniform(float lo, float hi) { return lo + (hi - lo) * static_cast<float>(gen_() >> 8) * (1.0f / 16777216.0f); }
+    float uniform(float lo, float hi) {
+        return lo + (hi - lo) * static_cast<float>(gen_() >> 8) * (1.0f / 16777216.0f);
+    }
     template <class T>
     T fill(long rows, long cols, float scale, float offset = 0.0f) {
         T t(rows, cols);
@@ -36,7 +38,9 @@ private:
 
 std::vector<float> values(const float* p, long n) { return std::vector<float>(p, p + n); }
 template <class T>
-std::vector<float> values(const T& t) { return values(t.data(), static_cast<long>(t.size())); }
+std::vector<float> values(const T& t) {
+    return values(t.data(), static_cast<long>(t.size()));
+}
 
 // Collects tensors in write order.
 struct Writer {
@@ -131,7 +135,9 @@ std::vector<TensorToWrite> hf_tensors(const Model& m, const std::string& scheme,
     Writer w{dtype, {}};
     w.tokens(p + "embeddings.cls_token", m.cls);
     if (m.has_dist_token) w.tokens(p + "embeddings.distillation_token", m.dist);
-    if (dinov2) w.add(p + "embeddings.mask_token", {1, m.dim}, std::vector<float>(m.dim, 0.0f));  // [1, hidden]; pretraining only
+    if (dinov2)
+        w.add(p + "embeddings.mask_token", {1, m.dim},
+              std::vector<float>(m.dim, 0.0f));  // [1, hidden]; pretraining only
     if (m.num_registers) w.tokens(p + "embeddings.register_tokens", m.registers);
     w.tokens(p + "embeddings.position_embeddings", m.pos);
     patch_embed(w, m, p + "embeddings.patch_embeddings.projection");
@@ -243,8 +249,10 @@ std::string config_json(const Model& m, const std::string& scheme) {
         j["architecture"] = c.name;
         j["num_classes"] = m.num_classes();
         j["global_pool"] = "token";
-        j["model_args"] = {{"patch_size", m.patch},  {"embed_dim", m.dim},
-                           {"depth", m.depth},       {"num_heads", m.heads},
+        j["model_args"] = {{"patch_size", m.patch},
+                           {"embed_dim", m.dim},
+                           {"depth", m.depth},
+                           {"num_heads", m.heads},
                            {"mlp_ratio", static_cast<double>(m.mlp_dim) / m.dim}};
         if (m.num_registers) j["model_args"]["reg_tokens"] = m.num_registers;
         j["pretrained_cfg"] = {{"input_size", {3, c.pre.input_size, c.pre.input_size}},
@@ -256,7 +264,9 @@ std::string config_json(const Model& m, const std::string& scheme) {
         if (!c.labels.empty()) j["label_names"] = c.labels;
         return j.dump(2);
     }
-    j["model_type"] = scheme == "hf-deit" ? "deit" : scheme == "dinov2" ? (m.num_registers ? "dinov2_with_registers" : "dinov2") : "vit";
+    j["model_type"] = scheme == "hf-deit"  ? "deit"
+                      : scheme == "dinov2" ? (m.num_registers ? "dinov2_with_registers" : "dinov2")
+                                           : "vit";
     j["hidden_size"] = m.dim;
     j["num_hidden_layers"] = m.depth;
     j["num_attention_heads"] = m.heads;
@@ -292,7 +302,8 @@ std::string preprocessor_json(const Model& m) {
     return j.dump(2);
 }
 
-void write_checkpoint(const Model& m, const std::string& dir, const std::string& scheme, DType dtype, TimmPos timm_pos) {
+void write_checkpoint(const Model& m, const std::string& dir, const std::string& scheme, DType dtype,
+                      TimmPos timm_pos) {
     std::filesystem::create_directories(dir);
     const std::filesystem::path d(dir);
     write_safetensors((d / "model.safetensors").string(), scheme_tensors(m, scheme, dtype, timm_pos));
@@ -302,7 +313,9 @@ void write_checkpoint(const Model& m, const std::string& dir, const std::string&
 
 std::vector<ParamView> parameters(const Model& m) {
     std::vector<ParamView> out;
-    auto add = [&](const std::string& name, const auto& t) { out.push_back({name, t.data(), static_cast<long>(t.size())}); };
+    auto add = [&](const std::string& name, const auto& t) {
+        out.push_back({name, t.data(), static_cast<long>(t.size())});
+    };
     auto linear = [&](const std::string& name, const Linear& l) {
         add(name + ".w", l.w);
         add(name + ".b", l.b);
@@ -349,10 +362,12 @@ Model rounded(const Model& m, DType dtype) {
 
 std::string first_difference(const Model& a, const Model& b, float tol) {
     auto sizes = [](const Model& m) {
-        return std::vector<int>{m.dim, m.depth, m.heads, m.head_dim, m.patch, m.mlp_dim,
-                                m.num_registers, m.has_dist_token ? 1 : 0, m.pos_grid, m.num_classes()};
+        return std::vector<int>{m.dim,      m.depth,        m.heads,         m.head_dim,
+                                m.patch,    m.mlp_dim,      m.num_registers, m.has_dist_token ? 1 : 0,
+                                m.pos_grid, m.num_classes()};
     };
-    if (sizes(a) != sizes(b)) return "sizes differ (dim, depth, heads, head_dim, patch, mlp, registers, dist, grid, classes)";
+    if (sizes(a) != sizes(b))
+        return "sizes differ (dim, depth, heads, head_dim, patch, mlp, registers, dist, grid, classes)";
     const std::vector<ParamView> pa = parameters(a), pb = parameters(b);
     for (size_t i = 0; i < pa.size(); ++i) {
         if (pa[i].size != pb[i].size)

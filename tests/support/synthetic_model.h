@@ -27,9 +27,9 @@ Model make_synthetic_model(const SyntheticSpec& spec);
 
 // How a timm checkpoint lays out its position embeddings (timm has all three).
 enum class TimmPos {
-    ClsAndGrid,      // [1 + dist + grid^2]: the usual
-    GridOnly,        // [grid^2] (no_embed_class): needs zero CLS rows in the model
-    WithRegisters,   // [1 + dist + registers + grid^2]: registers get positions too
+    ClsAndGrid,     // [1 + dist + grid^2]: the usual
+    GridOnly,       // [grid^2] (no_embed_class): needs zero CLS rows in the model
+    WithRegisters,  // [1 + dist + registers + grid^2]: registers get positions too
 };
 
 // The model's tensors under one scheme's names: "timm", "hf-vit", "hf-deit",

@@ -77,7 +77,8 @@ PickleWriter& PickleWriter::tuple_of(const std::vector<int64_t>& ints) {
 }
 
 PickleWriter& PickleWriter::tensor(const std::string& storage_type, const std::string& key, int64_t numel,
-                                   int64_t offset, const std::vector<int64_t>& size, const std::vector<int64_t>& stride) {
+                                   int64_t offset, const std::vector<int64_t>& size,
+                                   const std::vector<int64_t>& stride) {
     global("torch._utils", "_rebuild_tensor_v2").op('(');
     op('(').str("storage").global("torch", storage_type).str(key).str("cpu").integer(numel).op('t').op('Q');
     integer(offset).tuple_of(size).tuple_of(stride).op(0x89).ordered_dict();
@@ -173,7 +174,8 @@ std::string torch_checkpoint_bytes(const std::vector<TensorToWrite>& tensors) {
 void write_torch_model(const Model& m, const std::string& dir, const std::string& scheme, DType dtype) {
     write_checkpoint(m, dir, scheme, dtype);
     std::filesystem::remove(std::filesystem::path(dir) / "model.safetensors");
-    write_torch_checkpoint((std::filesystem::path(dir) / "pytorch_model.bin").string(), scheme_tensors(m, scheme, dtype));
+    write_torch_checkpoint((std::filesystem::path(dir) / "pytorch_model.bin").string(),
+                           scheme_tensors(m, scheme, dtype));
 }
 
 }  // namespace vit::testing

@@ -19,11 +19,11 @@ public:
     PickleWriter& op(uint8_t code);  // any opcode without an argument: '(' MARK, 't' TUPLE, 'R' REDUCE, ...
     PickleWriter& raw(const std::string& bytes);
     PickleWriter& global(const std::string& module, const std::string& name);  // GLOBAL
-    PickleWriter& str(const std::string& s);                                    // BINUNICODE
-    PickleWriter& integer(int64_t v);                                           // BININT1 / BININT / LONG1
-    PickleWriter& put(uint8_t index);                                           // BINPUT
-    PickleWriter& get(uint8_t index);                                           // BINGET
-    PickleWriter& ordered_dict();  // collections.OrderedDict()
+    PickleWriter& str(const std::string& s);                                   // BINUNICODE
+    PickleWriter& integer(int64_t v);                                          // BININT1 / BININT / LONG1
+    PickleWriter& put(uint8_t index);                                          // BINPUT
+    PickleWriter& get(uint8_t index);                                          // BINGET
+    PickleWriter& ordered_dict();                                              // collections.OrderedDict()
     // torch._utils._rebuild_tensor_v2(('storage', torch.<storage_type>, key,
     // 'cpu', numel), offset, size, stride, False, OrderedDict()), leaving the
     // tensor on the stack.

@@ -131,16 +131,14 @@ TEST(FuzzRegressions, ConfigInputsAreRefused) {
 
 TEST(FuzzRegressions, SafetensorsInputsAreRefused) {
     vit::testing::ScratchDir dir("vitscope-regression");
-    check_all("safetensors", [&](const std::vector<uint8_t>& b) {
-        vitscope_fuzz::feed_safetensors(b.data(), b.size(), dir.str());
-    });
+    check_all("safetensors",
+              [&](const std::vector<uint8_t>& b) { vitscope_fuzz::feed_safetensors(b.data(), b.size(), dir.str()); });
 }
 
 TEST(FuzzRegressions, TorchBinInputsAreRefused) {
     vit::testing::ScratchDir dir("vitscope-regression");
-    check_all("torch_bin", [&](const std::vector<uint8_t>& b) {
-        vitscope_fuzz::feed_torch_bin(b.data(), b.size(), dir.str());
-    });
+    check_all("torch_bin",
+              [&](const std::vector<uint8_t>& b) { vitscope_fuzz::feed_torch_bin(b.data(), b.size(), dir.str()); });
 }
 
 // Found when stb_image 2.27 (Debian 12's libstb) decoded JPEG: it wrote past
@@ -156,7 +154,8 @@ TEST(FuzzRegressions, TorchBinInputsAreRefused) {
 TEST(FuzzRegressions, JpegHuffmanTableInputsAreRefusedByLibjpeg) {
     const fs::path dir = fs::path(VITSCOPE_SOURCE_DIR) / "tests" / "data" / "regressions" / "image";
     const std::pair<const char*, const char*> cases[] = {
-        {"jpeg_dht_over_256_codes.jpg", "photo.jpg is truncated or damaged (the JPEG ends before its image data begins)"},
+        {"jpeg_dht_over_256_codes.jpg",
+         "photo.jpg is truncated or damaged (the JPEG ends before its image data begins)"},
         {"jpeg_dht_table_past_segment_end.jpg", "photo.jpg is a damaged JPEG (Bogus marker length)"},
     };
     for (const auto& [name, message] : cases) {
@@ -193,7 +192,8 @@ TEST(FuzzRegressions, SeedsAreAccepted) {
     vit::testing::ScratchDir bin_dir("vitscope-regression");
     const std::string bin = vit::testing::torch_checkpoint_bytes(
         vit::testing::scheme_tensors(vit::testing::make_synthetic_model(spec), "timm", vit::DType::F16));
-    EXPECT_NO_THROW(vitscope_fuzz::feed_torch_bin(reinterpret_cast<const uint8_t*>(bin.data()), bin.size(), bin_dir.str()));
+    EXPECT_NO_THROW(
+        vitscope_fuzz::feed_torch_bin(reinterpret_cast<const uint8_t*>(bin.data()), bin.size(), bin_dir.str()));
     for (const char* name : {"bf16_shared_storage.bin", "bf16_shared_storage.pkl"}) {
         const auto seed = read_bytes(corpus / "torch_bin" / name);
         ASSERT_FALSE(seed.empty()) << name;
@@ -202,7 +202,8 @@ TEST(FuzzRegressions, SeedsAreAccepted) {
             vitscope_fuzz::feed_torch_bin(seed.data(), seed.size(), seed_dir.str());
         } catch (const vit::Error& e) {
             // Not a ViT: the seed is read, then load_model refuses its names.
-            EXPECT_NE(std::string(e.what()).find("unknown naming scheme"), std::string::npos) << name << ": " << e.what();
+            EXPECT_NE(std::string(e.what()).find("unknown naming scheme"), std::string::npos)
+                << name << ": " << e.what();
         }
     }
 }

@@ -45,25 +45,29 @@ int cmd_attention(const CliArgs& args) {
     if (mean == args.has("--head")) throw vit::Error("give exactly one of --head H or --mean-heads");
     // Refused once, before any photo, rather than once per photo.
     if (!args.has("--layer")) throw vit::Error("missing --layer");
-    if (args.has("--patch") == args.has("--query")) throw vit::Error("give exactly one of --patch ROW,COL or --query cls|INDEX");
+    if (args.has("--patch") == args.has("--query"))
+        throw vit::Error("give exactly one of --patch ROW,COL or --query cls|INDEX");
     if (args.has("--patch")) parse_patch(args.get("--patch"));  // syntax now; range once the grid is known
     const std::string out = table_output(args);
     const bool several = photo_paths(args).size() > 1;
     std::string table = several ? "image,key,row,col,score,scaled,weight\n" : "key,row,col,score,scaled,weight\n";
-    const int status = for_each_photo(args, {}, [&](Pipeline& p, const std::string& path) {
-        const int layer = args.get_int("--layer", 0, p.model.depth - 1);
-        const int query = query_token(args, p.trace);
-        const Row row = mean ? mean_row(p.trace, layer, p.model.heads, query)
-                             : head_row(p.trace, layer, args.get_int("--head", 0, p.model.heads - 1), query);
-        std::string rows;
-        char line[160];
-        for (int j = 0; j < p.trace.tokens; ++j) {
-            std::snprintf(line, sizeof line, "%d,%d,%d,%.9g,%.9g,%.9g\n", j, p.trace.row_of(j), p.trace.col_of(j),
-                          row.raw[j], row.scaled[j], row.weight[j]);
-            rows += line;
-        }
-        table += several ? prefix_lines(rows, csv_field(path), ',') : rows;
-    }, layer_and_head_check(args));
+    const int status = for_each_photo(
+        args, {},
+        [&](Pipeline& p, const std::string& path) {
+            const int layer = args.get_int("--layer", 0, p.model.depth - 1);
+            const int query = query_token(args, p.trace);
+            const Row row = mean ? mean_row(p.trace, layer, p.model.heads, query)
+                                 : head_row(p.trace, layer, args.get_int("--head", 0, p.model.heads - 1), query);
+            std::string rows;
+            char line[160];
+            for (int j = 0; j < p.trace.tokens; ++j) {
+                std::snprintf(line, sizeof line, "%d,%d,%d,%.9g,%.9g,%.9g\n", j, p.trace.row_of(j), p.trace.col_of(j),
+                              row.raw[j], row.scaled[j], row.weight[j]);
+                rows += line;
+            }
+            table += several ? prefix_lines(rows, csv_field(path), ',') : rows;
+        },
+        layer_and_head_check(args));
     vit::write_output(out, table, cli_output_rules(args));
     return status;
 }

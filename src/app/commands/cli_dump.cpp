@@ -64,8 +64,8 @@ std::vector<std::string> photo_folders(const std::string& dir, const std::vector
     return out;
 }
 
-std::string meta_json(const CliArgs& args, const Pipeline& p, const std::string& photo,
-                      const std::optional<int>& cls, const std::vector<DumpArray>& arrays, bool half) {
+std::string meta_json(const CliArgs& args, const Pipeline& p, const std::string& photo, const std::optional<int>& cls,
+                      const std::vector<DumpArray>& arrays, bool half) {
     const vit::Trace& t = p.trace;
     char numbers[512];
     std::snprintf(numbers, sizeof numbers,
@@ -145,33 +145,37 @@ int cmd_dump(const CliArgs& args) {
         throw vit::Error(dir + " is a file; dump writes a folder");
     for (const std::string& folder : folders)
         if (fs::exists(folder, ec)) {
-            for (const std::string& name : names) vit::check_output((fs::path(folder) / (name + ".npy")).string(), rules);
+            for (const std::string& name : names)
+                vit::check_output((fs::path(folder) / (name + ".npy")).string(), rules);
             vit::check_output((fs::path(folder) / "meta.json").string(), rules);
         }
     size_t cursor = 0;  // for_each_photo goes through `photos` in order, skipping those that fail
     auto check_class = [&](const vit::Model& model) {
         if (with_class) vit::find_class(model, args.get("--class"));  // an unknown class fails once, not per photo
     };
-    return for_each_photo(args, {}, [&](Pipeline& p, const std::string& photo) {
-        std::optional<vit::Gradients> gradients;  // computed before anything is written
-        std::optional<int> cls;
-        if (with_class) {
-            cls = vit::find_class(p.model, args.get("--class"));
-            gradients = vit::class_gradients(p.model, p.trace, *cls);
-        }
-        // Every array made before the first is written: a failure writes none.
-        std::vector<DumpArray> arrays;
-        for (const std::string& name : names) {
-            // A model without a classifier has no logits: left out unless asked for.
-            if (name == "logits" && p.trace.logits.size() == 0) {
-                if (args.has("--arrays")) throw vit::Error("--arrays logits: this model has no classifier head");
-                continue;
+    return for_each_photo(
+        args, {},
+        [&](Pipeline& p, const std::string& photo) {
+            std::optional<vit::Gradients> gradients;  // computed before anything is written
+            std::optional<int> cls;
+            if (with_class) {
+                cls = vit::find_class(p.model, args.get("--class"));
+                gradients = vit::class_gradients(p.model, p.trace, *cls);
             }
-            arrays.push_back(make_dump_array(name, p, gradients ? &*gradients : nullptr));
-        }
-        while (photos[cursor] != photo) ++cursor;
-        write_dump_folder(folders[cursor++], arrays, half, meta_json(args, p, photo, cls, arrays, half), rules);
-    }, check_class);
+            // Every array made before the first is written: a failure writes none.
+            std::vector<DumpArray> arrays;
+            for (const std::string& name : names) {
+                // A model without a classifier has no logits: left out unless asked for.
+                if (name == "logits" && p.trace.logits.size() == 0) {
+                    if (args.has("--arrays")) throw vit::Error("--arrays logits: this model has no classifier head");
+                    continue;
+                }
+                arrays.push_back(make_dump_array(name, p, gradients ? &*gradients : nullptr));
+            }
+            while (photos[cursor] != photo) ++cursor;
+            write_dump_folder(folders[cursor++], arrays, half, meta_json(args, p, photo, cls, arrays, half), rules);
+        },
+        check_class);
 }
 
 }  // namespace app

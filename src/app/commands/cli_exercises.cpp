@@ -47,7 +47,8 @@ int cmd_exercises(const CliArgs& args) {
             if (temps[i]->temp_path().empty() == direct) temps[i]->write(contents[i]);
     for (const auto& temp : temps) temp->commit();
     std::fprintf(stderr, "%s: the answers of %zu exercises\n", vit::printable(key_path).c_str(), answers.size());
-    if (!sheet_path.empty()) std::fprintf(stderr, "%s: the worksheet, no answers\n", vit::printable(sheet_path).c_str());
+    if (!sheet_path.empty())
+        std::fprintf(stderr, "%s: the worksheet, no answers\n", vit::printable(sheet_path).c_str());
     return 0;
 }
 

@@ -44,12 +44,14 @@ gfx::Colormap colormap_option(const CliArgs& args) {
 int cmd_export(const CliArgs& args) {
     const bool several = photo_paths(args).size() > 1;
     // One photo: -o OUT.png ('-': standard output); several: -o names a new folder, one PNG per photo.
-    const std::string out = several ? checked_output(args, "--output", vit::OutputKind::Folder) : figure_output_path(args);
+    const std::string out =
+        several ? checked_output(args, "--output", vit::OutputKind::Folder) : figure_output_path(args);
     const bool mean = args.flags.count("--mean-heads") != 0;
     const bool by_head = args.options.count("--head") != 0;
     if (mean == by_head) throw vit::Error("give exactly one of --head H or --mean-heads");
     if (!args.has("--layer")) throw vit::Error("missing --layer");
-    if (args.has("--patch") == args.has("--query")) throw vit::Error("give exactly one of --patch ROW,COL or --query cls|INDEX");
+    if (args.has("--patch") == args.has("--query"))
+        throw vit::Error("give exactly one of --patch ROW,COL or --query cls|INDEX");
     if (args.options.count("--patch")) parse_patch(args.get("--patch"));  // syntax now; range once the grid is known
     const int size = args.get_int_opt("--size", 256, 4096).value_or(2048);
     const gfx::Colormap colormap = colormap_option(args);
@@ -66,35 +68,40 @@ int cmd_export(const CliArgs& args) {
     vit::TraceOptions keep;
     keep.keep_states = false;
     std::set<std::string> names;
-    const int code = for_each_photo(run_args, keep, [&](Pipeline& p, const std::string& image_path) {
-        const int layer = args.get_int("--layer", 0, p.model.depth - 1);
-        const int head = mean ? -1 : args.get_int("--head", 0, p.model.heads - 1);
-        const int query = query_token(args, p.trace);
-        FigureChoice choice;
-        choice.layer = layer;
-        choice.source = mean ? session::MapSource::MeanOfVisible : session::MapSource::Head;
-        choice.head = std::max(head, 0);
-        choice.visible_heads.resize(p.model.heads);
-        std::iota(choice.visible_heads.begin(), choice.visible_heads.end(), 0);
-        choice.query = query;
-        gfx::OverlayStyle style;
-        style.colormap = colormap;
-        gfx::FigureSpec spec =
-            attention_figure(p.image, image_path, p.input.crop, p.model, model_dir, p.trace, choice, style);
-        spec.size = size;
-        const gfx::Figure fig = gfx::render_figure(spec);
-        std::string target = out;
-        if (several) {  // the photo's name, "-2", "-3"... after one already taken
-            const std::string stem = std::filesystem::path(image_path).stem().string();
-            std::string name = stem;
-            for (int n = 2; !names.insert(name).second; ++n) name = stem + "-" + std::to_string(n);
-            folder->write(name + ".png", gfx::encode_png(fig.image.pixels.data(), fig.image.width, fig.image.height, fig.metadata));
-            target = (std::filesystem::path(out) / (name + ".png")).string();
-        } else {
-            gfx::write_png(target, fig.image, fig.metadata, rules);
-        }
-        std::fprintf(stderr, "%s: %d x %d pixels\n", vit::printable(target).c_str(), fig.image.width, fig.image.height);
-    }, layer_and_head_check(args));
+    const int code = for_each_photo(
+        run_args, keep,
+        [&](Pipeline& p, const std::string& image_path) {
+            const int layer = args.get_int("--layer", 0, p.model.depth - 1);
+            const int head = mean ? -1 : args.get_int("--head", 0, p.model.heads - 1);
+            const int query = query_token(args, p.trace);
+            FigureChoice choice;
+            choice.layer = layer;
+            choice.source = mean ? session::MapSource::MeanOfVisible : session::MapSource::Head;
+            choice.head = std::max(head, 0);
+            choice.visible_heads.resize(p.model.heads);
+            std::iota(choice.visible_heads.begin(), choice.visible_heads.end(), 0);
+            choice.query = query;
+            gfx::OverlayStyle style;
+            style.colormap = colormap;
+            gfx::FigureSpec spec =
+                attention_figure(p.image, image_path, p.input.crop, p.model, model_dir, p.trace, choice, style);
+            spec.size = size;
+            const gfx::Figure fig = gfx::render_figure(spec);
+            std::string target = out;
+            if (several) {  // the photo's name, "-2", "-3"... after one already taken
+                const std::string stem = std::filesystem::path(image_path).stem().string();
+                std::string name = stem;
+                for (int n = 2; !names.insert(name).second; ++n) name = stem + "-" + std::to_string(n);
+                folder->write(name + ".png", gfx::encode_png(fig.image.pixels.data(), fig.image.width, fig.image.height,
+                                                             fig.metadata));
+                target = (std::filesystem::path(out) / (name + ".png")).string();
+            } else {
+                gfx::write_png(target, fig.image, fig.metadata, rules);
+            }
+            std::fprintf(stderr, "%s: %d x %d pixels\n", vit::printable(target).c_str(), fig.image.width,
+                         fig.image.height);
+        },
+        layer_and_head_check(args));
     if (folder) folder->commit();
     return code;
 }

@@ -28,8 +28,7 @@ int cmd_info(const CliArgs& args) {
     for (int i = 0; i < m.prefix_tokens(); ++i)
         prefix_names += (i ? ", " : "") + vit::prefix_token_name(i, m.has_dist_token ? 1 : 0, m.num_registers);
     std::printf("prefix tokens: %d (%s)\n", m.prefix_tokens(), prefix_names.c_str());
-    std::printf("tokens: %d (%d x %d patches at %d px)\n", m.prefix_tokens() + grid * grid, grid, grid,
-                pre.input_size);
+    std::printf("tokens: %d (%d x %d patches at %d px)\n", m.prefix_tokens() + grid * grid, grid, grid, pre.input_size);
     std::printf("position embeddings: %d x %d patches (%d px); other grids: %s\n", m.pos_grid, m.pos_grid,
                 m.pos_grid * m.patch, vit::describe_pos_resize(m.config.pos_resize).c_str());
     std::printf("layer scale: %s\n", !m.blocks.empty() && m.blocks[0].ls1.size() ? "yes" : "no");
@@ -40,13 +39,13 @@ int cmd_info(const CliArgs& args) {
         std::string names = m.config.labels_source;
         if (names.empty() && m.num_classes() == vit::kImageNet21kClasses)
             names = "none (\"class N\"): vitscope ships no names for ImageNet-21k's 21843 classes";
-        else if (names.empty())
-            names = "none (\"class N\"): the config names no classes";
+        else if (names.empty()) names = "none (\"class N\"): the config names no classes";
         std::printf("class names: %s\n", names.c_str());
     }
     std::printf("layer norm eps: %g\ngelu: %s\n", m.config.ln_eps, m.config.gelu_tanh ? "tanh" : "erf");
     std::printf("preprocessing: %s\n", vit::describe_preprocessing(pre).c_str());
-    if (pre.hf && !pre.hf->defaults_note.empty()) std::printf("preprocessing note: %s\n", pre.hf->defaults_note.c_str());
+    if (pre.hf && !pre.hf->defaults_note.empty())
+        std::printf("preprocessing note: %s\n", pre.hf->defaults_note.c_str());
     return 0;
 }
 

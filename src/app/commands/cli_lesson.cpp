@@ -1,7 +1,8 @@
 // vitscope lesson IMAGE -o OUT.html [--model DIR] [--size S] [--tour FILE | --no-tour] [--force]
 // [--layer L] [--head H] [--patch ROW,COL | --query cls|INDEX] [--exercises FILE]:
 // the lesson page (lesson_page.h), starting at the selection given (the
-// window's start otherwise), with the homework of FILE when given. Written under the output rule (vit/base/output_file.h).
+// window's start otherwise), with the homework of FILE when given. Written under the output rule
+// (vit/base/output_file.h).
 #include <cstdio>
 #include <memory>
 #include <string>
@@ -27,7 +28,8 @@ int cmd_lesson(const CliArgs& args) {
     check_lesson_files();
     std::unique_ptr<session::Tour> tour;
     if (!args.has("--no-tour"))
-        tour = std::make_unique<session::Tour>(session::read_tour(args.has("--tour") ? args.get("--tour") : default_tour_file()));
+        tour = std::make_unique<session::Tour>(
+            session::read_tour(args.has("--tour") ? args.get("--tour") : default_tour_file()));
 
     std::unique_ptr<session::ExerciseSet> exercises;
     if (args.has("--exercises"))

@@ -53,5 +53,4 @@ session::AppState cli_state(const CliArgs& args, Pipeline photo, std::optional<P
     return s;
 }
 
-
 }  // namespace app

@@ -44,12 +44,14 @@ std::vector<std::pair<int, int>> parse_path(const std::string& text) {
             out.push_back(parse_patch(piece));
         } catch (const vit::Error&) {
             const std::string shown = piece.size() > 80 ? piece.substr(0, 80) + "..." : piece;
-            throw vit::Error("--path expects ROW,COL;ROW,COL;... (e.g. 5,3;5,4), each from 0 to 100000; got '" + shown + "'");
+            throw vit::Error("--path expects ROW,COL;ROW,COL;... (e.g. 5,3;5,4), each from 0 to 100000; got '" + shown +
+                             "'");
         }
         from = end + 1;
         if (out.size() > kMaxSweepFrames)
-            throw vit::Error("--path names over " + std::to_string(kMaxSweepFrames) + " patches; a sweep draws at most " +
-                             std::to_string(kMaxSweepFrames) + " frames (about a second each)");
+            throw vit::Error("--path names over " + std::to_string(kMaxSweepFrames) +
+                             " patches; a sweep draws at most " + std::to_string(kMaxSweepFrames) +
+                             " frames (about a second each)");
     }
     return out;
 }
@@ -109,7 +111,8 @@ int cmd_sweep(const CliArgs& args) {
     sweep.control = stderr_progress("sweep frames");
     gfx::HeadlessContext gl;
     const SweepWritten written = write_sweep(sweep, out, cli_output_rules(args), frames_dir);
-    std::fprintf(stderr, "%s: %zu frames, one colour scale 0..%.3f\n", vit::printable(out).c_str(), written.frames, written.value_max);
+    std::fprintf(stderr, "%s: %zu frames, one colour scale 0..%.3f\n", vit::printable(out).c_str(), written.frames,
+                 written.value_max);
     return 0;
 }
 

@@ -1,11 +1,10 @@
 // vitscope tour IMAGE [--tour FILE] (-o DIR | --claims FILE) [--model DIR] [--size S]: every
 // step of a guided tour as a 1920 x 1080 PNG of the window at that step (its
 // card holds the step's text; --classroom: as classroom mode draws it, 1280 x
-// 720; --window-size WxH another size), plus DIR/index.html, a slide deck, and DIR/claims.csv, the claims its steps check on this photo
-// (session/tour/tour_claims.h); --claims FILE writes that file alone, without
-// drawing anything. Drawn offscreen through EGL: no display server needed. The
-// folder appears whole or not at all (vit::OutputFolder: a temporary folder
-// of the run's, renamed; removed on failure, SIGINT or SIGTERM).
+// 720; --window-size WxH another size), plus DIR/index.html, a slide deck, and DIR/claims.csv, the claims its steps
+// check on this photo (session/tour/tour_claims.h); --claims FILE writes that file alone, without drawing anything.
+// Drawn offscreen through EGL: no display server needed. The folder appears whole or not at all (vit::OutputFolder: a
+// temporary folder of the run's, renamed; removed on failure, SIGINT or SIGTERM).
 #include <cstdio>
 #include <filesystem>
 #include <memory>
@@ -63,8 +62,8 @@ int cmd_tour(const CliArgs& args) {
     if (claims_only) return 0;
     gfx::HeadlessContext gl;
     write_tour_slides(s, dir, cli_output_rules(args), size);
-    std::fprintf(stderr, "%s: %zu slides (%d x %d), index.html and claims.csv\n", vit::printable(dir.string()).c_str(), tour->steps.size(),
-                size.width, size.height);
+    std::fprintf(stderr, "%s: %zu slides (%d x %d), index.html and claims.csv\n", vit::printable(dir.string()).c_str(),
+                 tour->steps.size(), size.width, size.height);
     return 0;
 }
 

@@ -46,7 +46,8 @@ void on_interrupt(int) {
 
 // SIGINT/SIGTERM set a flag for as long as this lives (the loop stops between steps).
 struct InterruptFlag {
-    struct sigaction old_int {}, old_term {};
+    struct sigaction old_int {
+    }, old_term{};
     InterruptFlag() {
         struct sigaction sa {};
         sa.sa_handler = on_interrupt;
@@ -63,7 +64,8 @@ struct InterruptFlag {
 double parse_lr(const std::string& text) {
     char* end = nullptr;
     const double v = std::strtod(text.c_str(), &end);
-    if (text.empty() || *end || !(v > 0 && v <= 0.1)) throw vit::Error("--lr must be a number in (0, 0.1], not '" + text + "'");
+    if (text.empty() || *end || !(v > 0 && v <= 0.1))
+        throw vit::Error("--lr must be a number in (0, 0.1], not '" + text + "'");
     return v;
 }
 
@@ -164,7 +166,8 @@ int cmd_train(const CliArgs& args) {
     keep_freed_memory();
     const TrainSettings s = settings_from(args);
     if (args.has("--benchmark")) {
-        if (args.has("--output") || args.has("--check-gradients")) throw vit::Error("--benchmark writes nothing: leave out -o and --check-gradients");
+        if (args.has("--output") || args.has("--check-gradients"))
+            throw vit::Error("--benchmark writes nothing: leave out -o and --check-gradients");
         return benchmark(s, args.get_int_opt("--steps", 1, kMaxSteps).value_or(30));
     }
     if (args.has("--check-gradients")) {
@@ -193,14 +196,15 @@ int cmd_train(const CliArgs& args) {
     double last_report = -1;
     TrainCallbacks cb;
     cb.checkpoint = [&](const TinyVit& model, const LogRow& row) {
-        // The folder is complete before log.csv names it: a stop in between leaves an unlisted folder, never a listed half one.
+        // The folder is complete before log.csv names it: a stop in between leaves an unlisted folder, never a listed
+        // half one.
         const std::string step_dir = out.temp_path() + "/" + step_folder_name(row.step);
         fs::create_directory(step_dir);
         write_model_folder(model, labels, step_dir);
         log.push_back(row);
         write_file(out.temp_path() + "/log.csv", log_csv(log));
-        std::fprintf(stderr, "step %6d/%d  held-out loss %.4f  accuracy %.3f  (%.0f s)%s\n", row.step, s.steps, row.loss,
-                     row.accuracy, seconds(), row.fast ? "  [loss falling fast]" : "");
+        std::fprintf(stderr, "step %6d/%d  held-out loss %.4f  accuracy %.3f  (%.0f s)%s\n", row.step, s.steps,
+                     row.loss, row.accuracy, seconds(), row.fast ? "  [loss falling fast]" : "");
     };
     cb.step_done = [&](int step, double loss) {
         const double t = seconds();
@@ -225,8 +229,7 @@ int cmd_train(const CliArgs& args) {
     const LogRow& last = log.back();
     if (result.cancelled) {
         std::fprintf(stderr, "interrupted: %s keeps the checkpoints up to step %d (held-out accuracy %.3f)\n",
-                     vit::printable(shown).c_str(),
-                     last.step, last.accuracy);
+                     vit::printable(shown).c_str(), last.step, last.accuracy);
         return 130;
     }
     std::fprintf(stderr, "done in %.0f s: held-out accuracy %.3f at step %d; checkpoints in %s/step_*\n", seconds(),

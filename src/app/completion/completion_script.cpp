@@ -19,19 +19,18 @@ namespace {
 enum class Value { Folder, File, Words, Nothing };
 const std::map<std::string, Value>& value_kinds() {
     static const std::map<std::string, Value> kinds = {
-        {"--model", Value::Folder},        {"--frames", Value::Folder},
-        {"--output", Value::File},         {"--csv", Value::File},          {"--claims", Value::File},
-        {"--screenshot", Value::File},     {"--state-file", Value::File},   {"--frame-stats", Value::File},
-        {"--script", Value::File},         {"--tour", Value::File},         {"--compare", Value::File},
-        {"--exercises", Value::File},      {"--key", Value::File},          {"--check-gradients", Value::File},
-        {"--question", Value::Words},      {"--colormap", Value::Words},    {"--query", Value::Words},
-        {"--task", Value::Words},          {"--arrays", Value::Words},
-        {"--layer", Value::Nothing},       {"--head", Value::Nothing},      {"--top", Value::Nothing},
-        {"--size", Value::Nothing},        {"--patch", Value::Nothing},     {"--select", Value::Nothing},
-        {"--seed", Value::Nothing},        {"--class", Value::Nothing},     {"--delay", Value::Nothing},
-        {"--frame-size", Value::Nothing},  {"--path", Value::Nothing},      {"--sizes", Value::Nothing},
-        {"--window-size", Value::Nothing}, {"--ui-scale", Value::Nothing},  {"--steps", Value::Nothing},
-        {"--threads", Value::Nothing},     {"--lr", Value::Nothing},
+        {"--model", Value::Folder},    {"--frames", Value::Folder},        {"--output", Value::File},
+        {"--csv", Value::File},        {"--claims", Value::File},          {"--screenshot", Value::File},
+        {"--state-file", Value::File}, {"--frame-stats", Value::File},     {"--script", Value::File},
+        {"--tour", Value::File},       {"--compare", Value::File},         {"--exercises", Value::File},
+        {"--key", Value::File},        {"--check-gradients", Value::File}, {"--question", Value::Words},
+        {"--colormap", Value::Words},  {"--query", Value::Words},          {"--task", Value::Words},
+        {"--arrays", Value::Words},    {"--layer", Value::Nothing},        {"--head", Value::Nothing},
+        {"--top", Value::Nothing},     {"--size", Value::Nothing},         {"--patch", Value::Nothing},
+        {"--select", Value::Nothing},  {"--seed", Value::Nothing},         {"--class", Value::Nothing},
+        {"--delay", Value::Nothing},   {"--frame-size", Value::Nothing},   {"--path", Value::Nothing},
+        {"--sizes", Value::Nothing},   {"--window-size", Value::Nothing},  {"--ui-scale", Value::Nothing},
+        {"--steps", Value::Nothing},   {"--threads", Value::Nothing},      {"--lr", Value::Nothing},
     };
     return kinds;
 }
@@ -78,7 +77,11 @@ std::string command_flags() {
         }
         offered.insert("--help");
         const std::string label = s.name.empty() ? "\"\"" : s.name;
-        out.append("        ").append(label).append(") flags=\"").append(joined({offered.begin(), offered.end()}, " ")).append("\" ;;\n");
+        out.append("        ")
+            .append(label)
+            .append(") flags=\"")
+            .append(joined({offered.begin(), offered.end()}, " "))
+            .append("\" ;;\n");
     }
     if (!silent.empty()) out.append("        ").append(joined(silent, "|")).append(") return ;;\n");
     out.pop_back();  // the template's line ends it
@@ -120,7 +123,8 @@ std::string completion_script(const std::string& template_text) {
     for (size_t at = text.find('@'); at != std::string::npos; at = text.find('@', at + 1)) {
         const size_t end = text.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZ_", at + 1);
         if (end != std::string::npos && end > at + 1 && text[end] == '@')
-            throw vit::Error("the completion template holds " + text.substr(at, end + 1 - at) + ", which nothing fills");
+            throw vit::Error("the completion template holds " + text.substr(at, end + 1 - at) +
+                             ", which nothing fills");
     }
     return text;
 }

@@ -16,7 +16,9 @@ void write_homework(const session::AppState& s, const std::string& dir, const vi
     const session::ExerciseSet set = session::read_exercises(default_exercises_file());
     const std::vector<session::ExerciseAnswer> answers = session::answer_exercises(s, set);
     // The page's tour as File > Export lesson page gives it: the one on show, or the one that ships.
-    const auto tour = s.tour.tour && !session::live_exercise_on(s) ? s.tour.tour : std::make_shared<const session::Tour>(session::read_tour(default_tour_file()));
+    const auto tour = s.tour.tour && !session::live_exercise_on(s)
+                          ? s.tour.tour
+                          : std::make_shared<const session::Tour>(session::read_tour(default_tour_file()));
     // Everything made before the folder is: a failure writes nothing.
     const std::string page = lesson_page_html(s, tour.get(), &set);
     const std::string sheet = worksheet_html(s, set, answers);

@@ -72,14 +72,14 @@ void InteractionTiming::frame_end(const session::AppState& s, const ui::MapTally
         w.sample.worker_ran = w.sample.worker_ran || s.work.busy;
         if (maps.rendered > 0) {
             w.last_render = w.frames;
-            if (!w.after_open) {   // a select's time runs to the end of the last frame that changed a map
+            if (!w.after_open) {  // a select's time runs to the end of the last frame that changed a map
                 w.sample.ms = ms_between(w.t0, end);
                 w.sample.frame_ms = ms_between(began, end);
             }
         }
         if (w.frames == 1 && !w.after_open) {
             w.sample.maps = maps.shown;
-            w.sample.maps_rendered = maps.rendered;   // all of them when every map follows the query
+            w.sample.maps_rendered = maps.rendered;  // all of them when every map follows the query
             w.sample.query_shown = s.sel.query == w.sample.query;
         }
         if (w.frames >= kSettleFrames) close_watch();
@@ -94,7 +94,7 @@ void InteractionTiming::frame_end(const session::AppState& s, const ui::MapTally
         if (o.adopted_frame >= 0 && s.trace() && maps.shown > 0 && maps.behind == 0) {
             Watch w;
             w.after_open = true;
-            w.frames = w.last_render = 1;   // this frame, which drew every map from the new trace
+            w.frames = w.last_render = 1;  // this frame, which drew every map from the new trace
             Sample& x = w.sample;
             x.ms = ms_between(o.t0, end);
             x.to_trace_frame_ms = o.to_adoption_ms;
@@ -118,15 +118,28 @@ nlohmann::json InteractionTiming::json() {
     close_watch();
     nlohmann::json opens = nlohmann::json::array(), selects = nlohmann::json::array();
     for (const Sample& x : opens_)
-        opens.push_back({{"ms", x.ms}, {"to_trace_frame_ms", x.to_trace_frame_ms}, {"forward_ms", x.forward_ms},
-                         {"frame_ms", x.frame_ms}, {"frames_after_trace", x.frames_after_trace},
+        opens.push_back({{"ms", x.ms},
+                         {"to_trace_frame_ms", x.to_trace_frame_ms},
+                         {"forward_ms", x.forward_ms},
+                         {"frame_ms", x.frame_ms},
+                         {"frames_after_trace", x.frames_after_trace},
                          {"frames_while_working", x.frames_while_working},
-                         {"settled_frames", x.settled_frames}, {"maps", x.maps}, {"photo", x.photo}, {"kind", x.kind},
-                         {"input_px", x.input_px}, {"rss_kib", x.rss_kib}, {"heap_in_use_kib", x.heap_kib},
+                         {"settled_frames", x.settled_frames},
+                         {"maps", x.maps},
+                         {"photo", x.photo},
+                         {"kind", x.kind},
+                         {"input_px", x.input_px},
+                         {"rss_kib", x.rss_kib},
+                         {"heap_in_use_kib", x.heap_kib},
                          {"worker_ran", x.worker_ran}});
     for (const Sample& x : selects_)
-        selects.push_back({{"ms", x.ms}, {"frame_ms", x.frame_ms}, {"frames", x.frames}, {"maps", x.maps},
-                           {"maps_rendered", x.maps_rendered}, {"query", x.query}, {"query_shown", x.query_shown},
+        selects.push_back({{"ms", x.ms},
+                           {"frame_ms", x.frame_ms},
+                           {"frames", x.frames},
+                           {"maps", x.maps},
+                           {"maps_rendered", x.maps_rendered},
+                           {"query", x.query},
+                           {"query_shown", x.query_shown},
                            {"worker_ran", x.worker_ran}});
     return {{"open_to_maps", opens}, {"select_to_maps", selects}};
 }

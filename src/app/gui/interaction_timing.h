@@ -46,26 +46,26 @@ private:
         int maps = 0, maps_rendered = 0;
         int query = -1, input_px = 0;
         bool query_shown = false, worker_ran = false;
-        long rss_kib = 0, heap_kib = 0;   // an open: resident_kib() and heap_in_use_kib() at its first complete frame
+        long rss_kib = 0, heap_kib = 0;  // an open: resident_kib() and heap_in_use_kib() at its first complete frame
         std::string photo;
-        std::string kind;              // an open: "open" (a photo) or "size" (a new input size)
+        std::string kind;  // an open: "open" (a photo) or "size" (a new input size)
     };
     // Frames after an open's first complete frame, or after a select, watched
     // for maps that render again (a layout or cache a frame late).
     struct Watch {
         Sample sample;
-        bool after_open = false;          // else after a select
+        bool after_open = false;  // else after a select
         Clock::time_point t0;
         int frames = 0;
-        int last_render = 0;              // the last watched frame that re-rendered a map
+        int last_render = 0;  // the last watched frame that re-rendered a map
     };
     struct Open {
         Clock::time_point t0;
         std::string kind;
-        int generation = 0;          // the loaded set's when the photo was asked for
-        int frames = 0;              // frames since (the worker runs meanwhile)
-        int adopted_frame = -1;      // the frame that swapped the new trace in
-        double to_adoption_ms = 0;   // open to the start of that frame
+        int generation = 0;         // the loaded set's when the photo was asked for
+        int frames = 0;             // frames since (the worker runs meanwhile)
+        int adopted_frame = -1;     // the frame that swapped the new trace in
+        double to_adoption_ms = 0;  // open to the start of that frame
     };
     void close_watch();
 

@@ -74,7 +74,8 @@ std::string fill_template(const std::string& page, const std::vector<Fill>& fill
 
 // "</" inside a <script> would end it early: the scripts escape it as "<\/".
 std::string script_safe(std::string text) {
-    for (size_t at = text.find("</"); at != std::string::npos; at = text.find("</", at + 3)) text.replace(at, 2, "<\\/");
+    for (size_t at = text.find("</"); at != std::string::npos; at = text.find("</", at + 3))
+        text.replace(at, 2, "<\\/");
     return text;
 }
 
@@ -103,7 +104,8 @@ std::string photo_jpeg_data_uri(const vit::Image& image, const vit::CropRect& cr
     for (int y = 0; y < cropped.height; ++y)
         std::copy_n(&image.rgb[(static_cast<size_t>(y0 + y) * image.width + x0) * 3], cropped.width * 3,
                     &cropped.rgb[static_cast<size_t>(y) * cropped.width * 3]);
-    const int side = std::clamp(std::min(cropped.width, cropped.height), input_size, std::max(input_size, kMaxPhotoSide));
+    const int side =
+        std::clamp(std::min(cropped.width, cropped.height), input_size, std::max(input_size, kMaxPhotoSide));
     const vit::Image square = vit::resize_pil(cropped, side, side, "bicubic");
     std::string jpeg;
     auto append = [](void* context, void* bytes, int size) {
@@ -139,7 +141,8 @@ json tour_json(const session::AppState& start, const session::Tour& tour) {
 // the check is the model's numbers, not a number stored in the page). A
 // choice's answer is the teacher's and has to be in the page.
 json exercises_json(session::AppState s, const session::ExerciseSet& set) {
-    if (s.photos_dir.empty()) s.photos_dir = sample_photos_dir();  // as `vitscope exercises`: the other-photo rules need it
+    if (s.photos_dir.empty())
+        s.photos_dir = sample_photos_dir();  // as `vitscope exercises`: the other-photo rules need it
     const std::vector<session::ExerciseAnswer> answers = session::answer_exercises(s, set);
     json out = json::array();
     for (const session::ExerciseAnswer& a : answers) {
@@ -170,7 +173,7 @@ json exercises_json(session::AppState s, const session::ExerciseSet& set) {
 
 std::string lesson_web_dir() {
     if (const char* env = std::getenv("VITSCOPE_WEB_DIR"); env && *env) return env;
-    // share/vitscope/web once installed (never the source tree), else the build's source tree.
+        // share/vitscope/web once installed (never the source tree), else the build's source tree.
 #ifdef VITSCOPE_WEB_DIR
     return vit::resource_dir("web", VITSCOPE_WEB_DIR);
 #else
@@ -179,7 +182,8 @@ std::string lesson_web_dir() {
 }
 
 void check_lesson_files() {
-    for (const char* name : {"lesson.html", "lesson.css", "lesson_math.js", "lesson_homework.js", "lesson.js"}) read_part(name);
+    for (const char* name : {"lesson.html", "lesson.css", "lesson_math.js", "lesson_homework.js", "lesson.js"})
+        read_part(name);
 }
 
 std::string lesson_page_html(const session::AppState& s, const session::Tour* tour,
@@ -193,8 +197,12 @@ std::string lesson_page_html(const session::AppState& s, const session::Tour* to
                          " MB of q, k and v, over the " + std::to_string(kMaxLessonBytes >> 20) +
                          " MB a browser page can be trusted with; use a smaller --size or model");
 
-    json meta = {{"layers", t.layers.size()}, {"heads", model.heads}, {"head_dim", t.head_dim},
-                 {"tokens", t.tokens},        {"prefix", t.prefix},   {"grid", t.grid},
+    json meta = {{"layers", t.layers.size()},
+                 {"heads", model.heads},
+                 {"head_dim", t.head_dim},
+                 {"tokens", t.tokens},
+                 {"prefix", t.prefix},
+                 {"grid", t.grid},
                  {"patch", model.config.patch_size},
                  {"input_size", s.loaded.input ? s.loaded.input->size : model.config.pre.input_size}};
     json prefix_names = json::array();
@@ -208,12 +216,15 @@ std::string lesson_page_html(const session::AppState& s, const session::Tour* to
     data["generator_version"] = "0.1";
     data["photo"] = fs::path(s.loaded.image_path).filename().string();
     data["model"] = fs::path(s.loaded.model_dir).lexically_normal().filename().string();
-    if (data["model"].get<std::string>().empty()) data["model"] = fs::path(s.loaded.model_dir).parent_path().filename().string();
+    if (data["model"].get<std::string>().empty())
+        data["model"] = fs::path(s.loaded.model_dir).parent_path().filename().string();
     data["meta"] = meta;
     data["top5"] = top5;
     data["image"] = photo_jpeg_data_uri(*s.loaded.image, s.loaded.crop, meta["input_size"].get<int>());
     data["qkv"] = vit::base64_encode(vit::half_qkv_bytes(t));
-    data["start"] = {{"layer", s.sel.layer}, {"head", s.sel.head}, {"query", s.sel.query},
+    data["start"] = {{"layer", s.sel.layer},
+                     {"head", s.sel.head},
+                     {"query", s.sel.query},
                      {"mean", s.sel.source == session::MapSource::MeanOfVisible}};
     data["tour"] = tour ? tour_json(s, *tour) : json(nullptr);
     if (exercises) data["exercises"] = exercises_json(s, *exercises);
@@ -221,7 +232,8 @@ std::string lesson_page_html(const session::AppState& s, const session::Tour* to
     return fill_template(read_part("lesson.html"),
                          {{"{{TITLE}}", html_escaped("vitscope lesson: " + data["photo"].get<std::string>())},
                           {"/*{{LESSON_CSS}}*/", read_part("lesson.css")},
-                          {"{{LESSON_DATA}}", json_in_script(data.dump(-1, ' ', false, json::error_handler_t::replace))},
+                          {"{{LESSON_DATA}}",
+                           json_in_script(data.dump(-1, ' ', false, json::error_handler_t::replace))},
                           {"//{{LESSON_MATH_JS}}", script_safe(read_part("lesson_math.js"))},
                           {"//{{LESSON_HOMEWORK_JS}}", script_safe(read_part("lesson_homework.js"))},
                           {"//{{LESSON_JS}}", script_safe(read_part("lesson.js"))}});

@@ -82,9 +82,10 @@ constexpr const char* kScript = R"(
 }  // namespace
 
 std::string slide_deck_html(const std::string& title, const std::vector<DeckSlide>& slides) {
-    std::string html = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-                       "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>" +
-                       html_escaped(title) + "</title>\n<style>" + kStyle + "</style>\n</head>\n<body>\n";
+    std::string html =
+        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+        "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>" +
+        html_escaped(title) + "</title>\n<style>" + kStyle + "</style>\n</head>\n<body>\n";
     const int n = static_cast<int>(slides.size());
     for (int i = 0; i < n; ++i) {
         const DeckSlide& s = slides[static_cast<size_t>(i)];
@@ -99,9 +100,10 @@ std::string slide_deck_html(const std::string& title, const std::vector<DeckSlid
         for (const std::string& p : s.rest) html += "<p>" + html_escaped(p) + "</p>\n";  // the caption, as text
         html += "</div>\n</section>\n";
     }
-    html += "<nav><button id=\"back\" type=\"button\">← Back</button><span id=\"where\"></span>"
-            "<button id=\"next\" type=\"button\">Next →</button></nav>\n<script>" +
-            std::string(kScript) + "</script>\n</body>\n</html>\n";
+    html +=
+        "<nav><button id=\"back\" type=\"button\">← Back</button><span id=\"where\"></span>"
+        "<button id=\"next\" type=\"button\">Next →</button></nav>\n<script>" +
+        std::string(kScript) + "</script>\n</body>\n</html>\n";
     return html;
 }
 

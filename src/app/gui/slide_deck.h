@@ -12,11 +12,11 @@
 namespace app {
 
 struct DeckSlide {
-    std::string image;               // the PNG's file name, beside index.html
+    std::string image;  // the PNG's file name, beside index.html
     std::string title;
-    std::string key;                 // the sentence the slide leads with (may be empty)
-    std::vector<std::string> rest;   // the caption's other paragraphs
-    int width = 0, height = 0;       // the picture's size in pixels
+    std::string key;                // the sentence the slide leads with (may be empty)
+    std::vector<std::string> rest;  // the caption's other paragraphs
+    int width = 0, height = 0;      // the picture's size in pixels
 };
 
 std::string slide_deck_html(const std::string& title, const std::vector<DeckSlide>& slides);

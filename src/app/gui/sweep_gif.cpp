@@ -48,8 +48,8 @@ SweepWritten write_sweep(const Sweep& sweep, const std::string& out, const vit::
     if (path.empty())
         for (int token = trace.prefix; token < trace.tokens; ++token) path.push_back(token);
     if (path.size() > kMaxSweepFrames)
-        throw vit::Error("a sweep of " + std::to_string(path.size()) + " frames: at most " + std::to_string(kMaxSweepFrames) +
-                         " (give a shorter --path)");
+        throw vit::Error("a sweep of " + std::to_string(path.size()) + " frames: at most " +
+                         std::to_string(kMaxSweepFrames) + " (give a shorter --path)");
     FigureChoice choice = sweep.choice;
 
     // One colour scale for the whole sweep: 0 to the largest patch weight any frame shows.
@@ -81,7 +81,8 @@ SweepWritten write_sweep(const Sweep& sweep, const std::string& out, const vit::
         if (frames) {
             char name[32];
             std::snprintf(name, sizeof name, "frame_%03zu.png", i + 1);
-            frames->write(name, gfx::encode_png(fig.image.pixels.data(), fig.image.width, fig.image.height, fig.metadata));
+            frames->write(name,
+                          gfx::encode_png(fig.image.pixels.data(), fig.image.width, fig.image.height, fig.metadata));
         }
         sweep.control.report(static_cast<int>(i + 1), static_cast<int>(path.size()));
     }

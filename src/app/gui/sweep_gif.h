@@ -26,20 +26,20 @@ struct Sweep {
     const vit::Model* model = nullptr;
     std::string model_dir;
     const vit::Trace* trace = nullptr;
-    FigureChoice choice;             // layer, head or mean; the query is each path token in turn
-    std::vector<int> path;           // patch tokens in order; empty: every patch, row by row
+    FigureChoice choice;    // layer, head or mean; the query is each path token in turn
+    std::vector<int> path;  // patch tokens in order; empty: every patch, row by row
     // The photo panel's long side in each frame, pixels. 720 makes a frame
     // about 1330 px wide with 15 px caption text: readable on a 1080p slide.
     int frame_size = 720;
-    bool dither = false;             // GIF only; see gfx::AnimationOptions
+    bool dither = false;  // GIF only; see gfx::AnimationOptions
     int delay_ms = 150;
     gfx::Colormap colormap = gfx::Colormap::Viridis;
-    vit::TaskControl control;        // progress after each frame drawn
+    vit::TaskControl control;  // progress after each frame drawn
 };
 
 struct SweepWritten {
     size_t frames = 0;
-    float value_max = 0;             // the colour scale's top
+    float value_max = 0;  // the colour scale's top
 };
 
 // Writes OUT.gif or OUT.webp (and, when frames_dir is given, a new folder of

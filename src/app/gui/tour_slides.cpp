@@ -26,7 +26,8 @@ constexpr int kMaxRounds = 8;  // a step asks for its numbers, then may ask for 
 ui::WindowSnapshot snapshot_of(session::AppState& s, SlideSize size) {
     std::set<std::string> ran;
     for (int round = 0; round < kMaxRounds; ++round) {
-        ui::WindowSnapshot shot = ui::render_window(s, size.width, size.height, s.classroom ? kClassroomSlideScale : 1.f);
+        ui::WindowSnapshot shot =
+            ui::render_window(s, size.width, size.height, s.classroom ? kClassroomSlideScale : 1.f);
         if (shot.asked.empty()) return shot;
         for (const session::Command& a : shot.asked) {
             const auto* experiment = std::get_if<session::cmd::RunExperiment>(&a);
@@ -65,8 +66,9 @@ void write_tour_slides(session::AppState s, const fs::path& dir, const vit::Outp
         const std::vector<std::string> text = session::shown_tour_text(s);
         char name[32];
         std::snprintf(name, sizeof name, "step_%02d.png", i + 1);
-        const std::vector<gfx::PngText> metadata = {
-            {"Title", step.title}, {"Description", joined(text)}, {"Software", "vitscope"}};
+        const std::vector<gfx::PngText> metadata = {{"Title", step.title},
+                                                    {"Description", joined(text)},
+                                                    {"Software", "vitscope"}};
         folder.write(name, gfx::encode_png(shot.image.pixels.data(), shot.image.width, shot.image.height, metadata));
         const session::TourCardText card = session::tour_card_text(s);
         deck.push_back({name, step.title, card.key, card.rest, shot.image.width, shot.image.height});

@@ -3,8 +3,8 @@
 // menu or status bar), an index.html slide deck (slide_deck.h), and
 // claims.csv: one row per claim a step checks on this photo
 // (step,claim,layer,head,query,value,baseline,holds; step counts from 1,
-// query is the token index, value and baseline are shares, holds 1 or 0). `vitscope tour` and the window's File > Export tour
-// as slides both make it here.
+// query is the token index, value and baseline are shares, holds 1 or 0). `vitscope tour` and the window's File >
+// Export tour as slides both make it here.
 #pragma once
 #include <filesystem>
 
@@ -22,7 +22,8 @@ constexpr int kMaxSlideSide = 7680;
 struct SlideSize {
     int width = kSlideWidth, height = kSlideHeight;
 };
-// The size a slide has unless asked otherwise: 1280 x 720 in classroom mode (a lecture hall's projector), else 1920 x 1080.
+// The size a slide has unless asked otherwise: 1280 x 720 in classroom mode (a lecture hall's projector), else 1920 x
+// 1080.
 SlideSize slide_size(bool classroom);
 
 // s holds the tour (s.tour) and the photo and model it runs on; dir must not

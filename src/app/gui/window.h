@@ -54,8 +54,8 @@ private:
     void take_result(session::ModelWorker::Result r);
     void update_title();
     bool busy() const {
-        return s_.work.busy || !s_.experiments.running.empty() || !s_.exporting.empty() || s_.get_model.download.running() ||
-               !s_.analyses.running.empty() || session::awaiting_relevant_choice(s_);
+        return s_.work.busy || !s_.experiments.running.empty() || !s_.exporting.empty() ||
+               s_.get_model.download.running() || !s_.analyses.running.empty() || session::awaiting_relevant_choice(s_);
     }
 
     // window_commands.cpp: each command to its room's handler (window_ROOM_commands.cpp)
@@ -91,18 +91,18 @@ private:
     session::DrawnReport drawn_;
     // Need the GL context (and the worker, the event loop): made after the
     // window, released in ~Window before it goes.
-    std::atomic<bool> window_open_{false};   // the workers wake the event loop only once there is one
+    std::atomic<bool> window_open_{false};  // the workers wake the event loop only once there is one
     std::unique_ptr<session::ModelWorker> worker_;
     std::unique_ptr<session::ExperimentRunner> experiments_;
     std::unique_ptr<session::ModelDownloader> downloader_;
-    std::unique_ptr<session::ExperimentRunner> analyses_;   // the pages' slow numbers; never stops an experiment
-    std::unique_ptr<session::LabController> lab_;           // the Learning lab: its runs, its training thread
+    std::unique_ptr<session::ExperimentRunner> analyses_;  // the pages' slow numbers; never stops an experiment
+    std::unique_ptr<session::LabController> lab_;          // the Learning lab: its runs, its training thread
     std::unique_ptr<ui::GlCache> gpu_;
     std::unique_ptr<ui::MainView> view_;
     QuestionFigureExport question_figure_;
     ui::Fonts fonts_;
     float ui_scale_ = 1, fb_scale_ = 1;
-    bool fonts_classroom_ = false;    // the classroom mode the fonts were built for
+    bool fonts_classroom_ = false;  // the classroom mode the fonts were built for
     session::AppState::Theme styled_theme_ = session::AppState::Theme::Dark;  // the theme the style was made for
     ScriptRunner script_;
     std::string pending_screenshot_;
@@ -113,9 +113,9 @@ private:
     std::optional<int> lesson_tour_step_;  // the tour step the pending lesson was opened for
     std::string last_state_;
     int last_title_generation_ = -1;
-    int busy_frames_ = 3;             // frames still to draw before waiting for events
+    int busy_frames_ = 3;  // frames still to draw before waiting for events
     bool was_busy_ = false;
-    Clock::time_point busy_since_;    // when the work now running began
+    Clock::time_point busy_since_;  // when the work now running began
     bool vsync_ = false;
     FrameStats stats_;
 };

@@ -59,9 +59,11 @@ void Window::run_worker(session::ModelWorker::Request r) {
 // export on that file, not on a new free name.
 void Window::ask_replace(const std::string& path, session::Command again) {
     s_.replace_question = path;
-    std::visit([&](auto& x) {
-        if constexpr (requires { x.path = path; }) x.path = path;
-    }, again);
+    std::visit(
+        [&](auto& x) {
+            if constexpr (requires { x.path = path; }) x.path = path;
+        },
+        again);
     replace_pending_ = std::move(again);
     // The question is a popup: laid out over a few frames, which an idle window would not draw.
     busy_frames_ = std::max(busy_frames_, 3);
@@ -71,9 +73,11 @@ void Window::ask_replace(const std::string& path, session::Command again) {
 void Window::redo_replacing() {
     if (!replace_pending_) return;
     session::Command again = *replace_pending_;
-    std::visit([](auto& x) {
-        if constexpr (requires { x.replace; }) x.replace = true;
-    }, again);
+    std::visit(
+        [](auto& x) {
+            if constexpr (requires { x.replace; }) x.replace = true;
+        },
+        again);
     replace_pending_.reset();
     carry_out(again);
 }

@@ -37,9 +37,11 @@ void Window::export_sweep(const std::string& path, bool replace) {
     sweep.choice.visible_heads = s_.sel.visible_heads();
     sweep.path = s_.sweep_path.tokens;
     if (s_.style.colormap != gfx::Colormap::Diverging) sweep.colormap = s_.style.colormap;
-    const std::string out = path.empty() ? unique_path(s_.export_dir, session::selection_slug(s_) + "_sweep", ".gif") : path;
+    const std::string out =
+        path.empty() ? unique_path(s_.export_dir, session::selection_slug(s_) + "_sweep", ".gif") : path;
     const SweepWritten written = write_sweep(sweep, out, session::output_rules(s_, replace));
-    s_.status = "Saved a sweep of " + std::to_string(written.frames) + " frames: " + fs::absolute(out).lexically_normal().string();
+    s_.status = "Saved a sweep of " + std::to_string(written.frames) +
+                " frames: " + fs::absolute(out).lexically_normal().string();
 }
 
 void Window::carry_core(const session::CoreCommands& c) {
@@ -50,7 +52,9 @@ void Window::carry_core(const session::CoreCommands& c) {
                        run_worker({"", x.path, ""});
                        if (timing) stats_.interaction.opened(s_, "open");
                    },
-                   [&](const OpenCompare& x) { run_worker({"", "", x.path, -1}); },
+                   [&](const OpenCompare& x) {
+                       run_worker({"", "", x.path, -1});
+                   },
                    [&](const SetInputSize& x) {
                        run_worker({"", "", "", x.px});
                        if (timing) stats_.interaction.opened(s_, "size");
@@ -60,7 +64,8 @@ void Window::carry_core(const session::CoreCommands& c) {
                    [&](const RunAnalysis& x) { analyses_->start(x.key, x.job); },
                    [&](const Screenshot& x) {
                        const std::string path = export_name(x.path, "_window", ".png");
-                       vit::check_output(path, session::output_rules(s_, x.replace));  // now, so the question comes at once
+                       vit::check_output(path,
+                                         session::output_rules(s_, x.replace));  // now, so the question comes at once
                        pending_screenshot_ = path;
                        pending_screenshot_replace_ = x.replace;
                    },

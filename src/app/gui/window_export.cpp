@@ -52,8 +52,6 @@ void save_figure_png(const session::AppState& s, const std::string& path, const 
     gfx::export_figure(spec, path, rules);
 }
 
-std::string saved_path(const std::string& path) {
-    return std::filesystem::absolute(path).lexically_normal().string();
-}
+std::string saved_path(const std::string& path) { return std::filesystem::absolute(path).lexically_normal().string(); }
 
 }  // namespace app

@@ -34,16 +34,20 @@ void Window::carry_homework(const session::HomeworkCommands& c) {
                        session::apply(s_, session::act::Live{session::live::Start{set, path}});
                    },
                    [&](const ExportLesson& x) {
-                       // The page for what the window shows, starting at its selection; the tour on show or the one that ships.
+                       // The page for what the window shows, starting at its selection; the tour on show or the one
+                       // that ships.
                        const std::string path = export_name(x.path, "_lesson", ".html");
-                       const auto tour = s_.tour.tour && !session::live_exercise_on(s_)
-                                             ? s_.tour.tour
-                                             : std::make_shared<const session::Tour>(session::read_tour(default_tour_file()));
+                       const auto tour =
+                           s_.tour.tour && !session::live_exercise_on(s_)
+                               ? s_.tour.tour
+                               : std::make_shared<const session::Tour>(session::read_tour(default_tour_file()));
                        vit::write_output(path, lesson_page_html(s_, tour.get()), session::output_rules(s_, x.replace));
                        s_.status = "Saved the lesson page " + saved_path(path);
                    },
                    [&](const ExportHomework& x) {
-                       const std::string dir = x.dir.empty() ? unique_path(s_.export_dir, session::selection_slug(s_) + "_homework", "") : x.dir;
+                       const std::string dir =
+                           x.dir.empty() ? unique_path(s_.export_dir, session::selection_slug(s_) + "_homework", "")
+                                         : x.dir;
                        write_homework(s_, dir, session::output_rules(s_, false));
                        s_.status = "Saved the homework (page, worksheet, answer key) in " + saved_path(dir);
                    },

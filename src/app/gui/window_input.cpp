@@ -45,8 +45,7 @@ void match_modifiers(GLFWwindow* w, const InputEvent& e) {
     const bool* down = ImGui::GetIO().KeysDown;
     for (const Modifier& m : kModifiers) {
         const bool in_event = (e.mods & m.mod) != 0;
-        if (in_event && !down[m.left] && !down[m.right])
-            ImGui_ImplGlfw_KeyCallback(w, m.left, 0, GLFW_PRESS, e.mods);
+        if (in_event && !down[m.left] && !down[m.right]) ImGui_ImplGlfw_KeyCallback(w, m.left, 0, GLFW_PRESS, e.mods);
         else if (!in_event && (down[m.left] || down[m.right]))
             for (int key : {m.left, m.right}) ImGui_ImplGlfw_KeyCallback(w, key, 0, GLFW_RELEASE, e.mods);
     }
@@ -67,10 +66,8 @@ void deliver(GLFWwindow* w, const InputEvent& e) {
 // before the typing replaces it); later presses wait behind them, in order.
 void arrive(GLFWwindow* w, const InputEvent& e) {
     g_activity = true;
-    if (!g_held.empty() || (g_pressed_this_frame && !e.is_press()))
-        g_held.push_back(e);
-    else
-        deliver(w, e);
+    if (!g_held.empty() || (g_pressed_this_frame && !e.is_press())) g_held.push_back(e);
+    else deliver(w, e);
 }
 
 void on_key(GLFWwindow* w, int key, int scancode, int action, int mods) {

@@ -54,9 +54,7 @@ constexpr float kClassroomScale = 1.5f;
 // costs 30 ms (a 1080p window under a software renderer) is drawn about 4
 // times a second, a GPU's 2 ms frame 30 times. Each frame drawn beside the work
 // takes cores from it; input and the work's "done" still wake the loop at once.
-double busy_frame_interval(float frame_ms) {
-    return std::clamp(7.0 * frame_ms / 1000.0, 1.0 / 30, 0.25);
-}
+double busy_frame_interval(float frame_ms) { return std::clamp(7.0 * frame_ms / 1000.0, 1.0 / 30, 0.25); }
 
 // Work that ends within this long shows its result in the next frame with
 // none between; longer work shows its spinner from then on. Between a tenth
@@ -67,9 +65,8 @@ double busy_frame_interval(float frame_ms) {
 // pass, about 0.2 s here, came out that much later).
 constexpr double kSpinnerDelay = 0.3;
 
-std::string g_glfw_error;   // GLFW reports errors through a callback without user data
+std::string g_glfw_error;  // GLFW reports errors through a callback without user data
 void on_glfw_error(int, const char* text) { g_glfw_error = text ? text : "unknown GLFW error"; }
-
 
 // The largest framebuffer, in pixels, this OpenGL draws whole: the window's
 // viewport, and the maps and photo layers, which render into textures as
@@ -105,7 +102,8 @@ Window::Window(const CliArgs& args, const WindowOptions& opt) : opt_(opt), scrip
     s_.classroom = opt_.classroom;
     // A broken tour file is refused before any window opens: one line naming the line.
     if (!opt_.tour.empty())
-        session::apply(s_, session::act::StartTour{std::make_shared<const session::Tour>(session::read_tour(opt_.tour))});
+        session::apply(s_,
+                       session::act::StartTour{std::make_shared<const session::Tour>(session::read_tour(opt_.tour))});
     // So is a lesson that cannot open: one line naming what is wrong.
     std::optional<session::Lesson> lesson;
     if (!args.positional.empty() && session::is_lesson_path(args.positional.front()))
@@ -161,17 +159,17 @@ Window::Window(const CliArgs& args, const WindowOptions& opt) : opt_(opt), scrip
     lab_ = std::make_unique<session::LabController>([] { glfwPostEmptyEvent(); });
     if (!lesson) worker_->submit({model, startup_image(args, settings_), "", -1});
     gfx::warm_up_photo_textures();  // while the worker loads the model and the first photo
-    open_tour_lesson();  // --tour whose first step starts from a lesson
+    open_tour_lesson();             // --tour whose first step starts from a lesson
     s_.work.busy = true;
 }
 
 Window::~Window() {
-    lab_.reset();          // joins its training thread (a run not finished is removed)
-    downloader_.reset();   // they join their threads before anything they could notify goes away
+    lab_.reset();         // joins its training thread (a run not finished is removed)
+    downloader_.reset();  // they join their threads before anything they could notify goes away
     analyses_.reset();
     experiments_.reset();
     worker_.reset();
-    view_.reset();    // GL objects: the context must still exist
+    view_.reset();  // GL objects: the context must still exist
     gpu_.reset();
     ImGui_ImplOpenGL3_Shutdown();
     ImGui_ImplGlfw_Shutdown();
@@ -202,8 +200,8 @@ void Window::fit_gl_limits() {
                             ": a framebuffer of " + std::to_string(fw) + " x " + std::to_string(fh) +
                             " pixels; this OpenGL (" + (renderer ? renderer : "unknown renderer") + ") draws at most " +
                             std::to_string(max_w) + " x " + std::to_string(max_h) +
-                            " (GL_MAX_TEXTURE_SIZE, GL_MAX_VIEWPORT_DIMS): give at most " +
-                            std::to_string(limit_w) + "x" + std::to_string(limit_h);
+                            " (GL_MAX_TEXTURE_SIZE, GL_MAX_VIEWPORT_DIMS): give at most " + std::to_string(limit_w) +
+                            "x" + std::to_string(limit_h);
     glfwDestroyWindow(win_);
     win_ = nullptr;
     glfwTerminate();
@@ -214,8 +212,8 @@ void Window::init_imgui() {
     IMGUI_CHECKVERSION();
     ImGui::CreateContext();
     ImGuiIO& io = ImGui::GetIO();
-    io.IniFilename = nullptr;   // layout is computed, nothing to remember there
-    install_activity_callbacks(win_);   // before the backend, which chains to them
+    io.IniFilename = nullptr;          // layout is computed, nothing to remember there
+    install_activity_callbacks(win_);  // before the backend, which chains to them
     ImGui_ImplGlfw_InitForOpenGL(win_, true);
     install_key_filter(win_);
     ImGui_ImplOpenGL3_Init("#version 330 core");

@@ -35,19 +35,21 @@ void Window::get_model(const std::string& name) {
     const session::GetModelState& g = s_.get_model;
     const session::KnownModel* m = session::find_known_model(g.known, name);
     if (!m) throw vit::Error(g.list_error.empty() ? "no known model named '" + name + "'" : g.list_error);
-    if (session::is_downloaded(*m, g.dir)) {   // already there: open it
+    if (session::is_downloaded(*m, g.dir)) {  // already there: open it
         s_.get_model.open = false;
         carry_out(session::cmd::OpenModel{(fs::path(g.dir) / m->folder).string()});
         return;
     }
     if (!downloader_->start({*m, g.dir, g.mirror})) throw vit::Error("a download is running already");
-    s_.get_model.download = downloader_->view();   // at once, so a script waiting for it sees it
+    s_.get_model.download = downloader_->view();  // at once, so a script waiting for it sees it
 }
 
 void Window::carry_models(const session::ModelsCommands& c) {
     using namespace session::cmd;
     std::visit(session::Overloaded{
-                   [&](const OpenModel& x) { run_worker({x.dir, "", ""}); },
+                   [&](const OpenModel& x) {
+                       run_worker({x.dir, "", ""});
+                   },
                    [&](const GetModel& x) { get_model(x.name); },
                    [&](const CancelDownload&) { downloader_->cancel(); },
                },

@@ -10,13 +10,13 @@
 namespace app {
 
 struct WindowOptions {
-    int width = 0, height = 0;        // --window-size WxH; 0: remembered or default
-    std::string state_file;           // --state-file PATH
-    std::string frame_stats;          // --frame-stats PATH
-    bool use_settings = true;         // not --no-settings
-    float ui_scale = 0;               // --ui-scale S; 0: from the monitor's content scale
-    std::string tour;                 // --tour FILE: a guided tour to start with
-    bool classroom = false;           // --classroom: start in classroom mode
+    int width = 0, height = 0;  // --window-size WxH; 0: remembered or default
+    std::string state_file;     // --state-file PATH
+    std::string frame_stats;    // --frame-stats PATH
+    bool use_settings = true;   // not --no-settings
+    float ui_scale = 0;         // --ui-scale S; 0: from the monitor's content scale
+    std::string tour;           // --tour FILE: a guided tour to start with
+    bool classroom = false;     // --classroom: start in classroom mode
 };
 
 // A non-empty path that names something on disk (no exception on odd paths).

@@ -14,7 +14,7 @@ namespace app {
 namespace {
 
 constexpr size_t kMaxScriptBytes = 1 << 20, kMaxScriptLine = 4096;
-constexpr int kWaitTimeoutFrames = 20000;   // ~ minutes at llvmpipe speed: a stuck worker ends the script
+constexpr int kWaitTimeoutFrames = 20000;  // ~ minutes at llvmpipe speed: a stuck worker ends the script
 
 bool writes(session::VerbArg arg) { return arg == session::VerbArg::File || arg == session::VerbArg::Folder; }
 
@@ -25,7 +25,7 @@ std::string output_refused(const ScriptCommand& c, const session::AppState& s, s
         vit::check_output(c.arg, session::output_rules(s, false),
                           arg == session::VerbArg::Folder ? vit::OutputKind::Folder : vit::OutputKind::File);
         return "";
-    } catch (const vit::OutputExists& e) {   // no --force reaches a script's verbs: not offered
+    } catch (const vit::OutputExists& e) {  // no --force reaches a script's verbs: not offered
         return c.where + ": " + c.verb + ": " + e.path + " exists; a script never replaces a file: give a new name";
     } catch (const vit::Error& e) {
         return c.where + ": " + c.verb + ": " + e.what();
@@ -63,8 +63,9 @@ std::vector<ScriptCommand> parse_script(const std::string& text, const std::stri
 
 std::vector<ScriptCommand> script_from_cli(const CliArgs& args) {
     std::vector<ScriptCommand> out;
-    const bool scripted = args.has("--layer") || args.has("--head") || args.has("--mean-heads") || args.has("--select") ||
-                          args.has("--script") || args.has("--screenshot") || args.has("--quit");
+    const bool scripted = args.has("--layer") || args.has("--head") || args.has("--mean-heads") ||
+                          args.has("--select") || args.has("--script") || args.has("--screenshot") ||
+                          args.has("--quit");
     if (args.has("--head") && args.has("--mean-heads")) throw vit::Error("give one of --head H or --mean-heads");
     if (!scripted) return out;
     out.push_back({"wait", "", "startup"});
@@ -75,7 +76,8 @@ std::vector<ScriptCommand> script_from_cli(const CliArgs& args) {
     if (args.has("--script")) {
         const std::string path = args.get("--script");
         std::error_code ec;
-        const bool empty = std::filesystem::is_regular_file(path, ec) && std::filesystem::file_size(path, ec) == 0 && !ec;
+        const bool empty =
+            std::filesystem::is_regular_file(path, ec) && std::filesystem::file_size(path, ec) == 0 && !ec;
         // A regular file of at most 1 MiB: a FIFO would block the window before it opens.
         const std::string text = empty ? "" : vit::read_whole_file(path, kMaxScriptBytes, "a window script");
         for (auto& c : parse_script(text, path)) out.push_back(std::move(c));

@@ -38,7 +38,8 @@ void Window::carry_tour(const session::TourCommands& c) {
     std::visit(session::Overloaded{
                    [&](const OpenTour& x) {
                        const std::string path = x.path.empty() ? default_tour_file() : x.path;
-                       session::apply(s_, session::act::StartTour{std::make_shared<const session::Tour>(session::read_tour(path))});
+                       session::apply(s_, session::act::StartTour{
+                                              std::make_shared<const session::Tour>(session::read_tour(path))});
                        open_tour_lesson();
                    },
                    [&](const ExportTourSlides& x) {
@@ -46,7 +47,8 @@ void Window::carry_tour(const session::TourCommands& c) {
                        session::AppState at = s_;
                        // The exercises' tour is no lecture: the one that ships instead.
                        if (!at.tour.tour || session::live_exercise_on(s_))
-                           at.tour.tour = std::make_shared<const session::Tour>(session::read_tour(default_tour_file()));
+                           at.tour.tour =
+                               std::make_shared<const session::Tour>(session::read_tour(default_tour_file()));
                        const std::string dir = x.dir.empty() ? unique_path(s_.export_dir, "tour_slides", "") : x.dir;
                        // In classroom mode, lecture-size slides as `vitscope tour --classroom` draws them.
                        write_tour_slides(at, dir, session::output_rules(s_, false), slide_size(s_.classroom));

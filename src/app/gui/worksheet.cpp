@@ -60,38 +60,40 @@ std::string worksheet_html(const session::AppState& s, const session::ExerciseSe
     for (const session::ExerciseAnswer& a : answers) {
         const session::Exercise& e = set.exercises[static_cast<size_t>(a.exercise - 1)];
         body += "<section class=\"exercise\" data-exercise=\"" + std::to_string(a.exercise) + "\"><h2>" +
-                std::to_string(a.exercise) + ". " + html_escaped(set.tour->steps[static_cast<size_t>(a.exercise - 1)].title) +
-                "</h2>";
+                std::to_string(a.exercise) + ". " +
+                html_escaped(set.tour->steps[static_cast<size_t>(a.exercise - 1)].title) + "</h2>";
         for (const std::string& p : a.text) body += "<p>" + html_escaped(p) + "</p>";
         switch (a.kind) {
-        case session::ExerciseKind::TopKey:
-            body += photo_with_grid(photo, t.grid, t.prefix, a.query) +
-                    "<p class=\"legend\">The query is outlined in blue. Cross the key's patch, or tick: &#x2610; CLS</p>";
-            break;
-        case session::ExerciseKind::PredictRegion:
-            body += photo_with_grid(photo, t.grid, t.prefix, a.query) +
+            case session::ExerciseKind::TopKey:
+                body += photo_with_grid(photo, t.grid, t.prefix, a.query) +
+                        "<p class=\"legend\">The query is outlined in blue. Cross the key's patch, or tick: &#x2610; "
+                        "CLS</p>";
+                break;
+            case session::ExerciseKind::PredictRegion:
+                body +=
+                    photo_with_grid(photo, t.grid, t.prefix, a.query) +
                     "<p class=\"legend\">The query is outlined in blue. Shade the patches you expect it to weigh.</p>";
-            break;
-        case session::ExerciseKind::Weight:
-        case session::ExerciseKind::ScaledScore:
-            body += "<p class=\"answer\">Answer: <span class=\"line\"></span></p>";
-            break;
-        case session::ExerciseKind::Choice:
-            body += "<ul class=\"options\">";
-            for (size_t i = 0; i < e.options.size(); ++i)
-                body += "<li>" + std::to_string(i + 1) + ". " + html_escaped(e.options[i]) + "</li>";
-            body += "</ul>";
-            break;
+                break;
+            case session::ExerciseKind::Weight:
+            case session::ExerciseKind::ScaledScore:
+                body += "<p class=\"answer\">Answer: <span class=\"line\"></span></p>";
+                break;
+            case session::ExerciseKind::Choice:
+                body += "<ul class=\"options\">";
+                for (size_t i = 0; i < e.options.size(); ++i)
+                    body += "<li>" + std::to_string(i + 1) + ". " + html_escaped(e.options[i]) + "</li>";
+                body += "</ul>";
+                break;
         }
         body += "</section>\n";
     }
     return "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
            "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
            "<meta name=\"generator\" content=\"vitscope exercises\">\n<title>" +
-           html_escaped(set.tour->title + ": " + name) + "</title>\n<style>" + kStyle + "</style>\n</head>\n<body>\n<h1>" +
-           html_escaped(set.tour->title) + "</h1>\n<p class=\"sub\">On " + html_escaped(name) + ", " + std::to_string(t.grid) +
-           " &times; " + std::to_string(t.grid) + " patches. Name: <span class=\"line\"></span></p>\n" + body +
-           "</body>\n</html>\n";
+           html_escaped(set.tour->title + ": " + name) + "</title>\n<style>" + kStyle +
+           "</style>\n</head>\n<body>\n<h1>" + html_escaped(set.tour->title) + "</h1>\n<p class=\"sub\">On " +
+           html_escaped(name) + ", " + std::to_string(t.grid) + " &times; " + std::to_string(t.grid) +
+           " patches. Name: <span class=\"line\"></span></p>\n" + body + "</body>\n</html>\n";
 }
 
 }  // namespace app

@@ -27,7 +27,7 @@ struct PageTarget {
 // rows = 1 of `grid` cells `cell` wide and cell_h tall; rows = 0 and
 // cell_h = 0 mean square cells, `grid` rows.
 struct DrawnCells {
-    std::string name;   // "position/small_maps"
+    std::string name;  // "position/small_maps"
     float x0 = 0, y0 = 0, cell = 0, step = 0;
     int grid = 0, maps = 1;
     int rows = 0;
@@ -35,17 +35,18 @@ struct DrawnCells {
 };
 
 struct DrawnReport {
-    std::array<float, 4> image_view = {};            // the photo (not the panel): x, y, w, h
-    std::vector<std::array<float, 4>> head_thumbs;   // the heads strip's thumbnails (the mean last)
-    std::vector<std::array<float, 4>> layer_grid;    // the layers x heads grid's cells: layer by layer, its heads then its mean
-    std::vector<PageTarget> page_targets;            // points a page can be clicked on (the heads page's dots)
-    std::vector<PageTarget> tour_offer_buttons;      // the first run's offer: its two buttons
-    std::vector<PageTarget> predict_buttons;         // classroom mode's Predict / Reveal / ... buttons
-    std::vector<PageTarget> replace_buttons;         // the replace question's "replace" and "keep" buttons
-    std::vector<PageTarget> page_export_button;      // the Questions page's Export figure button
-    std::vector<PageTarget> lab_open;                // the lab's "Open a run": "run:NAME" per listed run, "path", "open", "browse"
-    std::vector<float> tour_card;                    // the tour's card: x, y, w, h; empty when none
-    std::vector<float> tour_key;                     // its key sentence's lines: x, y, w, h; empty when none
+    std::array<float, 4> image_view = {};           // the photo (not the panel): x, y, w, h
+    std::vector<std::array<float, 4>> head_thumbs;  // the heads strip's thumbnails (the mean last)
+    std::vector<std::array<float, 4>>
+        layer_grid;                        // the layers x heads grid's cells: layer by layer, its heads then its mean
+    std::vector<PageTarget> page_targets;  // points a page can be clicked on (the heads page's dots)
+    std::vector<PageTarget> tour_offer_buttons;  // the first run's offer: its two buttons
+    std::vector<PageTarget> predict_buttons;     // classroom mode's Predict / Reveal / ... buttons
+    std::vector<PageTarget> replace_buttons;     // the replace question's "replace" and "keep" buttons
+    std::vector<PageTarget> page_export_button;  // the Questions page's Export figure button
+    std::vector<PageTarget> lab_open;  // the lab's "Open a run": "run:NAME" per listed run, "path", "open", "browse"
+    std::vector<float> tour_card;      // the tour's card: x, y, w, h; empty when none
+    std::vector<float> tour_key;       // its key sentence's lines: x, y, w, h; empty when none
     // Every map over a photo drawn this frame: x, y, w, h, then the part of
     // it on the screen (inside its panel's clip): x, y, w, h (w, h 0: none).
     std::vector<std::array<float, 8>> maps;
@@ -53,7 +54,7 @@ struct DrawnReport {
     // x, y, w, h then its part inside the page's visible area (as maps); empty: none.
     std::string page_figure_kind;
     std::vector<float> page_figure;
-    std::vector<std::array<float, 4>> lab_maps;      // the Learning lab's head maps: x, y, w, h each
+    std::vector<std::array<float, 4>> lab_maps;  // the Learning lab's head maps: x, y, w, h each
     // The live exercise's buttons and field: name, then x, y, w, h of its part on the screen.
     std::vector<std::pair<std::string, std::array<float, 4>>> exercise_targets;
     // The texts a reader could not read whole ("why · window · text"): cut by

@@ -26,9 +26,9 @@ using ExperimentResult = std::shared_ptr<const void>;
 using ExperimentJob = std::function<ExperimentResult(const vit::TaskControl&)>;
 
 struct ExperimentsView {
-    std::string running;       // key of the job running; empty when idle
-    int done = 0, total = 0;   // its progress
-    std::string error;         // the last job's error, if it failed
+    std::string running;                              // key of the job running; empty when idle
+    int done = 0, total = 0;                          // its progress
+    std::string error;                                // the last job's error, if it failed
     std::map<std::string, ExperimentResult> results;  // finished jobs by key (newest few)
 
     // The finished result for key as T, or null.

@@ -43,7 +43,8 @@ float FieldReader::number(const char* key, float lo, float hi) const {
     const json& v = field(key);
     if (!v.is_number()) fail(std::string("\"") + key + "\" is not a number");
     const double x = v.get<double>();
-    if (!(x >= lo && x <= hi)) fail(std::string("\"") + key + "\" is outside " + json(lo).dump() + ".." + json(hi).dump());
+    if (!(x >= lo && x <= hi))
+        fail(std::string("\"") + key + "\" is outside " + json(lo).dump() + ".." + json(hi).dump());
     return static_cast<float>(x);
 }
 

@@ -24,7 +24,7 @@ struct Loaded {
     std::shared_ptr<const vit::Trace> trace;  // null until both model and photo are there
     vit::CropRect crop;                       // the model's input square on the photo
     std::vector<vit::ClassScore> top5;
-    int generation = 0;                       // bumps with every swap; GPU caches key on it
+    int generation = 0;  // bumps with every swap; GPU caches key on it
     bool ready() const { return trace != nullptr; }
 };
 

@@ -13,7 +13,7 @@ struct AppState;
 // One line of a script.
 struct ScriptCommand {
     std::string verb, arg;
-    std::string where;   // "FILE:LINE" or "--option", for error messages
+    std::string where;  // "FILE:LINE" or "--option", for error messages
 };
 
 // What a verb takes: no argument, one it needs, or the optional PATH of a

@@ -6,8 +6,8 @@ namespace session {
 
 struct WorkProgress {
     bool busy = false;
-    std::string stage;       // "Running the forward pass", ...
-    double seconds = 0;      // since the job started
+    std::string stage;   // "Running the forward pass", ...
+    double seconds = 0;  // since the job started
 };
 
 }  // namespace session

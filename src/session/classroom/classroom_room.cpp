@@ -15,37 +15,38 @@ namespace session {
 using Phase = ClassroomRoom::Prediction::Phase;
 
 void apply_classroom(AppState& s, const ClassroomActions& a) {
-    std::visit(
-        Overloaded{
-            [&](const act::StartPredict&) { s.prediction = {Phase::Predicting, {}}; },
-            [&](const act::ToggleMark& x) {
-                auto& p = s.prediction;
-                if (p.phase != Phase::Predicting || !s.trace() || !s.trace()->is_patch(x.token)) return;
-                const auto at = std::find(p.marked.begin(), p.marked.end(), x.token);
-                if (at == p.marked.end()) p.marked.push_back(x.token);
-                else p.marked.erase(at);
-            },
-            [&](const act::Reveal&) {
-                if (s.prediction.phase == Phase::Predicting) s.prediction.phase = Phase::Revealed;
-            },
-            [&](const act::EndPredict&) { s.prediction = {}; },
-            [&](const act::ShowSideBySide& x) {
-                auto& sb = s.side_by_side;
-                if (x.open && !sb.open) {
-                    sb.left = {s.sel.layer, s.sel.head, false};
-                    sb.right = {s.sel.layer, s.heads() ? (s.sel.head + 1) % s.heads() : 0, false};
-                }
-                sb.open = x.open && s.trace() != nullptr;
-            },
-            [&](const act::SetSidePane& x) {
-                ClassroomRoom::SidePane p = x.pane;
-                p.layer = std::clamp(p.layer, 0, std::max(0, s.layers() - 1));
-                p.head = std::clamp(p.head, 0, std::max(0, s.heads() - 1));
-                p.second_photo = p.second_photo && s.compared.ready();
-                (x.right ? s.side_by_side.right : s.side_by_side.left) = p;
-            },
-        },
-        a);
+    std::visit(Overloaded{
+                   [&](const act::StartPredict&) {
+                       s.prediction = {Phase::Predicting, {}};
+                   },
+                   [&](const act::ToggleMark& x) {
+                       auto& p = s.prediction;
+                       if (p.phase != Phase::Predicting || !s.trace() || !s.trace()->is_patch(x.token)) return;
+                       const auto at = std::find(p.marked.begin(), p.marked.end(), x.token);
+                       if (at == p.marked.end()) p.marked.push_back(x.token);
+                       else p.marked.erase(at);
+                   },
+                   [&](const act::Reveal&) {
+                       if (s.prediction.phase == Phase::Predicting) s.prediction.phase = Phase::Revealed;
+                   },
+                   [&](const act::EndPredict&) { s.prediction = {}; },
+                   [&](const act::ShowSideBySide& x) {
+                       auto& sb = s.side_by_side;
+                       if (x.open && !sb.open) {
+                           sb.left = {s.sel.layer, s.sel.head, false};
+                           sb.right = {s.sel.layer, s.heads() ? (s.sel.head + 1) % s.heads() : 0, false};
+                       }
+                       sb.open = x.open && s.trace() != nullptr;
+                   },
+                   [&](const act::SetSidePane& x) {
+                       ClassroomRoom::SidePane p = x.pane;
+                       p.layer = std::clamp(p.layer, 0, std::max(0, s.layers() - 1));
+                       p.head = std::clamp(p.head, 0, std::max(0, s.heads() - 1));
+                       p.second_photo = p.second_photo && s.compared.ready();
+                       (x.right ? s.side_by_side.right : s.side_by_side.left) = p;
+                   },
+               },
+               a);
 }
 
 const char* prediction_phase_name(Phase phase) {

@@ -14,12 +14,19 @@
 namespace session {
 
 namespace act {
-struct StartPredict {};                        // hides the map; no patch marked yet
-struct ToggleMark { int token; };              // while predicting: marks a patch, or unmarks it
-struct Reveal {};                              // shows the map and the marked patches' weight
-struct EndPredict {};                          // back to the plain map
-struct ShowSideBySide { bool open; };          // opening starts from the selected head and the next one
-struct SetSidePane { bool right; ClassroomRoom::SidePane pane; };  // clamped; the second photo only when there is one
+struct StartPredict {};  // hides the map; no patch marked yet
+struct ToggleMark {
+    int token;
+};                     // while predicting: marks a patch, or unmarks it
+struct Reveal {};      // shows the map and the marked patches' weight
+struct EndPredict {};  // back to the plain map
+struct ShowSideBySide {
+    bool open;
+};  // opening starts from the selected head and the next one
+struct SetSidePane {
+    bool right;
+    ClassroomRoom::SidePane pane;
+};  // clamped; the second photo only when there is one
 }  // namespace act
 
 using ClassroomActions = std::variant<act::StartPredict, act::ToggleMark, act::Reveal, act::EndPredict,

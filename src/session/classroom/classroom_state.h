@@ -13,7 +13,7 @@ struct ClassroomRoom {
     struct Prediction {
         enum class Phase { Off, Predicting, Revealed };
         Phase phase = Phase::Off;
-        std::vector<int> marked;      // patch tokens, in the order marked
+        std::vector<int> marked;  // patch tokens, in the order marked
     } prediction;
     // View > Side by side: two maps at full size on one colour scale, in
     // place of the panels; each pane a layer and head of the open photo or

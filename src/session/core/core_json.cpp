@@ -57,7 +57,8 @@ void core_json(const AppState& s, const DrawnReport& drawn, nlohmann::json& j) {
     j["maps_on_screen"] = drawn.maps;
     j["recording_sweep_path"] = s.sweep_path.recording;
     j["sweep_path"] = json::array();
-    for (int token : s.sweep_path.tokens) j["sweep_path"].push_back({t ? t->row_of(token) : -1, t ? t->col_of(token) : -1});
+    for (int token : s.sweep_path.tokens)
+        j["sweep_path"].push_back({t ? t->row_of(token) : -1, t ? t->col_of(token) : -1});
     j["text_input"] = s.text_input;
     j["compare_image"] = s.compared.image_path;
     j["compare_ready"] = s.compared.ready();

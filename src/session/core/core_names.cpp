@@ -36,8 +36,7 @@ std::string selection_slug(const CoreRoom& s) {
     slug += s.sel.source == MapSource::MeanOfVisible ? "_Hmean" : "_H" + std::to_string(s.sel.head);
     if (t && t->is_patch(s.sel.query))
         slug += "_r" + std::to_string(t->row_of(s.sel.query)) + "c" + std::to_string(t->col_of(s.sel.query));
-    else
-        slug += s.sel.query == 0 ? "_cls" : "_t" + std::to_string(s.sel.query);
+    else slug += s.sel.query == 0 ? "_cls" : "_t" + std::to_string(s.sel.query);
     // Keep file names portable: photo names may hold spaces or odd characters.
     for (char& ch : slug)
         if (!std::isalnum(static_cast<unsigned char>(ch)) && ch != '_' && ch != '-' && ch != '.') ch = '_';

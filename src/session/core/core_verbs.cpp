@@ -31,12 +31,15 @@ gfx::OverlayStyle parse_style(const ScriptCommand& c, gfx::OverlayStyle st) {
             return value == "on";
         };
         if (key == "colormap" && gfx::colormap_from_name(value)) st.colormap = *gfx::colormap_from_name(value);
-        else if (key == "scale" && gfx::normalization_from_name(value)) st.normalization = *gfx::normalization_from_name(value);
+        else if (key == "scale" && gfx::normalization_from_name(value))
+            st.normalization = *gfx::normalization_from_name(value);
         else if (key == "opacity") st.opacity = std::clamp(finite_number(c, value, "opacity"), 0.f, 1.f);
         else if (key == "fade") st.fade = flag();
         else if (key == "smooth") st.bilinear = flag();
         else if (key == "grid") st.show_grid = flag();
-        else throw vit::Error(c.where + ": style " + word + " is not colormap=, scale=, opacity=, fade=, smooth= or grid=");
+        else
+            throw vit::Error(c.where + ": style " + word +
+                             " is not colormap=, scale=, opacity=, fade=, smooth= or grid=");
     }
     return st;
 }
@@ -57,7 +60,8 @@ constexpr VerbWait kWorker{0, true}, kNext{1}, kShown{2};
 
 const Verb<CoreRequest> kVerbs[] = {
     {"wait", VerbArg::None, [](const ScriptCommand&, const AppState&, Out&) { return kWorker; }},
-    {"frames", VerbArg::Required, [](const ScriptCommand& c, const AppState&, Out&) { return VerbWait{whole_number(c)}; }},
+    {"frames", VerbArg::Required,
+     [](const ScriptCommand& c, const AppState&, Out&) { return VerbWait{whole_number(c)}; }},
     {"select", VerbArg::Required,
      [](const ScriptCommand& c, const AppState& s, Out& out) {
          out.push_back(act::SelectQuery{script_token(c, need_trace(c, s))});

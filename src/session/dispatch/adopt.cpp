@@ -22,18 +22,13 @@ void adopt(AppState& s, Loaded loaded) {
     s.sel.head = std::clamp(s.sel.head, 0, std::max(0, heads - 1));
     if (heads != old_heads) s.sel.head_visible.assign(heads, true);
     // Same patch when the grid matches, else CLS stays CLS and patches go to the centre.
-    if (old_row >= 0 && old_grid == t->grid)
-        s.sel.query = t->token_of(old_row, old_col);
-    else if (s.sel.query < old_prefix || !old)
-        s.sel.query = std::min(s.sel.query, t->prefix - 1);
-    else
-        s.sel.query = t->token_of(t->grid / 2, t->grid / 2);
+    if (old_row >= 0 && old_grid == t->grid) s.sel.query = t->token_of(old_row, old_col);
+    else if (s.sel.query < old_prefix || !old) s.sel.query = std::min(s.sel.query, t->prefix - 1);
+    else s.sel.query = t->token_of(t->grid / 2, t->grid / 2);
     s.sel.hovered_key = -1;
     // The pin stays on its patch (or prefix token) while the grid matches, as the query does.
-    if (old_grid != t->grid || (pin_row < 0 && s.sel.pinned_key >= t->prefix))
-        s.sel.pinned_key = -1;
-    else if (pin_row >= 0)
-        s.sel.pinned_key = t->token_of(pin_row, pin_col);
+    if (old_grid != t->grid || (pin_row < 0 && s.sel.pinned_key >= t->prefix)) s.sel.pinned_key = -1;
+    else if (pin_row >= 0) s.sel.pinned_key = t->token_of(pin_row, pin_col);
     if (old_grid != t->grid) {  // their patches were on the old grid
         s.sweep_path.tokens.clear();
         s.prediction.marked.clear();

@@ -11,8 +11,8 @@ void apply_lesson(AppState& s, const Lesson& l) {
     apply(s, act::SetLayer{sel.layer});
     apply(s, act::SetHead{sel.head});
     for (size_t h = 0; h < s.sel.head_visible.size(); ++h)
-        s.sel.head_visible[h] =
-            std::find(sel.visible_heads.begin(), sel.visible_heads.end(), static_cast<int>(h)) != sel.visible_heads.end();
+        s.sel.head_visible[h] = std::find(sel.visible_heads.begin(), sel.visible_heads.end(), static_cast<int>(h)) !=
+                                sel.visible_heads.end();
     apply(s, act::SetMapSource{sel.map});
     apply(s, act::SelectQuery{sel.query});
     s.sel.pinned_key = -1;

@@ -16,12 +16,13 @@ void add_room(std::vector<ScriptVerb>& all, std::span<const Verb<RoomRequest>> v
                          v.name.data());
             std::abort();
         }
-        all.push_back({v.name, v.arg, [run = v.run](const ScriptCommand& c, const AppState& s, std::vector<Request>& out) {
-                           std::vector<RoomRequest> mine;
-                           const VerbWait wait = run(c, s, mine);
-                           for (const RoomRequest& r : mine) out.push_back(as_request(r));
-                           return wait;
-                       }});
+        all.push_back(
+            {v.name, v.arg, [run = v.run](const ScriptCommand& c, const AppState& s, std::vector<Request>& out) {
+                 std::vector<RoomRequest> mine;
+                 const VerbWait wait = run(c, s, mine);
+                 for (const RoomRequest& r : mine) out.push_back(as_request(r));
+                 return wait;
+             }});
     }
 }
 

@@ -31,7 +31,7 @@ namespace fs = std::filesystem;
 // that names nothing, keeps its default and is listed in `ignored`.
 struct Fields {
     const json& j;
-    std::string prefix;                 // "overlay." for the nested object
+    std::string prefix;  // "overlay." for the nested object
     std::vector<std::string>& ignored;
 
     template <class T>
@@ -82,8 +82,10 @@ std::string link_target(const std::string& path) {
 
 std::string settings_path() {
     // A relative XDG_CONFIG_HOME is ignored, as the XDG spec says (it would write under the working folder).
-    if (const char* x = std::getenv("XDG_CONFIG_HOME"); x && *x == '/') return (fs::path(x) / "vitscope" / "settings.json").string();
-    if (const char* h = std::getenv("HOME"); h && *h) return (fs::path(h) / ".config" / "vitscope" / "settings.json").string();
+    if (const char* x = std::getenv("XDG_CONFIG_HOME"); x && *x == '/')
+        return (fs::path(x) / "vitscope" / "settings.json").string();
+    if (const char* h = std::getenv("HOME"); h && *h)
+        return (fs::path(h) / ".config" / "vitscope" / "settings.json").string();
     return "";
 }
 
@@ -128,9 +130,8 @@ Settings load_settings(const std::string& path, std::string& warning) {
     if (j.contains("overlay") && !j["overlay"].is_object()) {
         ignored.push_back("overlay");
     } else if (j.contains("overlay")) {
-        read_style(j["overlay"], s.style, StyleReading::Lenient, [&](const std::string& key, const std::string&) {
-            ignored.push_back("overlay." + key);
-        });
+        read_style(j["overlay"], s.style, StyleReading::Lenient,
+                   [&](const std::string& key, const std::string&) { ignored.push_back("overlay." + key); });
     }
     if (!ignored.empty()) {
         warning = path + ": ignored";

@@ -16,8 +16,8 @@ struct Settings {
     std::string export_dir;
     gfx::OverlayStyle style;
     float temperature = 1.f;
-    int window_width = 0, window_height = 0;   // 0: not remembered
-    bool tour_offered = false;                 // the first run offered the guided tour
+    int window_width = 0, window_height = 0;        // 0: not remembered
+    bool tour_offered = false;                      // the first run offered the guided tour
     AppState::Theme theme = AppState::Theme::Dark;  // View > Theme
 };
 

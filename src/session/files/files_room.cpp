@@ -43,7 +43,8 @@ VerbWait save(const ScriptCommand& c, Out& out, bool embed) {
 }
 
 const Verb<FilesRequest> kVerbs[] = {
-    {"save-lesson", VerbArg::File, [](const ScriptCommand& c, const AppState&, Out& out) { return save(c, out, false); }},
+    {"save-lesson", VerbArg::File,
+     [](const ScriptCommand& c, const AppState&, Out& out) { return save(c, out, false); }},
     {"save-lesson-with-photo", VerbArg::File,
      [](const ScriptCommand& c, const AppState&, Out& out) { return save(c, out, true); }},
     {"open-lesson", VerbArg::Required,

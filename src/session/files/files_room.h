@@ -17,12 +17,21 @@
 namespace session {
 
 namespace act {
-struct OpenBrowser { BrowserState::Mode mode; std::string dir; };  // one dialog at a time
+struct OpenBrowser {
+    BrowserState::Mode mode;
+    std::string dir;
+};  // one dialog at a time
 }  // namespace act
 
 namespace cmd {
-struct SaveLesson { std::string path; bool embed_photo = false; bool replace = false; };  // empty path: a descriptive name in export_dir
-struct OpenLesson { std::string path; };       // the window reads it, then opens its model and photos and applies it
+struct SaveLesson {
+    std::string path;
+    bool embed_photo = false;
+    bool replace = false;
+};  // empty path: a descriptive name in export_dir
+struct OpenLesson {
+    std::string path;
+};  // the window reads it, then opens its model and photos and applies it
 }  // namespace cmd
 
 using FilesActions = std::variant<act::OpenBrowser>;

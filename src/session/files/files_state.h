@@ -6,10 +6,17 @@
 namespace session {
 
 struct BrowserState {
-    enum class Mode { Closed, OpenImage, OpenModel, OpenCompare, OpenLesson, OpenRun /* the Learning lab's runs */,
-                      OpenExercises };  // OpenCompare: File > Compare with…; OpenExercises: a live exercise's file
+    enum class Mode {
+        Closed,
+        OpenImage,
+        OpenModel,
+        OpenCompare,
+        OpenLesson,
+        OpenRun /* the Learning lab's runs */,
+        OpenExercises
+    };  // OpenCompare: File > Compare with…; OpenExercises: a live exercise's file
     Mode mode = Mode::Closed;
-    std::string dir;                  // the folder listed
+    std::string dir;  // the folder listed
 };
 
 struct FilesRoom {

@@ -47,17 +47,18 @@ std::string not_a_regular_file(const std::string& path) {
     const fs::file_status st = fs::status(path, ec);
     if (ec == std::errc::too_many_symbolic_link_levels) return "is a symlink loop";
     if (st.type() == fs::file_type::not_found) {
-        return fs::is_symlink(fs::symlink_status(path, ec)) ? "is a link to nothing (its target is missing)" : "is missing";
+        return fs::is_symlink(fs::symlink_status(path, ec)) ? "is a link to nothing (its target is missing)"
+                                                            : "is missing";
     }
     if (ec) return "cannot be read: " + ec.message();
     switch (st.type()) {
-    case fs::file_type::regular: return "";
-    case fs::file_type::directory: return "is a folder, not a file";
-    case fs::file_type::fifo: return "is a FIFO (a named pipe), not a file";
-    case fs::file_type::character:
-    case fs::file_type::block: return "is a device, not a file";
-    case fs::file_type::socket: return "is a socket, not a file";
-    default: return "is not a regular file";
+        case fs::file_type::regular: return "";
+        case fs::file_type::directory: return "is a folder, not a file";
+        case fs::file_type::fifo: return "is a FIFO (a named pipe), not a file";
+        case fs::file_type::character:
+        case fs::file_type::block: return "is a device, not a file";
+        case fs::file_type::socket: return "is a socket, not a file";
+        default: return "is not a regular file";
     }
 }
 
@@ -92,7 +93,8 @@ std::string lesson_json(const Lesson& l, bool embed) {
     j["vitscope_lesson"] = kLessonVersion;
     j["photo"] = path_to_json(l.photo);
     if (embed)
-        j["photo_embedded"] = vit::base64_encode(vit::read_whole_file(l.photo, kMaxEmbeddedPhoto, "a photo embedded in a lesson"));
+        j["photo_embedded"] =
+            vit::base64_encode(vit::read_whole_file(l.photo, kMaxEmbeddedPhoto, "a photo embedded in a lesson"));
     j["model"] = path_to_json(l.model);
     j["input_size"] = l.input_size;
     j.update(selection_json(l.selection));
@@ -139,7 +141,8 @@ Lesson read_lesson(const std::string& path) {
     l.math_step = r.integer("math_step", 1, kMathSteps);
     l.compare_photo = resolve(r.path("compare_photo"));
     const FieldReader st = r.object("style");
-    read_style(r.field("style"), l.style, StyleReading::Strict, [&](const std::string&, const std::string& why) { st.fail(why); });
+    read_style(r.field("style"), l.style, StyleReading::Strict,
+               [&](const std::string&, const std::string& why) { st.fail(why); });
     l.temperature = r.number("temperature", kMinTemperature, kMaxTemperature);
 
     // What must be on this machine: named here, before anything changes.

@@ -27,16 +27,16 @@ namespace session {
 inline constexpr int kLessonVersion = 1;
 
 struct Lesson {
-    std::string photo;                 // absolute once read
-    std::string photo_embedded;        // the photo file's bytes (decoded); empty: not embedded
+    std::string photo;           // absolute once read
+    std::string photo_embedded;  // the photo file's bytes (decoded); empty: not embedded
     std::string model;
-    int input_size = 0;                // the model input's side the trace was run at
-    SavedSelection selection;          // layer, head, visible heads, map, query, pinned key
+    int input_size = 0;        // the model input's side the trace was run at
+    SavedSelection selection;  // layer, head, visible heads, map, query, pinned key
     AppState::Tab tab = AppState::Tab::Math;
     std::string question = "scaling";
     bool classroom = false;
     int math_step = 1;
-    std::string compare_photo;         // empty: none
+    std::string compare_photo;  // empty: none
     gfx::OverlayStyle style;
     float temperature = 1.f;
 };

@@ -63,7 +63,8 @@ TypedNumber parse_answer_number(const std::string& text, bool percent) {
     return {std::strtod(t.c_str(), nullptr) * scale, ""};
 }
 
-ExerciseVerdict check_exercise(const vit::Trace& t, const Exercise& e, const ExerciseAnswer& a, const ExerciseResponse& r) {
+ExerciseVerdict check_exercise(const vit::Trace& t, const Exercise& e, const ExerciseAnswer& a,
+                               const ExerciseResponse& r) {
     ExerciseVerdict v;
     switch (e.kind) {
         case ExerciseKind::Choice:

@@ -31,24 +31,25 @@ TypedNumber parse_answer_number(const std::string& text, bool percent);
 
 // What the class answered; only the kind's field is read.
 struct ExerciseResponse {
-    int key = -1;              // top_key: a token, 0 = CLS
-    std::vector<int> marked;   // predict_region: patch tokens
-    std::string typed;         // weight, scaled_score
-    int option = 0;            // choice: 1-based
+    int key = -1;             // top_key: a token, 0 = CLS
+    std::vector<int> marked;  // predict_region: patch tokens
+    std::string typed;        // weight, scaled_score
+    int option = 0;           // choice: 1-based
 };
 
 struct ExerciseVerdict {
-    std::string error;         // not checked: nothing given, or a number in another format (one line)
+    std::string error;  // not checked: nothing given, or a number in another format (one line)
     bool correct = false;
-    std::string given;         // the class's answer as shown: "(3, 4)", "CLS", "0.25", "5 patches", "option 2"
-    double given_value = 0;    // weight, scaled_score: the number read
-    std::vector<int> accepted; // top_key: the keys that count (the key's, and exact ties)
+    std::string given;          // the class's answer as shown: "(3, 4)", "CLS", "0.25", "5 patches", "option 2"
+    double given_value = 0;     // weight, scaled_score: the number read
+    std::vector<int> accepted;  // top_key: the keys that count (the key's, and exact ties)
     std::optional<vit::PredictionScore> region;  // predict_region: the marks scored on the exercise's row
 };
 
 // The verdict on `r` for exercise `e`, whose answer on this trace is `a`
 // (answer_exercises). Throws vit::Error when a's layer, head or query is not
 // in the trace.
-ExerciseVerdict check_exercise(const vit::Trace& t, const Exercise& e, const ExerciseAnswer& a, const ExerciseResponse& r);
+ExerciseVerdict check_exercise(const vit::Trace& t, const Exercise& e, const ExerciseAnswer& a,
+                               const ExerciseResponse& r);
 
 }  // namespace session

@@ -24,7 +24,7 @@ namespace {
 // from float16 q and k: weights agree to about 1e-3, scores to about 1e-2).
 constexpr double kWeightTolerance = 0.001;  // "three decimals"
 constexpr double kScoreTolerance = 0.01;    // "two decimals"
-constexpr double kRegionRatio = 2;   // the window's predict-then-reveal calls 2 x "more than an even spread"
+constexpr double kRegionRatio = 2;          // the window's predict-then-reveal calls 2 x "more than an even spread"
 constexpr int kOptions = 8;
 
 struct KindName {
@@ -47,10 +47,9 @@ bool needs_query(ExerciseKind k) { return k != ExerciseKind::Choice; }
 
 // The placeholders a question may use: they name the selection, not the answer.
 bool allowed_placeholder(const std::string& name, const Exercise& e, bool pinned) {
-    static const std::set<std::string> naming = {"grid",   "patch",  "input",           "patches", "tokens",
-                                                 "layers", "heads",  "d_k",             "layer",   "head",
-                                                 "query",  "top1",   "top1_probability", "classes", "query_rank",
-                                                 "relevant_quarter"};
+    static const std::set<std::string> naming = {
+        "grid",  "patch", "input", "patches", "tokens",           "layers",  "heads",      "d_k",
+        "layer", "head",  "query", "top1",    "top1_probability", "classes", "query_rank", "relevant_quarter"};
     if (naming.count(name)) return true;
     if (name == "key") return pinned;
     if (name == "score") return pinned && needs_key(e.kind);
@@ -79,7 +78,8 @@ public:
              const std::string& in) {
         const auto [it, fresh] = lines_.emplace(field, line);
         if (!fresh)
-            throw vit::Error(where + "a second " + shown + in + " (line " + std::to_string(it->second) + " sets it already)");
+            throw vit::Error(where + "a second " + shown + in + " (line " + std::to_string(it->second) +
+                             " sets it already)");
     }
     void clear() { lines_.clear(); }
 
@@ -89,10 +89,10 @@ private:
 
 // Records the single-valued fields a line sets; lines the tour parser
 // refuses anyway (unknown keys, a bad state:) are left to it.
-void note_fields(FieldsOnce& once, const std::string& key, const std::string& value, int line,
-                 const std::string& where, const std::string& in) {
-    static const std::set<std::string> single = {"title", "photo", "other-query", "other-pin", "kind",
-                                                 "answer", "tolerance", "ratio", "panel", "frame"};
+void note_fields(FieldsOnce& once, const std::string& key, const std::string& value, int line, const std::string& where,
+                 const std::string& in) {
+    static const std::set<std::string> single = {"title",  "photo",     "other-query", "other-pin", "kind",
+                                                 "answer", "tolerance", "ratio",       "panel",     "frame"};
     if (single.count(key)) return once.set(key, key + ":", line, where, in);
     if (key.rfind("region ", 0) == 0) return once.set("region " + trim(key.substr(7)), key + ":", line, where, in);
     if (key == "state") {
@@ -148,7 +148,8 @@ ExerciseSet parse_exercises(const std::string& text, const std::string& name) {
         const size_t colon = trimmed.find(':');
         const std::string key = colon == std::string::npos || trimmed[0] == '#' ? "" : trim(trimmed.substr(0, colon));
         const std::string value = key.empty() ? "" : trim(trimmed.substr(colon + 1));
-        if (key == "step") throw vit::Error(where + "an exercises file starts each question with exercise: TITLE, not step:");
+        if (key == "step")
+            throw vit::Error(where + "an exercises file starts each question with exercise: TITLE, not step:");
         // A tour's step may open a saved lesson; an exercise is set on the photo it is given (every
         // command and the window alike), so the line would be honoured in one place and not another.
         if (key == "lesson")
@@ -173,7 +174,8 @@ ExerciseSet parse_exercises(const std::string& text, const std::string& name) {
         if (exercises.empty()) throw vit::Error(where + key + ": before the first exercise:");
         Exercise& e = exercises.back();
         if (key == "kind") {
-            const KindName* k = std::find_if(std::begin(kKinds), std::end(kKinds), [&](const KindName& n) { return value == n.name; });
+            const KindName* k =
+                std::find_if(std::begin(kKinds), std::end(kKinds), [&](const KindName& n) { return value == n.name; });
             if (k == std::end(kKinds))
                 throw vit::Error(where + "unknown kind '" + vit::quote_for_error(value) +
                                  "' (top_key, weight, scaled_score, predict_region or choice)");
@@ -186,7 +188,8 @@ ExerciseSet parse_exercises(const std::string& text, const std::string& name) {
             e.options.push_back(value);
         } else if (key == "answer") {
             e.answer = static_cast<int>(positive_number(value, "answer", where));
-            if (std::to_string(e.answer) != value) throw vit::Error(where + "answer '" + value + "' is not an option's number");
+            if (std::to_string(e.answer) != value)
+                throw vit::Error(where + "answer '" + value + "' is not an option's number");
         } else if (key == "tolerance") {
             e.tolerance = positive_number(value, "tolerance", where);
         } else {
@@ -199,16 +202,20 @@ ExerciseSet parse_exercises(const std::string& text, const std::string& name) {
         Exercise& e = exercises[i];
         const TourStep& step = tour->steps[i];
         const std::string where = name + ":" + std::to_string(title_line[i]) + ": exercise '" + step.title + "': ";
-        if (!kind_line[i]) throw vit::Error(where + "no kind: (top_key, weight, scaled_score, predict_region or choice)");
+        if (!kind_line[i])
+            throw vit::Error(where + "no kind: (top_key, weight, scaled_score, predict_region or choice)");
         const bool choice = e.kind == ExerciseKind::Choice;
         if (choice && e.options.size() < 2) throw vit::Error(where + "a choice needs two option: lines or more");
         if (choice && (e.answer < 1 || e.answer > static_cast<int>(e.options.size())))
             throw vit::Error(where + "answer: names option 1 to " + std::to_string(e.options.size()));
         if (!choice && (!e.options.empty() || e.answer))
             throw vit::Error(where + "option: and answer: belong to kind: choice (the model answers the others)");
-        if (e.tolerance > 0 && !needs_key(e.kind)) throw vit::Error(where + "tolerance: belongs to weight and scaled_score");
-        if (e.ratio > 0 && e.kind != ExerciseKind::PredictRegion) throw vit::Error(where + "ratio: belongs to predict_region");
-        if (needs_query(e.kind) && !step.query) throw vit::Error(where + "state: sets no query (query=ROW,COL, cls or relevant)");
+        if (e.tolerance > 0 && !needs_key(e.kind))
+            throw vit::Error(where + "tolerance: belongs to weight and scaled_score");
+        if (e.ratio > 0 && e.kind != ExerciseKind::PredictRegion)
+            throw vit::Error(where + "ratio: belongs to predict_region");
+        if (needs_query(e.kind) && !step.query)
+            throw vit::Error(where + "state: sets no query (query=ROW,COL, cls or relevant)");
         if (e.kind == ExerciseKind::PredictRegion && *step.query == "cls")
             throw vit::Error(where + "predict_region needs a patch as the query (CLS has no place on the photo)");
         const bool pinned = step.pin && *step.pin != "none";
@@ -219,8 +226,8 @@ ExerciseSet parse_exercises(const std::string& text, const std::string& name) {
         for (const TourParagraph& p : step.text)
             for (const std::string& ph : placeholders(p.text))
                 if (!allowed_placeholder(ph, e, pinned))
-                    throw vit::Error(where + "{" + vit::quote_for_error(ph) + "} would give the answer away (or is not " +
-                                     "a number a question may show)");
+                    throw vit::Error(where + "{" + vit::quote_for_error(ph) +
+                                     "} would give the answer away (or is not " + "a number a question may show)");
         // Options are shown as written: a placeholder there would reach the class unfilled.
         for (size_t o = 0; o < e.options.size(); ++o)
             for (const std::string& ph : placeholders(e.options[o]))
@@ -255,8 +262,9 @@ std::vector<ExerciseAnswer> answer_exercises(AppState s, const ExerciseSet& set)
         if (const std::string ph = unfilled_placeholder(s); !ph.empty()) {
             const std::string alone = "{" + ph + "}";
             throw vit::Error(where + "{" + vit::quote_for_error(ph) + "} has no value on this photo " +
-                             (needs_relevance(alone) ? "(it reads the relevance the query was chosen by: state: query=relevant "
-                                                       "on a model with a classifier)"
+                             (needs_relevance(alone)
+                                  ? "(it reads the relevance the query was chosen by: state: query=relevant "
+                                    "on a model with a classifier)"
                               : needs_answer(alone) ? "(the model has no classifier)"
                                                     : "and model"));
         }
@@ -275,8 +283,8 @@ std::vector<ExerciseAnswer> answer_exercises(AppState s, const ExerciseSet& set)
                              std::to_string(heads - 1) + ")");
         const int query = tour_query_token(s, *step.query);
         if (query < 0)
-            throw vit::Error(where + "query " + *step.query + " is not on this photo's " + std::to_string(t->grid) + " × " +
-                             std::to_string(t->grid) + " grid");
+            throw vit::Error(where + "query " + *step.query + " is not on this photo's " + std::to_string(t->grid) +
+                             " × " + std::to_string(t->grid) + " grid");
         a.layer = s.sel.layer, a.head = s.sel.head, a.query = s.sel.query;
         const vit::Vec row = vit::attention_row(*t, a.layer, a.head, a.query);
         if (e.kind == ExerciseKind::TopKey) {
@@ -286,9 +294,10 @@ std::vector<ExerciseAnswer> answer_exercises(AppState s, const ExerciseSet& set)
         } else if (needs_key(e.kind)) {
             a.key = s.sel.pinned_key;
             if (a.key < 0)
-                throw vit::Error(where + "key " + *step.pin + " is not on this photo's " + std::to_string(t->grid) + " × " +
-                                 std::to_string(t->grid) + " grid (or no patch is left to pin)");
-            a.value = e.kind == ExerciseKind::Weight ? row[a.key] : vit::scaled_scores(*t, a.layer, a.head, a.query)[a.key];
+                throw vit::Error(where + "key " + *step.pin + " is not on this photo's " + std::to_string(t->grid) +
+                                 " × " + std::to_string(t->grid) + " grid (or no patch is left to pin)");
+            a.value =
+                e.kind == ExerciseKind::Weight ? row[a.key] : vit::scaled_scores(*t, a.layer, a.head, a.query)[a.key];
         }
         out.push_back(std::move(a));
     }
@@ -308,9 +317,9 @@ std::string answer_key_csv(const ExerciseSet& set, const std::vector<ExerciseAns
         }
         if (a.kind == ExerciseKind::PredictRegion) std::snprintf(tolerance, sizeof tolerance, "%.9g", e.ratio);
         if (a.kind == ExerciseKind::Choice) std::snprintf(number, sizeof number, "%d", a.option);
-        csv += std::to_string(a.exercise) + "," + exercise_kind_name(a.kind) + "," + index(a.layer) + "," + index(a.head) +
-               "," + index(a.query) + "," + (a.kind == ExerciseKind::TopKey ? "" : index(a.key)) + "," + number + "," +
-               tolerance + "\n";
+        csv += std::to_string(a.exercise) + "," + exercise_kind_name(a.kind) + "," + index(a.layer) + "," +
+               index(a.head) + "," + index(a.query) + "," + (a.kind == ExerciseKind::TopKey ? "" : index(a.key)) + "," +
+               number + "," + tolerance + "\n";
     }
     return csv;
 }

@@ -55,14 +55,14 @@ const char* exercise_kind_name(ExerciseKind kind);
 
 struct Exercise {
     ExerciseKind kind = ExerciseKind::Choice;
-    double tolerance = 0;               // weight, scaled_score: absolute
-    double ratio = 0;                   // predict_region: the pass mark
-    std::vector<std::string> options;   // choice
-    int answer = 0;                     // choice: the right option, 1-based
+    double tolerance = 0;              // weight, scaled_score: absolute
+    double ratio = 0;                  // predict_region: the pass mark
+    std::vector<std::string> options;  // choice
+    int answer = 0;                    // choice: the right option, 1-based
 };
 
 struct ExerciseSet {
-    std::shared_ptr<const Tour> tour;   // one step per exercise: its state and text
+    std::shared_ptr<const Tour> tour;  // one step per exercise: its state and text
     std::vector<Exercise> exercises;
 };
 
@@ -75,12 +75,12 @@ ExerciseSet read_exercises(const std::string& path);
 // One exercise's answer on the open photo and model, as the answer key
 // writes it: tokens as indices (0 = CLS), -1 where none applies.
 struct ExerciseAnswer {
-    int exercise = 0;                   // 1-based, as in the key and the page
+    int exercise = 0;  // 1-based, as in the key and the page
     ExerciseKind kind = ExerciseKind::Choice;
     int layer = -1, head = -1, query = -1, key = -1;
-    double value = 0;                   // top_key: the key's weight; weight, scaled_score: the answer
-    int option = 0;                     // choice
-    std::vector<std::string> text;      // the question's sentences, numbers filled in
+    double value = 0;               // top_key: the key's weight; weight, scaled_score: the answer
+    int option = 0;                 // choice
+    std::vector<std::string> text;  // the question's sentences, numbers filled in
 };
 
 // Every exercise set up on `s` (a copy: the tour's state machinery picks the

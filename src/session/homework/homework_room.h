@@ -23,15 +23,24 @@
 namespace session {
 
 namespace act {
-struct Live { LiveAction op; };                // the live exercise (live_exercise.h)
+struct Live {
+    LiveAction op;
+};  // the live exercise (live_exercise.h)
 }  // namespace act
 
 namespace cmd {
 // The live exercise: the window reads the file (empty: the sample), sets it on
 // the photo, then act::Live{Start}; a bad file is one line and nothing changes.
-struct OpenExercises { std::string path; };
-struct ExportLesson { std::string path; bool replace = false; };  // the lesson page (HTML) for the open photo; empty: a name in export_dir
-struct ExportHomework { std::string dir; };    // the homework that ships for the open photo: a new folder (empty: one in export_dir)
+struct OpenExercises {
+    std::string path;
+};
+struct ExportLesson {
+    std::string path;
+    bool replace = false;
+};  // the lesson page (HTML) for the open photo; empty: a name in export_dir
+struct ExportHomework {
+    std::string dir;
+};  // the homework that ships for the open photo: a new folder (empty: one in export_dir)
 }  // namespace cmd
 
 using HomeworkActions = std::variant<act::Live>;

@@ -53,8 +53,10 @@ KeyArithmetic arithmetic_of(const vit::Trace& t, const ExerciseAnswer& a, int ke
 std::vector<ArithmeticLine> arithmetic_lines(const vit::Trace& t, const KeyArithmetic& k) {
     const std::string q = vit::token_name(t, k.query), key = vit::token_name(t, k.key);
     return {
-        {"score q·k", live_format("%.4f", k.score), "q of " + q + " · k of " + key + ", " + std::to_string(k.head_dim) + " products summed"},
-        {"÷ √dₖ", live_format("%.4f", k.scaled), "÷ √" + std::to_string(k.head_dim) + " = " + live_format("%.2f", k.sqrt_dk)},
+        {"score q·k", live_format("%.4f", k.score),
+         "q of " + q + " · k of " + key + ", " + std::to_string(k.head_dim) + " products summed"},
+        {"÷ √dₖ", live_format("%.4f", k.scaled),
+         "÷ √" + std::to_string(k.head_dim) + " = " + live_format("%.2f", k.sqrt_dk)},
         {"exp", live_format("%.6g", k.exp_scaled), "exp(" + live_format("%.4f", k.scaled) + ")"},
         {"Z", live_format("%.6g", k.z), "Σ exp of the scaled scores over all " + std::to_string(k.tokens) + " keys"},
         {"weight a", live_format("%.6f", k.weight), "exp ÷ Z"},
@@ -71,22 +73,24 @@ std::string answer_sentence(const vit::Trace& t, const Exercise& e, const Exerci
                    " (yours: " + v.given + ").";
         case ExerciseKind::TopKey: {
             std::string s = "Query " + vit::token_name(t, a.query) + " weighs " + vit::token_name(t, a.key) +
-                            " most: weight " + live_format("%.4f", a.value) + ", the largest of its " + std::to_string(t.tokens) +
-                            " keys. Yours: " + v.given + ".";
-            if (v.accepted.size() > 1) s += " A tie: " + std::to_string(v.accepted.size()) + " keys have exactly this weight; each counts.";
+                            " most: weight " + live_format("%.4f", a.value) + ", the largest of its " +
+                            std::to_string(t.tokens) + " keys. Yours: " + v.given + ".";
+            if (v.accepted.size() > 1)
+                s += " A tie: " + std::to_string(v.accepted.size()) + " keys have exactly this weight; each counts.";
             return s;
         }
         case ExerciseKind::Weight:
-            return "The weight: " + live_format("%.4f", a.value) + " (yours " + v.given + "; within ±" + live_format("%g", e.tolerance) +
-                   " counts).";
+            return "The weight: " + live_format("%.4f", a.value) + " (yours " + v.given + "; within ±" +
+                   live_format("%g", e.tolerance) + " counts).";
         case ExerciseKind::ScaledScore:
             return "The scaled score: " + live_format("%.4f", a.value) + " (yours " + v.given + "; within ±" +
                    live_format("%g", e.tolerance) + " counts).";
         case ExerciseKind::PredictRegion: {
             const vit::PredictionScore& r = *v.region;
             return "The " + std::to_string(r.marked) + " patches marked (" + live_percent(r.area_share) + " of the " +
-                   std::to_string(r.patches) + ") hold " + live_percent(r.weight_on_marked) + " of the weight; an even spread of the patches' " +
-                   live_percent(r.weight_on_patches) + " would put " + live_percent(r.even_spread) + " there: " + live_format("%.2f", r.ratio) +
+                   std::to_string(r.patches) + ") hold " + live_percent(r.weight_on_marked) +
+                   " of the weight; an even spread of the patches' " + live_percent(r.weight_on_patches) +
+                   " would put " + live_percent(r.even_spread) + " there: " + live_format("%.2f", r.ratio) +
                    " times an even spread. Passing needs " + live_format("%g", e.ratio) + " times.";
         }
     }
@@ -224,7 +228,8 @@ void apply_live(AppState& s, const LiveAction& a) {
                        x.note.clear();
                    },
                    [&](const live::Type& type) {
-                       if (t && (answering_kind(s, ExerciseKind::Weight) || answering_kind(s, ExerciseKind::ScaledScore)))
+                       if (t &&
+                           (answering_kind(s, ExerciseKind::Weight) || answering_kind(s, ExerciseKind::ScaledScore)))
                            x.typed = type.text.substr(0, kMaxTyped), x.note.clear();
                    },
                    [&](const live::Choose& choose) {

@@ -22,12 +22,12 @@ namespace session {
 struct KeyArithmetic {
     int query = -1, key = -1;
     int head_dim = 0, tokens = 0;
-    double score = 0;        // q·k
+    double score = 0;  // q·k
     double sqrt_dk = 1;
-    double scaled = 0;       // q·k / √dₖ
-    double exp_scaled = 0;   // exp(scaled)
-    double z = 0;            // Σ exp over every key
-    double weight = 0;       // the model's float32 weight
+    double scaled = 0;      // q·k / √dₖ
+    double exp_scaled = 0;  // exp(scaled)
+    double z = 0;           // Σ exp over every key
+    double weight = 0;      // the model's float32 weight
 };
 
 // One row of the reveal's arithmetic as the panel prints it.
@@ -36,12 +36,12 @@ struct ArithmeticLine {
 };
 
 struct LiveVerdict {
-    int generation = -1;                 // the trace it was checked on
-    ExerciseAnswer answer;               // the model's, the answer key's row
+    int generation = -1;    // the trace it was checked on
+    ExerciseAnswer answer;  // the model's, the answer key's row
     ExerciseVerdict check;
-    std::string sentence;                // the right answer in words, beside the class's
+    std::string sentence;                     // the right answer in words, beside the class's
     std::optional<KeyArithmetic> arithmetic;  // top_key, weight, scaled_score: for the answer's key
-    std::vector<ArithmeticLine> lines;   // that arithmetic as rows
+    std::vector<ArithmeticLine> lines;        // that arithmetic as rows
 };
 
 // On: an exercises file is running in classroom mode and its tour is on show.

@@ -31,18 +31,27 @@ nlohmann::json live_exercise_json(const AppState& s) {
         const ExerciseAnswer& a = v->answer;
         json d{{"correct", v->check.correct},
                {"given", v->check.given},
-               {"answer", {{"layer", a.layer}, {"head", a.head}, {"query", a.query}, {"key", a.key}, {"value", a.value}, {"option", a.option}}},
+               {"answer",
+                {{"layer", a.layer},
+                 {"head", a.head},
+                 {"query", a.query},
+                 {"key", a.key},
+                 {"value", a.value},
+                 {"option", a.option}}},
                {"accepted", v->check.accepted},
                {"sentence", v->sentence}};
         if (const auto& k = v->arithmetic)
-            d["arithmetic"] = {{"query", k->query},  {"key", k->key}, {"head_dim", k->head_dim}, {"tokens", k->tokens},
-                               {"score", k->score},  {"sqrt_dk", k->sqrt_dk}, {"scaled", k->scaled},
-                               {"exp", k->exp_scaled}, {"z", k->z}, {"weight", k->weight}};
+            d["arithmetic"] = {{"query", k->query},   {"key", k->key},        {"head_dim", k->head_dim},
+                               {"tokens", k->tokens}, {"score", k->score},    {"sqrt_dk", k->sqrt_dk},
+                               {"scaled", k->scaled}, {"exp", k->exp_scaled}, {"z", k->z},
+                               {"weight", k->weight}};
         d["lines"] = json::array();
         for (const ArithmeticLine& l : v->lines) d["lines"].push_back({l.name, l.value, l.why});
         if (const auto& r = v->check.region)
-            d["region"] = {{"marked", r->marked},           {"weight_on_marked", r->weight_on_marked},
-                           {"even_spread", r->even_spread}, {"ratio", r->ratio}};
+            d["region"] = {{"marked", r->marked},
+                           {"weight_on_marked", r->weight_on_marked},
+                           {"even_spread", r->even_spread},
+                           {"ratio", r->ratio}};
         j["verdict"] = std::move(d);
     }
     return j;

@@ -22,9 +22,9 @@ struct LiveVerdict;
 
 struct LiveExercise {
     enum class Phase { Answering, Revealed };
-    std::shared_ptr<const ExerciseSet> set;      // null: none was opened
-    std::string path;                            // the file it was read from
-    int index = 0;                               // the exercise on show, 0-based
+    std::shared_ptr<const ExerciseSet> set;  // null: none was opened
+    std::string path;                        // the file it was read from
+    int index = 0;                           // the exercise on show, 0-based
     Phase phase = Phase::Answering;
     // The class's answer so far; each exercise starts with none.
     int picked = -1;                             // top_key: the key clicked (a token; 0 = CLS); -1 none
@@ -37,18 +37,31 @@ struct LiveExercise {
 
 // The live exercise's actions (act::Live carries one).
 namespace live {
-struct Start { std::shared_ptr<const ExerciseSet> set; std::string path; };  // its first exercise; classroom mode on
-struct Go { int index; };                   // another exercise (clamped): its state, no answer yet
-struct Pick { int token; };                 // top_key: the key the class chose
-struct Mark { int token; };                 // predict_region: marks a patch, or unmarks it
-struct Type { std::string text; };          // weight, scaled_score: the text typed so far
-struct Choose { int option; };              // choice: 1-based
-struct Reveal {};                           // checks the answer; a missing or misformatted one is a note instead
-struct End {};                              // back to the explorer (the tour of exercises ends too)
+struct Start {
+    std::shared_ptr<const ExerciseSet> set;
+    std::string path;
+};  // its first exercise; classroom mode on
+struct Go {
+    int index;
+};  // another exercise (clamped): its state, no answer yet
+struct Pick {
+    int token;
+};  // top_key: the key the class chose
+struct Mark {
+    int token;
+};  // predict_region: marks a patch, or unmarks it
+struct Type {
+    std::string text;
+};  // weight, scaled_score: the text typed so far
+struct Choose {
+    int option;
+};                 // choice: 1-based
+struct Reveal {};  // checks the answer; a missing or misformatted one is a note instead
+struct End {};     // back to the explorer (the tour of exercises ends too)
 }  // namespace live
 
-using LiveAction = std::variant<live::Start, live::Go, live::Pick, live::Mark, live::Type, live::Choose, live::Reveal,
-                                live::End>;
+using LiveAction =
+    std::variant<live::Start, live::Go, live::Pick, live::Mark, live::Type, live::Choose, live::Reveal, live::End>;
 
 struct HomeworkRoom {
     // Classroom mode's live exercise (File > Exercises…; live_exercise.h).

@@ -31,9 +31,11 @@ std::optional<LabExplore> LabController::handle(AppState& s, const LabCommand& a
     } else if (auto* x = std::get_if<lab::SetTraining>(&a)) {
         vit::train::parse_task(x->task);  // an unknown task: one line, nothing changed
         if (x->steps < 1 || x->steps > kMaxLabSteps)
-            throw vit::Error("steps must be 1 .. " + std::to_string(kMaxLabSteps) + ", not " + std::to_string(x->steps));
+            throw vit::Error("steps must be 1 .. " + std::to_string(kMaxLabSteps) + ", not " +
+                             std::to_string(x->steps));
         std::error_code ec;
-        if (!x->dir.empty() && !fs::is_directory(x->dir, ec)) throw vit::Error(x->dir + ": no such folder for the runs");
+        if (!x->dir.empty() && !fs::is_directory(x->dir, ec))
+            throw vit::Error(x->dir + ": no such folder for the runs");
         lab.train_task = x->task;
         lab.train_position = x->position;
         lab.train_steps = x->steps;
@@ -47,7 +49,8 @@ std::optional<LabExplore> LabController::handle(AppState& s, const LabCommand& a
         // One core is the window's: training takes the rest (at least one).
         settings.threads = std::max(1, static_cast<int>(std::thread::hardware_concurrency()) - 1);
         const std::string dir = lab.train_dir.empty() ? s.export_dir : lab.train_dir;
-        const std::string run = free_run_name(dir, "lab_" + lab.train_task + (lab.train_position ? "" : "_no_position"));
+        const std::string run =
+            free_run_name(dir, "lab_" + lab.train_task + (lab.train_position ? "" : "_no_position"));
         trainer_.start(settings, run, output_rules(s, false));
         lab.training = trainer_.view();
     } else if (std::holds_alternative<lab::CancelTraining>(a)) {
@@ -115,8 +118,9 @@ void LabController::sync(AppState& s) {
         }
     }
     if (!lab.open || !lab.run) return;
-    const std::string key = lab.run->dir + "|" + (lab.pair ? lab.pair->dir : "") + "|" + std::to_string(lab.checkpoint) + "|" +
-                            std::to_string(lab.layer) + "|" + std::to_string(lab.sample) + "|" + std::to_string(lab.query_square);
+    const std::string key = lab.run->dir + "|" + (lab.pair ? lab.pair->dir : "") + "|" +
+                            std::to_string(lab.checkpoint) + "|" + std::to_string(lab.layer) + "|" +
+                            std::to_string(lab.sample) + "|" + std::to_string(lab.query_square);
     if (key == computed_) return;
     computed_ = key;
     try {
@@ -132,7 +136,9 @@ void LabController::sync(AppState& s) {
         lab.squares = find_squares(img, first_model->patch, run.task);
         const int prefix = first_model->prefix_tokens();
         const bool two = lab.squares.size() == 2;
-        lab.query = two ? prefix + lab.squares[lab.query_square].patch : lab.squares.empty() ? 0 : prefix + lab.squares[0].patch;
+        lab.query = two                   ? prefix + lab.squares[lab.query_square].patch
+                    : lab.squares.empty() ? 0
+                                          : prefix + lab.squares[0].patch;
         lab.other = two ? prefix + lab.squares[1 - lab.query_square].patch : -1;
         int layer = lab.layer;
         if (layer < 0) {
@@ -143,10 +149,14 @@ void LabController::sync(AppState& s) {
         lab.now = checkpoint(run, lab.checkpoint, img, layer, lab.query, lab.other);
         lab.shown_layer = lab.now.layer;
         lab.pair_now.reset();
-        if (lab.pair) lab.pair_now = checkpoint(*lab.pair, lab.pair->checkpoint_at(lab.now.step), img, layer, lab.query, lab.other);
+        if (lab.pair)
+            lab.pair_now =
+                checkpoint(*lab.pair, lab.pair->checkpoint_at(lab.now.step), img, layer, lab.query, lab.other);
         lab.sentences = lab_sentences(lab.first, lab.now, lab.pair_now ? &*lab.pair_now : nullptr,
                                       lab.pair && lab.pair->position, lab.other >= 0);
-        lab.error = two ? "" : "this sample has " + std::to_string(lab.squares.size()) + " flat squares, not 2: no other square to follow";
+        lab.error = two ? ""
+                        : "this sample has " + std::to_string(lab.squares.size()) +
+                              " flat squares, not 2: no other square to follow";
     } catch (const std::exception& e) {
         lab.error = e.what();
         lab.sentences.clear();

@@ -34,12 +34,13 @@ public:
 private:
     void open_run(AppState& s, const std::string& dir);
     std::shared_ptr<const vit::Model> model(const std::string& dir);
-    LabCheckpoint checkpoint(const LabRun& run, size_t index, const vit::Image& sample, int layer, int query, int other);
+    LabCheckpoint checkpoint(const LabRun& run, size_t index, const vit::Image& sample, int layer, int query,
+                             int other);
 
     LabTrainer trainer_;
     std::map<std::string, std::shared_ptr<const vit::Model>> models_;  // by checkpoint folder
-    std::string computed_;       // the choice the view was computed for
-    std::string adopted_run_;    // the finished training run already opened
+    std::string computed_;                                             // the choice the view was computed for
+    std::string adopted_run_;                                          // the finished training run already opened
 };
 
 }  // namespace session

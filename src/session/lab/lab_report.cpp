@@ -41,15 +41,25 @@ nlohmann::json lab_json(const LabState& lab) {
     j["pair_step"] = lab.pair_now ? lab.pair_now->step : -1;
     j["sentences"] = json::array();
     for (const LabSentence& s : lab.sentences)
-        j["sentences"].push_back({{"kind", s.kind}, {"text", s.text}, {"holds", s.holds}, {"step", s.step},
-                                  {"head", s.head}, {"value", s.value}, {"baseline", s.baseline}});
-    j["map_style"] = {{"colormap", "viridis"}, {"value_min", 0}, {"value_max", 1}, {"opacity", kLabMapOpacity}, {"fade", false}};
+        j["sentences"].push_back({{"kind", s.kind},
+                                  {"text", s.text},
+                                  {"holds", s.holds},
+                                  {"step", s.step},
+                                  {"head", s.head},
+                                  {"value", s.value},
+                                  {"baseline", s.baseline}});
+    j["map_style"] = {
+        {"colormap", "viridis"}, {"value_min", 0}, {"value_max", 1}, {"opacity", kLabMapOpacity}, {"fade", false}};
     j["error"] = lab.error;
     const LabTraining& t = lab.training;
-    j["training"] = {{"running", t.running}, {"run", t.run}, {"task", t.task}, {"position", t.position},
-                     {"step", t.step}, {"steps", t.steps}, {"log", log_json(t.log)}, {"batch_losses", t.batch_loss.size()},
+    j["training"] = {{"running", t.running},   {"run", t.run},
+                     {"task", t.task},         {"position", t.position},
+                     {"step", t.step},         {"steps", t.steps},
+                     {"log", log_json(t.log)}, {"batch_losses", t.batch_loss.size()},
                      {"finished", t.finished}, {"stopped", t.stopped}};
-    j["train_settings"] = {{"task", lab.train_task}, {"position", lab.train_position}, {"steps", lab.train_steps},
+    j["train_settings"] = {{"task", lab.train_task},
+                           {"position", lab.train_position},
+                           {"steps", lab.train_steps},
                            {"dir", lab.train_dir}};
     return j;
 }

@@ -94,7 +94,9 @@ const Verb<LabRequest> kVerbs[] = {
          return kShown;
      }},
     {"lab-wait", VerbArg::None,
-     [](const ScriptCommand&, const AppState&, Out&) { return VerbWait{2, false, true}; }},
+     [](const ScriptCommand&, const AppState&, Out&) {
+         return VerbWait{2, false, true};
+     }},
     {"lab-step", VerbArg::Required, step},
     {"lab-layer", VerbArg::Required,
      [](const ScriptCommand& c, const AppState& s, Out& out) {

@@ -23,11 +23,15 @@
 namespace session {
 
 namespace act {
-struct Lab { LabAction action; };              // the Learning lab's own state (lab_state.h)
+struct Lab {
+    LabAction action;
+};  // the Learning lab's own state (lab_state.h)
 }  // namespace act
 
 namespace cmd {
-struct Lab { LabCommand command; };            // the Learning lab's runs and training (LabController)
+struct Lab {
+    LabCommand command;
+};  // the Learning lab's runs and training (LabController)
 }  // namespace cmd
 
 using LabActions = std::variant<act::Lab>;

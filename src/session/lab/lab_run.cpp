@@ -92,8 +92,8 @@ std::vector<vit::train::LogRow> parse_log_csv(const std::string& text, const std
         if (f.size() > 3) r.train_loss = loss_value(f[3], "train_loss", at);
         r.fast = f.size() > 4 && f[4] == "fast";
         if (!rows.empty() && r.step <= rows.back().step)
-            throw vit::Error(at + ": step " + std::to_string(r.step) + " after step " + std::to_string(rows.back().step) +
-                             " (steps must increase)");
+            throw vit::Error(at + ": step " + std::to_string(r.step) + " after step " +
+                             std::to_string(rows.back().step) + " (steps must increase)");
         rows.push_back(r);
     }
     if (rows.empty()) throw vit::Error(where + ": no checkpoints");
@@ -121,7 +121,8 @@ std::shared_ptr<const LabRun> read_lab_run(const std::string& dir) {
         else if (key == "steps") {
             const double steps = to_number(value, config_path);
             if (steps < 0 || steps > 1e7 || steps != static_cast<int>(steps))
-                throw vit::Error(config_path + ": steps '" + vit::quote_for_error(value) + "' is not a number of steps");
+                throw vit::Error(config_path + ": steps '" + vit::quote_for_error(value) +
+                                 "' is not a number of steps");
             run->steps = static_cast<int>(steps);
         }
     }

@@ -15,12 +15,12 @@ namespace session {
 
 struct LabRun {
     std::string dir;
-    std::string task;                          // a name of vit/train/task_list.inc
-    bool position = true;                      // trained with position embeddings
-    int steps = 0;                             // the steps the run was asked for (config)
-    std::vector<vit::train::LogRow> log;       // one per checkpoint, in step order
-    std::vector<std::string> samples;          // file names in RUN/samples, in samples.csv's order
-    std::vector<std::string> sample_labels;    // their class names
+    std::string task;                        // a name of vit/train/task_list.inc
+    bool position = true;                    // trained with position embeddings
+    int steps = 0;                           // the steps the run was asked for (config)
+    std::vector<vit::train::LogRow> log;     // one per checkpoint, in step order
+    std::vector<std::string> samples;        // file names in RUN/samples, in samples.csv's order
+    std::vector<std::string> sample_labels;  // their class names
 
     std::string checkpoint_dir(size_t index) const;  // RUN/step_NNNNNN of log[index]
     std::string sample_path(size_t index) const;     // RUN/samples/FILE

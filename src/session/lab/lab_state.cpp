@@ -12,7 +12,9 @@ void apply_lab(LabState& lab, const LabAction& a) {
                    [&](const lab::SetCheckpoint& x) {
                        if (lab.run) lab.checkpoint = std::clamp(x.index, 0, static_cast<int>(lab.run->log.size()) - 1);
                    },
-                   [&](const lab::SetLayer& x) { lab.layer = std::max(-1, x.layer); },  // the top is the model's: LabController clamps it
+                   [&](const lab::SetLayer& x) {
+                       lab.layer = std::max(-1, x.layer);
+                   },  // the top is the model's: LabController clamps it
                    [&](const lab::SetSample& x) {
                        if (lab.run) lab.sample = std::clamp(x.sample, 0, static_cast<int>(lab.run->samples.size()) - 1);
                    },

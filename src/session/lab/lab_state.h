@@ -20,14 +20,14 @@ namespace session {
 // A run the window trains (LabTrainer), as each frame sees it.
 struct LabTraining {
     bool running = false;
-    std::string run;                          // the folder it writes (renamed into place at the end)
+    std::string run;  // the folder it writes (renamed into place at the end)
     std::string task;
     bool position = true;
     int step = 0, steps = 0;
-    std::vector<vit::train::LogRow> log;      // the checkpoints so far (held-out loss and accuracy)
-    std::vector<float> batch_loss;            // every step's training-batch loss
-    std::string finished;                     // the run written last, opened in the lab (empty: none)
-    std::string stopped;                      // why the last training ended without a run (cancelled, an error)
+    std::vector<vit::train::LogRow> log;  // the checkpoints so far (held-out loss and accuracy)
+    std::vector<float> batch_loss;        // every step's training-batch loss
+    std::string finished;                 // the run written last, opened in the lab (empty: none)
+    std::string stopped;                  // why the last training ended without a run (cancelled, an error)
 };
 
 struct LabState {
@@ -36,19 +36,19 @@ struct LabState {
     int checkpoint = 0;                       // index into run->log
     int layer = -1;                           // -1: chosen on the run (the layer reaching most at its last checkpoint)
     int sample = 0;                           // index into run->samples
-    int query_square = 0;                     // which square is the query: 0 the first (the one the task asks about), 1 the other
+    int query_square = 0;  // which square is the query: 0 the first (the one the task asks about), 1 the other
 
     // What the lab computed from the above (LabController::sync):
     std::shared_ptr<const vit::Image> sample_image;
     std::string sample_image_path;
-    int sample_generation = 0;                // bumps with sample_image (its texture)
+    int sample_generation = 0;  // bumps with sample_image (its texture)
     std::vector<LabSquare> squares;
-    int query = -1, other = -1;               // tokens (-1: the sample has no such square)
+    int query = -1, other = -1;  // tokens (-1: the sample has no such square)
     int shown_layer = 0;
-    LabCheckpoint first, now;                 // the run's first checkpoint and the one shown
-    std::optional<LabCheckpoint> pair_now;    // the pair at the same step (its checkpoint at or before it)
+    LabCheckpoint first, now;               // the run's first checkpoint and the one shown
+    std::optional<LabCheckpoint> pair_now;  // the pair at the same step (its checkpoint at or before it)
     std::vector<LabSentence> sentences;
-    std::string error;                        // a run that could not be read or computed
+    std::string error;  // a run that could not be read or computed
 
     // Train: the task, position embeddings, steps and the folder runs go in (empty: the export folder).
     std::string train_task = vit::train::task_name(vit::train::kDefaultTask);
@@ -56,27 +56,43 @@ struct LabState {
     int train_steps = 1000;
     std::string train_dir;
     LabTraining training;
-
 };
 
 namespace lab {
-struct Show { bool open; };
-struct OpenRun { std::string dir; };          // the window reads it
-struct SetCheckpoint { int index; };          // clamped
-struct SetLayer { int layer; };               // -1: the chosen one
-struct SetSample { int sample; };
-struct SetQuerySquare { int square; };
-struct SetTraining { std::string task; bool position; int steps; std::string dir; };
-struct Train {};                              // the window starts it
-struct CancelTraining {};                     // nothing of the run is kept
-struct Explore {};                            // the checkpoint shown, on its sample, in the explorer
+struct Show {
+    bool open;
+};
+struct OpenRun {
+    std::string dir;
+};  // the window reads it
+struct SetCheckpoint {
+    int index;
+};  // clamped
+struct SetLayer {
+    int layer;
+};  // -1: the chosen one
+struct SetSample {
+    int sample;
+};
+struct SetQuerySquare {
+    int square;
+};
+struct SetTraining {
+    std::string task;
+    bool position;
+    int steps;
+    std::string dir;
+};
+struct Train {};           // the window starts it
+struct CancelTraining {};  // nothing of the run is kept
+struct Explore {};         // the checkpoint shown, on its sample, in the explorer
 }  // namespace lab
 // What the lab's state alone answers (apply_lab, through act::Lab), and what
 // the window's LabController carries out (cmd::Lab): reading runs, training.
 using LabAction = std::variant<lab::Show, lab::SetCheckpoint, lab::SetLayer, lab::SetSample, lab::SetQuerySquare>;
 using LabCommand = std::variant<lab::OpenRun, lab::SetTraining, lab::Train, lab::CancelTraining, lab::Explore>;
 
-inline constexpr int kMaxLabSteps = 100000;   // as vitscope train --steps
+inline constexpr int kMaxLabSteps = 100000;  // as vitscope train --steps
 // The lab's maps: viridis on one 0..1 scale at this opacity, not faded with
 // the weight (a faded 0.4 over a coloured square was hard to see), so every
 // head and step compare by colour alone.
@@ -86,7 +102,7 @@ void apply_lab(LabState& lab, const LabAction& a);
 
 // The Learning lab's room in AppState.
 struct LabRoom {
-    LabState lab;                     // File > Learning lab…
+    LabState lab;  // File > Learning lab…
 };
 
 }  // namespace session

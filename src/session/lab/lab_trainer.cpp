@@ -15,7 +15,8 @@ LabTrainer::~LabTrainer() {
     if (thread_.joinable()) thread_.join();
 }
 
-void LabTrainer::start(const vit::train::TrainSettings& settings, const std::string& run, const vit::OutputRules& rules) {
+void LabTrainer::start(const vit::train::TrainSettings& settings, const std::string& run,
+                       const vit::OutputRules& rules) {
     {
         std::lock_guard<std::mutex> lock(mutex_);
         if (view_.running) throw vit::Error("a training run is going on; cancel it first");

@@ -118,11 +118,14 @@ std::vector<LabSentence> lab_sentences(const LabCheckpoint& first, const LabChec
     for (size_t h = 0; h < first.heads.size(); ++h)
         if (first.heads[h].largest == spread.value) spread.head = static_cast<int>(h);
     const std::string step0 = with_thousands(first.step);
-    spread.text = spread.holds
-        ? format("At step %s the query spreads its weight evenly: largest weight %.3f, where an even spread gives each of the %d tokens %.3f.",
-                 step0.c_str(), spread.value, n, even)
-        : format("At step %s the query's weight is already uneven: head %d gives one token %.3f (an even spread gives each of the %d tokens %.3f).",
-                 step0.c_str(), spread.head, spread.value, n, even);
+    spread.text = spread.holds ? format(
+                                     "At step %s the query spreads its weight evenly: largest weight %.3f, where an "
+                                     "even spread gives each of the %d tokens %.3f.",
+                                     step0.c_str(), spread.value, n, even)
+                               : format(
+                                     "At step %s the query's weight is already uneven: head %d gives one token %.3f "
+                                     "(an even spread gives each of the %d tokens %.3f).",
+                                     step0.c_str(), spread.head, spread.value, n, even);
     out.push_back(spread);
 
     const std::string step = with_thousands(now.step);
@@ -134,11 +137,14 @@ std::vector<LabSentence> lab_sentences(const LabCheckpoint& first, const LabChec
         reach.value = now.heads[reach.head].on_other;
         reach.baseline = even;
         reach.holds = reach.value >= kReachRatio * even;
-        reach.text = reach.holds
-            ? format("At step %s head %d puts %.0f %% of the query's weight on the other square, %.0f times the %.1f %% an even spread gives it.",
-                     step.c_str(), reach.head, 100 * reach.value, reach.value / even, 100 * even)
-            : format("At step %s no head singles out the other square: the most is head %d's %.1f %% (an even spread gives it %.1f %%).",
-                     step.c_str(), reach.head, 100 * reach.value, 100 * even);
+        reach.text = reach.holds ? format(
+                                       "At step %s head %d puts %.0f %% of the query's weight on the other square, "
+                                       "%.0f times the %.1f %% an even spread gives it.",
+                                       step.c_str(), reach.head, 100 * reach.value, reach.value / even, 100 * even)
+                                 : format(
+                                       "At step %s no head singles out the other square: the most is head %d's %.1f %% "
+                                       "(an even spread gives it %.1f %%).",
+                                       step.c_str(), reach.head, 100 * reach.value, 100 * even);
         out.push_back(reach);
     }
 
@@ -147,8 +153,9 @@ std::vector<LabSentence> lab_sentences(const LabCheckpoint& first, const LabChec
     acc.step = now.step;
     acc.value = now.accuracy;
     acc.baseline = 0.5;
-    acc.text = format("Held-out accuracy at step %s: %.3f (chance: 0.500). On this sample the model answers \"%s\" (%.0f %%).",
-                      step.c_str(), now.accuracy, now.predicted.c_str(), 100 * now.probability);
+    acc.text =
+        format("Held-out accuracy at step %s: %.3f (chance: 0.500). On this sample the model answers \"%s\" (%.0f %%).",
+               step.c_str(), now.accuracy, now.predicted.c_str(), 100 * now.probability);
     out.push_back(acc);
 
     if (pair && !pair->heads.empty()) {
@@ -158,11 +165,14 @@ std::vector<LabSentence> lab_sentences(const LabCheckpoint& first, const LabChec
         p.head = pair->best_head();
         p.value = pair->accuracy;
         p.baseline = 0.5;
-        p.text = format("%s position embeddings, at step %s: held-out accuracy %.3f; its most is head %d's %.1f %% on the other square.",
-                        pair_position ? "With" : "Without", with_thousands(pair->step).c_str(), pair->accuracy, p.head,
-                        100 * pair->heads[p.head].on_other);
-        if (!has_other) p.text = format("%s position embeddings, at step %s: held-out accuracy %.3f.", pair_position ? "With" : "Without",
-                                        with_thousands(pair->step).c_str(), pair->accuracy);
+        p.text = format(
+            "%s position embeddings, at step %s: held-out accuracy %.3f; its most is head %d's %.1f %% on the other "
+            "square.",
+            pair_position ? "With" : "Without", with_thousands(pair->step).c_str(), pair->accuracy, p.head,
+            100 * pair->heads[p.head].on_other);
+        if (!has_other)
+            p.text = format("%s position embeddings, at step %s: held-out accuracy %.3f.",
+                            pair_position ? "With" : "Without", with_thousands(pair->step).c_str(), pair->accuracy);
         out.push_back(p);
     }
     return out;

@@ -31,7 +31,7 @@ inline constexpr double kReachRatio = 4;  // "singles out": four times an even s
 // A square of a task's sample: an 8 x 8 px cell of one flat colour (the
 // background is noisy grey, 176..224 in every channel, never flat).
 struct LabSquare {
-    int patch = 0;       // row-major on the grid
+    int patch = 0;  // row-major on the grid
     int rgb[3] = {0, 0, 0};
 };
 // The squares of a sample (side x side px, cells of `cell` px), in reading
@@ -39,22 +39,22 @@ struct LabSquare {
 std::vector<LabSquare> find_squares(const vit::Image& sample, int cell, const std::string& task);
 
 struct LabHeadRow {
-    std::vector<float> weights;   // the query's row over all N tokens
-    double on_other = 0;          // weight on the other square's token
-    double largest = 0;           // the row's largest weight
+    std::vector<float> weights;  // the query's row over all N tokens
+    double on_other = 0;         // weight on the other square's token
+    double largest = 0;          // the row's largest weight
     int largest_token = -1;
 };
 
 struct LabCheckpoint {
     int step = 0;
-    double accuracy = 0, loss = 0;                 // log.csv's held-out numbers
-    std::shared_ptr<const vit::Trace> trace;       // this checkpoint on the sample
+    double accuracy = 0, loss = 0;            // log.csv's held-out numbers
+    std::shared_ptr<const vit::Trace> trace;  // this checkpoint on the sample
     int layer = 0;
-    std::vector<LabHeadRow> heads;                 // the query's row in each head of `layer`
-    std::string predicted;                         // the model's answer on the sample
+    std::vector<LabHeadRow> heads;  // the query's row in each head of `layer`
+    std::string predicted;          // the model's answer on the sample
     double probability = 0;
-    int best_head() const;                         // the most weight on the other square
-    double largest() const;                        // the largest weight in any head's row
+    int best_head() const;   // the most weight on the other square
+    double largest() const;  // the largest weight in any head's row
 };
 
 // The query's rows at `layer` of a trace, with the weight on `other` (a token; -1: none).
@@ -65,9 +65,9 @@ std::shared_ptr<const vit::Trace> run_checkpoint(const vit::Model& model, const 
 int layer_reaching_most(const vit::Trace& trace, int query, int other);
 
 struct LabSentence {
-    std::string kind;      // spread, other_square, accuracy, pair
+    std::string kind;  // spread, other_square, accuracy, pair
     std::string text;
-    bool holds = true;     // for the claims; facts always hold
+    bool holds = true;  // for the claims; facts always hold
     int step = 0;
     int head = -1;
     double value = 0, baseline = 0;

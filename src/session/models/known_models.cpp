@@ -24,7 +24,8 @@ std::vector<std::string> names(const nlohmann::json& entry, const char* key) {
 
 std::vector<KnownModel> read_known_models(const std::string& path) {
     // A list of a few dozen models: 1 MiB is far beyond it.
-    const nlohmann::json doc = vit::parse_untrusted_json(vit::read_whole_file(path, 1 << 20, "the known models list"), path);
+    const nlohmann::json doc =
+        vit::parse_untrusted_json(vit::read_whole_file(path, 1 << 20, "the known models list"), path);
     std::vector<KnownModel> out;
     try {
         for (const nlohmann::json& e : doc.at("models")) {
@@ -61,7 +62,7 @@ const KnownModel* find_known_model(const std::vector<KnownModel>& models, const 
 std::string size_text(const KnownModel& m) {
     if (m.size_mb <= 0) return "size unknown";
     char text[32];
-    std::snprintf(text, sizeof text, "%g MB", m.size_mb);   // as precise as the hub's figure, no more
+    std::snprintf(text, sizeof text, "%g MB", m.size_mb);  // as precise as the hub's figure, no more
     return text;
 }
 

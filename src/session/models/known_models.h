@@ -7,14 +7,14 @@
 namespace session {
 
 struct KnownModel {
-    std::string name;                    // what the script and the dialog take: a timm name or a hub repository
-    std::string folder;                  // the local folder it goes into
-    std::string repo;                    // its Hugging Face repository
-    std::vector<std::string> weights;    // in order of preference: the first the server has is fetched
-    std::vector<std::string> files;      // needed (config.json)
-    std::vector<std::string> optional;   // fetched when the server has them (preprocessor_config.json)
-    double size_mb = 0;                  // the weight file's size on the hub; 0 when not known
-    std::string why;                     // one line on why one would look at it
+    std::string name;                   // what the script and the dialog take: a timm name or a hub repository
+    std::string folder;                 // the local folder it goes into
+    std::string repo;                   // its Hugging Face repository
+    std::vector<std::string> weights;   // in order of preference: the first the server has is fetched
+    std::vector<std::string> files;     // needed (config.json)
+    std::vector<std::string> optional;  // fetched when the server has them (preprocessor_config.json)
+    double size_mb = 0;                 // the weight file's size on the hub; 0 when not known
+    std::string why;                    // one line on why one would look at it
 };
 
 // Reads the list; throws vit::Error naming the file and the entry at fault.

@@ -30,7 +30,6 @@ namespace fs = std::filesystem;
 
 struct Cancelled {};
 
-
 std::string mb(double bytes) {
     char text[32];
     std::snprintf(text, sizeof text, "%.1f MB", bytes / 1e6);
@@ -71,7 +70,7 @@ public:
             std::this_thread::sleep_for(std::chrono::milliseconds(100));
         }
     }
-    ~DownloadLock() { ::close(fd_); }   // closing releases the lock
+    ~DownloadLock() { ::close(fd_); }  // closing releases the lock
     DownloadLock(const DownloadLock&) = delete;
     DownloadLock& operator=(const DownloadLock&) = delete;
 
@@ -138,7 +137,8 @@ std::string lock_path(const KnownModel& m, const std::string& models_dir) {
 std::string file_url(const KnownModel& m, const std::string& file, const std::string& mirror) {
     if (mirror.empty()) return "https://huggingface.co/" + m.repo + "/resolve/main/" + file;
     std::string base = mirror;
-    if (base.find("://") == std::string::npos) base = "file://" + url_path(fs::absolute(base).lexically_normal().string());
+    if (base.find("://") == std::string::npos)
+        base = "file://" + url_path(fs::absolute(base).lexically_normal().string());
     while (!base.empty() && base.back() == '/') base.pop_back();
     return base + "/" + m.folder + "/" + file;
 }
@@ -172,7 +172,7 @@ bool ModelDownloader::start(const Request& request) {
         view_.stage = "Starting";
         done_.reset();
     }
-    if (thread_.joinable()) thread_.join();   // the previous download, already over
+    if (thread_.joinable()) thread_.join();  // the previous download, already over
     cancel_ = false;
     thread_ = std::thread([this, request] {
         Result r = run(request);
@@ -212,15 +212,16 @@ ModelDownloader::Result ModelDownloader::run(const Request& request) {
     std::error_code ec;
     bytes_before_ = 0;
     try {
-        if (request.models_dir.empty()) throw vit::Error("no folder for models (neither XDG_DATA_HOME nor HOME is set)");
+        if (request.models_dir.empty())
+            throw vit::Error("no folder for models (neither XDG_DATA_HOME nor HOME is set)");
         if (!fs::create_directories(request.models_dir, ec) && ec)
             throw vit::Error(request.models_dir + ": cannot be made (" + ec.message() + ")");
         const DownloadLock lock(lock_path(m, request.models_dir), [this] {
             std::lock_guard guard(mutex_);
-            view_.stage = "Waiting";   // for the other download of this model to end
+            view_.stage = "Waiting";  // for the other download of this model to end
             return !cancel_;
         });
-        if (is_downloaded(m, request.models_dir)) {   // the download we waited for brought it
+        if (is_downloaded(m, request.models_dir)) {  // the download we waited for brought it
             r.dir = dest.string();
             return r;
         }
@@ -238,7 +239,9 @@ ModelDownloader::Result ModelDownloader::run(const Request& request) {
                 weights = w;
                 break;
             }
-        if (weights.empty()) throw vit::Error("none of its weight files is on the server (" + file_url(m, m.weights.front(), request.mirror) + ": not found)");
+        if (weights.empty())
+            throw vit::Error("none of its weight files is on the server (" +
+                             file_url(m, m.weights.front(), request.mirror) + ": not found)");
         for (const std::string& f : m.files)
             if (!get(f)) throw vit::Error(file_url(m, f, request.mirror) + ": not found");
         for (const std::string& f : m.optional) get(f);
@@ -250,7 +253,7 @@ ModelDownloader::Result ModelDownloader::run(const Request& request) {
             view_.seconds_left = -1;
         }
         try {
-            vit::load_model(temp.string());   // config.json parses, the weights load and fit it
+            vit::load_model(temp.string());  // config.json parses, the weights load and fit it
         } catch (const std::exception& e) {
             throw vit::Error("the downloaded files do not load: " + std::string(e.what()));
         }
@@ -281,19 +284,19 @@ bool ModelDownloader::fetch(const std::string& url, const std::string& path, con
     CURL* c = curl.get();
     curl_easy_setopt(c, CURLOPT_URL, url.c_str());
     curl_easy_setopt(c, CURLOPT_PROTOCOLS_STR, "https,http,file");
-    curl_easy_setopt(c, CURLOPT_REDIR_PROTOCOLS_STR, "https,http");   // the hub redirects to its file servers
+    curl_easy_setopt(c, CURLOPT_REDIR_PROTOCOLS_STR, "https,http");  // the hub redirects to its file servers
     curl_easy_setopt(c, CURLOPT_FOLLOWLOCATION, 1L);
     curl_easy_setopt(c, CURLOPT_MAXREDIRS, 10L);
-    curl_easy_setopt(c, CURLOPT_FAILONERROR, 1L);                      // a 404 is an error, not a file
-    curl_easy_setopt(c, CURLOPT_WRITEDATA, out.get());                 // libcurl's default writer: fwrite
+    curl_easy_setopt(c, CURLOPT_FAILONERROR, 1L);       // a 404 is an error, not a file
+    curl_easy_setopt(c, CURLOPT_WRITEDATA, out.get());  // libcurl's default writer: fwrite
     curl_easy_setopt(c, CURLOPT_NOPROGRESS, 0L);
     curl_easy_setopt(c, CURLOPT_XFERINFOFUNCTION, &progress_callback);
     curl_easy_setopt(c, CURLOPT_XFERINFODATA, this);
     curl_easy_setopt(c, CURLOPT_ERRORBUFFER, error);
     curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT, 30L);
-    curl_easy_setopt(c, CURLOPT_LOW_SPEED_LIMIT, 1L);                  // a stalled connection ends after a minute
+    curl_easy_setopt(c, CURLOPT_LOW_SPEED_LIMIT, 1L);  // a stalled connection ends after a minute
     curl_easy_setopt(c, CURLOPT_LOW_SPEED_TIME, 60L);
-    curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);                         // not on the window's thread
+    curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);  // not on the window's thread
     curl_easy_setopt(c, CURLOPT_USERAGENT, "vitscope");
     const CURLcode rc = curl_easy_perform(c);
     long status = 0;
@@ -332,7 +335,7 @@ bool ModelDownloader::on_progress(std::int64_t now, std::int64_t total) {
 namespace {
 
 int progress_callback(void* self, curl_off_t dltotal, curl_off_t dlnow, curl_off_t, curl_off_t) {
-    return static_cast<ModelDownloader*>(self)->on_progress(dlnow, dltotal) ? 0 : 1;   // non-zero aborts
+    return static_cast<ModelDownloader*>(self)->on_progress(dlnow, dltotal) ? 0 : 1;  // non-zero aborts
 }
 
 }  // namespace

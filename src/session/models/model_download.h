@@ -23,13 +23,13 @@ namespace session {
 
 // What the dialog and the state file show about the download.
 struct DownloadView {
-    std::string model;          // the known name being fetched; empty when idle
-    std::string file;           // the file arriving now
-    std::string stage;          // "Downloading" or "Checking"
-    double done_mb = 0;         // so far, all files of this download
-    double total_mb = 0;        // 0 while the server has not said
-    double seconds_left = -1;   // from the current file's average rate; -1 while unknown
-    std::string error;          // the last download's error; empty after a success
+    std::string model;         // the known name being fetched; empty when idle
+    std::string file;          // the file arriving now
+    std::string stage;         // "Downloading" or "Checking"
+    double done_mb = 0;        // so far, all files of this download
+    double total_mb = 0;       // 0 while the server has not said
+    double seconds_left = -1;  // from the current file's average rate; -1 while unknown
+    std::string error;         // the last download's error; empty after a success
     bool running() const { return !model.empty(); }
 };
 
@@ -47,18 +47,18 @@ class ModelDownloader {
 public:
     struct Request {
         KnownModel model;
-        std::string models_dir;   // the folder goes in here
-        std::string mirror;       // VITSCOPE_MODEL_MIRROR; empty: the hub
+        std::string models_dir;  // the folder goes in here
+        std::string mirror;      // VITSCOPE_MODEL_MIRROR; empty: the hub
     };
     struct Result {
-        std::string model;        // the known name
-        std::string dir;          // the model's folder on success
-        std::string error;        // one line otherwise
+        std::string model;  // the known name
+        std::string dir;    // the model's folder on success
+        std::string error;  // one line otherwise
     };
 
     // on_done runs on the download thread when a download ends (the window wakes its event loop with it).
     explicit ModelDownloader(std::function<void()> on_done = {});
-    ~ModelDownloader();           // cancels and waits
+    ~ModelDownloader();  // cancels and waits
     ModelDownloader(const ModelDownloader&) = delete;
     ModelDownloader& operator=(const ModelDownloader&) = delete;
 
@@ -81,8 +81,8 @@ private:
     mutable std::mutex mutex_;
     DownloadView view_;
     std::optional<Result> done_;
-    std::int64_t bytes_before_ = 0;   // finished files of this download (download thread only)
-    double file_started_ = 0;         // when the current file started (download thread only)
+    std::int64_t bytes_before_ = 0;  // finished files of this download (download thread only)
+    double file_started_ = 0;        // when the current file started (download thread only)
     std::atomic<bool> cancel_{false};
     std::thread thread_;
 };

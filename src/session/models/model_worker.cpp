@@ -14,7 +14,6 @@
 namespace session {
 namespace {
 
-
 std::string describe(const std::exception_ptr& e) {
     try {
         std::rethrow_exception(e);
@@ -180,7 +179,7 @@ ModelWorker::Result ModelWorker::process_parts(const Request& request) {
         next.image = image;
         next.image_path = image_path;
         if (model && image && !(request.whole && !errors.empty())) {  // a whole request that failed runs nothing
-            const char* step = "";  // names the step that failed
+            const char* step = "";                                    // names the step that failed
             try {
                 // Refused before anything is allocated: not a multiple of the patch, or over the memory budget.
                 step = "Changing the input size";

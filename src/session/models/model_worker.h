@@ -21,26 +21,26 @@ namespace session {
 class ModelWorker {
 public:
     struct Request {
-        std::string model_dir;    // empty: keep the current model
-        std::string image_path;   // empty: keep the current photo
-        std::string compare_path; // empty: keep the current second photo
-        int input_size = -1;      // the model input's side in pixels; 0: the model's own; -1: keep
-                                  // (a new model starts at its own size unless the request sets one)
-        bool drop_compare = false;  // no second photo any more (a lesson saved without one)
-        bool whole = false;         // a lesson: every part loads and runs, or nothing changes
+        std::string model_dir;         // empty: keep the current model
+        std::string image_path;        // empty: keep the current photo
+        std::string compare_path;      // empty: keep the current second photo
+        int input_size = -1;           // the model input's side in pixels; 0: the model's own; -1: keep
+                                       // (a new model starts at its own size unless the request sets one)
+        bool drop_compare = false;     // no second photo any more (a lesson saved without one)
+        bool whole = false;            // a lesson: every part loads and runs, or nothing changes
         std::string lesson_path = {};  // that lesson's file, which its error names first
     };
     struct Result {
-        Loaded loaded;            // the new set, or the previous one when nothing new succeeded
-        bool changed = false;     // loaded differs from the previous set
-        Loaded compared;          // the second photo's set (empty: none)
+        Loaded loaded;         // the new set, or the previous one when nothing new succeeded
+        bool changed = false;  // loaded differs from the previous set
+        Loaded compared;       // the second photo's set (empty: none)
         bool compared_changed = false;
-        std::string error;        // empty on success; one line otherwise
+        std::string error;  // empty on success; one line otherwise
     };
 
     // on_done runs on the worker thread after each job (the window wakes its event loop with it).
     explicit ModelWorker(std::function<void()> on_done = {});
-    ~ModelWorker();               // waits for a running job to finish
+    ~ModelWorker();  // waits for a running job to finish
     ModelWorker(const ModelWorker&) = delete;
     ModelWorker& operator=(const ModelWorker&) = delete;
 
@@ -69,19 +69,19 @@ private:
     std::function<void()> on_done_;
     mutable std::mutex mutex_;
     std::condition_variable wake_;
-    std::condition_variable idle_;    // a job ended (wait())
+    std::condition_variable idle_;  // a job ended (wait())
     std::optional<Request> pending_;
     std::optional<Result> done_;
     bool running_ = false, stop_ = false;
     std::string stage_;
     double started_ = 0;
-    Loaded current_;              // only the worker thread touches it
-    Loaded compared_;             // the same for the second photo
-    int input_size_ = 0;          // the size current_ was run at as asked for (0: the model's own)
-    int compared_size_ = 0;       // the size compared_ was run at
+    Loaded current_;         // only the worker thread touches it
+    Loaded compared_;        // the same for the second photo
+    int input_size_ = 0;     // the size current_ was run at as asked for (0: the model's own)
+    int compared_size_ = 0;  // the size compared_ was run at
     int generation_ = 0;
-    TraceRecycler traces_;        // the storage of traces no longer shown, for the next run
-    std::thread thread_;          // last: starts after everything above exists
+    TraceRecycler traces_;  // the storage of traces no longer shown, for the next run
+    std::thread thread_;    // last: starts after everything above exists
 };
 
 }  // namespace session

@@ -15,8 +15,8 @@ void apply_models(AppState& s, const ModelsActions& a) {
 void models_json(const AppState& s, const DrawnReport&, nlohmann::json& j) {
     j["get_model"] = s.get_model.open;
     const DownloadView& d = s.get_model.download;
-    j["download"] = {{"model", d.model},       {"file", d.file},         {"stage", d.stage},
-                     {"done_mb", d.done_mb},   {"total_mb", d.total_mb}, {"seconds_left", d.seconds_left},
+    j["download"] = {{"model", d.model},     {"file", d.file},         {"stage", d.stage},
+                     {"done_mb", d.done_mb}, {"total_mb", d.total_mb}, {"seconds_left", d.seconds_left},
                      {"error", d.error}};
 }
 

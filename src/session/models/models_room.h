@@ -18,12 +18,18 @@
 namespace session {
 
 namespace act {
-struct ShowGetModel { bool show; };            // the File > Get a model… dialog (one dialog at a time)
+struct ShowGetModel {
+    bool show;
+};  // the File > Get a model… dialog (one dialog at a time)
 }  // namespace act
 
 namespace cmd {
-struct OpenModel { std::string dir; };
-struct GetModel { std::string name; };         // download a known model (or open it when already there)
+struct OpenModel {
+    std::string dir;
+};
+struct GetModel {
+    std::string name;
+};  // download a known model (or open it when already there)
 struct CancelDownload {};
 }  // namespace cmd
 

@@ -11,11 +11,11 @@ namespace session {
 
 struct ModelsRoom {
     struct GetModelState {
-        bool open = false;                 // the dialog
-        std::vector<KnownModel> known;     // assets/models.json
-        std::string list_error;            // why the list could not be read
-        std::string dir;                   // where models go: vit::user_models_dir()
-        std::string mirror;                // $VITSCOPE_MODEL_MIRROR: used instead of the hub when set
+        bool open = false;              // the dialog
+        std::vector<KnownModel> known;  // assets/models.json
+        std::string list_error;         // why the list could not be read
+        std::string dir;                // where models go: vit::user_models_dir()
+        std::string mirror;             // $VITSCOPE_MODEL_MIRROR: used instead of the hub when set
         DownloadView download;
     } get_model;
 };

@@ -12,21 +12,22 @@
 namespace session {
 
 void apply_questions(AppState& s, const QuestionsActions& a) {
-    std::visit(Overloaded{
-                   [&](const act::ShowQuestion& x) {
-                       s.tab = CoreRoom::Tab::Questions;
-                       s.question = x.name;
-                   },
-                   [&](const act::SetRelevanceClass& x) { s.relevance_class = x.index < 0 ? -1 : x.index; },
-                   [&](const act::SetPermutationSeed& x) { s.permutation_seed = x.seed; },
-                   [&](const act::SetMatrixZoom& x) { s.matrix_zoom = std::clamp(x.zoom, 1, kMaxMatrixZoom); },
-                   [&](const act::HoverMatrixCell& x) {
-                       const bool inside = s.trace() && x.query >= 0 && x.key >= 0 && x.query < s.trace()->tokens &&
-                                           x.key < s.trace()->tokens;
-                       s.matrix_hover = inside ? QuestionsRoom::MatrixHover{x.query, x.key} : QuestionsRoom::MatrixHover{};
-                   },
-               },
-               a);
+    std::visit(
+        Overloaded{
+            [&](const act::ShowQuestion& x) {
+                s.tab = CoreRoom::Tab::Questions;
+                s.question = x.name;
+            },
+            [&](const act::SetRelevanceClass& x) { s.relevance_class = x.index < 0 ? -1 : x.index; },
+            [&](const act::SetPermutationSeed& x) { s.permutation_seed = x.seed; },
+            [&](const act::SetMatrixZoom& x) { s.matrix_zoom = std::clamp(x.zoom, 1, kMaxMatrixZoom); },
+            [&](const act::HoverMatrixCell& x) {
+                const bool inside =
+                    s.trace() && x.query >= 0 && x.key >= 0 && x.query < s.trace()->tokens && x.key < s.trace()->tokens;
+                s.matrix_hover = inside ? QuestionsRoom::MatrixHover{x.query, x.key} : QuestionsRoom::MatrixHover{};
+            },
+        },
+        a);
 }
 
 namespace {

@@ -19,17 +19,27 @@
 namespace session {
 
 namespace act {
-struct ShowQuestion { std::string name; };     // opens the Questions tab on that page
-struct SetRelevanceClass { int index; };       // the relevance page's class (-1: the top-1)
-struct SetPermutationSeed { uint32_t seed; };  // the permutation page's shuffle
-struct SetMatrixZoom { int zoom; };            // clamped to 1..kMaxMatrixZoom
-struct HoverMatrixCell { int query, key; };    // -1, -1: nothing hovered
+struct ShowQuestion {
+    std::string name;
+};  // opens the Questions tab on that page
+struct SetRelevanceClass {
+    int index;
+};  // the relevance page's class (-1: the top-1)
+struct SetPermutationSeed {
+    uint32_t seed;
+};  // the permutation page's shuffle
+struct SetMatrixZoom {
+    int zoom;
+};  // clamped to 1..kMaxMatrixZoom
+struct HoverMatrixCell {
+    int query, key;
+};  // -1, -1: nothing hovered
 }  // namespace act
 
 namespace cmd {
-struct ExportQuestionFigure {                  // a Questions page as a PNG figure
-    std::string path;                          // empty: a descriptive name in export_dir
-    std::string page;                          // empty: the page the state shows (question)
+struct ExportQuestionFigure {  // a Questions page as a PNG figure
+    std::string path;          // empty: a descriptive name in export_dir
+    std::string page;          // empty: the page the state shows (question)
     bool replace = false;
 };
 }  // namespace cmd

@@ -11,9 +11,9 @@ namespace session {
 inline constexpr int kMaxMatrixZoom = 32;
 
 struct QuestionsRoom {
-    std::string question = "scaling"; // the Questions tab's page (explain's --question name)
-    int relevance_class = -1;         // the class the relevance page explains; -1: the model's top-1
-    uint32_t permutation_seed = 0;    // the permutation page's shuffle (explain's --seed, whose default is 0)
+    std::string question = "scaling";  // the Questions tab's page (explain's --question name)
+    int relevance_class = -1;          // the class the relevance page explains; -1: the model's top-1
+    uint32_t permutation_seed = 0;     // the permutation page's shuffle (explain's --seed, whose default is 0)
     // The matrix page: its zoom (1: all N x N cells; z: N / z a side around
     // the query) and the cell under the mouse (-1: none).
     int matrix_zoom = 1;

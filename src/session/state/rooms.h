@@ -18,12 +18,12 @@
 #include "session/tour/tour_state.h"
 
 // X(name, Name): in the order the rooms build on each other.
-#define VITSCOPE_ROOMS(X) \
-    X(core, Core)         \
+#define VITSCOPE_ROOMS(X)   \
+    X(core, Core)           \
     X(questions, Questions) \
-    X(files, Files)       \
-    X(tour, Tour)         \
-    X(homework, Homework) \
+    X(files, Files)         \
+    X(tour, Tour)           \
+    X(homework, Homework)   \
     X(classroom, Classroom) \
-    X(lab, Lab)           \
+    X(lab, Lab)             \
     X(models, Models)

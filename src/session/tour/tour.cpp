@@ -57,7 +57,8 @@ struct Parser {
         const size_t comma = text.find(','), dash = text.find('-');
         if (comma == std::string::npos) fail("region patch '" + text + "' is not ROW,COL or ROW,FIRST-LAST");
         const int row = number(text.substr(0, comma), "region row", 0, 255);
-        if (dash == std::string::npos) return out.emplace_back(row, number(text.substr(comma + 1), "region column", 0, 255)), void();
+        if (dash == std::string::npos)
+            return out.emplace_back(row, number(text.substr(comma + 1), "region column", 0, 255)), void();
         const int first = number(text.substr(comma + 1, dash - comma - 1), "region column", 0, 255);
         const int last = number(text.substr(dash + 1), "region column", 0, 255);
         if (last < first) fail("region columns " + text + " run backwards");
@@ -97,7 +98,8 @@ struct Parser {
                 if (value != "head" && value != "mean") fail("map is head or mean");
                 step.map = value;
             } else if (key == "scale") {
-                if (value != "rowmax" && value != "absolute" && value != "log") fail("scale is rowmax, absolute or log");
+                if (value != "rowmax" && value != "absolute" && value != "log")
+                    fail("scale is rowmax, absolute or log");
                 step.scale = value;
             } else if (key == "math") {
                 const int n = math_step_number(value);
@@ -113,7 +115,8 @@ struct Parser {
         const std::vector<std::string> w = words(text);
         TourCriterion c;
         if (w.empty() || !vit::claim_from_name(w[0], &c.kind))
-            fail("'" + text + "' does not start with region_beyond_neighbourhood, beyond_neighbourhood, selective_reach, "
+            fail("'" + text +
+                 "' does not start with region_beyond_neighbourhood, beyond_neighbourhood, selective_reach, "
                  "unscaled_top_weight or high_norm_tokens");
         const bool high_norm = c.kind == vit::ClaimKind::HighNormTokens;
         const bool saturation = c.kind == vit::ClaimKind::UnscaledTopWeight;
@@ -129,12 +132,14 @@ struct Parser {
             } else if (choosing && key == "layer") {
                 const size_t dash = value.find('-');
                 c.first_layer = number(value.substr(0, dash), "layer", 0, 1000);
-                c.last_layer = dash == std::string::npos ? c.first_layer : number(value.substr(dash + 1), "layer", 0, 1000);
+                c.last_layer =
+                    dash == std::string::npos ? c.first_layer : number(value.substr(dash + 1), "layer", 0, 1000);
                 if (c.last_layer < c.first_layer) fail("layers " + value + " run backwards");
             } else if (!choosing && key == "ratio") {
                 char* end = nullptr;
                 c.ratio = std::strtod(value.c_str(), &end);
-                if (value.empty() || *end || !(c.ratio > 0 && c.ratio <= 100)) fail("ratio '" + value + "' is not a number above 0");
+                if (value.empty() || *end || !(c.ratio > 0 && c.ratio <= 100))
+                    fail("ratio '" + value + "' is not a number above 0");
             } else {
                 fail(std::string("unknown ") + (choosing ? "choice" : "claim") + " setting '" + w[i] + "' (" +
                      (choosing ? "layer=L or layer=A-B" : "ratio=R") + ")");
@@ -147,7 +152,8 @@ struct Parser {
         // One key "taking nearly all the weight" is one threshold, not a ratio to the scaled row's.
         if (saturation && c.ratio != vit::kSaturatedWeight)
             fail("unscaled_top_weight holds from a largest weight of 0.9 (vit::kSaturatedWeight): it takes no ratio");
-        if ((high_norm || saturation) && !c.region.empty()) fail(std::string(vit::claim_name(c.kind)) + " takes no region");
+        if ((high_norm || saturation) && !c.region.empty())
+            fail(std::string(vit::claim_name(c.kind)) + " takes no region");
         if ((c.kind == vit::ClaimKind::RegionBeyondNeighbourhood) != !c.region.empty())
             fail(c.region.empty() ? "region_beyond_neighbourhood needs a region"
                                   : std::string(vit::claim_name(c.kind)) + " takes no region");
@@ -168,8 +174,8 @@ struct Parser {
                 word += c;
                 continue;
             }
-            const bool named = tour.regions.count(word) ||
-                               std::find(tour.words.begin(), tour.words.end(), word) != tour.words.end();
+            const bool named =
+                tour.regions.count(word) || std::find(tour.words.begin(), tour.words.end(), word) != tour.words.end();
             if (named) fail("'" + word + "' names what the tour's photo shows, in a line other photos see (use own-)");
             word.clear();
         }
@@ -204,8 +210,8 @@ Tour parse_tour(const std::string& text, const std::string& name) {
     for (std::string raw; std::getline(in, raw);) {
         ++p.line;
         if (raw.size() > limits::kLineBytes)
-            p.fail("the line is " + std::to_string(raw.size()) + " bytes, over the " + std::to_string(limits::kLineBytes) +
-                   "-byte limit");
+            p.fail("the line is " + std::to_string(raw.size()) + " bytes, over the " +
+                   std::to_string(limits::kLineBytes) + "-byte limit");
         const std::string line = trim(raw);
         if (line.empty() || line[0] == '#') continue;
         const size_t colon = line.find(':');
@@ -266,7 +272,8 @@ Tour parse_tour(const std::string& text, const std::string& name) {
         } else if (key == "lesson") {
             if (value.empty()) p.fail("lesson: needs a file");
             const std::filesystem::path file(value);
-            in_step("lesson:").lesson = file.is_absolute() ? value : (std::filesystem::path(name).parent_path() / file).string();
+            in_step("lesson:").lesson =
+                file.is_absolute() ? value : (std::filesystem::path(name).parent_path() / file).string();
         } else if (key == "frame") {
             const auto& frames = tour_frames();
             if (std::find(frames.begin(), frames.end(), value) == frames.end())
@@ -294,7 +301,9 @@ Tour parse_tour(const std::string& text, const std::string& name) {
                 p.fail("unknown placeholder {" + bad + "}");
             if (photo != TourPhoto::Own) p.check_neutral(value, tour);
             if (photo == TourPhoto::Other && names_region(value)) p.fail("a line for other photos cannot use a region");
-            const TourWhen when = what == "text" ? TourWhen::Always : what == "holds" ? TourWhen::Holds : TourWhen::Fails;
+            const TourWhen when = what == "text"    ? TourWhen::Always
+                                  : what == "holds" ? TourWhen::Holds
+                                                    : TourWhen::Fails;
             s.text.push_back({value, photo, when});
         } else {
             p.fail("unknown key '" + key + "'" +

@@ -76,7 +76,7 @@ enum class TourPhoto { Any, Own, Other };
 enum class TourWhen { Always, Holds, Fails };
 
 struct TourParagraph {
-    std::string text;                 // placeholders unfilled
+    std::string text;  // placeholders unfilled
     TourPhoto photo = TourPhoto::Any;
     TourWhen when = TourWhen::Always;
 };
@@ -93,26 +93,26 @@ struct TourCriterion {
 };
 
 struct TourStep {
-    int line = 0;                     // where "step:" is in the file
-    std::string title;                // shown on every photo: it names nothing on the tour's photo
-    std::string panel;                // the panel highlighted; empty: none
-    std::string frame;                // the part of the panel scrolled into view ("contributions"); empty: none
-    std::string lesson;               // lesson: FILE (beside the tour file): the window it starts from; empty: none
+    int line = 0;        // where "step:" is in the file
+    std::string title;   // shown on every photo: it names nothing on the tour's photo
+    std::string panel;   // the panel highlighted; empty: none
+    std::string frame;   // the part of the panel scrolled into view ("contributions"); empty: none
+    std::string lesson;  // lesson: FILE (beside the tour file): the window it starts from; empty: none
     std::vector<TourParagraph> text;
     // The state the step sets (unset: left as the user has it).
     std::optional<std::string> tab, question, query, pin, map, scale;
     std::optional<int> layer, head;
     // Index 0: on the tour's own photo, 1: on others.
     std::optional<TourCriterion> choose[2], claim[2];
-    std::optional<int> math_step;     // math=NAME: the step classroom mode's one-step panel shows (1..7)
+    std::optional<int> math_step;  // math=NAME: the step classroom mode's one-step panel shows (1..7)
 };
 
 struct Tour {
-    std::string path;                 // the file it was read from
+    std::string path;  // the file it was read from
     std::string title;
-    std::string photo;                // file name of the photo the examples refer to ("dog.jpg")
+    std::string photo;  // file name of the photo the examples refer to ("dog.jpg")
     std::map<std::string, std::vector<std::pair<int, int>>> regions;  // name -> (row, col) on the model's grid
-    std::vector<std::string> words;   // what the photo shows ("dog"): only own- lines may say them
+    std::vector<std::string> words;     // what the photo shows ("dog"): only own- lines may say them
     bool other_query_relevant = false;  // other-query: relevant
     bool other_pin_top = false;         // other-pin: top
     std::vector<TourStep> steps;

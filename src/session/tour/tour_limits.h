@@ -11,10 +11,10 @@ namespace session::tour_limits {
 inline constexpr uint64_t kFileBytes = 256 << 10;  // the shipped tours are under 8 KiB
 inline constexpr int kSteps = 100;                 // each step is a 1920 x 1080 slide
 inline constexpr size_t kLineBytes = 2000;
-inline constexpr size_t kTitleBytes = 200;         // one line on the card, one <h2> in the slides
-inline constexpr int kRegions = 32;               // each a set of at most 256 x 256 patches
-inline constexpr int kParagraphs = 8;              // text: lines in one step
-inline constexpr size_t kStepTextBytes = 4000;     // all of a step's text: lines together
+inline constexpr size_t kTitleBytes = 200;      // one line on the card, one <h2> in the slides
+inline constexpr int kRegions = 32;             // each a set of at most 256 x 256 patches
+inline constexpr int kParagraphs = 8;           // text: lines in one step
+inline constexpr size_t kStepTextBytes = 4000;  // all of a step's text: lines together
 
 // Where the first '{' with no '}' after it is (std::string::npos: none).
 size_t unclosed_brace(const std::string& text);

@@ -67,7 +67,8 @@ std::optional<cmd::RunAnalysis> follow_relevant_choice(AppState& s) {
     std::shared_ptr<const vit::Model> model = s.loaded.model;
     std::shared_ptr<const vit::Trace> trace = s.loaded.trace;
     return cmd::RunAnalysis{key, [model, trace](const vit::TaskControl&) -> ExperimentResult {
-                                return std::make_shared<RelevantChoiceResult>(RelevantChoiceResult{choose(*model, *trace)});
+                                return std::make_shared<RelevantChoiceResult>(
+                                    RelevantChoiceResult{choose(*model, *trace)});
                             }};
 }
 
@@ -113,7 +114,8 @@ int tour_pin_token(const AppState& s, const std::string& value) {
     const vit::Trace* t = s.trace();
     if (!t) return -1;
     const Tour* tour = s.tour.tour.get();
-    if (value == "top" || (value != "cls" && tour && tour->other_pin_top && !own_photo(s, *tour))) return top_patch_key(s);
+    if (value == "top" || (value != "cls" && tour && tour->other_pin_top && !own_photo(s, *tour)))
+        return top_patch_key(s);
     return grid_token(*t, value);
 }
 
@@ -125,8 +127,7 @@ int tour_query_token(AppState& s, const std::string& value) {
     if (relevant && !made(s)) {
         if (!s.loaded.model || s.loaded.top5.empty())
             keep(s, nullptr);  // no classifier: no answer to find the patches for
-        else
-            s.tour.relevant_wanted = s.loaded.generation;
+        else s.tour.relevant_wanted = s.loaded.generation;
     }
     if (relevant)
         if (const vit::RelevantQueryChoice* c = relevant_choice(s)) return c->query.token;

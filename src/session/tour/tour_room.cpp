@@ -13,23 +13,29 @@
 namespace session {
 
 void apply_tour(AppState& s, const TourActions& a) {
-    std::visit(
-        Overloaded{
-            [&](const act::StartTour& x) {
-                // The photo's choice stays; classroom mode starts with the card's key sentence alone (H: the rest).
-                s.tour = {x.tour, 0, "", s.classroom, s.tour.relevant, s.tour.relevant_generation, s.tour.relevant_wanted};
-                if (x.tour && !x.tour->steps.empty()) show_tour_step(s);
-            },
-            [&](const act::TourGo& x) {
-                if (!s.tour.tour) return;
-                s.tour.step = std::clamp(x.step, 0, static_cast<int>(s.tour.tour->steps.size()) - 1);
-                show_tour_step(s);
-            },
-            [&](const act::ExitTour&) { s.tour = {}; },
-            [&](const act::FoldTourText& x) { s.tour.text_folded = x.folded && s.tour.tour; },
-            [&](const act::AnswerTourOffer&) { s.tour_offered = true; },
-        },
-        a);
+    std::visit(Overloaded{
+                   [&](const act::StartTour& x) {
+                       // The photo's choice stays; classroom mode starts with the card's key sentence alone (H: the
+                       // rest).
+                       s.tour = {x.tour,
+                                 0,
+                                 "",
+                                 s.classroom,
+                                 s.tour.relevant,
+                                 s.tour.relevant_generation,
+                                 s.tour.relevant_wanted};
+                       if (x.tour && !x.tour->steps.empty()) show_tour_step(s);
+                   },
+                   [&](const act::TourGo& x) {
+                       if (!s.tour.tour) return;
+                       s.tour.step = std::clamp(x.step, 0, static_cast<int>(s.tour.tour->steps.size()) - 1);
+                       show_tour_step(s);
+                   },
+                   [&](const act::ExitTour&) { s.tour = {}; },
+                   [&](const act::FoldTourText& x) { s.tour.text_folded = x.folded && s.tour.tour; },
+                   [&](const act::AnswerTourOffer&) { s.tour_offered = true; },
+               },
+               a);
 }
 
 void fold_tour_for_classroom(AppState& s, bool on) {
@@ -38,7 +44,7 @@ void fold_tour_for_classroom(AppState& s, bool on) {
 
 void tour_json(const AppState& s, const DrawnReport& drawn, nlohmann::json& j) {
     j["tour_offer_buttons"] = points_by_name(drawn.tour_offer_buttons);
-    j["tour_offered"] = s.tour_offered;  // false: the first run's offer is on screen
+    j["tour_offered"] = s.tour_offered;               // false: the first run's offer is on screen
     j["tour_step"] = s.tour.tour ? s.tour.step : -1;  // -1: no tour on show
     j["tour_step_title"] = s.tour.tour ? s.tour.tour->steps[s.tour.step].title : "";
     j["tour_text"] = shown_tour_text(s);  // the card's sentences, numbers filled in

@@ -18,16 +18,26 @@
 namespace session {
 
 namespace act {
-struct StartTour { std::shared_ptr<const Tour> tour; };  // begins at its first step
-struct TourGo { int step; };                   // shows that step (clamped) and sets the state it declares
+struct StartTour {
+    std::shared_ptr<const Tour> tour;
+};  // begins at its first step
+struct TourGo {
+    int step;
+};  // shows that step (clamped) and sets the state it declares
 struct ExitTour {};
-struct FoldTourText { bool folded; };          // the card without (or with) its sentences
-struct AnswerTourOffer {};                     // the first run's offer answered (taking it also asks for cmd::OpenTour)
+struct FoldTourText {
+    bool folded;
+};                          // the card without (or with) its sentences
+struct AnswerTourOffer {};  // the first run's offer answered (taking it also asks for cmd::OpenTour)
 }  // namespace act
 
 namespace cmd {
-struct OpenTour { std::string path; };         // the window reads it (empty: the tour that ships), then StartTour
-struct ExportTourSlides { std::string dir; };  // the tour on show (or the one that ships) as slides; empty: a new folder in export_dir
+struct OpenTour {
+    std::string path;
+};  // the window reads it (empty: the tour that ships), then StartTour
+struct ExportTourSlides {
+    std::string dir;
+};  // the tour on show (or the one that ships) as slides; empty: a new folder in export_dir
 }  // namespace cmd
 
 using TourActions = std::variant<act::StartTour, act::TourGo, act::ExitTour, act::FoldTourText, act::AnswerTourOffer>;

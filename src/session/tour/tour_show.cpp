@@ -22,8 +22,9 @@ void choose_tour_head(AppState& s, const TourStep& step) {
     const auto region = tour.regions.find(c->region);
     vit::ChosenHead best;
     try {
-        best = vit::strongest_head(*t, s.sel.query, c->kind, region == tour.regions.end() ? vit::GridRegion{} : region->second,
-                                   c->first_layer, c->last_layer);
+        best = vit::strongest_head(*t, s.sel.query, c->kind,
+                                   region == tour.regions.end() ? vit::GridRegion{} : region->second, c->first_layer,
+                                   c->last_layer);
     } catch (const vit::Error&) {
         return;  // a trace without the states or Q and K the criterion reads: the head stays
     }

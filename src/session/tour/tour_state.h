@@ -12,13 +12,14 @@ struct RelevantQueryChoice;
 namespace session {
 
 struct TourRoom {
-    bool tour_offered = true;         // false on a first run: the window offers the tour once
+    bool tour_offered = true;  // false on a first run: the window offers the tour once
     // The guided tour on show (Help > Guided tour): null when none.
     struct TourView {
         std::shared_ptr<const Tour> tour;
         int step = 0;
-        std::string lesson_to_open;   // the step shown starts from this lesson: the window opens it and clears this
-        bool text_folded = false;     // the card shows its title, key sentence and buttons only (H), for the panels' room; classroom mode starts so
+        std::string lesson_to_open;  // the step shown starts from this lesson: the window opens it and clears this
+        bool text_folded = false;  // the card shows its title, key sentence and buttons only (H), for the panels' room;
+                                   // classroom mode starts so
         // query=relevant's choice (tour_query.h) for the trace of this generation:
         // one backward pass per photo, made off the window's thread when a step
         // first needs it (relevant_wanted: the generation a step waits for);

@@ -20,12 +20,43 @@ namespace session {
 namespace {
 
 const std::set<std::string>& plain_names() {
-    static const std::set<std::string> names = {
-        "grid", "patch", "input", "patches", "tokens", "layers", "heads", "d_k", "layer", "head", "query", "key",
-        "score", "scaled", "weight", "top_key", "top_weight", "cls_weight", "beyond_3x3", "far_quarter", "distance",
-        "claim_value", "claim_baseline", "claim_ratio", "neighbourhood", "high_norm_tokens", "high_norm_times", "high_norm_cls",
-        "high_norm_cls_head", "high_norm_queries", "high_norm_first", "top1", "top1_probability", "classes", "query_rank",
-        "relevant_quarter", "reach_relevant"};
+    static const std::set<std::string> names = {"grid",
+                                                "patch",
+                                                "input",
+                                                "patches",
+                                                "tokens",
+                                                "layers",
+                                                "heads",
+                                                "d_k",
+                                                "layer",
+                                                "head",
+                                                "query",
+                                                "key",
+                                                "score",
+                                                "scaled",
+                                                "weight",
+                                                "top_key",
+                                                "top_weight",
+                                                "cls_weight",
+                                                "beyond_3x3",
+                                                "far_quarter",
+                                                "distance",
+                                                "claim_value",
+                                                "claim_baseline",
+                                                "claim_ratio",
+                                                "neighbourhood",
+                                                "high_norm_tokens",
+                                                "high_norm_times",
+                                                "high_norm_cls",
+                                                "high_norm_cls_head",
+                                                "high_norm_queries",
+                                                "high_norm_first",
+                                                "top1",
+                                                "top1_probability",
+                                                "classes",
+                                                "query_rank",
+                                                "relevant_quarter",
+                                                "reach_relevant"};
     return names;
 }
 
@@ -89,8 +120,8 @@ std::string relevance_value(const std::string& name, const AppState& s, int laye
         return std::to_string(1 + (c->relevance.array() > mine).count());
     }
     if (t.layers[layer].x_in.rows() != t.tokens) return kNone;
-    const vit::SelectiveReach reach = vit::selective_reach(t, t.layers[layer].heads[head].attn.row(query).transpose(), query,
-                                                           vit::high_norm_entering(t, layer));
+    const vit::SelectiveReach reach = vit::selective_reach(t, t.layers[layer].heads[head].attn.row(query).transpose(),
+                                                           query, vit::high_norm_entering(t, layer));
     int on_relevant = 0;
     for (int j : reach.patches)
         on_relevant += std::find(c->query.relevant.begin(), c->query.relevant.end(), j) != c->query.relevant.end();
@@ -120,8 +151,8 @@ std::optional<TourClaimCheck> tour_claim(const AppState& s) {
     const std::optional<TourCriterion>& c = tour.steps[s.tour.step].claim[photo_index(s, tour)];
     const int layer = s.sel.layer, head = s.sel.head, query = s.sel.query;
     if (!c || (!t->is_patch(query) && c->kind != vit::ClaimKind::HighNormTokens) ||
-        layer >= static_cast<int>(t->layers.size()) ||
-        head >= static_cast<int>(t->layers[layer].heads.size()) || t->layers[layer].heads[head].attn.rows() != t->tokens)
+        layer >= static_cast<int>(t->layers.size()) || head >= static_cast<int>(t->layers[layer].heads.size()) ||
+        t->layers[layer].heads[head].attn.rows() != t->tokens)
         return std::nullopt;
     TourClaimCheck out;
     out.kind = c->kind;
@@ -154,8 +185,9 @@ std::string unknown_placeholder(const std::string& text, const Tour& tour) {
         if (!bad.empty()) return;
         const size_t colon = name.find(':');
         const std::string kind = name.substr(0, colon);
-        if (colon == std::string::npos ? plain_names().count(name) : (kind == "share" || kind == "area") &&
-                                                                          tour.regions.count(name.substr(colon + 1)))
+        if (colon == std::string::npos
+                ? plain_names().count(name)
+                : (kind == "share" || kind == "area") && tour.regions.count(name.substr(colon + 1)))
             return;
         bad = name;
     });
@@ -180,7 +212,9 @@ bool uses_any(const std::string& text, std::initializer_list<const char*> names)
 
 bool needs_answer(const std::string& text) { return uses_any(text, {"top1", "top1_probability", "classes"}); }
 
-bool needs_relevance(const std::string& text) { return uses_any(text, {"query_rank", "relevant_quarter", "reach_relevant"}); }
+bool needs_relevance(const std::string& text) {
+    return uses_any(text, {"query_rank", "relevant_quarter", "reach_relevant"});
+}
 
 bool regions_apply(const AppState& s, const Tour& tour) {
     const vit::Trace* t = s.trace();
@@ -238,12 +272,15 @@ std::string fill_tour_text(const std::string& text, const AppState& s, const Tou
             if (!c) return kNone;
             if (name == "claim_ratio") return format("%g", c->ratio);
             if (c->kind == vit::ClaimKind::HighNormTokens)  // norms, not shares
-                return name == "neighbourhood" ? kNone
-                                               : format("%.1f", name == "claim_value" ? c->value.value : c->value.baseline);
-            if (c->kind == vit::ClaimKind::UnscaledTopWeight && name != "neighbourhood")  // weights, as the panel shows them
+                return name == "neighbourhood"
+                           ? kNone
+                           : format("%.1f", name == "claim_value" ? c->value.value : c->value.baseline);
+            if (c->kind == vit::ClaimKind::UnscaledTopWeight &&
+                name != "neighbourhood")  // weights, as the panel shows them
                 return format("%.3f", name == "claim_value" ? c->value.value : c->value.baseline);
-            return percent(name == "claim_value" ? c->value.value : name == "claim_baseline" ? c->value.baseline
-                                                                                              : c->split.within);
+            return percent(name == "claim_value"      ? c->value.value
+                           : name == "claim_baseline" ? c->value.baseline
+                                                      : c->split.within);
         }
         if (name == "key" || name == "score" || name == "scaled" || name == "weight") {
             const vit::StepExplanation e = vit::explain_step(*t, layer, head, query, explained_key(s).token);
@@ -302,7 +339,8 @@ std::vector<const TourParagraph*> shown_paragraphs(const AppState& s, bool* left
 
 // Where the next sentence starts: after ". " (or "! ", "? ") before a capital, a digit or a placeholder.
 bool sentence_ends(const std::string& text, size_t i) {
-    if (i + 2 >= text.size() || (text[i] != '.' && text[i] != '!' && text[i] != '?') || text[i + 1] != ' ') return false;
+    if (i + 2 >= text.size() || (text[i] != '.' && text[i] != '!' && text[i] != '?') || text[i + 1] != ' ')
+        return false;
     const unsigned char next = static_cast<unsigned char>(text[i + 2]);
     return std::isupper(next) || std::isdigit(next) || next == '{';
 }
@@ -328,7 +366,8 @@ std::string unfilled_placeholder(const AppState& s) {
     const std::optional<TourClaimCheck> claim = tour_claim(s);
     std::string unfilled;
     for (const TourParagraph& paragraph : tour.steps[s.tour.step].text) {
-        if (!paragraph_shows(paragraph, photo, claim) || (names_region(paragraph.text) && !regions_apply(s, tour))) continue;
+        if (!paragraph_shows(paragraph, photo, claim) || (names_region(paragraph.text) && !regions_apply(s, tour)))
+            continue;
         each_placeholder(paragraph.text, [&](const std::string& name) {
             if (!unfilled.empty()) return;
             const std::string alone = "{" + name + "}";
@@ -365,7 +404,8 @@ TourCardText tour_card_text(const AppState& s) {
                 }
     };
     auto has_claim_value = [](const std::string& text) { return text.find("{claim_value}") != std::string::npos; };
-    find([&](const TourParagraph& p, const std::string& t) { return p.when != TourWhen::Always && has_claim_value(t); });
+    find(
+        [&](const TourParagraph& p, const std::string& t) { return p.when != TourWhen::Always && has_claim_value(t); });
     find([&](const TourParagraph&, const std::string& t) { return has_claim_value(t); });
     find([&](const TourParagraph&, const std::string& t) { return t.find('{') != std::string::npos; });
     find([&](const TourParagraph&, const std::string&) { return true; });

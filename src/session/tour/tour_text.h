@@ -62,7 +62,7 @@ bool own_photo(const AppState& s, const Tour& tour);
 // (high_norm_tokens, a claim about the layer, takes any query).
 struct TourClaimCheck {
     vit::ClaimKind kind = vit::ClaimKind::BeyondNeighbourhood;
-    std::string region;               // region claims: the region's name
+    std::string region;  // region claims: the region's name
     int layer = 0, head = 0, query = 0;
     double ratio = 1;
     vit::NeighbourhoodSplit split;

@@ -25,12 +25,12 @@
 namespace ui {
 namespace {
 
-constexpr float kWidth = 1024;      // logical pixels: the page a little wider than in a wide window
-constexpr float kDensity = 2;       // pixels per logical pixel: 2048 px wide, sharp on a slide
-constexpr float kPadding = 24;      // the figure's margin, logical pixels
+constexpr float kWidth = 1024;        // logical pixels: the page a little wider than in a wide window
+constexpr float kDensity = 2;         // pixels per logical pixel: 2048 px wide, sharp on a slide
+constexpr float kPadding = 24;        // the figure's margin, logical pixels
 constexpr float kFirstHeight = 4000;  // the first frame's height, before the content is measured
-constexpr int kLayoutFrames = 3;    // frames drawn before one may be kept: tables and wrapped text settle
-constexpr int kMaxFrames = 8;       // then the one whose content fits its height, or the last
+constexpr int kLayoutFrames = 3;      // frames drawn before one may be kept: tables and wrapped text settle
+constexpr int kMaxFrames = 8;         // then the one whose content fits its height, or the last
 
 // The state the figure shows: s's page, without what the mouse is over.
 session::AppState figure_state(const session::AppState& s, const std::string& page) {
@@ -74,7 +74,8 @@ std::string cells_json(const std::vector<session::DrawnCells>& cells) {
                       "%s{\"name\":\"%s\",\"x0\":%.3f,\"y0\":%.3f,\"cell\":%.3f,\"step\":%.3f,\"grid\":%d,\"maps\":%d,"
                       "\"rows\":%d,\"cell_h\":%.3f}",
                       out.size() > 1 ? "," : "", c.name.c_str(), c.x0 * kDensity, c.y0 * kDensity, c.cell * kDensity,
-                      c.step * kDensity, c.grid, c.maps, c.rows ? c.rows : c.grid, (c.cell_h > 0 ? c.cell_h : c.cell) * kDensity);
+                      c.step * kDensity, c.grid, c.maps, c.rows ? c.rows : c.grid,
+                      (c.cell_h > 0 ? c.cell_h : c.cell) * kDensity);
         out += item;
     }
     return out + "]";
@@ -123,8 +124,8 @@ PageFigure render_page_figure(const session::AppState& state, const std::string&
     if (!state.trace() || !state.loaded.image) throw vit::Error("nothing to draw yet: no model has run on a photo");
     const session::AppState s = figure_state(state, name);
 
-    gfx::FramebufferScope keep;  // the window's GL state, when the window asks
-    OffscreenImGui imgui(kFontSize, kDensity, Theme::Light);  // for print and slides
+    gfx::FramebufferScope keep;                                        // the window's GL state, when the window asks
+    OffscreenImGui imgui(kFontSize, kDensity, Theme::Light);           // for print and slides
     ImGui::GetStyle().Colors[ImGuiCol_WindowBg] = ImVec4(1, 1, 1, 1);  // the white page of `vitscope export`'s figures
     GlCache gpu;
     if (!gpu.error().empty()) throw vit::Error("figure: " + gpu.error());
@@ -145,7 +146,8 @@ PageFigure render_page_figure(const session::AppState& state, const std::string&
     out.image = read_back_frame(w, h);
 
     out.metadata = {{"Title", page->title},
-                    {"Description", model_line(s, *page) + (uses_selection(*page) ? " \u00b7 " + selection_line(s) : "")},
+                    {"Description",
+                     model_line(s, *page) + (uses_selection(*page) ? " \u00b7 " + selection_line(s) : "")},
                     {"Software", "vitscope"},
                     {"vitscope:question", name},
                     {"vitscope:cells", cells_json(last.drawn.cells)}};

@@ -14,7 +14,7 @@
 namespace ui {
 namespace {
 
-constexpr int kFrames = 4;       // the tab chosen by the state shows a frame later; tables settle
+constexpr int kFrames = 4;  // the tab chosen by the state shows a frame later; tables settle
 
 }  // namespace
 
@@ -44,7 +44,8 @@ WindowSnapshot render_window(const session::AppState& state, int width, int heig
     out.image = read_back_frame(width, height);
     for (const session::Request& r : requests)
         if (const auto* c = std::get_if<session::Command>(&r);
-            c && (std::holds_alternative<session::cmd::RunExperiment>(*c) || std::holds_alternative<session::cmd::RunAnalysis>(*c)))
+            c && (std::holds_alternative<session::cmd::RunExperiment>(*c) ||
+                  std::holds_alternative<session::cmd::RunAnalysis>(*c)))
             out.asked.push_back(*c);
     return out;
 }

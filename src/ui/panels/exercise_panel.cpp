@@ -49,7 +49,8 @@ void report(std::string name) {
 const char* how_to_answer(ExerciseKind kind) {
     switch (kind) {
         case ExerciseKind::TopKey: return "Click the key on the photo (or a token below), then Reveal.";
-        case ExerciseKind::PredictRegion: return "Click the patches where the query will look (again to unmark), then Reveal.";
+        case ExerciseKind::PredictRegion:
+            return "Click the patches where the query will look (again to unmark), then Reveal.";
         case ExerciseKind::Weight: return "Type the weight (0 to 1, or a percentage), then Enter or Reveal.";
         case ExerciseKind::ScaledScore: return "Type the scaled score, then Enter or Reveal.";
         case ExerciseKind::Choice: return "Click an option, then Reveal.";
@@ -74,12 +75,15 @@ void option_box(const Frame& f, const session::Exercise& e, int n, bool revealed
     const bool chosen = x.option == n;
     ImDrawList* dl = ImGui::GetWindowDrawList();
     const ImVec2 end(at.x + size.x, at.y + size.y);
-    ImVec4 fill = ImGui::GetStyleColorVec4(chosen ? ImGuiCol_ButtonActive : ImGui::IsItemHovered() && !revealed ? ImGuiCol_ButtonHovered : ImGuiCol_FrameBg);
+    ImVec4 fill = ImGui::GetStyleColorVec4(chosen                                ? ImGuiCol_ButtonActive
+                                           : ImGui::IsItemHovered() && !revealed ? ImGuiCol_ButtonHovered
+                                                                                 : ImGuiCol_FrameBg);
     dl->AddRectFilled(at, end, ImGui::GetColorU32(fill), st.FrameRounding);
     if (revealed && n == f.s.live_exercise.set->exercises[static_cast<size_t>(x.index)].answer)
         dl->AddRect(at, end, ImGui::GetColorU32(colors::ok), st.FrameRounding, 0, f.px(3));
     else if (chosen)
-        dl->AddRect(at, end, ImGui::GetColorU32(revealed ? colors::error : colors::accent), st.FrameRounding, 0, f.px(3));
+        dl->AddRect(at, end, ImGui::GetColorU32(revealed ? colors::error : colors::accent), st.FrameRounding, 0,
+                    f.px(3));
     float y = at.y + pad;
     for (const std::string& line : lines) {
         dl->AddText(ImVec2(at.x + pad, y), ImGui::GetColorU32(ImGuiCol_Text), line.c_str());
@@ -117,7 +121,8 @@ void draw_live_answer(const Frame& f, const vit::Trace& t, ImVec2 origin, ImVec2
             const ImVec2 a(origin.x + t.col_of(token) * cell.x, origin.y + t.row_of(token) * cell.y);
             const ImVec2 b(a.x + cell.x, a.y + cell.y);
             dl->AddRect(a, b, IM_COL32(0, 0, 0, 220), 0, 0, f.px(5));
-            dl->AddRect(ImVec2(a.x + f.px(1), a.y + f.px(1)), ImVec2(b.x - f.px(1), b.y - f.px(1)), colour, 0, 0, f.px(3));
+            dl->AddRect(ImVec2(a.x + f.px(1), a.y + f.px(1)), ImVec2(b.x - f.px(1), b.y - f.px(1)), colour, 0, 0,
+                        f.px(3));
         };
         outline(f.s.sel.query, IM_COL32(255, 255, 255, 255));
         outline(f.s.sel.pinned_key, ImGui::GetColorU32(colors::pinned));
@@ -126,8 +131,8 @@ void draw_live_answer(const Frame& f, const vit::Trace& t, ImVec2 origin, ImVec2
         if (t.is_patch(f.s.sel.query)) {
             const ImVec2 ls = ImGui::CalcTextSize(label.c_str());
             const ImVec2 lp(origin.x + t.grid * cell.x - ls.x - f.px(4), origin.y + ls.y + f.px(8));
-            dl->AddRectFilled(ImVec2(lp.x - f.px(3), lp.y - f.px(1)), ImVec2(lp.x + ls.x + f.px(3), lp.y + ls.y + f.px(1)),
-                              IM_COL32(0, 0, 0, 170), f.px(3));
+            dl->AddRectFilled(ImVec2(lp.x - f.px(3), lp.y - f.px(1)),
+                              ImVec2(lp.x + ls.x + f.px(3), lp.y + ls.y + f.px(1)), IM_COL32(0, 0, 0, 170), f.px(3));
             dl->AddText(lp, IM_COL32(255, 255, 255, 255), label.c_str());
         }
     }
@@ -139,7 +144,8 @@ void draw_live_answer(const Frame& f, const vit::Trace& t, ImVec2 origin, ImVec2
         const ImVec2 a(origin.x + t.col_of(token) * cell.x, origin.y + t.row_of(token) * cell.y);
         const ImVec2 b(a.x + cell.x, a.y + cell.y);
         dl->AddRect(a, b, IM_COL32(0, 0, 0, 200), 0, 0, f.px(4));
-        dl->AddRect(ImVec2(a.x + f.px(1), a.y + f.px(1)), ImVec2(b.x - f.px(1), b.y - f.px(1)), kAnswerColour, 0, 0, f.px(2));
+        dl->AddRect(ImVec2(a.x + f.px(1), a.y + f.px(1)), ImVec2(b.x - f.px(1), b.y - f.px(1)), kAnswerColour, 0, 0,
+                    f.px(2));
     }
     // Named where drawn: the class's answer, not the model's numbers.
     map_corner_label(f, dl, origin, t.grid * cell.y, kAnswerColour, "pink: the class's answer");
@@ -245,8 +251,9 @@ void ExercisePanel::verdict(const Frame& f) {
         ImGui::PopFont();
     }
     if (v->answer.layer >= 0)
-        text_wrapped_at_spaces(colors::muted, v->answer.key >= 0 ? "The photo now shows this head's map for the query, the key pinned."
-                                                                 : "The photo now shows this head's map for the query.");
+        text_wrapped_at_spaces(colors::muted, v->answer.key >= 0
+                                                  ? "The photo now shows this head's map for the query, the key pinned."
+                                                  : "The photo now shows this head's map for the query.");
 }
 
 void ExercisePanel::draw(const Frame& f) {
@@ -282,7 +289,8 @@ void ExercisePanel::draw(const Frame& f) {
     for (const std::string& p : session::shown_tour_text(s)) text_wrapped_at_spaces(bounded(p).c_str());
     ImGui::PopFont();
     if (session::live_exercise_hides_maps(s))
-        text_wrapped_at_spaces(colors::accent, "The maps are hidden on purpose: they would give the answer away. Reveal shows them.");
+        text_wrapped_at_spaces(colors::accent,
+                               "The maps are hidden on purpose: they would give the answer away. Reveal shows them.");
     ImGui::Spacing();
     answer_input(f);
     if (!x.note.empty()) text_wrapped_at_spaces(colors::error, bounded(x.note).c_str());
@@ -310,7 +318,8 @@ void ExercisePanel::draw(const Frame& f) {
     const std::vector<const char*> keys = {"Enter", "←", "→", "Esc"};
     same_line_if_fits(key_caps_width(keys));
     key_caps(keys);
-    if (session::live_reveal_waits(s)) ImGui::TextColored(colors::muted, "Choosing the exercise's query on this photo…");
+    if (session::live_reveal_waits(s))
+        ImGui::TextColored(colors::muted, "Choosing the exercise's query on this photo…");
     g_targets = nullptr;
 }
 

@@ -21,10 +21,10 @@ private:
     void answer_input(const Frame& f);
     void verdict(const Frame& f);
     char typed_[72] = "";
-    std::string synced_;        // the state's typed text the field last showed
+    std::string synced_;  // the state's typed text the field last showed
     bool scrolled_to_verdict_ = false;
-    int shown_index_ = -1;      // the exercise drawn last frame
-    ImFont* text_font_ = nullptr;   // this frame's type for the question and the answer
+    int shown_index_ = -1;         // the exercise drawn last frame
+    ImFont* text_font_ = nullptr;  // this frame's type for the question and the answer
     ImFont* bold_font_ = nullptr;
 };
 

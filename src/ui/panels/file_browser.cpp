@@ -72,9 +72,8 @@ void FileBrowser::list(const std::string& dir, bool images_only) {
         entries_.push_back(std::move(e));
     }
     if (ec) list_error_ = dir + ": " + ec.message();
-    std::sort(entries_.begin(), entries_.end(), [](const Entry& a, const Entry& b) {
-        return a.dir != b.dir ? a.dir : a.name < b.name;
-    });
+    std::sort(entries_.begin(), entries_.end(),
+              [](const Entry& a, const Entry& b) { return a.dir != b.dir ? a.dir : a.name < b.name; });
 }
 
 void FileBrowser::open_path(const Frame& f, const std::string& path) {
@@ -110,7 +109,7 @@ void FileBrowser::draw(const Frame& f) {
     // Without a folder of its own, the browser starts where the current photo (or model) is.
     std::string start = b.dir;
     if (start.empty()) {
-        const std::string& current = model_mode                               ? f.s.loaded.model_dir
+        const std::string& current = model_mode                           ? f.s.loaded.model_dir
                                      : compare_mode && f.s.compared.image ? f.s.compared.image_path
                                                                           : f.s.loaded.image_path;
         start = current.empty() ? "." : fs::path(current).parent_path().string();
@@ -133,20 +132,24 @@ void FileBrowser::draw(const Frame& f) {
     if (!ImGui::BeginPopupModal(title, &open, ImGuiWindowFlags_NoSavedSettings)) return;
 
     ImGui::PushFont(f.fonts.title);
-    ImGui::TextUnformatted(runs_ ? "Open a training run (Learning lab)" : model_mode     ? "Open a model folder"
+    ImGui::TextUnformatted(runs_          ? "Open a training run (Learning lab)"
+                           : model_mode   ? "Open a model folder"
                            : compare_mode ? "Compare with a second photo"
                            : lessons_     ? "Open a lesson"
                            : exercises_   ? "Run an exercises file in class"
                                           : "Open an image");
     ImGui::PopFont();
-    ImGui::TextColored(colors::muted, runs_ ? "A run is a folder with log.csv, step_NNNNNN checkpoints and samples/ (vitscope train -o RUN, or the lab's Train)." : model_mode     ? model_folder_text().c_str()
-                                      : compare_mode ? "It runs through the same model beside the open photo, for the "
-                                                       "Questions pages that compare two photos."
-                                      : lessons_ ? "A .vitscope file saved by File > Save lesson: photo, model, selection, page "
-                                                   "and style. The window stays as it is if the lesson cannot open."
-                                      : exercises_ ? "A .exercises file (the format: assets/exercises/first-look.exercises). It is "
-                                                     "set on the open photo; a file with an error is one line and changes nothing."
-                                                     : "JPEG, PNG, WebP, BMP or GIF. The current photo stays if this one fails.");
+    ImGui::TextColored(colors::muted,
+                       runs_ ? "A run is a folder with log.csv, step_NNNNNN checkpoints and samples/ (vitscope train "
+                               "-o RUN, or the lab's Train)."
+                       : model_mode   ? model_folder_text().c_str()
+                       : compare_mode ? "It runs through the same model beside the open photo, for the "
+                                        "Questions pages that compare two photos."
+                       : lessons_     ? "A .vitscope file saved by File > Save lesson: photo, model, selection, page "
+                                        "and style. The window stays as it is if the lesson cannot open."
+                       : exercises_   ? "A .exercises file (the format: assets/exercises/first-look.exercises). It is "
+                                        "set on the open photo; a file with an error is one line and changes nothing."
+                                      : "JPEG, PNG, WebP, BMP or GIF. The current photo stays if this one fails.");
     if (ImGui::Button("Up")) go(fs::path(dir).parent_path().string());
     ImGui::SameLine();
     if (ImGui::Button("Home")) go(std::getenv("HOME") ? std::getenv("HOME") : "/");
@@ -205,7 +208,8 @@ void FileBrowser::draw(const Frame& f) {
     if (ImGui::Button("Open", ImVec2(f.px(85), 0))) open_path(f, path_text_);
     ImGui::EndDisabled();
     ImGui::SameLine();
-    if (ImGui::Button("Cancel", ImVec2(f.px(85), 0)) || ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape))) open = false;
+    if (ImGui::Button("Cancel", ImVec2(f.px(85), 0)) || ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape)))
+        open = false;
     if (!open) {
         ImGui::CloseCurrentPopup();
         f.emit(session::act::OpenBrowser{Mode::Closed, dir});

@@ -26,16 +26,16 @@ void progress(const Frame& f, const session::DownloadView& d) {
     if (d.stage == "Checking") {
         std::snprintf(text, sizeof text, "%s: checking that %s loads", d.model.c_str(), d.file.c_str());
         ImGui::ProgressBar(1.f, ImVec2(-f.px(170), 0), text);
-    } else if (d.stage == "Waiting") {   // another window fetches it now; then it is opened from there
+    } else if (d.stage == "Waiting") {  // another window fetches it now; then it is opened from there
         std::snprintf(text, sizeof text, "%s: already being fetched (another window); waiting for it", d.model.c_str());
         ImGui::ProgressBar(0.f, ImVec2(-f.px(170), 0), text);
     } else {
         if (d.total_mb > 0)
             std::snprintf(text, sizeof text, "%s: %.1f / %.1f MB%s", d.file.c_str(), d.done_mb, d.total_mb,
                           time_left(d.seconds_left).c_str());
-        else
-            std::snprintf(text, sizeof text, "%s: %.1f MB", d.file.c_str(), d.done_mb);
-        ImGui::ProgressBar(d.total_mb > 0 ? static_cast<float>(d.done_mb / d.total_mb) : 0.f, ImVec2(-f.px(170), 0), text);
+        else std::snprintf(text, sizeof text, "%s: %.1f MB", d.file.c_str(), d.done_mb);
+        ImGui::ProgressBar(d.total_mb > 0 ? static_cast<float>(d.done_mb / d.total_mb) : 0.f, ImVec2(-f.px(170), 0),
+                           text);
     }
     ImGui::SameLine();
     if (ImGui::Button("Cancel download", ImVec2(-1, 0))) f.emit(session::cmd::CancelDownload{});
@@ -65,7 +65,8 @@ void GetModelDialog::draw(const Frame& f) {
     ImGui::TextUnformatted("Get a model");
     ImGui::PopFont();
     ImGui::PushTextWrapPos(0);
-    ImGui::TextColored(colors::muted, "From %s into %s. A download is checked (it must load) before it opens; "
+    ImGui::TextColored(colors::muted,
+                       "From %s into %s. A download is checked (it must load) before it opens; "
                        "if anything fails, nothing is kept and the current model stays.",
                        g.mirror.empty() ? "huggingface.co" : ("the mirror " + g.mirror).c_str(),
                        g.dir.empty() ? "(no folder: set XDG_DATA_HOME or HOME)" : g.dir.c_str());
@@ -109,9 +110,12 @@ void GetModelDialog::draw(const Frame& f) {
 
     if (running) progress(f, g.download);
     else if (!g.download.error.empty()) ImGui::TextColored(colors::error, "%s", bounded(g.download.error).c_str());
-    else ImGui::TextColored(colors::muted, "Weights: %s.", vit::weight_file_names(" where the hub has it, else ").c_str());
+    else
+        ImGui::TextColored(colors::muted, "Weights: %s.",
+                           vit::weight_file_names(" where the hub has it, else ").c_str());
     ImGui::SetCursorPosX(ImGui::GetWindowWidth() - f.px(100));
-    if (ImGui::Button("Close", ImVec2(f.px(85), 0)) || ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape))) open = false;
+    if (ImGui::Button("Close", ImVec2(f.px(85), 0)) || ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape)))
+        open = false;
     if (running && ImGui::IsItemHovered()) ImGui::SetTooltip("Closing cancels the download");
     if (!open) {
         if (running) f.emit(session::cmd::CancelDownload{});

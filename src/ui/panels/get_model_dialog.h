@@ -13,7 +13,7 @@ public:
     void draw(const Frame& f);
 
 private:
-    std::vector<bool> downloaded_;   // per known model; refreshed when the dialog opens and after a download
+    std::vector<bool> downloaded_;  // per known model; refreshed when the dialog opens and after a download
     bool was_running_ = false;
 };
 

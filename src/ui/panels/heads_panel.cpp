@@ -29,8 +29,8 @@ gfx::OverlayStyle thumb_style(const session::AppState& s) {
 }
 
 void outline_last(const Frame& f, ImVec4 colour, float thickness) {
-    ImGui::GetWindowDrawList()->AddRect(ImGui::GetItemRectMin(), ImGui::GetItemRectMax(), ImGui::GetColorU32(colour),
-                                        0, 0, f.px(thickness));
+    ImGui::GetWindowDrawList()->AddRect(ImGui::GetItemRectMin(), ImGui::GetItemRectMax(), ImGui::GetColorU32(colour), 0,
+                                        0, f.px(thickness));
 }
 
 void dim_last(const char* text) {
@@ -61,8 +61,9 @@ void HeadsPanel::layer_slider(const Frame& f) {
     ImGui::SetNextItemWidth(std::max(f.px(24), ImGui::GetContentRegionAvail().x - ImGui::GetFrameHeight() - f.px(6)));
     int layer = s.sel.layer;
     if (ImGui::SliderInt("##layer", &layer, 0, std::max(0, s.layers() - 1), "")) f.emit(session::act::SetLayer{layer});
-    tooltip("Which transformer block's attention to show (PageUp / PageDown). Early layers look at nearby "
-            "patches and colours; later ones at objects and the whole image.");
+    tooltip(
+        "Which transformer block's attention to show (PageUp / PageDown). Early layers look at nearby "
+        "patches and colours; later ones at objects and the whole image.");
     ImGui::SameLine(0, f.px(3));
     if (ImGui::ArrowButton("##next", ImGuiDir_Right)) f.emit(session::act::StepLayer{+1});
 }
@@ -86,7 +87,8 @@ void HeadsPanel::head_strip(const Frame& f) {
 
     // As many per row as fit at a useful size, the mean last; the strip: all of them in one row.
     const float avail = ImGui::GetContentRegionAvail().x, gap = ImGui::GetStyle().ItemSpacing.x;
-    const int per_row = strip ? heads + 1 : std::clamp(static_cast<int>((avail + gap) / (f.px(56) + gap)), 1, heads + 1);
+    const int per_row =
+        strip ? heads + 1 : std::clamp(static_cast<int>((avail + gap) / (f.px(56) + gap)), 1, heads + 1);
     const float w = std::floor((avail - gap * (per_row - 1)) / per_row);
     // The strip's thumbnails take its height, each with its label below.
     const float label_h = ImGui::GetFrameHeightWithSpacing() + ImGui::GetStyle().ItemSpacing.y;
@@ -101,8 +103,9 @@ void HeadsPanel::head_strip(const Frame& f) {
         ImGui::BeginGroup();
         ImGui::PushID(h);
         const bool is_mean = h == heads;
-        const std::optional<vit::Vec> row = session::map_row(t, s.sel.layer, is_mean ? session::MapSource::MeanOfVisible : session::MapSource::Head,
-                                                             h, s.sel.visible_heads(), s.sel.query);
+        const std::optional<vit::Vec> row =
+            session::map_row(t, s.sel.layer, is_mean ? session::MapSource::MeanOfVisible : session::MapSource::Head, h,
+                             s.sel.visible_heads(), s.sel.query);
         const MapData map = row ? weights_map(t, *row, style) : MapData{};
         MapView& view = is_mean ? mean_ : heads_[h];
         // While the class predicts, the thumbnails show the photo alone: their maps would give the answer away.
@@ -180,12 +183,15 @@ void HeadsPanel::layer_grid(const Frame& f) {
             ImGui::PushID(l * cols + h);
             const bool is_mean = h == heads;
             const std::optional<vit::Vec> row =
-                session::map_row(t, l, is_mean ? session::MapSource::MeanOfVisible : session::MapSource::Head, h, visible, s.sel.query);
+                session::map_row(t, l, is_mean ? session::MapSource::MeanOfVisible : session::MapSource::Head, h,
+                                 visible, s.sel.query);
             const MapData map = row ? weights_map(t, *row, style) : MapData{};
-            const MapHit hit = grid_[static_cast<size_t>(l) * cols + h].show(f, "##cell", row ? &map : nullptr, marks, cell);
+            const MapHit hit =
+                grid_[static_cast<size_t>(l) * cols + h].show(f, "##cell", row ? &map : nullptr, marks, cell);
             rects.push_back({hit.min.x, hit.min.y, cell.x, cell.y});
-            const bool current = l == s.sel.layer && (is_mean ? s.sel.source == session::MapSource::MeanOfVisible
-                                                               : s.sel.source == session::MapSource::Head && s.sel.head == h);
+            const bool current =
+                l == s.sel.layer && (is_mean ? s.sel.source == session::MapSource::MeanOfVisible
+                                             : s.sel.source == session::MapSource::Head && s.sel.head == h);
             if (current) outline_last(f, colors::accent, 2.f);
             else if (!is_mean && !s.sel.head_visible[h]) dim_last("");
             if (hit.clicked) {
@@ -206,7 +212,8 @@ void HeadsPanel::layer_grid(const Frame& f) {
 
 void HeadsPanel::draw(const Frame& f) {
     if (!f.s.trace()) {
-        ImGui::TextColored(colors::muted, f.s.work.busy ? "Waiting for the model…" : "No model has run yet: File › Open model… (Ctrl+M).");
+        ImGui::TextColored(colors::muted, f.s.work.busy ? "Waiting for the model…"
+                                                        : "No model has run yet: File › Open model… (Ctrl+M).");
         return;
     }
     if (f.s.classroom) {

@@ -20,7 +20,7 @@ private:
 
     std::vector<MapView> heads_;
     MapView mean_;
-    std::vector<MapView> grid_;   // layer-major, heads + 1 (mean) per layer
+    std::vector<MapView> grid_;  // layer-major, heads + 1 (mean) per layer
 };
 
 }  // namespace ui

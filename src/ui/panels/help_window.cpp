@@ -30,10 +30,14 @@ const Entry kEntries[] = {
     {"Drop a file or folder on the window", "open it (a folder with config.json is a model)"},
     {"Ctrl+E", "export the figure of the current map (PNG)"},
     {"F12", "screenshot of the whole window (PNG)"},
-    {"Help > Guided tour", "step through one patch's attention; → / ← next / back, H hides or shows the text, Esc leaves"},
-    {"File > Exercises in class", "classroom mode runs the homework one exercise at a time: the class answers, Enter reveals, "
-                                  "→ / ← next / previous, Esc ends"},
-    {"File > Learning lab…", "train a tiny ViT from scratch (or open a run) and drag the timeline over its checkpoints: each head's map of a square's query, step by step"},
+    {"Help > Guided tour",
+     "step through one patch's attention; → / ← next / back, H hides or shows the text, Esc leaves"},
+    {"File > Exercises in class",
+     "classroom mode runs the homework one exercise at a time: the class answers, Enter reveals, "
+     "→ / ← next / previous, Esc ends"},
+    {"File > Learning lab…",
+     "train a tiny ViT from scratch (or open a run) and drag the timeline over its checkpoints: each head's map of a "
+     "square's query, step by step"},
     {"F1", "this help"},
     {"Ctrl+Q", "quit"},
 };

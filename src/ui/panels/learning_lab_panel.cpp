@@ -27,12 +27,14 @@ namespace lab = session::lab;
 const std::string& about() {
     static const std::string text = [] {
         std::string t =
-            "A Vision Transformer of 4 layers and 4 heads (64 x 64 px images in 8 x 8 patches) starts from random weights "
+            "A Vision Transformer of 4 layers and 4 heads (64 x 64 px images in 8 x 8 patches) starts from random "
+            "weights "
             "and learns a task on synthetic pictures of two squares.";
         for (const vit::train::TaskSpec& task : vit::train::all_tasks())
             t.append(" ").append(task.name).append(": ").append(task.question).append(" ").append(task.needs);
-        return t.append(" Drag the timeline to watch the query (outlined) learn where to look: each map is one head's "
-                        "attention weights at that checkpoint, computed by that checkpoint's own model on the sample.");
+        return t.append(
+            " Drag the timeline to watch the query (outlined) learn where to look: each map is one head's "
+            "attention weights at that checkpoint, computed by that checkpoint's own model on the sample.");
     }();
     return text;
 }
@@ -85,7 +87,8 @@ void LearningLabPanel::draw(const Frame& f, const PanelRect& area) {
             ImGui::Separator();
             runs_section(f);
             ImGui::Separator();
-            curves(f, std::max(f.px(150), ImGui::GetContentRegionAvail().y - ImGui::GetTextLineHeightWithSpacing() * 1.5f));
+            curves(f, std::max(f.px(150),
+                               ImGui::GetContentRegionAvail().y - ImGui::GetTextLineHeightWithSpacing() * 1.5f));
         }
         ImGui::EndChild();
         ImGui::SameLine(0, f.px(12));
@@ -96,8 +99,9 @@ void LearningLabPanel::draw(const Frame& f, const PanelRect& area) {
                 maps(f, ImGui::GetContentRegionAvail().y);
             } else {
                 ImGui::PushTextWrapPos(0);
-                ImGui::TextColored(colors::muted, "No run open. Train one on the left (a few minutes), or open a finished run: "
-                                                  "a folder made by Train or by `vitscope train --task NAME -o RUN`.");
+                ImGui::TextColored(colors::muted,
+                                   "No run open. Train one on the left (a few minutes), or open a finished run: "
+                                   "a folder made by Train or by `vitscope train --task NAME -o RUN`.");
                 ImGui::PopTextWrapPos();
             }
         }
@@ -139,7 +143,8 @@ void LearningLabPanel::train_section(const Frame& f) {
         ImGui::SameLine();
         // The folder runs go in: typed, Enter to keep it (a folder that does not exist is refused in one line).
         std::error_code ec;
-        const std::string into = fs::absolute(l.train_dir.empty() ? f.s.export_dir : l.train_dir, ec).lexically_normal().string();
+        const std::string into =
+            fs::absolute(l.train_dir.empty() ? f.s.export_dir : l.train_dir, ec).lexically_normal().string();
         if (!train_dir_editing_ && train_dir_shown_ != into) train_dir_text_ = train_dir_shown_ = into;
         ImGui::SetNextItemWidth(-1);
         if (ImGui::InputText("##train_dir", &train_dir_text_, ImGuiInputTextFlags_EnterReturnsTrue)) {
@@ -153,7 +158,9 @@ void LearningLabPanel::train_section(const Frame& f) {
         ImGui::ProgressBar(t.steps ? static_cast<float>(t.step) / t.steps : 0.f, ImVec2(-f.px(90), 0), text);
         ImGui::SameLine();
         if (ImGui::Button("Cancel")) f.emit(LabCommand{lab::CancelTraining{}});
-        ImGui::TextColored(colors::muted, "%s", bounded("writing " + fs::path(t.run).filename().string() + "; Cancel keeps nothing").c_str());
+        ImGui::TextColored(
+            colors::muted, "%s",
+            bounded("writing " + fs::path(t.run).filename().string() + "; Cancel keeps nothing").c_str());
     }
     if (!t.stopped.empty()) ImGui::TextColored(colors::muted, "%s", bounded(t.stopped).c_str());
 }
@@ -173,18 +180,23 @@ void LearningLabPanel::runs_section(const Frame& f) {
     ImGui::TextUnformatted("Open a run");
     ImGui::PopFont();
     std::error_code ec;
-    if (runs_.empty()) ImGui::TextColored(colors::muted, "none in %s yet", bounded(fs::absolute(dir, ec).lexically_normal().string()).c_str());
-    const float list_h = std::min(f.px(110), ImGui::GetTextLineHeightWithSpacing() * (static_cast<float>(runs_.size()) + 0.5f));
+    if (runs_.empty())
+        ImGui::TextColored(colors::muted, "none in %s yet",
+                           bounded(fs::absolute(dir, ec).lexically_normal().string()).c_str());
+    const float list_h =
+        std::min(f.px(110), ImGui::GetTextLineHeightWithSpacing() * (static_cast<float>(runs_.size()) + 0.5f));
     if (!runs_.empty() && ImGui::BeginChild("##runs", ImVec2(0, list_h), false)) {
         for (const std::string& r : runs_) {
             const bool open = l.run && fs::path(l.run->dir) == fs::path(r).lexically_normal();
-            if (ImGui::Selectable(bounded(fs::path(r).filename().string()).c_str(), open)) f.emit(LabCommand{lab::OpenRun{r}});
+            if (ImGui::Selectable(bounded(fs::path(r).filename().string()).c_str(), open))
+                f.emit(LabCommand{lab::OpenRun{r}});
             f.drawn.lab_open.push_back(last_item_target("run:" + fs::path(r).filename().string()));
         }
     }
     if (!runs_.empty()) ImGui::EndChild();
     ImGui::SetNextItemWidth(-f.px(70));
-    const bool enter = ImGui::InputTextWithHint("##run_path", "a run's folder", &open_path_, ImGuiInputTextFlags_EnterReturnsTrue);
+    const bool enter =
+        ImGui::InputTextWithHint("##run_path", "a run's folder", &open_path_, ImGuiInputTextFlags_EnterReturnsTrue);
     f.drawn.lab_open.push_back(last_item_target("path"));
     ImGui::SameLine();
     const bool open = ImGui::Button("Open");
@@ -272,7 +284,8 @@ void LearningLabPanel::timeline(const Frame& f) {
 
     int sample = l.sample;
     ImGui::SetNextItemWidth(f.px(140));
-    if (ImGui::SliderInt("sample", &sample, 0, static_cast<int>(run.samples.size()) - 1)) f.emit(LabAction{lab::SetSample{sample}});
+    if (ImGui::SliderInt("sample", &sample, 0, static_cast<int>(run.samples.size()) - 1))
+        f.emit(LabAction{lab::SetSample{sample}});
     ImGui::SameLine(0, f.px(16));
     int layer = l.shown_layer;
     ImGui::SetNextItemWidth(f.px(100));
@@ -281,7 +294,9 @@ void LearningLabPanel::timeline(const Frame& f) {
     ImGui::SameLine();
     bool chosen = l.layer < 0;
     if (ImGui::Checkbox("auto", &chosen)) f.emit(LabAction{lab::SetLayer{chosen ? -1 : l.shown_layer}});
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("The layer where a head puts the most weight on the other square at the run's last checkpoint");
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip(
+            "The layer where a head puts the most weight on the other square at the run's last checkpoint");
     if (l.squares.size() == 2) {
         ImGui::SameLine(0, f.px(16));
         ImGui::TextUnformatted("query on");
@@ -323,7 +338,8 @@ void LearningLabPanel::maps(const Frame& f, float height) {
     MapPhoto photo;
     photo.texture = &sample_;
     photo.generation = 1000000 + l.sample_generation;
-    photo.crop = vit::CropRect{0, 0, static_cast<double>(l.sample_image->width), static_cast<double>(l.sample_image->height)};
+    photo.crop =
+        vit::CropRect{0, 0, static_cast<double>(l.sample_image->width), static_cast<double>(l.sample_image->height)};
 
     auto row_of_maps = [&](const session::LabCheckpoint& c, bool position, int first_view) {
         photo.trace = c.trace.get();
@@ -339,8 +355,10 @@ void LearningLabPanel::maps(const Frame& f, float height) {
         // The query's square outlined on the sample (the maps outline it too).
         if (c.trace->is_patch(l.query)) {
             const float cell = (sample_hit.max.x - sample_hit.min.x) / c.trace->grid;
-            const ImVec2 a(sample_hit.min.x + cell * c.trace->col_of(l.query), sample_hit.min.y + cell * c.trace->row_of(l.query));
-            ImGui::GetWindowDrawList()->AddRect(ImVec2(a.x - f.px(2), a.y - f.px(2)), ImVec2(a.x + cell + f.px(2), a.y + cell + f.px(2)),
+            const ImVec2 a(sample_hit.min.x + cell * c.trace->col_of(l.query),
+                           sample_hit.min.y + cell * c.trace->row_of(l.query));
+            ImGui::GetWindowDrawList()->AddRect(ImVec2(a.x - f.px(2), a.y - f.px(2)),
+                                                ImVec2(a.x + cell + f.px(2), a.y + cell + f.px(2)),
                                                 ImGui::GetColorU32(colors::accent), 0, 0, f.px(2.5f));
         }
         ImGui::EndGroup();
@@ -374,7 +392,8 @@ void LearningLabPanel::maps(const Frame& f, float height) {
     MapData bar;
     bar.grid = 1;
     bar.style = style;
-    color_bar(f, bar, std::min(ImGui::GetContentRegionAvail().x * 0.45f, f.px(420)), "attention weight, 0 to 1 (every head, every step)");
+    color_bar(f, bar, std::min(ImGui::GetContentRegionAvail().x * 0.45f, f.px(420)),
+              "attention weight, 0 to 1 (every head, every step)");
     ImGui::SameLine(0, f.px(16));
     ImGui::TextColored(colors::muted, "white outline: the query · orange: the other square");
     ImGui::Spacing();
@@ -387,7 +406,8 @@ void LearningLabPanel::maps(const Frame& f, float height) {
     ImGui::Spacing();
     if (ImGui::Button("Open this checkpoint in the explorer")) f.emit(LabCommand{lab::Explore{}});
     ImGui::SameLine();
-    ImGui::TextColored(colors::muted, "%s", bounded(l.run->checkpoint_dir(l.checkpoint) + " on " + l.run->samples[l.sample]).c_str());
+    ImGui::TextColored(colors::muted, "%s",
+                       bounded(l.run->checkpoint_dir(l.checkpoint) + " on " + l.run->samples[l.sample]).c_str());
 }
 
 }  // namespace ui

@@ -31,12 +31,12 @@ private:
 
     gfx::PhotoTexture sample_;
     int sample_generation_ = -1;
-    std::vector<std::unique_ptr<MapView>> views_;  // the run's heads, then the pair's
-    std::vector<std::array<float, 4>> rects_;      // this frame's maps, reported
-    std::string open_path_;                        // the path field under the runs
-    std::string train_dir_text_, train_dir_shown_; // the Train folder's field, and the folder it last showed
+    std::vector<std::unique_ptr<MapView>> views_;   // the run's heads, then the pair's
+    std::vector<std::array<float, 4>> rects_;       // this frame's maps, reported
+    std::string open_path_;                         // the path field under the runs
+    std::string train_dir_text_, train_dir_shown_;  // the Train folder's field, and the folder it last showed
     bool train_dir_editing_ = false;
-    std::vector<std::string> runs_;                // runs found in the folder listed
+    std::vector<std::string> runs_;  // runs found in the folder listed
     std::string listed_, listed_finished_;
     double listed_at_ = -1;
 };

@@ -65,7 +65,8 @@ void MainView::draw(const Frame& f) {
     } else if (f.s.side_by_side.open) {
         // In place of the three panels: from the photo panel's top left to the math panel's bottom right.
         const ImVec2 end(layout.math.pos.x + layout.math.size.x, layout.math.pos.y + layout.math.size.y);
-        side_by_side_.draw(f, PanelRect{layout.photo.pos, ImVec2(end.x - layout.photo.pos.x, end.y - layout.photo.pos.y)});
+        side_by_side_.draw(f,
+                           PanelRect{layout.photo.pos, ImVec2(end.x - layout.photo.pos.x, end.y - layout.photo.pos.y)});
     } else {
         panels(f, docked);
     }
@@ -84,7 +85,8 @@ void MainView::panels(const Frame& f, const Layout& layout) {
         photo_.draw(f, questions_.shown_view(f));
     ImGui::End();
 
-    if (begin_panel(f, "Heads and layers", layout.heads, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse)) {
+    if (begin_panel(f, "Heads and layers", layout.heads,
+                    ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse)) {
         // While an exercise is asked, its layer and head stay: the question names them.
         ImGui::BeginDisabled(session::live_exercise_hides_maps(f.s));
         heads_.draw(f);

@@ -31,7 +31,7 @@ private:
     QuestionsPanel questions_;
     SideBySideView side_by_side_;
     LearningLabPanel lab_;
-    ExercisePanel exercise_;     // the live exercise, in the math panel's place
+    ExercisePanel exercise_;  // the live exercise, in the math panel's place
     FileBrowser browser_;
     GetModelDialog get_model_;
     session::AppState::Tab shown_tab_ = session::AppState::Tab::Math;  // the tab ImGui showed last frame

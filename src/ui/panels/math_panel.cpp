@@ -38,7 +38,8 @@ std::string five_digits(double v) {
 }
 
 // A labelled strip: name on the left, the strip, a note on the right.
-void strip_row(const Frame& f, const char* name, const char* id, const float* v, int n, float extent, const char* note) {
+void strip_row(const Frame& f, const char* name, const char* id, const float* v, int n, float extent,
+               const char* note) {
     const float label_w = f.px(56), note_w = f.px(150);
     ImGui::PushFont(f.fonts.bold);
     ImGui::AlignTextToFramePadding();
@@ -133,11 +134,13 @@ void header(const Frame& f, const Pair& p, const Key& key) {
     ImGui::TextColored(colors::muted, "%s", why);
     ImGui::PopTextWrapPos();
     if (s.sel.source == session::MapSource::MeanOfVisible)
-        ImGui::TextColored(colors::muted, "The photo shows the mean of heads; this panel explains head %d alone.", s.sel.head);
+        ImGui::TextColored(colors::muted, "The photo shows the mean of heads; this panel explains head %d alone.",
+                           s.sel.head);
 }
 
 void query_step(const Frame& f, const Pair& p) {
-    step_heading(f, "1", "Query", "What this patch is looking for: its token times W_Q, a question asked of every other token.");
+    step_heading(f, "1", "Query",
+                 "What this patch is looking for: its token times W_Q, a question asked of every other token.");
     norm_row(f, sym::q_i, "##q", p.e.q, p.d, p.e.qk_extent);
 }
 
@@ -147,8 +150,9 @@ void key_step(const Frame& f, const Pair& p) {
 }
 
 void score_step(const Frame& f, const Pair& p) {
-    step_heading(f, "3", "Score", "How well the question matches the offer: multiply dimension by dimension and add "
-                                  "up. Red cells agree in sign, blue cells disagree.");
+    step_heading(f, "3", "Score",
+                 "How well the question matches the offer: multiply dimension by dimension and add "
+                 "up. Red cells agree in sign, blue cells disagree.");
     char note[96];
     std::snprintf(note, sizeof note, "Σ = %.4f", p.e.score);
     strip_row(f, "qᵢ⊙kⱼ", "##qk", p.e.qk_product.data(), p.d, p.e.product_extent, note);
@@ -166,11 +170,14 @@ void scale_step(const Frame& f, const Pair& p) {
 // The softmax's arithmetic for the pair, against what the forward pass stored.
 void softmax_equations(const Frame& f, const Pair& p) {
     const vit::StepExplanation& e = p.e;
-    step_heading(f, "5", "Softmax", "Turns the scores of all keys into weights that are positive and add up to 1: "
-                                    "exponentiate each, divide by the total Z.");
-    equation(f, "exp(%s/%s) = exp(%.4f) = %s", sym::s_ij, sym::sqrt_dk, e.scaled_score, five_digits(e.exp_score).c_str());
+    step_heading(f, "5", "Softmax",
+                 "Turns the scores of all keys into weights that are positive and add up to 1: "
+                 "exponentiate each, divide by the total Z.");
+    equation(f, "exp(%s/%s) = exp(%.4f) = %s", sym::s_ij, sym::sqrt_dk, e.scaled_score,
+             five_digits(e.exp_score).c_str());
     equation(f, "Z = Σⱼ exp(sᵢⱼ/√dₖ) = %s   (over all %d keys j)", five_digits(e.z).c_str(), p.t.tokens);
-    equation(f, "%s = %s / %s = %s", sym::a_ij, five_digits(e.exp_score).c_str(), five_digits(e.z).c_str(), five_digits(e.recomputed_weight).c_str());
+    equation(f, "%s = %s / %s = %s", sym::a_ij, five_digits(e.exp_score).c_str(), five_digits(e.z).c_str(),
+             five_digits(e.recomputed_weight).c_str());
     // The recomputation against what the forward pass stored (float32 there).
     char check[64];
     std::snprintf(check, sizeof check, "%s the model's %s", e.agrees ? "✓" : "≠", five_digits(e.model_weight).c_str());
@@ -187,10 +194,13 @@ void value_step(const Frame& f, const Pair& p) {
 void contributions(const Frame& f, const Pair& p) {
     const auto& all = p.e.contributions;
     char caption[200];
-    std::snprintf(caption, sizeof caption, "Keys contributing most to head %d's output (by aᵢⱼ · ‖vⱼ‖; share = of the sum "
-                  "over all %d keys, CLS included):", p.e.head, p.t.tokens);
+    std::snprintf(caption, sizeof caption,
+                  "Keys contributing most to head %d's output (by aᵢⱼ · ‖vⱼ‖; share = of the sum "
+                  "over all %d keys, CLS included):",
+                  p.e.head, p.t.tokens);
     text_wrapped_at_spaces(colors::muted, caption);
-    const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingStretchProp;
+    const ImGuiTableFlags flags =
+        ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingStretchProp;
     if (NumberTable table{f, "##top", "key", {"aᵢⱼ", "‖vⱼ‖", "aᵢⱼ·‖vⱼ‖", "share of Σ"}, flags}) {
         for (size_t r = 0; r < std::min<size_t>(6, all.size()); ++r) {
             const auto& c = all[r];
@@ -235,7 +245,8 @@ void MathPanel::maps(const Frame& f, const vit::StepExplanation& e, std::initial
     for (Map m : which) {
         if (!first) ImGui::SameLine();
         first = false;
-        const MapData map = m == Weights ? weights_map(t, e.weights, s.style) : signed_map(t, m == Raw ? e.raw : e.scaled, s.style);
+        const MapData map =
+            m == Weights ? weights_map(t, e.weights, s.style) : signed_map(t, m == Raw ? e.raw : e.scaled, s.style);
         ImGui::BeginGroup();
         ImGui::PushID(m);
         ImGui::TextUnformatted(titles[m]);
@@ -257,8 +268,10 @@ void MathPanel::softmax_maps(const Frame& f, const vit::Trace& t, const vit::Ste
     if (one_step) maps(f, e, {Scaled, Weights}, 5 * ImGui::GetTextLineHeightWithSpacing());
     else maps(f, e, {Raw, Scaled, Weights}, 0);
     char general[320];
-    std::snprintf(general, sizeof general, "Raw and scaled maps share a pattern; only the numbers on the bar shrink by "
-                  "√dₖ. %s", vit::kSoftmaxGeneral);
+    std::snprintf(general, sizeof general,
+                  "Raw and scaled maps share a pattern; only the numbers on the bar shrink by "
+                  "√dₖ. %s",
+                  vit::kSoftmaxGeneral);
     text_wrapped_at_spaces(colors::muted, general);
     equation(f, "Σⱼ aᵢⱼ = %.6f   largest %.4f on %s   spread ≈ %.1f keys", e.row.sum, e.row.max,
              vit::token_name(t, e.row.argmax).c_str(), e.row.effective_keys);

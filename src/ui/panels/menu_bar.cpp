@@ -8,15 +8,19 @@ namespace {
 void file_menu(const Frame& f) {
     const session::AppState& s = f.s;
     if (!ImGui::BeginMenu("File")) return;
-    if (ImGui::MenuItem("Open image…", "Ctrl+O")) f.emit(session::act::OpenBrowser{session::BrowserState::Mode::OpenImage, ""});
-    if (ImGui::MenuItem("Open model…", "Ctrl+M")) f.emit(session::act::OpenBrowser{session::BrowserState::Mode::OpenModel, ""});
+    if (ImGui::MenuItem("Open image…", "Ctrl+O"))
+        f.emit(session::act::OpenBrowser{session::BrowserState::Mode::OpenImage, ""});
+    if (ImGui::MenuItem("Open model…", "Ctrl+M"))
+        f.emit(session::act::OpenBrowser{session::BrowserState::Mode::OpenModel, ""});
     if (ImGui::MenuItem("Compare with…", nullptr, false, s.trace() != nullptr))
         f.emit(session::act::OpenBrowser{session::BrowserState::Mode::OpenCompare, ""});
     if (ImGui::MenuItem("Get a model…")) f.emit(session::act::ShowGetModel{true});
-    if (ImGui::MenuItem("Learning lab…")) f.emit(session::act::Lab{session::lab::Show{true}});  // train a tiny ViT, scrub its checkpoints
+    if (ImGui::MenuItem("Learning lab…"))
+        f.emit(session::act::Lab{session::lab::Show{true}});  // train a tiny ViT, scrub its checkpoints
     ImGui::Separator();
     if (ImGui::MenuItem("Open lesson…")) f.emit(session::act::OpenBrowser{session::BrowserState::Mode::OpenLesson, ""});
-    if (ImGui::MenuItem("Save lesson", nullptr, false, s.trace() != nullptr)) f.emit(session::cmd::SaveLesson{"", false});
+    if (ImGui::MenuItem("Save lesson", nullptr, false, s.trace() != nullptr))
+        f.emit(session::cmd::SaveLesson{"", false});
     if (ImGui::MenuItem("Save lesson with the photo inside", nullptr, false, s.trace() != nullptr))
         f.emit(session::cmd::SaveLesson{"", true});
     ImGui::Separator();
@@ -33,7 +37,8 @@ void file_menu(const Frame& f) {
         f.emit(session::act::OpenBrowser{session::BrowserState::Mode::OpenExercises, ""});
     if (ImGui::MenuItem("Record a sweep path", nullptr, s.sweep_path.recording, s.trace() != nullptr))
         f.emit(session::act::RecordSweepPath{!s.sweep_path.recording});
-    if (ImGui::MenuItem(s.sweep_path.tokens.empty() ? "Export sweep (GIF), every patch" : "Export sweep (GIF) along the path",
+    if (ImGui::MenuItem(s.sweep_path.tokens.empty() ? "Export sweep (GIF), every patch"
+                                                    : "Export sweep (GIF) along the path",
                         nullptr, false, s.trace() != nullptr))
         f.emit(session::cmd::ExportSweep{""});
     if (ImGui::MenuItem("Screenshot of the window", "F12")) f.emit(session::cmd::Screenshot{""});
@@ -64,7 +69,8 @@ void view_menu(const Frame& f) {
     ImGui::Separator();
     const bool mean = s.sel.source == session::MapSource::MeanOfVisible;
     if (ImGui::MenuItem("Selected head", nullptr, !mean)) f.emit(session::act::SetMapSource{session::MapSource::Head});
-    if (ImGui::MenuItem("Mean of visible heads", "M", mean)) f.emit(session::act::SetMapSource{session::MapSource::MeanOfVisible});
+    if (ImGui::MenuItem("Mean of visible heads", "M", mean))
+        f.emit(session::act::SetMapSource{session::MapSource::MeanOfVisible});
     ImGui::Separator();
     if (ImGui::MenuItem("CLS as query", "C", false, s.trace() != nullptr)) f.emit(session::act::SelectQuery{0});
     if (ImGui::MenuItem("Release pinned key", "Esc", false, s.sel.pinned_key >= 0)) f.emit(session::act::PinKey{-1});
@@ -91,7 +97,8 @@ float menu_bar(const Frame& f) {
         view_menu(f);
         if (ImGui::BeginMenu("Help")) {
             if (ImGui::MenuItem("Guided tour")) f.emit(session::cmd::OpenTour{""});
-            if (ImGui::MenuItem("Learning lab: how attention is learned")) f.emit(session::act::Lab{session::lab::Show{true}});
+            if (ImGui::MenuItem("Learning lab: how attention is learned"))
+                f.emit(session::act::Lab{session::lab::Show{true}});
             if (ImGui::MenuItem("Mouse and keyboard", "F1")) f.emit(session::act::ShowHelp{true});
             ImGui::EndMenu();
         }

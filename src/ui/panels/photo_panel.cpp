@@ -56,11 +56,12 @@ void PhotoPanel::toolbar(const Frame& f) {
         // A narrow panel (classroom type at 1024 px, beside a scroll bar) drops the token's index.
         // Classroom mode keeps CLS and Predict on this line: the photo gets the line they would take.
         const std::string name = vit::token_name(*t, s.sel.query);
-        const float buttons = s.classroom ? button_width("CLS (C)") + button_width("Predict") + 3 * ImGui::GetStyle().ItemSpacing.x : 0;
+        const float buttons =
+            s.classroom ? button_width("CLS (C)") + button_width("Predict") + 3 * ImGui::GetStyle().ItemSpacing.x : 0;
         ImGui::TextUnformatted(first_that_fits({name + " · token " + std::to_string(s.sel.query), name},
-                                               ImGui::GetContentRegionAvail().x - buttons).c_str());
-    } else
-        ImGui::TextUnformatted("—");
+                                               ImGui::GetContentRegionAvail().x - buttons)
+                                   .c_str());
+    } else ImGui::TextUnformatted("—");
     ImGui::PopStyleColor();
     ImGui::PopFont();
     same_line_if_fits(button_width("CLS (C)"));
@@ -77,8 +78,8 @@ void PhotoPanel::toolbar(const Frame& f) {
     // The map chooser, on the same line when it fits.
     const ImGuiStyle& st = ImGui::GetStyle();
     const float combo_w = f.px(52);
-    const float map_w = ImGui::CalcTextSize("Map").x + check_width("head") + combo_w + check_width("mean of visible (M)") +
-                        3 * st.ItemSpacing.x + f.px(16);
+    const float map_w = ImGui::CalcTextSize("Map").x + check_width("head") + combo_w +
+                        check_width("mean of visible (M)") + 3 * st.ItemSpacing.x + f.px(16);
     same_line_if_fits(map_w);
     if (ImGui::GetCursorPosX() > st.WindowPadding.x + 1) ImGui::SetCursorPosX(ImGui::GetCursorPosX() + f.px(16));
     ImGui::BeginDisabled(live);  // the exercise's head is the map
@@ -96,7 +97,8 @@ void PhotoPanel::toolbar(const Frame& f) {
         ImGui::EndCombo();
     }
     // Classroom mode: "mean (M)" where the whole name would take a line of its own.
-    const char* mean = s.classroom && check_width("mean of visible (M)") > ImGui::GetContentRegionAvail().x - ImGui::GetStyle().ItemSpacing.x
+    const char* mean = s.classroom && check_width("mean of visible (M)") >
+                                          ImGui::GetContentRegionAvail().x - ImGui::GetStyle().ItemSpacing.x
                            ? "mean (M)###mean"
                            : "mean of visible (M)###mean";
     same_line_if_fits(check_width(mean));
@@ -110,7 +112,8 @@ void PhotoPanel::toolbar(const Frame& f) {
     input_size_control(f);
     if (t) {
         char grid[96];
-        std::snprintf(grid, sizeof grid, "%d × %d patches of %d px · %d tokens", t->grid, t->grid, s.loaded.model->patch, t->tokens);
+        std::snprintf(grid, sizeof grid, "%d × %d patches of %d px · %d tokens", t->grid, t->grid,
+                      s.loaded.model->patch, t->tokens);
         same_line_if_fits(ImGui::CalcTextSize(grid).x);
         text_wrapped_at_spaces(colors::muted, grid);
     }
@@ -138,7 +141,8 @@ void PhotoPanel::photo(const Frame& f, const MapData* map, ImVec2 size, Question
         dl->AddRect(a, b, IM_COL32(255, 214, 90, 220), 0, 0, f.px(1.5f));
         // The longest name that fits the square (small photos on narrow panels: the grid alone).
         const std::string grid = std::to_string(t->grid) + "×" + std::to_string(t->grid);
-        const std::string name = first_that_fits({"model input: " + grid + " patches", "input: " + grid, grid}, b.x - a.x - f.px(10));
+        const std::string name =
+            first_that_fits({"model input: " + grid + " patches", "input: " + grid, grid}, b.x - a.x - f.px(10));
         const char* label = name.c_str();
         const ImVec2 ls = ImGui::CalcTextSize(label);
         const ImVec2 lp(a.x + f.px(4), a.y > hit.min.y + ls.y + f.px(4) ? a.y - ls.y - f.px(2) : a.y + f.px(3));
@@ -156,7 +160,7 @@ void PhotoPanel::photo(const Frame& f, const MapData* map, ImVec2 size, Question
     // Hover is reported every frame it lasts; the window clears it when nobody reports one.
     if (hit.hovered) f.emit(session::act::HoverKey{hit.token});
     if (hit.hovered && hit.token >= 0) {
-        const bool marking = maps_hidden(s);  // predicting: a click marks the patch instead
+        const bool marking = maps_hidden(s);             // predicting: a click marks the patch instead
         const bool live = session::live_exercise_on(s);  // a click answers the exercise, or does nothing
         if (hit.clicked && live) {
             if (auto answer = live_photo_click(s, hit.token)) f.emit(*answer);
@@ -171,9 +175,10 @@ void PhotoPanel::photo(const Frame& f, const MapData* map, ImVec2 size, Question
         ImGui::Text("patch (%d, %d) · token %d", hit.row, hit.col, hit.token);
         ImGui::PopFont();
         if (map) ImGui::Text("weight from the query: %.4f", w);
-        ImGui::TextColored(colors::muted, "%s", live      ? live_photo_click_hint(s)
-                                                : marking ? "click: mark or unmark it as a prediction"
-                                                          : "click: make it the query · right-click: pin it as key j");
+        ImGui::TextColored(colors::muted, "%s",
+                           live      ? live_photo_click_hint(s)
+                           : marking ? "click: mark or unmark it as a prediction"
+                                     : "click: make it the query · right-click: pin it as key j");
         ImGui::EndTooltip();
     }
 }
@@ -237,9 +242,11 @@ void PhotoPanel::style_controls(const Frame& f) {
     same_line_if_fits(labelled("scale", w * 1.4f));
     ImGui::SetNextItemWidth(w * 1.4f);
     int nm = static_cast<int>(st.normalization);
-    if (ImGui::Combo("scale", &nm, gfx::kNormalizationLabels, 3)) st.normalization = static_cast<gfx::Normalization>(nm), changed = true;
-    tooltip("How a weight becomes a colour: relative to the row's largest patch weight, on the absolute 0..1 scale, "
-            "or logarithmically (small weights become visible).");
+    if (ImGui::Combo("scale", &nm, gfx::kNormalizationLabels, 3))
+        st.normalization = static_cast<gfx::Normalization>(nm), changed = true;
+    tooltip(
+        "How a weight becomes a colour: relative to the row's largest patch weight, on the absolute 0..1 scale, "
+        "or logarithmically (small weights become visible).");
     same_line_if_fits(labelled("opacity", w));
     ImGui::SetNextItemWidth(w);
     if (ImGui::SliderFloat("opacity", &st.opacity, 0.f, 1.f, "%.2f")) changed = true;
@@ -276,8 +283,10 @@ void PhotoPanel::draw(const Frame& f, QuestionView* page) {
     toolbar(f);
     if (s.classroom && s.prediction.phase != session::AppState::Prediction::Phase::Off) predict_bar(f);
     if (s.sweep_path.recording) {
-        ImGui::TextColored(colors::accent, "Recording a sweep path: %zu patch%s. Click patches in order, then File > "
-                           "Export sweep (GIF).", s.sweep_path.tokens.size(), s.sweep_path.tokens.size() == 1 ? "" : "es");
+        ImGui::TextColored(colors::accent,
+                           "Recording a sweep path: %zu patch%s. Click patches in order, then File > "
+                           "Export sweep (GIF).",
+                           s.sweep_path.tokens.size(), s.sweep_path.tokens.size() == 1 ? "" : "es");
         ImGui::SameLine();
         if (ImGui::SmallButton("Stop")) f.emit(session::act::RecordSweepPath{false});
     }
@@ -289,11 +298,13 @@ void PhotoPanel::draw(const Frame& f, QuestionView* page) {
     // The photo takes what the caption, legend, controls and classes below leave.
     const float line = ImGui::GetFrameHeightWithSpacing();
     // Classroom mode: a caption one line long where it can be.
-    const std::string caption = map ? shown_caption(s, s.sel.layer) + (s.classroom ? " · weights aᵢⱼ" : " · softmax weights aᵢⱼ of query i over the patches")
-                                : !s.trace()      ? ""
-                                : session::live_exercise_hides_maps(s) ? "Map hidden on purpose: it would give the exercise's answer away."
-                                : maps_hidden(s)  ? "The map is hidden until Reveal."
-                                                  : "No heads visible: click head thumbnails to show them.";
+    const std::string caption =
+        map ? shown_caption(s, s.sel.layer) +
+                  (s.classroom ? " · weights aᵢⱼ" : " · softmax weights aᵢⱼ of query i over the patches")
+        : !s.trace()                           ? ""
+        : session::live_exercise_hides_maps(s) ? "Map hidden on purpose: it would give the exercise's answer away."
+        : maps_hidden(s)                       ? "The map is hidden until Reveal."
+                                               : "No heads visible: click head thumbnails to show them.";
     ImVec2 avail = ImGui::GetContentRegionAvail();
     const float caption_h = ImGui::CalcTextSize(caption.c_str(), nullptr, false, avail.x).y;
     const float legend_h = map ? legend_layout(f, *map, avail.x).height : 0;

@@ -27,9 +27,7 @@ public:
         buttons_.push_back(last_item_target(label));
         return pressed;
     }
-    ~ButtonRow() {
-        f_.drawn.predict_buttons = std::move(buttons_);
-    }
+    ~ButtonRow() { f_.drawn.predict_buttons = std::move(buttons_); }
 
 private:
     const Frame& f_;
@@ -56,8 +54,10 @@ void predict_bar(const Frame& f) {
         if (row.button("Reveal", ready && !p.marked.empty())) f.emit(session::act::Reveal{});
         if (row.button("Cancel")) f.emit(session::act::EndPredict{});
         ImGui::PushTextWrapPos(0);
-        ImGui::TextColored(colors::muted, "Maps hidden. Click the patches you expect the query to attend to "
-                                          "(%zu marked), then Reveal.", p.marked.size());
+        ImGui::TextColored(colors::muted,
+                           "Maps hidden. Click the patches you expect the query to attend to "
+                           "(%zu marked), then Reveal.",
+                           p.marked.size());
         ImGui::PopTextWrapPos();
         return;
     }
@@ -94,8 +94,9 @@ void hidden_while_predicting(const Frame& f) {
     ImGui::PushFont(f.fonts.bold);
     ImGui::TextUnformatted("Hidden while the class predicts.");
     ImGui::PopFont();
-    ImGui::TextColored(colors::muted, "The weights would give the answer away: mark patches on the photo, then "
-                                      "press Reveal.");
+    ImGui::TextColored(colors::muted,
+                       "The weights would give the answer away: mark patches on the photo, then "
+                       "press Reveal.");
     ImGui::PopTextWrapPos();
 }
 

@@ -57,15 +57,16 @@ void question_list(const Frame& f, const std::vector<const vit::QuestionPage*>& 
         const ImVec2 at = ImGui::GetCursorScreenPos();
         if (ImGui::Selectable((std::string("##") + p->name).c_str(), f.s.question == p->name, 0, ImVec2(0, text.y)))
             f.emit(session::act::ShowQuestion{p->name});
-        ImGui::GetWindowDrawList()->AddText(ImGui::GetFont(), ImGui::GetFontSize(), at, ImGui::GetColorU32(ImGuiCol_Text),
-                                            p->title, nullptr, wrap);
+        ImGui::GetWindowDrawList()->AddText(ImGui::GetFont(), ImGui::GetFontSize(), at,
+                                            ImGui::GetColorU32(ImGuiCol_Text), p->title, nullptr, wrap);
     }
     ImGui::EndChild();
 }
 
 // Narrow panels (classroom type at 1024 or 1280 px): the question before and
 // after, and all of them in a menu, on one line above the page.
-void question_stepper(const Frame& f, const std::vector<const vit::QuestionPage*>& pages, const vit::QuestionPage* shown) {
+void question_stepper(const Frame& f, const std::vector<const vit::QuestionPage*>& pages,
+                      const vit::QuestionPage* shown) {
     const int n = static_cast<int>(pages.size());
     const int i = static_cast<int>(std::find(pages.begin(), pages.end(), shown) - pages.begin());
     ImGui::BeginDisabled(i <= 0);
@@ -109,7 +110,8 @@ void draw_view(const Frame& f, QuestionView& view) {
     FigureProbe probe;
     view.draw(f);
     const DrawnFigure& first = probe.first();
-    const std::vector<float> rect = first.kind.empty() ? std::vector<float>{} : std::vector<float>(first.rect.begin(), first.rect.end());
+    const std::vector<float> rect =
+        first.kind.empty() ? std::vector<float>{} : std::vector<float>(first.rect.begin(), first.rect.end());
     f.drawn.page_figure_kind = first.kind, f.drawn.page_figure = rect;
 }
 
@@ -166,8 +168,9 @@ void QuestionsPanel::draw(const Frame& f) {
         if (ImGui::SmallButton(label)) f.emit(session::cmd::ExportQuestionFigure{"", shown->name});
         const std::vector<session::PageTarget> at = {last_item_target("export figure")};  // for tests that click it
         if (!f.figure) f.drawn.page_export_button = at;
-        tooltip("Save this page as a PNG figure in the export folder, with the model, photo and selection in its "
-                "caption (the command line: vitscope explain IMAGE --question NAME -o OUT.png)");
+        tooltip(
+            "Save this page as a PNG figure in the export folder, with the model, photo and selection in its "
+            "caption (the command line: vitscope explain IMAGE --question NAME -o OUT.png)");
         auto& view = views_[shown->name];
         if (!view) view = maker_of(shown->name)->make();
         draw_question_page(f, *shown, *view);

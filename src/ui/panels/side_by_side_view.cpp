@@ -80,9 +80,8 @@ void SideBySideView::draw(const Frame& f, const PanelRect& area) {
                 shown = *map;
             }
             MapView& view = right ? right_ : left_;
-            const MapHit hit =
-                view.show(f, right ? "##right" : "##left", map ? &*map : nullptr,
-                          pt ? marks_for(*pt, s.sel.query, -1, -1) : gfx::Marks{}, size, &photo);
+            const MapHit hit = view.show(f, right ? "##right" : "##left", map ? &*map : nullptr,
+                                         pt ? marks_for(*pt, s.sel.query, -1, -1) : gfx::Marks{}, size, &photo);
             if (hit.hovered && hit.token >= 0 && row) {
                 ImGui::BeginTooltip();
                 ImGui::Text("patch (%d, %d) · weight %.4f", hit.row, hit.col, (*row)[hit.token]);
@@ -93,8 +92,10 @@ void SideBySideView::draw(const Frame& f, const PanelRect& area) {
         if (top && shown.grid > 0) {
             color_bar(f, shown, std::min(avail.x * 0.5f, f.px(520)), "attention weight");
             ImGui::SameLine(0, f.px(20));
-            ImGui::TextColored(colors::muted, "One scale for both maps: 0 to %.4f, the larger of their largest patch "
-                                              "weights.", *top);
+            ImGui::TextColored(colors::muted,
+                               "One scale for both maps: 0 to %.4f, the larger of their largest patch "
+                               "weights.",
+                               *top);
         }
     }
     ImGui::End();

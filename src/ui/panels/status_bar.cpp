@@ -56,19 +56,23 @@ void status_bar(const Frame& f, float height) {
         std::vector<Piece> pieces;
         if (const vit::Trace* t = s.trace()) {
             const std::string name = s.loaded.model ? s.loaded.model->config.name : "";
-            const std::string model = name.empty() ? std::filesystem::path(s.loaded.model_dir).filename().string() : name;
+            const std::string model =
+                name.empty() ? std::filesystem::path(s.loaded.model_dir).filename().string() : name;
             pieces.push_back({bounded(model), ImGui::GetStyleColorVec4(ImGuiCol_Text), 2});
             // No weight shape shows how many heads split a layer: say when only config.json does.
             const bool heads_checked = s.loaded.model && s.loaded.model->config.heads_checked;
-            pieces.push_back({format("%d layers × %d heads%s · %d tokens (%d×%d patches + %d)", s.layers(), s.heads(),
-                                     heads_checked ? "" : " (as config.json says)", t->tokens, t->grid, t->grid, t->prefix),
-                              ImGui::GetStyleColorVec4(ImGuiCol_Text), 3});
-            pieces.push_back({format("forward pass %.0f ms", 1000.0 * s.last_forward_seconds), ImGui::GetStyleColorVec4(ImGuiCol_Text), 1});
+            pieces.push_back(
+                {format("%d layers × %d heads%s · %d tokens (%d×%d patches + %d)", s.layers(), s.heads(),
+                        heads_checked ? "" : " (as config.json says)", t->tokens, t->grid, t->grid, t->prefix),
+                 ImGui::GetStyleColorVec4(ImGuiCol_Text), 3});
+            pieces.push_back({format("forward pass %.0f ms", 1000.0 * s.last_forward_seconds),
+                              ImGui::GetStyleColorVec4(ImGuiCol_Text), 1});
         } else {
             pieces.push_back({"no model run yet", colors::muted, 3});
         }
         pieces.push_back({format("frame %.1f ms", s.frame_ms), colors::muted, 0});
-        if (s.work.busy) pieces.push_back({format("%s… %.1f s", s.work.stage.c_str(), s.work.seconds), colors::accent, 4});
+        if (s.work.busy)
+            pieces.push_back({format("%s… %.1f s", s.work.stage.c_str(), s.work.seconds), colors::accent, 4});
         // Bounded before it is measured, too: tail_within measures it once a character.
         if (!s.last_error.empty()) pieces.push_back({bounded(vit::printable(s.last_error)), colors::error, 5});
         else if (!s.status.empty()) pieces.push_back({bounded(s.status), colors::ok, 5});
@@ -97,9 +101,10 @@ void status_bar(const Frame& f, float height) {
             }
             first = false;
             // The message (priority 5) takes what the others leave, shortened from its start.
-            const std::string text = pieces[i].priority == 5
-                                         ? tail_within(pieces[i].text, room - (used - ImGui::CalcTextSize(pieces[i].text.c_str()).x))
-                                         : pieces[i].text;
+            const std::string text =
+                pieces[i].priority == 5
+                    ? tail_within(pieces[i].text, room - (used - ImGui::CalcTextSize(pieces[i].text.c_str()).x))
+                    : pieces[i].text;
             ImGui::TextColored(pieces[i].colour, "%s", text.c_str());
         }
     }

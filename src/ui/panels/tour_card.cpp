@@ -52,8 +52,9 @@ float paragraphs_height(const std::vector<std::string>& paragraphs, const ImFont
 void highlight(const Frame& f, const PanelRect& r) {
     ImDrawList* dl = ImGui::GetForegroundDrawList();
     const float inset = f.px(3);
-    dl->AddRect(ImVec2(r.pos.x + inset, r.pos.y + inset), ImVec2(r.pos.x + r.size.x - inset, r.pos.y + r.size.y - inset),
-                ImGui::GetColorU32(colors::accent), f.px(6), 0, f.px(4));
+    dl->AddRect(ImVec2(r.pos.x + inset, r.pos.y + inset),
+                ImVec2(r.pos.x + r.size.x - inset, r.pos.y + r.size.y - inset), ImGui::GetColorU32(colors::accent),
+                f.px(6), 0, f.px(4));
 }
 
 // The first run's offer, over the photo panel, once the photo is there.
@@ -69,9 +70,10 @@ void offer(const Frame& f, const Layout& layout) {
         ImGui::PushFont(f.fonts.bold);
         ImGui::TextWrapped("New to vitscope?");
         ImGui::PopFont();
-        ImGui::TextWrapped("A short guided tour follows one patch of this photo through attention: its query, "
-                           "the scores, the scaling, the softmax and the blend of values, with the numbers the model "
-                           "computes. Help > Guided tour starts it any time.");
+        ImGui::TextWrapped(
+            "A short guided tour follows one patch of this photo through attention: its query, "
+            "the scores, the scaling, the softmax and the blend of values, with the numbers the model "
+            "computes. Help > Guided tour starts it any time.");
         // Where each button is, for tests that click one.
         std::vector<session::PageTarget> buttons;
         const bool take = ImGui::Button("Take the tour");
@@ -94,7 +96,8 @@ void offer(const Frame& f, const Layout& layout) {
 
 // The card's buttons, left to right; the key hint follows them.
 std::array<const char*, 4> button_labels(const session::AppState& s, int i, int n) {
-    return {"Back", i + 1 < n ? "Next" : "Finish", "Exit the tour", s.tour.text_folded ? "Show text (H)" : "Hide text (H)"};
+    return {"Back", i + 1 < n ? "Next" : "Finish", "Exit the tour",
+            s.tour.text_folded ? "Show text (H)" : "Hide text (H)"};
 }
 const std::vector<const char*> kKeys = {"←", "→", "Esc"};
 
@@ -154,7 +157,8 @@ std::vector<float> sentences(const Frame& f, const session::Tour& tour, float wi
         ImGui::PushFont(s.classroom ? f.fonts.large_bold : f.fonts.bold);
         ImGui::Spacing();
         const ImVec2 top = ImGui::GetCursorScreenPos();
-        for (const std::string& line : wrapped_lines(card.key, ImGui::GetFont(), text_w)) ImGui::TextUnformatted(line.c_str());
+        for (const std::string& line : wrapped_lines(card.key, ImGui::GetFont(), text_w))
+            ImGui::TextUnformatted(line.c_str());
         key_rect = {top.x, top.y, text_w, ImGui::GetItemRectMax().y - top.y};
         ImGui::PopFont();
     }
@@ -162,8 +166,8 @@ std::vector<float> sentences(const Frame& f, const session::Tour& tour, float wi
     const bool rest = (!s.tour.text_folded || f.still) && !card.rest.empty();
     if (!rest) return key_rect;
     ImGui::PushFont(s.classroom ? f.fonts.large : ImGui::GetFont());
-    const float below = (card.left_out ? 4 : 0) * ImGui::GetTextLineHeightWithSpacing() + button_rows * ImGui::GetFrameHeightWithSpacing() +
-                        3 * st.ItemSpacing.y + st.WindowPadding.y;
+    const float below = (card.left_out ? 4 : 0) * ImGui::GetTextLineHeightWithSpacing() +
+                        button_rows * ImGui::GetFrameHeightWithSpacing() + 3 * st.ItemSpacing.y + st.WindowPadding.y;
     const float room = most - ImGui::GetCursorPosY() - below;
     // At least a line of the rest (scrolled to); none where even that would push the buttons off the card.
     const float line = ImGui::GetTextLineHeightWithSpacing() + st.ItemSpacing.y;
@@ -176,15 +180,18 @@ std::vector<float> sentences(const Frame& f, const session::Tour& tour, float wi
     ImGui::BeginChild("##sentences", ImVec2(0, text_h));
     for (const std::string& text : card.rest) {
         ImGui::Spacing();
-        for (const std::string& line : wrapped_lines(text, ImGui::GetFont(), text_w)) ImGui::TextUnformatted(line.c_str());
+        for (const std::string& line : wrapped_lines(text, ImGui::GetFont(), text_w))
+            ImGui::TextUnformatted(line.c_str());
     }
     ImGui::EndChild();
     ImGui::PopFont();
     if (card.left_out) {
         ImGui::Spacing();
         ImGui::PushStyleColor(ImGuiCol_Text, colors::muted);
-        ImGui::TextWrapped("This tour's examples refer to %s at the model's own input size; the sentences that "
-                           "name a part of that photo are left out here.", bounded(tour.photo, 300).c_str());
+        ImGui::TextWrapped(
+            "This tour's examples refer to %s at the model's own input size; the sentences that "
+            "name a part of that photo are left out here.",
+            bounded(tour.photo, 300).c_str());
         ImGui::PopStyleColor();
         if (!f.still && !s.photos_dir.empty() && ImGui::SmallButton(("Open " + bounded(tour.photo, 300)).c_str())) {
             f.emit(SetInputSize{0});
@@ -246,8 +253,9 @@ void tour_card(const Frame& f, const Layout& layout) {
             ImGui::TextColored(colors::muted, "%s", where);
             ImGui::PopFont();
         }
-        const std::vector<float> key = sentences(
-            f, tour, width, most, f.still ? 0 : navigation_rows(f, i, n, width - 2 * ImGui::GetStyle().WindowPadding.x));
+        const std::vector<float> key =
+            sentences(f, tour, width, most,
+                      f.still ? 0 : navigation_rows(f, i, n, width - 2 * ImGui::GetStyle().WindowPadding.x));
         if (!f.still) navigation(f, i, n);
         const ImVec2 pos = ImGui::GetWindowPos(), size = ImGui::GetWindowSize();
         const std::vector<float> rect = {pos.x, pos.y, size.x, size.y};

@@ -127,8 +127,9 @@ void WhatIfPanel::draw(const Frame& f) {
             ImGui::SetNextItemWidth(card_w - ImGui::CalcTextSize("T").x - f.px(8));
             if (ImGui::SliderFloat("T", &temp, 0.05f, 20.f, "%.2f", ImGuiSliderFlags_Logarithmic))
                 f.emit(session::act::SetTemperature{temp});
-            tooltip("T < 1 sharpens the weights towards the best-matching key; T > 1 flattens them towards uniform. "
-                    "T = 1 gives back the model's own weights.");
+            tooltip(
+                "T < 1 sharpens the weights towards the best-matching key; T > 1 flattens them towards uniform. "
+                "T = 1 gives back the model's own weights.");
             if (ImGui::IsItemHovered() && ImGui::IsMouseDoubleClicked(ImGuiMouseButton_Left))
                 f.emit(session::act::SetTemperature{1.f});
         }
@@ -139,9 +140,10 @@ void WhatIfPanel::draw(const Frame& f) {
     }
     ImGui::NewLine();
     ImGui::PushTextWrapPos(0);
-    ImGui::TextColored(colors::muted,
-                       "\"Output changes\" compares oᵢ = Σⱼ wⱼ vⱼ under the what-if with the model's own oᵢ "
-                       "(‖o' − o‖ / ‖o‖). Spread = 1 / Σ a²: how many keys the weights effectively cover (1 = all on one key).");
+    ImGui::TextColored(
+        colors::muted,
+        "\"Output changes\" compares oᵢ = Σⱼ wⱼ vⱼ under the what-if with the model's own oᵢ "
+        "(‖o' − o‖ / ‖o‖). Spread = 1 / Σ a²: how many keys the weights effectively cover (1 = all on one key).");
     ImGui::PopTextWrapPos();
 }
 

@@ -15,7 +15,7 @@ public:
     void draw(const Frame& f);
 
 private:
-    std::array<MapView, 5> views_;   // the real row, then one per what-if
+    std::array<MapView, 5> views_;  // the real row, then one per what-if
 };
 
 }  // namespace ui

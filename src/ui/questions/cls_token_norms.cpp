@@ -26,22 +26,26 @@ void cls_token_norms_section(const Frame& f) {
     const std::vector<int> high = vit::layers_with_high_norm(norms);
     char heading[200];
     if (high.empty())
-        std::snprintf(heading, sizeof heading, "On this photo: token norms (no high-norm patch in any of the %d layers)",
+        std::snprintf(heading, sizeof heading,
+                      "On this photo: token norms (no high-norm patch in any of the %d layers)",
                       static_cast<int>(norms.size()));
     else
-        std::snprintf(heading, sizeof heading, "On this photo: token norms (high-norm patches in %d of the %d layers, "
-                      "from layer %d)", static_cast<int>(high.size()), static_cast<int>(norms.size()), high.front());
+        std::snprintf(heading, sizeof heading,
+                      "On this photo: token norms (high-norm patches in %d of the %d layers, "
+                      "from layer %d)",
+                      static_cast<int>(high.size()), static_cast<int>(norms.size()), high.front());
     evidence_heading(f, heading);
     char text[1024];
-    std::snprintf(text, sizeof text,
-                  "Each token's vector leaving each layer, measured by its length (norm). A patch counts as high-norm "
-                  "when its norm is at least %.0f times the median patch's. Darcet et al. (2023, \"Vision Transformers "
-                  "Need Registers\") found such tokens in many trained ViTs, in background patches that carry little "
-                  "of their own: a model stores global information in them, and CLS and other queries read it "
-                  "there. Weight on them is weight on that stored information, not on the pixels under them. The two weight "
-                  "columns are shares of all of a row's weight (CLS included), the mean over the layer's heads; the "
-                  "last one is also the mean over the patch queries.",
-                  vit::kHighNormRatio);
+    std::snprintf(
+        text, sizeof text,
+        "Each token's vector leaving each layer, measured by its length (norm). A patch counts as high-norm "
+        "when its norm is at least %.0f times the median patch's. Darcet et al. (2023, \"Vision Transformers "
+        "Need Registers\") found such tokens in many trained ViTs, in background patches that carry little "
+        "of their own: a model stores global information in them, and CLS and other queries read it "
+        "there. Weight on them is weight on that stored information, not on the pixels under them. The two weight "
+        "columns are shares of all of a row's weight (CLS included), the mean over the layer's heads; the "
+        "last one is also the mean over the patch queries.",
+        vit::kHighNormRatio);
     note(text);
     bool narrow = false;
     if (!begin_table_fitting(f, "##norms", 6, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH, 620,

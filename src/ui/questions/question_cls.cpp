@@ -45,7 +45,7 @@ private:
     void rollout(const Frame& f);
     void lens(const Frame& f);
 
-    std::vector<MapView> strip_;       // one per layer
+    std::vector<MapView> strip_;  // one per layer
     MapView rollout_view_, last_view_;
     // Per photo and model (the rollout comes from the analysis runner: long at large inputs).
     int generation_ = -1;
@@ -121,16 +121,18 @@ void ClsView::rollout(const Frame& f) {
     const vit::Trace& t = *s.trace();
     const int last = s.layers() - 1;
     evidence_heading(f, "Through all the layers: attention rollout");
-    whatif_note(f, "A model of the flow, not a number the network computes. Rollout assumes the residual connection is "
-                   "half of the mixing: each layer (A + I) / 2, A the mean of the heads' weights, rows renormalised, "
-                   "multiplied from the first layer up (Abnar & Zuidema 2020); the MLPs and values are taken to carry "
-                   "tokens unchanged.");
+    whatif_note(f,
+                "A model of the flow, not a number the network computes. Rollout assumes the residual connection is "
+                "half of the mixing: each layer (A + I) / 2, A the mean of the heads' weights, rows renormalised, "
+                "multiplied from the first layer up (Abnar & Zuidema 2020); the MLPs and values are taken to carry "
+                "tokens unchanged.");
     const float gap = ImGui::GetStyle().ItemSpacing.x * 3;
     const float w = std::floor((ImGui::GetContentRegionAvail().x - gap) / 2);
     const ImVec2 size = fit_photo(s, ImVec2(w, std::min(w, f.px(300))));
     const gfx::Marks marks = marks_for(t, 0, -1, -1);
-    const auto rolled = analysis<vit::Vec>(f, experiment_key(f, "cls-rollout"),
-                                           [trace = s.loaded.trace] { return vit::Vec(vit::rollout_row(*trace, 0).cast<float>()); });
+    const auto rolled = analysis<vit::Vec>(f, experiment_key(f, "cls-rollout"), [trace = s.loaded.trace] {
+        return vit::Vec(vit::rollout_row(*trace, 0).cast<float>());
+    });
 
     // Each column's text wraps at the column's edge.
     ImGui::BeginGroup();
@@ -165,15 +167,18 @@ void ClsView::rollout(const Frame& f) {
     }
     ImGui::PopTextWrapPos();
     ImGui::EndGroup();
-    note("Colours relative to each map's largest patch weight (the photo's scale setting). The last layer alone shows "
-         "only the last mixing step; rollout follows the earlier layers too.");
+    note(
+        "Colours relative to each map's largest patch weight (the photo's scale setting). The last layer alone shows "
+        "only the last mixing step; rollout follows the earlier layers too.");
 }
 
 void ClsView::lens(const Frame& f) {
     const session::AppState& s = f.s;
     evidence_heading(f, "The logit lens: CLS read by the classifier after each layer");
     if (!lens_) {
-        note(("No logit lens for this model: " + bounded(lens_error_) + ". The maps above still show how CLS gathers the image.").c_str());
+        note(("No logit lens for this model: " + bounded(lens_error_) +
+              ". The maps above still show how CLS gathers the image.")
+                 .c_str());
         return;
     }
     const vit::Model& m = *s.loaded.model;
@@ -181,8 +186,9 @@ void ClsView::lens(const Frame& f) {
     // more than a header can hold beside the table's other columns (a config's name may be 1000 bytes).
     const std::string final_full = vit::label_of(m, lens_->final_top1);
     const std::string final_label = bounded(final_full.substr(0, final_full.find(',')), 32);
-    note("CLS as it leaves each block, put through the final LayerNorm and the classifier head, as if the network "
-         "stopped there. After the last block it is the model's own answer.");
+    note(
+        "CLS as it leaves each block, put through the final LayerNorm and the classifier head, as if the network "
+        "stopped there. After the last block it is the model's own answer.");
     PlotSeries p{PlotSeries::Kind::Line, "", {}, {}, colors::accent};
     PlotSeries dots{PlotSeries::Kind::Dots, "", {}, {}, colors::accent};
     for (const vit::LensLayer& l : lens_->layers) {
@@ -200,7 +206,8 @@ void ClsView::lens(const Frame& f) {
     const PlotHit hit = plot(f, "##lens", ImVec2(ImGui::GetContentRegionAvail().x, f.px(170)), axes, {p, dots});
     if (hit.clicked && hit.series == 1) f.emit(session::act::SetLayer{lens_->layers[hit.index].layer});
 
-    if (ImGui::BeginTable("##lens_table", 5, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_BordersInnerV)) {
+    if (ImGui::BeginTable("##lens_table", 5,
+                          ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_BordersInnerV)) {
         ImGui::TableSetupColumn("after layer", ImGuiTableColumnFlags_WidthFixed);
         ImGui::TableSetupColumn(("p(" + final_label + ")").c_str(), ImGuiTableColumnFlags_WidthFixed);
         ImGui::TableSetupColumn("1st");
@@ -230,9 +237,10 @@ void ClsView::lens(const Frame& f) {
         }
         end_figure_table();
     }
-    note("Green: the model's final answer. Measured on this photo: on another photo the answer can appear earlier or "
-         "later. The earlier layers were never trained to be read this way, so their classes say what CLS resembles, "
-         "not what the network has decided.");
+    note(
+        "Green: the model's final answer. Measured on this photo: on another photo the answer can appear earlier or "
+        "later. The earlier layers were never trained to be read this way, so their classes say what CLS resembles, "
+        "not what the network has decided.");
 }
 
 void ClsView::draw(const Frame& f) {

@@ -40,8 +40,10 @@ void CrossView::maps(const Frame& f, const vit::Trace& b, const vit::CrossAttent
     const vit::Trace& a = *s.trace();
     const int l = s.sel.layer, h = s.sel.head, q = s.sel.query;
     const float half = std::floor((w - ImGui::GetStyle().ItemSpacing.x - f.px(4)) / 2);
-    const std::string ca = "A, " + bounded(file_name(s.loaded.image_path), 300) + ": the query and its own attention (the model)";
-    const std::string cb = "B, " + bounded(file_name(s.compared.image_path), 300) + ": A's query over B's keys (what-if)";
+    const std::string ca =
+        "A, " + bounded(file_name(s.loaded.image_path), 300) + ": the query and its own attention (the model)";
+    const std::string cb =
+        "B, " + bounded(file_name(s.compared.image_path), 300) + ": A's query over B's keys (what-if)";
     const auto size_a_at = [&](float h) { return fit_photo(s, ImVec2(half, std::min(half, h))); };
     const auto size_b_at = [&](float h) {
         return fit_size(s.compared.image->width, s.compared.image->height, ImVec2(half, std::min(half, h)));
@@ -59,12 +61,14 @@ void CrossView::maps(const Frame& f, const vit::Trace& b, const vit::CrossAttent
     weight_hover(f, hit_a, a, own, "weight", true);
     ImGui::SameLine();
     const MapPhoto photo_b = compared_photo(f);
-    const MapHit hit_b = map_card(f, cross_, "b", {cb.c_str(), caption_h, colors::whatif}, weights_map(b, r.weights, s.style),
-                                  marks_for(b, -1, s.sel.hovered_key, -1), size_b, &photo_b, "what-if weight");
+    const MapHit hit_b =
+        map_card(f, cross_, "b", {cb.c_str(), caption_h, colors::whatif}, weights_map(b, r.weights, s.style),
+                 marks_for(b, -1, s.sel.hovered_key, -1), size_b, &photo_b, "what-if weight");
     if (hit_b.hovered && hit_b.token >= 0) {  // B's patches are not queries here: no click
         f.emit(session::act::HoverKey{hit_b.token});
-        ImGui::SetTooltip("B's %s: what-if weight %.4f\nscore q·k %.3f, scaled %.3f", vit::token_name(b, hit_b.token).c_str(),
-                          r.weights[hit_b.token], r.raw[hit_b.token], r.scaled[hit_b.token]);
+        ImGui::SetTooltip("B's %s: what-if weight %.4f\nscore q·k %.3f, scaled %.3f",
+                          vit::token_name(b, hit_b.token).c_str(), r.weights[hit_b.token], r.raw[hit_b.token],
+                          r.scaled[hit_b.token]);
     }
 }
 
@@ -75,9 +79,10 @@ void CrossView::output(const Frame& f, const vit::CrossAttentionRow& r, float w)
     const vit::RowSummary sum = vit::summarize_row(r.weights);
     ImGui::PushFont(f.fonts.mono);
     char softmax[256];
-    std::snprintf(softmax, sizeof softmax, "softmax over B's %d tokens: Σ = %.4f · largest %.4f on B's %s · spread ≈ %.1f "
-                  "keys · on B's CLS %.4f", b.tokens, sum.sum, sum.max, vit::token_name(b, sum.argmax).c_str(),
-                  sum.effective_keys, r.weights[0]);
+    std::snprintf(softmax, sizeof softmax,
+                  "softmax over B's %d tokens: Σ = %.4f · largest %.4f on B's %s · spread ≈ %.1f "
+                  "keys · on B's CLS %.4f",
+                  b.tokens, sum.sum, sum.max, vit::token_name(b, sum.argmax).c_str(), sum.effective_keys, r.weights[0]);
     text_wrapped_at_spaces(softmax);
     ImGui::PopFont();
 
@@ -107,8 +112,9 @@ void CrossView::output(const Frame& f, const vit::CrossAttentionRow& r, float w)
 void CrossView::draw(const Frame& f) {
     const session::AppState& s = f.s;
     const float w = ImGui::GetContentRegionAvail().x;
-    const char* whatif = "Not what this model computes; the same arithmetic as a decoder attending to an encoder, or a "
-                         "text prompt attending to image features.";
+    const char* whatif =
+        "Not what this model computes; the same arithmetic as a decoder attending to an encoder, or a "
+        "text prompt attending to image features.";
     // The projector leads with the maps (B's caption names the what-if), the banner under them.
     const bool maps_first = s.classroom && !f.figure;
     const vit::Trace* b = second_photo(f);
@@ -117,11 +123,12 @@ void CrossView::draw(const Frame& f) {
     const vit::Trace& a = *s.trace();
     const int l = s.sel.layer, h = s.sel.head, q = s.sel.query;
     char title[200];
-    std::snprintf(title, sizeof title, "Layer %d, head %d: queries from photo A (%s), keys and values from photo B", l, h,
-                  vit::token_name(a, q).c_str());
+    std::snprintf(title, sizeof title, "Layer %d, head %d: queries from photo A (%s), keys and values from photo B", l,
+                  h, vit::token_name(a, q).c_str());
     evidence_heading(f, title);
-    note("A's tokens at this layer times W_Q give the queries; B's tokens at the same layer times W_K and W_V give the "
-         "keys and values. Then the usual q·k/√dₖ, softmax over B's tokens, and Σ a·v. Click A to move the query.");
+    note(
+        "A's tokens at this layer times W_Q give the queries; B's tokens at the same layer times W_K and W_V give the "
+        "keys and values. Then the usual q·k/√dₖ, softmax over B's tokens, and Σ a·v. Click A to move the query.");
     const vit::CrossAttentionRow r = vit::cross_attention_row(a, *b, l, h, q);
     maps(f, *b, r, w);
     if (maps_first) whatif_note(f, whatif);

@@ -49,8 +49,8 @@ private:
 
 // "up-left", "up", ..., "itself", ..., "down-right".
 const char* offset_name(const vit::OffsetWeights& o) {
-    static const char* names[9] = {"up-left", "up", "up-right", "left", "itself", "right", "down-left", "down",
-                                   "down-right"};
+    static const char* names[9] = {"up-left", "up",        "up-right", "left",      "itself",
+                                   "right",   "down-left", "down",     "down-right"};
     return names[(o.dr + 1) * 3 + (o.dc + 1)];
 }
 
@@ -83,8 +83,9 @@ HeadRef DynamicView::two_photos(const Frame& f, const vit::Trace& b, float w) {
     if (ImGui::RadioButton(label, !most_different_)) most_different_ = false;
     const HeadRef shown = most_different_ ? HeadRef{most.layer, most.head} : HeadRef{s.sel.layer, s.sel.head};
     if (most_different_)
-        note("The maps show the head chosen on these two photos: of every layer's heads, the one whose rows for this "
-             "query differ most (the largest Jensen–Shannon divergence below).");
+        note(
+            "The maps show the head chosen on these two photos: of every layer's heads, the one whose rows for this "
+            "query differ most (the largest Jensen–Shannon divergence below).");
 
     const vit::Image& ia = *s.loaded.image;
     const vit::Image& ib = *s.compared.image;
@@ -111,8 +112,9 @@ HeadRef DynamicView::two_photos(const Frame& f, const vit::Trace& b, float w) {
     same_line_if_fits(ImGui::CalcTextSize(value).x);
     ImGui::TextColored(colors::accent, "%s", value);
     ImGui::PopFont();
-    note("0 bits: the same weights; 1 bit: no key in common. A convolution's kernel is the same on any two photos: "
-         "it would give 0 bits in every head. Click either map to move the query on both.");
+    note(
+        "0 bits: the same weights; 1 bit: no key in common. A convolution's kernel is the same on any two photos: "
+        "it would give 0 bits in every head. Click either map to move the query on both.");
 
     // Every layer and head at this query position: cheap (one row pair each).
     std::vector<std::vector<double>> every_head(s.layers(), std::vector<double>(s.heads()));
@@ -132,12 +134,18 @@ void DynamicView::within_photo(const Frame& f, HeadRef shown, float w) {
     std::snprintf(title, sizeof title, "On this photo alone: one offset, many weights (layer %d, head %d)", shown.layer,
                   shown.head);
     evidence_heading(f, title);
-    note("A 3 × 3 convolution gives the neighbour at each offset one weight, the same at every patch. Below, for each "
-         "offset, the weight this head gives that neighbour over every patch query of the photo. (Moving the photo's "
-         "content is no test: a convolution's output moves with its input too.)");
+    note(
+        "A 3 × 3 convolution gives the neighbour at each offset one weight, the same at every patch. Below, for each "
+        "offset, the weight this head gives that neighbour over every patch query of the photo. (Moving the photo's "
+        "content is no test: a convolution's output moves with its input too.)");
     const std::array<vit::OffsetWeights, 9> offsets = vit::offset_weights(t, shown.layer, shown.head);
-    if (NumberTable table{f, "##offsets", "neighbour", {"smallest weight", "largest weight", "queries"},
-                          ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp, "0.0000", true,
+    if (NumberTable table{f,
+                          "##offsets",
+                          "neighbour",
+                          {"smallest weight", "largest weight", "queries"},
+                          ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp,
+                          "0.0000",
+                          true,
                           std::min(w, f.px(640))}) {
         for (const vit::OffsetWeights& o : offsets) {
             table.row(offset_name(o));
@@ -152,7 +160,9 @@ void DynamicView::within_photo(const Frame& f, HeadRef shown, float w) {
         std::snprintf(said, sizeof said,
                       "The widest range: the key %s the query gets %.4f from %s and %.4f from %s. No fixed kernel "
                       "gives one offset two weights; the head computes them from what the patches hold (and where).",
-                      widest.dr == 0 && widest.dc == 0 ? "that is" : (std::string("one step ") + offset_name(widest) + " of").c_str(),
+                      widest.dr == 0 && widest.dc == 0
+                          ? "that is"
+                          : (std::string("one step ") + offset_name(widest) + " of").c_str(),
                       widest.min, vit::token_name(t, widest.min_query).c_str(), widest.max,
                       vit::token_name(t, widest.max_query).c_str());
     else

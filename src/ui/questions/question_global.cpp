@@ -40,13 +40,16 @@ constexpr float kEvenShares = 4.f;
 void convolution_window(const Frame& f, const vit::Trace& t, int query, ImVec2 origin, ImVec2 cell) {
     const int r = t.row_of(query), c = t.col_of(query), last = t.grid - 1;
     const int r0 = std::max(0, r - 1), r1 = std::min(last, r + 1), c0 = std::max(0, c - 1), c1 = std::min(last, c + 1);
-    const ImVec2 a(origin.x + c0 * cell.x, origin.y + r0 * cell.y), b(origin.x + (c1 + 1) * cell.x, origin.y + (r1 + 1) * cell.y);
+    const ImVec2 a(origin.x + c0 * cell.x, origin.y + r0 * cell.y),
+        b(origin.x + (c1 + 1) * cell.x, origin.y + (r1 + 1) * cell.y);
     ImDrawList* dl = ImGui::GetWindowDrawList();
     const ImU32 colour = IM_COL32(255, 255, 255, 255);
-    dl->AddRect(ImVec2(a.x - f.px(1), a.y - f.px(1)), ImVec2(b.x + f.px(1), b.y + f.px(1)), IM_COL32(0, 0, 0, 200), 0, 0, f.px(4));
+    dl->AddRect(ImVec2(a.x - f.px(1), a.y - f.px(1)), ImVec2(b.x + f.px(1), b.y + f.px(1)), IM_COL32(0, 0, 0, 200), 0,
+                0, f.px(4));
     dl->AddRect(a, b, colour, 0, 0, f.px(2));
     // The longest name that fits the grid (small photos on narrow panels: shorter).
-    const std::string name = first_that_fits({"3 × 3 convolution's reach", "3 × 3 reach", "3 × 3"}, t.grid * cell.x - f.px(8));
+    const std::string name =
+        first_that_fits({"3 × 3 convolution's reach", "3 × 3 reach", "3 × 3"}, t.grid * cell.x - f.px(8));
     const char* label = name.c_str();
     const ImVec2 ls = ImGui::CalcTextSize(label);
     // Below the square, or above it near the bottom edge; kept inside the grid.
@@ -84,11 +87,13 @@ void GlobalView::example(const Frame& f, float w) {
     const int q = s.sel.query;
     const vit::ReachingHead r = vit::farthest_reaching_head(t, 0, q);
     char title[160];
-    std::snprintf(title, sizeof title, "On this photo: layer 0's head that reaches farthest from patch (%d, %d): head %d",
-                  t.row_of(q), t.col_of(q), r.head);
+    std::snprintf(title, sizeof title,
+                  "On this photo: layer 0's head that reaches farthest from patch (%d, %d): head %d", t.row_of(q),
+                  t.col_of(q), r.head);
     evidence_heading(f, title);
-    note("Chosen on the photo on show: of the first layer's heads, the one that puts the largest share of this "
-         "query's patch weight beyond its 3 × 3 neighbourhood (CLS left out).");
+    note(
+        "Chosen on the photo on show: of the first layer's heads, the one that puts the largest share of this "
+        "query's patch weight beyond its 3 × 3 neighbourhood (CLS left out).");
     char said[512];
     if (r.holds)
         std::snprintf(said, sizeof said,
@@ -143,8 +148,8 @@ void GlobalView::query_bands(const Frame& f, float w) {
     const vit::Trace& t = *s.trace();
     const int l = s.sel.layer, h = s.sel.head, q = s.sel.query;
     char title[160];
-    std::snprintf(title, sizeof title, "The selected head: patch (%d, %d) as the query, layer %d, head %d",
-                  t.row_of(q), t.col_of(q), l, h);
+    std::snprintf(title, sizeof title, "The selected head: patch (%d, %d) as the query, layer %d, head %d", t.row_of(q),
+                  t.col_of(q), l, h);
     evidence_heading(f, title);
     const vit::DistanceMass m = vit::distance_mass(t, l, h, q);
     PlotSeries bars{PlotSeries::Kind::Bars, "", {}, {}, colors::accent};
@@ -168,8 +173,9 @@ void GlobalView::query_bands(const Frame& f, float w) {
     axes.y_lo = 0, axes.y_hi = 1;
     axes.shade_lo = -0.5, axes.shade_hi = vit::kConvolutionReach + 0.5;
     plot(f, "##bands", ImVec2(w, f.px(210)), axes, {bars});
-    note("Shaded: the same patch and distance 1, all a 3 × 3 convolution can see. Distance: how many rows or "
-         "columns apart, whichever is more; 1 is the ring of 8 neighbours.");
+    note(
+        "Shaded: the same patch and distance 1, all a 3 × 3 convolution can see. Distance: how many rows or "
+        "columns apart, whichever is more; 1 is the ring of 8 neighbours.");
     if (!empty_bands.empty())
         note(("No patch of the " + std::to_string(t.grid) + " × " + std::to_string(t.grid) + " grid is at distance " +
               empty_bands + " from this query: that bar is empty because the band is, not because the head ignores it.")
@@ -190,14 +196,16 @@ void GlobalView::query_bands(const Frame& f, float w) {
     }
     const vit::NeighbourhoodShares shares = vit::neighbourhood_shares(t, l, h, q);
     char said[400];
-    std::snprintf(said, sizeof said,
-                  "Of its weight on patches (CLS left out), layer %d, head %d puts %.0f %% beyond the 3 × 3 "
-                  "neighbourhood, where an even spread would put %.0f %%.%s",
-                  l, h, 100 * shares.beyond, 100 * shares.beyond_baseline,
-                  shares.beyond >= vit::kReachesBeyondShare
-                      ? ""
-                      : " It keeps most of this query's patch weight within the neighbourhood: a local head for this query. The claim "
-                        "is about what attention can do; the example above is the first layer's head that reaches farthest.");
+    std::snprintf(
+        said, sizeof said,
+        "Of its weight on patches (CLS left out), layer %d, head %d puts %.0f %% beyond the 3 × 3 "
+        "neighbourhood, where an even spread would put %.0f %%.%s",
+        l, h, 100 * shares.beyond, 100 * shares.beyond_baseline,
+        shares.beyond >= vit::kReachesBeyondShare
+            ? ""
+            : " It keeps most of this query's patch weight within the neighbourhood: a local head for this query. The "
+              "claim "
+              "is about what attention can do; the example above is the first layer's head that reaches farthest.");
     note(said);
 }
 
@@ -209,7 +217,8 @@ void GlobalView::every_head(const Frame& f, float w) {
         for (int l = 0; l < s.layers(); ++l) beyond_.push_back(vit::mean_mass_beyond(t, l, kBeyond));
         beyond_generation_ = s.loaded.generation;
     }
-    evidence_heading(f, "On this photo, every head: the weight a query puts beyond 3 patches, averaged over all patch queries");
+    evidence_heading(
+        f, "On this photo, every head: the weight a query puts beyond 3 patches, averaged over all patch queries");
     const std::vector<double>& first = beyond_.at(0);
     ImGui::TextUnformatted("Layer 0, the first attention the patches meet:");
     ImGui::PushFont(f.fonts.mono);
@@ -217,17 +226,19 @@ void GlobalView::every_head(const Frame& f, float w) {
         char text[48];
         std::snprintf(text, sizeof text, "head %zu: %.3f", h, first[h]);
         if (h) same_line_if_fits(ImGui::CalcTextSize(text).x + f.px(12));
-        if (h && ImGui::GetCursorPosX() > ImGui::GetStyle().WindowPadding.x + 1) ImGui::SetCursorPosX(ImGui::GetCursorPosX() + f.px(12));
+        if (h && ImGui::GetCursorPosX() > ImGui::GetStyle().WindowPadding.x + 1)
+            ImGui::SetCursorPosX(ImGui::GetCursorPosX() + f.px(12));
         ImGui::TextUnformatted(text);
     }
     ImGui::PopFont();
 
     head_dots(f, "##beyond", ImVec2(w, f.px(180)), "mean weight beyond 3 patches (of all a row's)", beyond_,
               s.sel.layer, s.sel.head);
-    note("One dot per head; click one to show that layer and head. A query whose weight stayed within its neighbours "
-         "would give 0 here. A stack of 3 × 3 convolutions widens its "
-         "view by one patch per side per layer; attention can reach every patch from the first layer, and the learned "
-         "weights decide how far each head actually looks.");
+    note(
+        "One dot per head; click one to show that layer and head. A query whose weight stayed within its neighbours "
+        "would give 0 here. A stack of 3 × 3 convolutions widens its "
+        "view by one patch per side per layer; attention can reach every patch from the first layer, and the learned "
+        "weights decide how far each head actually looks.");
 }
 
 void GlobalView::draw(const Frame& f) {
@@ -239,8 +250,9 @@ void GlobalView::draw(const Frame& f) {
         query_bands(f, w);
     } else {
         evidence_heading(f, "On this photo");
-        note("Click a patch on the photo (or press an arrow key) to make it the query: distances are measured on the "
-             "patch grid, and CLS has no place on it.");
+        note(
+            "Click a patch on the photo (or press an arrow key) to make it the query: distances are measured on the "
+            "patch grid, and CLS has no place on it.");
     }
     every_head(f, w);
 }

@@ -27,11 +27,12 @@ public:
 
 private:
     void distance_plot(const Frame& f, const Eigen::MatrixXd& distances);
-    void layer_table(const Frame& f, const Eigen::MatrixXd& distances, const Eigen::MatrixXd& spreads, const Eigen::MatrixXd& jsd);
+    void layer_table(const Frame& f, const Eigen::MatrixXd& distances, const Eigen::MatrixXd& spreads,
+                     const Eigen::MatrixXd& jsd);
     void head_removal(const Frame& f);
     void removal_table(const Frame& f);
 
-    int removed_head_ = -1;      // the head whose removal is shown (of the selected layer)
+    int removed_head_ = -1;  // the head whose removal is shown (of the selected layer)
 };
 
 // Every layer and head of the photo (a walk over every row of every head:
@@ -53,7 +54,8 @@ void HeadsView::distance_plot(const Frame& f, const Eigen::MatrixXd& distances) 
     std::snprintf(text, sizeof text,
                   "Mean attention distance: for each patch query, the distance to every patch key (between patch "
                   "centres, in pixels of the %d px model input) weighted by the attention weight, averaged over the "
-                  "queries. CLS and register keys are left out and the weights renormalised over the patches.", input);
+                  "queries. CLS and register keys are left out and the weights renormalised over the patches.",
+                  input);
     note(text);
 
     PlotSeries dots{PlotSeries::Kind::Dots, "", {}, {}, colors::accent};
@@ -76,7 +78,9 @@ void HeadsView::distance_plot(const Frame& f, const Eigen::MatrixXd& distances) 
     axes.x_lo = -0.5, axes.x_hi = layers - 0.5;
     axes.y_lo = 0, axes.y_hi = std::max(patch, static_cast<int>(std::ceil(top * 1.1)));
     axes.x_integer = true;
-    const PlotHit hit = plot(f, "##distance", ImVec2(ImGui::GetContentRegionAvail().x, height_above_fold(f, f.px(210), f.px(150))), axes, {dots});
+    const PlotHit hit =
+        plot(f, "##distance", ImVec2(ImGui::GetContentRegionAvail().x, height_above_fold(f, f.px(210), f.px(150))),
+             axes, {dots});
     if (hit.clicked && hit.index >= 0) {
         f.emit(session::act::SetLayer{which[hit.index].first});
         f.emit(session::act::SetHead{which[hit.index].second});
@@ -90,8 +94,9 @@ void HeadsView::distance_plot(const Frame& f, const Eigen::MatrixXd& distances) 
         targets.push_back({name, p.x, p.y});
     }
     f.drawn.page_targets = targets;
-    note("Measured on this photo. In general (the ViT paper's Fig. 7 over many images), early layers mix heads that "
-         "look near and far; late layers look far.");
+    note(
+        "Measured on this photo. In general (the ViT paper's Fig. 7 over many images), early layers mix heads that "
+        "look near and far; late layers look far.");
 }
 
 void HeadsView::layer_table(const Frame& f, const Eigen::MatrixXd& distances, const Eigen::MatrixXd& spreads,
@@ -132,9 +137,11 @@ void HeadsView::layer_table(const Frame& f, const Eigen::MatrixXd& distances, co
         }
         end_figure_table();
     }
-    note("Spread: 1 / Σ a² of a query's weights a, in keys (1 = all on one key, N = even over N), averaged over the patch queries. "
-         "JSD: the Jensen–Shannon divergence between two heads' weights for the same query, in bits (0 = the same "
-         "weights, 1 = no key in common), averaged over the patch queries.");
+    note(
+        "Spread: 1 / Σ a² of a query's weights a, in keys (1 = all on one key, N = even over N), averaged over the "
+        "patch queries. "
+        "JSD: the Jensen–Shannon divergence between two heads' weights for the same query, in bits (0 = the same "
+        "weights, 1 = no key in common), averaged over the patch queries.");
 }
 
 void HeadsView::head_removal(const Frame& f) {
@@ -145,10 +152,13 @@ void HeadsView::head_removal(const Frame& f) {
     char title[96];
     std::snprintf(title, sizeof title, "Remove one head of layer %d", l);
     evidence_heading(f, title);
-    whatif_note(f, "Not what the model computes: the head's output is set to zero before the output projection and "
-                   "the rest of the network runs on.");
+    whatif_note(f,
+                "Not what the model computes: the head's output is set to zero before the output projection and "
+                "the rest of the network runs on.");
     if (removed_head_ >= heads) removed_head_ = -1;
-    auto key_of = [&](int h) { return experiment_key(f, "remove-head-L" + std::to_string(l) + "-H" + std::to_string(h)); };
+    auto key_of = [&](int h) {
+        return experiment_key(f, "remove-head-L" + std::to_string(l) + "-H" + std::to_string(h));
+    };
     const session::ExperimentsView& x = s.experiments;
     for (int h = 0; h < heads && !f.figure; ++h) {  // buttons: not in a figure for print
         char label[32];
@@ -159,11 +169,13 @@ void HeadsView::head_removal(const Frame& f) {
         if (ImGui::Button(label)) {
             removed_head_ = h;
             if (!x.results.count(key_of(h)))
-                f.emit(session::cmd::RunExperiment{
-                    key_of(h), [model = s.loaded.model, input = s.loaded.input, trace = s.loaded.trace, l, h](const vit::TaskControl&) {
-                        return std::static_pointer_cast<const void>(
-                            std::make_shared<const vit::HeadRemoved>(vit::remove_head(*model, *input, trace->logits, l, h, 5)));
-                    }});
+                f.emit(
+                    session::cmd::RunExperiment{key_of(h), [model = s.loaded.model, input = s.loaded.input,
+                                                            trace = s.loaded.trace, l, h](const vit::TaskControl&) {
+                                                    return std::static_pointer_cast<const void>(
+                                                        std::make_shared<const vit::HeadRemoved>(
+                                                            vit::remove_head(*model, *input, trace->logits, l, h, 5)));
+                                                }});
         }
         if (chosen) ImGui::PopStyleColor();
     }
@@ -213,7 +225,8 @@ void HeadsView::head_removal(const Frame& f) {
         end_figure_table();
     }
     ImGui::TextWrapped("The model's top-1, %s (p = %.4f), changes by %+.4f without head %d.",
-                       vit::label_of(m, r->before[0].index).c_str(), r->before[0].probability, r->top1_change, removed_head_);
+                       vit::label_of(m, r->before[0].index).c_str(), r->before[0].probability, r->top1_change,
+                       removed_head_);
 }
 
 // A change as a cell colour: red where removing the head lowers the top-1
@@ -232,16 +245,19 @@ void HeadsView::removal_table(const Frame& f) {
     std::snprintf(label, sizeof label, "Compute the table (%d forward passes)", 1 + layers * heads);
     const std::string key = experiment_key(f, "ablation-table");
     const session::ExperimentJob job = [model = s.loaded.model, input = s.loaded.input](const vit::TaskControl& c) {
-        return std::static_pointer_cast<const void>(std::make_shared<const vit::AblationTable>(vit::ablation_table(*model, *input, c)));
+        return std::static_pointer_cast<const void>(
+            std::make_shared<const vit::AblationTable>(vit::ablation_table(*model, *input, c)));
     };
     const bool have = experiment_controls(f, label, key, job);
     if (!have) return;
     const auto t = s.experiments.result<vit::AblationTable>(key);
     const vit::Model& m = *s.loaded.model;
-    ImGui::TextWrapped("Top-1 of the model: %s, p = %.4f. Each cell: its probability with that head removed, minus %.4f.",
-                       vit::label_of(m, t->top1_class).c_str(), t->top1_probability, t->top1_probability);
+    ImGui::TextWrapped(
+        "Top-1 of the model: %s, p = %.4f. Each cell: its probability with that head removed, minus %.4f.",
+        vit::label_of(m, t->top1_class).c_str(), t->top1_probability, t->top1_probability);
     if (t->cancelled && !s.experiments.is_running(key)) {
-        ImGui::TextColored(colors::whatif, "Stopped after %d of %d heads: the rest are blank.", t->done, layers * heads);
+        ImGui::TextColored(colors::whatif, "Stopped after %d of %d heads: the rest are blank.", t->done,
+                           layers * heads);
         if (!f.figure) {
             ImGui::SameLine();
             if (ImGui::SmallButton("Compute it all")) f.emit(session::cmd::RunExperiment{key, job});
@@ -250,7 +266,8 @@ void HeadsView::removal_table(const Frame& f) {
     double largest = 0;
     for (int i = 0; i < t->top1_change.size(); ++i)
         if (std::isfinite(t->top1_change.data()[i])) largest = std::max(largest, std::abs(t->top1_change.data()[i]));
-    const ImGuiTableFlags flags = ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_ScrollX | ImGuiTableFlags_BordersInner;
+    const ImGuiTableFlags flags =
+        ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_ScrollX | ImGuiTableFlags_BordersInner;
     if (ImGui::BeginTable("##ablation", 1 + heads, flags, ImVec2(0, table_height(layers + 1)))) {
         ImGui::TableSetupScrollFreeze(1, 1);
         ImGui::TableSetupColumn("layer");
@@ -281,18 +298,21 @@ void HeadsView::removal_table(const Frame& f) {
         }
         end_figure_table();
     }
-    note("Red: removing the head lowers the probability of the model's answer; blue: raises it. Click a cell to go to "
-         "that head. Measured on this photo; another photo can rely on other heads.");
+    note(
+        "Red: removing the head lowers the probability of the model's answer; blue: raises it. Click a cell to go to "
+        "that head. Measured on this photo; another photo can rely on other heads.");
 }
 
 void HeadsView::draw(const Frame& f) {
     const session::AppState& s = f.s;
     const int layer = s.sel.layer;
-    const auto numbers = analysis<HeadNumbers>(f, experiment_key(f, "heads-distance"), [trace = s.loaded.trace, patch = s.loaded.model->patch] {
-        return HeadNumbers{vit::mean_attention_distances(*trace, patch), vit::mean_spreads(*trace)};
-    });
-    const auto jsd = analysis<Eigen::MatrixXd>(f, experiment_key(f, "heads-jsd-L" + std::to_string(layer)),
-                                               [trace = s.loaded.trace, layer] { return vit::head_divergences(*trace, layer); });
+    const auto numbers = analysis<HeadNumbers>(
+        f, experiment_key(f, "heads-distance"), [trace = s.loaded.trace, patch = s.loaded.model->patch] {
+            return HeadNumbers{vit::mean_attention_distances(*trace, patch), vit::mean_spreads(*trace)};
+        });
+    const auto jsd =
+        analysis<Eigen::MatrixXd>(f, experiment_key(f, "heads-jsd-L" + std::to_string(layer)),
+                                  [trace = s.loaded.trace, layer] { return vit::head_divergences(*trace, layer); });
     if (numbers && numbers->value) {
         distance_plot(f, numbers->value->distance);
     } else {

@@ -89,7 +89,8 @@ void MatrixView::draw(const Frame& f) {
                   "Layer %d · head %d · %d × %d = %d weights. Rows: queries, columns: keys, in token order "
                   "(CLS%s first, then the patches row by row). The outlined row is the selected query, the one "
                   "the photo shows. Colour: log scale, three decades below the largest weight.",
-                  s.sel.layer, s.sel.head, n, n, n * n, t->prefix > 1 ? " and the other tokens before the patches" : "");
+                  s.sel.layer, s.sel.head, n, n, n * n,
+                  t->prefix > 1 ? " and the other tokens before the patches" : "");
     note(about);
     if (s.sel.source == session::MapSource::MeanOfVisible)
         ImGui::TextColored(colors::muted, "The photo shows the mean of heads; this is head %d alone.", s.sel.head);
@@ -97,7 +98,8 @@ void MatrixView::draw(const Frame& f) {
     if (!f.figure) {
         int zoom = s.matrix_zoom;
         ImGui::SetNextItemWidth(f.px(200));
-        if (ImGui::SliderInt("zoom", &zoom, 1, session::kMaxMatrixZoom, "%d×")) f.emit(session::act::SetMatrixZoom{zoom});
+        if (ImGui::SliderInt("zoom", &zoom, 1, session::kMaxMatrixZoom, "%d×"))
+            f.emit(session::act::SetMatrixZoom{zoom});
         tooltip("Close in around the selected query's row and its own column: N / zoom cells a side.");
     }
     const vit::MatrixWindow w = vit::matrix_window(n, s.matrix_zoom, s.sel.query);
@@ -137,7 +139,8 @@ void MatrixView::draw(const Frame& f) {
         f.drawn.add_cells({"matrix/weights", lo.x, lo.y, side / w.cells, 0, w.cells, 1});
     const bool hovered = ImGui::IsItemHovered() && !f.figure;
     // The corners, for tests that point at a cell.
-    const std::vector<session::PageTarget> targets = {{"matrix top left", lo.x, lo.y}, {"matrix bottom right", hi.x, hi.y}};
+    const std::vector<session::PageTarget> targets = {{"matrix top left", lo.x, lo.y},
+                                                      {"matrix bottom right", hi.x, hi.y}};
     if (!f.figure) f.drawn.page_targets = targets;
     // CLS (and the registers) named where their rows begin, when on show.
     const float cell = side / w.cells;
@@ -170,8 +173,9 @@ void MatrixView::draw(const Frame& f) {
     legend.style.normalization = gfx::Normalization::Log;
     ImGui::SetCursorPosX(ImGui::GetCursorPosX() + label_w);
     color_bar(f, legend, std::min(side, f.px(420)), "attention weight");
-    note("The colours are on a log scale, so weights much smaller than a row's largest stay visible, where a linear "
-         "scale would show only the largest. Each row sums to one.");
+    note(
+        "The colours are on a log scale, so weights much smaller than a row's largest stay visible, where a linear "
+        "scale would show only the largest. Each row sums to one.");
 }
 
 }  // namespace

@@ -59,7 +59,8 @@ void part_row(const Frame& f, const char* name, const vit::Vec* v, float extent,
     const ImVec2 p = ImGui::GetCursorScreenPos();
     const float len = max_norm > 0 ? static_cast<float>(norm / max_norm) * room : 0.f;
     ImDrawList* dl = ImGui::GetWindowDrawList();
-    dl->AddRectFilled(ImVec2(p.x, p.y + h * 0.2f), ImVec2(p.x + room, p.y + h * 0.8f), ImGui::GetColorU32(ImGuiCol_FrameBg));
+    dl->AddRectFilled(ImVec2(p.x, p.y + h * 0.2f), ImVec2(p.x + room, p.y + h * 0.8f),
+                      ImGui::GetColorU32(ImGuiCol_FrameBg));
     dl->AddRectFilled(ImVec2(p.x, p.y + h * 0.2f), ImVec2(p.x + len, p.y + h * 0.8f), ImGui::GetColorU32(colour));
     ImGui::Dummy(ImVec2(room, h));
     ImGui::SameLine();
@@ -92,12 +93,14 @@ void MlpView::path_parts(const Frame& f, const vit::TokenPath& p, const std::vec
     step("LayerNorm, then every head attends over all tokens: oₕ = Σⱼ aₕⱼ vⱼ");
     for (int h = 0; h < heads; ++h) {
         char name[48];
-        std::snprintf(name, sizeof name, "head %d's output (%d numbers)", h, static_cast<int>(p.head_outputs[h].size()));
+        std::snprintf(name, sizeof name, "head %d's output (%d numbers)", h,
+                      static_cast<int>(p.head_outputs[h].size()));
         part_row(f, name, &p.head_outputs[h], head_extent, norm_of(h), max_norm, w, colors::accent);
     }
     char text[160];
-    std::snprintf(text, sizeof text, "the heads' outputs side by side (%d numbers), times W_O, plus its bias%s", heads *
-                  static_cast<int>(p.head_outputs.empty() ? 0 : p.head_outputs[0].size()), p.layer_scale ? ", times the layer scale" : "");
+    std::snprintf(text, sizeof text, "the heads' outputs side by side (%d numbers), times W_O, plus its bias%s",
+                  heads * static_cast<int>(p.head_outputs.empty() ? 0 : p.head_outputs[0].size()),
+                  p.layer_scale ? ", times the layer scale" : "");
     step(text);
     part_row(f, "what attention adds", &p.attention_output, add_extent, norm_of(heads), max_norm, w, colors::accent);
     step("added to the token: the residual stream");
@@ -107,8 +110,9 @@ void MlpView::path_parts(const Frame& f, const vit::TokenPath& p, const std::vec
     part_row(f, "what the MLP adds", &p.mlp_output, add_extent, norm_of(heads + 3), max_norm, w, colors::ok);
     step("added again");
     part_row(f, "the token leaving the block", nullptr, 0, norm_of(heads + 4), max_norm, w);
-    note("The bars compare the norms (lengths) along the path; the strips share one colour scale per kind (heads; "
-         "the two additions), blue negative, red positive.");
+    note(
+        "The bars compare the norms (lengths) along the path; the strips share one colour scale per kind (heads; "
+        "the two additions), blue negative, red positive.");
 }
 
 void MlpView::checks(const Frame& f, const vit::TokenPath& p) {
@@ -130,7 +134,8 @@ void MlpView::checks(const Frame& f, const vit::TokenPath& p) {
         ImGui::PopTextWrapPos();
         ImGui::Unindent(f.px(16));
     };
-    check(false, "The MLP output of this token computed from its row alone, against the forward pass's (all tokens at once)",
+    check(false,
+          "The MLP output of this token computed from its row alone, against the forward pass's (all tokens at once)",
           p.mlp_alone_max_abs_diff, "the same up to float rounding");
     check(true, "Every other token replaced by zeros before the MLP: the change in this token's MLP output",
           p.mlp_others_zeroed_max_abs_diff, "nothing: the MLP never reads the other tokens");
@@ -142,16 +147,17 @@ void MlpView::draw(const Frame& f) {
     const session::AppState& s = f.s;
     const vit::Trace& t = *s.trace();
     const int l = s.sel.layer, q = s.sel.query;
-    const auto numbers = analysis<PathNumbers>(
-        f, experiment_key(f, "mlp-path-L" + std::to_string(l) + "-q" + std::to_string(q)),
-        [model = s.loaded.model, trace = s.loaded.trace, l, q] {
-            PathNumbers n{vit::token_path(*model, *trace, l, q), {}};
-            n.norms = vit::token_path_norms(n.path);
-            return n;
-        });
+    const auto numbers =
+        analysis<PathNumbers>(f, experiment_key(f, "mlp-path-L" + std::to_string(l) + "-q" + std::to_string(q)),
+                              [model = s.loaded.model, trace = s.loaded.trace, l, q] {
+                                  PathNumbers n{vit::token_path(*model, *trace, l, q), {}};
+                                  n.norms = vit::token_path_norms(n.path);
+                                  return n;
+                              });
     const float w = ImGui::GetContentRegionAvail().x;
     char title[128];
-    std::snprintf(title, sizeof title, "On this photo: %s (token %d) through block %d", vit::token_name(t, q).c_str(), q, l);
+    std::snprintf(title, sizeof title, "On this photo: %s (token %d) through block %d", vit::token_name(t, q).c_str(),
+                  q, l);
     evidence_heading(f, title);
     if (!numbers) return computing_note("the token's path through the block");
     if (!numbers->value) {

@@ -35,8 +35,8 @@ constexpr double kRounding = 1e-3;
 
 struct ShuffleResult {
     vit::PermutationExperiment e;
-    vit::PatchPermutation back;              // inverse(e.shuffle)
-    vit::Image mosaic;                       // the shuffled input as a picture
+    vit::PatchPermutation back;  // inverse(e.shuffle)
+    vit::Image mosaic;           // the shuffled input as a picture
     std::vector<vit::ClassScore> top5_without_pos;
 };
 
@@ -50,8 +50,8 @@ private:
     void maps(const Frame& f, const std::shared_ptr<const ShuffleResult>& r, float w);
     void classes(const Frame& f, const ShuffleResult& r);
 
-    bool with_pos_ = false;   // which runs the maps come from
-    std::string started_;     // the shuffle this page started by itself
+    bool with_pos_ = false;  // which runs the maps come from
+    std::string started_;    // the shuffle this page started by itself
     MapView mosaic_, put_back_, unshuffled_;
     InputPicture picture_;
 };
@@ -97,10 +97,12 @@ void PermutationView::shuffle_button(const Frame& f) {
 }
 
 void PermutationView::differences(const Frame& f, const ShuffleResult& r) {
-    ImGui::TextWrapped("Seed %u: patches shuffled by std::mt19937(%u), Fisher–Yates. The shuffled run's attention weights "
-                "and final tokens, put back in the original order, against the unshuffled run's:",
-                r.e.seed, r.e.seed);
-    if (NumberTable table{f, "##diff", "largest |difference|", {"weights", "tokens"}, ImGuiTableFlags_RowBg, "0.000e-00"}) {
+    ImGui::TextWrapped(
+        "Seed %u: patches shuffled by std::mt19937(%u), Fisher–Yates. The shuffled run's attention weights "
+        "and final tokens, put back in the original order, against the unshuffled run's:",
+        r.e.seed, r.e.seed);
+    if (NumberTable table{
+            f, "##diff", "largest |difference|", {"weights", "tokens"}, ImGuiTableFlags_RowBg, "0.000e-00"}) {
         const auto row = [&](const char* what, const vit::UnpermutedDifference& d, ImVec4 colour) {
             table.row(what, colour);
             table.number("%.3g", d.attention);
@@ -111,14 +113,15 @@ void PermutationView::differences(const Frame& f, const ShuffleResult& r) {
     }
     // "float rounding" only when the numbers above are that small (float32 through every layer: under 1e-3).
     const bool rounding = r.e.without_pos.attention < kRounding && r.e.without_pos.final_tokens < kRounding;
-    note(rounding ? "weights: every attention weight of every layer and head; tokens: the final token states. Without "
-                    "position embeddings the differences here are float rounding: shuffling the patches only shuffled "
-                    "the outputs (attention is permutation-equivariant). With them the shuffled photo is another "
-                    "input: each patch gets another place's embedding."
-                  : "weights: every attention weight of every layer and head; tokens: the final token states. Attention "
-                    "is permutation-equivariant, so without position embeddings shuffling the patches should only "
-                    "shuffle the outputs; the differences above are larger than float rounding. With position "
-                    "embeddings the shuffled photo is another input: each patch gets another place's embedding.");
+    note(rounding
+             ? "weights: every attention weight of every layer and head; tokens: the final token states. Without "
+               "position embeddings the differences here are float rounding: shuffling the patches only shuffled "
+               "the outputs (attention is permutation-equivariant). With them the shuffled photo is another "
+               "input: each patch gets another place's embedding."
+             : "weights: every attention weight of every layer and head; tokens: the final token states. Attention "
+               "is permutation-equivariant, so without position embeddings shuffling the patches should only "
+               "shuffle the outputs; the differences above are larger than float rounding. With position "
+               "embeddings the shuffled photo is another input: each patch gets another place's embedding.");
 }
 
 void PermutationView::maps(const Frame& f, const std::shared_ptr<const ShuffleResult>& r, float w) {
@@ -134,8 +137,7 @@ void PermutationView::maps(const Frame& f, const std::shared_ptr<const ShuffleRe
     };
     if (f.figure)  // print: which maps, in words
         ImGui::TextUnformatted(with_pos_ ? "Maps with position embeddings" : "Maps without position embeddings");
-    else if (!projector)
-        which_maps();
+    else if (!projector) which_maps();
     const vit::Trace& shuffled = with_pos_ ? runs.rearranged : runs.rearranged_without_pos;
     const vit::Trace& unshuffled = with_pos_ ? t : runs.original_without_pos;
     const int moved_q = vit::moved_token(t, r->e.shuffle, q);
@@ -148,7 +150,8 @@ void PermutationView::maps(const Frame& f, const std::shared_ptr<const ShuffleRe
     const MapPhoto mosaic_photo = picture_.photo(r, r->mosaic, shuffled);
     const char* mosaic_caption = "the shuffled photo and its map (the query moved with its patch)";
     const char* back_caption = "that map put back in order, on the photo";
-    const char* own_caption = with_pos_ ? "the photo's own map (the model)" : "the photo's own map, without position embeddings";
+    const char* own_caption =
+        with_pos_ ? "the photo's own map (the model)" : "the photo's own map, without position embeddings";
     if (projector) {  // short captions over the maps, naming the what-ifs; the long ones folded with the notes
         note((std::string("The maps: ") + mosaic_caption + "; " + back_caption + "; " + own_caption + ".").c_str());
         mosaic_caption = "what-if: shuffled";
@@ -164,8 +167,8 @@ void PermutationView::maps(const Frame& f, const std::shared_ptr<const ShuffleRe
     const ImVec2 mosaic_size = mosaic_at(maps_h), photo_size = photo_at(maps_h);
     const float caption_h = captions_at(maps_h);
     int card_index = 0;
-    auto card_map = [&](MapView& view, const char* id, const char* caption, const vit::Trace& trace, const vit::Vec& row,
-                        int query, ImVec2 size, const MapPhoto* photo, bool on_mosaic) {
+    auto card_map = [&](MapView& view, const char* id, const char* caption, const vit::Trace& trace,
+                        const vit::Vec& row, int query, ImVec2 size, const MapPhoto* photo, bool on_mosaic) {
         if (card_index++ % cols) ImGui::SameLine(0, gap);
         const MapHit hit = map_card(f, view, id, {caption, caption_h}, weights_map(trace, row, s.style),
                                     marks_for(trace, query, -1, -1), size, photo, "weight");
@@ -174,22 +177,26 @@ void PermutationView::maps(const Frame& f, const std::shared_ptr<const ShuffleRe
     card_map(mosaic_, "mosaic", mosaic_caption, shuffled, mosaic_row, moved_q, mosaic_size, &mosaic_photo, true);
     card_map(put_back_, "back", back_caption, t, vit::move_row(shuffled, r->back, mosaic_row), q, photo_size, nullptr,
              false);
-    card_map(unshuffled_, "own", own_caption, unshuffled, vit::attention_row(unshuffled, l, h, q), q, photo_size, nullptr,
-             false);
+    card_map(unshuffled_, "own", own_caption, unshuffled, vit::attention_row(unshuffled, l, h, q), q, photo_size,
+             nullptr, false);
     if (projector) which_maps();
     // What the two maps beside each other show, by their largest difference.
     const vit::Vec back_row = vit::move_row(shuffled, r->back, mosaic_row);
     const double apart = (back_row - vit::attention_row(unshuffled, l, h, q)).cwiseAbs().maxCoeff();
     char said[320];
     if (apart >= kRounding)
-        std::snprintf(said, sizeof said, "%s the map put back differs from the photo's own (by up to %.3g in a weight): "
-                      "%s", with_pos_ ? "With position embeddings" : "Without position embeddings",
-                      apart, with_pos_ ? "where a patch sits changes what it attends to." : "more than float rounding.");
+        std::snprintf(said, sizeof said,
+                      "%s the map put back differs from the photo's own (by up to %.3g in a weight): "
+                      "%s",
+                      with_pos_ ? "With position embeddings" : "Without position embeddings", apart,
+                      with_pos_ ? "where a patch sits changes what it attends to." : "more than float rounding.");
     else
-        std::snprintf(said, sizeof said, "%s the map put back is the photo's own map (largest difference %.2g, within "
-                      "float rounding): %s", with_pos_ ? "With position embeddings" : "Without position embeddings",
-                      apart, with_pos_ ? "for this query and head the shuffle changed nothing but the order."
-                                       : "the shuffle changed nothing but the order.");
+        std::snprintf(said, sizeof said,
+                      "%s the map put back is the photo's own map (largest difference %.2g, within "
+                      "float rounding): %s",
+                      with_pos_ ? "With position embeddings" : "Without position embeddings", apart,
+                      with_pos_ ? "for this query and head the shuffle changed nothing but the order."
+                                : "the shuffle changed nothing but the order.");
     note(said);
 }
 
@@ -209,7 +216,9 @@ void PermutationView::classes(const Frame& f, const ShuffleResult& r) {
             ImGui::TableNextRow();
             for (const auto* list : {&with, &without}) {
                 ImGui::TableNextColumn();
-                if (i < list->size()) ImGui::TextWrapped("%.1f %%  %s", 100.0 * (*list)[i].probability, bounded((*list)[i].label).c_str());
+                if (i < list->size())
+                    ImGui::TextWrapped("%.1f %%  %s", 100.0 * (*list)[i].probability,
+                                       bounded((*list)[i].label).c_str());
             }
         }
         end_figure_table();

@@ -67,7 +67,8 @@ void PositionView::small_maps(const Frame& f, const vit::Trace& t, float w) {
     auto outline = [&](int p, ImU32 colour) {
         const float x0 = o.x + (p % g) * step, y0 = o.y + (p / g) * step;
         // A dark ring under the colour, so the outline shows on red and blue cells alike.
-        dl->AddRect(ImVec2(x0 - 2.f, y0 - 2.f), ImVec2(x0 + map + 2.f, y0 + map + 2.f), IM_COL32(0, 0, 0, 255), 0, 0, f.px(4));
+        dl->AddRect(ImVec2(x0 - 2.f, y0 - 2.f), ImVec2(x0 + map + 2.f, y0 + map + 2.f), IM_COL32(0, 0, 0, 255), 0, 0,
+                    f.px(4));
         dl->AddRect(ImVec2(x0 - 2.f, y0 - 2.f), ImVec2(x0 + map + 2.f, y0 + map + 2.f), colour, 0, 0, f.px(2));
     };
     if (t.is_patch(f.s.sel.query)) outline(f.s.sel.query - t.prefix, ImGui::GetColorU32(colors::accent));
@@ -77,7 +78,8 @@ void PositionView::small_maps(const Frame& f, const vit::Trace& t, float w) {
     if (mr < 0 || mc < 0 || mr >= g || mc >= g) return;
     const float ix = m.x - o.x - mc * step, iy = m.y - o.y - mr * step;
     if (ix >= map || iy >= map) return;  // in a gap
-    const int p = mr * g + mc, k = std::min(g - 1, static_cast<int>(iy / cell)) * g + std::min(g - 1, static_cast<int>(ix / cell));
+    const int p = mr * g + mc,
+              k = std::min(g - 1, static_cast<int>(iy / cell)) * g + std::min(g - 1, static_cast<int>(ix / cell));
     outline(p, IM_COL32(255, 255, 255, 255));
     ImGui::SetTooltip("position (%d, %d) against (%d, %d): cosine %.3f\nclick: make (%d, %d) the query", mr, mc, k / g,
                       k % g, cosine_(p, k), mr, mc);
@@ -118,17 +120,19 @@ void PositionView::draw(const Frame& f) {
     const int q = s.sel.query;
     if (t.is_patch(q)) {
         char title[128];
-        std::snprintf(title, sizeof title, "Patch (%d, %d)'s position embedding against every position's",
-                      t.row_of(q), t.col_of(q));
+        std::snprintf(title, sizeof title, "Patch (%d, %d)'s position embedding against every position's", t.row_of(q),
+                      t.col_of(q));
         evidence_heading(f, title);
         vit::Vec row = vit::Vec::Zero(t.tokens);  // prefix tokens have no place on the grid: left at 0
         row.tail(n) = cosine_.row(q - t.prefix).transpose();
         const MapData map = signed_map(t, row, s.style);
-        const ImVec2 size = fit_photo(s, ImVec2(w, maps_height_above_fold(f, std::min(w, f.px(420)), [](float) { return 0.f; })));
+        const ImVec2 size =
+            fit_photo(s, ImVec2(w, maps_height_above_fold(f, std::min(w, f.px(420)), [](float) { return 0.f; })));
         const MapHit hit = large_.show(f, "##large", &map, marks_for(t, q, s.sel.hovered_key, -1), size);
         if (hit.hovered && hit.token >= 0) {
             f.emit(session::act::HoverKey{hit.token});
-            ImGui::SetTooltip("%s: cosine %.3f\nclick: make it the query", vit::token_name(t, hit.token).c_str(), row[hit.token]);
+            ImGui::SetTooltip("%s: cosine %.3f\nclick: make it the query", vit::token_name(t, hit.token).c_str(),
+                              row[hit.token]);
             if (hit.clicked) f.emit(session::act::SelectQuery{hit.token});
         }
         color_bar(f, map, size.x, "cosine similarity");
@@ -138,8 +142,9 @@ void PositionView::draw(const Frame& f) {
     }
 
     evidence_heading(f, "Every position: one small map per patch position, in the grid's layout");
-    note("Each small map is one position's cosine similarity with every position (red: similar, blue: opposite, "
-         "white: 0). Click a small map to make that position the query.");
+    note(
+        "Each small map is one position's cosine similarity with every position (red: similar, blue: opposite, "
+        "white: 0). Click a small map to make that position the query.");
     // The claim, from the cosines on show: neighbours against positions 4 or more apart.
     char said[512];
     if (structure_.holds())

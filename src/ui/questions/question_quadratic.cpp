@@ -72,12 +72,15 @@ void QuadraticView::sizes_table(const Frame& f, const std::vector<InputSizeChoic
         for (const InputSizeChoice& c : choices) {
             const vit::AttentionSize a = vit::attention_size(m, c.px);
             const vit::BlockFlops fl = vit::block_flops(m, a.tokens);
-            const ImVec4 colour = c.px == now ? colors::accent : c.refusal.empty() ? ImGui::GetStyleColorVec4(ImGuiCol_Text) : colors::muted;
+            const ImVec4 colour = c.px == now         ? colors::accent
+                                  : c.refusal.empty() ? ImGui::GetStyleColorVec4(ImGuiCol_Text)
+                                                      : colors::muted;
             ImGui::TableNextRow();
             ImGui::PushStyleColor(ImGuiCol_Text, colour);
             ImGui::TableNextColumn();
             ImGui::Text("%d%s", c.px, c.refusal.empty() ? "" : " (too large)");
-            if (!c.refusal.empty() && ImGui::IsItemHovered()) ImGui::SetTooltip("Too large for this window: %s", c.refusal.c_str());
+            if (!c.refusal.empty() && ImGui::IsItemHovered())
+                ImGui::SetTooltip("Too large for this window: %s", c.refusal.c_str());
             ImGui::PushFont(f.fonts.mono);
             ImGui::TableNextColumn();
             ImGui::Text("%d", a.tokens);
@@ -99,15 +102,18 @@ void QuadraticView::sizes_table(const Frame& f, const std::vector<InputSizeChoic
     char text[512];
     std::snprintf(text, sizeof text,
                   "Blue: the size now. Weights in the whole model: %d layers × %d heads × N², kept as float32 (4 "
-                  "bytes each). MFLOP: millions of floating-point operations per block, a multiply-add counted as 2: the linear layers (q, k, v, the output projection and the MLP) cost "
+                  "bytes each). MFLOP: millions of floating-point operations per block, a multiply-add counted as 2: "
+                  "the linear layers (q, k, v, the output projection and the MLP) cost "
                   "2N(4d² + 2dm) = %s, growing with N; the attention (q·kᵀ and a·v) costs 4N²d, growing with N² "
                   "(d = %d, m = %d; the softmax's exponentials not counted).",
                   m.depth, m.heads, m.mlp_dim == 4 * m.dim ? "24Nd²" : "…", m.dim, m.mlp_dim);
     note(text);
     const double n_star = vit::theoretical_crossover_tokens(m);
     ImGui::PushTextWrapPos(0);
-    ImGui::Text("Theory: the attention costs more than the linear layers from N = 2d + m = %.0f tokens, an input of "
-                "about %.0f px.", n_star, vit::input_size_for_tokens(m, n_star));
+    ImGui::Text(
+        "Theory: the attention costs more than the linear layers from N = 2d + m = %.0f tokens, an input of "
+        "about %.0f px.",
+        n_star, vit::input_size_for_tokens(m, n_star));
     ImGui::PopTextWrapPos();
 }
 
@@ -126,22 +132,26 @@ void QuadraticView::measured(const Frame& f, const std::vector<InputSizeChoice>&
     std::string name = "timing";
     for (int px : sizes) name += "-" + std::to_string(px);
     const std::string key = experiment_key(f, name);
-    const bool have = experiment_controls(f, label, key, [model = s.loaded.model, image = s.loaded.image, sizes](const vit::TaskControl& c) {
-        return std::static_pointer_cast<const void>(
-            std::make_shared<const vit::TimingRun>(vit::measure_forward_times(*model, *image, sizes, 3, c)));
-    });
+    const bool have =
+        experiment_controls(f, label, key,
+                            [model = s.loaded.model, image = s.loaded.image, sizes](const vit::TaskControl& c) {
+                                return std::static_pointer_cast<const void>(std::make_shared<const vit::TimingRun>(
+                                    vit::measure_forward_times(*model, *image, sizes, 3, c)));
+                            });
     if (!skipped.empty()) ImGui::TextColored(colors::muted, "Left out, over the memory budget: %s.", skipped.c_str());
     if (!have) {
         note("Runs the whole forward pass three times at every size on this photo and keeps the median of each part.");
         return;
     }
     const auto run = s.experiments.result<vit::TimingRun>(key);
-    if (run->cancelled) ImGui::TextColored(colors::whatif, "Stopped early: %zu of %zu sizes timed.", run->points.size(), sizes.size());
+    if (run->cancelled)
+        ImGui::TextColored(colors::whatif, "Stopped early: %zu of %zu sizes timed.", run->points.size(), sizes.size());
     if (run->points.empty()) return;
     const vit::CostFit fit = vit::fit_costs(run->points);
 
     PlotSeries linear{PlotSeries::Kind::Dots, "linear layers; line: fit a·N", {}, {}, colors::accent};
-    PlotSeries attention{PlotSeries::Kind::Dots, "attention (q·kᵀ, softmax, a·v); line: fit b·N²", {}, {}, colors::whatif};
+    PlotSeries attention{
+        PlotSeries::Kind::Dots, "attention (q·kᵀ, softmax, a·v); line: fit b·N²", {}, {}, colors::whatif};
     double n_max = 0;
     for (const vit::TimingPoint& p : run->points) {
         linear.x.push_back(p.tokens), linear.y.push_back(1e3 * p.linear_seconds);
@@ -153,7 +163,8 @@ void QuadraticView::measured(const Frame& f, const std::vector<InputSizeChoice>&
         n_max = std::max(n_max, static_cast<double>(p.tokens));
     }
     // The fitted curves, drawn past the largest size to where they cross when that is near.
-    const double x_hi = 1.08 * std::max(n_max, fit.crossover_tokens > 0 ? std::min(fit.crossover_tokens, 2.5 * n_max) : 0.0);
+    const double x_hi =
+        1.08 * std::max(n_max, fit.crossover_tokens > 0 ? std::min(fit.crossover_tokens, 2.5 * n_max) : 0.0);
     // A fitted line in its dots' own colour: a lighter one fell below 3:1 against the page (2.4:1 on the light
     // theme); the dots stand out as dots.
     PlotSeries fit_linear{PlotSeries::Kind::Line, "", {}, {}, colors::accent};
@@ -168,13 +179,16 @@ void QuadraticView::measured(const Frame& f, const std::vector<InputSizeChoice>&
     axes.y_label = "time per forward (ms)";
     axes.x_lo = 0, axes.x_hi = x_hi;
     double y_top = 0;
-    for (const vit::TimingPoint& p : run->points) y_top = std::max({y_top, 1e3 * p.linear_seconds, 1e3 * p.attention_seconds});
+    for (const vit::TimingPoint& p : run->points)
+        y_top = std::max({y_top, 1e3 * p.linear_seconds, 1e3 * p.attention_seconds});
     // Up to the measured times or the linear fit's end, whichever is higher (the N² curve may leave the top),
     // with room above for the legend.
     axes.y_lo = 0, axes.y_hi = 1.35 * std::max(y_top, 1e3 * fit.linear_at(x_hi));
-    plot(f, "##timing", ImVec2(ImGui::GetContentRegionAvail().x, f.px(220)), axes, {fit_linear, fit_attention, linear, attention});
+    plot(f, "##timing", ImVec2(ImGui::GetContentRegionAvail().x, f.px(220)), axes,
+         {fit_linear, fit_attention, linear, attention});
 
-    if (ImGui::BeginTable("##timing_table", 5, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_BordersInnerV)) {
+    if (ImGui::BeginTable("##timing_table", 5,
+                          ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_BordersInnerV)) {
         ImGui::TableSetupColumn("input");
         ImGui::TableSetupColumn("tokens N");
         ImGui::TableSetupColumn("linear (ms)");
@@ -201,22 +215,29 @@ void QuadraticView::measured(const Frame& f, const std::vector<InputSizeChoice>&
     const double n_star = vit::theoretical_crossover_tokens(m);
     ImGui::PushTextWrapPos(0);
     if (fit.crossover_tokens > 0)
-        ImGui::Text("Crossover, measured: the fits cross at N ≈ %.0f tokens (an input of about %.0f px). Theory: N = %.0f "
-                    "tokens (about %.0f px).",
-                    fit.crossover_tokens, vit::input_size_for_tokens(m, fit.crossover_tokens), n_star,
-                    vit::input_size_for_tokens(m, n_star));
+        ImGui::Text(
+            "Crossover, measured: the fits cross at N ≈ %.0f tokens (an input of about %.0f px). Theory: N = %.0f "
+            "tokens (about %.0f px).",
+            fit.crossover_tokens, vit::input_size_for_tokens(m, fit.crossover_tokens), n_star,
+            vit::input_size_for_tokens(m, n_star));
     else
-        ImGui::Text("Crossover, measured: the attention's fit has no N² part, so the fits do not cross. Theory: N = %.0f tokens.", n_star);
+        ImGui::Text(
+            "Crossover, measured: the attention's fit has no N² part, so the fits do not cross. Theory: N = %.0f "
+            "tokens.",
+            n_star);
     ImGui::PopTextWrapPos();
     char threads[160];
     std::snprintf(threads, sizeof threads, " Each forward pass ran on %d thread%s%s.", run->threads,
                   run->threads == 1 ? "" : "s",
                   run->threads == 1 && !f.figure ? " (the window's experiments keep to one core, so the window stays "
-                                                   "responsive)" : "");
+                                                   "responsive)"
+                                                 : "");
     note((std::string("Fits through the origin by least squares: linear ≈ a·N, attention ≈ b·N². Measured now, on this "
-                      "machine, with whatever else it is running: the times vary from run to run.") + threads +
+                      "machine, with whatever else it is running: the times vary from run to run.") +
+          threads +
           " Theory counts arithmetic only; measured time also depends on memory traffic and on how well each part uses "
-          "the processor's vector units.").c_str());
+          "the processor's vector units.")
+             .c_str());
 }
 
 void QuadraticView::draw(const Frame& f) {
@@ -228,8 +249,9 @@ void QuadraticView::draw(const Frame& f) {
     ImGui::SameLine();
     ImGui::TextWrapped("%d × %d patches of %d px: N = %d tokens with CLS%s", t.grid, t.grid, m.patch, t.tokens,
                        t.prefix > 1 ? " and the other tokens before the patches" : "");
-    note("Every panel follows the new grid; position embeddings are interpolated (bicubic, as timm does) to sizes the "
-         "model was not trained at.");
+    note(
+        "Every panel follows the new grid; position embeddings are interpolated (bicubic, as timm does) to sizes the "
+        "model was not trained at.");
     const std::vector<InputSizeChoice> choices = input_size_choices(s);
     sizes_table(f, choices);
     measured(f, choices);

@@ -31,20 +31,21 @@ namespace {
 constexpr uint32_t kRandomSeed = 0;  // the random order's seed, as `vitscope explain` without --seed
 
 struct MethodInfo {
-    const char* method;   // as vit::perturbation_maps names it
-    const char* title;    // above its map and in the legend
-    const char* what;     // under its map
+    const char* method;  // as vit::perturbation_maps names it
+    const char* title;   // above its map and in the legend
+    const char* what;    // under its map
     bool class_specific;
-    int series;           // its colour: colors::series[series]
+    int series;  // its colour: colors::series[series]
 };
 constexpr int kMaps = 4;
 const MethodInfo kMethods[] = {
-    {"attention_last", "Last layer's attention", "CLS's weights in the last layer, mean of the heads. The same for every class.",
-     false, 0},
-    {"rollout", "Attention rollout", "CLS's row of rollout through every layer (a model of the flow). The same for every class.",
-     false, 1},
+    {"attention_last", "Last layer's attention",
+     "CLS's weights in the last layer, mean of the heads. The same for every class.", false, 0},
+    {"rollout", "Attention rollout",
+     "CLS's row of rollout through every layer (a model of the flow). The same for every class.", false, 1},
     {"grad_rollout", "Gradient-weighted rollout",
-     "Each layer's weights times d logit / d weight, negatives dropped, heads averaged, rolled out (Chefer et al. 2021). "
+     "Each layer's weights times d logit / d weight, negatives dropped, heads averaged, rolled out (Chefer et al. "
+     "2021). "
      "For this class.",
      true, 2},
     {"occlusion", "Occlusion",
@@ -95,13 +96,15 @@ void RelevanceView::class_picker(const Frame& f, int cls) {
     const float right = ImGui::GetCursorScreenPos().x + ImGui::GetContentRegionAvail().x;
     for (const vit::ClassScore& c : s.loaded.top5) {
         char text[160];
-        std::snprintf(text, sizeof text, "%s (%.2f)", bounded(c.label.substr(0, c.label.find(',')), 100).c_str(), c.probability);
+        std::snprintf(text, sizeof text, "%s (%.2f)", bounded(c.label.substr(0, c.label.find(',')), 100).c_str(),
+                      c.probability);
         // On the same line while it fits in the panel, else on the next.
         const ImGuiStyle& st = ImGui::GetStyle();
         const float width = ImGui::GetFrameHeight() + st.ItemInnerSpacing.x + ImGui::CalcTextSize(text).x;
         if (ImGui::GetItemRectMax().x + st.ItemSpacing.x + width <= right) ImGui::SameLine();
         if (ImGui::RadioButton(text, c.index == cls)) f.emit(session::act::SetRelevanceClass{c.index});
-        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s: class %d, p = %.4f", bounded(c.label).c_str(), c.index, c.probability);
+        if (ImGui::IsItemHovered())
+            ImGui::SetTooltip("%s: class %d, p = %.4f", bounded(c.label).c_str(), c.index, c.probability);
         targets.push_back(last_item_target("class " + std::to_string(c.index)));
     }
     if (!f.figure) f.drawn.page_targets = targets;
@@ -127,8 +130,8 @@ void RelevanceView::maps(const Frame& f, const vit::RelevanceStudy& study, const
     std::snprintf(heading, sizeof heading, "On this photo: four maps for \"%s\" (p = %.4f)", label.c_str(),
                   study.maps.probability);
     evidence_heading(f, heading);
-    const Eigen::VectorXd* values[kMaps] = {&study.maps.attention_last, &study.maps.rollout,
-                                                 &study.maps.grad_rollout, &study.maps.occlusion};
+    const Eigen::VectorXd* values[kMaps] = {&study.maps.attention_last, &study.maps.rollout, &study.maps.grad_rollout,
+                                            &study.maps.occlusion};
     const float gap = ImGui::GetStyle().ItemSpacing.x * 2;
     const float avail = ImGui::GetContentRegionAvail().x;
     const int per_row = avail > f.px(4 * 170) ? 4 : 2;
@@ -138,7 +141,8 @@ void RelevanceView::maps(const Frame& f, const vit::RelevanceStudy& study, const
         const float width = fit_photo(s, ImVec2(w, h)).x;
         float title_h = 0;
         ImGui::PushFont(f.fonts.bold);
-        for (const MethodInfo& m : kMethods) title_h = std::max(title_h, ImGui::CalcTextSize(m.title, nullptr, false, width).y);
+        for (const MethodInfo& m : kMethods)
+            title_h = std::max(title_h, ImGui::CalcTextSize(m.title, nullptr, false, width).y);
         ImGui::PopFont();
         return title_h;
     };
@@ -152,7 +156,8 @@ void RelevanceView::maps(const Frame& f, const vit::RelevanceStudy& study, const
         ImGui::BeginGroup();
         ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + size.x);
         ImGui::PushFont(f.fonts.bold);
-        text_wrapped_at_spaces(m.class_specific ? colors::ok : ImGui::GetStyleColorVec4(ImGuiCol_Text), m.title, size.x);
+        text_wrapped_at_spaces(m.class_specific ? colors::ok : ImGui::GetStyleColorVec4(ImGuiCol_Text), m.title,
+                               size.x);
         ImGui::PopFont();
         vit::Vec row = vit::Vec::Zero(t.tokens);  // the prefix tokens have no place on the photo
         row.tail(values[i]->size()) = values[i]->cast<float>();
@@ -168,18 +173,20 @@ void RelevanceView::maps(const Frame& f, const vit::RelevanceStudy& study, const
         ImGui::PopTextWrapPos();
         ImGui::EndGroup();
     }
-    whatif_note(f, "Occlusion runs the network on altered photos (one patch set to 0), and rollout is a model of the "
-                   "flow: neither is a number the network computes on this photo. Colours: each map against its own "
-                   "largest value, read on its own colour bar; occlusion's from blue through white (0) to red, as far "
-                   "below 0 as above.");
+    whatif_note(f,
+                "Occlusion runs the network on altered photos (one patch set to 0), and rollout is a model of the "
+                "flow: neither is a number the network computes on this photo. Colours: each map against its own "
+                "largest value, read on its own colour bar; occlusion's from blue through white (0) to red, as far "
+                "below 0 as above.");
 }
 
 void RelevanceView::curves(const Frame& f, const vit::RelevanceStudy& study, const std::string& label) {
     evidence_heading(f, "Which map ranks the patches the class needs? Perturbation tests");
-    note("Remove patches (set them to 0 in the normalised input) in the order a map ranks them, 10 % more at each step "
-         "up to 90 %, and run the network again. Most relevant first (left): a map that found what the class needs "
-         "makes p fall fast, so a lower area is better. Least relevant first (right): a higher area is better. A "
-         "random order is the baseline a map has to beat.");
+    note(
+        "Remove patches (set them to 0 in the normalised input) in the order a map ranks them, 10 % more at each step "
+        "up to 90 %, and run the network again. Most relevant first (left): a map that found what the class needs "
+        "makes p fall fast, so a lower area is better. Least relevant first (right): a higher area is better. A "
+        "random order is the baseline a map has to beat.");
     whatif_note(f, "Every point but the first is the network on a photo with patches removed.");
     const float gap = ImGui::GetStyle().ItemSpacing.x * 2;
     const float w = std::floor((ImGui::GetContentRegionAvail().x - gap) / 2);
@@ -190,7 +197,8 @@ void RelevanceView::curves(const Frame& f, const vit::RelevanceStudy& study, con
             PlotSeries line{PlotSeries::Kind::Line, title_of(c.method), {}, c.probability, {}};
             for (const MethodInfo& m : kMethods)
                 if (c.method == m.method) line.color = colors::series[m.series];
-            for (size_t i = 0; i < c.probability.size(); ++i) line.x.push_back(static_cast<double>(i) / vit::kPerturbationSteps);
+            for (size_t i = 0; i < c.probability.size(); ++i)
+                line.x.push_back(static_cast<double>(i) / vit::kPerturbationSteps);
             series.push_back(std::move(line));
         }
         PlotAxes axes;
@@ -203,7 +211,8 @@ void RelevanceView::curves(const Frame& f, const vit::RelevanceStudy& study, con
     }
     if (begin_table_fitting(f, "##areas", 3, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV, 560,
                             static_cast<int>(std::size(kMethods)) + 3)) {
-        ImGui::TableSetupColumn("map", ImGuiTableColumnFlags_WidthFixed);  // as wide as the longest name: the numbers share the rest
+        ImGui::TableSetupColumn(
+            "map", ImGuiTableColumnFlags_WidthFixed);  // as wide as the longest name: the numbers share the rest
         ImGui::TableSetupColumn("area x 100, most relevant first (lower is better)");
         ImGui::TableSetupColumn("least relevant first (higher is better)");
         wrapped_headers_row();
@@ -246,22 +255,23 @@ void RelevanceView::curves(const Frame& f, const vit::RelevanceStudy& study, con
             if (!w.winner.empty())
                 std::snprintf(text, sizeof text, "%s: %s is the clear winner on this photo (%s, %s).", order,
                               title_of(w.winner), positive ? "lowest area" : "highest area", why);
-            else
-                std::snprintf(text, sizeof text, "%s: no clear winner on this photo (%s).", order, why);
+            else std::snprintf(text, sizeof text, "%s: no clear winner on this photo (%s).", order, why);
         }
         text_wrapped_at_spaces(text);
     }
-    note("One photo: a map that wins here may lose on the next. Pick another class above; the two maps on the "
-         "left stay the same, because attention weights are computed before the classifier sees anything.");
+    note(
+        "One photo: a map that wins here may lose on the next. Pick another class above; the two maps on the "
+        "left stay the same, because attention weights are computed before the classifier sees anything.");
 }
 
 void RelevanceView::published(const Frame& f) {
     evidence_heading(f, "In general: what the published test found");
-    note("Chefer, Gur & Wolf (ICCV 2021), ViT-B/16 on the ImageNet validation set, the predicted class, area under the "
-         "curve x 100 as patches are removed: least relevant first (higher is better) rollout 53.1, GradCAM 41.52, "
-         "gradient-weighted relevance 54.16; most relevant first (lower is better) gradient-weighted relevance 17.03. "
-         "Their curves average top-1 accuracy over 50 000 photos; the curves above follow one class's probability "
-         "on one photo with a smaller model (ViT-Ti by default), so compare the ordering of the maps, not the numbers.");
+    note(
+        "Chefer, Gur & Wolf (ICCV 2021), ViT-B/16 on the ImageNet validation set, the predicted class, area under the "
+        "curve x 100 as patches are removed: least relevant first (higher is better) rollout 53.1, GradCAM 41.52, "
+        "gradient-weighted relevance 54.16; most relevant first (lower is better) gradient-weighted relevance 17.03. "
+        "Their curves average top-1 accuracy over 50 000 photos; the curves above follow one class's probability "
+        "on one photo with a smaller model (ViT-Ti by default), so compare the ordering of the maps, not the numbers.");
 }
 
 void RelevanceView::draw(const Frame& f) {
@@ -278,8 +288,8 @@ void RelevanceView::draw(const Frame& f) {
     const std::string key = experiment_key(f, "relevance-c" + std::to_string(cls));
     const session::ExperimentJob job = [model = s.loaded.model, input = s.loaded.input, trace = s.loaded.trace,
                                         cls](const vit::TaskControl& c) {
-        return std::static_pointer_cast<const void>(
-            std::make_shared<const vit::RelevanceStudy>(vit::relevance_study(*model, *input, *trace, cls, kRandomSeed, c)));
+        return std::static_pointer_cast<const void>(std::make_shared<const vit::RelevanceStudy>(
+            vit::relevance_study(*model, *input, *trace, cls, kRandomSeed, c)));
     };
     if (!f.figure) start_once(f, started_, key, job);
     const int forwards = vit::relevance_study_forwards(s.trace()->grid * s.trace()->grid);

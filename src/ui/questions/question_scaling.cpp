@@ -71,19 +71,21 @@ void ScalingView::draw(const Frame& f) {
     const float w = ImGui::GetContentRegionAvail().x;
 
     char title[128];
-    std::snprintf(title, sizeof title, "On this photo: the %d × %d scores of layer %d, head %d", t.tokens, t.tokens, l, h);
+    std::snprintf(title, sizeof title, "On this photo: the %d × %d scores of layer %d, head %d", t.tokens, t.tokens, l,
+                  h);
     evidence_heading(f, title);
     const double sqrt_dk = std::sqrt(static_cast<double>(t.head_dim));
     char spread[160];
-    std::snprintf(spread, sizeof spread, "spread (std) of q·k: %.2f     of q·k/√dₖ: %.2f     √dₖ = %.0f", histogram_.raw_std,
-                  histogram_.scaled_std, sqrt_dk);
+    std::snprintf(spread, sizeof spread, "spread (std) of q·k: %.2f     of q·k/√dₖ: %.2f     √dₖ = %.0f",
+                  histogram_.raw_std, histogram_.scaled_std, sqrt_dk);
     text_wrapped_at_spaces(spread);
     // What the spread beside it supports: "near unit spread" only when it is.
     char said[320];
     if (vit::near_unit_spread(histogram_.scaled_std))
         std::snprintf(said, sizeof said,
                       "The scaled spread %.2f is near the unit spread that unit-variance q and k would give (within a "
-                      "factor of %.0f of 1).", histogram_.scaled_std, vit::kUnitSpreadFactor);
+                      "factor of %.0f of 1).",
+                      histogram_.scaled_std, vit::kUnitSpreadFactor);
     else
         std::snprintf(said, sizeof said,
                       "The scaled spread is %.2f, not 1: the division took out the factor √dₖ = %.0f that adding dₖ "
@@ -102,8 +104,12 @@ void ScalingView::draw(const Frame& f) {
 
     evidence_heading(f, "The selected query's softmax");
     const vit::QueryScaling q = vit::query_scaling(t, l, h, s.sel.query);
-    if (NumberTable table{f, "##query", "", {"largest weight", "spread (keys)", "‖Jacobian‖"},
-                          ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp, "0.0000"}) {
+    if (NumberTable table{f,
+                          "##query",
+                          "",
+                          {"largest weight", "spread (keys)", "‖Jacobian‖"},
+                          ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp,
+                          "0.0000"}) {
         const auto row = [&](const char* name, const vit::SoftmaxSharpness& x, ImVec4 colour) {
             table.row(name, colour);
             table.number("%.4f", x.max_weight);
@@ -115,9 +121,10 @@ void ScalingView::draw(const Frame& f) {
     }
     // By the unscaled_top_weight rule (value >= 0.9), as the tour's scaling step.
     note(vit::query_scaling_sentence(q).c_str());
-    note("The Jacobian of the softmax, diag(a) − a aᵀ, is how much the weights move when the scores move: it "
-         "carries the gradient in training. As one weight approaches 1 it approaches zero, and no gradient flows "
-         "back through that row.");
+    note(
+        "The Jacobian of the softmax, diag(a) − a aᵀ, is how much the weights move when the scores move: it "
+        "carries the gradient in training. As one weight approaches 1 it approaches zero, and no gradient flows "
+        "back through that row.");
 
     evidence_heading(f, "Every head of this photo: rows whose largest weight exceeds 0.99");
     if (table && table->value) {
@@ -126,9 +133,11 @@ void ScalingView::draw(const Frame& f) {
         char range[400];
         std::snprintf(range, sizeof range,
                       "Over this photo's %d heads: %.1f %% of all their query rows saturate without the scaling "
-                      "(what-if), %.1f %% with it. Their scaled spread runs from %.2f to %.2f; %d of them are within a factor of %.0f of "
-                      "unit spread.", r.heads, 100 * r.saturated_raw, 100 * r.saturated_scaled, r.min_scaled_std,
-                      r.max_scaled_std, r.near_unit, vit::kUnitSpreadFactor);
+                      "(what-if), %.1f %% with it. Their scaled spread runs from %.2f to %.2f; %d of them are within a "
+                      "factor of %.0f of "
+                      "unit spread.",
+                      r.heads, 100 * r.saturated_raw, 100 * r.saturated_scaled, r.min_scaled_std, r.max_scaled_std,
+                      r.near_unit, vit::kUnitSpreadFactor);
         note(range);
     } else if (table) {
         ImGui::TextColored(colors::error, "%s", bounded(table->error).c_str());

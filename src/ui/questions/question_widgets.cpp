@@ -52,7 +52,8 @@ void note(const char* text) {
 
 float height_above_fold(const Frame& f, float wanted, float least) {
     if (!f.s.classroom || f.figure) return wanted;
-    return std::min(wanted, std::max(least, std::floor(ImGui::GetContentRegionAvail().y - ImGui::GetStyle().ItemSpacing.y)));
+    return std::min(wanted,
+                    std::max(least, std::floor(ImGui::GetContentRegionAvail().y - ImGui::GetStyle().ItemSpacing.y)));
 }
 
 float maps_height_above_fold(const Frame& f, float wanted, const std::function<float(float)>& caption_at) {

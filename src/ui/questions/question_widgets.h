@@ -82,14 +82,15 @@ std::shared_ptr<const Computed<T>> analysis(const Frame& f, const std::string& k
         if (auto r = f.s.experiments.result<Computed<T>>(key)) return r;
     if (!f.s.analyses.is_running(key))
         f.emit(session::cmd::RunAnalysis{key, [compute = std::move(compute)](const vit::TaskControl&) {
-            auto r = std::make_shared<Computed<T>>();
-            try {
-                r->value = compute();
-            } catch (const std::exception& e) {
-                r->error = e.what();
-            }
-            return std::static_pointer_cast<const void>(std::shared_ptr<const Computed<T>>(std::move(r)));
-        }});
+                                             auto r = std::make_shared<Computed<T>>();
+                                             try {
+                                                 r->value = compute();
+                                             } catch (const std::exception& e) {
+                                                 r->error = e.what();
+                                             }
+                                             return std::static_pointer_cast<const void>(
+                                                 std::shared_ptr<const Computed<T>>(std::move(r)));
+                                         }});
     return nullptr;
 }
 

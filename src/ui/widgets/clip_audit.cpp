@@ -68,7 +68,8 @@ bool scrolls_vertically(const ImGuiWindow* w) {
 // a table, seen through its parent) the parent that shows only part of it.
 bool reachable_by_scrolling(const ImGuiWindow* w, const ImRect& r) {
     for (; w; w = w->ParentWindow) {
-        if (r.Max.y > w->InnerRect.Max.y + kSlack || r.Min.y < w->InnerRect.Min.y - kSlack) return scrolls_vertically(w);
+        if (r.Max.y > w->InnerRect.Max.y + kSlack || r.Min.y < w->InnerRect.Min.y - kSlack)
+            return scrolls_vertically(w);
         if (!(w->Flags & ImGuiWindowFlags_ChildWindow)) break;
     }
     return true;

@@ -52,14 +52,15 @@ void __wrap__ZN10ImDrawList7AddTextERK6ImVec2jPKcS4_(ImDrawList* dl, const ImVec
     __real__ZN10ImDrawList7AddTextERK6ImVec2jPKcS4_(dl, pos, col, b, e);
     after_draw_list_text(dl, nullptr, 0, pos, b, e, 0, nullptr);
 }
-void __real__ZN10ImDrawList7AddTextEPK6ImFontfRK6ImVec2jPKcS7_fPK6ImVec4(ImDrawList*, const ImFont*, float, const ImVec2&,
-                                                                          ImU32, const char*, const char*, float,
-                                                                          const ImVec4*);
+void __real__ZN10ImDrawList7AddTextEPK6ImFontfRK6ImVec2jPKcS7_fPK6ImVec4(ImDrawList*, const ImFont*, float,
+                                                                         const ImVec2&, ImU32, const char*, const char*,
+                                                                         float, const ImVec4*);
 void __wrap__ZN10ImDrawList7AddTextEPK6ImFontfRK6ImVec2jPKcS7_fPK6ImVec4(ImDrawList* dl, const ImFont* font, float size,
-                                                                          const ImVec2& pos, ImU32 col, const char* b,
-                                                                          const char* e, float wrap_width,
-                                                                          const ImVec4* fine_clip) {
-    __real__ZN10ImDrawList7AddTextEPK6ImFontfRK6ImVec2jPKcS7_fPK6ImVec4(dl, font, size, pos, col, b, e, wrap_width, fine_clip);
+                                                                         const ImVec2& pos, ImU32 col, const char* b,
+                                                                         const char* e, float wrap_width,
+                                                                         const ImVec4* fine_clip) {
+    __real__ZN10ImDrawList7AddTextEPK6ImFontfRK6ImVec2jPKcS7_fPK6ImVec4(dl, font, size, pos, col, b, e, wrap_width,
+                                                                        fine_clip);
     after_draw_list_text(dl, font, size, pos, b, e, wrap_width, fine_clip);
 }
 

@@ -50,9 +50,10 @@ void color_bar(const Frame& f, const MapData& map, float width, const char* unit
     ImGui::PopFont();
     ImGui::Dummy(ImVec2(width, color_bar_height(f)));
     if (ImGui::IsItemHovered()) {
-        const char* how = map.style.normalization == gfx::Normalization::RowMax   ? "scaled to the largest patch value"
-                          : map.style.normalization == gfx::Normalization::Log    ? "log scale, three decades below the largest"
-                                                                                  : "absolute values";
+        const char* how = map.style.normalization == gfx::Normalization::RowMax ? "scaled to the largest patch value"
+                          : map.style.normalization == gfx::Normalization::Log
+                              ? "log scale, three decades below the largest"
+                              : "absolute values";
         ImGui::SetTooltip("Colour = %s (%s)", unit, how);
     }
 }

@@ -18,8 +18,9 @@ void report_figure(const char* kind, ImVec2 min, ImVec2 max) {
     const ImVec2 clip_min = dl->GetClipRectMin(), clip_max = dl->GetClipRectMax();
     const float x0 = std::max(min.x, clip_min.x), y0 = std::max(min.y, clip_min.y);
     const float x1 = std::min(max.x, clip_max.x), y1 = std::min(max.y, clip_max.y);
-    probing->first_ = {kind, {min.x, min.y, max.x - min.x, max.y - min.y, x0, y0, std::max(0.f, x1 - x0),
-                              std::max(0.f, y1 - y0)}};
+    probing->first_ = {kind,
+                       {min.x, min.y, max.x - min.x, max.y - min.y, x0, y0, std::max(0.f, x1 - x0),
+                        std::max(0.f, y1 - y0)}};
 }
 
 void end_figure_table() {

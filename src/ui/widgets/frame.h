@@ -19,8 +19,8 @@ class GlCache;
 struct Fonts {
     ImFont* regular = nullptr;
     ImFont* bold = nullptr;
-    ImFont* mono = nullptr;    // numbers in tables, so digits line up
-    ImFont* title = nullptr;   // step numbers and panel headings
+    ImFont* mono = nullptr;        // numbers in tables, so digits line up
+    ImFont* title = nullptr;       // step numbers and panel headings
     ImFont* large = nullptr;       // the tour card's sentences in classroom mode (24 px and more there)
     ImFont* large_bold = nullptr;  // its key sentence
     ImFont* lecture = nullptr;     // the live exercise's question where the panel is tall (36 px in classroom mode)
@@ -33,8 +33,8 @@ struct Frame {
     session::DrawnReport& drawn;  // where this frame drew what tests click and measure
     GlCache& gpu;
     const Fonts& fonts;
-    float scale = 1;       // UI scale: multiplies every size given in pixels
-    float fb_scale = 1;    // framebuffer pixels per window coordinate (Retina-style HiDPI)
+    float scale = 1;     // UI scale: multiplies every size given in pixels
+    float fb_scale = 1;  // framebuffer pixels per window coordinate (Retina-style HiDPI)
     // Drawn for an exported figure (page_figure.h), not for the window: no
     // mouse, and experiments are asked for (emitted) instead of offered.
     bool figure = false;

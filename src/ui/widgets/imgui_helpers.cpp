@@ -48,7 +48,9 @@ void error_banner(const Frame& f) {
 float drawn_size(const ImFont* font) { return font->FontSize * font->Scale * ImGui::GetIO().FontGlobalScale; }
 
 std::vector<std::string> wrapped_lines(const std::string& text, const ImFont* font, float width) {
-    const auto measure = [&](const std::string& t) { return font->CalcTextSizeA(drawn_size(font), FLT_MAX, 0, t.c_str()).x; };
+    const auto measure = [&](const std::string& t) {
+        return font->CalcTextSizeA(drawn_size(font), FLT_MAX, 0, t.c_str()).x;
+    };
     const float space = measure(" ");
     std::vector<std::string> lines;
     std::string line;
@@ -79,7 +81,8 @@ std::vector<std::string> wrapped_lines(const std::string& text, const ImFont* fo
 void text_wrapped_at_spaces(const ImVec4& colour, const char* text, float width) {
     if (width <= 0) width = ImGui::GetContentRegionAvail().x;
     ImGui::BeginGroup();  // the lines start where the first does (after SameLine too), and hover as one item
-    for (const std::string& line : wrapped_lines(text, ImGui::GetFont(), width)) ImGui::TextColored(colour, "%s", line.c_str());
+    for (const std::string& line : wrapped_lines(text, ImGui::GetFont(), width))
+        ImGui::TextColored(colour, "%s", line.c_str());
     ImGui::EndGroup();
 }
 
@@ -90,7 +93,9 @@ void text_wrapped_at_spaces(const char* text, float width) {
 void text_in_cell(const ImVec4& colour, const std::string& text) {
     const float width = ImGui::GetContentRegionAvail().x;
     const ImFont* font = ImGui::GetFont();
-    const auto measure = [&](const std::string& s) { return font->CalcTextSizeA(drawn_size(font), FLT_MAX, 0, s.c_str()).x; };
+    const auto measure = [&](const std::string& s) {
+        return font->CalcTextSizeA(drawn_size(font), FLT_MAX, 0, s.c_str()).x;
+    };
     ImGui::BeginGroup();
     for (std::string line : wrapped_lines(text, font, width)) {
         if (measure(line) > width) {  // one word alone on its line, too wide: cut at a character boundary
@@ -120,7 +125,8 @@ void wrapped_headers_row() {
             // Wrapped; the name's one-line width still counts as the column's
             // ideal width, as TableHeader's does.
             ImGuiTableColumn& column = table->Columns[c];
-            column.ContentMaxXHeadersIdeal = std::max(column.ContentMaxXHeadersIdeal, ImGui::GetCursorScreenPos().x + one_line);
+            column.ContentMaxXHeadersIdeal =
+                std::max(column.ContentMaxXHeadersIdeal, ImGui::GetCursorScreenPos().x + one_line);
             text_wrapped_at_spaces(name);
         }
         ImGui::PopID();

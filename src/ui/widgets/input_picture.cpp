@@ -2,7 +2,8 @@
 
 namespace ui {
 
-MapPhoto InputPicture::photo(const std::shared_ptr<const void>& source, const vit::Image& image, const vit::Trace& trace) {
+MapPhoto InputPicture::photo(const std::shared_ptr<const void>& source, const vit::Image& image,
+                             const vit::Trace& trace) {
     if (source != source_) {
         texture_.upload(image);
         source_ = source;

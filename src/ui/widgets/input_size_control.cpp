@@ -40,8 +40,8 @@ std::vector<InputSizeChoice> input_size_choices(const session::AppState& s) {
         } else if (c.refusal.empty()) {
             const size_t need = vit::trace_bytes(*m, px, {});
             if (need > budget)
-                c.refusal = "its trace would take " + vit::byte_size(need) + ", over the memory budget of " + vit::byte_size(budget) +
-                            " (VITSCOPE_MEMORY_BUDGET raises it)";
+                c.refusal = "its trace would take " + vit::byte_size(need) + ", over the memory budget of " +
+                            vit::byte_size(budget) + " (VITSCOPE_MEMORY_BUDGET raises it)";
         }
         out.push_back(std::move(c));
     }
@@ -78,8 +78,9 @@ void input_size_control(const Frame& f) {
         ImGui::EndCombo();
     }
     ImGui::EndDisabled();
-    tooltip("The side of the square the photo is resized to before the model sees it. A larger input makes more, "
-            "smaller patches (position embeddings interpolated); every panel follows the new grid.");
+    tooltip(
+        "The side of the square the photo is resized to before the model sees it. A larger input makes more, "
+        "smaller patches (position embeddings interpolated); every panel follows the new grid.");
 }
 
 }  // namespace ui

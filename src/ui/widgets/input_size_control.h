@@ -12,7 +12,7 @@ namespace ui {
 
 struct InputSizeChoice {
     int px = 0;
-    std::string refusal;   // why this size cannot be chosen; empty when it can
+    std::string refusal;  // why this size cannot be chosen; empty when it can
 };
 // The sizes offered for the loaded model, smallest first.
 std::vector<InputSizeChoice> input_size_choices(const session::AppState& s);

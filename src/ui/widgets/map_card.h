@@ -16,7 +16,7 @@ float caption_height(std::initializer_list<const char*> texts, float width);
 
 struct MapCaption {
     const char* text = "";
-    float height = 0;             // caption_height() of the row
+    float height = 0;                // caption_height() of the row
     ImVec4 colour = colors::strong;  // the theme on show
 };
 

@@ -19,8 +19,8 @@ MapData split(const vit::Trace& t, const vit::Vec& row) {
 }  // namespace
 
 bool same_style(const gfx::OverlayStyle& a, const gfx::OverlayStyle& b) {
-    return a.colormap == b.colormap && a.normalization == b.normalization && a.opacity == b.opacity && a.fade == b.fade &&
-           a.bilinear == b.bilinear && a.show_grid == b.show_grid && a.value_min == b.value_min &&
+    return a.colormap == b.colormap && a.normalization == b.normalization && a.opacity == b.opacity &&
+           a.fade == b.fade && a.bilinear == b.bilinear && a.show_grid == b.show_grid && a.value_min == b.value_min &&
            a.value_max == b.value_max && a.dim_outside == b.dim_outside && a.line_width == b.line_width &&
            std::equal(a.background, a.background + 3, b.background);
 }

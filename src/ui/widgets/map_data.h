@@ -11,10 +11,10 @@ namespace ui {
 
 struct MapData {
     int grid = 0;
-    std::vector<float> patches;   // grid * grid, row-major from the top-left patch
-    std::vector<float> prefix;    // tokens 0 .. prefix-1
+    std::vector<float> patches;  // grid * grid, row-major from the top-left patch
+    std::vector<float> prefix;   // tokens 0 .. prefix-1
     gfx::OverlayStyle style;
-    float row_max = 0;            // largest patch value, what RowMax divides by
+    float row_max = 0;  // largest patch value, what RowMax divides by
     bool same_as(const MapData& o) const;
 };
 

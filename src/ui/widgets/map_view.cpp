@@ -84,8 +84,7 @@ MapHit MapView::show(const Frame& f, const char* id, const MapData* map, const g
     const int h = std::max(1, static_cast<int>(std::lround(size.y * f.fb_scale)));
     const bool stale = !target_ || target_->width() != w || target_->height() != h ||
                        shown_generation_ != photo.generation || shown_texture_ != texture ||
-                       shown_has_trace_ != (photo.trace != nullptr) ||
-                       shown_has_map_ != (map != nullptr) ||
+                       shown_has_trace_ != (photo.trace != nullptr) || shown_has_map_ != (map != nullptr) ||
                        (map && !shown_.same_as(*map)) || !same_marks(marks, shown_marks_);
     if (stale) {
         render(f, map, marks, w, h, photo);
@@ -107,19 +106,20 @@ MapHit MapView::show(const Frame& f, const char* id, const MapData* map, const g
     hit.max = ImVec2(hit.min.x + size.x, hit.min.y + size.y);
     report_figure("map", hit.min, hit.max);
     {
-        const ImVec2 clip_min = ImGui::GetWindowDrawList()->GetClipRectMin(), clip_max = ImGui::GetWindowDrawList()->GetClipRectMax();
+        const ImVec2 clip_min = ImGui::GetWindowDrawList()->GetClipRectMin(),
+                     clip_max = ImGui::GetWindowDrawList()->GetClipRectMax();
         const float x0 = std::max(hit.min.x, clip_min.x), y0 = std::max(hit.min.y, clip_min.y);
         const float x1 = std::min(hit.max.x, clip_max.x), y1 = std::min(hit.max.y, clip_max.y);
-        f.gpu.map_tally().rects.push_back({hit.min.x, hit.min.y, size.x, size.y, x0, y0, std::max(0.f, x1 - x0),
-                                           std::max(0.f, y1 - y0)});
+        f.gpu.map_tally().rects.push_back(
+            {hit.min.x, hit.min.y, size.x, size.y, x0, y0, std::max(0.f, x1 - x0), std::max(0.f, y1 - y0)});
     }
     if (f.drawn.record_cells && map && map->grid > 0 && photo.texture && photo.texture->width() > 0) {
         // The model's crop on the photo as drawn, cut into the map's grid: "PAGE/ID" (id without its "##").
         const float sx = size.x / static_cast<float>(photo.texture->width());
         const float sy = size.y / static_cast<float>(photo.texture->height());
         f.drawn.add_cells({f.cells_name(id), hit.min.x + static_cast<float>(photo.crop.x) * sx,
-                                  hit.min.y + static_cast<float>(photo.crop.y) * sy,
-                                  static_cast<float>(photo.crop.w) * sx / map->grid, 0, map->grid, 1});
+                           hit.min.y + static_cast<float>(photo.crop.y) * sy,
+                           static_cast<float>(photo.crop.w) * sx / map->grid, 0, map->grid, 1});
     }
     ImDrawList* dl = ImGui::GetWindowDrawList();
     if (target_ && texture != 0) {

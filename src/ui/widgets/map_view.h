@@ -11,19 +11,19 @@
 namespace ui {
 
 struct MapHit {
-    bool hovered = false;       // the mouse is over the photo
-    bool clicked = false;       // left button pressed on it this frame
+    bool hovered = false;  // the mouse is over the photo
+    bool clicked = false;  // left button pressed on it this frame
     bool right_clicked = false;
-    int token = -1;             // the patch token under the mouse; -1 outside the crop
+    int token = -1;  // the patch token under the mouse; -1 outside the crop
     int row = -1, col = -1;
-    ImVec2 min, max;            // where the photo was drawn, window coordinates
+    ImVec2 min, max;  // where the photo was drawn, window coordinates
 };
 
 // The photo a map is drawn over: its texture, where the model's input square
 // sits on it (photo pixels), and the trace whose grid the map has.
 struct MapPhoto {
     const gfx::PhotoTexture* texture = nullptr;
-    int generation = -1;          // changes whenever the texture's pixels do
+    int generation = -1;  // changes whenever the texture's pixels do
     vit::CropRect crop;
     const vit::Trace* trace = nullptr;
 };

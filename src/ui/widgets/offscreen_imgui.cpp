@@ -15,7 +15,7 @@ OffscreenImGui::OffscreenImGui(float font_size, float density, Theme theme, floa
     ImGuiIO& io = ImGui::GetIO();
     io.IniFilename = nullptr;
     io.LogFilename = nullptr;
-    io.DeltaTime = 1.f / 60;   // fixed: nothing animates differently from one picture to the next
+    io.DeltaTime = 1.f / 60;  // fixed: nothing animates differently from one picture to the next
     io.DisplayFramebufferScale = ImVec2(density, density);
     std::string warning;  // without DejaVu the window shows the same '?' glyphs
     fonts_ = load_fonts(font_size, density, warning);

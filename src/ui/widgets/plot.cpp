@@ -76,7 +76,8 @@ PlotHit plot(const Frame& f, const char* id, ImVec2 size, const PlotAxes& axes, 
         float x = 0, y = 0, row_h = 0;
         for (const PlotSeries& s : series) {
             if (s.label.empty()) continue;
-            std::vector<std::string> lines = wrapped_lines(s.label, ImGui::GetFont(), std::max(f.px(40), avail - swatch));
+            std::vector<std::string> lines =
+                wrapped_lines(s.label, ImGui::GetFont(), std::max(f.px(40), avail - swatch));
             float widest = 0;
             for (const std::string& line : lines) widest = std::max(widest, ImGui::CalcTextSize(line.c_str()).x);
             const float w = swatch + widest, h = static_cast<float>(lines.size()) * line_h;
@@ -90,14 +91,16 @@ PlotHit plot(const Frame& f, const char* id, ImVec2 size, const PlotAxes& axes, 
     const float top = static_cast<float>(y_lines.size()) * line_h + legend_h + f.px(10);
     const float bottom = (1 + std::max<size_t>(1, x_lines.size())) * line_h + f.px(8);
     const ImVec2 p0(origin.x + left, origin.y + top), p1(origin.x + size.x - f.px(8), origin.y + size.y - bottom);
-    const Range xr = data_range(series, true, axes.x_lo, axes.x_hi), yr = data_range(series, false, axes.y_lo, axes.y_hi);
+    const Range xr = data_range(series, true, axes.x_lo, axes.x_hi),
+                yr = data_range(series, false, axes.y_lo, axes.y_hi);
     hit.area_min = p0, hit.area_max = p1;
     // In a figure, where the data went ("PAGE/ID", one cell the size of the plotting area): tests check that
     // no legend or axis name is drawn inside it.
     if (f.drawn.record_cells) f.drawn.add_cells({f.cells_name(id), p0.x, p0.y, p1.x - p0.x, 0, 1, 1, 1, p1.y - p0.y});
     hit.x_lo = xr.lo, hit.x_hi = xr.hi, hit.y_lo = yr.lo, hit.y_hi = yr.hi;
     auto to_screen = [&](double x, double y) { return hit.to_screen(x, y); };
-    const ImU32 axis = ImGui::GetColorU32(colors::muted), grid = ImGui::GetColorU32(ImGuiCol_Separator, 0.45f);  // faint in either theme
+    const ImU32 axis = ImGui::GetColorU32(colors::muted),
+                grid = ImGui::GetColorU32(ImGuiCol_Separator, 0.45f);  // faint in either theme
 
     // Axes, ticks and their labels.
     dl->AddRect(p0, p1, axis);
@@ -136,7 +139,8 @@ PlotHit plot(const Frame& f, const char* id, ImVec2 size, const PlotAxes& axes, 
     const ImVec2 legend_at(origin.x + f.px(4), origin.y + f.px(2) + static_cast<float>(y_lines.size()) * line_h);
     for (const LegendItem& item : legend) {
         const float x = legend_at.x + item.at.x, ly = legend_at.y + item.at.y;
-        dl->AddRectFilled(ImVec2(x, ly + line_h * 0.3f), ImVec2(x + f.px(10), ly + line_h * 0.7f), ImGui::GetColorU32(item.series->color));
+        dl->AddRectFilled(ImVec2(x, ly + line_h * 0.3f), ImVec2(x + f.px(10), ly + line_h * 0.7f),
+                          ImGui::GetColorU32(item.series->color));
         for (size_t i = 0; i < item.lines.size(); ++i)
             dl->AddText(ImVec2(x + f.px(14), ly + static_cast<float>(i) * line_h), ImGui::GetColorU32(ImGuiCol_Text),
                         item.lines[i].c_str());
@@ -147,7 +151,8 @@ PlotHit plot(const Frame& f, const char* id, ImVec2 size, const PlotAxes& axes, 
     float best = f.px(10) * f.px(10);
     dl->PushClipRect(p0, p1, true);
     if (axes.shade_lo < axes.shade_hi) {
-        const float x0 = std::max(p0.x, to_screen(axes.shade_lo, yr.lo).x), x1 = std::min(p1.x, to_screen(axes.shade_hi, yr.lo).x);
+        const float x0 = std::max(p0.x, to_screen(axes.shade_lo, yr.lo).x),
+                    x1 = std::min(p1.x, to_screen(axes.shade_hi, yr.lo).x);
         // In the text's colour, so the band shows on the dark and the light theme alike.
         dl->AddRectFilled(ImVec2(x0, p0.y), ImVec2(x1, p1.y), ImGui::GetColorU32(ImGuiCol_Text, 0.10f));
         dl->AddLine(ImVec2(x1, p0.y), ImVec2(x1, p1.y), ImGui::GetColorU32(ImGuiCol_Text, 0.45f), f.px(1.5f));
@@ -165,16 +170,21 @@ PlotHit plot(const Frame& f, const char* id, ImVec2 size, const PlotAxes& axes, 
             float d2 = (p.x - mouse.x) * (p.x - mouse.x) + (p.y - mouse.y) * (p.y - mouse.y);
             switch (s.kind) {
                 case PlotSeries::Kind::Line:
-                    if (i + 1 < n && std::isfinite(s.y[i + 1])) dl->AddLine(p, to_screen(s.x[i + 1], s.y[i + 1]), col, f.px(2));
+                    if (i + 1 < n && std::isfinite(s.y[i + 1]))
+                        dl->AddLine(p, to_screen(s.x[i + 1], s.y[i + 1]), col, f.px(2));
                     break;
                 case PlotSeries::Kind::Dots:
                     dl->AddCircleFilled(p, f.px(static_cast<int>(i) == s.highlight ? 6.f : 3.5f), col);
-                    if (static_cast<int>(i) == s.highlight) dl->AddCircle(p, f.px(8), ImGui::GetColorU32(colors::accent), 0, f.px(2));
+                    if (static_cast<int>(i) == s.highlight)
+                        dl->AddCircle(p, f.px(8), ImGui::GetColorU32(colors::accent), 0, f.px(2));
                     break;
                 case PlotSeries::Kind::Bars: {
-                    const ImVec2 a = to_screen(s.x[i] - s.bar_width / 2, std::max(0.0, yr.lo)), b = to_screen(s.x[i] + s.bar_width / 2, s.y[i]);
+                    const ImVec2 a = to_screen(s.x[i] - s.bar_width / 2, std::max(0.0, yr.lo)),
+                                 b = to_screen(s.x[i] + s.bar_width / 2, s.y[i]);
                     dl->AddRectFilled(ImVec2(a.x, std::min(a.y, b.y)), ImVec2(b.x, std::max(a.y, b.y)), col);
-                    if (mouse.x >= a.x && mouse.x <= b.x && mouse.y >= std::min(a.y, b.y) - f.px(4) && mouse.y <= std::max(a.y, b.y)) d2 = 0;
+                    if (mouse.x >= a.x && mouse.x <= b.x && mouse.y >= std::min(a.y, b.y) - f.px(4) &&
+                        mouse.y <= std::max(a.y, b.y))
+                        d2 = 0;
                     break;
                 }
             }
@@ -187,11 +197,16 @@ PlotHit plot(const Frame& f, const char* id, ImVec2 size, const PlotAxes& axes, 
         const PlotSeries& s = series[hit.series];
         char text[200];
         if (hit.index < static_cast<int>(s.names.size())) {
-            std::snprintf(text, sizeof text, "%s: %s = %.4g", s.names[hit.index].c_str(), axes.y_label.c_str(), s.y[hit.index]);
+            std::snprintf(text, sizeof text, "%s: %s = %.4g", s.names[hit.index].c_str(), axes.y_label.c_str(),
+                          s.y[hit.index]);
         } else {
             const std::string xs = hit.index < static_cast<int>(axes.x_names.size()) && s.x[hit.index] == hit.index
                                        ? axes.x_names[hit.index]
-                                       : [&] { char b[32]; std::snprintf(b, sizeof b, "%.4g", s.x[hit.index]); return std::string(b); }();
+                                       : [&] {
+                                             char b[32];
+                                             std::snprintf(b, sizeof b, "%.4g", s.x[hit.index]);
+                                             return std::string(b);
+                                         }();
             std::snprintf(text, sizeof text, "%s%s%s = %s, %s = %.4g", s.label.c_str(), s.label.empty() ? "" : ": ",
                           axes.x_label.c_str(), xs.c_str(), axes.y_label.c_str(), s.y[hit.index]);
         }

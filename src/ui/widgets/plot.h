@@ -13,11 +13,11 @@ namespace ui {
 struct PlotSeries {
     enum class Kind { Line, Dots, Bars };
     Kind kind = Kind::Line;
-    std::string label;             // in the legend and the read-out; empty: not in the legend
-    std::vector<double> x, y;      // same length
+    std::string label;         // in the legend and the read-out; empty: not in the legend
+    std::vector<double> x, y;  // same length
     ImVec4 color{0.9f, 0.9f, 0.9f, 1.f};
-    int highlight = -1;            // a point drawn larger and outlined (the selected head)
-    float bar_width = 0.8f;        // Bars: in x units
+    int highlight = -1;                   // a point drawn larger and outlined (the selected head)
+    float bar_width = 0.8f;               // Bars: in x units
     std::vector<std::string> names = {};  // optional, one per point: the read-out names the point ("layer 3, head 1")
 };
 
@@ -25,7 +25,7 @@ struct PlotAxes {
     std::string x_label, y_label;
     // The ranges; when lo >= hi the data's own range (with 0 included for bars).
     double x_lo = 0, x_hi = 0, y_lo = 0, y_hi = 0;
-    bool x_integer = false;        // ticks on whole numbers only (layers, bands)
+    bool x_integer = false;            // ticks on whole numbers only (layers, bands)
     std::vector<std::string> x_names;  // names for x = 0, 1, ... instead of numbers (bands)
     // A shaded band from x = shade_lo to shade_hi behind the data, named at
     // its top (what a 3 x 3 convolution reaches); none when lo >= hi.
@@ -34,7 +34,7 @@ struct PlotAxes {
 };
 
 struct PlotHit {
-    int series = -1, index = -1;   // the point under the mouse, if any
+    int series = -1, index = -1;  // the point under the mouse, if any
     bool clicked = false;
     // Where the data landed: the plotting area and its ranges, window coordinates.
     ImVec2 area_min, area_max;

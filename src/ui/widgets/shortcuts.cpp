@@ -57,7 +57,8 @@ void shortcuts(const Frame& f) {
     if (pressed(GLFW_KEY_LEFT_BRACKET, true)) f.emit(SetHead{s.sel.head - 1});
     if (pressed(GLFW_KEY_RIGHT_BRACKET, true)) f.emit(SetHead{s.sel.head + 1});
     if (pressed(GLFW_KEY_M))
-        f.emit(SetMapSource{s.sel.source == session::MapSource::Head ? session::MapSource::MeanOfVisible : session::MapSource::Head});
+        f.emit(SetMapSource{s.sel.source == session::MapSource::Head ? session::MapSource::MeanOfVisible
+                                                                     : session::MapSource::Head});
     if (pressed(GLFW_KEY_ESCAPE)) {
         if (s.show_help) f.emit(ShowHelp{false});
         else f.emit(PinKey{-1});

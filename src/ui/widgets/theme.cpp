@@ -8,7 +8,7 @@ namespace {
 const Palette& dark_palette() {
     static const Palette p{
         .accent = {0.35f, 0.65f, 1.00f, 1.f},
-        .pinned = {1.00f, 0.62f, 0.05f, 1.f},   // as the shader draws the pinned key
+        .pinned = {1.00f, 0.62f, 0.05f, 1.f},  // as the shader draws the pinned key
         .muted = {0.66f, 0.68f, 0.72f, 1.f},
         .strong = {0.97f, 0.97f, 0.92f, 1.f},
         .error = {1.00f, 0.42f, 0.38f, 1.f},
@@ -19,8 +19,11 @@ const Palette& dark_palette() {
         .error_text = {1.00f, 0.85f, 0.82f, 1.f},
         .card_bg = {0.10f, 0.12f, 0.16f, 1.f},
         .bar_bg = {0.14f, 0.145f, 0.16f, 1.f},
-        .series = {{0.62f, 0.64f, 0.68f, 1.f}, {0.35f, 0.65f, 1.00f, 1.f}, {0.45f, 0.85f, 0.50f, 1.f},
-                   {1.00f, 0.66f, 0.20f, 1.f}, {0.85f, 0.35f, 0.75f, 1.f}},
+        .series = {{0.62f, 0.64f, 0.68f, 1.f},
+                   {0.35f, 0.65f, 1.00f, 1.f},
+                   {0.45f, 0.85f, 0.50f, 1.f},
+                   {1.00f, 0.66f, 0.20f, 1.f},
+                   {0.85f, 0.35f, 0.75f, 1.f}},
     };
     return p;
 }
@@ -41,8 +44,11 @@ const Palette& light_palette() {
         .error_text = {0.45f, 0.05f, 0.05f, 1.f},
         .card_bg = {0.93f, 0.95f, 0.99f, 1.f},
         .bar_bg = {0.90f, 0.90f, 0.91f, 1.f},
-        .series = {{0.33f, 0.35f, 0.39f, 1.f}, {0.05f, 0.35f, 0.75f, 1.f}, {0.08f, 0.45f, 0.16f, 1.f},
-                   {0.70f, 0.33f, 0.00f, 1.f}, {0.60f, 0.10f, 0.50f, 1.f}},
+        .series = {{0.33f, 0.35f, 0.39f, 1.f},
+                   {0.05f, 0.35f, 0.75f, 1.f},
+                   {0.08f, 0.45f, 0.16f, 1.f},
+                   {0.70f, 0.33f, 0.00f, 1.f},
+                   {0.60f, 0.10f, 0.50f, 1.f}},
     };
     return p;
 }

@@ -13,10 +13,10 @@ using Theme = session::AppState::Theme;
 // Text colours keep at least 4.5:1 contrast (WCAG AA) against the theme's
 // window background (tests/ui/widgets/theme_test.cpp measures it).
 struct Palette {
-    ImVec4 accent;      // the selected query, links
-    ImVec4 pinned;      // the pinned key
-    ImVec4 muted;       // secondary text: plain-language explanations
-    ImVec4 strong;      // equations and names, a little apart from prose
+    ImVec4 accent;  // the selected query, links
+    ImVec4 pinned;  // the pinned key
+    ImVec4 muted;   // secondary text: plain-language explanations
+    ImVec4 strong;  // equations and names, a little apart from prose
     ImVec4 error;
     ImVec4 ok;
     ImVec4 whatif;      // everything counterfactual

@@ -8,8 +8,11 @@
 namespace ui {
 
 ImU32 diverging_color(float v, float extent) {
-    static const float knots[5][3] = {{0.150f, 0.280f, 0.620f}, {0.530f, 0.680f, 0.880f}, {0.965f, 0.965f, 0.965f},
-                                      {0.930f, 0.560f, 0.460f}, {0.690f, 0.090f, 0.150f}};
+    static const float knots[5][3] = {{0.150f, 0.280f, 0.620f},
+                                      {0.530f, 0.680f, 0.880f},
+                                      {0.965f, 0.965f, 0.965f},
+                                      {0.930f, 0.560f, 0.460f},
+                                      {0.690f, 0.090f, 0.150f}};
     const float t = extent > 0 ? std::clamp(0.5f + 0.5f * v / extent, 0.f, 1.f) : 0.5f;
     const float x = t * 4.f;
     const int i = std::min(static_cast<int>(x), 3);
@@ -35,7 +38,8 @@ int vector_strip(const Frame& f, const char* id, const float* values, int n, flo
     report_figure("picture", p, ImVec2(p.x + width, p.y + h));
     if (!ImGui::IsItemHovered()) return -1;
     const int i = std::clamp(static_cast<int>((ImGui::GetIO().MousePos.x - p.x) / cell), 0, n - 1);
-    dl->AddRect(ImVec2(p.x + cell * i, p.y - 2), ImVec2(p.x + cell * (i + 1), p.y + h + 2), IM_COL32(255, 255, 255, 255), 0, 0, 2);
+    dl->AddRect(ImVec2(p.x + cell * i, p.y - 2), ImVec2(p.x + cell * (i + 1), p.y + h + 2),
+                IM_COL32(255, 255, 255, 255), 0, 0, 2);
     ImGui::SetTooltip("dimension %d: %.4f", i, values[i]);
     return i;
 }

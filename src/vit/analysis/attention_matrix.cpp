@@ -38,8 +38,8 @@ std::string matrix_cell_caption(const Trace& t, int layer, int head, int query, 
     if (query < 0 || key < 0 || query >= t.tokens || key >= t.tokens) return {};
     const float w = t.layers.at(layer).heads.at(head).attn(query, key);
     char text[200];
-    std::snprintf(text, sizeof text, "query %s (token %d) → key %s (token %d): weight %.4f", token_name(t, query).c_str(),
-                  query, token_name(t, key).c_str(), key, w);
+    std::snprintf(text, sizeof text, "query %s (token %d) → key %s (token %d): weight %.4f",
+                  token_name(t, query).c_str(), query, token_name(t, key).c_str(), key, w);
     return text;
 }
 

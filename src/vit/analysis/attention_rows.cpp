@@ -11,7 +11,8 @@ namespace vit {
 
 const HeadTrace& head_trace(const Trace& t, int layer, int head) {
     if (layer < 0 || layer >= static_cast<int>(t.layers.size()))
-        throw Error("layer " + std::to_string(layer) + " is out of range (0.." + std::to_string(t.layers.size() - 1) + ")");
+        throw Error("layer " + std::to_string(layer) + " is out of range (0.." + std::to_string(t.layers.size() - 1) +
+                    ")");
     const auto& heads = t.layers[layer].heads;
     if (head < 0 || head >= static_cast<int>(heads.size()))
         throw Error("head " + std::to_string(head) + " is out of range (0.." + std::to_string(heads.size() - 1) + ")");
@@ -30,7 +31,8 @@ const HeadTrace& values_of(const Trace& t, int layer, int head) {
 
 void check_query_token(const Trace& t, int query) {
     if (query < 0 || query >= t.tokens)
-        throw Error("query token " + std::to_string(query) + " is out of range (0.." + std::to_string(t.tokens - 1) + ")");
+        throw Error("query token " + std::to_string(query) + " is out of range (0.." + std::to_string(t.tokens - 1) +
+                    ")");
 }
 
 Vec raw_scores(const Trace& t, int layer, int head, int query) {

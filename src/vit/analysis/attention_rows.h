@@ -28,10 +28,10 @@ Vec weighted_sum_of_values(const Trace& t, int layer, int head, const Vec& weigh
 // How much key j contributes to o: |w_j| * ||v_j||.
 struct Contribution {
     int token = 0;
-    float weight = 0;       // w_j
-    float value_norm = 0;   // ||v_j||
-    float amount = 0;       // |w_j| * ||v_j||
-    float share = 0;        // amount over the sum of all keys' amounts
+    float weight = 0;      // w_j
+    float value_norm = 0;  // ||v_j||
+    float amount = 0;      // |w_j| * ||v_j||
+    float share = 0;       // amount over the sum of all keys' amounts
 };
 // The `count` largest contributions, the largest first.
 std::vector<Contribution> top_contributions(const Trace& t, int layer, int head, const Vec& weights, int count);
@@ -50,6 +50,5 @@ RowSummary summarize_row(const Vec& w);
 // summing to zero, has no spread: 0.
 double effective_keys(const float* w, Eigen::Index n);
 double effective_keys(const Eigen::VectorXd& w);
-
 
 }  // namespace vit

@@ -18,7 +18,8 @@ Mat scaled(Mat rows, const Vec& layer_scale) {
 
 BlockParts block_parts(const Model& m, const Trace& t, int layer) {
     if (layer < 0 || layer >= static_cast<int>(t.layers.size()) || layer >= static_cast<int>(m.blocks.size()))
-        throw Error("layer " + std::to_string(layer) + " is out of range (0.." + std::to_string(m.blocks.size() - 1) + ")");
+        throw Error("layer " + std::to_string(layer) + " is out of range (0.." + std::to_string(m.blocks.size() - 1) +
+                    ")");
     const LayerTrace& lt = t.layers[layer];
     if (lt.x_in.rows() != t.tokens || lt.x_in.cols() != m.dim)
         throw Error("this trace was run without the token states");

@@ -11,11 +11,11 @@
 namespace vit {
 
 struct BlockParts {
-    Mat ln1;           // N x dim: attention's input
-    Mat attn_branch;   // N x dim: what attention adds to the residual stream
-    Mat mid;           // N x dim: the residual stream after attention
-    Mat ln2;           // N x dim: the MLP's input
-    Mat mlp_branch;    // N x dim: what the MLP adds
+    Mat ln1;          // N x dim: attention's input
+    Mat attn_branch;  // N x dim: what attention adds to the residual stream
+    Mat mid;          // N x dim: the residual stream after attention
+    Mat ln2;          // N x dim: the MLP's input
+    Mat mlp_branch;   // N x dim: what the MLP adds
 };
 
 // Throws vit::Error for a layer out of range or a trace without token states.

@@ -6,7 +6,8 @@
 namespace vit {
 
 ClsWeights cls_weights(const Trace& t) {
-    const int layers = static_cast<int>(t.layers.size()), heads = layers ? static_cast<int>(t.layers[0].heads.size()) : 0;
+    const int layers = static_cast<int>(t.layers.size()),
+              heads = layers ? static_cast<int>(t.layers[0].heads.size()) : 0;
     ClsWeights w;
     w.self.resize(layers, heads);
     w.prefix.resize(layers, heads);
@@ -23,7 +24,8 @@ ClsWeights cls_weights(const Trace& t) {
 }
 
 PrefixWeights prefix_weights(const Trace& t, const Vec& row) {
-    if (row.size() != t.tokens) throw Error("a row of " + std::to_string(row.size()) + " weights for " + std::to_string(t.tokens) + " tokens");
+    if (row.size() != t.tokens)
+        throw Error("a row of " + std::to_string(row.size()) + " weights for " + std::to_string(t.tokens) + " tokens");
     return {static_cast<double>(row[0]), row.head(t.prefix).cast<double>().sum()};
 }
 

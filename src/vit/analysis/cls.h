@@ -7,9 +7,9 @@
 namespace vit {
 
 struct ClsWeights {
-    Eigen::MatrixXd self;     // layers x heads: a_CLS,CLS
-    Eigen::MatrixXd prefix;   // layers x heads: sum of CLS's weights on the prefix tokens (itself included);
-                              // 1 - prefix is its weight on the patches
+    Eigen::MatrixXd self;    // layers x heads: a_CLS,CLS
+    Eigen::MatrixXd prefix;  // layers x heads: sum of CLS's weights on the prefix tokens (itself included);
+                             // 1 - prefix is its weight on the patches
     Eigen::VectorXd self_mean, prefix_mean;  // per layer, the mean over heads
 };
 ClsWeights cls_weights(const Trace& t);

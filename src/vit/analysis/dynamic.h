@@ -33,8 +33,8 @@ double moved_map_difference(const Trace& original, const Trace& shifted, const P
                             int head, int query);
 
 struct MovedMapDifferences {
-    double with_pos = 0;      // `original` (the real run) against runs.rearranged
-    double without_pos = 0;   // runs.original_without_pos against runs.rearranged_without_pos
+    double with_pos = 0;     // `original` (the real run) against runs.rearranged
+    double without_pos = 0;  // runs.original_without_pos against runs.rearranged_without_pos
 };
 MovedMapDifferences moved_map_differences(const Trace& original, const ContentShift& shift, int layer, int head,
                                           int query);

@@ -23,10 +23,10 @@ struct DistanceMass {
     // left out and the rest is not renormalised, so the bands sum to
     // 1 - prefix.
     std::array<double, kDistanceBands> band{};
-    double prefix = 0;         // weight on CLS (+ distillation) and registers
-    double within_3x3 = 0;     // bands 0 and 1: all a 3 x 3 convolution could use
-    double beyond_3x3 = 0;     // patch weight a 3 x 3 convolution could not reach
-    double far_quarter = 0;    // weight on farthest_quarter()'s patches
+    double prefix = 0;       // weight on CLS (+ distillation) and registers
+    double within_3x3 = 0;   // bands 0 and 1: all a 3 x 3 convolution could use
+    double beyond_3x3 = 0;   // patch weight a 3 x 3 convolution could not reach
+    double far_quarter = 0;  // weight on farthest_quarter()'s patches
 };
 
 // For a patch query and any weight row over the trace's tokens (a real row or
@@ -43,9 +43,9 @@ DistanceMass distance_mass(const Trace& t, int layer, int head, int query);
 // for a patch away from the border). Weight inside the neighbourhood is not
 // evidence of reaching out, so it is reported apart.
 struct NeighbourhoodShares {
-    double inside = 0;            // on the query and its (up to) 8 neighbours
-    double beyond = 0;            // on every other patch; inside + beyond = 1
-    double beyond_baseline = 0;   // patches outside the neighbourhood / all patches
+    double inside = 0;           // on the query and its (up to) 8 neighbours
+    double beyond = 0;           // on every other patch; inside + beyond = 1
+    double beyond_baseline = 0;  // patches outside the neighbourhood / all patches
 };
 NeighbourhoodShares neighbourhood_shares(const Trace& t, const Vec& weights, int query);
 NeighbourhoodShares neighbourhood_shares(const Trace& t, int layer, int head, int query);

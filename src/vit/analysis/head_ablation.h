@@ -24,11 +24,11 @@ HeadRemoved remove_head(const Model& model, const Input& input, const Vec& real_
 
 // The top-1 probability change for every layer and head removed in turn.
 struct AblationTable {
-    int top1_class = 0;              // the real model's most probable class
-    double top1_probability = 0;     // its probability in the real model
-    Eigen::MatrixXd top1_change;     // layers x heads: p(top1) with the head removed - p(top1); NaN where not computed
-    int done = 0;                    // heads computed (in layer order, then head order)
-    bool cancelled = false;          // stopped by TaskControl::cancel before every head was done
+    int top1_class = 0;           // the real model's most probable class
+    double top1_probability = 0;  // its probability in the real model
+    Eigen::MatrixXd top1_change;  // layers x heads: p(top1) with the head removed - p(top1); NaN where not computed
+    int done = 0;                 // heads computed (in layer order, then head order)
+    bool cancelled = false;       // stopped by TaskControl::cancel before every head was done
 };
 // One real forward, then one forward per layer and head (ViT-Ti: 1 + 144);
 // reports progress after each forward and stops between forwards when asked.

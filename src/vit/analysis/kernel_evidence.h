@@ -29,9 +29,9 @@ DifferingHead most_different_head(const Trace& a, const Trace& b, int query);
 // neighbour: its smallest and largest value and the queries that have them.
 struct OffsetWeights {
     int dr = 0, dc = 0;
-    int queries = 0;                      // patch queries with that neighbour on the grid
+    int queries = 0;  // patch queries with that neighbour on the grid
     double min = 0, max = 0;
-    int min_query = -1, max_query = -1;   // token indices
+    int min_query = -1, max_query = -1;  // token indices
     double range() const { return max - min; }
 };
 // The 9 offsets in reading order: (-1, -1), (-1, 0), ..., (1, 1); (0, 0) is the query itself.

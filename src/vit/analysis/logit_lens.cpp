@@ -26,7 +26,8 @@ LogitLens logit_lens(const Model& m, const Trace& t, int top_k) {
         Mat normed;
         layer_norm(state_leaving(t, l).topRows(read), m.norm_w, m.norm_b, m.config.ln_eps, normed);
         const Vec logits = classifier_logits(m, normed);
-        lens.layers.push_back({static_cast<int>(l), rank_classes(logits, top_k), class_probabilities(logits)[lens.final_top1]});
+        lens.layers.push_back(
+            {static_cast<int>(l), rank_classes(logits, top_k), class_probabilities(logits)[lens.final_top1]});
     }
     return lens;
 }

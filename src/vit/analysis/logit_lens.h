@@ -11,13 +11,13 @@
 namespace vit {
 
 struct LensLayer {
-    int layer = 0;                          // the block the token leaves
-    std::vector<ClassProbability> top;      // the lens's most probable classes
-    double final_top1_probability = 0;      // the probability it gives the model's final top-1 class
+    int layer = 0;                      // the block the token leaves
+    std::vector<ClassProbability> top;  // the lens's most probable classes
+    double final_top1_probability = 0;  // the probability it gives the model's final top-1 class
 };
 struct LogitLens {
-    int final_top1 = 0;                     // the model's most probable class (argmax of the trace's logits)
-    std::vector<LensLayer> layers;          // one per block, in order
+    int final_top1 = 0;             // the model's most probable class (argmax of the trace's logits)
+    std::vector<LensLayer> layers;  // one per block, in order
 };
 // Needs a trace run with keep_states (the block inputs and the last block's
 // output). Throws vit::Error "this model has no classifier head" for a model

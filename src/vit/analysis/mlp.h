@@ -15,13 +15,13 @@ namespace vit {
 
 struct TokenPath {
     int layer = 0, token = 0;
-    bool layer_scale = false;         // the model scales each branch (DINOv2)
-    std::vector<Vec> head_outputs;    // o_h = sum_j a_hj v_j (head_dim each), from the trace
-    Vec attention_output;             // W_O [o_1 .. o_H] + b (times layer scale 1): what attention adds
-    Vec residual_before;              // the token entering the block
-    Vec residual_after_attention;     // residual_before + attention_output
-    Vec mlp_output;                   // fc2(GELU(fc1(LN2(.)))) (times layer scale 2): what the MLP adds
-    Vec residual_after;               // residual_after_attention + mlp_output: the token leaving the block
+    bool layer_scale = false;       // the model scales each branch (DINOv2)
+    std::vector<Vec> head_outputs;  // o_h = sum_j a_hj v_j (head_dim each), from the trace
+    Vec attention_output;           // W_O [o_1 .. o_H] + b (times layer scale 1): what attention adds
+    Vec residual_before;            // the token entering the block
+    Vec residual_after_attention;   // residual_before + attention_output
+    Vec mlp_output;                 // fc2(GELU(fc1(LN2(.)))) (times layer scale 2): what the MLP adds
+    Vec residual_after;             // residual_after_attention + mlp_output: the token leaving the block
 
     // The MLP output of this token computed from its row alone, against the
     // same computed for all tokens at once as the forward pass does: max |diff|.

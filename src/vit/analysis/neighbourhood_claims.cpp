@@ -114,10 +114,13 @@ ClaimValue unscaled_top_weight(const Trace& t, int layer, int head, int query) {
 std::string unscaled_top_weight_clause(const ClaimValue& v) {
     char text[320];
     if (claim_holds(ClaimKind::UnscaledTopWeight, v, kSaturatedWeight))
-        std::snprintf(text, sizeof text, "the row's largest weight would be %.3f instead of %.3f (a share of all the "
-                      "row's weight, CLS included): one key would take nearly all of it", v.value, v.baseline);
+        std::snprintf(text, sizeof text,
+                      "the row's largest weight would be %.3f instead of %.3f (a share of all the "
+                      "row's weight, CLS included): one key would take nearly all of it",
+                      v.value, v.baseline);
     else
-        std::snprintf(text, sizeof text, "the row's largest weight would be %.3f instead of %.3f (a share of all the "
+        std::snprintf(text, sizeof text,
+                      "the row's largest weight would be %.3f instead of %.3f (a share of all the "
                       "row's weight, CLS included): larger, but below %.1f, so no key would take nearly all of it here",
                       v.value, v.baseline, kSaturatedWeight);
     return text;

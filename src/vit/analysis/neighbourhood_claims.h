@@ -40,7 +40,13 @@
 
 namespace vit {
 
-enum class ClaimKind { RegionBeyondNeighbourhood, BeyondNeighbourhood, HighNormTokens, SelectiveReach, UnscaledTopWeight };
+enum class ClaimKind {
+    RegionBeyondNeighbourhood,
+    BeyondNeighbourhood,
+    HighNormTokens,
+    SelectiveReach,
+    UnscaledTopWeight
+};
 // "region_beyond_neighbourhood", "beyond_neighbourhood", "high_norm_tokens",
 // "selective_reach", "unscaled_top_weight".
 const char* claim_name(ClaimKind kind);

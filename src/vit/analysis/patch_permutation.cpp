@@ -33,8 +33,7 @@ PatchPermutation random_patch_permutation(int patches, uint32_t seed) {
     // Written out rather than std::shuffle, whose draws the standard leaves to
     // each library: this order can be reproduced anywhere (the NumPy reference does).
     std::mt19937 draw(seed);
-    for (int i = patches - 1; i >= 1; --i)
-        std::swap(p.to[i], p.to[draw() % static_cast<uint32_t>(i + 1)]);
+    for (int i = patches - 1; i >= 1; --i) std::swap(p.to[i], p.to[draw() % static_cast<uint32_t>(i + 1)]);
     return p;
 }
 
@@ -73,7 +72,8 @@ Input permute_patches(const Input& input, int patch, const PatchPermutation& p) 
         for (int c = 0; c < 3; ++c)
             for (int y = 0; y < patch; ++y) {
                 const float* from = &input.chw[(static_cast<size_t>(c) * input.size + sy + y) * input.size + sx];
-                std::copy(from, from + patch, &out.chw[(static_cast<size_t>(c) * input.size + dy + y) * input.size + dx]);
+                std::copy(from, from + patch,
+                          &out.chw[(static_cast<size_t>(c) * input.size + dy + y) * input.size + dx]);
             }
     }
     return out;
@@ -97,8 +97,8 @@ RearrangedRuns run_rearranged(const Model& m, const Input& input, const PatchPer
     options.keep_attention = true;
     const size_t budget = options.memory_budget ? options.memory_budget : default_memory_budget();
     if (const size_t need = 3 * trace_bytes(m, input.size, options); need > budget)
-        throw Error("the what-if's three extra runs at " + std::to_string(input.size) + " px would take " + byte_size(need) +
-                    ", over the memory budget of " + byte_size(budget) +
+        throw Error("the what-if's three extra runs at " + std::to_string(input.size) + " px would take " +
+                    byte_size(need) + ", over the memory budget of " + byte_size(budget) +
                     " (use a smaller --size, or raise VITSCOPE_MEMORY_BUDGET)");
     RearrangedRuns r;
     r.input = permute_patches(input, m.patch, p);
@@ -119,7 +119,8 @@ UnpermutedDifference unpermuted_difference(const Trace& a, const Trace& b, const
     for (int i = 0; i < a.tokens; ++i) to[i] = a.is_patch(i) ? a.prefix + p.to[i - a.prefix] : i;
     UnpermutedDifference d;
     for (size_t l = 0; l < a.layers.size(); ++l) {
-        if (a.layers[l].heads.size() != b.layers[l].heads.size()) throw Error("the two runs do not have the same heads");
+        if (a.layers[l].heads.size() != b.layers[l].heads.size())
+            throw Error("the two runs do not have the same heads");
         for (size_t h = 0; h < a.layers[l].heads.size(); ++h) {
             const Mat &x = a.layers[l].heads[h].attn, &y = b.layers[l].heads[h].attn;
             if (x.rows() != a.tokens || y.rows() != a.tokens) throw Error("a run was made without attention weights");
@@ -129,8 +130,9 @@ UnpermutedDifference unpermuted_difference(const Trace& a, const Trace& b, const
         }
     }
     for (int i = 0; i < a.tokens; ++i)
-        d.final_tokens = std::max(
-            d.final_tokens, static_cast<double>((a.final_tokens.row(i) - b.final_tokens.row(to[i])).cwiseAbs().maxCoeff()));
+        d.final_tokens =
+            std::max(d.final_tokens,
+                     static_cast<double>((a.final_tokens.row(i) - b.final_tokens.row(to[i])).cwiseAbs().maxCoeff()));
     return d;
 }
 

@@ -130,9 +130,7 @@ std::vector<double> random_areas(const RelevanceStudy& study, bool positive) {
     return out;
 }
 
-int relevance_study_forwards(int patches) {
-    return patches + (5 + kRandomSeeds - 1) * 2 * (kPerturbationSteps - 1);
-}
+int relevance_study_forwards(int patches) { return patches + (5 + kRandomSeeds - 1) * 2 * (kPerturbationSteps - 1); }
 
 RelevanceStudy relevance_study(const Model& model, const Input& input, const Trace& trace, int target_class,
                                uint32_t seed, const TaskControl& control) {
@@ -147,8 +145,8 @@ RelevanceStudy relevance_study(const Model& model, const Input& input, const Tra
         return study;
     }
     TaskControl curves_control{[&](int done, int) { control.report(patches + done, total); }, control.cancel};
-    study.test = perturbation_test(model, input, target_class, study.maps.probability, perturbation_maps(study.maps, seed),
-                                   curves_control);
+    study.test = perturbation_test(model, input, target_class, study.maps.probability,
+                                   perturbation_maps(study.maps, seed), curves_control);
     study.cancelled = study.test.cancelled;
     if (study.cancelled) return study;
     std::vector<NamedMap> randoms;

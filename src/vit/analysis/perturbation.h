@@ -30,17 +30,17 @@ int patches_removed(int step, int patches);
 double curve_area(const std::vector<double>& probability);
 
 struct NamedMap {
-    std::string method;          // "attention_last", "rollout", "grad_rollout", "occlusion", "random"
-    Eigen::VectorXd scores;      // one per patch
+    std::string method;      // "attention_last", "rollout", "grad_rollout", "occlusion", "random"
+    Eigen::VectorXd scores;  // one per patch
 };
 // The maps of relevance_maps plus the seeded random one, in the CLI's order.
 std::vector<NamedMap> perturbation_maps(const RelevanceMaps& maps, uint32_t seed);
 
 struct PerturbationCurve {
     std::string method;
-    bool positive = true;              // most relevant removed first
-    std::vector<double> probability;   // p(class) at each step (fewer when cancelled)
-    double area = 0;                   // curve_area of a complete curve
+    bool positive = true;             // most relevant removed first
+    std::vector<double> probability;  // p(class) at each step (fewer when cancelled)
+    double area = 0;                  // curve_area of a complete curve
 };
 struct PerturbationTest {
     std::vector<PerturbationCurve> curves;  // per map: positive, then negative
@@ -74,13 +74,13 @@ inline constexpr double kWinnerShare = 0.10;  // 10 % of the area
 inline constexpr int kRandomSeeds = 5;        // the random order's seeds: seed, seed + 1, ...
 struct PerturbationWinner {
     bool positive = true;
-    std::string best, runner_up;             // the two best maps (random excluded); empty when not completed
+    std::string best, runner_up;  // the two best maps (random excluded); empty when not completed
     double best_area = 0, runner_up_area = 0;
-    std::vector<double> random_areas;        // one per seed
-    double random_spread = 0;                // largest - smallest of random_areas
-    double random_best = 0;                  // the best random area (lowest positive, highest negative)
-    double margin = 0;                       // max(kWinnerShare * runner_up_area, random_spread)
-    std::string winner;                      // best when it is clear by the margin; else empty: no clear winner
+    std::vector<double> random_areas;  // one per seed
+    double random_spread = 0;          // largest - smallest of random_areas
+    double random_best = 0;            // the best random area (lowest positive, highest negative)
+    double margin = 0;                 // max(kWinnerShare * runner_up_area, random_spread)
+    std::string winner;                // best when it is clear by the margin; else empty: no clear winner
 };
 // random_areas: the random order's area in this order for each seed.
 PerturbationWinner clear_winner(const PerturbationTest& test, bool positive, const std::vector<double>& random_areas);

@@ -12,10 +12,10 @@
 namespace vit {
 
 struct AttentionSize {
-    int input_size = 0, grid = 0, tokens = 0;   // N = prefix + grid^2
-    long long weights_per_head = 0;             // N^2 (one N x N matrix)
-    long long attention_weights = 0;            // layers x heads x N^2
-    long long attention_bytes = 0;              // those as float32, as the trace keeps them
+    int input_size = 0, grid = 0, tokens = 0;  // N = prefix + grid^2
+    long long weights_per_head = 0;            // N^2 (one N x N matrix)
+    long long attention_weights = 0;           // layers x heads x N^2
+    long long attention_bytes = 0;             // those as float32, as the trace keeps them
 };
 AttentionSize attention_size(const Model& model, int input_size);
 
@@ -49,7 +49,7 @@ struct TimingPoint {
 struct TimingRun {
     std::vector<TimingPoint> points;  // the sizes finished, in the order given
     bool cancelled = false;
-    int threads = 1;                  // the threads each forward pass split its work over
+    int threads = 1;  // the threads each forward pass split its work over
 };
 // Runs the forward pass `repeats` times at each size on the photo (preprocessed
 // at that size, position embeddings interpolated), keeping the trace as the
@@ -57,15 +57,15 @@ struct TimingRun {
 // a size that is not a positive multiple of the patch, or whose trace exceeds
 // the memory budget, throws vit::Error (the forward pass's own message).
 // Reports progress after each forward; stops between forwards when asked.
-TimingRun measure_forward_times(const Model& model, const Image& photo, const std::vector<int>& sizes,
-                                int repeats = 3, const TaskControl& control = {}, const TraceOptions& options = {});
+TimingRun measure_forward_times(const Model& model, const Image& photo, const std::vector<int>& sizes, int repeats = 3,
+                                const TaskControl& control = {}, const TraceOptions& options = {});
 
 // Least-squares fits through the origin: linear_seconds ~ a*N and
 // attention_seconds ~ b*N^2 over the points, and where they cross (N = a / b).
 struct CostFit {
-    double linear_per_token = 0;       // a, seconds per token
-    double attention_per_token2 = 0;   // b, seconds per token^2
-    double crossover_tokens = 0;       // a / b (0 when b is 0)
+    double linear_per_token = 0;      // a, seconds per token
+    double attention_per_token2 = 0;  // b, seconds per token^2
+    double crossover_tokens = 0;      // a / b (0 when b is 0)
     // The fitted curves at N tokens, in seconds.
     double linear_at(double tokens) const { return linear_per_token * tokens; }
     double attention_at(double tokens) const { return attention_per_token2 * tokens * tokens; }

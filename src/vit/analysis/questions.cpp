@@ -5,9 +5,9 @@ namespace vit {
 const std::vector<QuestionPage>& all_questions() {
     static const std::vector<QuestionPage> questions = {
 #define PAGE(name, title, claim, analysis, columns, flags) \
-    {#name, title, claim, analysis, columns, ((flags) & kTwoPhotos) != 0, nullptr, ((flags) & kNeedsClass) != 0},
+    {#name, title, claim, analysis, columns, ((flags)&kTwoPhotos) != 0, nullptr, ((flags)&kNeedsClass) != 0},
 #define ANSWER(name, title, analysis, columns, page, flags) \
-    {#name, title, "", analysis, columns, ((flags) & kTwoPhotos) != 0, #page, ((flags) & kNeedsClass) != 0},
+    {#name, title, "", analysis, columns, ((flags)&kTwoPhotos) != 0, #page, ((flags)&kNeedsClass) != 0},
 #include "vit/analysis/question_list.inc"
 #undef PAGE
 #undef ANSWER

@@ -12,12 +12,12 @@ namespace vit {
 inline constexpr unsigned kOnePhoto = 0, kTwoPhotos = 1, kNeedsClass = 2;
 
 struct QuestionPage {
-    const char* name;      // "scaling": the script's `question NAME`, explain's --question
-    const char* title;     // "Why divide by √dₖ?": the page's, its figure's and the command line's title
-    const char* claim;     // two or three plain sentences; the evidence follows on the page
-    const char* analysis;  // the src/vit module that computes its numbers
-    const char* columns;   // the header of `vitscope explain --question NAME --csv`
-    bool two_photos = false;     // shows the second photo (File > Compare with…) beside the first
+    const char* name;                // "scaling": the script's `question NAME`, explain's --question
+    const char* title;               // "Why divide by √dₖ?": the page's, its figure's and the command line's title
+    const char* claim;               // two or three plain sentences; the evidence follows on the page
+    const char* analysis;            // the src/vit module that computes its numbers
+    const char* columns;             // the header of `vitscope explain --question NAME --csv`
+    bool two_photos = false;         // shows the second photo (File > Compare with…) beside the first
     const char* shown_on = nullptr;  // a question with no page of its own: the page its figure is
     bool needs_class = false;        // its CSV explains one class: refused without --class LABEL|INDEX
     bool has_page() const { return shown_on == nullptr; }

@@ -82,7 +82,8 @@ RelevanceMaps relevance_maps(const Model& model, const Input& input, const Trace
             r.cancelled = true;
             break;
         }
-        r.occlusion[p] = r.probability - class_probability(model, without_patches(input, model.patch, {p}), target_class);
+        r.occlusion[p] =
+            r.probability - class_probability(model, without_patches(input, model.patch, {p}), target_class);
         r.occlusion_done = p + 1;
         control.report(p + 1, patches);
     }

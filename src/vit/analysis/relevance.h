@@ -30,11 +30,11 @@ double class_probability(const Model& model, const Input& input, int target_clas
 
 struct RelevanceMaps {
     int target_class = 0;
-    double probability = 0;              // p(class) on the photo
+    double probability = 0;  // p(class) on the photo
     Eigen::VectorXd attention_last, rollout, grad_rollout, occlusion;
     double backward_seconds = 0;
-    int occlusion_done = 0;              // patches occluded (all of them unless cancelled)
-    bool cancelled = false;              // stopped before every patch was occluded; occlusion is NaN beyond
+    int occlusion_done = 0;  // patches occluded (all of them unless cancelled)
+    bool cancelled = false;  // stopped before every patch was occluded; occlusion is NaN beyond
 };
 
 // The four maps for a class. One backward pass, then one forward per patch

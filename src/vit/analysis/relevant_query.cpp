@@ -12,7 +12,8 @@
 
 namespace vit {
 
-RelevantQuery choose_relevant_query(const Trace& t, const Eigen::VectorXd& relevance, const std::vector<int>& high_norm) {
+RelevantQuery choose_relevant_query(const Trace& t, const Eigen::VectorXd& relevance,
+                                    const std::vector<int>& high_norm) {
     const int patches = t.grid * t.grid;
     if (relevance.size() != patches)
         throw Error("the relevance map has " + std::to_string(relevance.size()) + " values for " +
@@ -29,7 +30,9 @@ RelevantQuery choose_relevant_query(const Trace& t, const Eigen::VectorXd& relev
         if (in_quarter(p)) out.relevant.push_back(t.prefix + p);
 
     const std::set<int> left_out(high_norm.begin(), high_norm.end());
-    const auto on_border = [&](int p) { return p / t.grid == 0 || p % t.grid == 0 || p / t.grid == t.grid - 1 || p % t.grid == t.grid - 1; };
+    const auto on_border = [&](int p) {
+        return p / t.grid == 0 || p % t.grid == 0 || p / t.grid == t.grid - 1 || p % t.grid == t.grid - 1;
+    };
     int chosen = -1, border_choice = -1, any_choice = -1;
     for (int i = 0; i < patches && chosen < 0; ++i) {
         if (left_out.count(t.prefix + order[i])) continue;

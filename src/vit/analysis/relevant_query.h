@@ -17,20 +17,21 @@
 namespace vit {
 
 struct RelevantQuery {
-    int token = -1;              // the chosen patch; -1 when every patch is high-norm
-    int rank = 0;                // 1 + the patches more relevant than it (1: the most relevant)
-    int quarter = 0;             // a quarter of the patches, rounded up: a patch is in the top
-                                 // quarter when fewer than this many are more relevant
-    bool in_quarter = false;     // criterion 1 held (else: the most relevant patch that is no high-norm token)
-    bool on_border = false;      // criterion 3 could not hold
-    std::vector<int> relevant;   // the top quarter's tokens, the most relevant first (more than
-                                 // `quarter` only where patches tie at the cut)
+    int token = -1;             // the chosen patch; -1 when every patch is high-norm
+    int rank = 0;               // 1 + the patches more relevant than it (1: the most relevant)
+    int quarter = 0;            // a quarter of the patches, rounded up: a patch is in the top
+                                // quarter when fewer than this many are more relevant
+    bool in_quarter = false;    // criterion 1 held (else: the most relevant patch that is no high-norm token)
+    bool on_border = false;     // criterion 3 could not hold
+    std::vector<int> relevant;  // the top quarter's tokens, the most relevant first (more than
+                                // `quarter` only where patches tie at the cut)
 };
 
 // From a relevance value per patch (raster order, as gradient_rollout gives)
 // and the tokens to leave out. Throws vit::Error when relevance does not
 // have one value per patch.
-RelevantQuery choose_relevant_query(const Trace& t, const Eigen::VectorXd& relevance, const std::vector<int>& high_norm);
+RelevantQuery choose_relevant_query(const Trace& t, const Eigen::VectorXd& relevance,
+                                    const std::vector<int>& high_norm);
 
 // The high-norm patch tokens entering any layer or leaving the last one.
 // Throws vit::Error when the trace kept no token states or attention weights.
@@ -38,10 +39,10 @@ std::vector<int> high_norm_anywhere(const Trace& t);
 
 struct RelevantQueryChoice {
     RelevantQuery query;
-    int target_class = 0;        // the top-1 class the relevance is for
-    double probability = 0;      // its softmax probability
+    int target_class = 0;    // the top-1 class the relevance is for
+    double probability = 0;  // its softmax probability
     std::string label;
-    Eigen::VectorXd relevance;   // gradient-weighted rollout per patch, raster order
+    Eigen::VectorXd relevance;  // gradient-weighted rollout per patch, raster order
 };
 // All of it on a model's trace: the top-1 class, one backward pass
 // (about ten forwards' time), the high-norm tokens, the choice. Throws

@@ -13,7 +13,8 @@ int last_layer(const Trace& t, int through_layer) {
     if (layers == 0) throw Error("the trace has no layers");
     if (through_layer == -1) return layers - 1;
     if (through_layer < 0 || through_layer >= layers)
-        throw Error("layer " + std::to_string(through_layer) + " is out of range (0.." + std::to_string(layers - 1) + ")");
+        throw Error("layer " + std::to_string(through_layer) + " is out of range (0.." + std::to_string(layers - 1) +
+                    ")");
     return through_layer;
 }
 

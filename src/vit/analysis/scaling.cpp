@@ -93,7 +93,9 @@ ScoreHistogram score_histogram(const Trace& t, int layer, int head, int bins) {
     for (int b = 0; b <= bins; ++b) h.edges.push_back(lo + (hi - lo) * b / bins);
     h.raw_counts.assign(bins, 0);
     h.scaled_counts.assign(bins, 0);
-    const auto bin_of = [&](double x) { return std::clamp(static_cast<int>((x - lo) / (hi - lo) * bins), 0, bins - 1); };
+    const auto bin_of = [&](double x) {
+        return std::clamp(static_cast<int>((x - lo) / (hi - lo) * bins), 0, bins - 1);
+    };
     for (Eigen::Index i = 0; i < raw.size(); ++i) {
         ++h.raw_counts[bin_of(raw.data()[i])];
         ++h.scaled_counts[bin_of(raw.data()[i] * scale)];
@@ -137,14 +139,16 @@ std::string query_scaling_sentence(const QueryScaling& q) {
 }
 
 ScalingTable scaling_table(const Trace& t, double threshold) {
-    const int layers = static_cast<int>(t.layers.size()), heads = layers ? static_cast<int>(t.layers[0].heads.size()) : 0;
+    const int layers = static_cast<int>(t.layers.size()),
+              heads = layers ? static_cast<int>(t.layers[0].heads.size()) : 0;
     ScalingTable table;
     for (Eigen::MatrixXd* m : {&table.raw_std, &table.scaled_std, &table.saturated_raw, &table.saturated_scaled})
         m->setZero(layers, heads);
     const double scale = inv_sqrt_dk(t);
     for (const LayerTrace& layer : t.layers)  // checked here: the pool's tasks must not throw
         for (const HeadTrace& h : layer.heads)
-            if (h.q.size() == 0 || h.attn.size() == 0) throw Error("this trace was run without Q, K and attention weights");
+            if (h.q.size() == 0 || h.attn.size() == 0)
+                throw Error("this trace was run without Q, K and attention weights");
     WorkerPool::shared().run(layers * heads, [&](int task) {
         const int l = task / heads, h = task % heads;
         const HeadTrace& ht = t.layers[l].heads[h];

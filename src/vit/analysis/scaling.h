@@ -17,10 +17,11 @@ namespace vit {
 // A head's N^2 scores q_i.k_j (raw) and q_i.k_j / sqrt(d_k) (scaled), binned
 // on one set of edges so the two histograms can be drawn over each other.
 struct ScoreHistogram {
-    std::vector<double> edges;                    // bins + 1, ascending, from the smaller minimum to the larger maximum
-    std::vector<long long> raw_counts, scaled_counts;  // bins each; each sums to N^2 (the last bin includes its right edge)
+    std::vector<double> edges;  // bins + 1, ascending, from the smaller minimum to the larger maximum
+    std::vector<long long> raw_counts,
+        scaled_counts;  // bins each; each sums to N^2 (the last bin includes its right edge)
     double raw_mean = 0, scaled_mean = 0;
-    double raw_std = 0, scaled_std = 0;           // population std over the N^2 scores
+    double raw_std = 0, scaled_std = 0;  // population std over the N^2 scores
 };
 ScoreHistogram score_histogram(const Trace& t, int layer, int head, int bins = 64);
 
@@ -55,8 +56,8 @@ std::string query_scaling_sentence(const QueryScaling& q);
 
 // Per layer x head, over every query row of the photo.
 struct ScalingTable {
-    Eigen::MatrixXd raw_std, scaled_std;               // population std of the N^2 scores
-    Eigen::MatrixXd saturated_raw, saturated_scaled;   // share of query rows whose largest weight > threshold
+    Eigen::MatrixXd raw_std, scaled_std;              // population std of the N^2 scores
+    Eigen::MatrixXd saturated_raw, saturated_scaled;  // share of query rows whose largest weight > threshold
 };
 constexpr double kSaturationThreshold = 0.99;
 ScalingTable scaling_table(const Trace& t, double threshold = kSaturationThreshold);
@@ -85,8 +86,8 @@ ScalingSummary scaling_summary(const ScalingTable& table);
 struct DotProductSpread {
     int d_k = 0;
     int samples = 0;
-    double measured_std = 0;   // sample std (n - 1) of the samples' q.k
-    double theory_std = 0;     // sqrt(d_k)
+    double measured_std = 0;  // sample std (n - 1) of the samples' q.k
+    double theory_std = 0;    // sqrt(d_k)
 };
 constexpr uint32_t kDotProductSeed = 2017;
 constexpr int kDotProductSamples = 10000;

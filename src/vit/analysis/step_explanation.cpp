@@ -55,32 +55,37 @@ const char* const kScaleGeneral =
 std::string weights_sentence(const StepExplanation& e) {
     const FewKeys& k = e.weight_keys;
     if (k.dominate)
-        return format("In head %d's row a few keys dominate: its %d largest weights hold %.0f %% of all the row's "
-                      "weight (CLS included), where an even spread would give them %.1f %%, and the weight "
-                      "effectively spreads over %.1f of the %d keys.",
-                      e.head, k.counted, 100 * k.top_share, 100 * k.even_share, k.spread_keys, k.keys);
+        return format(
+            "In head %d's row a few keys dominate: its %d largest weights hold %.0f %% of all the row's "
+            "weight (CLS included), where an even spread would give them %.1f %%, and the weight "
+            "effectively spreads over %.1f of the %d keys.",
+            e.head, k.counted, 100 * k.top_share, 100 * k.even_share, k.spread_keys, k.keys);
     if (k.top_share >= kDominantShare)
-        return format("In head %d's row the %d largest weights hold %.0f %% of all the row's weight (CLS "
-                      "included; an even spread would give them %.1f %%), but the rest is shared thinly: the "
-                      "weight effectively spreads over %.1f of the %d keys, more than a few.",
-                      e.head, k.counted, 100 * k.top_share, 100 * k.even_share, k.spread_keys, k.keys);
-    return format("In head %d's row the weight is not held by a few keys: its %d largest weights hold %.0f %% of all the row's "
-                  "weight (CLS included; an even spread would give them %.1f %%), and the weight effectively "
-                  "spreads over %.1f of the %d keys.",
-                  e.head, k.counted, 100 * k.top_share, 100 * k.even_share, k.spread_keys, k.keys);
+        return format(
+            "In head %d's row the %d largest weights hold %.0f %% of all the row's weight (CLS "
+            "included; an even spread would give them %.1f %%), but the rest is shared thinly: the "
+            "weight effectively spreads over %.1f of the %d keys, more than a few.",
+            e.head, k.counted, 100 * k.top_share, 100 * k.even_share, k.spread_keys, k.keys);
+    return format(
+        "In head %d's row the weight is not held by a few keys: its %d largest weights hold %.0f %% of all the row's "
+        "weight (CLS included; an even spread would give them %.1f %%), and the weight effectively "
+        "spreads over %.1f of the %d keys.",
+        e.head, k.counted, 100 * k.top_share, 100 * k.even_share, k.spread_keys, k.keys);
 }
 
 std::string contributions_sentence(const StepExplanation& e) {
     const FewKeys& k = e.contribution_keys;
     if (k.dominate)
-        return format("A few keys dominate head %d's output here: the %d contributing most hold %.0f %% of the sum "
-                      "of aᵢⱼ·‖vⱼ‖ over all %d keys (CLS included), and the contributions effectively spread over "
-                      "%.1f keys.",
-                      e.head, k.counted, 100 * k.top_share, k.keys, k.spread_keys);
-    return format("Many keys add to head %d's output here: the %d contributing most hold %.0f %% of the sum of "
-                  "aᵢⱼ·‖vⱼ‖ over all %d keys (CLS included; an even spread would give them %.1f %%), and the "
-                  "contributions effectively spread over %.1f keys.",
-                  e.head, k.counted, 100 * k.top_share, k.keys, 100 * k.even_share, k.spread_keys);
+        return format(
+            "A few keys dominate head %d's output here: the %d contributing most hold %.0f %% of the sum "
+            "of aᵢⱼ·‖vⱼ‖ over all %d keys (CLS included), and the contributions effectively spread over "
+            "%.1f keys.",
+            e.head, k.counted, 100 * k.top_share, k.keys, k.spread_keys);
+    return format(
+        "Many keys add to head %d's output here: the %d contributing most hold %.0f %% of the sum of "
+        "aᵢⱼ·‖vⱼ‖ over all %d keys (CLS included; an even spread would give them %.1f %%), and the "
+        "contributions effectively spread over %.1f keys.",
+        e.head, k.counted, 100 * k.top_share, k.keys, 100 * k.even_share, k.spread_keys);
 }
 
 std::string unscaled_sentence(const StepExplanation& e) {
@@ -117,13 +122,15 @@ StepExplanation explain_step(const Trace& t, int layer, int head, int query, int
     e.agrees = std::abs(e.recomputed_weight - e.model_weight) <= 1e-6 + 1e-4 * e.model_weight;
     e.row = summarize_row(e.weights);
 
-    e.output = h.out.rows() == t.tokens ? Vec(h.out.row(query).transpose()) : weighted_sum_of_values(t, layer, head, e.weights);
+    e.output = h.out.rows() == t.tokens ? Vec(h.out.row(query).transpose())
+                                        : weighted_sum_of_values(t, layer, head, e.weights);
     e.value_extent = extent(e.output);
     for (int j = 0; j < t.tokens; ++j) e.value_extent = std::max(e.value_extent, extent(h.v.row(j).transpose()));
     e.contributions = top_contributions(t, layer, head, e.weights, t.tokens);
     e.weight_keys = few_keys(e.weights);
     Vec amounts(static_cast<Eigen::Index>(e.contributions.size()));
-    for (size_t r = 0; r < e.contributions.size(); ++r) amounts[static_cast<Eigen::Index>(r)] = e.contributions[r].amount;
+    for (size_t r = 0; r < e.contributions.size(); ++r)
+        amounts[static_cast<Eigen::Index>(r)] = e.contributions[r].amount;
     e.contribution_keys = few_keys(amounts);
     e.unscaled = unscaled_top_weight(t, layer, head, query);
     e.unscaled_saturates = claim_holds(ClaimKind::UnscaledTopWeight, e.unscaled, kSaturatedWeight);

@@ -26,11 +26,12 @@ constexpr int kFewKeys = 3;
 constexpr double kDominantShare = 0.5;
 constexpr double kFewKeysSpread = 2 * kFewKeys;
 struct FewKeys {
-    int keys = 0;             // the row's length
-    int counted = 0;          // min(kFewKeys, keys)
-    double top_share = 0;     // the counted largest entries' share of the row's total
-    double even_share = 0;    // counted / keys
-    double spread_keys = 0;   // effective_keys of the row (1 / sum a^2 once normalised); 0 for a row with negative entries
+    int keys = 0;           // the row's length
+    int counted = 0;        // min(kFewKeys, keys)
+    double top_share = 0;   // the counted largest entries' share of the row's total
+    double even_share = 0;  // counted / keys
+    double spread_keys =
+        0;  // effective_keys of the row (1 / sum a^2 once normalised); 0 for a row with negative entries
     bool dominate = false;
 };
 FewKeys few_keys(const Vec& row);
@@ -39,26 +40,26 @@ struct StepExplanation {
     int layer = 0, head = 0, query = 0, key = 0;
     int head_dim = 0;
     float sqrt_dk = 1;
-    Vec q, k, v;               // q_i, k_j, v_j
-    Vec qk_product;            // q_i[d] * k_j[d]; its sum is the raw score
-    float qk_extent = 1;       // largest |entry| of q_i and k_j: one colour scale for both strips
-    float product_extent = 1;  // largest |entry| of qk_product
-    Vec raw, scaled, weights;  // the query's rows over all keys: s_i., s_i./sqrt(d_k), a_i.
-    float score = 0;           // s_ij
-    float scaled_score = 0;    // s_ij / sqrt(d_k)
-    double exp_score = 0;      // exp(s_ij / sqrt(d_k)), in double
-    double z = 0;              // sum over all keys j of exp(s_ij / sqrt(d_k))
-    double recomputed_weight = 0;  // exp_score / z
-    float model_weight = 0;    // a_ij as the forward pass stored it (float32)
-    bool agrees = false;       // recomputed_weight matches model_weight (1e-6 + 1e-4 relative)
-    RowSummary row;            // sum, largest and spread of a_i.
-    Vec output;                // o_i = sum_j a_ij v_j (as stored, else recomputed)
-    float value_extent = 1;    // largest |entry| over every v_j and o_i: one scale for those strips
+    Vec q, k, v;                              // q_i, k_j, v_j
+    Vec qk_product;                           // q_i[d] * k_j[d]; its sum is the raw score
+    float qk_extent = 1;                      // largest |entry| of q_i and k_j: one colour scale for both strips
+    float product_extent = 1;                 // largest |entry| of qk_product
+    Vec raw, scaled, weights;                 // the query's rows over all keys: s_i., s_i./sqrt(d_k), a_i.
+    float score = 0;                          // s_ij
+    float scaled_score = 0;                   // s_ij / sqrt(d_k)
+    double exp_score = 0;                     // exp(s_ij / sqrt(d_k)), in double
+    double z = 0;                             // sum over all keys j of exp(s_ij / sqrt(d_k))
+    double recomputed_weight = 0;             // exp_score / z
+    float model_weight = 0;                   // a_ij as the forward pass stored it (float32)
+    bool agrees = false;                      // recomputed_weight matches model_weight (1e-6 + 1e-4 relative)
+    RowSummary row;                           // sum, largest and spread of a_i.
+    Vec output;                               // o_i = sum_j a_ij v_j (as stored, else recomputed)
+    float value_extent = 1;                   // largest |entry| over every v_j and o_i: one scale for those strips
     std::vector<Contribution> contributions;  // every key, largest a_ij * ||v_j|| first
-    FewKeys weight_keys;       // few_keys of a_i.
-    FewKeys contribution_keys; // few_keys of a_ij * ||v_j|| over every key
-    ClaimValue unscaled;       // unscaled_top_weight of the row (neighbourhood_claims.h)
-    bool unscaled_saturates = false;  // claim_holds(UnscaledTopWeight, unscaled, kSaturatedWeight)
+    FewKeys weight_keys;                      // few_keys of a_i.
+    FewKeys contribution_keys;                // few_keys of a_ij * ||v_j|| over every key
+    ClaimValue unscaled;                      // unscaled_top_weight of the row (neighbourhood_claims.h)
+    bool unscaled_saturates = false;          // claim_holds(UnscaledTopWeight, unscaled, kSaturatedWeight)
 };
 
 // Throws vit::Error when layer, head, query or key is out of range, or the

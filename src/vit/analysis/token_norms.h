@@ -19,13 +19,13 @@ namespace vit {
 constexpr double kHighNormRatio = 10;
 
 struct LayerNorms {
-    std::vector<double> norm;          // ‖x_j‖ of every token leaving the block
+    std::vector<double> norm;  // ‖x_j‖ of every token leaving the block
     double median_patch_norm = 0;
-    double top_patch_norm = 0;         // the largest patch token's norm
-    double top_over_median = 0;        // top_patch_norm / median_patch_norm (0 when the median is 0)
-    std::vector<int> high;             // the high-norm patch tokens, in token order
-    double cls_weight_on_high = 0;     // CLS's weight on them, mean over the layer's heads
-    double patch_weight_on_high = 0;   // the same for every patch query, averaged
+    double top_patch_norm = 0;        // the largest patch token's norm
+    double top_over_median = 0;       // top_patch_norm / median_patch_norm (0 when the median is 0)
+    std::vector<int> high;            // the high-norm patch tokens, in token order
+    double cls_weight_on_high = 0;    // CLS's weight on them, mean over the layer's heads
+    double patch_weight_on_high = 0;  // the same for every patch query, averaged
 };
 
 // Per layer, the tokens leaving that block (the next block's input; the last

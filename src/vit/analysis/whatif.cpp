@@ -11,10 +11,8 @@ namespace vit {
 Vec whatif_row(const Trace& t, int layer, int head, int query, WhatIf kind, float temperature) {
     const float sqrt_dk = std::sqrt(static_cast<float>(t.head_dim));
     switch (kind) {
-        case WhatIf::NoScaling:
-            return softmax(raw_scores(t, layer, head, query));
-        case WhatIf::NoSoftmax:
-            return raw_scores(t, layer, head, query);
+        case WhatIf::NoScaling: return softmax(raw_scores(t, layer, head, query));
+        case WhatIf::NoSoftmax: return raw_scores(t, layer, head, query);
         case WhatIf::Temperature:
             if (!(temperature > 0.f)) throw Error("temperature must be positive");
             return softmax(scaled_scores(t, layer, head, query) / temperature);
@@ -52,8 +50,7 @@ const char* whatif_name(WhatIf kind) {
 
 const char* whatif_explanation(WhatIf kind) {
     switch (kind) {
-        case WhatIf::NoScaling:
-            return "softmax(q·k) without dividing by √dₖ: larger scores make the softmax peakier.";
+        case WhatIf::NoScaling: return "softmax(q·k) without dividing by √dₖ: larger scores make the softmax peakier.";
         case WhatIf::NoSoftmax:
             return "The raw scores q·k used as weights: nothing keeps them positive or makes them sum to 1.";
         case WhatIf::Temperature:

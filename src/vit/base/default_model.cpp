@@ -44,7 +44,8 @@ std::string model_mirror_dir() {
 
 std::string user_models_dir() {
     // A relative XDG_DATA_HOME is ignored, as the XDG spec says.
-    if (const char* x = std::getenv("XDG_DATA_HOME"); x && *x == '/') return (fs::path(x) / "vitscope" / "models").string();
+    if (const char* x = std::getenv("XDG_DATA_HOME"); x && *x == '/')
+        return (fs::path(x) / "vitscope" / "models").string();
     if (const char* home = std::getenv("HOME"); home && *home)
         return (fs::path(home) / ".local" / "share" / "vitscope" / "models").string();
     return "";

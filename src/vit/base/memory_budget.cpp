@@ -15,7 +15,7 @@ size_t parse_memory_budget(const std::string& text) {
     char* end = nullptr;
     const double value = std::strtod(text.c_str(), &end);
     const std::string unit(end);
-    const double scale = unit.empty() ? 1.0
+    const double scale = unit.empty()  ? 1.0
                          : unit == "K" ? 0x1p10
                          : unit == "M" ? 0x1p20
                          : unit == "G" ? 0x1p30
@@ -42,7 +42,12 @@ std::string byte_size(size_t bytes) {
     while (value >= 1024 && unit < 6) value /= 1024, ++unit;
     char text[40];
     if (unit == 0) std::snprintf(text, sizeof text, "%zu bytes", bytes);
-    else std::snprintf(text, sizeof text, value < 10 ? "%.2f %s" : value < 100 ? "%.1f %s" : "%.0f %s", value, units[unit]);
+    else
+        std::snprintf(text, sizeof text,
+                      value < 10    ? "%.2f %s"
+                      : value < 100 ? "%.1f %s"
+                                    : "%.0f %s",
+                      value, units[unit]);
     return text;
 }
 

@@ -46,7 +46,8 @@ void refuse_protected(const std::string& path, const OutputRules& rules) {
     if (fs::exists(path, ec))
         for (const OutputRules::Protected& p : rules.protected_files)
             if (!p.path.empty() && same_file(path, p.path))
-                throw Error(path + " is " + p.what + " (" + p.path + "); vitscope never writes over it, even with --force");
+                throw Error(path + " is " + p.what + " (" + p.path +
+                            "); vitscope never writes over it, even with --force");
     // The folder the name is in, and the one it leads to (a link in the model folder, or to it).
     const fs::path named_in = fs::absolute(path, ec).parent_path();
     const fs::path real_in = fs::weakly_canonical(path, ec).parent_path();
@@ -120,8 +121,9 @@ void move_into_place(const std::string& temp, const std::string& path, const Out
         refuse_protected(path, rules);  // again: it may have appeared since the check
         struct stat now {};
         if (::lstat(path.c_str(), &now) == 0 && !S_ISREG(now.st_mode) && !S_ISLNK(now.st_mode))
-            throw Error(path + " is not a regular file (it appeared while the output was being written); vitscope "
-                               "never replaces a special file, even with --force");
+            throw Error(path +
+                        " is not a regular file (it appeared while the output was being written); vitscope "
+                        "never replaces a special file, even with --force");
         if (::rename(temp.c_str(), path.c_str()) != 0) err = errno;
     } else {
         err = rename_no_replace(temp, path, false);
@@ -148,12 +150,12 @@ bool lies_inside(const fs::path& inner, const fs::path& outer) {
 
 }  // namespace
 
-OutputExists::OutputExists(const std::string& p)
-    : Error(p + " exists; pass --force to replace it"), path(p) {}
+OutputExists::OutputExists(const std::string& p) : Error(p + " exists; pass --force to replace it"), path(p) {}
 
 void check_output(const std::string& named, const OutputRules& rules, OutputKind kind) {
     if (named.empty()) throw Error("an empty output name");
-    if (kind == OutputKind::Folder && named == "-") throw Error("- (standard output) cannot hold a folder; name a new folder");
+    if (kind == OutputKind::Folder && named == "-")
+        throw Error("- (standard output) cannot hold a folder; name a new folder");
     if (kind == OutputKind::File && standard_fd(named) >= 0) return;  // written into, as a shell's > would
     // A symlink's target is checked (and later replaced); a special file is written into, even without --force.
     const std::string path = kind == OutputKind::File ? through_links(named) : named;
@@ -162,8 +164,8 @@ void check_output(const std::string& named, const OutputRules& rules, OutputKind
     if (kind == OutputKind::File && is_special(path)) return;
     const fs::path p(path);
     const std::string name = p.filename().string();
-    if (name.empty() || name == "." || name == "..") throw Error(path + " names a folder, not a new " +
-                                                                  (kind == OutputKind::File ? "file" : "folder"));
+    if (name.empty() || name == "." || name == "..")
+        throw Error(path + " names a folder, not a new " + (kind == OutputKind::File ? "file" : "folder"));
     const fs::path dir = folder_of(path);
     struct stat st {};
     if (::stat(dir.c_str(), &st) != 0) {
@@ -188,7 +190,8 @@ void check_output(const std::string& named, const OutputRules& rules, OutputKind
         throw Error(path + ": the name is " + std::to_string(name.size()) + " bytes; at most " +
                     std::to_string(name_max - static_cast<long>(kTempExtra)) +
                     " leave room for the temporary name it is written under");
-    if (path.size() + kTempExtra >= temporaries::kMaxPath) throw Error(path.substr(0, 80) + "...: the path is too long");
+    if (path.size() + kTempExtra >= temporaries::kMaxPath)
+        throw Error(path.substr(0, 80) + "...: the path is too long");
     struct stat target {};
     if (::lstat(path.c_str(), &target) == 0) {
         struct stat followed {};
@@ -269,7 +272,8 @@ OutputFolder::OutputFolder(const std::string& path, const OutputRules& rules, Fo
     struct stat st {};
     if (earlier_output_ && ::lstat(path_.c_str(), &st) == 0) {
         if (!rules.force) throw OutputExists(path);
-        if (!S_ISDIR(st.st_mode)) throw Error(path + " is a file, not a folder; vitscope never replaces it, even with --force");
+        if (!S_ISDIR(st.st_mode))
+            throw Error(path + " is a file, not a folder; vitscope never replaces it, even with --force");
         refuse_protected(path_, rules);
         if (const std::string why = earlier_output_(path_); !why.empty())
             throw Error(path + " " + why + "; --force replaces nothing else");
@@ -335,8 +339,9 @@ int OutputFolder::move_to(const std::string& to) {
 void OutputFolder::commit() {
     const int err = move_to(path_);
     if (err == EEXIST || err == ENOTEMPTY)
-        throw Error(path_ + " exists: it appeared while the output was being written; vitscope never replaces "
-                            "a folder it did not write (nothing was written): choose a new name");
+        throw Error(path_ +
+                    " exists: it appeared while the output was being written; vitscope never replaces "
+                    "a folder it did not write (nothing was written): choose a new name");
     if (err) cannot(path_, errno_text(err));
     committed_ = true;
 }

@@ -26,10 +26,10 @@
 namespace vit {
 
 struct OutputRules {
-    bool force = false;                          // an existing file may be replaced
+    bool force = false;  // an existing file may be replaced
     struct Protected {
         std::string path;
-        std::string what;                        // for the refusal: "the photo being read", "the tour being read"
+        std::string what;  // for the refusal: "the photo being read", "the tour being read"
     };
     std::vector<Protected> protected_files;      // never written over (the photos, the tour)
     std::vector<std::string> protected_folders;  // no file directly inside is written over (the model)
@@ -62,19 +62,19 @@ public:
     OutputTemp(const OutputTemp&) = delete;
     OutputTemp& operator=(const OutputTemp&) = delete;
 
-    int fd() const { return fd_; }               // open for writing
+    int fd() const { return fd_; }  // open for writing
     const std::string& temp_path() const { return temp_; }
-    void write(std::string_view bytes);          // all of it, or throws
+    void write(std::string_view bytes);  // all of it, or throws
     // Hands the descriptor to someone who closes it (giflib).
     int release_fd();
-    void commit();                               // closes (if still open) and renames into place
+    void commit();  // closes (if still open) and renames into place
 
 private:
     std::string path_, temp_;
     OutputRules rules_;
     int fd_ = -1, slot_ = -1;
     bool committed_ = false;
-    bool direct_ = false;                        // a descriptor or special file written into: no temporary
+    bool direct_ = false;  // a descriptor or special file written into: no temporary
 };
 
 // Whether an existing folder is an earlier output of the same kind (a training

@@ -6,7 +6,7 @@
 namespace vit {
 
 using Mat = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
-using Vec = Eigen::VectorXf;          // column vector
+using Vec = Eigen::VectorXf;  // column vector
 using RowVec = Eigen::RowVectorXf;
 
 }  // namespace vit

@@ -70,8 +70,8 @@ public:
         // A NaN or infinity would silently turn every map it reaches into noise.
         const auto bad = std::count_if(values.begin(), values.end(), [](float v) { return !std::isfinite(v); });
         if (bad)
-            fail("tensor '" + name + "' holds " + std::to_string(bad) + " NaN or infinite value" + (bad > 1 ? "s" : "") +
-                 " of " + std::to_string(values.size()) + "; the checkpoint is damaged");
+            fail("tensor '" + name + "' holds " + std::to_string(bad) + " NaN or infinite value" +
+                 (bad > 1 ? "s" : "") + " of " + std::to_string(values.size()) + "; the checkpoint is damaged");
         return values;
     }
 
@@ -115,9 +115,7 @@ int count_blocks(const WeightFile& st, const std::string& prefix) {
 }
 
 // A token tensor [1, count, dim] as a count x dim matrix.
-Mat tokens(Reader& r, const std::string& name, int count, int dim) {
-    return r.mat(name, {1, count, dim}, count, dim);
-}
+Mat tokens(Reader& r, const std::string& name, int count, int dim) { return r.mat(name, {1, count, dim}, count, dim); }
 
 void read_embeddings(Reader& r, const TensorNames& n, const ModelConfig& cfg, Model& m) {
     const int dim = m.dim;
@@ -140,7 +138,8 @@ void read_embeddings(Reader& r, const TensorNames& n, const ModelConfig& cfg, Mo
     if (r.has(n.registers)) {
         const std::vector<int64_t>& rs = r.shape(n.registers);
         if (rs.size() != 3 || rs[1] <= 0)
-            r.fail("tensor '" + n.registers + "' has shape " + shape_string(rs) + ", expected [1, registers, " + std::to_string(dim) + "]");
+            r.fail("tensor '" + n.registers + "' has shape " + shape_string(rs) + ", expected [1, registers, " +
+                   std::to_string(dim) + "]");
         m.num_registers = static_cast<int>(rs[1]);
         m.registers = tokens(r, n.registers, m.num_registers, dim);
     } else {
@@ -171,10 +170,10 @@ void read_embeddings(Reader& r, const TensorNames& n, const ModelConfig& cfg, Mo
         pos.resize(cls_rows + g2, dim);
         pos << all.topRows(cls_rows), all.bottomRows(g2);
     } else {
-        r.fail("tensor '" + n.pos + "' has shape " + shape_string(ps) + ", expected [1, " + std::to_string(cls_rows + g2) +
-               ", " + std::to_string(dim) + "] (" + std::to_string(cls_rows) + " + " + std::to_string(grid) + "x" +
-               std::to_string(grid) + " grid from image size " + std::to_string(cfg.image_size) + " / patch " +
-               std::to_string(m.patch) + ")");
+        r.fail("tensor '" + n.pos + "' has shape " + shape_string(ps) + ", expected [1, " +
+               std::to_string(cls_rows + g2) + ", " + std::to_string(dim) + "] (" + std::to_string(cls_rows) + " + " +
+               std::to_string(grid) + "x" + std::to_string(grid) + " grid from image size " +
+               std::to_string(cfg.image_size) + " / patch " + std::to_string(m.patch) + ")");
     }
     m.pos = std::move(pos);
     m.pos_grid = grid;
@@ -219,11 +218,13 @@ void read_heads(Reader& r, const TensorNames& n, Model& m) {
         r.fail("tensor '" + n.head + ".weight' reads CLS and mean patch features (" + std::to_string(hs[1]) +
                " inputs); only a CLS classifier is supported");
     if (hs.size() != 2 || hs[1] != m.dim)
-        r.fail("tensor '" + n.head + ".weight' has shape " + shape_string(hs) + ", expected [classes, " + std::to_string(m.dim) + "]");
+        r.fail("tensor '" + n.head + ".weight' has shape " + shape_string(hs) + ", expected [classes, " +
+               std::to_string(m.dim) + "]");
     const int classes = static_cast<int>(hs[0]);
     m.head = r.linear(n.head, classes, m.dim);
     if (r.has(n.head_dist + ".weight")) {
-        if (!m.has_dist_token) r.fail("tensor '" + n.head_dist + ".weight' needs a distillation token, which is missing");
+        if (!m.has_dist_token)
+            r.fail("tensor '" + n.head_dist + ".weight' needs a distillation token, which is missing");
         m.head_dist = r.linear(n.head_dist, classes, m.dim);
     } else {
         m.head_dist.w.resize(0, m.dim);
@@ -238,8 +239,8 @@ void check_config_agrees(const Reader& r, const TensorNames& n, const ModelConfi
         if (!f->model_type_fixes_layout || cfg.model_type.empty()) continue;
         const bool its_type = family_of_model_type(cfg.model_type) == f;
         if (its_type != (n.scheme == f->scheme))
-            r.fail("config.json's model_type '" + cfg.model_type + "' does not match the weights, which are laid out as " +
-                   n.scheme);
+            r.fail("config.json's model_type '" + cfg.model_type +
+                   "' does not match the weights, which are laid out as " + n.scheme);
     }
     if (cfg.num_registers >= 0 && cfg.num_registers != m.num_registers)
         r.fail(std::to_string(cfg.num_registers) + " register tokens by " + cfg.registers_from +
@@ -290,19 +291,23 @@ Model build(const WeightFile& st, ModelConfig cfg) {
     if (cfg.heads <= 0) r.fail("the config does not give the number of attention heads");
     m.heads = cfg.heads;
     if (m.dim % m.heads != 0)
-        r.fail("width " + std::to_string(m.dim) + " is not divisible by " + std::to_string(m.heads) + " heads from the config");
+        r.fail("width " + std::to_string(m.dim) + " is not divisible by " + std::to_string(m.heads) +
+               " heads from the config");
     m.head_dim = m.dim / m.heads;
 
     m.depth = count_blocks(st, n.blocks);
     if (m.depth == 0) r.fail("no transformer blocks ('" + n.blocks + "N.*')");
     if (cfg.depth > 0 && cfg.depth != m.depth)
-        r.fail("config depth " + std::to_string(cfg.depth) + " but the weights have " + std::to_string(m.depth) + " blocks");
+        r.fail("config depth " + std::to_string(cfg.depth) + " but the weights have " + std::to_string(m.depth) +
+               " blocks");
     const std::vector<int64_t>& f1 = r.shape(n.block(0) + n.fc1 + ".weight");
     if (f1.size() != 2 || f1[0] <= 0)
-        r.fail("tensor '" + n.block(0) + n.fc1 + ".weight' has shape " + shape_string(f1) + ", expected [mlp, " + std::to_string(m.dim) + "]");
+        r.fail("tensor '" + n.block(0) + n.fc1 + ".weight' has shape " + shape_string(f1) + ", expected [mlp, " +
+               std::to_string(m.dim) + "]");
     m.mlp_dim = static_cast<int>(f1[0]);
     if (cfg.mlp_dim > 0 && cfg.mlp_dim != m.mlp_dim)
-        r.fail("config MLP width " + std::to_string(cfg.mlp_dim) + " but the weights have " + std::to_string(m.mlp_dim));
+        r.fail("config MLP width " + std::to_string(cfg.mlp_dim) + " but the weights have " +
+               std::to_string(m.mlp_dim));
 
     read_embeddings(r, n, cfg, m);
     for (int i = 0; i < m.depth; ++i) m.blocks.push_back(read_block(r, n, i, m));
@@ -319,8 +324,7 @@ Model build(const WeightFile& st, ModelConfig cfg) {
     if (m.num_classes() == 0) {
         cfg.labels.clear();
         cfg.labels_source.clear();
-    }
-    else if (!cfg.labels.empty() && static_cast<int>(cfg.labels.size()) != m.num_classes())
+    } else if (!cfg.labels.empty() && static_cast<int>(cfg.labels.size()) != m.num_classes())
         r.fail("the config names " + std::to_string(cfg.labels.size()) + " classes but the classifier has " +
                std::to_string(m.num_classes()));
     cfg.dim = m.dim;
@@ -366,7 +370,8 @@ Model load_model(const std::string& dir) {
     // Every weight becomes f32: refuse before converting any when that is too much.
     const size_t bytes = f32_bytes(*weights);
     if (const size_t budget = default_memory_budget(); bytes > budget)
-        throw Error(path + ": the weights take " + (bytes == SIZE_MAX ? std::string("more than 16 EiB") : byte_size(bytes)) +
+        throw Error(path + ": the weights take " +
+                    (bytes == SIZE_MAX ? std::string("more than 16 EiB") : byte_size(bytes)) +
                     " as f32, over the memory budget of " + byte_size(budget) + " (raise VITSCOPE_MEMORY_BUDGET)");
     Model m = build(*weights, std::move(cfg));
     m.weights_file = path;

@@ -25,8 +25,7 @@
 #include "vit/base/shape_string.h"
 #include "vit/base/untrusted_json.h"
 
-static_assert(std::endian::native == std::endian::little,
-              "safetensors data is little-endian and is read in place");
+static_assert(std::endian::native == std::endian::little, "safetensors data is little-endian and is read in place");
 
 namespace vit {
 namespace {
@@ -37,9 +36,7 @@ using json = nlohmann::json;
 // refusing it early avoids allocating or parsing gigabytes of garbage.
 constexpr uint64_t kMaxHeaderBytes = 100ull * 1000 * 1000;
 
-[[noreturn]] void fail(const std::string& path, const std::string& what) {
-    throw Error(path + ": " + what);
-}
+[[noreturn]] void fail(const std::string& path, const std::string& what) { throw Error(path + ": " + what); }
 
 size_t dtype_size(DType d) { return d == DType::F32 ? 4 : 2; }
 
@@ -62,8 +59,14 @@ bool parse_dtype(const std::string& s, DType& out) {
 
 // Offsets and dimensions must be plain non-negative JSON integers.
 bool as_u64(const json& j, uint64_t& out) {
-    if (j.is_number_unsigned()) { out = j.get<uint64_t>(); return true; }
-    if (j.is_number_integer() && j.get<int64_t>() >= 0) { out = static_cast<uint64_t>(j.get<int64_t>()); return true; }
+    if (j.is_number_unsigned()) {
+        out = j.get<uint64_t>();
+        return true;
+    }
+    if (j.is_number_integer() && j.get<int64_t>() >= 0) {
+        out = static_cast<uint64_t>(j.get<int64_t>());
+        return true;
+    }
     return false;
 }
 
@@ -73,8 +76,8 @@ struct Entry {
 };
 
 // Validates one header entry and fills `info` (data pointer relative to the data section).
-TensorInfo parse_entry(const std::string& path, const std::string& name, const json& j,
-                       uint64_t data_size, Entry& range) {
+TensorInfo parse_entry(const std::string& path, const std::string& name, const json& j, uint64_t data_size,
+                       Entry& range) {
     const std::string where = "tensor '" + quote_for_error(name) + "'";
     if (!j.is_object()) fail(path, where + " header entry is not a JSON object");
     if (!j.contains("dtype") || !j["dtype"].is_string()) fail(path, where + " has no dtype string");
@@ -90,7 +93,8 @@ TensorInfo parse_entry(const std::string& path, const std::string& name, const j
     uint64_t numel = 1;
     for (const json& d : j["shape"]) {
         uint64_t n = 0;
-        if (!as_u64(d, n)) fail(path, where + " has a shape entry that is not a non-negative integer: " + quote_for_error(d));
+        if (!as_u64(d, n))
+            fail(path, where + " has a shape entry that is not a non-negative integer: " + quote_for_error(d));
         if (n > static_cast<uint64_t>(std::numeric_limits<int64_t>::max()))
             fail(path, where + " has an impossibly large dimension " + std::to_string(n));
         if (n != 0 && numel > std::numeric_limits<uint64_t>::max() / 8 / n)
@@ -103,23 +107,24 @@ TensorInfo parse_entry(const std::string& path, const std::string& name, const j
     if (!as_u64(j["data_offsets"][0], begin) || !as_u64(j["data_offsets"][1], end))
         fail(path, where + " data_offsets are not non-negative integers");
     if (end < begin)
-        fail(path, where + " data_offsets [" + std::to_string(begin) + ", " + std::to_string(end) + ") end before they begin");
+        fail(path, where + " data_offsets [" + std::to_string(begin) + ", " + std::to_string(end) +
+                       ") end before they begin");
     if (end > data_size)
         fail(path, where + " data offsets [" + std::to_string(begin) + ", " + std::to_string(end) +
                        ") lie outside the data section (" + std::to_string(data_size) + " bytes; file truncated?)");
     const uint64_t expected = numel * dtype_size(info.dtype);
     if (end - begin != expected)
-        fail(path, where + " has shape " + shape_string(info.shape) + " of " + dtype +
-                       " (" + std::to_string(expected) + " bytes) but data_offsets span " +
-                       std::to_string(end - begin) + " bytes");
+        fail(path, where + " has shape " + shape_string(info.shape) + " of " + dtype + " (" + std::to_string(expected) +
+                       " bytes) but data_offsets span " + std::to_string(end - begin) + " bytes");
     info.nbytes = static_cast<size_t>(expected);
     range = {name, begin, end};
     return info;
 }
 
 void check_no_overlap(const std::string& path, std::vector<Entry> ranges) {
-    std::sort(ranges.begin(), ranges.end(),
-              [](const Entry& a, const Entry& b) { return a.begin < b.begin || (a.begin == b.begin && a.end < b.end); });
+    std::sort(ranges.begin(), ranges.end(), [](const Entry& a, const Entry& b) {
+        return a.begin < b.begin || (a.begin == b.begin && a.end < b.end);
+    });
     for (size_t i = 1; i < ranges.size(); ++i) {
         const Entry& a = ranges[i - 1];
         const Entry& b = ranges[i];
@@ -186,7 +191,8 @@ SafeTensors::SafeTensors(const std::string& path) : path_(path) {
     const uint64_t file_size = static_cast<uint64_t>(st.st_size);
     if (file_size < 8) {
         ::close(fd);
-        fail(path, "file is " + std::to_string(file_size) + " bytes, too short for the 8-byte safetensors header length");
+        fail(path,
+             "file is " + std::to_string(file_size) + " bytes, too short for the 8-byte safetensors header length");
     }
     void* map = ::mmap(nullptr, file_size, PROT_READ, MAP_PRIVATE, fd, 0);
     const int map_errno = errno;
@@ -201,14 +207,15 @@ SafeTensors::SafeTensors(const std::string& path) : path_(path) {
         uint64_t header_len = 0;
         std::memcpy(&header_len, bytes, 8);
         if (header_len > kMaxHeaderBytes)
-            fail(path, "header length " + std::to_string(header_len) + " is over the 100 MB limit (not a safetensors file?)");
+            fail(path,
+                 "header length " + std::to_string(header_len) + " is over the 100 MB limit (not a safetensors file?)");
         if (header_len > file_size - 8)
             fail(path, "header length " + std::to_string(header_len) + " runs past the end of the file (" +
                            std::to_string(file_size) + " bytes)");
         if (header_len == 0) fail(path, "header length is 0 (empty header)");
 
-        const json header = parse_untrusted_json(
-            std::string_view(reinterpret_cast<const char*>(bytes) + 8, header_len), path + ": header");
+        const json header = parse_untrusted_json(std::string_view(reinterpret_cast<const char*>(bytes) + 8, header_len),
+                                                 path + ": header");
         if (!header.is_object()) fail(path, "header is not a JSON object");
 
         const uint64_t data_start = 8 + header_len;
@@ -219,7 +226,8 @@ SafeTensors::SafeTensors(const std::string& path) : path_(path) {
                 if (!value.is_object()) fail(path, "__metadata__ is not a JSON object");
                 // The format says string -> string; other values are kept as their JSON text.
                 for (const auto& [k, v] : value.items())
-                    metadata_[k] = v.is_string() ? v.get<std::string>() : v.dump(-1, ' ', false, json::error_handler_t::replace);
+                    metadata_[k] =
+                        v.is_string() ? v.get<std::string>() : v.dump(-1, ' ', false, json::error_handler_t::replace);
                 continue;
             }
             Entry range;
@@ -284,7 +292,9 @@ void write_safetensors(const std::string& path, const std::vector<TensorToWrite>
             fail(path, "tensor '" + t.name + "' has shape " + shape_string(t.shape) + " but " +
                            std::to_string(t.values.size()) + " values");
         const uint64_t bytes = static_cast<uint64_t>(numel) * dtype_size(t.dtype);
-        header[t.name] = {{"dtype", dtype_name(t.dtype)}, {"shape", t.shape}, {"data_offsets", {offset, offset + bytes}}};
+        header[t.name] = {{"dtype", dtype_name(t.dtype)},
+                          {"shape", t.shape},
+                          {"data_offsets", {offset, offset + bytes}}};
         offset += bytes;
     }
     std::string text = header.dump();

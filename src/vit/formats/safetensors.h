@@ -31,8 +31,7 @@ public:
     const TensorInfo& info(const std::string& name) const;  // throws if missing
     // The tensor converted to f32, row-major; throws if missing or if its
     // element count differs from the product of expected_shape (when given).
-    std::vector<float> to_f32(const std::string& name,
-                              const std::vector<int64_t>& expected_shape = {}) const;
+    std::vector<float> to_f32(const std::string& name, const std::vector<int64_t>& expected_shape = {}) const;
     const std::map<std::string, TensorInfo>& tensors() const { return tensors_; }
     const std::map<std::string, std::string>& metadata() const { return metadata_; }
     const std::string& path() const { return path_; }

@@ -120,8 +120,9 @@ TorchCheckpoint::TorchCheckpoint(const std::string& path) : path_(path) {
     uint8_t head[2] = {0, 0};
     if (::pread(fd, head, 2, 0) == 2 && head[0] == 0x80 && head[1] == 0x02) {
         ::close(fd);
-        fail("a legacy torch.save file (PyTorch before 1.6, or _use_new_zipfile_serialization=False); only "
-             "torch.save's zip format is read (load and save it again with a current PyTorch)");
+        fail(
+            "a legacy torch.save file (PyTorch before 1.6, or _use_new_zipfile_serialization=False); only "
+            "torch.save's zip format is read (load and save it again with a current PyTorch)");
     }
     int code = 0;
     zip_ = zip_fdopen(fd, ZIP_CHECKCONS, &code);
@@ -166,7 +167,8 @@ std::string TorchCheckpoint::entry_name(uint64_t index) const {
 uint64_t TorchCheckpoint::stored_size(uint64_t index) const {
     zip_stat_t st;
     zip_stat_init(&st);
-    if (zip_stat_index(zip_, index, 0, &st) != 0) fail(std::string("cannot read the archive's directory (libzip: ") + zip_strerror(zip_) + ")");
+    if (zip_stat_index(zip_, index, 0, &st) != 0)
+        fail(std::string("cannot read the archive's directory (libzip: ") + zip_strerror(zip_) + ")");
     const std::string name = entry_name(index);
     if (!(st.valid & ZIP_STAT_SIZE)) fail("archive entry " + name + " has no size");
     if ((st.valid & ZIP_STAT_COMP_METHOD) && st.comp_method != ZIP_CM_STORE)
@@ -194,8 +196,8 @@ void TorchCheckpoint::read(uint64_t index, uint64_t offset, uint64_t length, uin
 std::string TorchCheckpoint::read_record(uint64_t index, uint64_t limit) const {
     const uint64_t size = stored_size(index);
     if (size > limit)
-        fail("archive entry " + entry_name(index) + " is " + std::to_string(size) +
-             " bytes, over the " + std::to_string(limit) + "-byte limit");
+        fail("archive entry " + entry_name(index) + " is " + std::to_string(size) + " bytes, over the " +
+             std::to_string(limit) + "-byte limit");
     std::string s(static_cast<size_t>(size), '\0');
     read(index, 0, size, reinterpret_cast<uint8_t*>(s.data()));
     return s;
@@ -228,7 +230,8 @@ void TorchCheckpoint::open_archive() {
     if (const int64_t b = locate("byteorder"); b >= 0) {
         const std::string order = read_record(static_cast<uint64_t>(b), kMaxRecordBytes);
         if (order == "big") big_endian_ = true;
-        else if (order != "little") fail("unknown byte order '" + cut_printable(order.substr(0, 20)) + "' in " + prefix_ + "byteorder");
+        else if (order != "little")
+            fail("unknown byte order '" + cut_printable(order.substr(0, 20)) + "' in " + prefix_ + "byteorder");
     }
 
     if (locate("constants.pkl") >= 0)
@@ -244,15 +247,19 @@ void TorchCheckpoint::open_archive() {
         if (index < 0) {
             std::string user;
             for (const auto& [name, t] : sd_.tensors)
-                if (sd_.storages[t.storage].key == s.key) { user = name; break; }
-            fail("tensor '" + user + "' uses storage '" + s.key + "', but the archive has no entry " + prefix_ + "data/" +
-                 s.key);
+                if (sd_.storages[t.storage].key == s.key) {
+                    user = name;
+                    break;
+                }
+            fail("tensor '" + user + "' uses storage '" + s.key + "', but the archive has no entry " + prefix_ +
+                 "data/" + s.key);
         }
         const uint64_t bytes = stored_size(static_cast<uint64_t>(index));
         const uint64_t expected = s.numel * torch_dtype_size(s.dtype);  // < 2^63, bounded when parsed
         if (bytes != expected)
             fail("storage '" + s.key + "' is declared as " + std::to_string(s.numel) + " " + torch_dtype_name(s.dtype) +
-                 " elements (" + std::to_string(expected) + " bytes) but its entry holds " + std::to_string(bytes) + " bytes");
+                 " elements (" + std::to_string(expected) + " bytes) but its entry holds " + std::to_string(bytes) +
+                 " bytes");
         storage_entry_.push_back(static_cast<uint64_t>(index));
     }
     for (const auto& [name, t] : sd_.tensors) shapes_[name] = t.shape;
@@ -264,7 +271,8 @@ std::vector<float> TorchCheckpoint::to_f32(const std::string& name) const {
     const TorchTensor& t = it->second;
     const TorchStorage& s = sd_.storages[t.storage];
     if (!torch_dtype_is_float(s.dtype))
-        fail("tensor '" + name + "' holds " + torch_dtype_name(s.dtype) + " values; only floating-point weights are read");
+        fail("tensor '" + name + "' holds " + torch_dtype_name(s.dtype) +
+             " values; only floating-point weights are read");
     const uint64_t n = t.numel();
     if (n == 0) return {};
     std::vector<float> out(static_cast<size_t>(n));
@@ -280,7 +288,8 @@ std::vector<float> TorchCheckpoint::to_f32(const std::string& name) const {
     read(entry, t.offset * es, raw.size(), raw.data());
     switch (s.dtype) {
         case TorchDType::F32:
-            convert_all<uint32_t>(t, raw.data(), big_endian_, out.data(), [](uint32_t b) { return std::bit_cast<float>(b); });
+            convert_all<uint32_t>(t, raw.data(), big_endian_, out.data(),
+                                  [](uint32_t b) { return std::bit_cast<float>(b); });
             break;
         case TorchDType::F16: convert_all<uint16_t>(t, raw.data(), big_endian_, out.data(), f16_to_f32); break;
         case TorchDType::BF16: convert_all<uint16_t>(t, raw.data(), big_endian_, out.data(), bf16_to_f32); break;

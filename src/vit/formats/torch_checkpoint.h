@@ -45,7 +45,7 @@ private:
 
     std::string path_;
     zip_t* zip_ = nullptr;
-    std::string prefix_;        // the archive's top folder, with its '/'
+    std::string prefix_;  // the archive's top folder, with its '/'
     uint64_t version_ = 0;
     bool big_endian_ = false;
     TorchStateDict sd_;

@@ -19,10 +19,16 @@ namespace vit {
 
 size_t torch_dtype_size(TorchDType d) {
     switch (d) {
-        case TorchDType::F64: case TorchDType::I64: return 8;
-        case TorchDType::F32: case TorchDType::I32: return 4;
-        case TorchDType::F16: case TorchDType::BF16: case TorchDType::I16: return 2;
-        case TorchDType::I8: case TorchDType::U8: case TorchDType::Bool: return 1;
+        case TorchDType::F64:
+        case TorchDType::I64: return 8;
+        case TorchDType::F32:
+        case TorchDType::I32: return 4;
+        case TorchDType::F16:
+        case TorchDType::BF16:
+        case TorchDType::I16: return 2;
+        case TorchDType::I8:
+        case TorchDType::U8:
+        case TorchDType::Bool: return 1;
     }
     return 1;
 }
@@ -140,8 +146,8 @@ private:
     [[noreturn]] void fail_plain(const std::string& what) const { throw Error(where_ + ": data.pkl: " + what); }
 
     void need(uint64_t n) const {
-        if (n > size_ - pos_) fail("truncated: " + std::to_string(n) + " more bytes needed, " +
-                                   std::to_string(size_ - pos_) + " left");
+        if (n > size_ - pos_)
+            fail("truncated: " + std::to_string(n) + " more bytes needed, " + std::to_string(size_ - pos_) + " left");
     }
     uint8_t u8() {
         need(1);
@@ -255,15 +261,15 @@ private:
                     if (marks_.size() >= kMaxMarks) fail("more than " + std::to_string(kMaxMarks) + " nested MARKs");
                     marks_.push_back(stack_.size());
                     break;
-                case '}': push(make(Kind::Dict)); break;   // EMPTY_DICT
-                case ']': push(make(Kind::List)); break;   // EMPTY_LIST
-                case ')': push(make(Kind::Tuple)); break;  // EMPTY_TUPLE
-                case 'X': push_string(take(le(4))); break;            // BINUNICODE
-                case 0x8c: push_string(take(u8())); break;            // SHORT_BINUNICODE
-                case 0x8d: push_string(take(le(8))); break;           // BINUNICODE8
-                case 'U': push_string(take(u8())); break;             // SHORT_BINSTRING (Python 2)
+                case '}': push(make(Kind::Dict)); break;                       // EMPTY_DICT
+                case ']': push(make(Kind::List)); break;                       // EMPTY_LIST
+                case ')': push(make(Kind::Tuple)); break;                      // EMPTY_TUPLE
+                case 'X': push_string(take(le(4))); break;                     // BINUNICODE
+                case 0x8c: push_string(take(u8())); break;                     // SHORT_BINUNICODE
+                case 0x8d: push_string(take(le(8))); break;                    // BINUNICODE8
+                case 'U': push_string(take(u8())); break;                      // SHORT_BINSTRING (Python 2)
                 case 'J': push(make_int(static_cast<int32_t>(le(4)))); break;  // BININT
-                case 'K': push(make_int(u8())); break;                          // BININT1
+                case 'K': push(make_int(u8())); break;                         // BININT1
                 case 'M': push(make_int(static_cast<int64_t>(le(2)))); break;  // BININT2
                 case 0x8a: push(make_int(long1())); break;                     // LONG1
                 case 'N': push(make(Kind::None)); break;                       // NONE
@@ -278,9 +284,9 @@ private:
                     break;
                 }
                 case 't': push(make_container(Kind::Tuple, pop_mark())); break;  // TUPLE
-                case 0x85:                                                        // TUPLE1
-                case 0x86:                                                        // TUPLE2
-                case 0x87: {                                                      // TUPLE3
+                case 0x85:                                                       // TUPLE1
+                case 0x86:                                                       // TUPLE2
+                case 0x87: {                                                     // TUPLE3
                     std::vector<uint32_t> items(op - 0x84);
                     for (size_t i = items.size(); i-- > 0;) items[i] = pop();
                     push(make_container(Kind::Tuple, items));
@@ -308,12 +314,12 @@ private:
                     add_items(target(Kind::List, "APPENDS"), items);
                     break;
                 }
-                case 'q': memo_put(u8()); break;                 // BINPUT
-                case 'r': memo_put(le(4)); break;                // LONG_BINPUT
-                case 0x94: memo_put(memo_.size()); break;        // MEMOIZE
-                case 'h': push(memo_get(u8())); break;           // BINGET
-                case 'j': push(memo_get(le(4))); break;          // LONG_BINGET
-                case 'c': {                                      // GLOBAL
+                case 'q': memo_put(u8()); break;           // BINPUT
+                case 'r': memo_put(le(4)); break;          // LONG_BINPUT
+                case 0x94: memo_put(memo_.size()); break;  // MEMOIZE
+                case 'h': push(memo_get(u8())); break;     // BINGET
+                case 'j': push(memo_get(le(4))); break;    // LONG_BINGET
+                case 'c': {                                // GLOBAL
                     std::string module = line();
                     std::string name = line();
                     push(global(module, name));
@@ -335,12 +341,14 @@ private:
                     break;
                 }
                 case 'Q': push(persistent_load(pop())); break;  // BINPERSID
-                case 'b': {                                      // BUILD
+                case 'b': {                                     // BUILD
                     const uint32_t state = pop();
                     const uint32_t inst = top();
                     // OrderedDict's attributes (a state dict's _metadata): nothing to keep.
-                    if (obj(inst).kind != Kind::Dict || (obj(state).kind != Kind::Dict && obj(state).kind != Kind::None))
-                        fail("BUILD of " + describe(inst) + " from " + describe(state) + " is not part of a state dict");
+                    if (obj(inst).kind != Kind::Dict ||
+                        (obj(state).kind != Kind::Dict && obj(state).kind != Kind::None))
+                        fail("BUILD of " + describe(inst) + " from " + describe(state) +
+                             " is not part of a state dict");
                     break;
                 }
                 default: {
@@ -383,7 +391,8 @@ private:
 
     void memo_put(uint64_t index) {
         const uint32_t value = top();
-        if (memo_.size() >= kMaxMemo && !memo_.count(index)) fail("more than " + std::to_string(kMaxMemo) + " memo entries");
+        if (memo_.size() >= kMaxMemo && !memo_.count(index))
+            fail("more than " + std::to_string(kMaxMemo) + " memo entries");
         memo_[index] = value;
     }
     uint32_t memo_get(uint64_t index) {
@@ -424,7 +433,8 @@ private:
             fail("a storage key that is not a plain name ('" + cut_printable(key.text) + "')");
         const TorchDType dtype = kAllowed[type.global].dtype;
         if (numel.number < 0 || static_cast<uint64_t>(numel.number) > kMaxElements / torch_dtype_size(dtype))
-            fail("storage '" + cut_printable(key.text) + "' has an impossible size of " + std::to_string(numel.number) + " elements");
+            fail("storage '" + cut_printable(key.text) + "' has an impossible size of " + std::to_string(numel.number) +
+                 " elements");
         // torch reuses a key's first storage; two different declarations mean a damaged file.
         const auto [it, added] = storage_index_.emplace(key.text, storages_.size());
         if (added) {
@@ -432,8 +442,9 @@ private:
         } else {
             const TorchStorage& s = storages_[it->second];
             if (s.dtype != dtype || s.numel != static_cast<uint64_t>(numel.number))
-                fail("storage '" + cut_printable(key.text) + "' is declared twice, as " + std::to_string(s.numel) + " " +
-                     torch_dtype_name(s.dtype) + " and as " + std::to_string(numel.number) + " " + torch_dtype_name(dtype));
+                fail("storage '" + cut_printable(key.text) + "' is declared twice, as " + std::to_string(s.numel) +
+                     " " + torch_dtype_name(s.dtype) + " and as " + std::to_string(numel.number) + " " +
+                     torch_dtype_name(dtype));
         }
         return make_int(static_cast<int64_t>(it->second), Kind::Storage);
     }
@@ -451,7 +462,8 @@ private:
                 return make(Kind::Dict);
             case GlobalKind::RebuildTensorV2:
                 // (storage, offset, size, stride, requires_grad, backward_hooks[, metadata])
-                if (a.size() != 6 && a.size() != 7) fail(name + " called with " + std::to_string(a.size()) + " arguments");
+                if (a.size() != 6 && a.size() != 7)
+                    fail(name + " called with " + std::to_string(a.size()) + " arguments");
                 if (obj(a[4]).kind != Kind::Bool) fail(name + ": requires_grad is " + describe(a[4]));
                 if (obj(a[5]).kind != Kind::Dict) fail(name + ": backward_hooks is " + describe(a[5]));
                 return tensor(name, a[0], a[1], a[2], a[3], a.size() == 7 ? negated(name, a[6]) : false);
@@ -486,22 +498,26 @@ private:
     std::vector<int64_t> int_tuple(const std::string& fn, const char* what, uint32_t ref) const {
         const Object& t = obj(ref);
         if (t.kind != Kind::Tuple) fail(fn + ": " + what + " is " + describe(ref) + ", not a tuple");
-        if (t.items.size() > kMaxDims) fail(fn + ": " + what + " has " + std::to_string(t.items.size()) + " dimensions");
+        if (t.items.size() > kMaxDims)
+            fail(fn + ": " + what + " has " + std::to_string(t.items.size()) + " dimensions");
         std::vector<int64_t> v;
         for (uint32_t i : t.items) {
-            if (obj(i).kind != Kind::Int || obj(i).number < 0) fail(fn + ": " + what + " holds something other than a size");
+            if (obj(i).kind != Kind::Int || obj(i).number < 0)
+                fail(fn + ": " + what + " holds something other than a size");
             v.push_back(obj(i).number);
         }
         return v;
     }
 
-    uint32_t tensor(const std::string& fn, uint32_t storage, uint32_t offset, uint32_t size, uint32_t stride, bool neg) {
+    uint32_t tensor(const std::string& fn, uint32_t storage, uint32_t offset, uint32_t size, uint32_t stride,
+                    bool neg) {
         if (obj(storage).kind != Kind::Storage) fail(fn + ": the storage is " + describe(storage));
         if (obj(offset).kind != Kind::Int || obj(offset).number < 0) fail(fn + ": the storage offset is not a size");
         RawTensor t{static_cast<size_t>(obj(storage).number), static_cast<uint64_t>(obj(offset).number),
                     int_tuple(fn, "size", size), int_tuple(fn, "stride", stride), neg};
         if (t.shape.size() != t.stride.size())
-            fail(fn + ": size " + shape_string(t.shape) + " and stride " + shape_string(t.stride) + " differ in length");
+            fail(fn + ": size " + shape_string(t.shape) + " and stride " + shape_string(t.stride) +
+                 " differ in length");
         const uint32_t o = make_int(static_cast<int64_t>(tensors_.size()), Kind::Tensor);
         tensors_.push_back(std::move(t));
         return o;
@@ -545,7 +561,8 @@ private:
             check_extent(name, raw, storage);
             const auto [slot, added] = storage_slot.emplace(raw.storage, sd.storages.size());
             if (added) sd.storages.push_back(storage);
-            sd.tensors[k.text] = TorchTensor{slot->second, raw.offset, raw.shape, raw.stride, raw.negated};  // last wins, as in a dict
+            sd.tensors[k.text] =
+                TorchTensor{slot->second, raw.offset, raw.shape, raw.stride, raw.negated};  // last wins, as in a dict
         }
         return sd;
     }
@@ -561,13 +578,14 @@ private:
         bool overflow = false;
         for (size_t k = 0; k < t.shape.size(); ++k) {
             uint64_t step = 0;
-            overflow |= __builtin_mul_overflow(static_cast<uint64_t>(t.shape[k] - 1), static_cast<uint64_t>(t.stride[k]), &step);
+            overflow |= __builtin_mul_overflow(static_cast<uint64_t>(t.shape[k] - 1),
+                                               static_cast<uint64_t>(t.stride[k]), &step);
             overflow |= __builtin_add_overflow(last, step, &last);
         }
         if (overflow || last >= s.numel)
-            fail_plain("tensor '" + name + "' (size " + shape_string(t.shape) + ", stride " + shape_string(t.stride) + ", offset " +
-                       std::to_string(t.offset) + ") reads past the end of storage '" + cut_printable(s.key) + "', which holds " +
-                       std::to_string(s.numel) + " elements");
+            fail_plain("tensor '" + name + "' (size " + shape_string(t.shape) + ", stride " + shape_string(t.stride) +
+                       ", offset " + std::to_string(t.offset) + ") reads past the end of storage '" +
+                       cut_printable(s.key) + "', which holds " + std::to_string(s.numel) + " elements");
     }
 
     const uint8_t* p_;

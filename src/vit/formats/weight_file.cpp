@@ -53,8 +53,8 @@ std::string find_weight_file(const std::string& dir) {
         if (const std::string path = (fs::path(dir) / name).string(); fs::exists(path, ec)) return path;
     std::string others;
     for (size_t i = 1; i < kWeightFileNames.size(); ++i) others.append(i > 1 ? ", " : "").append(kWeightFileNames[i]);
-    throw Error((fs::path(dir) / kWeightFileNames[0]).string() + ": not found, nor " + others + " (a model folder holds " +
-                model_folder_contents() + ")");
+    throw Error((fs::path(dir) / kWeightFileNames[0]).string() + ": not found, nor " + others +
+                " (a model folder holds " + model_folder_contents() + ")");
 }
 
 std::unique_ptr<WeightFile> open_weight_file(const std::string& path) {

@@ -53,7 +53,8 @@ MatD layer_norm_back(const NormSaved& s, const Vec& w, const MatD& dy) {
 // GELU's derivative, exact (erf) or tanh form as the model's config says
 // (the backward needs no GELU values: fc2's weights are not differentiated).
 double gelu_derivative(double x, bool tanh_form) {
-    if (!tanh_form) return 0.5 * (1.0 + std::erf(x / std::sqrt(2.0))) + x * std::exp(-0.5 * x * x) / std::sqrt(2.0 * M_PI);
+    if (!tanh_form)
+        return 0.5 * (1.0 + std::erf(x / std::sqrt(2.0))) + x * std::exp(-0.5 * x * x) / std::sqrt(2.0 * M_PI);
     const double c = std::sqrt(2.0 / M_PI), t = std::tanh(c * (x + 0.044715 * x * x * x));
     return 0.5 * (1.0 + t) + 0.5 * x * (1.0 - t * t) * c * (1.0 + 3.0 * 0.044715 * x * x);
 }

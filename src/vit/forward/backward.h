@@ -19,11 +19,11 @@ namespace vit {
 
 struct Gradients {
     int target_class = 0;
-    double logit = 0;                   // the class's logit (recomputed in double)
-    std::vector<std::vector<Mat>> attn; // [layer][head]: N x N, d logit / d A (after the softmax)
-    std::vector<Mat> x_in;              // [layer]: N x dim, d logit / d the block's input tokens
-    Mat x_out;                          // N x dim, d logit / d the last block's output (before the final norm)
-    double seconds = 0;                 // wall time of the backward pass
+    double logit = 0;                    // the class's logit (recomputed in double)
+    std::vector<std::vector<Mat>> attn;  // [layer][head]: N x N, d logit / d A (after the softmax)
+    std::vector<Mat> x_in;               // [layer]: N x dim, d logit / d the block's input tokens
+    Mat x_out;                           // N x dim, d logit / d the last block's output (before the final norm)
+    double seconds = 0;                  // wall time of the backward pass
 };
 
 // Bytes the gradients of a run with this trace will hold (checked against the

@@ -65,7 +65,8 @@ bool label_matches(const std::string& label, const std::string& wanted) {
 int find_class(const Model& model, const std::string& text) {
     const int classes = model.num_classes();
     if (classes == 0) throw Error("this model has no classifier: there are no classes to choose from");
-    if (text.empty()) throw Error("--class needs a class name or index, e.g. --class 207 or --class 'golden retriever'");
+    if (text.empty())
+        throw Error("--class needs a class name or index, e.g. --class 207 or --class 'golden retriever'");
     const bool digits = std::all_of(text.begin(), text.end(), [](unsigned char c) { return std::isdigit(c); });
     if (digits) {
         const long index = text.size() > 9 ? -1 : std::strtol(text.c_str(), nullptr, 10);

@@ -26,8 +26,7 @@ Mat patches_of(const Input& input, int patch) {
             float* dst = p.row(gy * grid + gx).data();
             for (int c = 0; c < 3; ++c)
                 for (int y = 0; y < patch; ++y)
-                    for (int x = 0; x < patch; ++x)
-                        *dst++ = input.at(c, gy * patch + y, gx * patch + x);
+                    for (int x = 0; x < patch; ++x) *dst++ = input.at(c, gy * patch + y, gx * patch + x);
         }
     return p;
 }
@@ -66,8 +65,8 @@ void attention(const Mat& q, const Mat& k, const Mat& v, int heads, int head_dim
         const int hd = task / halves, part = task % halves;
         const int begin = static_cast<int>(n * part / halves), end = static_cast<int>(n * (part + 1) / halves);
         HeadTrace& ht = trace.heads[hd];
-        head_attention(q, k, v, hd, head_dim, scale, begin, end, opt.keep_attention ? ht.attn.row(begin).data() : nullptr,
-                       context);
+        head_attention(q, k, v, hd, head_dim, scale, begin, end,
+                       opt.keep_attention ? ht.attn.row(begin).data() : nullptr, context);
         if (opt.keep_qkv)
             for (auto [all, mine] : {std::pair{&q, &ht.q}, {&k, &ht.k}, {&v, &ht.v}, {&context, &ht.out}})
                 copy_to_trace(*all, hd * head_dim, begin, end, *mine);
@@ -108,7 +107,8 @@ void require_finite(const Mat& values, size_t layer, const char* what) {
 void require_finite_input(const Input& input) {
     for (float x : input.chw)
         if (!std::isfinite(x))
-            throw Error("the preprocessed input is not finite (the preprocessing's mean, std or rescale factor are too large)");
+            throw Error(
+                "the preprocessed input is not finite (the preprocessing's mean, std or rescale factor are too large)");
 }
 
 }  // namespace
@@ -116,9 +116,9 @@ void require_finite_input(const Input& input) {
 size_t trace_bytes(const Model& m, int input_size, const TraceOptions& opt) {
     const size_t grid = m.patch > 0 ? static_cast<size_t>(input_size / m.patch) : 0;
     const size_t n = m.prefix_tokens() + grid * grid, dim = m.dim, layers = m.blocks.size(), heads = m.heads;
-    size_t floats = n * dim * 2;                                    // final tokens and working states
-    if (opt.keep_states) floats += (layers + 1) * n * dim;           // block inputs and the last block's output
-    if (opt.keep_qkv) floats += layers * 4 * n * dim;                // q, k, v and the head outputs
+    size_t floats = n * dim * 2;                                      // final tokens and working states
+    if (opt.keep_states) floats += (layers + 1) * n * dim;            // block inputs and the last block's output
+    if (opt.keep_qkv) floats += layers * 4 * n * dim;                 // q, k, v and the head outputs
     floats += (opt.keep_attention ? layers * heads : heads) * n * n;  // weights (one layer's while running)
     return floats * sizeof(float);
 }
@@ -167,10 +167,8 @@ Trace forward(const Model& m, const Input& input, const TraceOptions& opt, Trace
     const Block* previous = nullptr;
     for (size_t l = 0; l < m.blocks.size(); ++l) {
         const Block& b = m.blocks[l];
-        if (previous)
-            add_and_layer_norm(x, branch, previous->ls2, b.ln1_w, b.ln1_b, eps, h);
-        else
-            layer_norm(x, b.ln1_w, b.ln1_b, eps, h);
+        if (previous) add_and_layer_norm(x, branch, previous->ls2, b.ln1_w, b.ln1_b, eps, h);
+        else layer_norm(x, b.ln1_w, b.ln1_b, eps, h);
         Mat& x_in = t.layers[l].x_in;
         x_in.resize(opt.keep_states ? x.rows() : 0, opt.keep_states ? x.cols() : 0);
         if (opt.keep_states) copy_to_trace(x, 0, 0, static_cast<int>(x.rows()), x_in);
@@ -191,14 +189,10 @@ Trace forward(const Model& m, const Input& input, const TraceOptions& opt, Trace
         require_finite(branch, l, "its MLP outputs");
         previous = &b;
     }
-    if (previous)
-        add_and_layer_norm(x, branch, previous->ls2, m.norm_w, m.norm_b, eps, t.final_tokens);
-    else
-        layer_norm(x, m.norm_w, m.norm_b, eps, t.final_tokens);
-    if (opt.keep_states)
-        t.last_block_out = x;
-    else
-        t.last_block_out.resize(0, 0);
+    if (previous) add_and_layer_norm(x, branch, previous->ls2, m.norm_w, m.norm_b, eps, t.final_tokens);
+    else layer_norm(x, m.norm_w, m.norm_b, eps, t.final_tokens);
+    if (opt.keep_states) t.last_block_out = x;
+    else t.last_block_out.resize(0, 0);
     if (!t.final_tokens.allFinite()) throw Error("the final tokens are not finite (they overflow float32)");
     t.logits = classifier_logits(m, t.final_tokens);
     if (!t.logits.allFinite())

@@ -12,28 +12,28 @@
 namespace vit {
 
 struct HeadTrace {
-    Mat q, k, v;   // N x head_dim, after the qkv projection (bias included)
-    Mat attn;      // N x N softmax weights, row i = query token i
-    Mat out;       // N x head_dim, out = attn * v (before the output projection)
+    Mat q, k, v;  // N x head_dim, after the qkv projection (bias included)
+    Mat attn;     // N x N softmax weights, row i = query token i
+    Mat out;      // N x head_dim, out = attn * v (before the output projection)
 };
 
 struct LayerTrace {
-    Mat x_in;      // N x dim token states entering the block
+    Mat x_in;  // N x dim token states entering the block
     std::vector<HeadTrace> heads;
 };
 
 struct Trace {
-    int grid = 0;              // patches per side
-    int prefix = 1;            // CLS (+ distillation) + registers, before the patches
-    int dist_tokens = 0;       // 1 when token 1 is DeiT's distillation token
-    int registers = 0;         // register tokens, right after CLS (and distillation)
-    int tokens = 0;            // N = prefix + grid*grid
+    int grid = 0;         // patches per side
+    int prefix = 1;       // CLS (+ distillation) + registers, before the patches
+    int dist_tokens = 0;  // 1 when token 1 is DeiT's distillation token
+    int registers = 0;    // register tokens, right after CLS (and distillation)
+    int tokens = 0;       // N = prefix + grid*grid
     int head_dim = 0;
     std::vector<LayerTrace> layers;
-    Mat last_block_out;        // N x dim leaving the last block, before the final LayerNorm (with keep_states)
-    Mat final_tokens;          // N x dim after the final LayerNorm
-    Vec logits;                // num_classes (empty without a classifier)
-    double seconds = 0;        // wall time of the forward pass
+    Mat last_block_out;  // N x dim leaving the last block, before the final LayerNorm (with keep_states)
+    Mat final_tokens;    // N x dim after the final LayerNorm
+    Vec logits;          // num_classes (empty without a classifier)
+    double seconds = 0;  // wall time of the forward pass
     // Parts of `seconds`: the linear layers (q, k, v, output projection, MLP)
     // and the attention proper (q.k^T, softmax, a.v). The rest (embedding,
     // norms, residual adds, classifier) is seconds - linear - attention.

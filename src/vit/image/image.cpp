@@ -55,8 +55,9 @@ detail::DecodedPhoto decode_with_stb(const uint8_t* bytes, size_t size, const st
     // The flip flag is global in stb_image; the GL code may set it for its own
     // textures, so pin it off for this thread's decode.
     stbi_set_flip_vertically_on_load_thread(0);
-    std::unique_ptr<stbi_uc, void (*)(void*)> pixels(
-        stbi_load_from_memory(bytes, static_cast<int>(size), &width, &height, &channels, 3), &stbi_image_free);
+    std::unique_ptr<stbi_uc, void (*)(void*)> pixels(stbi_load_from_memory(bytes, static_cast<int>(size), &width,
+                                                                           &height, &channels, 3),
+                                                     &stbi_image_free);
     if (!pixels) throw Error(damaged + stb_reason() + ")");
 
     DecodedPhoto out;

@@ -20,7 +20,10 @@ HeaderSize jpeg_header_size(const uint8_t* b, size_t n) {
     size_t i = 2;  // after SOI; frame headers come before the first scan
     while (i + 4 <= n && b[i] == 0xFF) {
         const uint8_t marker = b[i + 1];
-        if (marker == 0xFF) { ++i; continue; }  // fill byte
+        if (marker == 0xFF) {
+            ++i;
+            continue;
+        }  // fill byte
         const size_t length = size_t(b[i + 2]) << 8 | b[i + 3];
         // SOF0..SOF15 except DHT (C4), JPG (C8) and DAC (CC): precision, height, width.
         const bool frame = marker >= 0xC0 && marker <= 0xCF && marker != 0xC4 && marker != 0xC8 && marker != 0xCC;

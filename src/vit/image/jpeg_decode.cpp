@@ -64,7 +64,8 @@ boolean fill_input_buffer(j_decompress_ptr) { return FALSE; }
 void skip_input_data(j_decompress_ptr cinfo, long count) {
     jpeg_source_mgr* src = cinfo->src;
     if (count <= 0) return;
-    const size_t n = static_cast<size_t>(count) < src->bytes_in_buffer ? static_cast<size_t>(count) : src->bytes_in_buffer;
+    const size_t n =
+        static_cast<size_t>(count) < src->bytes_in_buffer ? static_cast<size_t>(count) : src->bytes_in_buffer;
     src->next_input_byte += n;  // a skip past the end leaves nothing: the next read suspends
     src->bytes_in_buffer -= n;
 }
@@ -166,8 +167,9 @@ DecodedPhoto decode_jpeg(const uint8_t* bytes, size_t size, const std::string& n
         throw damaged();
     if (header == JPEG_SUSPENDED) {
         if (c.unread_marker == JPEG_APP0 + 1)  // its length runs past the file's end
-            throw Error(name + " is a damaged or truncated JPEG (its APP1 segment, which holds EXIF data, "
-                               "runs past the end of the file)");
+            throw Error(name +
+                        " is a damaged or truncated JPEG (its APP1 segment, which holds EXIF data, "
+                        "runs past the end of the file)");
         throw Error(name + " is truncated or damaged (the JPEG ends before its image data begins)");
     }
     refuse_if_huge(name, c.image_width, c.image_height);  // before libjpeg allocates anything for the pixels

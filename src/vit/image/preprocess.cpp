@@ -192,7 +192,8 @@ namespace detail {
 void check_resize_target(const Image& image, long long w, long long h) {
     if (static_cast<double>(w) * static_cast<double>(h) > static_cast<double>(kMaxImagePixels))
         throw Error("resizing the " + std::to_string(image.width) + " x " + std::to_string(image.height) +
-                    " photo to " + std::to_string(w) + " x " + std::to_string(h) + " px would make it over 64 megapixels");
+                    " photo to " + std::to_string(w) + " x " + std::to_string(h) +
+                    " px would make it over 64 megapixels");
 }
 
 Size shorter_side_to(const Image& image, int side) {
@@ -206,7 +207,8 @@ Size shorter_side_to(const Image& image, int side) {
                     " photo is too elongated: resizing its shorter side to " + std::to_string(side) +
                     " px would make it over 64 megapixels");
     // Python's int(side * long / short): the exact product, one rounded division, truncated.
-    const int long_scaled = static_cast<int>(static_cast<double>(static_cast<long long>(side) * long_side) / short_side);
+    const int long_scaled =
+        static_cast<int>(static_cast<double>(static_cast<long long>(side) * long_side) / short_side);
     return portrait ? Size{side, long_scaled} : Size{long_scaled, side};
 }
 
@@ -237,7 +239,8 @@ int resize_side(const PreprocessConfig& cfg, int input_size) {
 }
 
 Image resize_pil(const Image& image, int out_w, int out_h, const std::string& interpolation) {
-    if (image.width <= 0 || image.height <= 0 || image.rgb.size() != static_cast<size_t>(image.width) * image.height * 3)
+    if (image.width <= 0 || image.height <= 0 ||
+        image.rgb.size() != static_cast<size_t>(image.width) * image.height * 3)
         throw Error("cannot resize an empty or malformed image");
     if (out_w <= 0 || out_h <= 0)
         throw Error("cannot resize to " + std::to_string(out_w) + " x " + std::to_string(out_h) + " pixels");
@@ -288,7 +291,8 @@ Input preprocess(const Image& image, const PreprocessConfig& cfg, int input_size
         for (int v = 0; v < 256; ++v)  // ToTensor then Normalize, in float32 and in that order, as torchvision does
             values[c][v] = (static_cast<float>(v) / 255.0f - cfg.mean[c]) / cfg.std[c];
     const int left = crop_offset(resized.width, size), top = crop_offset(resized.height, size);
-    return detail::cut_input(resized, left, top, size, values, image.width, image.height);  // torchvision pads with black
+    return detail::cut_input(resized, left, top, size, values, image.width,
+                             image.height);  // torchvision pads with black
 }
 
 }  // namespace vit

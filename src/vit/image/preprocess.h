@@ -24,8 +24,8 @@ struct CropRect {
 };
 
 struct Input {
-    int size = 0;                 // square side, pixels
-    std::vector<float> chw;       // 3 x size x size, normalised
+    int size = 0;            // square side, pixels
+    std::vector<float> chw;  // 3 x size x size, normalised
     CropRect crop;
     float at(int c, int y, int x) const { return chw[(static_cast<size_t>(c) * size + y) * size + x]; }
 };

@@ -27,7 +27,9 @@ std::string triple(const std::array<float, 3>& v) {
 
 std::string square(int n) { return std::to_string(n) + " x " + std::to_string(n); }
 
-std::string normalise(const PreprocessConfig& cfg) { return "normalise mean " + triple(cfg.mean) + " std " + triple(cfg.std); }
+std::string normalise(const PreprocessConfig& cfg) {
+    return "normalise mean " + triple(cfg.mean) + " std " + triple(cfg.std);
+}
 
 }  // namespace
 
@@ -41,8 +43,11 @@ std::string describe_preprocessing(const PreprocessConfig& cfg) {
     const HfImageProcessor& p = *cfg.hf;
     std::string s = p.name + ": ";
     if (!p.do_resize) s += "no resize";
-    else if (p.shortest_edge > 0) s += "resize shorter side to " + std::to_string(p.shortest_edge) + " (aspect kept), " + filter;
-    else s += "resize to " + std::to_string(p.resize_height) + " x " + std::to_string(p.resize_width) + " (aspect not kept), " + filter;
+    else if (p.shortest_edge > 0)
+        s += "resize shorter side to " + std::to_string(p.shortest_edge) + " (aspect kept), " + filter;
+    else
+        s += "resize to " + std::to_string(p.resize_height) + " x " + std::to_string(p.resize_width) +
+             " (aspect not kept), " + filter;
     if (p.do_center_crop) s += ", centre crop " + std::to_string(p.crop_height) + " x " + std::to_string(p.crop_width);
     else if (!p.do_resize) s += " and no crop (the photo goes in as it is, and must be square)";
     if (!p.do_rescale) s += ", no rescale (pixel values 0..255)";

@@ -45,7 +45,8 @@ Input preprocess_hf(const Image& image, const PreprocessConfig& cfg, int request
     } else if (!p.do_center_crop) {
         // Neither resized nor cropped: the photo itself is the input.
         if (image.width != image.height)
-            throw Error("the preprocessor neither resizes (do_resize false) nor crops, so the " + dims(image.width, image.height) +
+            throw Error("the preprocessor neither resizes (do_resize false) nor crops, so the " +
+                        dims(image.width, image.height) +
                         " photo would go to the model as it is; vitscope runs square inputs only");
         if (requested > 0 && requested != image.width)
             throw Error("the preprocessor does not resize (do_resize false), so the input size cannot be changed to " +

@@ -24,7 +24,7 @@ DecodedPhoto decode_webp(const uint8_t* bytes, size_t size, const std::string& n
 
     const WebPData data{bytes, size};
     const std::unique_ptr<WebPAnimDecoder, void (*)(WebPAnimDecoder*)> decoder(WebPAnimDecoderNew(&data, nullptr),
-                                                                             &WebPAnimDecoderDelete);
+                                                                               &WebPAnimDecoderDelete);
     if (!decoder) throw Error(damaged + "libwebp cannot read its chunks)");
     WebPAnimInfo info;
     if (!WebPAnimDecoderGetInfo(decoder.get(), &info)) throw Error(damaged + "libwebp cannot read its chunks)");

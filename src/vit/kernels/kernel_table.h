@@ -12,8 +12,8 @@ namespace vit::isa {
 struct KernelTable {
     const char* name;
     // c[m x n] = alpha * a[m x k] * b[n x k]^T (+ bias[n] when not null). ld* are row strides.
-    void (*gemm_nt)(const float* a, int lda, const float* b, int ldb, const float* bias, float alpha, float* c,
-                    int ldc, int m, int n, int k);
+    void (*gemm_nt)(const float* a, int lda, const float* b, int ldb, const float* bias, float alpha, float* c, int ldc,
+                    int m, int n, int k);
     void (*layer_norm_rows)(const float* x, int rows, int cols, const float* w, const float* b, float eps, float* y);
     // In place on rows x cols of x (row stride ld).
     void (*gelu)(float* x, int rows, int cols, int ld, bool tanh_form);

@@ -79,8 +79,8 @@ void gemm_columns(const Mat& x, const float* x_tiles, const Linear& layer, Mat& 
         table().gemm_packed(x_tiles, static_cast<int>(x.rows()), in, panels, bias, y.data() + begin, out, end - begin);
         return;
     }
-    table().gemm_nt(x.data(), in, layer.w.data() + static_cast<long>(begin) * in, in, bias, 1.0f, y.data() + begin,
-                    out, static_cast<int>(x.rows()), end - begin, in);
+    table().gemm_nt(x.data(), in, layer.w.data() + static_cast<long>(begin) * in, in, bias, 1.0f, y.data() + begin, out,
+                    static_cast<int>(x.rows()), end - begin, in);
 }
 
 // The products of several layers on the same x (each y already sized), the
@@ -101,7 +101,8 @@ void run_linear(const Mat& x, std::initializer_list<LinearOut> outputs, After&& 
         thread_local Vec tiles;  // this thread's, kept between calls
         const int m = static_cast<int>(x.rows()), k = static_cast<int>(x.cols());
         if (tiles.size() < table().tiles_size(m, k)) tiles.resize(table().tiles_size(m, k));
-        float* shared = tiles.data();  // the workers write their shares here: by pointer, not by the thread_local's name
+        float* shared =
+            tiles.data();  // the workers write their shares here: by pointer, not by the thread_local's name
         const int count = (m + table().tile_rows - 1) / table().tile_rows, shares = std::min(pool.threads(), count);
         pool.run(shares, [&](int t) {
             table().pack_tiles(x.data(), k, m, k, count * t / shares, count * (t + 1) / shares, shared);
@@ -164,7 +165,8 @@ void norm_rows(const Mat& x, const Vec& weight, const Vec& bias, float eps, Mat&
 
 void layer_norm(const Mat& x, const Vec& weight, const Vec& bias, float eps, Mat& y) {
     y.resize(x.rows(), x.cols());
-    over_row_blocks(static_cast<int>(x.rows()), [&](int begin, int end) { norm_rows(x, weight, bias, eps, y, begin, end); });
+    over_row_blocks(static_cast<int>(x.rows()),
+                    [&](int begin, int end) { norm_rows(x, weight, bias, eps, y, begin, end); });
 }
 
 void add_and_layer_norm(Mat& x, const Mat& branch, const Vec& layer_scale, const Vec& weight, const Vec& bias,
@@ -173,10 +175,8 @@ void add_and_layer_norm(Mat& x, const Mat& branch, const Vec& layer_scale, const
     over_row_blocks(static_cast<int>(x.rows()), [&](int begin, int end) {
         auto rows = x.middleRows(begin, end - begin);
         const auto add = branch.middleRows(begin, end - begin);
-        if (layer_scale.size())
-            rows.array() += add.array().rowwise() * layer_scale.transpose().array();
-        else
-            rows += add;
+        if (layer_scale.size()) rows.array() += add.array().rowwise() * layer_scale.transpose().array();
+        else rows += add;
         norm_rows(x, weight, bias, eps, y, begin, end);
     });
 }
@@ -188,8 +188,8 @@ void head_attention(const Mat& q, const Mat& k, const Mat& v, int head, int head
 }
 
 void copy_to_trace(const Mat& src, int col, int begin, int end, Mat& dst) {
-    table().copy_rows(src.row(begin).data() + col, static_cast<int>(src.cols()), end - begin, static_cast<int>(dst.cols()),
-                      dst.row(begin).data(), static_cast<int>(dst.cols()));
+    table().copy_rows(src.row(begin).data() + col, static_cast<int>(src.cols()), end - begin,
+                      static_cast<int>(dst.cols()), dst.row(begin).data(), static_cast<int>(dst.cols()));
 }
 
 }  // namespace vit

@@ -29,7 +29,8 @@ struct LinearOut {
     Mat* y;
 };
 void linear(const Mat& x, std::initializer_list<LinearOut> outputs);
-// y = GELU(x W^T + b) (exact: 0.5 x (1 + erf(x / sqrt 2)), or the tanh form), the activation applied by the thread that made the rows.
+// y = GELU(x W^T + b) (exact: 0.5 x (1 + erf(x / sqrt 2)), or the tanh form), the activation applied by the thread that
+// made the rows.
 void linear_gelu(const Mat& x, const Linear& layer, bool tanh_form, Mat& y);
 // Row-wise LayerNorm with affine weight and bias, the rows split across the cores.
 void layer_norm(const Mat& x, const Vec& weight, const Vec& bias, float eps, Mat& y);

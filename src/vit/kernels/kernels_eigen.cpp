@@ -12,8 +12,8 @@ using Strided = Eigen::OuterStride<>;
 using ConstView = Eigen::Map<const RowMajor, 0, Strided>;
 using View = Eigen::Map<RowMajor, 0, Strided>;
 
-void gemm_nt(const float* a, int lda, const float* b, int ldb, const float* bias, float alpha, float* c, int ldc,
-             int m, int n, int k) {
+void gemm_nt(const float* a, int lda, const float* b, int ldb, const float* bias, float alpha, float* c, int ldc, int m,
+             int n, int k) {
     ConstView A(a, m, k, Strided(lda)), B(b, n, k, Strided(ldb));
     View C(c, m, n, Strided(ldc));
     // Eigen folds alpha into the product, and accumulates onto the bias put
@@ -45,7 +45,8 @@ void exp_values(const float* x, float* y, int n) {
 }
 
 void copy_rows(const float* src, int lds, int rows, int cols, float* dst, int ldd) {
-    for (int r = 0; r < rows; ++r) std::copy_n(src + static_cast<long>(r) * lds, cols, dst + static_cast<long>(r) * ldd);
+    for (int r = 0; r < rows; ++r)
+        std::copy_n(src + static_cast<long>(r) * lds, cols, dst + static_cast<long>(r) * ldd);
 }
 
 void attention_rows(const float* q, const float* k, const float* v, int ld, int n, int col, int head_dim, float scale,

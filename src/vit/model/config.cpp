@@ -59,7 +59,8 @@ void check_preprocess(const Doc& d, const PreprocessConfig& p) {
         if (normalises && !(s >= 1e-3f))
             d.fail("std must be at least 0.001 in every channel, not " + quote_for_error(json(s)));
     if (!(p.crop_pct > 0 && p.crop_pct <= 1)) d.fail("crop_pct must be in (0, 1], not " + std::to_string(p.crop_pct));
-    // The resize before the crop is input_size / crop_pct: a tiny crop_pct asks for a photo of millions of pixels a side.
+    // The resize before the crop is input_size / crop_pct: a tiny crop_pct asks for a photo of millions of pixels a
+    // side.
     constexpr double kMaxResizeSide = 16384;
     if (!p.hf && p.input_size > 0 && p.input_size / static_cast<double>(p.crop_pct) > kMaxResizeSide)
         d.fail("input_size " + std::to_string(p.input_size) + " with crop_pct " + std::to_string(p.crop_pct) +
@@ -77,9 +78,9 @@ TimmName sizes_from_name(const std::string& name, const ModelFamily* family) {
     std::vector<std::string> parts;
     std::stringstream ss(name);
     for (std::string part; std::getline(ss, part, '_');) parts.push_back(part);
-    std::map<std::string, std::pair<int, int>> widths = {
-        {"tiny", {192, 3}}, {"small", {384, 6}}, {"base", {768, 12}},
-        {"large", {1024, 16}}, {"huge", {1280, 16}}, {"giant", {1408, 16}}};
+    std::map<std::string, std::pair<int, int>> widths = {{"tiny", {192, 3}},   {"small", {384, 6}},
+                                                         {"base", {768, 12}},  {"large", {1024, 16}},
+                                                         {"huge", {1280, 16}}, {"giant", {1408, 16}}};
     if (family)
         for (const auto& [word, sizes] : family->timm_widths) widths[word] = sizes;
     bool after_patch = false;
@@ -88,7 +89,8 @@ TimmName sizes_from_name(const std::string& name, const ModelFamily* family) {
         const bool digits = !p.empty() && p.find_first_not_of("0123456789") == std::string::npos;
         if (p.rfind("patch", 0) == 0 && p.size() > 5 && p.find_first_not_of("0123456789", 5) == std::string::npos) {
             // More than 4 digits is no patch size (and would overflow stoi).
-            if (p.size() > 9) throw Error("the architecture name '" + quote_for_error(name) + "' has an impossible patch size");
+            if (p.size() > 9)
+                throw Error("the architecture name '" + quote_for_error(name) + "' has an impossible patch size");
             s.patch = std::stoi(p.substr(5));
             after_patch = true;
         } else if (p.size() > 3 && p.size() <= 6 && p.rfind("reg", 0) == 0 &&
@@ -178,7 +180,8 @@ void read_timm(const Doc& d, ModelConfig& c) {
         if (const json* v = d.find(*cfg, "interpolation")) {
             p.interpolation = d.get_string(*v, "interpolation");
             if (p.interpolation != "bicubic" && p.interpolation != "bilinear")
-                d.fail("interpolation '" + quote_for_error(p.interpolation) + "' is not supported (bicubic or bilinear)");
+                d.fail("interpolation '" + quote_for_error(p.interpolation) +
+                       "' is not supported (bicubic or bilinear)");
         }
         if (const json* v = d.find(*cfg, "mean")) p.mean = d.rgb(*v, "pretrained_cfg.mean");
         if (const json* v = d.find(*cfg, "std")) p.std = d.rgb(*v, "pretrained_cfg.std");
@@ -219,7 +222,9 @@ std::string interpolation_from_pil(const Doc& d, int code) {
 enum class Processor { ViT, DeiT, Bit };
 
 const char* processor_name(Processor p) {
-    return p == Processor::DeiT ? "DeiTImageProcessor" : p == Processor::Bit ? "BitImageProcessor" : "ViTImageProcessor";
+    return p == Processor::DeiT  ? "DeiTImageProcessor"
+           : p == Processor::Bit ? "BitImageProcessor"
+                                 : "ViTImageProcessor";
 }
 
 // The processor a model_type's family names (ViTImageProcessor for one no family knows).
@@ -289,7 +294,8 @@ void read_size(const Doc& d, const json& v, const std::string& key, bool int_is_
         h = one(v["height"]);
         w = one(v["width"]);
     } else {
-        d.fail("'" + key + "' must be an integer, [height, width], {\"height\", \"width\"} or {\"shortest_edge\"}, not " +
+        d.fail("'" + key +
+               "' must be an integer, [height, width], {\"height\", \"width\"} or {\"shortest_edge\"}, not " +
                quote_for_error(v));
     }
 }
@@ -313,7 +319,8 @@ void read_hf_preprocessor(const Doc& d, Processor p, PreprocessConfig& pre) {
             if (edge > 0) d.fail("'crop_size' must give a height and width, not a shortest edge");
         }
     }
-    if (const json* v = d.find(d.j, "resample")) pre.interpolation = interpolation_from_pil(d, d.get_int(*v, "resample"));
+    if (const json* v = d.find(d.j, "resample"))
+        pre.interpolation = interpolation_from_pil(d, d.get_int(*v, "resample"));
     if (const json* v = d.find(d.j, "do_rescale")) hf.do_rescale = d.get_bool(*v, "do_rescale");
     if (const json* v = d.find(d.j, "rescale_factor")) {
         if (!v->is_number()) d.fail("'rescale_factor' must be a number, not " + quote_for_error(*v));
@@ -335,7 +342,8 @@ void set_hf_input_size(const Doc& d, ModelConfig& c) {
     pre.crop_pct = 1.0f;  // timm's; unused
     if (hf.do_center_crop) {
         if (hf.crop_height != hf.crop_width)
-            d.fail("crop_size " + dims(hf.crop_height, hf.crop_width) + " is not square; vitscope runs square inputs only");
+            d.fail("crop_size " + dims(hf.crop_height, hf.crop_width) +
+                   " is not square; vitscope runs square inputs only");
         pre.input_size = hf.crop_height;
     } else if (!hf.do_resize) {
         pre.input_size = c.image_size;  // nominal: the photo goes in at its own size
@@ -343,7 +351,8 @@ void set_hf_input_size(const Doc& d, ModelConfig& c) {
         d.fail("size {\"shortest_edge\": " + std::to_string(hf.shortest_edge) +
                "} without a centre crop keeps the photo's aspect ratio; vitscope runs square inputs only");
     } else if (hf.resize_height != hf.resize_width) {
-        d.fail("size " + dims(hf.resize_height, hf.resize_width) + " is not square and nothing crops it; vitscope runs square inputs only");
+        d.fail("size " + dims(hf.resize_height, hf.resize_width) +
+               " is not square and nothing crops it; vitscope runs square inputs only");
     } else {
         pre.input_size = hf.resize_height;
     }
@@ -388,12 +397,14 @@ void read_hf(const Doc& d, ModelConfig& c) {
     c.pos_resize = PosResize::Bicubic;  // ViTEmbeddings, DeiT's, Dinov2Embeddings: no antialias
 
     if (const json* v = d.find(d.j, "hidden_size")) c.dim = d.positive(d.get_int(*v, "hidden_size"), "hidden_size");
-    if (const json* v = d.find(d.j, "num_hidden_layers")) c.depth = d.positive(d.get_int(*v, "num_hidden_layers"), "num_hidden_layers");
+    if (const json* v = d.find(d.j, "num_hidden_layers"))
+        c.depth = d.positive(d.get_int(*v, "num_hidden_layers"), "num_hidden_layers");
     if (const json* v = d.find(d.j, "num_attention_heads")) {
         c.heads = d.positive(d.get_int(*v, "num_attention_heads"), "num_attention_heads");
         c.heads_from = kHeadsUnchecked + std::string("num_attention_heads");
     }
-    if (const json* v = d.find(d.j, "intermediate_size")) c.mlp_dim = d.positive(d.get_int(*v, "intermediate_size"), "intermediate_size");
+    if (const json* v = d.find(d.j, "intermediate_size"))
+        c.mlp_dim = d.positive(d.get_int(*v, "intermediate_size"), "intermediate_size");
     else if (const json* r = d.find(d.j, "mlp_ratio"); r && c.dim > 0)
         c.mlp_dim = static_cast<int>(c.dim * d.get_ratio(*r, "mlp_ratio"));  // Dinov2MLP: int(hidden_size * mlp_ratio)
     if (const json* v = d.find(d.j, "image_size")) c.image_size = d.square_size(*v, "image_size");
@@ -405,7 +416,8 @@ void read_hf(const Doc& d, ModelConfig& c) {
     if (const json* v = d.find(d.j, "hidden_act")) {
         const std::string act = d.get_string(*v, "hidden_act");
         if (act == "gelu_pytorch_tanh" || act == "gelu_new" || act == "gelu_fast") c.gelu_tanh = true;
-        else if (act != "gelu") d.fail("hidden_act '" + quote_for_error(act) + "' is not supported (gelu, gelu_new, gelu_pytorch_tanh)");
+        else if (act != "gelu")
+            d.fail("hidden_act '" + quote_for_error(act) + "' is not supported (gelu, gelu_new, gelu_pytorch_tanh)");
     }
     if (family && family->read_hf_config) family->read_hf_config(d, c);
     else if (const json* v = d.find(d.j, "use_swiglu_ffn"); v && d.get_bool(*v, "use_swiglu_ffn"))
@@ -417,7 +429,10 @@ void read_hf(const Doc& d, ModelConfig& c) {
         for (const auto& [key, name] : v->items()) {
             size_t used = 0;
             int index = -1;
-            try { index = std::stoi(key, &used); } catch (const std::exception&) {}
+            try {
+                index = std::stoi(key, &used);
+            } catch (const std::exception&) {
+            }
             if (index < 0 || used != key.size()) d.fail("id2label key '" + key + "' is not a class index");
             by_index[index] = d.get_string(name, "id2label");
         }
@@ -439,15 +454,16 @@ std::optional<std::string> read_file(const std::string& path, bool required) {
     return read_whole_file(path, 64ULL << 20, "a JSON file");
 }
 
-ModelConfig parse_files(const std::string& config_file, const std::string& config_json,
-                        const std::string& pre_file, const std::optional<std::string>& pre_json) {
+ModelConfig parse_files(const std::string& config_file, const std::string& config_json, const std::string& pre_file,
+                        const std::optional<std::string>& pre_json) {
     const Doc d = parse_doc(config_file, config_json);
     ModelConfig c;
     const bool timm = d.find(d.j, "architecture") || d.find(d.j, "pretrained_cfg");
     const bool hf = d.find(d.j, "model_type") || d.find(d.j, "architectures") || d.find(d.j, "hidden_size");
     if (timm) read_timm(d, c);
     else if (hf) read_hf(d, c);
-    else d.fail("neither a timm config (architecture, pretrained_cfg) nor a Hugging Face one (model_type, hidden_size)");
+    else
+        d.fail("neither a timm config (architecture, pretrained_cfg) nor a Hugging Face one (model_type, hidden_size)");
     if (hf && !timm) {
         std::optional<Doc> pd;
         if (pre_json) pd = parse_doc(pre_file, *pre_json);

@@ -56,7 +56,8 @@ struct ConfigDoc {
     const std::string& label(const std::string& name) const {
         constexpr size_t kMaxLabelBytes = 1000;
         if (name.size() > kMaxLabelBytes)
-            fail("a class name of " + std::to_string(name.size()) + " bytes (at most " + std::to_string(kMaxLabelBytes) + ")");
+            fail("a class name of " + std::to_string(name.size()) + " bytes (at most " +
+                 std::to_string(kMaxLabelBytes) + ")");
         return name;
     }
     int positive(int value, const std::string& key) const {
@@ -68,7 +69,9 @@ struct ConfigDoc {
         if (!v.is_array()) return positive(get_int(v, key), key);
         if (v.size() < 2) fail("'" + key + "' must list at least height and width");
         const int h = get_int(v[v.size() - 2], key), w = get_int(v[v.size() - 1], key);
-        if (h != w) fail("'" + key + "' is " + std::to_string(h) + "x" + std::to_string(w) + "; only square inputs are supported");
+        if (h != w)
+            fail("'" + key + "' is " + std::to_string(h) + "x" + std::to_string(w) +
+                 "; only square inputs are supported");
         return positive(h, key);
     }
     // Three channel values, or one value for all three, each within ±1000: a
@@ -83,7 +86,10 @@ struct ConfigDoc {
                      (std::isfinite(static_cast<float>(value)) ? "meaningless)" : "infinite)"));
             return static_cast<float>(value);
         };
-        if (v.is_number()) { const float x = channel(v); return {x, x, x}; }
+        if (v.is_number()) {
+            const float x = channel(v);
+            return {x, x, x};
+        }
         if (!v.is_array() || v.size() != 3) fail("'" + key + "' must list 3 channel values, not " + quote_for_error(v));
         return {channel(v[0]), channel(v[1]), channel(v[2])};
     }

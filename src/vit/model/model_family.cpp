@@ -12,7 +12,8 @@ const ModelFamily& dino_family();
 const ModelFamily& hf_vit_family();
 
 std::span<const ModelFamily* const> model_families() {
-    static const ModelFamily* const all[] = {&timm_family(), &dinov2_family(), &deit_family(), &dino_family(), &hf_vit_family()};
+    static const ModelFamily* const all[] = {&timm_family(), &dinov2_family(), &deit_family(), &dino_family(),
+                                             &hf_vit_family()};
     return all;
 }
 

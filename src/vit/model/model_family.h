@@ -26,9 +26,9 @@ struct ConfigDoc;  // config_doc.h
 // Where each canonical weight lives in one naming scheme. Block names are
 // relative to block(i); a linear layer name gets ".weight" / ".bias" appended.
 struct TensorNames {
-    std::string scheme;                // "timm", "hf-vit", "hf-deit", "hf-dino", "dinov2": Model::scheme
+    std::string scheme;  // "timm", "hf-vit", "hf-deit", "hf-dino", "dinov2": Model::scheme
     std::string cls, dist, registers, pos, patch_embed, norm, head, head_dist;
-    std::string blocks;                // prefix before the block index
+    std::string blocks;                                            // prefix before the block index
     std::string ln1, qkv, q, k, v, proj, ls1, ln2, fc1, fc2, ls2;  // qkv set = fused rows q|k|v
     std::vector<std::string> ignored;  // name prefixes that carry nothing the forward pass uses
 
@@ -62,7 +62,7 @@ struct ModelFamily {
     std::vector<std::string> hf_model_types = {};  // the model_types that are this family
     // Without model_type: architectures[0] prefixes that give it, first match wins.
     std::vector<std::pair<std::string, std::string>> hf_architectures = {};
-    float hf_ln_eps = kHfLayerNormEps;              // layer_norm_eps when config.json has none
+    float hf_ln_eps = kHfLayerNormEps;  // layer_norm_eps when config.json has none
     // Its own keys after the common ones (layer scale, registers); null: none, and no SwiGLU MLP.
     void (*read_hf_config)(const ConfigDoc& doc, ModelConfig& config) = nullptr;
     const char* hf_processor = "ViTImageProcessor";  // the image processor its model_type implies

@@ -7,8 +7,8 @@
 namespace vit {
 
 struct PackedPanels {
-    Vec data;                      // panels of `width` output columns, each k rows of `width` floats
-    int width = 0;                 // 0: not packed
+    Vec data;                       // panels of `width` output columns, each k rows of `width` floats
+    int width = 0;                  // 0: not packed
     const float* source = nullptr;  // the weights packed: a copied matrix has other data and is packed on the fly
 };
 

@@ -16,8 +16,8 @@ namespace vit {
 // or cut at the borders, as torch does), weights computed in float in torch's
 // order of operations.
 struct ResizeTaps {
-    std::vector<int> first;                  // out entries
-    std::vector<std::vector<float>> weights; // out entries, each the taps from first[o]
+    std::vector<int> first;                   // out entries
+    std::vector<std::vector<float>> weights;  // out entries, each the taps from first[o]
 };
 ResizeTaps bicubic_taps(int in, int out, PosResize how);
 

@@ -20,9 +20,9 @@ struct Batch {
 };
 
 struct BatchResult {
-    double loss = 0;             // mean cross-entropy over the batch
-    int correct = 0;             // argmax == label
-    std::vector<float> logits;   // size x classes
+    double loss = 0;            // mean cross-entropy over the batch
+    int correct = 0;            // argmax == label
+    std::vector<float> logits;  // size x classes
 };
 
 // One float vector per model tensor, the same order and sizes.

@@ -17,12 +17,22 @@ std::string model_config_json(const TinyVitConfig& c, const std::vector<std::str
     j["num_classes"] = c.classes;
     j["num_features"] = c.dim;
     j["global_pool"] = "token";
-    j["model_args"] = {{"patch_size", c.patch}, {"embed_dim", c.dim}, {"depth", c.depth}, {"num_heads", c.heads},
-                       {"mlp_ratio", static_cast<double>(c.mlp) / c.dim}, {"img_size", c.image}};
+    j["model_args"] = {{"patch_size", c.patch},
+                       {"embed_dim", c.dim},
+                       {"depth", c.depth},
+                       {"num_heads", c.heads},
+                       {"mlp_ratio", static_cast<double>(c.mlp) / c.dim},
+                       {"img_size", c.image}};
     // crop_pct 1: a photo of the input size is taken as it is, no resize, no crop.
-    j["pretrained_cfg"] = {{"input_size", {3, c.image, c.image}}, {"interpolation", "bicubic"}, {"crop_pct", 1.0},
-                           {"crop_mode", "center"}, {"mean", {0.5, 0.5, 0.5}}, {"std", {0.5, 0.5, 0.5}},
-                           {"num_classes", c.classes}, {"first_conv", "patch_embed.proj"}, {"classifier", "head"}};
+    j["pretrained_cfg"] = {{"input_size", {3, c.image, c.image}},
+                           {"interpolation", "bicubic"},
+                           {"crop_pct", 1.0},
+                           {"crop_mode", "center"},
+                           {"mean", {0.5, 0.5, 0.5}},
+                           {"std", {0.5, 0.5, 0.5}},
+                           {"num_classes", c.classes},
+                           {"first_conv", "patch_embed.proj"},
+                           {"classifier", "head"}};
     j["label_names"] = labels;
     j["vitscope_position_embeddings"] = c.position;
     return j.dump(2) + "\n";
@@ -33,7 +43,8 @@ void write_model_folder(const TinyVit& model, const std::vector<std::string>& la
     rules.force = true;
     write_output(dir + "/" + kConfigFileName, model_config_json(model.config, labels), rules);
     std::vector<TensorToWrite> tensors;
-    for (const ParamTensor& t : model.tensors) tensors.push_back({t.name, DType::F32, t.shape, std::vector<float>(t.data.begin(), t.data.end())});
+    for (const ParamTensor& t : model.tensors)
+        tensors.push_back({t.name, DType::F32, t.shape, std::vector<float>(t.data.begin(), t.data.end())});
     write_safetensors(dir + "/" + kSafetensorsFileName, tensors);
 }
 

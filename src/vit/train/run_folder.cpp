@@ -38,7 +38,8 @@ std::string first_line(const std::string& path) {
 }
 
 // The first entry of `folder` that `allowed` refuses (its path inside the run), "" when none.
-std::string stranger_in(const std::filesystem::path& folder, const std::function<bool(const std::filesystem::directory_entry&)>& allowed,
+std::string stranger_in(const std::filesystem::path& folder,
+                        const std::function<bool(const std::filesystem::directory_entry&)>& allowed,
                         const std::string& shown) {
     std::error_code ec;
     for (const auto& entry : std::filesystem::directory_iterator(folder, ec))
@@ -55,25 +56,40 @@ std::string why_not_a_run(const std::string& folder) {
     if (!fs::is_directory(fs::symlink_status(folder, ec))) return not_a_run + " (not a folder)";
     if (first_line(folder + "/log.csv") != kLogHeader) return not_a_run + " (no log.csv as train writes it)";
     if (first_line(folder + "/config").rfind("task = ", 0) != 0) return not_a_run + " (no config as train writes it)";
-    const auto plain_file = [](const fs::directory_entry& e) { std::error_code c; return e.is_regular_file(c) && !e.is_symlink(c); };
-    const auto plain_folder = [](const fs::directory_entry& e) { std::error_code c; return e.is_directory(c) && !e.is_symlink(c); };
-    std::string stranger = stranger_in(folder, [&](const fs::directory_entry& e) {
-        const std::string name = e.path().filename().string();
-        if (name == "config" || name == "log.csv") return plain_file(e);
-        return (name == "samples" || is_numbered(name, "step_", 6, "")) && plain_folder(e);
-    }, "");
-    if (stranger.empty())
-        stranger = stranger_in(folder + "/samples", [&](const fs::directory_entry& e) {
+    const auto plain_file = [](const fs::directory_entry& e) {
+        std::error_code c;
+        return e.is_regular_file(c) && !e.is_symlink(c);
+    };
+    const auto plain_folder = [](const fs::directory_entry& e) {
+        std::error_code c;
+        return e.is_directory(c) && !e.is_symlink(c);
+    };
+    std::string stranger = stranger_in(
+        folder,
+        [&](const fs::directory_entry& e) {
             const std::string name = e.path().filename().string();
-            return plain_file(e) && (name == "samples.csv" || is_numbered(name, "sample_", 3, ".png"));
-        }, "samples/");
+            if (name == "config" || name == "log.csv") return plain_file(e);
+            return (name == "samples" || is_numbered(name, "step_", 6, "")) && plain_folder(e);
+        },
+        "");
+    if (stranger.empty())
+        stranger = stranger_in(
+            folder + "/samples",
+            [&](const fs::directory_entry& e) {
+                const std::string name = e.path().filename().string();
+                return plain_file(e) && (name == "samples.csv" || is_numbered(name, "sample_", 3, ".png"));
+            },
+            "samples/");
     for (const auto& step : fs::directory_iterator(folder, ec)) {
         if (!stranger.empty()) break;
         if (step.path().filename().string().rfind("step_", 0) != 0) continue;
-        stranger = stranger_in(step.path(), [&](const fs::directory_entry& e) {
-            const std::string name = e.path().filename().string();
-            return plain_file(e) && (name == kConfigFileName || name == kSafetensorsFileName);
-        }, step.path().filename().string() + "/");
+        stranger = stranger_in(
+            step.path(),
+            [&](const fs::directory_entry& e) {
+                const std::string name = e.path().filename().string();
+                return plain_file(e) && (name == kConfigFileName || name == kSafetensorsFileName);
+            },
+            step.path().filename().string() + "/");
     }
     if (!stranger.empty()) return not_a_run + " (it holds " + stranger + ", which train does not write)";
     return "";
@@ -95,7 +111,8 @@ std::string encode_png(const std::vector<uint8_t>& rgb, int side) {
     auto append = [](void* context, void* data, int size) {
         static_cast<std::string*>(context)->append(static_cast<const char*>(data), static_cast<size_t>(size));
     };
-    if (!stbi_write_png_to_func(append, &bytes, side, side, 3, rgb.data(), side * 3)) throw Error("could not encode a PNG");
+    if (!stbi_write_png_to_func(append, &bytes, side, side, 3, rgb.data(), side * 3))
+        throw Error("could not encode a PNG");
     return bytes;
 }
 

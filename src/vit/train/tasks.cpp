@@ -67,7 +67,8 @@ constexpr bool well_formed() {
     for (size_t i = 0; i < std::size(kTasks); ++i) {
         const TaskSpec& t = kTasks[i];
         if (static_cast<size_t>(t.task) != i || std::string_view(t.name).empty()) return false;
-        if (std::string_view(t.labels[0]) == t.labels[1] || std::string_view(t.squares[0]) == t.squares[1]) return false;
+        if (std::string_view(t.labels[0]) == t.labels[1] || std::string_view(t.squares[0]) == t.squares[1])
+            return false;
         for (size_t j = 0; j < i; ++j)
             if (std::string_view(kTasks[j].name) == t.name) return false;
     }
@@ -111,7 +112,9 @@ std::vector<std::string> task_labels(Task task) {
     return {t.labels[0], t.labels[1]};
 }
 
-Sample draw_sample(Task task, std::mt19937_64& rng, int side, int cell) { return task_spec(task).draw(rng, side, cell); }
+Sample draw_sample(Task task, std::mt19937_64& rng, int side, int cell) {
+    return task_spec(task).draw(rng, side, cell);
+}
 
 Sample blank_sample(std::mt19937_64& rng, int side) {
     Sample s;

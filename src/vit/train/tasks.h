@@ -26,7 +26,8 @@ inline constexpr Task kDefaultTask = Task{};
 using Rgb = std::array<uint8_t, 3>;
 // Six colours far apart, none near the light background; red and blue are
 // two of them.
-inline constexpr std::array<Rgb, 6> kPalette = {{{220, 30, 30}, {30, 160, 40}, {30, 60, 220}, {230, 200, 20}, {170, 40, 190}, {20, 180, 190}}};
+inline constexpr std::array<Rgb, 6> kPalette = {
+    {{220, 30, 30}, {30, 160, 40}, {30, 60, 220}, {230, 200, 20}, {170, 40, 190}, {20, 180, 190}}};
 inline constexpr Rgb kRed = kPalette[0], kBlue = kPalette[2];
 
 struct Sample {
@@ -39,12 +40,12 @@ using Sampler = Sample (*)(std::mt19937_64& rng, int side, int cell);
 // A row of task_list.inc.
 struct TaskSpec {
     Task task;
-    const char* name;                     // "same_colour": --task, RUN/config, the lab's runs
-    const char* question;                 // "are the squares the same colour?"
-    const char* needs;                    // what answering it takes of attention, a sentence or two
-    std::array<const char*, 2> labels;    // class names in label order
-    std::array<const char*, 2> squares;   // the lab's names for the two squares, asked-about first
-    std::optional<Rgb> asked_about;       // that square's colour; none: the squares in reading order
+    const char* name;                    // "same_colour": --task, RUN/config, the lab's runs
+    const char* question;                // "are the squares the same colour?"
+    const char* needs;                   // what answering it takes of attention, a sentence or two
+    std::array<const char*, 2> labels;   // class names in label order
+    std::array<const char*, 2> squares;  // the lab's names for the two squares, asked-about first
+    std::optional<Rgb> asked_about;      // that square's colour; none: the squares in reading order
     Sampler draw;
 };
 

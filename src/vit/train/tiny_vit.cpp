@@ -15,7 +15,8 @@ long long TinyVit::parameter_count() const {
 }
 
 TinyVit make_tiny_vit(const TinyVitConfig& c) {
-    if (c.image <= 0 || c.patch <= 0 || c.image % c.patch != 0) throw Error("the image side must be a multiple of the patch side");
+    if (c.image <= 0 || c.patch <= 0 || c.image % c.patch != 0)
+        throw Error("the image side must be a multiple of the patch side");
     if (c.heads <= 0 || c.dim % c.heads != 0) throw Error("the width must be a multiple of the number of heads");
     TinyVit m;
     m.config = c;
@@ -67,9 +68,11 @@ void initialise(TinyVit& m, std::mt19937_64& rng) {
         const bool is_norm = n.find("norm") != std::string::npos;
         const bool is_bias = n.size() > 5 && n.compare(n.size() - 5, 5, ".bias") == 0;
         if (is_norm) std::fill(t.data.begin(), t.data.end(), is_bias ? 0.f : 1.f);
-        else if (n == "cls_token") for (float& x : t.data) x = static_cast<float>(0.02 * truncated_normal(rng));
+        else if (n == "cls_token")
+            for (float& x : t.data) x = static_cast<float>(0.02 * truncated_normal(rng));
         else if (n == "pos_embed") {
-            if (m.config.position) for (float& x : t.data) x = static_cast<float>(0.02 * truncated_normal(rng));
+            if (m.config.position)
+                for (float& x : t.data) x = static_cast<float>(0.02 * truncated_normal(rng));
         } else if (is_bias) {
             uniform(t.data, 1.0 / std::sqrt(fan_in(m.tensors[i - 1])));  // the weight right before it
         } else {

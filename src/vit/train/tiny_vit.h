@@ -16,12 +16,12 @@ namespace vit::train {
 using Floats = std::vector<float, Eigen::aligned_allocator<float>>;
 
 struct TinyVitConfig {
-    int image = 64;        // input side, pixels
-    int patch = 8;         // patch side: an 8 x 8 grid
-    int dim = 64;          // token width
+    int image = 64;  // input side, pixels
+    int patch = 8;   // patch side: an 8 x 8 grid
+    int dim = 64;    // token width
     int heads = 4;
     int depth = 4;
-    int mlp = 256;         // MLP hidden width (4 x dim)
+    int mlp = 256;  // MLP hidden width (4 x dim)
     int classes = 2;
     float ln_eps = 1e-6f;  // timm's LayerNorm eps
     bool position = true;  // false: position embeddings stay zero and are not trained
@@ -41,11 +41,26 @@ struct ParamTensor {
 
 // Index of each tensor in TinyVit::tensors.
 enum Param : int {
-    kPatchW, kPatchB, kCls, kPos,
+    kPatchW,
+    kPatchB,
+    kCls,
+    kPos,
     kFirstBlock,
 };
 enum BlockParam : int {
-    kLn1W, kLn1B, kQkvW, kQkvB, kProjW, kProjB, kLn2W, kLn2B, kFc1W, kFc1B, kFc2W, kFc2B, kBlockParams
+    kLn1W,
+    kLn1B,
+    kQkvW,
+    kQkvB,
+    kProjW,
+    kProjB,
+    kLn2W,
+    kLn2B,
+    kFc1W,
+    kFc1B,
+    kFc2W,
+    kFc2B,
+    kBlockParams
 };
 
 struct TinyVit {

@@ -48,7 +48,8 @@ std::string describe(const TrainSettings& s) {
       << "classes = " << s.model.classes << "\n"
       << "layer_norm_eps = " << s.model.ln_eps << "\n"
       << "position_embeddings = " << (s.model.position ? "yes" : "no (zero, not trained)") << "\n"
-      << "init = PyTorch's defaults: weights and biases uniform +-1/sqrt(fan_in), norms 1/0; cls_token, pos_embed trunc_normal std 0.02\n"
+      << "init = PyTorch's defaults: weights and biases uniform +-1/sqrt(fan_in), norms 1/0; cls_token, pos_embed "
+         "trunc_normal std 0.02\n"
       << "input = x / 255, mean 0.5, std 0.5\n"
       << "checkpoints = step 0, ~4 per doubling of the step, the last, and one every " << s.fast_every
       << " steps while the running training loss falls by >= " << s.fast_drop << " nats\n";
@@ -68,7 +69,11 @@ HeldOut make_held_out(const TrainSettings& s) {
 }
 
 BatchStream::BatchStream(const TrainSettings& s)
-    : task_(s.task), batch_(s.batch), image_(s.model.image), patch_(s.model.patch), rng_(stream_seed(s.seed, kTrainStream)) {}
+    : task_(s.task),
+      batch_(s.batch),
+      image_(s.model.image),
+      patch_(s.model.patch),
+      rng_(stream_seed(s.seed, kTrainStream)) {}
 
 Batch BatchStream::next() {
     Batch b;
@@ -168,7 +173,8 @@ TrainResult train(const TrainSettings& s, const TrainCallbacks& cb, const TaskCo
         const bool scheduled = next_scheduled < schedule.size() && schedule[next_scheduled] == step;
         bool fast = false;
         if (step % s.fast_every == 0) {
-            fast = step > s.fast_every && running_before - running >= s.fast_drop && step - last_checkpoint >= s.fast_every;
+            fast = step > s.fast_every && running_before - running >= s.fast_drop &&
+                   step - last_checkpoint >= s.fast_every;
             running_before = running;
         }
         if (scheduled) ++next_scheduled;

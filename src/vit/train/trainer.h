@@ -22,10 +22,10 @@ struct TrainSettings {
     uint64_t seed = 1;
     int threads = 1;
     int batch = 64;
-    int held_out = 512;     // fixed held-out samples, drawn from their own stream
-    int warmup = 100;       // steps of linear learning-rate warm-up from 0, then a cosine to lr_end x lr at the last step
+    int held_out = 512;  // fixed held-out samples, drawn from their own stream
+    int warmup = 100;    // steps of linear learning-rate warm-up from 0, then a cosine to lr_end x lr at the last step
     double lr_end = 0.1;
-    double clip = 1.0;      // the gradients' global norm is clipped to this (0: no clipping)
+    double clip = 1.0;  // the gradients' global norm is clipped to this (0: no clipping)
     AdamWSettings adamw = {};
     TinyVitConfig model = {};
     // Extra checkpoints where the loss falls fastest: every `fast_every`

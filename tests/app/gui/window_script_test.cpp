@@ -42,7 +42,9 @@ const T& as(const session::Request& r) {
     return *x;
 }
 template <class T>
-bool is(const session::Request& r) { return as_if<T>(r) != nullptr; }
+bool is(const session::Request& r) {
+    return as_if<T>(r) != nullptr;
+}
 
 std::string error_of_parse(const std::string& text) {
     try {
@@ -57,11 +59,12 @@ std::string error_of_parse(const std::string& text) {
 // step per frame, applying the state-only actions as the window does.
 struct ScriptRun {
     AppState s;
-    std::vector<session::Request> actions;   // every action, in order
+    std::vector<session::Request> actions;  // every action, in order
     std::vector<int> frame_of;              // the frame each was emitted on
     std::string error;
 
-    explicit ScriptRun(const std::string& script) : ScriptRun(script, vit::testing::state_with(vit::testing::shaped_trace(3, 2))) {}
+    explicit ScriptRun(const std::string& script)
+        : ScriptRun(script, vit::testing::state_with(vit::testing::shaped_trace(3, 2))) {}
     ScriptRun(const std::string& script, AppState state) : s(std::move(state)) {
         ScriptRunner r(app::parse_script(script, "s.txt"));
         for (int frame = 0; frame < 1000 && !r.finished(); ++frame) {
@@ -112,18 +115,32 @@ TEST(ParseScriptTest, EveryVerbCommentsAndBlankLines) {
         "\texport   fig.png\n"
         "quit\n";
     const std::vector<ScriptCommand> c = app::parse_script(text, "s.txt");
-    const std::vector<std::pair<std::string, std::string>> expected = {
-        {"wait", ""}, {"frames", "3"}, {"select", "5,7"}, {"select", "cls"}, {"layer", "2"}, {"head", "1"},
-        {"mean", ""}, {"toggle-head", "0"}, {"pin", "1,1"}, {"pin", "none"}, {"temperature", "2.5"},
-        {"tab", "whatifs"}, {"style", "colormap=magma scale=log"}, {"open-image", "/photos/my dog.jpg"},
-        {"open-model", "/models/tiny"}, {"screenshot", ""}, {"screenshot", "out/shot.png"}, {"export", ""},
-        {"export", "fig.png"}, {"quit", ""}};
+    const std::vector<std::pair<std::string, std::string>> expected = {{"wait", ""},
+                                                                       {"frames", "3"},
+                                                                       {"select", "5,7"},
+                                                                       {"select", "cls"},
+                                                                       {"layer", "2"},
+                                                                       {"head", "1"},
+                                                                       {"mean", ""},
+                                                                       {"toggle-head", "0"},
+                                                                       {"pin", "1,1"},
+                                                                       {"pin", "none"},
+                                                                       {"temperature", "2.5"},
+                                                                       {"tab", "whatifs"},
+                                                                       {"style", "colormap=magma scale=log"},
+                                                                       {"open-image", "/photos/my dog.jpg"},
+                                                                       {"open-model", "/models/tiny"},
+                                                                       {"screenshot", ""},
+                                                                       {"screenshot", "out/shot.png"},
+                                                                       {"export", ""},
+                                                                       {"export", "fig.png"},
+                                                                       {"quit", ""}};
     ASSERT_EQ(c.size(), expected.size());
     for (size_t i = 0; i < c.size(); ++i) {
         EXPECT_EQ(c[i].verb, expected[i].first) << i;
         EXPECT_EQ(c[i].arg, expected[i].second) << i;
     }
-    EXPECT_EQ(c[0].where, "s.txt:2");   // lines count from 1, comments and blanks included
+    EXPECT_EQ(c[0].where, "s.txt:2");  // lines count from 1, comments and blanks included
     EXPECT_EQ(c[1].where, "s.txt:4");
     EXPECT_EQ(c.back().where, "s.txt:22");
 }
@@ -140,7 +157,8 @@ TEST(ParseScriptTest, BadLinesAreNamed) {
     EXPECT_EQ(error_of_parse("Wait\n"), "s.txt:1: unknown command 'Wait'");  // verbs are lower case
     for (const char* verb : {"frames", "select", "layer", "head", "toggle-head", "pin", "temperature", "tab", "style",
                              "open-image", "open-model"})
-        EXPECT_EQ(error_of_parse(std::string("\n") + verb + "   \n"), std::string("s.txt:2: ") + verb + " needs an argument");
+        EXPECT_EQ(error_of_parse(std::string("\n") + verb + "   \n"),
+                  std::string("s.txt:2: ") + verb + " needs an argument");
 }
 
 TEST(ScriptRunnerTest, SelectAndPinAPatchOrCls) {
@@ -166,7 +184,8 @@ TEST(ScriptRunnerTest, LayerHeadToggleAndMean) {
 }
 
 TEST(ScriptRunnerTest, TemperatureTabAndStyle) {
-    ScriptRun r("temperature 2.5\ntab whatifs\nstyle colormap=turbo scale=absolute opacity=0.25 fade=off smooth=on grid=off\n");
+    ScriptRun r(
+        "temperature 2.5\ntab whatifs\nstyle colormap=turbo scale=absolute opacity=0.25 fade=off smooth=on grid=off\n");
     ASSERT_EQ(r.actions.size(), 3u);
     EXPECT_FLOAT_EQ(as<act::SetTemperature>(r.actions[0]).temperature, 2.5f);
     EXPECT_EQ(as<act::ShowTab>(r.actions[1]).tab, AppState::Tab::WhatIfs);
@@ -267,7 +286,8 @@ TEST(ScriptRunnerTest, BadArgumentsNameTheLineAndStopTheScript) {
         {"tab maths", "s.txt:2: tab is math, whatifs or questions"},
         {"style opacity=half", "s.txt:2: opacity expects a number, got 'half'"},
         {"style fade=maybe", "s.txt:2: fade is on or off"},
-        {"style colormap=jet", "s.txt:2: style colormap=jet is not colormap=, scale=, opacity=, fade=, smooth= or grid="},
+        {"style colormap=jet",
+         "s.txt:2: style colormap=jet is not colormap=, scale=, opacity=, fade=, smooth= or grid="},
         {"style size=3", "s.txt:2: style size=3 is not colormap=, scale=, opacity=, fade=, smooth= or grid="},
     };
     for (const auto& [line, message] : cases) {
@@ -313,14 +333,19 @@ app::CliArgs cli(std::vector<std::string> words) {
 TEST(ScriptFromCliTest, OptionsBecomeCommandsInOrder) {
     vit::testing::ScratchDir dir("script");
     std::ofstream(dir.file("s.txt")) << "mean\n# two\ntab whatifs\n";
-    const auto c = app::script_from_cli(cli({"dog.jpg", "--quit", "--screenshot", "out.png", "--script", dir.file("s.txt"),
-                                             "--select", "5,7", "--head", "1", "--layer", "8"}));
+    const auto c = app::script_from_cli(cli({"dog.jpg", "--quit", "--screenshot", "out.png", "--script",
+                                             dir.file("s.txt"), "--select", "5,7", "--head", "1", "--layer", "8"}));
     std::vector<std::string> got;
     for (const auto& x : c) got.push_back(x.verb + " " + x.arg + " @" + x.where);
-    const std::vector<std::string> expected = {
-        "wait  @startup", "layer 8 @--layer", "head 1 @--head", "select 5,7 @--select",
-        "mean  @" + dir.file("s.txt") + ":1", "tab whatifs @" + dir.file("s.txt") + ":3",
-        "frames 3 @--screenshot", "screenshot out.png @--screenshot", "quit  @--quit"};
+    const std::vector<std::string> expected = {"wait  @startup",
+                                               "layer 8 @--layer",
+                                               "head 1 @--head",
+                                               "select 5,7 @--select",
+                                               "mean  @" + dir.file("s.txt") + ":1",
+                                               "tab whatifs @" + dir.file("s.txt") + ":3",
+                                               "frames 3 @--screenshot",
+                                               "screenshot out.png @--screenshot",
+                                               "quit  @--quit"};
     EXPECT_EQ(got, expected);
 }
 

@@ -36,7 +36,8 @@ TEST(QuestionTableTest, EveryQuestionIsCompleteAndNamedOnce) {
             EXPECT_EQ(vit::find_question_page(q.name), &q);
         } else {
             EXPECT_EQ(vit::find_question_page(q.name), nullptr) << q.name;
-            EXPECT_NE(vit::find_question_page(q.figure_page()), nullptr) << q.name << " is drawn on " << q.figure_page();
+            EXPECT_NE(vit::find_question_page(q.figure_page()), nullptr)
+                << q.name << " is drawn on " << q.figure_page();
         }
         EXPECT_EQ(vit::find_question(q.name), &q);
     }

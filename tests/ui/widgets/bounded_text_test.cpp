@@ -31,12 +31,12 @@ TEST(BoundedText, ShortTextIsKeptWordForWord) {
     EXPECT_EQ(bounded("dog.jpg"), "dog.jpg");
     EXPECT_EQ(bounded("ä ö ü 犬"), "ä ö ü 犬");
     const std::string exactly(ui::kShownTextBytes, 'x');
-    EXPECT_EQ(bounded(exactly), exactly);   // at the limit: nothing cut, no ellipsis
+    EXPECT_EQ(bounded(exactly), exactly);  // at the limit: nothing cut, no ellipsis
     EXPECT_EQ(bounded("abcdef", 6), "abcdef");
 }
 
 TEST(BoundedText, LongTextIsCutToTheLimitWithAnEllipsis) {
-    const std::string label(100000, 'a');   // a class label of 100,000 characters
+    const std::string label(100000, 'a');  // a class label of 100,000 characters
     const std::string shown = bounded(label);
     EXPECT_EQ(shown.size(), ui::kShownTextBytes);
     EXPECT_EQ(shown, std::string(ui::kShownTextBytes - 3, 'a') + kEllipsis);

@@ -11,13 +11,15 @@ TEST(PrintText, DropsSentencesThatAreMouseOrKeyboardInstructions) {
     EXPECT_EQ(without_mouse_hints("Click a patch on the photo (or press an arrow key) to make it the query: distances "
                                   "are measured on the grid. One dot per head."),
               "One dot per head.");
-    EXPECT_EQ(without_mouse_hints("Hover a cell to name it! Red: removing the head lowers p."), "Red: removing the head lowers p.");
+    EXPECT_EQ(without_mouse_hints("Hover a cell to name it! Red: removing the head lowers p."),
+              "Red: removing the head lowers p.");
     EXPECT_EQ(without_mouse_hints("Click one."), "");
 }
 
 TEST(PrintText, DropsParenthesisedHints) {
     EXPECT_EQ(without_mouse_hints("layer (a dot per head: click one)"), "layer");
-    EXPECT_EQ(without_mouse_hints("weight (scaled to the largest) on the photo"), "weight (scaled to the largest) on the photo");
+    EXPECT_EQ(without_mouse_hints("weight (scaled to the largest) on the photo"),
+              "weight (scaled to the largest) on the photo");
 }
 
 TEST(PrintText, KeepsEverythingElseAsItIs) {
@@ -26,7 +28,7 @@ TEST(PrintText, KeepsEverythingElseAsItIs) {
     EXPECT_EQ(without_mouse_hints(""), "");
     EXPECT_EQ(without_mouse_hints("A sentence without an end"), "A sentence without an end");
     EXPECT_EQ(without_mouse_hints("Unclosed (no end"), "Unclosed (no end");  // not an aside: kept whole
-    EXPECT_EQ(without_mouse_hints("Unclosed (click here"), "");                 // a sentence that is a hint
+    EXPECT_EQ(without_mouse_hints("Unclosed (click here"), "");              // a sentence that is a hint
 }
 
 TEST(PrintText, TheScopeMarksFramesDrawnForPrint) {

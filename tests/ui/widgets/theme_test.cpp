@@ -67,7 +67,8 @@ TEST_P(ThemeContrast, TextAgainstItsBackgroundsIsAtLeastAA) {
         {"error banner text", {p.error_text, p.error_bg}},
     };
     // A plot's series: lines and dots, and their names in the legend and tables.
-    for (int i = 0; i < 5; ++i) pairs.push_back({"plot series " + std::to_string(i) + " on the window", {ui::colors::series[i], window}});
+    for (int i = 0; i < 5; ++i)
+        pairs.push_back({"plot series " + std::to_string(i) + " on the window", {ui::colors::series[i], window}});
     for (const auto& [what, colours] : pairs) {
         const double ratio = contrast(colours.first, colours.second);
         EXPECT_GE(ratio, 4.5) << what;
@@ -83,7 +84,8 @@ TEST_P(ThemeContrast, ChartColoursKeepThreeToOneAgainstEveryBackground) {
     const ImVec4 window = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
     const ui::Palette& p = ui::palette(GetParam());
     const ImVec4 card = over(p.card_bg, window), page(1, 1, 1, 1);
-    std::vector<std::pair<std::string, ImVec4>> colours = {{"accent", ui::colors::accent}, {"what-if", ui::colors::whatif}};
+    std::vector<std::pair<std::string, ImVec4>> colours = {{"accent", ui::colors::accent},
+                                                           {"what-if", ui::colors::whatif}};
     for (int i = 0; i < 5; ++i) colours.push_back({"series " + std::to_string(i), ui::colors::series[i]});
     for (const auto& [name, c] : colours) {
         EXPECT_EQ(c.w, 1.f) << name << " is drawn opaque";
@@ -118,6 +120,8 @@ TEST(ThemeContrastFormula, MatchesTheStandardsEnds) {
 }
 
 INSTANTIATE_TEST_SUITE_P(BothThemes, ThemeContrast, ::testing::Values(ui::Theme::Dark, ui::Theme::Light),
-                         [](const auto& info) { return std::string(info.param == ui::Theme::Light ? "Light" : "Dark"); });
+                         [](const auto& info) {
+                             return std::string(info.param == ui::Theme::Light ? "Light" : "Dark");
+                         });
 
 }  // namespace

@@ -98,8 +98,10 @@ TEST(ClsWeights, SelfAndPrefixPerHead) {
 Eigen::VectorXd lens_probabilities(const Model& m, const RowVec& token) {
     const Eigen::RowVectorXd x = token.cast<double>();
     const double mean = x.mean(), var = (x.array() - mean).square().mean();
-    const Eigen::VectorXd normed = (((x.array() - mean) / std::sqrt(var + 1e-6)).transpose() * m.norm_w.cast<double>().array() +
-                                    m.norm_b.cast<double>().array()).matrix();
+    const Eigen::VectorXd normed =
+        (((x.array() - mean) / std::sqrt(var + 1e-6)).transpose() * m.norm_w.cast<double>().array() +
+         m.norm_b.cast<double>().array())
+            .matrix();
     const Eigen::VectorXd logits = m.head.w.cast<double>() * normed + m.head.b.cast<double>();
     const Eigen::VectorXd e = (logits.array() - logits.maxCoeff()).exp();
     return e / e.sum();

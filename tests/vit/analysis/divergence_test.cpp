@@ -43,7 +43,8 @@ TEST(JensenShannon, RefusesWhatIsNotADistribution) {
 TEST(AttentionJsd, TwoPhotosSameQuery) {
     testing::SyntheticSpec spec;
     const Model m = testing::make_synthetic_model(spec);
-    const Trace a = forward(m, testing::random_input(spec.image, 1)), b = forward(m, testing::random_input(spec.image, 2));
+    const Trace a = forward(m, testing::random_input(spec.image, 1)),
+                b = forward(m, testing::random_input(spec.image, 2));
     const int query = a.token_of(1, 1);
     EXPECT_EQ(attention_jsd(a, a, 1, 0, query), 0.0);
     const double d = attention_jsd(a, b, 1, 0, query);

@@ -41,7 +41,9 @@ TEST(DistanceBands, OneHotAttentionFillsExactlyItsBand) {
     const int query = t.token_of(2, 3);
     // A key per case: the query itself, a diagonal neighbour, 3 rows away,
     // 3 columns away, 4 away both ways, 7 rows and 6 columns away, 6 columns away.
-    struct Case { int row, col, band; };
+    struct Case {
+        int row, col, band;
+    };
     const Case cases[] = {{2, 3, 0}, {1, 4, 1}, {5, 2, 2}, {2, 0, 2}, {6, 7, 3}, {9, 9, 3}, {2, 10 - 1, 3}};
     for (const Case& c : cases) {
         const DistanceMass m = distance_mass(t, one_hot(t.token_of(c.row, c.col)), query);
@@ -61,9 +63,9 @@ TEST(DistanceBands, OneHotAttentionFillsExactlyItsBand) {
 TEST(DistanceBands, PrefixWeightIsLeftOutAndNotRenormalised) {
     const Trace t = grid_trace();
     Vec w = Vec::Zero(kTokens);
-    w[0] = 0.6f;                       // CLS
-    w[t.token_of(4, 4)] = 0.3f;        // same patch
-    w[t.token_of(4, 9)] = 0.1f;        // 5 columns away
+    w[0] = 0.6f;                 // CLS
+    w[t.token_of(4, 4)] = 0.3f;  // same patch
+    w[t.token_of(4, 9)] = 0.1f;  // 5 columns away
     const DistanceMass m = distance_mass(t, w, t.token_of(4, 4));
     EXPECT_NEAR(m.prefix, 0.6, 1e-7);
     EXPECT_NEAR(m.band[0], 0.3, 1e-7);
@@ -115,14 +117,14 @@ TEST(DistanceBands, MeanMassBeyondThreePatchesPerHead) {
 TEST(NeighbourhoodShares, SharesOfPatchWeightBesideTheEvenSpreadBaseline) {
     const Trace t = grid_trace();
     Vec w = Vec::Zero(kTokens);
-    w[0] = 0.5f;                        // CLS: left out, the rest renormalised
-    w[t.token_of(4, 4)] = 0.2f;         // the query itself
-    w[t.token_of(5, 5)] = 0.1f;         // a diagonal neighbour
-    w[t.token_of(4, 6)] = 0.2f;         // 2 columns away: outside the 3 x 3
+    w[0] = 0.5f;                 // CLS: left out, the rest renormalised
+    w[t.token_of(4, 4)] = 0.2f;  // the query itself
+    w[t.token_of(5, 5)] = 0.1f;  // a diagonal neighbour
+    w[t.token_of(4, 6)] = 0.2f;  // 2 columns away: outside the 3 x 3
     const NeighbourhoodShares s = neighbourhood_shares(t, w, t.token_of(4, 4));
     EXPECT_NEAR(s.inside, 0.6, 1e-6);
     EXPECT_NEAR(s.beyond, 0.4, 1e-6);
-    EXPECT_DOUBLE_EQ(s.beyond_baseline, 91.0 / 100);   // 9 of the 100 patches are the neighbourhood
+    EXPECT_DOUBLE_EQ(s.beyond_baseline, 91.0 / 100);  // 9 of the 100 patches are the neighbourhood
     // A corner query has 3 neighbours: 96 of 100 outside.
     EXPECT_DOUBLE_EQ(neighbourhood_shares(t, one_hot(t.token_of(9, 9)), t.token_of(0, 0)).beyond_baseline, 0.96);
     EXPECT_DOUBLE_EQ(neighbourhood_shares(t, one_hot(t.token_of(9, 9)), t.token_of(0, 0)).beyond, 1.0);
@@ -132,9 +134,9 @@ TEST(NeighbourhoodShares, FarthestReachingHeadIsTheOneWithMostWeightBeyond) {
     Trace t = grid_trace();
     auto& heads = t.layers[0].heads;
     const int q = t.token_of(3, 3);
-    heads[0].attn(q, q) = 1.f;                                                  // all inside
-    heads[1].attn(q, q) = 0.4f, heads[1].attn(q, t.token_of(8, 8)) = 0.6f;      // 0.6 beyond
-    heads[2].attn(q, q) = 0.7f, heads[2].attn(q, t.token_of(0, 9)) = 0.3f;      // 0.3 beyond
+    heads[0].attn(q, q) = 1.f;                                              // all inside
+    heads[1].attn(q, q) = 0.4f, heads[1].attn(q, t.token_of(8, 8)) = 0.6f;  // 0.6 beyond
+    heads[2].attn(q, q) = 0.7f, heads[2].attn(q, t.token_of(0, 9)) = 0.3f;  // 0.3 beyond
     ReachingHead r = farthest_reaching_head(t, 0, q);
     EXPECT_EQ(r.head, 1);
     EXPECT_NEAR(r.shares.beyond, 0.6, 1e-6);

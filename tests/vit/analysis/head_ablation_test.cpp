@@ -91,8 +91,8 @@ TEST_F(Ablation, TableHoldsEachHeadsTop1ChangeAndReportsProgress) {
     ASSERT_EQ(table.top1_change.cols(), 2);
     for (int l = 0; l < 3; ++l)
         for (int h = 0; h < 2; ++h)
-            EXPECT_NEAR(table.top1_change(l, h), probabilities(logits_without_head(model, input, l, h))[top1] - real[top1],
-                        1e-6);
+            EXPECT_NEAR(table.top1_change(l, h),
+                        probabilities(logits_without_head(model, input, l, h))[top1] - real[top1], 1e-6);
     EXPECT_EQ(table.done, 6);
     EXPECT_FALSE(table.cancelled);
     ASSERT_EQ(reports.size(), 7u);  // the real forward, then one per head

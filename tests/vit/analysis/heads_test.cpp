@@ -14,7 +14,8 @@ namespace heads_test {  // named: global_test.cpp, in the same unity batch, has 
 constexpr int kGrid = 14, kPrefix = 1, kTokens = kPrefix + kGrid * kGrid, kPatch = 16;
 
 TEST(MeanAttentionDistance, OneHotOnTheDiagonalIsZero) {
-    const Trace t = testing::hand_made_trace(kGrid, kPrefix, 2, 3, [](int, int) { return Mat(Mat::Identity(kTokens, kTokens)); });
+    const Trace t =
+        testing::hand_made_trace(kGrid, kPrefix, 2, 3, [](int, int) { return Mat(Mat::Identity(kTokens, kTokens)); });
     const Eigen::MatrixXd d = mean_attention_distances(t, kPatch);
     ASSERT_EQ(d.rows(), 2);
     ASSERT_EQ(d.cols(), 3);
@@ -33,7 +34,8 @@ TEST(MeanAttentionDistance, UniformWeightsGiveTheGridsMeanPairDistance) {
                 for (int c2 = 0; c2 < kGrid; ++c2) sum += std::hypot((r1 - r2) * 16.0, (c1 - c2) * 16.0);
     const double expected = sum / std::pow(kGrid, 4);
     EXPECT_NEAR(expected, 116.49, 0.01);  // 7.28 patches (NumPy over the same pairs)
-    const Trace t = testing::hand_made_trace(kGrid, kPrefix, 1, 1, [](int, int) { return testing::uniform_rows(kTokens); });
+    const Trace t =
+        testing::hand_made_trace(kGrid, kPrefix, 1, 1, [](int, int) { return testing::uniform_rows(kTokens); });
     EXPECT_NEAR(mean_attention_distance(t, 0, 0, kPatch), expected, 1e-9 * expected);
 }
 

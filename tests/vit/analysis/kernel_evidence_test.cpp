@@ -66,19 +66,19 @@ TEST(KernelEvidence, AConvolutionLikeHeadHasOneWeightPerOffset) {
     EXPECT_EQ(o[4].dr, 0);
     EXPECT_EQ(o[4].dc, 0);
     EXPECT_EQ(o[4].queries, kGrid * kGrid);
-    EXPECT_EQ(o[4].min, 0.5);   // the query itself
-    EXPECT_EQ(o[4].max, 1.0);   // at the right edge both halves land on it
+    EXPECT_EQ(o[4].min, 0.5);  // the query itself
+    EXPECT_EQ(o[4].max, 1.0);  // at the right edge both halves land on it
     EXPECT_EQ(o[5].dc, 1);
     EXPECT_EQ(o[5].queries, kGrid * (kGrid - 1));  // the right column has no right neighbour
     EXPECT_EQ(o[5].min, 0.5);
-    EXPECT_EQ(o[5].max, 0.5);   // one number, as a kernel
+    EXPECT_EQ(o[5].max, 0.5);  // one number, as a kernel
     EXPECT_EQ(o[0].queries, (kGrid - 1) * (kGrid - 1));
     EXPECT_EQ(o[0].max, 0.0);
     const OffsetWeights widest = widest_offset(o);
     EXPECT_EQ(widest.dr, 0);
     EXPECT_EQ(widest.dc, 0);
     EXPECT_EQ(widest.range(), 0.5);
-    EXPECT_EQ(widest.min_query, t.token_of(0, 0));   // the first of the queries with 0.5
+    EXPECT_EQ(widest.min_query, t.token_of(0, 0));  // the first of the queries with 0.5
     EXPECT_EQ(widest.max_query, t.token_of(0, kGrid - 1));
 }
 

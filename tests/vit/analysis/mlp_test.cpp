@@ -42,7 +42,8 @@ void check_model(const testing::SyntheticSpec& spec) {
             EXPECT_EQ(p.layer_scale, spec.layer_scale);
             ASSERT_EQ(p.head_outputs.size(), static_cast<size_t>(spec.heads));
             VectorXd concat(m.dim);
-            for (int h = 0; h < spec.heads; ++h) concat.segment(h * m.head_dim, m.head_dim) = p.head_outputs[h].cast<double>();
+            for (int h = 0; h < spec.heads; ++h)
+                concat.segment(h * m.head_dim, m.head_dim) = p.head_outputs[h].cast<double>();
             const VectorXd attn = times(b.ls1, affine(b.proj, concat));
             EXPECT_LT((p.attention_output.cast<double>() - attn).cwiseAbs().maxCoeff(), 1e-5);
             const VectorXd mid = p.residual_before.cast<double>() + attn;
@@ -53,7 +54,8 @@ void check_model(const testing::SyntheticSpec& spec) {
             EXPECT_LT((p.mlp_output.cast<double>() - mlp).cwiseAbs().maxCoeff(), 1e-4);
             // What leaves the block is what the forward pass carried on.
             if (layer + 1 < spec.depth) {
-                EXPECT_LT((p.residual_after.transpose() - t.layers[layer + 1].x_in.row(token)).cwiseAbs().maxCoeff(), 1e-5f);
+                EXPECT_LT((p.residual_after.transpose() - t.layers[layer + 1].x_in.row(token)).cwiseAbs().maxCoeff(),
+                          1e-5f);
             } else {
                 const VectorXd final = layer_norm(p.residual_after.cast<double>(), m.norm_w, m.norm_b, m.config.ln_eps);
                 EXPECT_LT((final - t.final_tokens.row(token).transpose().cast<double>()).cwiseAbs().maxCoeff(), 1e-4);

@@ -38,7 +38,7 @@ TEST(NeighbourhoodClaims, SplitsThePatchWeightAtTheNeighbourhoodAndLeavesClsOut)
     EXPECT_NEAR(s.within, 0.4 / 0.8, 1e-6);
     EXPECT_NEAR(s.beyond, 0.4 / 0.8, 1e-6);
     EXPECT_NEAR(s.beyond_baseline, 7.0 / 16, 1e-12);
-    EXPECT_NEAR(s.region_beyond, 0.2 / 0.8, 1e-6);  // (0,3) only: (1,2) is inside, (2,3) has none
+    EXPECT_NEAR(s.region_beyond, 0.2 / 0.8, 1e-6);   // (0,3) only: (1,2) is inside, (2,3) has none
     EXPECT_NEAR(s.region_baseline, 2.0 / 7, 1e-12);  // (0,3) and (2,3) among the 7 outside, counted once
 
     const vit::ClaimValue region_claim = vit::claim_value(s, vit::ClaimKind::RegionBeyondNeighbourhood);
@@ -122,9 +122,9 @@ TEST(SelectiveReach, TheTenHeaviestFarPatchesLeavingTheHighNormTokensOut) {
     const vit::Trace t = shaped_trace(6, 1);
     const int query = t.token_of(2, 2);
     vit::Vec w = vit::Vec::Zero(t.tokens);
-    w[0] = 0.3f;                            // CLS: not a patch, not in the share
-    w[query] = 0.2f;                        // inside
-    w[t.token_of(0, 0)] = 0.15f;            // the corner: left out below
+    w[0] = 0.3f;                                                        // CLS: not a patch, not in the share
+    w[query] = 0.2f;                                                    // inside
+    w[t.token_of(0, 0)] = 0.15f;                                        // the corner: left out below
     for (int c = 0; c < 6; ++c) w[t.token_of(5, c)] = 0.02f * (c + 1);  // 0.02 .. 0.12, far
     for (int r = 0; r < 5; ++r) w[t.token_of(r, 5)] += 0.01f;           // 0.01 each, far; (5,5) already there
     const std::vector<int> corner = {t.token_of(0, 0)};
@@ -136,7 +136,7 @@ TEST(SelectiveReach, TheTenHeaviestFarPatchesLeavingTheHighNormTokensOut) {
     ASSERT_EQ(reach.patches.size(), 10u);
     EXPECT_EQ(reach.patches[0], t.token_of(5, 5));  // 0.12 + 0.0: the heaviest first
     EXPECT_EQ(reach.left_out, corner);
-    EXPECT_TRUE(vit::claim_holds(vit::ClaimKind::SelectiveReach, reach.value, 2));   // 0.561 >= 0.556
+    EXPECT_TRUE(vit::claim_holds(vit::ClaimKind::SelectiveReach, reach.value, 2));  // 0.561 >= 0.556
     EXPECT_FALSE(vit::claim_holds(vit::ClaimKind::SelectiveReach, reach.value, 3));
     // Without leaving the corner out, it is one of the ten.
     const vit::SelectiveReach all = vit::selective_reach(t, w, query, {});
@@ -209,11 +209,11 @@ TEST(UnscaledTopWeight, TheLargestWeightWithoutAndWithTheDivision) {
     const vit::Trace t = scored_trace({{0, 1, 2, 3, 4}, {0, 0, 0, 0, 1.2f}}, 2.f);
     const int query = t.token_of(0, 0);
     const vit::ClaimValue a = vit::unscaled_top_weight(t, 0, 0, query);
-    EXPECT_NEAR(a.value, top_softmax({0, 2, 4, 6, 8}), 1e-6);    // 0.865: short of 0.9
+    EXPECT_NEAR(a.value, top_softmax({0, 2, 4, 6, 8}), 1e-6);     // 0.865: short of 0.9
     EXPECT_NEAR(a.baseline, top_softmax({0, 1, 2, 3, 4}), 1e-6);  // 0.636
     EXPECT_FALSE(vit::claim_holds(vit::ClaimKind::UnscaledTopWeight, a, vit::kSaturatedWeight));
     const vit::ClaimValue b = vit::head_claim(t, 0, 1, query, vit::ClaimKind::UnscaledTopWeight);
-    EXPECT_NEAR(b.value, top_softmax({0, 0, 0, 0, 2.4}), 1e-6);   // 0.733
+    EXPECT_NEAR(b.value, top_softmax({0, 0, 0, 0, 2.4}), 1e-6);  // 0.733
     EXPECT_NEAR(b.baseline, top_softmax({0, 0, 0, 0, 1.2}), 1e-6);
     // The rule is a threshold, not a ratio to the baseline.
     EXPECT_TRUE(vit::claim_holds(vit::ClaimKind::UnscaledTopWeight, {0.9, 0.89}, 1));

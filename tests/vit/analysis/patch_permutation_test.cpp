@@ -52,7 +52,7 @@ TEST(PatchPermutation, RandomPermutationIsSeededAndAPermutation) {
 
 TEST(PatchPermutation, CyclicShiftMovesDownAndRightWithWrap) {
     const PatchPermutation s = cyclic_shift(4, 1, -1);
-    EXPECT_EQ(s.to[0], 1 * 4 + 3);       // (0,0) -> (1,3)
+    EXPECT_EQ(s.to[0], 1 * 4 + 3);          // (0,0) -> (1,3)
     EXPECT_EQ(s.to[3 * 4 + 2], 0 * 4 + 1);  // (3,2) -> (0,1)
     EXPECT_EQ(cyclic_shift(4, 4, 8).to, identity_permutation(16).to);
     EXPECT_EQ(inverse(cyclic_shift(5, 2, 3)).to, cyclic_shift(5, -2, -3).to);
@@ -132,7 +132,8 @@ TEST(PermutationExperiment, EquivariantWithoutPositionsNotWith) {
         // The un-shuffled comparison is not vacuous: against the identity the
         // shuffled run differs a lot.
         EXPECT_GT(unpermuted_difference(e.runs.original_without_pos, e.runs.rearranged_without_pos,
-                                        identity_permutation(16)).max(),
+                                        identity_permutation(16))
+                      .max(),
                   1e-2);
         EXPECT_EQ(e.runs.input.chw, permute_patches(in, spec.patch, e.shuffle).chw);
     }

@@ -34,7 +34,8 @@ TEST(PositionSimilarity, CosinesOfKnownAngles) {
     ASSERT_EQ(s.rows(), 9);
     ASSERT_EQ(s.cols(), 9);
     for (int p = 0; p < 9; ++p)
-        for (int q = 0; q < 9; ++q) EXPECT_NEAR(s(p, q), std::cos((p - q) * 20.0 * M_PI / 180.0), 1e-6) << p << "," << q;
+        for (int q = 0; q < 9; ++q)
+            EXPECT_NEAR(s(p, q), std::cos((p - q) * 20.0 * M_PI / 180.0), 1e-6) << p << "," << q;
     const Vec r = position_similarity_row(m, 3, 1, 2);  // position 5
     EXPECT_LT((r.transpose() - s.row(5)).cwiseAbs().maxCoeff(), 1e-7f);
 }

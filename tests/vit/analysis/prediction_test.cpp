@@ -68,8 +68,8 @@ TEST(Prediction, TheSentenceFollowsTheRatio) {
 TEST(Prediction, RefusesWhatIsNotAPatchOrARowOfTheTrace) {
     const vit::Trace t = synthetic_trace();
     const vit::Vec row = t.layers[0].heads[0].attn.row(3).transpose();
-    EXPECT_THROW(vit::score_prediction(t, row, {0}), vit::Error);            // CLS
-    EXPECT_THROW(vit::score_prediction(t, row, {t.tokens}), vit::Error);     // past the grid
+    EXPECT_THROW(vit::score_prediction(t, row, {0}), vit::Error);         // CLS
+    EXPECT_THROW(vit::score_prediction(t, row, {t.tokens}), vit::Error);  // past the grid
     EXPECT_THROW(vit::score_prediction(t, vit::Vec::Ones(4), {2}), vit::Error);
 }
 

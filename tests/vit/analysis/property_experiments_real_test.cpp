@@ -23,10 +23,11 @@ struct RealExperiments : testing::RealModelFixture {};
 
 TEST_F(RealExperiments, ShuffleIsEquivariantOnlyWithoutPositions) {
     const PermutationExperiment e = run_permutation_experiment(*model, *input, *trace, 0);
-    std::printf("shuffle seed 0: without positions: attention %.2e, final states %.2e; with: attention %.3f, final "
-                "states %.3f; top-1 %d / %d\n",
-                e.without_pos.attention, e.without_pos.final_tokens, e.with_pos.attention, e.with_pos.final_tokens,
-                e.top1_with_pos, e.top1_without_pos);
+    std::printf(
+        "shuffle seed 0: without positions: attention %.2e, final states %.2e; with: attention %.3f, final "
+        "states %.3f; top-1 %d / %d\n",
+        e.without_pos.attention, e.without_pos.final_tokens, e.with_pos.attention, e.with_pos.final_tokens,
+        e.top1_with_pos, e.top1_without_pos);
     EXPECT_LT(e.without_pos.attention, 1e-5);
     EXPECT_LT(e.without_pos.final_tokens, 1e-3);
     EXPECT_GT(e.with_pos.attention, 0.1);

@@ -122,7 +122,8 @@ TEST(Relevance, MapsCoverThePatchesAndOcclusionIsTheDropInProbability) {
     };
     const RelevanceMaps r = relevance_maps(m, input, t, 4, control);
     EXPECT_EQ(calls, 16);
-    for (const Eigen::VectorXd* v : {&r.attention_last, &r.rollout, &r.grad_rollout, &r.occlusion}) EXPECT_EQ(v->size(), 16);
+    for (const Eigen::VectorXd* v : {&r.attention_last, &r.rollout, &r.grad_rollout, &r.occlusion})
+        EXPECT_EQ(v->size(), 16);
     EXPECT_GE(r.grad_rollout.minCoeff(), 0.0);  // positive parts rolled out from the identity
     const double p = class_probabilities(t.logits)[4];
     EXPECT_NEAR(r.probability, p, 1e-12);
@@ -228,8 +229,12 @@ PerturbationTest test_with(const std::vector<std::pair<std::string, double>>& ar
 
 TEST(PerturbationWinner, CloseAreasGiveNoClearWinner) {
     // The case: 5.19 against 5.26 (x 100) is not a winner.
-    const PerturbationTest t = test_with({{"attention_last", 0.0700}, {"rollout", 0.0526}, {"grad_rollout", 0.0519},
-                                          {"occlusion", 0.0800}, {"random", 0.20}}, true);
+    const PerturbationTest t = test_with({{"attention_last", 0.0700},
+                                          {"rollout", 0.0526},
+                                          {"grad_rollout", 0.0519},
+                                          {"occlusion", 0.0800},
+                                          {"random", 0.20}},
+                                         true);
     const PerturbationWinner w = clear_winner(t, true, {0.20, 0.21, 0.19, 0.22, 0.20});
     EXPECT_EQ(w.best, "grad_rollout");
     EXPECT_EQ(w.runner_up, "rollout");
@@ -239,7 +244,8 @@ TEST(PerturbationWinner, CloseAreasGiveNoClearWinner) {
 
 TEST(PerturbationWinner, AClearLeadIsNamedInEitherOrder) {
     // Positive order, lower is better: 0.05 against 0.10, random 0.20 +- 0.01.
-    PerturbationTest t = test_with({{"attention_last", 0.10}, {"rollout", 0.12}, {"grad_rollout", 0.05}, {"occlusion", 0.11}}, true);
+    PerturbationTest t =
+        test_with({{"attention_last", 0.10}, {"rollout", 0.12}, {"grad_rollout", 0.05}, {"occlusion", 0.11}}, true);
     PerturbationWinner w = clear_winner(t, true, {0.20, 0.21, 0.19});
     EXPECT_EQ(w.winner, "grad_rollout");
     EXPECT_NEAR(w.random_spread, 0.02, 1e-12);
@@ -271,7 +277,7 @@ TEST(PerturbationWinner, TheMarginIsTenPercentOfTheRunnerUpOrTheRandomSpread) {
 TEST(PerturbationWinner, IncompleteCurvesAndNoRandomAreasNameNoWinner) {
     PerturbationTest t = test_with({{"rollout", 0.30}, {"grad_rollout", 0.05}}, true);
     EXPECT_EQ(clear_winner(t, true, {}).winner, "");  // no random order to compare with
-    t.curves[0].probability.resize(4);                 // cancelled: only one completed map
+    t.curves[0].probability.resize(4);                // cancelled: only one completed map
     EXPECT_EQ(clear_winner(t, true, {0.5, 0.5}).winner, "");
     EXPECT_EQ(clear_winner(t, false, {0.5}).best, "");  // no curve in that order
 }

@@ -40,7 +40,7 @@ int by_hand(const vit::Trace& t, const Eigen::VectorXd& rel, const std::vector<i
 
 TEST(RelevantQuery, TheMostRelevantPatchOffTheBorderThatIsNoHighNormToken) {
     const vit::Trace t = shaped_trace(4, 1);  // 16 patches: the top quarter holds 4
-    Eigen::VectorXd rel(16);  // patch p: (p + 1) / 100
+    Eigen::VectorXd rel(16);                  // patch p: (p + 1) / 100
     for (int p = 0; p < 16; ++p) rel[p] = (p + 1) / 100.0;
     rel[15] = 0.9;  // (3, 3): the most relevant, a corner, and high-norm below
     rel[4] = 0.8;   // (1, 0): on the border

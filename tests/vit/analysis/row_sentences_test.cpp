@@ -118,8 +118,8 @@ TEST_F(RowSentences, ADominateSentenceOnlyWhereTheRowShowsIt) {
             for (int q : queries()) {
                 const vit::HeadTrace& ht = t.layers[l].heads[h];
                 const vit::StepExplanation e = vit::explain_step(t, l, h, q, 0);
-                const std::string where = "layer " + std::to_string(l) + " head " + std::to_string(h) + " query " +
-                                          std::to_string(q);
+                const std::string where =
+                    "layer " + std::to_string(l) + " head " + std::to_string(h) + " query " + std::to_string(q);
 
                 // The softmax step: the weights as the forward pass stored them.
                 std::vector<double> a(t.tokens);
@@ -136,7 +136,8 @@ TEST_F(RowSentences, ADominateSentenceOnlyWhereTheRowShowsIt) {
 
                 // The output step: contributions a_ij ||v_j|| over every key.
                 std::vector<double> amounts(t.tokens);
-                for (int j = 0; j < t.tokens; ++j) amounts[j] = std::abs(double(ht.attn(q, j))) * ht.v.row(j).cast<double>().norm();
+                for (int j = 0; j < t.tokens; ++j)
+                    amounts[j] = std::abs(double(ht.attn(q, j))) * ht.v.row(j).cast<double>().norm();
                 const Recomputed c = recompute(amounts);
                 const std::string output = vit::contributions_sentence(e);
                 if (std::abs(c.top3 - 0.5) > 1e-4 && std::abs(c.spread - 10) > 1e-3) {

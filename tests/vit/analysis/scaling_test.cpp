@@ -94,14 +94,15 @@ TEST(ScalingTable, QueryNumbersOfOneStrongKey) {
     const QueryScaling q = query_scaling(one_strong_key(), 0, 0, 4);
     EXPECT_NEAR(q.raw.max_weight, 1 / (1 + 9 * std::exp(-10.0)), 1e-12);
     EXPECT_NEAR(q.scaled.max_weight, 1 / (1 + 9 * std::exp(-5.0)), 1e-7);  // the trace's float weights
-    EXPECT_LT(q.raw.jacobian_norm, q.scaled.jacobian_norm);  // saturating shrinks the gradient
+    EXPECT_LT(q.raw.jacobian_norm, q.scaled.jacobian_norm);                // saturating shrinks the gradient
     EXPECT_LT(q.raw.spread_keys, q.scaled.spread_keys);
 }
 
 Trace random_qk_trace(int grid, int head_dim, uint32_t seed) {
     std::mt19937 rng(seed);
     std::normal_distribution<float> normal(0, 1.5f);
-    Trace t = testing::hand_made_trace(grid, 1, 2, 2, [](int, int) { return Mat(); }, head_dim);
+    Trace t = testing::hand_made_trace(
+        grid, 1, 2, 2, [](int, int) { return Mat(); }, head_dim);
     for (auto& layer : t.layers)
         for (auto& h : layer.heads) {
             h.q.resize(t.tokens, head_dim);
@@ -185,11 +186,9 @@ TEST(ScaledSpread, NearUnitMeansWithinAFactorOfTwoOfOne) {
 TEST(ScaledSpread, SummaryOverEveryHead) {
     ScalingTable t;
     t.scaled_std.resize(2, 3);
-    t.scaled_std << 0.3, 1.0, 2.51,
-                    1.9, 0.6, 4.0;
+    t.scaled_std << 0.3, 1.0, 2.51, 1.9, 0.6, 4.0;
     t.saturated_raw.resize(2, 3);
-    t.saturated_raw << 0.9, 0.6, 0.3,
-                       0.0, 0.0, 0.6;
+    t.saturated_raw << 0.9, 0.6, 0.3, 0.0, 0.0, 0.6;
     t.saturated_scaled = Eigen::MatrixXd::Zero(2, 3);
     t.saturated_scaled(1, 2) = 0.3;
     const ScalingSummary r = scaling_summary(t);

@@ -17,8 +17,8 @@ using vit::testing::shaped_trace;
 // 2 x 2 grid, 2 layers, 2 heads, token states of 3 numbers.
 vit::Trace with_states() {
     vit::Trace t = shaped_trace(2, 2, 2);
-    t.layers[1].x_in = vit::Mat::Zero(t.tokens, 3);   // leaving layer 0
-    t.last_block_out = vit::Mat::Zero(t.tokens, 3);   // leaving layer 1
+    t.layers[1].x_in = vit::Mat::Zero(t.tokens, 3);                   // leaving layer 0
+    t.last_block_out = vit::Mat::Zero(t.tokens, 3);                   // leaving layer 1
     for (int j = 0; j < t.tokens; ++j) t.layers[1].x_in(j, 0) = 2.f;  // all norms 2: nothing stands out
     // Leaving layer 1: patches' norms 3, 4 (= 0, 3, 4), 5 and 100; CLS 50 (not a patch: not counted).
     t.last_block_out(0, 0) = 50.f;
@@ -57,15 +57,13 @@ TEST(TokenNorms, TheHighNormClaimIsTheLargestPatchNormAgainstTheMedian) {
     const vit::ClaimValue flat = vit::high_norm_claim(n[0]), peaked = vit::high_norm_claim(n[1]);
     EXPECT_DOUBLE_EQ(flat.value, 2);
     EXPECT_DOUBLE_EQ(flat.baseline, 2);
-    EXPECT_FALSE(vit::claim_holds(flat, vit::kHighNormRatio));   // no high-norm patch: it fails
+    EXPECT_FALSE(vit::claim_holds(flat, vit::kHighNormRatio));  // no high-norm patch: it fails
     EXPECT_DOUBLE_EQ(peaked.value, 100);
     EXPECT_DOUBLE_EQ(peaked.baseline, 5);
     EXPECT_TRUE(vit::claim_holds(peaked, vit::kHighNormRatio));  // token 4 is high-norm: it holds
     EXPECT_EQ(std::string(vit::claim_name(vit::ClaimKind::HighNormTokens)), "high_norm_tokens");
 }
 
-TEST(TokenNorms, RefusesATraceWithoutTokenStates) {
-    EXPECT_THROW(vit::token_norms(shaped_trace(2, 2, 2)), vit::Error);
-}
+TEST(TokenNorms, RefusesATraceWithoutTokenStates) { EXPECT_THROW(vit::token_norms(shaped_trace(2, 2, 2)), vit::Error); }
 
 }  // namespace

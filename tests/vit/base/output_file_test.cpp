@@ -93,9 +93,9 @@ TEST(OutputFile, AProtectedFileIsNeverWrittenOverEvenWithForce) {
     OutputRules rules = forced();
     rules.protected_files = {{dir.file("photo.jpg"), "the photo being read"}};
     rules.protected_folders = {dir.file("model")};
-    for (const std::string& target : {dir.file("photo.jpg"), dir.file("./photo.jpg"), dir.file("link.png"),
-                                      dir.file("model/config.json"), dir.file("model/../model/config.json"),
-                                      dir.file("model/model.safetensors")}) {
+    for (const std::string& target :
+         {dir.file("photo.jpg"), dir.file("./photo.jpg"), dir.file("link.png"), dir.file("model/config.json"),
+          dir.file("model/../model/config.json"), dir.file("model/model.safetensors")}) {
         const std::string why = refusal([&] { vit::write_output(target, "CSV", rules); });
         EXPECT_NE(why.find("never writes over"), std::string::npos) << target << ": " << why;
     }
@@ -274,7 +274,9 @@ TEST(OutputFile, TwoFoldersOnOneNameExactlyOneWins) {
             } catch (const vit::Error& e) {
                 const std::string why = e.what();
                 EXPECT_EQ(why.find("--force"), std::string::npos) << why;
-                EXPECT_NE(why.find(dir.file("slides") + " exists: it appeared while the output was being written"), std::string::npos) << why;
+                EXPECT_NE(why.find(dir.file("slides") + " exists: it appeared while the output was being written"),
+                          std::string::npos)
+                    << why;
                 EXPECT_NE(why.find("never replaces a folder"), std::string::npos) << why;
             }
         }
@@ -290,15 +292,18 @@ TEST(OutputFile, TwoOutputsOfOneRunMustLieApart) {
     fs::create_directories(dir.file("d"));
     fs::create_directory_symlink(dir.file("d"), dir.file("link"));
     const std::string gif = dir.file("d/k.gif");
-    auto apart = [](const std::string& a, const std::string& b) { return refusal([&] { vit::check_apart("-o", a, "--frames", b); }); };
-    EXPECT_EQ(apart(gif, gif), "-o " + gif + " and --frames " + gif + " are the same path; give each output a place of its own");
+    auto apart = [](const std::string& a, const std::string& b) {
+        return refusal([&] { vit::check_apart("-o", a, "--frames", b); });
+    };
+    EXPECT_EQ(apart(gif, gif),
+              "-o " + gif + " and --frames " + gif + " are the same path; give each output a place of its own");
     EXPECT_NE(apart(gif, dir.file("d/./k.gif/")).find("are the same path"), std::string::npos);
-    EXPECT_NE(apart(gif, dir.file("link/k.gif")).find("are the same path"), std::string::npos);   // through a link
+    EXPECT_NE(apart(gif, dir.file("link/k.gif")).find("are the same path"), std::string::npos);  // through a link
     EXPECT_NE(apart(gif, dir.file("d/x/../k.gif")).find("are the same path"), std::string::npos);
-    EXPECT_EQ(apart(gif, dir.file("d/k.gif/frames")), "--frames " + dir.file("d/k.gif/frames") + " lies inside -o " + gif +
-                                                          "; give each output a place of its own");
+    EXPECT_EQ(apart(gif, dir.file("d/k.gif/frames")), "--frames " + dir.file("d/k.gif/frames") + " lies inside -o " +
+                                                          gif + "; give each output a place of its own");
     EXPECT_EQ(apart(dir.file("f/k.gif"), dir.file("f")), "-o " + dir.file("f/k.gif") + " lies inside --frames " +
-                                                              dir.file("f") + "; give each output a place of its own");
+                                                             dir.file("f") + "; give each output a place of its own");
     // Apart: no refusal, also for names that only begin alike.
     EXPECT_EQ(apart(gif, dir.file("d/k.gif_frames")), "");
     EXPECT_EQ(apart(gif, dir.file("d/k")), "");
@@ -384,7 +389,8 @@ TEST(OutputFile, TheProgramsOwnFileNeverWaitsOnAFifoWithoutAReader) {
 TEST(OutputFile, ADeviceBehindALinkIsWrittenIntoNeverReplaced) {
     ScratchDir dir("out");
     fs::create_symlink("/dev/null", dir.file("null.csv"));
-    struct stat before {}, after {};
+    struct stat before {
+    }, after{};
     ASSERT_EQ(::stat("/dev/null", &before), 0);
     vit::write_output(dir.file("null.csv"), "bytes", OutputRules{});  // no force needed: nothing is replaced
     vit::write_output(dir.file("null.csv"), "bytes", forced());

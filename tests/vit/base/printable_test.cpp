@@ -25,15 +25,19 @@ TEST(Printable, EscapesTheProbesTitleAndClearScreen) {
 TEST(Printable, EscapesEveryControlAndKeepsText) {
     EXPECT_EQ(vit::printable("a\nb\rc\td\x7f"), "a\\nb\\rc\\td\\x7f");
     EXPECT_EQ(vit::printable(std::string("nul\0here", 8)), "nul\\x00here");
-    EXPECT_EQ(vit::printable("\xC2\x9B" "31m"), "\\u009b31m");             // CSI as a C1 control
+    EXPECT_EQ(vit::printable("\xC2\x9B"
+                             "31m"),
+              "\\u009b31m");                                                          // CSI as a C1 control
     EXPECT_EQ(vit::printable("√dₖ × 0.5 “ok” \xC2\xA0"), "√dₖ × 0.5 “ok” \xC2\xA0");  // text and NBSP unchanged
 }
 
 TEST(Printable, InvalidUtf8BecomesHexBytes) {
-    EXPECT_EQ(vit::printable("a\xff" "b"), "a\\xffb");
-    EXPECT_EQ(vit::printable("\xC0\xAF"), "\\xc0\\xaf");             // overlong '/'
-    EXPECT_EQ(vit::printable("\xED\xA0\x80"), "\\xed\\xa0\\x80");    // a surrogate
-    EXPECT_EQ(vit::printable("\xE2\x88"), "\\xe2\\x88");             // cut short
+    EXPECT_EQ(vit::printable("a\xff"
+                             "b"),
+              "a\\xffb");
+    EXPECT_EQ(vit::printable("\xC0\xAF"), "\\xc0\\xaf");                    // overlong '/'
+    EXPECT_EQ(vit::printable("\xED\xA0\x80"), "\\xed\\xa0\\x80");           // a surrogate
+    EXPECT_EQ(vit::printable("\xE2\x88"), "\\xe2\\x88");                    // cut short
     EXPECT_EQ(vit::printable("\xF4\x90\x80\x80"), "\\xf4\\x90\\x80\\x80");  // past U+10FFFF
 }
 

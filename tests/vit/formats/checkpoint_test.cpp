@@ -53,12 +53,9 @@ std::vector<Family> families() {
     dinov2.layer_scale = true;
     SyntheticSpec dinov2_reg = dinov2;
     dinov2_reg.registers = 4;
-    return {{"plain", plain, {"timm", "hf-vit"}},
-            {"headless", headless, {"timm", "hf-dino"}},
-            {"deit", deit, {"timm", "hf-deit"}},
-            {"deit-headless", deit_headless, {"timm", "hf-deit"}},
-            {"dinov2", dinov2, {"timm", "dinov2"}},
-            {"dinov2-registers", dinov2_reg, {"timm", "dinov2"}}};
+    return {{"plain", plain, {"timm", "hf-vit"}},   {"headless", headless, {"timm", "hf-dino"}},
+            {"deit", deit, {"timm", "hf-deit"}},    {"deit-headless", deit_headless, {"timm", "hf-deit"}},
+            {"dinov2", dinov2, {"timm", "dinov2"}}, {"dinov2-registers", dinov2_reg, {"timm", "dinov2"}}};
 }
 
 const char* dtype_name(DType d) { return d == DType::F32 ? "F32" : d == DType::F16 ? "F16" : "BF16"; }
@@ -168,7 +165,8 @@ TEST(CheckpointTest, EverySchemeRunsToTheSameNumbers) {
             EXPECT_LE(max_diff(t.final_tokens, expected.final_tokens), 1e-5f);
             for (size_t l = 0; l < t.layers.size(); ++l)
                 for (size_t h = 0; h < t.layers[l].heads.size(); ++h) {
-                    EXPECT_LE(max_diff(t.layers[l].heads[h].attn, expected.layers[l].heads[h].attn), 1e-6f) << l << "," << h;
+                    EXPECT_LE(max_diff(t.layers[l].heads[h].attn, expected.layers[l].heads[h].attn), 1e-6f)
+                        << l << "," << h;
                     EXPECT_LE(max_diff(t.layers[l].heads[h].q, expected.layers[l].heads[h].q), 1e-5f) << l << "," << h;
                 }
         }
@@ -255,9 +253,10 @@ TEST(CheckpointTest, RejectsBadJsonHeader) {
 TEST(CheckpointTest, RejectsUnknownDtype) {
     ScratchDir dir("ckpt");
     write_good(dir);
-    testing::write_bytes(dir.file("model.safetensors"),
-                         testing::safetensors_bytes(R"({"cls_token":{"dtype":"I64","shape":[1,1,32],"data_offsets":[0,256]}})",
-                                                    std::string(256, '\0')));
+    testing::write_bytes(
+        dir.file("model.safetensors"),
+        testing::safetensors_bytes(R"({"cls_token":{"dtype":"I64","shape":[1,1,32],"data_offsets":[0,256]}})",
+                                   std::string(256, '\0')));
     expect_load_error(dir.str(), {"'cls_token'", "dtype I64"});
 }
 
@@ -265,18 +264,20 @@ TEST(CheckpointTest, RejectsTensorOutOfBounds) {
     ScratchDir dir("ckpt");
     write_good(dir);
     testing::write_bytes(dir.file("model.safetensors"),
-                         testing::safetensors_bytes(R"({"blocks.0.attn.qkv.weight":{"dtype":"F32","shape":[2],"data_offsets":[4096,4104]}})",
-                                                    std::string(64, '\0')));
+                         testing::safetensors_bytes(
+                             R"({"blocks.0.attn.qkv.weight":{"dtype":"F32","shape":[2],"data_offsets":[4096,4104]}})",
+                             std::string(64, '\0')));
     expect_load_error(dir.str(), {"'blocks.0.attn.qkv.weight'", "[4096, 4104)", "outside"});
 }
 
 TEST(CheckpointTest, RejectsOverlappingTensors) {
     ScratchDir dir("ckpt");
     write_good(dir);
-    testing::write_bytes(dir.file("model.safetensors"),
-                         testing::safetensors_bytes(R"({"cls_token":{"dtype":"F32","shape":[1,1,4],"data_offsets":[0,16]},)"
-                                                    R"("pos_embed":{"dtype":"F32","shape":[1,1,4],"data_offsets":[8,24]}})",
-                                                    std::string(24, '\0')));
+    testing::write_bytes(
+        dir.file("model.safetensors"),
+        testing::safetensors_bytes(R"({"cls_token":{"dtype":"F32","shape":[1,1,4],"data_offsets":[0,16]},)"
+                                   R"("pos_embed":{"dtype":"F32","shape":[1,1,4],"data_offsets":[8,24]}})",
+                                   std::string(24, '\0')));
     expect_load_error(dir.str(), {"'cls_token'", "'pos_embed'", "overlap"});
 }
 
@@ -290,9 +291,14 @@ TEST(CheckpointTest, RejectsMissingTensor) {
 
 TEST(CheckpointTest, RejectsMissingTensorInHuggingFaceScheme) {
     ScratchDir dir("ckpt");
-    edit_tensors(dir, [](auto& t) {
-        std::erase_if(t, [](const TensorToWrite& x) { return x.name == "vit.encoder.layer.0.attention.attention.key.bias"; });
-    }, "hf-vit");
+    edit_tensors(
+        dir,
+        [](auto& t) {
+            std::erase_if(t, [](const TensorToWrite& x) {
+                return x.name == "vit.encoder.layer.0.attention.attention.key.bias";
+            });
+        },
+        "hf-vit");
     expect_load_error(dir.str(), {"tensor 'vit.encoder.layer.0.attention.attention.key.bias' is missing", "hf-vit"});
 }
 
@@ -359,7 +365,8 @@ TEST(CheckpointTest, RejectsUnknownNamingScheme) {
     write_good(dir);
     write_safetensors(dir.file("model.safetensors"), {{"transformer.wte.weight", DType::F32, {2}, {1, 2}},
                                                       {"transformer.h.0.ln_1.weight", DType::F32, {2}, {1, 2}}});
-    expect_load_error(dir.str(), {"unknown naming scheme", "first tensor names: transformer.h.0.ln_1.weight, transformer.wte.weight"});
+    expect_load_error(dir.str(), {"unknown naming scheme",
+                                  "first tensor names: transformer.h.0.ln_1.weight, transformer.wte.weight"});
 }
 
 TEST(CheckpointTest, RejectsUnexpectedTensor) {

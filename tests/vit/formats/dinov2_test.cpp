@@ -47,8 +47,8 @@ SyntheticSpec hub_spec(int dim, int heads, int registers) {
 
 struct HubCase {
     std::string label;
-    std::string config;       // config.json's text
-    std::string scheme;       // weights layout: "dinov2" (transformers) or "timm"
+    std::string config;  // config.json's text
+    std::string scheme;  // weights layout: "dinov2" (transformers) or "timm"
     testing::TimmPos timm_pos = testing::TimmPos::ClsAndGrid;
     int dim = 384, heads = 6, registers = 0;
     PosResize pos_resize = PosResize::Bicubic;
@@ -71,12 +71,17 @@ std::vector<HubCase> hub_cases() {
          edited(small, {{"model_type", "dinov2_with_registers"},
                         {"architectures", {"Dinov2WithRegistersModel"}},
                         {"num_register_tokens", 4}}),
-         "dinov2", {}, 384, 6, 4, PosResize::BicubicAntialias},
+         "dinov2",
+         {},
+         384,
+         6,
+         4,
+         PosResize::BicubicAntialias},
         {"timm/vit_small_patch14_reg4_dinov2.lvd142m", timm_reg4, "timm", testing::TimmPos::GridOnly, 384, 6, 4,
          PosResize::BicubicAntialias},
         {"timm vit_small_patch14_dinov2 (the reg4 config renamed)",
-         edited(timm_reg4, {{"architecture", "vit_small_patch14_dinov2"}}), "timm", testing::TimmPos::ClsAndGrid,
-         384, 6, 0, PosResize::BicubicAntialias},
+         edited(timm_reg4, {{"architecture", "vit_small_patch14_dinov2"}}), "timm", testing::TimmPos::ClsAndGrid, 384,
+         6, 0, PosResize::BicubicAntialias},
     };
 }
 
@@ -167,13 +172,14 @@ TEST(HubDinov2, ConfigsSayWhatTheLibrariesBuild) {
     EXPECT_EQ(with_reg.pos_resize, PosResize::BicubicAntialias);
     EXPECT_EQ(with_reg.pre.hf->name, "BitImageProcessor");
     EXPECT_FLOAT_EQ(with_reg.ln_eps, 1e-6f);
-    const ModelConfig by_architecture =
-        parse_model_config(R"({"architectures": ["Dinov2WithRegistersModel"], "hidden_size": 384, "num_register_tokens": 2})", "");
+    const ModelConfig by_architecture = parse_model_config(
+        R"({"architectures": ["Dinov2WithRegistersModel"], "hidden_size": 384, "num_register_tokens": 2})", "");
     EXPECT_EQ(by_architecture.model_type, "dinov2_with_registers");
     EXPECT_EQ(by_architecture.num_registers, 2);
 
     // int(hidden_size * mlp_ratio), as transformers and timm compute it (not rounded).
-    EXPECT_EQ(parse_model_config(R"({"model_type": "dinov2", "hidden_size": 100, "mlp_ratio": 2.557})", "").mlp_dim, 255);
+    EXPECT_EQ(parse_model_config(R"({"model_type": "dinov2", "hidden_size": 100, "mlp_ratio": 2.557})", "").mlp_dim,
+              255);
     // A timm name without dinov2 or regN says nothing about either.
     const ModelConfig plain = parse_model_config(R"({"architecture": "vit_tiny_patch16_224"})", "");
     EXPECT_EQ(plain.num_registers, -1);
@@ -188,20 +194,22 @@ void expect_config_refused(const std::string& config, const std::vector<std::str
     } catch (const Error& e) {
         const std::string msg = e.what();
         EXPECT_EQ(msg.find('\n'), std::string::npos) << msg;
-        for (const std::string& c : causes) EXPECT_NE(msg.find(c), std::string::npos) << "'" << c << "' not in: " << msg;
+        for (const std::string& c : causes)
+            EXPECT_NE(msg.find(c), std::string::npos) << "'" << c << "' not in: " << msg;
     }
 }
 
 TEST(HubDinov2, SwiGLUIsRefused) {
     expect_config_refused(testing::hub_config("facebook__dinov2-giant"), {"use_swiglu_ffn", "SwiGLU"});
-    expect_config_refused(R"({"architecture": "vit_giant_patch14_reg4_dinov2"})", {"vit_giant_patch14_reg4_dinov2", "SwiGLU"});
+    expect_config_refused(R"({"architecture": "vit_giant_patch14_reg4_dinov2"})",
+                          {"vit_giant_patch14_reg4_dinov2", "SwiGLU"});
     expect_config_refused(R"({"model_type": "dinov2", "num_register_tokens": 4, "use_swiglu_ffn": true})", {"SwiGLU"});
-    expect_config_refused(R"({"model_type": "dinov2_with_registers", "num_register_tokens": -1})", {"num_register_tokens"});
+    expect_config_refused(R"({"model_type": "dinov2_with_registers", "num_register_tokens": -1})",
+                          {"num_register_tokens"});
     expect_config_refused(R"({"model_type": "dinov2", "layerscale_value": "one"})", {"layerscale_value"});
 }
 
 // ---- configs that disagree with their weights ------------------------------
-
 
 // A small synthetic DINOv2 (layer scale, `registers` registers) written in `scheme` beside `config`.
 void write_small(const ScratchDir& dir, const std::string& scheme, int registers, const std::string& config,
@@ -218,8 +226,8 @@ void write_small(const ScratchDir& dir, const std::string& scheme, int registers
 
 // A transformers config of the small synthetic model's sizes.
 std::string hf_config(const std::string& model_type, const json& extra = json::object()) {
-    json j = {{"model_type", model_type}, {"hidden_size", 32},  {"num_hidden_layers", 2}, {"num_attention_heads", 2},
-              {"mlp_ratio", 2},           {"image_size", 32},   {"patch_size", 8}};
+    json j = {{"model_type", model_type}, {"hidden_size", 32}, {"num_hidden_layers", 2}, {"num_attention_heads", 2},
+              {"mlp_ratio", 2},           {"image_size", 32},  {"patch_size", 8}};
     j.update(extra);
     return j.dump();
 }
@@ -233,7 +241,7 @@ TEST(HubDinov2, RegisterCountMustAgree) {
     ScratchDir dir("dinov2");
     write_small(dir, "dinov2", 2, hf_config("dinov2_with_registers", {{"num_register_tokens", 4}}));
     testing::expect_load_error(dir.str(), {"4 register tokens", "num_register_tokens", "weights have 2",
-                                    "embeddings.register_tokens"});
+                                           "embeddings.register_tokens"});
 
     write_small(dir, "dinov2", 0, hf_config("dinov2_with_registers"));  // the default, 4
     testing::expect_load_error(dir.str(), {"4 register tokens", "default 4", "none"});
@@ -260,7 +268,7 @@ TEST(HubDinov2, LayerScaleMustBeThereWhenTheArchitectureHasIt) {
     // (transformers would leave them at layerscale_value and warn that they are untrained).
     write_small(dir, "dinov2", 0, hf_config("dinov2", {{"layerscale_value", 1.0}}), false);
     testing::expect_load_error(dir.str(), {"model_type dinov2", "layer scale", "encoder.layer.0.layer_scale1.lambda1",
-                                    "is missing", "layerscale_value"});
+                                           "is missing", "layerscale_value"});
     // timm builds vit_*_dinov2 with init_values: ls1.gamma / ls2.gamma.
     write_small(dir, "timm", 0, timm_config("vit_synthetic_patch8_dinov2"), false);
     testing::expect_load_error(dir.str(), {"vit_synthetic_patch8_dinov2", "layer scale", "blocks.0.ls1.gamma"});
@@ -310,7 +318,8 @@ TEST(TokenName, NamesEveryKindOfToken) {
 
 TEST(PosResize, WeightsSumToOneAndTheTrainedGridStays) {
     for (PosResize how : {PosResize::Bicubic, PosResize::BicubicAntialias})
-        for (auto [in, out] : {std::pair{37, 16}, std::pair{37, 40}, std::pair{14, 28}, std::pair{5, 2}, std::pair{1, 3}}) {
+        for (auto [in, out] :
+             {std::pair{37, 16}, std::pair{37, 40}, std::pair{14, 28}, std::pair{5, 2}, std::pair{1, 3}}) {
             const ResizeTaps taps = bicubic_taps(in, out, how);
             ASSERT_EQ(taps.first.size(), static_cast<size_t>(out));
             for (int o = 0; o < out; ++o) {

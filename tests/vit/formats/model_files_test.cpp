@@ -23,7 +23,8 @@ TEST(ModelFiles, TheFirstWeightFileOfTheListIsTheOneLookedUp) {
     ASSERT_GE(kWeightFileNames.size(), 2u);
     for (size_t first = 0; first < kWeightFileNames.size(); ++first) {
         vit::testing::ScratchDir dir("vitscope-weights");
-        for (size_t i = first; i < kWeightFileNames.size(); ++i) vit::testing::write_bytes(dir.file(kWeightFileNames[i]), "x");
+        for (size_t i = first; i < kWeightFileNames.size(); ++i)
+            vit::testing::write_bytes(dir.file(kWeightFileNames[i]), "x");
         EXPECT_EQ(find_weight_file(dir.str()), dir.file(kWeightFileNames[first]));
     }
 }

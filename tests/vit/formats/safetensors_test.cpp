@@ -32,7 +32,8 @@ void expect_refused(const std::string& bytes, const std::vector<std::string>& ca
         const std::string msg = e.what();
         EXPECT_EQ(msg.find('\n'), std::string::npos) << msg;
         EXPECT_NE(msg.find(path), std::string::npos) << msg;
-        for (const std::string& c : causes) EXPECT_NE(msg.find(c), std::string::npos) << "'" << c << "' not in: " << msg;
+        for (const std::string& c : causes)
+            EXPECT_NE(msg.find(c), std::string::npos) << "'" << c << "' not in: " << msg;
     }
 }
 
@@ -46,9 +47,9 @@ TEST(SafeTensorsTest, RoundTripsEveryDtype) {
     ScratchDir dir("st");
     const std::vector<float> v = {0.0f, 1.0f, -2.5f, 0.333f, 1000.0f, -1e-3f};
     write_safetensors(dir.file("a.safetensors"), {{"f32", DType::F32, {2, 3}, v},
-                                                 {"f16", DType::F16, {3, 2}, v},
-                                                 {"bf16", DType::BF16, {6}, v},
-                                                 {"empty", DType::F32, {0, 4}, {}}});
+                                                  {"f16", DType::F16, {3, 2}, v},
+                                                  {"bf16", DType::BF16, {6}, v},
+                                                  {"empty", DType::F32, {0, 4}, {}}});
     SafeTensors st(dir.file("a.safetensors"));
     ASSERT_EQ(st.tensors().size(), 4u);
     EXPECT_EQ(st.info("f32").shape, (std::vector<int64_t>{2, 3}));
@@ -66,7 +67,8 @@ TEST(SafeTensorsTest, RoundTripsEveryDtype) {
 }
 
 TEST(SafeTensorsTest, KeepsMetadataAsStrings) {
-    const std::string header = R"({"__metadata__":{"format":"pt","n":3},"x":{"dtype":"F32","shape":[1],"data_offsets":[0,4]}})";
+    const std::string header =
+        R"({"__metadata__":{"format":"pt","n":3},"x":{"dtype":"F32","shape":[1],"data_offsets":[0,4]}})";
     ScratchDir dir("st");
     write_bytes(dir.file("m.safetensors"), safetensors_bytes(header, f32_bytes({1.5f})));
     SafeTensors st(dir.file("m.safetensors"));
@@ -81,7 +83,7 @@ TEST(SafeTensorsTest, HalfFloatConversionsAreExact) {
     EXPECT_EQ(f32_to_f16(-2.0f), 0xC000);
     EXPECT_EQ(f32_to_f16(65504.0f), 0x7BFF);
     EXPECT_EQ(f32_to_f16(1e6f), 0x7C00);
-    EXPECT_EQ(f32_to_f16(5.9604645e-8f), 0x0001);  // smallest subnormal
+    EXPECT_EQ(f32_to_f16(5.9604645e-8f), 0x0001);       // smallest subnormal
     EXPECT_EQ(f32_to_f16(1.0f + 1.0f / 2048), 0x3C00);  // tie rounds to even
     EXPECT_EQ(f32_to_f16(1.0f + 3.0f / 2048), 0x3C02);
     EXPECT_TRUE(std::isnan(f16_to_f32(f32_to_f16(std::nanf("")))));
@@ -141,7 +143,9 @@ TEST(SafeTensorsTest, RejectsBadJsonHeader) {
     expect_refused(safetensors_bytes("{\"x\": [1,\n", ""), {"header: not valid JSON"});
 }
 
-TEST(SafeTensorsTest, RejectsNonObjectHeader) { expect_refused(safetensors_bytes("[1, 2]", ""), {"not a JSON object"}); }
+TEST(SafeTensorsTest, RejectsNonObjectHeader) {
+    expect_refused(safetensors_bytes("[1, 2]", ""), {"not a JSON object"});
+}
 
 TEST(SafeTensorsTest, RejectsUnknownDtype) {
     const std::string header = R"({"ids":{"dtype":"I64","shape":[1],"data_offsets":[0,8]}})";

@@ -69,8 +69,11 @@ TEST(TorchCheckpoint, ReadsEveryFloatDtype) {
     p.str("steps").tensor("LongStorage", "4", 1, 0, {}, {});
     p.op('u').stop();
     testing::write_torch_archive(dir.file("m.bin"), p.bytes(),
-                                 {{"0", f32_bytes(v)}, {"1", testing::tensor_bytes(v, DType::F16)},
-                                  {"2", testing::tensor_bytes(v, DType::BF16)}, {"3", f64}, {"4", std::string(8, '\7')}});
+                                 {{"0", f32_bytes(v)},
+                                  {"1", testing::tensor_bytes(v, DType::F16)},
+                                  {"2", testing::tensor_bytes(v, DType::BF16)},
+                                  {"3", f64},
+                                  {"4", std::string(8, '\7')}});
     const TorchCheckpoint bin(dir.file("m.bin"));
     EXPECT_EQ(bin.shapes().at("f32"), (std::vector<int64_t>{2, 3}));
     EXPECT_TRUE(bin.shapes().at("steps").empty());
@@ -99,7 +102,7 @@ TEST(TorchCheckpoint, HonoursStridesOffsetsAndSharedStorages) {
     p.str("rows").tensor("FloatStorage", "0", 12, 6, {2, 3}, {3, 1});        // elements 6..11
     p.str("transposed").tensor("FloatStorage", "0", 12, 0, {3, 2}, {1, 3});  // [[0,3],[1,4],[2,5]]
     p.str("column").tensor("FloatStorage", "0", 12, 2, {4}, {3});            // 2, 5, 8, 11
-    p.str("scalar").tensor("FloatStorage", "0", 12, 7, {}, {});             // 7
+    p.str("scalar").tensor("FloatStorage", "0", 12, 7, {}, {});              // 7
     p.str("expanded").tensor("FloatStorage", "0", 12, 1, {2, 3}, {0, 1});    // [[1,2,3],[1,2,3]]
     p.str("strided3d").tensor("FloatStorage", "0", 12, 0, {2, 2, 2}, {6, 1, 3});
     p.str("empty").tensor("FloatStorage", "0", 12, 12, {0, 5}, {5, 1});
@@ -119,7 +122,8 @@ TEST(TorchCheckpoint, HonoursStridesOffsetsAndSharedStorages) {
 TEST(TorchCheckpoint, ReadsBigEndianArchivesAndTheNegBit) {
     ScratchDir dir("vitscope-torch");
     std::string swapped = f32_bytes({1.5f, -2.0f});
-    for (size_t i = 0; i < swapped.size(); i += 4) std::swap(swapped[i], swapped[i + 3]), std::swap(swapped[i + 1], swapped[i + 2]);
+    for (size_t i = 0; i < swapped.size(); i += 4)
+        std::swap(swapped[i], swapped[i + 3]), std::swap(swapped[i + 1], swapped[i + 2]);
     testing::write_torch_archive(dir.file("big.bin"), small_pickle(), {{"0", swapped}}, "archive", "big");
     EXPECT_EQ(TorchCheckpoint(dir.file("big.bin")).to_f32("w"), (std::vector<float>{1.5f, -2.0f}));
     EXPECT_NE(TorchCheckpoint(dir.file("big.bin")).format().find("big-endian"), std::string::npos);
@@ -139,12 +143,16 @@ TEST(TorchCheckpoint, ReadsBigEndianArchivesAndTheNegBit) {
 TEST(TorchCheckpoint, RefusesMissingOrMismatchedStorages) {
     ScratchDir dir("vitscope-torch");
     testing::write_torch_archive(dir.file("missing.bin"), small_pickle(), {{"1", f32_bytes({1, 2})}});
-    EXPECT_NE(refusal(dir.file("missing.bin")).find("tensor 'w' uses storage '0', but the archive has no entry archive/data/0"),
-              std::string::npos) << refusal(dir.file("missing.bin"));
+    EXPECT_NE(refusal(dir.file("missing.bin"))
+                  .find("tensor 'w' uses storage '0', but the archive has no entry archive/data/0"),
+              std::string::npos)
+        << refusal(dir.file("missing.bin"));
 
     testing::write_torch_archive(dir.file("short.bin"), small_pickle(), {{"0", f32_bytes({1})}});
-    EXPECT_NE(refusal(dir.file("short.bin")).find("declared as 2 float32 elements (8 bytes) but its entry holds 4 bytes"),
-              std::string::npos) << refusal(dir.file("short.bin"));
+    EXPECT_NE(
+        refusal(dir.file("short.bin")).find("declared as 2 float32 elements (8 bytes) but its entry holds 4 bytes"),
+        std::string::npos)
+        << refusal(dir.file("short.bin"));
 
     testing::write_torch_archive(dir.file("long.bin"), small_pickle(), {{"0", f32_bytes({1, 2, 3})}});
     EXPECT_NE(refusal(dir.file("long.bin")).find("holds 12 bytes"), std::string::npos);
@@ -155,7 +163,13 @@ TEST(TorchCheckpoint, RefusesMissingOrMismatchedStorages) {
 
     // A storage key holding a NUL must not match the shorter name "0".
     PickleWriter nul;
-    nul.proto().ordered_dict().op('(').str("w").tensor("FloatStorage", std::string("0\0x", 3), 2, 0, {2}, {1}).op('u').stop();
+    nul.proto()
+        .ordered_dict()
+        .op('(')
+        .str("w")
+        .tensor("FloatStorage", std::string("0\0x", 3), 2, 0, {2}, {1})
+        .op('u')
+        .stop();
     testing::write_torch_archive(dir.file("nul.bin"), nul.bytes(), {{"0", f32_bytes({1, 2})}});
     EXPECT_NE(refusal(dir.file("nul.bin")).find("a storage key that is not a plain name ('0?x')"), std::string::npos)
         << refusal(dir.file("nul.bin"));
@@ -174,14 +188,15 @@ TEST(TorchCheckpoint, RefusesArchivesTorchSaveDoesNotWrite) {
     EXPECT_NE(refusal(dir.file("noversion.bin")).find("no a/version record"), std::string::npos);
     testing::write_zip(dir.file("version99.bin"), {{"a/data.pkl", pkl}, {"a/data/0", data}, {"a/version", "99\n"}});
     EXPECT_NE(refusal(dir.file("version99.bin")).find("format version 99"), std::string::npos);
-    testing::write_zip(dir.file("newversion.bin"), {{"a/.data/version", "3\n"}, {"a/data.pkl", pkl}, {"a/data/0", data}});
+    testing::write_zip(dir.file("newversion.bin"),
+                       {{"a/.data/version", "3\n"}, {"a/data.pkl", pkl}, {"a/data/0", data}});
     EXPECT_EQ(refusal(dir.file("newversion.bin")), "");
     testing::write_zip(dir.file("nopkl.bin"), {{"a/data/0", data}, {"a/version", "3\n"}});
     EXPECT_NE(refusal(dir.file("nopkl.bin")).find("no a/data.pkl"), std::string::npos);
     testing::write_zip(dir.file("script.bin"), {{"a/data.pkl", pkl}, {"a/constants.pkl", pkl}, {"a/version", "3\n"}});
     EXPECT_NE(refusal(dir.file("script.bin")).find("TorchScript"), std::string::npos);
-    testing::write_zip(dir.file("deflated.bin"), {{"a/data.pkl", pkl}, {"a/data/0", std::string(64, 'x')}, {"a/version", "3\n"}},
-                       {"a/data/0"});
+    testing::write_zip(dir.file("deflated.bin"),
+                       {{"a/data.pkl", pkl}, {"a/data/0", std::string(64, 'x')}, {"a/version", "3\n"}}, {"a/data/0"});
     EXPECT_NE(refusal(dir.file("deflated.bin")).find("archive entry a/data/0 is compressed"), std::string::npos)
         << refusal(dir.file("deflated.bin"));
 
@@ -197,10 +212,12 @@ TEST(TorchCheckpoint, RefusesEveryTruncationOfAnArchive) {
     ScratchDir dir("vitscope-torch");
     PickleWriter p;
     p.proto().ordered_dict().op('(');
-    for (const std::string key : {"0", "1", "2"}) p.str("tensor." + key).tensor("FloatStorage", key, 64, 0, {8, 8}, {8, 1});
+    for (const std::string key : {"0", "1", "2"})
+        p.str("tensor." + key).tensor("FloatStorage", key, 64, 0, {8, 8}, {8, 1});
     p.op('u').stop();
     std::vector<float> v(64, 0.5f);
-    testing::write_torch_archive(dir.file("whole.bin"), p.bytes(), {{"0", f32_bytes(v)}, {"1", f32_bytes(v)}, {"2", f32_bytes(v)}});
+    testing::write_torch_archive(dir.file("whole.bin"), p.bytes(),
+                                 {{"0", f32_bytes(v)}, {"1", f32_bytes(v)}, {"2", f32_bytes(v)}});
     const std::string whole = read_bytes(dir.file("whole.bin"));
     ASSERT_EQ(refusal(dir.file("whole.bin")), "");
     for (size_t n = 0; n < whole.size(); n += 7) {
@@ -223,7 +240,8 @@ TEST(TorchCheckpoint, ReadsRealTorchSaveFiles) {
     EXPECT_EQ(shared.to_f32("c"), (std::vector<float>{1, 3, 5}));
     EXPECT_EQ(TorchCheckpoint((corpus / "f64_and_int64.bin").string()).to_f32("w"),
               (std::vector<float>{1.0f, -2.0f, 0.5f, 3.0f}));
-    EXPECT_EQ(TorchCheckpoint((corpus / "parameter.bin").string()).to_f32("w"), (std::vector<float>{1.0f, -2.0f, 0.5f, 3.0f}));
+    EXPECT_EQ(TorchCheckpoint((corpus / "parameter.bin").string()).to_f32("w"),
+              (std::vector<float>{1.0f, -2.0f, 0.5f, 3.0f}));
     EXPECT_EQ(TorchCheckpoint((corpus / "wrapped_state_dict.bin").string()).to_f32("w"),
               (std::vector<float>{1.0f, -2.0f, 0.5f, 3.0f}));
     EXPECT_EQ(TorchCheckpoint((corpus / "protocol4_scalar.bin").string()).to_f32("s"), (std::vector<float>{2.0f}));
@@ -261,7 +279,8 @@ TEST(TorchCheckpoint, SafetensorsIsPreferredWhenBothAreThere) {
         load_model(dir.str());
         ADD_FAILURE() << "a broken pytorch_model.bin loaded";
     } catch (const Error& e) {
-        EXPECT_NE(std::string(e.what()).find(dir.file("pytorch_model.bin") + ": not a readable zip archive"), std::string::npos)
+        EXPECT_NE(std::string(e.what()).find(dir.file("pytorch_model.bin") + ": not a readable zip archive"),
+                  std::string::npos)
             << e.what();
     }
     fs::remove(dir.file("pytorch_model.bin"));
@@ -281,7 +300,13 @@ TEST(TorchCheckpoint, MemoryBudgetAppliesBeforeConverting) {
     ScratchDir dir("vitscope-budget");
     testing::write_torch_model(m, dir.str(), "timm", DType::F32);
     PickleWriter p;
-    p.proto().ordered_dict().op('(').str("huge").tensor("FloatStorage", "0", 1, 0, {1 << 14, 1 << 14}, {0, 0}).op('u').stop();
+    p.proto()
+        .ordered_dict()
+        .op('(')
+        .str("huge")
+        .tensor("FloatStorage", "0", 1, 0, {1 << 14, 1 << 14}, {0, 0})
+        .op('u')
+        .stop();
     testing::write_torch_archive(dir.file("pytorch_model.bin"), p.bytes(), {{"0", f32_bytes({1})}});
     ::setenv("VITSCOPE_MEMORY_BUDGET", "256M", 1);
     try {

@@ -50,7 +50,8 @@ std::string one_tensor_pickle(int64_t numel, int64_t offset, const std::vector<i
 }
 
 std::string read_corpus(const std::string& name) {
-    std::ifstream in(std::filesystem::path(VITSCOPE_SOURCE_DIR) / "fuzz" / "corpus" / "torch_bin" / name, std::ios::binary);
+    std::ifstream in(std::filesystem::path(VITSCOPE_SOURCE_DIR) / "fuzz" / "corpus" / "torch_bin" / name,
+                     std::ios::binary);
     return {std::istreambuf_iterator<char>(in), {}};
 }
 
@@ -111,9 +112,14 @@ TEST(TorchPickle, ReadsTheDataPklOfRealTorchSaveFiles) {
 
 TEST(TorchPickle, RefusesEveryOtherGlobalNamingIt) {
     // The globals a malicious checkpoint calls; each refused on sight, never looked up.
-    for (const auto& [module, name] : std::vector<std::pair<std::string, std::string>>{
-             {"os", "system"}, {"posix", "system"}, {"builtins", "eval"}, {"__builtin__", "getattr"},
-             {"torch", "load"}, {"torch._tensor", "_rebuild_from_type_v2"}, {"collections", "Counter"}}) {
+    for (const auto& [module, name] :
+         std::vector<std::pair<std::string, std::string>>{{"os", "system"},
+                                                          {"posix", "system"},
+                                                          {"builtins", "eval"},
+                                                          {"__builtin__", "getattr"},
+                                                          {"torch", "load"},
+                                                          {"torch._tensor", "_rebuild_from_type_v2"},
+                                                          {"collections", "Counter"}}) {
         PickleWriter p;
         p.proto().global(module, name).str("touch /tmp/vitscope-pwned").op(0x85).op('R').stop();
         const std::string m = pickle_refusal(p.bytes());
@@ -121,7 +127,15 @@ TEST(TorchPickle, RefusesEveryOtherGlobalNamingIt) {
     }
     // The same through protocol 4's STACK_GLOBAL.
     PickleWriter p4;
-    p4.proto(4).raw("\x8c\x08" "builtins").raw("\x8c\x04" "exec").op(0x93).stop();
+    p4.proto(4)
+        .raw(
+            "\x8c\x08"
+            "builtins")
+        .raw(
+            "\x8c\x04"
+            "exec")
+        .op(0x93)
+        .stop();
     EXPECT_NE(pickle_refusal(p4.bytes()).find("builtins.exec"), std::string::npos);
     // Control characters in a name stay out of the one-line message.
     PickleWriter ctl;
@@ -159,7 +173,8 @@ TEST(TorchPickle, RefusesOpcodesAStateDictDoesNotUse) {
                                   std::string("\x82\x01"), std::string("P0\n"), std::string("p0\n")}) {
         PickleWriter p;
         p.proto().op('(').raw(op).stop();
-        EXPECT_NE(pickle_refusal(p.bytes()).find("is not one a state dict uses"), std::string::npos) << pickle_refusal(p.bytes());
+        EXPECT_NE(pickle_refusal(p.bytes()).find("is not one a state dict uses"), std::string::npos)
+            << pickle_refusal(p.bytes());
     }
 }
 
@@ -169,7 +184,8 @@ TEST(TorchPickle, RefusesEveryTruncationOfAValidPickle) {
     p.stop();
     const std::string whole = p.bytes();
     ASSERT_EQ(pickle_refusal(whole), "");
-    for (size_t n = 0; n < whole.size(); ++n) EXPECT_NE(pickle_refusal(whole.substr(0, n)), "") << "prefix of " << n << " bytes";
+    for (size_t n = 0; n < whole.size(); ++n)
+        EXPECT_NE(pickle_refusal(whole.substr(0, n)), "") << "prefix of " << n << " bytes";
     EXPECT_NE(pickle_refusal(whole.substr(0, whole.size() - 1)).find("truncated"), std::string::npos);
 }
 
@@ -196,7 +212,11 @@ TEST(TorchPickle, RefusesMemoMisuseAndStackUnderflow) {
 
 TEST(TorchPickle, RefusesAbsurdLengthsBeforeAllocating) {
     PickleWriter huge_string;  // BINUNICODE of 4 GB in a 20-byte pickle
-    huge_string.proto().raw("X\xff\xff\xff\xff" "abc").stop();
+    huge_string.proto()
+        .raw(
+            "X\xff\xff\xff\xff"
+            "abc")
+        .stop();
     EXPECT_NE(pickle_refusal(huge_string.bytes()).find("truncated"), std::string::npos);
     PickleWriter huge_string8;
     huge_string8.proto(4).raw("\x8d\xff\xff\xff\xff\xff\xff\xff\x7f").stop();
@@ -222,7 +242,7 @@ TEST(TorchPickle, ReadsAndBoundsIntegers) {
     p.proto().ordered_dict().op('(').str("w").global("torch._utils", "_rebuild_tensor_v2").op('(');
     p.op('(').str("storage").global("torch", "FloatStorage").str("0").str("cpu");
     p.raw(std::string("\x8a\x09\x00\x00\x00\x00\x01\x00\x00\x00\x00", 11)).op('t').op('Q');  // 2^32 elements
-    p.raw(std::string("\x8a\x05\xff\xff\xff\xff\x00", 7));                                  // offset 2^32 - 1
+    p.raw(std::string("\x8a\x05\xff\xff\xff\xff\x00", 7));                                   // offset 2^32 - 1
     p.tuple_of({1}).tuple_of({1}).op(0x89).ordered_dict().op('t').op('R').op('u').stop();
     const TorchStateDict sd = parse(p.bytes());
     EXPECT_EQ(sd.storages.at(0).numel, uint64_t{1} << 32);
@@ -247,9 +267,11 @@ TEST(TorchPickle, RefusesAStorageShorterThanItsTensor) {
     // An empty tensor reads nothing, wherever it points.
     EXPECT_EQ(pickle_refusal(one_tensor_pickle(0, 0, {0, 3}, {3, 1})), "");
     // Strides that overflow 64 bits.
-    EXPECT_NE(pickle_refusal(one_tensor_pickle(4, 0, {3, 2}, {INT64_MAX, 1})).find("reads past the end"), std::string::npos);
+    EXPECT_NE(pickle_refusal(one_tensor_pickle(4, 0, {3, 2}, {INT64_MAX, 1})).find("reads past the end"),
+              std::string::npos);
     // Sizes whose product overflows.
-    EXPECT_NE(pickle_refusal(one_tensor_pickle(4, 0, {INT64_MAX, INT64_MAX}, {0, 0})).find("impossibly large"), std::string::npos);
+    EXPECT_NE(pickle_refusal(one_tensor_pickle(4, 0, {INT64_MAX, INT64_MAX}, {0, 0})).find("impossibly large"),
+              std::string::npos);
     // Size and stride of different lengths.
     EXPECT_NE(pickle_refusal(one_tensor_pickle(4, 0, {2, 2}, {1})).find("differ in length"), std::string::npos);
 }
@@ -270,8 +292,17 @@ TEST(TorchPickle, FindsTheStateDictInsideATrainingCheckpoint) {
     EXPECT_EQ(parse(p.bytes()).tensors.count("w"), 1u);
 
     PickleWriter loose;  // a state dict with something that is not a tensor
-    loose.proto().op('}').op('(').str("w").tensor("FloatStorage", "0", 4, 0, {4}, {1}).str("n").integer(3).op('u').stop();
-    EXPECT_NE(pickle_refusal(loose.bytes()).find("entry 'n' of the state dict is an int, not a tensor"), std::string::npos);
+    loose.proto()
+        .op('}')
+        .op('(')
+        .str("w")
+        .tensor("FloatStorage", "0", 4, 0, {4}, {1})
+        .str("n")
+        .integer(3)
+        .op('u')
+        .stop();
+    EXPECT_NE(pickle_refusal(loose.bytes()).find("entry 'n' of the state dict is an int, not a tensor"),
+              std::string::npos);
 
     PickleWriter newline;  // a name that would split the one-line error messages that quote it
     newline.proto().op('}').str("w\nx").tensor("FloatStorage", "0", 4, 0, {4}, {1}).op('s').stop();

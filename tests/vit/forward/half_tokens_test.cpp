@@ -35,15 +35,16 @@ TEST(Base64, DecodesWhatItEncodesAndRefusesTheRest) {
                                      std::string("foobar"), std::string("\xff\xfe\x00\x80", 4)})
         EXPECT_EQ(vit::base64_decode(vit::base64_encode(bytes)), bytes);
     EXPECT_EQ(vit::base64_decode("Zm9vYmE="), "fooba");
-    for (const char* bad : {"Zm9", "Zm9v!A==", "Z===", "====", "Zg=a", "=Zm9"}) EXPECT_EQ(vit::base64_decode(bad), std::nullopt) << bad;
+    for (const char* bad : {"Zm9", "Zm9v!A==", "Z===", "====", "Zg=a", "=Zm9"})
+        EXPECT_EQ(vit::base64_decode(bad), std::nullopt) << bad;
 }
 
 TEST(HalfFloat, ValuesWorkedOutByHand) {
     EXPECT_EQ(vit::to_half_bits(1.0f), 0x3c00);
     EXPECT_EQ(vit::to_half_bits(-2.0f), 0xc000);
     EXPECT_EQ(vit::to_half_bits(65504.0f), 0x7bff);
-    EXPECT_EQ(vit::to_half_bits(std::ldexp(1.0f, -24)), 0x0001);   // smallest subnormal
-    EXPECT_EQ(vit::to_half_bits(std::ldexp(1.0f, -26)), 0x0000);   // under half of it: zero
+    EXPECT_EQ(vit::to_half_bits(std::ldexp(1.0f, -24)), 0x0001);             // smallest subnormal
+    EXPECT_EQ(vit::to_half_bits(std::ldexp(1.0f, -26)), 0x0000);             // under half of it: zero
     EXPECT_EQ(vit::to_half_bits(1.0f + std::ldexp(1.0f, -11)), 0x3c00);      // a tie: to even
     EXPECT_EQ(vit::to_half_bits(1.0f + 3 * std::ldexp(1.0f, -11)), 0x3c02);  // a tie: to even, upwards
     EXPECT_EQ(vit::from_half_bits(0x3555), 1365.0f / 4096.0f);
@@ -75,7 +76,8 @@ TEST(HalfTokens, LayoutIsLayerHeadThenQKV) {
     using namespace vit::testing;
     ASSERT_EQ(bytes.size(), static_cast<size_t>(kLayers * kHeads * 3 * kTokens * kDim * 2));
     auto half_at = [&](int layer, int head, int which, int token, int d) {
-        const size_t index = ((((static_cast<size_t>(layer) * kHeads + head) * 3 + which) * kTokens + token) * kDim + d);
+        const size_t index =
+            ((((static_cast<size_t>(layer) * kHeads + head) * 3 + which) * kTokens + token) * kDim + d);
         const uint16_t bits = static_cast<uint8_t>(bytes[2 * index]) | static_cast<uint8_t>(bytes[2 * index + 1]) << 8;
         return vit::from_half_bits(bits);
     };
@@ -84,9 +86,12 @@ TEST(HalfTokens, LayoutIsLayerHeadThenQKV) {
             const vit::HeadTrace& h = t.layers[layer].heads[head];
             for (int token = 0; token < kTokens; ++token)
                 for (int d = 0; d < kDim; ++d) {
-                    EXPECT_NEAR(half_at(layer, head, 0, token, d), h.q(token, d), std::fabs(h.q(token, d)) / 2048 + 1e-7);
-                    EXPECT_NEAR(half_at(layer, head, 1, token, d), h.k(token, d), std::fabs(h.k(token, d)) / 2048 + 1e-7);
-                    EXPECT_NEAR(half_at(layer, head, 2, token, d), h.v(token, d), std::fabs(h.v(token, d)) / 2048 + 1e-7);
+                    EXPECT_NEAR(half_at(layer, head, 0, token, d), h.q(token, d),
+                                std::fabs(h.q(token, d)) / 2048 + 1e-7);
+                    EXPECT_NEAR(half_at(layer, head, 1, token, d), h.k(token, d),
+                                std::fabs(h.k(token, d)) / 2048 + 1e-7);
+                    EXPECT_NEAR(half_at(layer, head, 2, token, d), h.v(token, d),
+                                std::fabs(h.v(token, d)) / 2048 + 1e-7);
                 }
         }
 }

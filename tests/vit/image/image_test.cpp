@@ -38,7 +38,8 @@ class TempDir {
 public:
     TempDir() {
         std::random_device random;
-        path_ = fs::temp_directory_path() / ("vitscope_image_test_" + std::to_string(getpid()) + "_" + std::to_string(random()));
+        path_ = fs::temp_directory_path() /
+                ("vitscope_image_test_" + std::to_string(getpid()) + "_" + std::to_string(random()));
         fs::create_directories(path_);
     }
     ~TempDir() { fs::remove_all(path_); }
@@ -137,17 +138,19 @@ Bytes lzw_one_colour(int pixels, uint8_t index) {
         while (nbits >= 8) out.push_back(static_cast<uint8_t>(bits)), bits >>= 8, nbits -= 8;
     };
     for (int i = 0; i < pixels; ++i) put(4), put(index);  // clear = 4 for a 2-bit code size
-    put(5);  // end of information
+    put(5);                                               // end of information
     if (nbits > 0) out.push_back(static_cast<uint8_t>(bits));
     return out;
 }
 
 Bytes two_frame_gif(uint16_t w, uint16_t h) {
     Bytes out{'G', 'I', 'F', '8', '9', 'a'};
-    const auto put16 = [&out](uint16_t v) { out.push_back(static_cast<uint8_t>(v)), out.push_back(static_cast<uint8_t>(v >> 8)); };
+    const auto put16 = [&out](uint16_t v) {
+        out.push_back(static_cast<uint8_t>(v)), out.push_back(static_cast<uint8_t>(v >> 8));
+    };
     put16(w), put16(h);
-    out.insert(out.end(), {0xF0, 0, 0});               // global table of 2 colours
-    out.insert(out.end(), {255, 0, 0, 0, 255, 0});     // red, green
+    out.insert(out.end(), {0xF0, 0, 0});            // global table of 2 colours
+    out.insert(out.end(), {255, 0, 0, 0, 255, 0});  // red, green
     for (uint8_t index : {0, 1}) {
         out.push_back(0x2C);
         put16(0), put16(0), put16(w), put16(h);
@@ -365,8 +368,8 @@ TEST(ImageDecode, WebpHeaderSizeIsTheDecodedSize) {
         const Bytes bytes = read_bytes(seeds + name);
         ASSERT_FALSE(bytes.empty());
         ASSERT_EQ(vit::detail::sniff_format(bytes.data(), bytes.size()), vit::detail::ImageFormat::WebP);
-        const vit::detail::HeaderSize header = vit::detail::read_header_size(vit::detail::ImageFormat::WebP,
-                                                                             bytes.data(), bytes.size());
+        const vit::detail::HeaderSize header =
+            vit::detail::read_header_size(vit::detail::ImageFormat::WebP, bytes.data(), bytes.size());
         const vit::Image image = vit::decode_image(bytes.data(), bytes.size());
         const bool turned = image.orientation >= 5;
         EXPECT_EQ(header.width, turned ? image.height : image.width);
@@ -513,7 +516,8 @@ TEST(ImageErrors, TruncatedJpeg) {  // refused, as Pillow refuses it without LOA
     write_bytes(dir.file("no_eoi.jpg"), head(dog, dog.size() - 2));
     expect_load_error(dir.file("no_eoi.jpg"), "is truncated (the JPEG ends before all of its pixels)");
     write_bytes(dir.file("tables_only.jpg"), head(dog, 8500));  // after the EXIF block, inside the tables
-    expect_load_error(dir.file("tables_only.jpg"), "is truncated or damaged (the JPEG ends before its image data begins)");
+    expect_load_error(dir.file("tables_only.jpg"),
+                      "is truncated or damaged (the JPEG ends before its image data begins)");
 }
 
 // dog.jpg's headers (its first 9000 bytes) with the EXIF block (APP1)
@@ -527,8 +531,9 @@ TEST(ImageErrors, ExifSegmentLongerThanTheFile) {
     ASSERT_EQ(std::string(dog.begin() + 6, dog.begin() + 10), "Exif");
     dog[4] = 60000 >> 8, dog[5] = 60000 & 0xFF;
     write_bytes(dir.file("long_exif.jpg"), dog);
-    expect_load_error(dir.file("long_exif.jpg"),
-                      "is a damaged or truncated JPEG (its APP1 segment, which holds EXIF data, runs past the end of the file)");
+    expect_load_error(
+        dir.file("long_exif.jpg"),
+        "is a damaged or truncated JPEG (its APP1 segment, which holds EXIF data, runs past the end of the file)");
 }
 
 // The first Huffman table (DHT) of dog.jpg rewritten to declare 16 x 255 codes
@@ -647,14 +652,14 @@ TEST(ImageErrors, OverPixelLimitRefusedFromHeader) {
     write_bytes(dir.file("wide.png"), png_file(8001, 8000, 8, 2, {}));
     expect_load_error(dir.file("wide.png"), "8001 x 8000 pixels is over the 64-megapixel limit");
     // 9000 = 0x2328: a JPEG frame header (SOF0), and a GIF screen, with no pixels after them.
-    write_bytes(dir.file("big.jpg"), {0xFF, 0xD8, 0xFF, 0xC0, 0x00, 0x11, 8, 0x23, 0x28, 0x23, 0x28, 3,
-                                      1, 0x11, 0, 2, 0x11, 0, 3, 0x11, 0});
+    write_bytes(dir.file("big.jpg"),
+                {0xFF, 0xD8, 0xFF, 0xC0, 0x00, 0x11, 8, 0x23, 0x28, 0x23, 0x28, 3, 1, 0x11, 0, 2, 0x11, 0, 3, 0x11, 0});
     expect_load_error(dir.file("big.jpg"), ": 9000 x 9000 pixels is over the 64-megapixel limit");
     write_bytes(dir.file("big.gif"), {'G', 'I', 'F', '8', '9', 'a', 0x28, 0x23, 0x28, 0x23, 0, 0, 0});
     expect_load_error(dir.file("big.gif"), ": 9000 x 9000 pixels is over the 64-megapixel limit");
     // A WebP VP8X header with a 16384 x 16384 canvas (width - 1 and height - 1 in 24 bits), nothing after it.
-    write_bytes(dir.file("big.webp"), {'R', 'I', 'F', 'F', 22, 0, 0, 0, 'W', 'E', 'B', 'P', 'V', 'P', '8', 'X', 10, 0, 0,
-                                       0, 0, 0, 0, 0, 0xFF, 0x3F, 0, 0xFF, 0x3F, 0});
+    write_bytes(dir.file("big.webp"), {'R', 'I', 'F', 'F', 22, 0, 0, 0, 'W', 'E',  'B',  'P', 'V',  'P',  '8',
+                                       'X', 10,  0,   0,   0,  0, 0, 0, 0,   0xFF, 0x3F, 0,   0xFF, 0x3F, 0});
     expect_load_error(dir.file("big.webp"), ": 16384 x 16384 pixels is over the 64-megapixel limit");
 
     // Exactly 64 megapixels passes the limit; this file without pixel data then fails to decode.

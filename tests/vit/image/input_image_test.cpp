@@ -37,8 +37,7 @@ void expect_pixels_of(const Input& in, const Image& back, const PreprocessConfig
     int wrong = 0;
     for (int c = 0; c < 3; ++c)
         for (int y = 0; y < in.size; ++y)
-            for (int x = 0; x < in.size; ++x)
-                wrong += value(back.at(x, y, c), cfg, c) != in.at(c, y, x);
+            for (int x = 0; x < in.size; ++x) wrong += value(back.at(x, y, c), cfg, c) != in.at(c, y, x);
     EXPECT_EQ(wrong, 0) << "values whose pixel does not normalise back to them";
 }
 

@@ -20,7 +20,8 @@ namespace {
 using vit::testing::expect_crop;
 using vit::testing::pattern;
 
-const std::string kVitConfig = R"({"model_type": "vit", "hidden_size": 32, "num_attention_heads": 2, "image_size": 224})";
+const std::string kVitConfig =
+    R"({"model_type": "vit", "hidden_size": 32, "num_attention_heads": 2, "image_size": 224})";
 
 vit::PreprocessConfig processor(const std::string& preprocessor_json, const std::string& config = kVitConfig) {
     return vit::parse_model_config(config, preprocessor_json).pre;
@@ -43,7 +44,8 @@ TEST(PreprocessHf, SquashKeepsTheWholePhoto) {
 }
 
 TEST(PreprocessHf, IntSizeIsASquareForViTAndDeiT) {
-    const vit::PreprocessConfig vit_cfg = processor(R"({"size": 224, "feature_extractor_type": "ViTFeatureExtractor"})");
+    const vit::PreprocessConfig vit_cfg =
+        processor(R"({"size": 224, "feature_extractor_type": "ViTFeatureExtractor"})");
     expect_crop(vit::preprocess(pattern(300, 200), vit_cfg).crop, 0, 0, 300, 200);
     // DeiT: squash to 256 x 256, then crop 224 from (16, 16) of the squashed photo.
     const vit::PreprocessConfig deit = processor(R"({"size": 256, "crop_size": 224, "do_center_crop": true,
@@ -99,7 +101,9 @@ TEST(PreprocessHf, PadsBeforeTheCropAsTransformersDoes) {
 TEST(PreprocessHf, RescaleAndNormaliseAreHonoured) {
     const vit::Image photo = pattern(224, 224);  // no resize needed: values map one to one
     const vit::Input raw = vit::preprocess(photo, processor(R"({"do_rescale": false, "do_normalize": false})"));
-    const vit::Input half = vit::preprocess(photo, processor(R"({"rescale_factor": 0.5, "image_mean": [1, 2, 3], "image_std": [2, 4, 8]})"));
+    const vit::Input half =
+        vit::preprocess(photo,
+                        processor(R"({"rescale_factor": 0.5, "image_mean": [1, 2, 3], "image_std": [2, 4, 8]})"));
     const vit::Input plain = vit::preprocess(photo, processor(R"({"do_normalize": false})"));
     for (int c = 0; c < 3; ++c) {
         const uint8_t v = photo.at(10, 20, c);
@@ -133,11 +137,14 @@ TEST(PreprocessHf, NoResizeNoCropTakesASquarePhotoAsItIs) {
 TEST(PreprocessHf, HugeTargetsAreRefusedBeforeAllocating) {
     // Would be 100000 x 100000 px (30 GB): refused by size, not by running out of memory.
     EXPECT_THROW(vit::preprocess(pattern(8, 8), processor(R"({"image_processor_type": "DeiTImageProcessor",
-        "size": 100000, "crop_size": 224})")), vit::Error);
+        "size": 100000, "crop_size": 224})")),
+                 vit::Error);
     EXPECT_THROW(vit::preprocess(pattern(8, 8), processor(R"({"image_processor_type": "DeiTImageProcessor",
-        "size": 224, "crop_size": 100000})")), vit::Error);
+        "size": 224, "crop_size": 100000})")),
+                 vit::Error);
     EXPECT_THROW(vit::preprocess(pattern(100000, 2), processor(R"({"image_processor_type": "BitImageProcessor",
-        "size": 224})")), vit::Error);  // shortest edge 224: 11 200 000 x 224 px
+        "size": 224})")),
+                 vit::Error);  // shortest edge 224: 11 200 000 x 224 px
 }
 
 TEST(PreprocessHf, NearestResample) {
@@ -156,9 +163,10 @@ TEST(PreprocessHf, DescribedInWords) {
         "image_std": [0.229, 0.224, 0.225], "rescale_factor": 0.5})")),
               "BitImageProcessor: resize shorter side to 256 (aspect kept), bicubic (PIL), centre crop 224 x 224, "
               "rescale x 0.5, normalise mean (0.485, 0.456, 0.406) std (0.229, 0.224, 0.225)");
-    EXPECT_EQ(vit::describe_preprocessing(processor(R"({"do_rescale": false, "do_normalize": false})")),
-              "ViTImageProcessor: resize to 224 x 224 (aspect not kept), bilinear (PIL), no rescale (pixel values 0..255), "
-              "no normalisation");
+    EXPECT_EQ(
+        vit::describe_preprocessing(processor(R"({"do_rescale": false, "do_normalize": false})")),
+        "ViTImageProcessor: resize to 224 x 224 (aspect not kept), bilinear (PIL), no rescale (pixel values 0..255), "
+        "no normalisation");
 }
 
 }  // namespace

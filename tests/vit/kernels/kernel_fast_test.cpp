@@ -74,15 +74,16 @@ struct Product {
 // The linear layers (x W^T + b: tokens x out x in) and the attention scores
 // (q k^T: rows x tokens x head dim) of ViT-Ti/S/B at 197 and 785 tokens, a
 // single row, and widths that are no whole number of panels.
-const std::vector<Product> kNtShapes = {
-    {197, 192, 768}, {197, 576, 192}, {197, 192, 192}, {197, 768, 192},  {197, 192, 768},  {785, 192, 192},
-    {785, 768, 192}, {785, 192, 768}, {197, 384, 384}, {197, 1536, 384}, {197, 384, 1536}, {197, 768, 768},
-    {197, 3072, 768}, {197, 768, 3072}, {98, 197, 64},  {99, 197, 64},    {392, 785, 64},   {1, 1000, 192},
-    {5, 100, 70},    {13, 17, 3}};
+const std::vector<Product> kNtShapes = {{197, 192, 768},  {197, 576, 192},  {197, 192, 192},  {197, 768, 192},
+                                        {197, 192, 768},  {785, 192, 192},  {785, 768, 192},  {785, 192, 768},
+                                        {197, 384, 384},  {197, 1536, 384}, {197, 384, 1536}, {197, 768, 768},
+                                        {197, 3072, 768}, {197, 768, 3072}, {98, 197, 64},    {99, 197, 64},
+                                        {392, 785, 64},   {1, 1000, 192},   {5, 100, 70},     {13, 17, 3}};
 
 TEST_P(FastKernels, GemmNtMatchesEigenOnTheModelsShapes) {
     for (const Product& s : kNtShapes) {
-        const auto a = random_values(static_cast<size_t>(s.m) * s.k, 1), b = random_values(static_cast<size_t>(s.n) * s.k, 2);
+        const auto a = random_values(static_cast<size_t>(s.m) * s.k, 1),
+                   b = random_values(static_cast<size_t>(s.n) * s.k, 2);
         const auto bias = random_values(s.n, 3);
         for (const float alpha : {1.0f, 0.125f}) {
             std::vector<float> got(static_cast<size_t>(s.m) * s.n), want(got.size());
@@ -99,7 +100,8 @@ TEST_P(FastKernels, GemmNtMatchesEigenOnTheModelsShapes) {
 // Weights packed once give the same floats as the same product packed on the fly.
 TEST_P(FastKernels, PackedWeightsGiveTheSameFloatsAsPackingOnTheFly) {
     for (const Product& s : kNtShapes) {
-        const auto a = random_values(static_cast<size_t>(s.m) * s.k, 4), w = random_values(static_cast<size_t>(s.n) * s.k, 5);
+        const auto a = random_values(static_cast<size_t>(s.m) * s.k, 4),
+                   w = random_values(static_cast<size_t>(s.n) * s.k, 5);
         const auto bias = random_values(s.n, 6);
         std::vector<float> panels(fast().panels_size(s.n, s.k));
         fast().pack_nt(w.data(), s.k, s.n, s.k, panels.data());
@@ -151,7 +153,8 @@ TEST_P(FastKernels, AttentionRowsMatchEigen) {
             for (int d = 0; d < c.head_dim; ++d) {
                 double carried = 0, rounding = 0;
                 for (int j = 0; j < c.n; ++j) {
-                    const double w = want_w[static_cast<size_t>(r) * c.n + j], dw = got_w[static_cast<size_t>(r) * c.n + j] - w;
+                    const double w = want_w[static_cast<size_t>(r) * c.n + j],
+                                 dw = got_w[static_cast<size_t>(r) * c.n + j] - w;
                     const double vj = std::abs(v[static_cast<size_t>(j) * c.ld + col + d]);
                     carried += std::abs(dw) * vj;
                     rounding += w * vj;

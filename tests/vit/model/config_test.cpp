@@ -39,7 +39,8 @@ TEST(ConfigTest, ReadsTimmConfig) {
         "model_args": {"patch_size": 16, "embed_dim": 192, "depth": 12, "num_heads": 3},
         "pretrained_cfg": {"input_size": [3, 224, 224], "interpolation": "bicubic", "crop_pct": 0.9,
                            "crop_mode": "center", "mean": [0.5, 0.5, 0.5], "std": [0.5, 0.5, 0.5]},
-        "label_names": ["tench", "goldfish"]})", "");
+        "label_names": ["tench", "goldfish"]})",
+                                             "");
     EXPECT_EQ(c.source, "timm");
     EXPECT_EQ(c.name, "vit_tiny_patch16_224");
     EXPECT_EQ(c.dim, 192);
@@ -70,7 +71,8 @@ TEST(ConfigTest, TimmSizesFromArchitectureName) {
     EXPECT_EQ(b.patch_size, 16);
     EXPECT_EQ(b.image_size, 384);
     EXPECT_EQ(b.pre.input_size, 384);
-    const ModelConfig l = parse_model_config(R"({"pretrained_cfg": {"architecture": "vit_large_patch32_224", "input_size": [3, 224, 224]}})", "");
+    const ModelConfig l = parse_model_config(
+        R"({"pretrained_cfg": {"architecture": "vit_large_patch32_224", "input_size": [3, 224, 224]}})", "");
     EXPECT_EQ(l.dim, 1024);
     EXPECT_EQ(l.heads, 16);
     EXPECT_EQ(l.patch_size, 32);
@@ -80,11 +82,12 @@ TEST(ConfigTest, TimmSizesFromArchitectureName) {
 }
 
 TEST(ConfigTest, ReadsHuggingFaceConfigAndPreprocessor) {
-    const ModelConfig c = parse_model_config(R"({
+    const ModelConfig c =
+        parse_model_config(R"({
         "model_type": "vit", "hidden_size": 768, "num_hidden_layers": 12, "num_attention_heads": 12,
         "intermediate_size": 3072, "layer_norm_eps": 1e-12, "image_size": 224, "patch_size": 16,
         "hidden_act": "gelu", "id2label": {"1": "goldfish", "0": "tench"}})",
-                                             R"({"image_mean": [0.485, 0.456, 0.406], "image_std": [0.229, 0.224, 0.225],
+                           R"({"image_mean": [0.485, 0.456, 0.406], "image_std": [0.229, 0.224, 0.225],
         "image_processor_type": "BitImageProcessor",
         "size": {"shortest_edge": 256}, "crop_size": {"height": 224, "width": 224},
         "do_center_crop": true, "resample": 3})");
@@ -108,9 +111,11 @@ TEST(ConfigTest, ReadsHuggingFaceConfigAndPreprocessor) {
 }
 
 TEST(ConfigTest, HuggingFaceResizeToSquareHasNoCrop) {
-    const std::string config = R"({"model_type": "vit", "hidden_size": 64, "num_attention_heads": 4, "image_size": 224})";
+    const std::string config =
+        R"({"model_type": "vit", "hidden_size": 64, "num_attention_heads": 4, "image_size": 224})";
     // ViTImageProcessor has no crop step: do_center_crop and crop_size mean nothing to it.
-    const ModelConfig a = parse_model_config(config, R"({"size": {"height": 224, "width": 224}, "resample": 2, "do_center_crop": true, "crop_size": 200})");
+    const ModelConfig a = parse_model_config(
+        config, R"({"size": {"height": 224, "width": 224}, "resample": 2, "do_center_crop": true, "crop_size": 200})");
     ASSERT_TRUE(a.pre.hf);
     EXPECT_EQ(a.pre.hf->name, "ViTImageProcessor");
     EXPECT_EQ(a.pre.input_size, 224);
@@ -138,7 +143,8 @@ TEST(ConfigTest, HuggingFaceActivationAndDinov2Defaults) {
     EXPECT_TRUE(parse_model_config(R"({"model_type": "vit", "hidden_act": "gelu_new"})", "").gelu_tanh);
     EXPECT_TRUE(parse_model_config(R"({"model_type": "vit", "hidden_act": "gelu_pytorch_tanh"})", "").gelu_tanh);
     const ModelConfig d = parse_model_config(R"({"model_type": "dinov2", "hidden_size": 384, "mlp_ratio": 4,
-        "num_attention_heads": 6, "image_size": 518, "patch_size": 14})", "");
+        "num_attention_heads": 6, "image_size": 518, "patch_size": 14})",
+                                             "");
     EXPECT_FLOAT_EQ(d.ln_eps, 1e-6f);
     EXPECT_EQ(d.mlp_dim, 1536);
     EXPECT_EQ(d.image_size, 518);
@@ -187,7 +193,8 @@ TEST(ConfigTest, RejectsAHugeConfigBeforeReadingIt) {
 }
 
 TEST(ConfigTest, RejectsMalformedJson) {
-    expect_refused("{\"architecture\": \"vit_tiny_patch16_224\",\n \"model_args\": {", "", "config.json: not valid JSON");
+    expect_refused("{\"architecture\": \"vit_tiny_patch16_224\",\n \"model_args\": {", "",
+                   "config.json: not valid JSON");
 }
 
 TEST(ConfigTest, RejectsMalformedPreprocessorJson) {
@@ -201,7 +208,8 @@ TEST(ConfigTest, RejectsMalformedConfigFileWithItsPath) {
         read_model_config(dir.str());
         FAIL();
     } catch (const Error& e) {
-        EXPECT_NE(std::string(e.what()).find(dir.file("config.json") + ": not valid JSON"), std::string::npos) << e.what();
+        EXPECT_NE(std::string(e.what()).find(dir.file("config.json") + ": not valid JSON"), std::string::npos)
+            << e.what();
     }
 }
 
@@ -210,16 +218,19 @@ TEST(ConfigTest, RejectsUnknownFlavour) { expect_refused(R"({"foo": 1})", "", "n
 TEST(ConfigTest, RejectsWrongTypes) {
     expect_refused(R"({"model_type": "vit", "hidden_size": "big"})", "", "'hidden_size' must be an integer");
     expect_refused(R"({"architecture": "x", "label_names": "cat"})", "", "'label_names' must be a list");
-    expect_refused(R"({"architecture": "x", "pretrained_cfg": {"mean": [0.5, 0.5]}})", "", "'pretrained_cfg.mean' must list 3");
+    expect_refused(R"({"architecture": "x", "pretrained_cfg": {"mean": [0.5, 0.5]}})", "",
+                   "'pretrained_cfg.mean' must list 3");
 }
 
 TEST(ConfigTest, RejectsUnsupportedSettings) {
     expect_refused(R"({"model_type": "vit", "hidden_act": "relu"})", "", "hidden_act 'relu'");
     expect_refused(R"({"model_type": "dinov2", "use_swiglu_ffn": true})", "", "use_swiglu_ffn");
     expect_refused(R"({"architecture": "x", "global_pool": "avg"})", "", "global_pool 'avg'");
-    expect_refused(R"({"architecture": "x", "pretrained_cfg": {"interpolation": "lanczos"}})", "", "interpolation 'lanczos'");
+    expect_refused(R"({"architecture": "x", "pretrained_cfg": {"interpolation": "lanczos"}})", "",
+                   "interpolation 'lanczos'");
     expect_refused(R"({"model_type": "vit"})", R"({"resample": 1})", "resample 1");
-    expect_refused(R"({"model_type": "vit", "hidden_size": 30, "num_attention_heads": 4})", "", "not divisible by 4 heads");
+    expect_refused(R"({"model_type": "vit", "hidden_size": 30, "num_attention_heads": 4})", "",
+                   "not divisible by 4 heads");
     expect_refused(R"({"model_type": "vit", "id2label": {"0": "a", "2": "c"}})", "", "no entry for class 1");
     expect_refused(R"({"architecture": "x", "pretrained_cfg": {"input_size": [3, 224, 160]}})", "", "only square");
 }
@@ -229,7 +240,8 @@ TEST(ConfigTest, RejectsUnsupportedSettings) {
 const std::string kVit = R"({"model_type": "vit", "hidden_size": 64, "num_attention_heads": 4, "image_size": 224})";
 
 TEST(ConfigHfPreprocessor, RefusesUnsupportedResample) {
-    expect_refused(kVit, R"({"resample": 1})", "resample 1 (PIL LANCZOS) is not supported (0 nearest, 2 bilinear or 3 bicubic)");
+    expect_refused(kVit, R"({"resample": 1})",
+                   "resample 1 (PIL LANCZOS) is not supported (0 nearest, 2 bilinear or 3 bicubic)");
     expect_refused(kVit, R"({"resample": 4})", "resample 4 (PIL BOX)");
     expect_refused(kVit, R"({"resample": 5})", "resample 5 (PIL HAMMING)");
     expect_refused(kVit, R"({"resample": 9})", "resample 9 is not supported");
@@ -244,8 +256,10 @@ TEST(ConfigHfPreprocessor, RefusesZeroAndNegativeSizes) {
     expect_refused(kVit, R"({"size": -224})", "'size' must be positive");
     expect_refused(kVit, R"({"size": {"height": 0, "width": 224}})", "'size' must be positive");
     expect_refused(kVit, R"({"size": [224, -1]})", "'size' must be positive");
-    expect_refused(kVit, R"({"image_processor_type": "BitImageProcessor", "size": {"shortest_edge": 0}})", "'size' must be positive");
-    expect_refused(kVit, R"({"image_processor_type": "DeiTImageProcessor", "crop_size": 0})", "'crop_size' must be positive");
+    expect_refused(kVit, R"({"image_processor_type": "BitImageProcessor", "size": {"shortest_edge": 0}})",
+                   "'size' must be positive");
+    expect_refused(kVit, R"({"image_processor_type": "DeiTImageProcessor", "crop_size": 0})",
+                   "'crop_size' must be positive");
     expect_refused(kVit, R"({"size": {"height": 224}})", "'size' must be an integer, [height, width]");
     expect_refused(kVit, R"({"rescale_factor": 0})", "'rescale_factor' must be in (0, 10]");
     expect_refused(kVit, R"({"rescale_factor": "1/255"})", "'rescale_factor' must be a number");
@@ -260,14 +274,16 @@ TEST(ConfigHfPreprocessor, IntSizeFollowsTheProcessor) {
     EXPECT_EQ(vit.hf->shortest_edge, 0);
     EXPECT_EQ(vit.input_size, 384);
     const PreprocessConfig deit = parse_model_config(kVit, R"({"feature_extractor_type": "DeiTFeatureExtractor",
-        "size": 224, "crop_size": 224, "do_center_crop": true, "resample": 3})").pre;  // the hub's DeiT files
+        "size": 224, "crop_size": 224, "do_center_crop": true, "resample": 3})")
+                                      .pre;  // the hub's DeiT files
     EXPECT_EQ(deit.hf->name, "DeiTImageProcessor");
     EXPECT_EQ(deit.hf->resize_height, 224);
     EXPECT_EQ(deit.hf->shortest_edge, 0);
     EXPECT_TRUE(deit.hf->do_center_crop);
     EXPECT_EQ(deit.input_size, 224);
     const PreprocessConfig bit = parse_model_config(kVit, R"({"image_processor_type": "BitImageProcessor", "size": 256,
-        "crop_size": 224})").pre;
+        "crop_size": 224})")
+                                     .pre;
     EXPECT_EQ(bit.hf->shortest_edge, 256);
     EXPECT_EQ(bit.input_size, 224);
     const PreprocessConfig listed = parse_model_config(kVit, R"({"size": [160, 160]})").pre;
@@ -275,44 +291,57 @@ TEST(ConfigHfPreprocessor, IntSizeFollowsTheProcessor) {
 }
 
 TEST(ConfigHfPreprocessor, ShortestEdgeOnlyForBitAndOnlyWithACrop) {
-    expect_refused(kVit, R"({"size": {"shortest_edge": 224}})", "'size' {\"shortest_edge\"} is only BitImageProcessor's");
+    expect_refused(kVit, R"({"size": {"shortest_edge": 224}})",
+                   "'size' {\"shortest_edge\"} is only BitImageProcessor's");
     expect_refused(kVit, R"({"image_processor_type": "DeiTImageProcessor", "size": {"shortest_edge": 256}})",
                    "DeiTImageProcessor resizes to a height and width");
-    expect_refused(kVit, R"({"image_processor_type": "BitImageProcessor", "size": {"shortest_edge": 224}, "do_center_crop": false})",
-                   "keeps the photo's aspect ratio; vitscope runs square inputs only");
+    expect_refused(
+        kVit,
+        R"({"image_processor_type": "BitImageProcessor", "size": {"shortest_edge": 224}, "do_center_crop": false})",
+        "keeps the photo's aspect ratio; vitscope runs square inputs only");
     const PreprocessConfig bit = parse_model_config(kVit, R"({"image_processor_type": "BitImageProcessor",
-        "size": {"shortest_edge": 256}, "crop_size": {"height": 224, "width": 224}})").pre;
+        "size": {"shortest_edge": 256}, "crop_size": {"height": 224, "width": 224}})")
+                                     .pre;
     EXPECT_EQ(bit.hf->shortest_edge, 256);
     EXPECT_EQ(bit.input_size, 224);
     EXPECT_EQ(bit.interpolation, "bicubic");  // BitImageProcessor's default resample
 }
 
 TEST(ConfigHfPreprocessor, NonSquareInputsAreRefused) {
-    expect_refused(kVit, R"({"size": {"height": 224, "width": 320}})", "size 224 x 320 is not square and nothing crops it");
-    expect_refused(kVit, R"({"image_processor_type": "DeiTImageProcessor", "crop_size": {"height": 224, "width": 200}})",
+    expect_refused(kVit, R"({"size": {"height": 224, "width": 320}})",
+                   "size 224 x 320 is not square and nothing crops it");
+    expect_refused(kVit,
+                   R"({"image_processor_type": "DeiTImageProcessor", "crop_size": {"height": 224, "width": 200}})",
                    "crop_size 224 x 200 is not square");
     // A non-square squash is fine when a square crop follows.
     const PreprocessConfig p = parse_model_config(kVit, R"({"image_processor_type": "DeiTImageProcessor",
-        "size": {"height": 256, "width": 320}, "crop_size": 224})").pre;
+        "size": {"height": 256, "width": 320}, "crop_size": 224})")
+                                   .pre;
     EXPECT_EQ(p.input_size, 224);
     EXPECT_EQ(p.hf->resize_width, 320);
 }
 
 TEST(ConfigHfPreprocessor, ProcessorFromTheFileOrTheModelType) {
-    EXPECT_EQ(parse_model_config(kVit, R"({"image_processor_type": "ViTImageProcessorFast"})").pre.hf->name, "ViTImageProcessor");
-    EXPECT_EQ(parse_model_config(kVit, R"({"feature_extractor_type": "ViTFeatureExtractor"})").pre.hf->name, "ViTImageProcessor");
+    EXPECT_EQ(parse_model_config(kVit, R"({"image_processor_type": "ViTImageProcessorFast"})").pre.hf->name,
+              "ViTImageProcessor");
+    EXPECT_EQ(parse_model_config(kVit, R"({"feature_extractor_type": "ViTFeatureExtractor"})").pre.hf->name,
+              "ViTImageProcessor");
     expect_refused(kVit, R"({"image_processor_type": "CLIPImageProcessor"})",
-                   "image_processor_type 'CLIPImageProcessor' is not supported (ViTImageProcessor, DeiTImageProcessor or BitImageProcessor)");
-    expect_refused(kVit, R"({"feature_extractor_type": "BeitFeatureExtractor"})", "feature_extractor_type 'BeitFeatureExtractor'");
+                   "image_processor_type 'CLIPImageProcessor' is not supported (ViTImageProcessor, DeiTImageProcessor "
+                   "or BitImageProcessor)");
+    expect_refused(kVit, R"({"feature_extractor_type": "BeitFeatureExtractor"})",
+                   "feature_extractor_type 'BeitFeatureExtractor'");
     const std::string deit = R"({"model_type": "deit", "hidden_size": 64, "num_attention_heads": 4})";
     EXPECT_EQ(parse_model_config(deit, "{}").pre.hf->name, "DeiTImageProcessor");
-    const std::string dinov2 = R"({"model_type": "dinov2_with_registers", "hidden_size": 64, "num_attention_heads": 4})";
+    const std::string dinov2 =
+        R"({"model_type": "dinov2_with_registers", "hidden_size": 64, "num_attention_heads": 4})";
     EXPECT_EQ(parse_model_config(dinov2, "{}").pre.hf->name, "BitImageProcessor");
 }
 
 TEST(ConfigHfPreprocessor, MissingFileMeansTheProcessorsDefaults) {
     // DeiTImageProcessor(): squash to 256 x 256, crop 224, bicubic, mean = std = 0.5 (IMAGENET_STANDARD).
-    const PreprocessConfig deit = parse_model_config(R"({"model_type": "deit", "hidden_size": 64, "num_attention_heads": 4})", "").pre;
+    const PreprocessConfig deit =
+        parse_model_config(R"({"model_type": "deit", "hidden_size": 64, "num_attention_heads": 4})", "").pre;
     EXPECT_EQ(deit.hf->name, "DeiTImageProcessor");
     EXPECT_EQ(deit.hf->resize_height, 256);
     EXPECT_EQ(deit.hf->resize_width, 256);
@@ -326,7 +355,8 @@ TEST(ConfigHfPreprocessor, MissingFileMeansTheProcessorsDefaults) {
     EXPECT_EQ(empty.hf->defaults_note, "");
     EXPECT_EQ(empty.input_size, 224);
     // DINOv2: the settings its hub repositories ship, and the note says which.
-    const PreprocessConfig dinov2 = parse_model_config(R"({"model_type": "dinov2", "hidden_size": 64, "num_attention_heads": 4})", "").pre;
+    const PreprocessConfig dinov2 =
+        parse_model_config(R"({"model_type": "dinov2", "hidden_size": 64, "num_attention_heads": 4})", "").pre;
     EXPECT_EQ(dinov2.hf->shortest_edge, 256);
     EXPECT_EQ(dinov2.input_size, 224);
     EXPECT_FLOAT_EQ(dinov2.mean[0], 0.485f);
@@ -334,7 +364,8 @@ TEST(ConfigHfPreprocessor, MissingFileMeansTheProcessorsDefaults) {
 }
 
 TEST(ConfigHfPreprocessor, RescaleAndNormaliseFlags) {
-    const PreprocessConfig off = parse_model_config(kVit, R"({"do_rescale": false, "do_normalize": false, "image_std": 0})").pre;
+    const PreprocessConfig off =
+        parse_model_config(kVit, R"({"do_rescale": false, "do_normalize": false, "image_std": 0})").pre;
     EXPECT_FALSE(off.hf->do_rescale);
     EXPECT_FALSE(off.hf->do_normalize);  // a zero std is harmless when nothing is normalised
     const PreprocessConfig half = parse_model_config(kVit, R"({"rescale_factor": 0.00392156862745098})").pre;
@@ -349,7 +380,8 @@ TEST(ConfigHfPreprocessor, DoResizeFalseTakesTheModelSizeAsNominal) {
 }
 
 TEST(ConfigTest, TimmNumClasses) {
-    EXPECT_EQ(parse_model_config(R"({"architecture": "vit_tiny_patch16_224", "num_classes": 1000})", "").num_classes, 1000);
+    EXPECT_EQ(parse_model_config(R"({"architecture": "vit_tiny_patch16_224", "num_classes": 1000})", "").num_classes,
+              1000);
     EXPECT_EQ(parse_model_config(R"({"architecture": "vit_tiny_patch16_224"})", "").num_classes, -1);
     expect_refused(R"({"architecture": "x", "num_classes": -3})", "", "'num_classes' must not be negative");
     const ModelConfig named = parse_model_config(R"({"architecture": "x", "label_names": ["a", "b"]})", "");

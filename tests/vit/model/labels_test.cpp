@@ -66,7 +66,8 @@ TEST(ShippedLabels, MissingOrShortListLeavesClassNumbersAndSaysWhy) {
     Model m = unnamed(1000);
     add_shipped_labels(m, dir.str());
     EXPECT_TRUE(m.config.labels.empty());
-    EXPECT_NE(m.config.labels_source.find("ImageNet-1k names are missing"), std::string::npos) << m.config.labels_source;
+    EXPECT_NE(m.config.labels_source.find("ImageNet-1k names are missing"), std::string::npos)
+        << m.config.labels_source;
     write_list(dir, 999);
     add_shipped_labels(m, dir.str());
     EXPECT_TRUE(m.config.labels.empty());
@@ -76,7 +77,8 @@ TEST(ShippedLabels, MissingOrShortListLeavesClassNumbersAndSaysWhy) {
 TEST(ShippedLabels, LookedUpInTheSourceTreeOrWhereTheEnvironmentSays) {
     ::unsetenv("VITSCOPE_LABELS_DIR");
     // The test binary is not installed: the source tree's list, 1000 names in index order.
-    EXPECT_EQ(std::filesystem::path(shipped_labels_dir()), std::filesystem::path(VITSCOPE_SOURCE_DIR) / "assets" / "labels");
+    EXPECT_EQ(std::filesystem::path(shipped_labels_dir()),
+              std::filesystem::path(VITSCOPE_SOURCE_DIR) / "assets" / "labels");
     const std::vector<std::string> names = read_label_file(shipped_labels_dir() + "/imagenet-1k.txt");
     ASSERT_EQ(names.size(), 1000u);
     EXPECT_EQ(names[0], "tench");
@@ -113,7 +115,8 @@ TEST(ShippedLabels, NumClassesMustMatchTheClassifier) {
         load_model(dir.str());
         FAIL() << "loaded";
     } catch (const Error& e) {
-        EXPECT_NE(std::string(e.what()).find("num_classes 1000 but the classifier has 10"), std::string::npos) << e.what();
+        EXPECT_NE(std::string(e.what()).find("num_classes 1000 but the classifier has 10"), std::string::npos)
+            << e.what();
     }
 }
 

@@ -51,7 +51,9 @@ TEST(ModelFamilies, TheHuggingFaceViTLayoutIsTriedLastAndTakesAnyPrefix) {
 TEST(ModelFamilies, AConfigOfEachModelTypeReadsAsItsFamilySays) {
     for (const ModelFamily* f : model_families())
         for (const std::string& t : f->hf_model_types) {
-            const ModelConfig c = parse_model_config(R"({"model_type": ")" + t + R"(", "hidden_size": 384, "num_attention_heads": 6})", "");
+            const ModelConfig c =
+                parse_model_config(R"({"model_type": ")" + t + R"(", "hidden_size": 384, "num_attention_heads": 6})",
+                                   "");
             ASSERT_TRUE(c.pre.hf) << t;
             EXPECT_EQ(c.pre.hf->name, f->hf_processor) << t;
             EXPECT_FLOAT_EQ(c.ln_eps, f->hf_ln_eps) << t;

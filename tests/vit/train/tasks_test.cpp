@@ -32,7 +32,8 @@ std::vector<Square> flat_cells(const Sample& s, int side, int cell) {
             bool flat = true;
             for (int y = r * cell; y < (r + 1) * cell && flat; ++y)
                 for (int x = c * cell; x < (c + 1) * cell && flat; ++x)
-                    for (int k = 0; k < 3; ++k) flat &= s.rgb[(static_cast<size_t>(y) * side + x) * 3 + k] == s.rgb[first + k];
+                    for (int k = 0; k < 3; ++k)
+                        flat &= s.rgb[(static_cast<size_t>(y) * side + x) * 3 + k] == s.rgb[first + k];
             if (flat) out.push_back({r, c, {s.rgb[first], s.rgb[first + 1], s.rgb[first + 2]}});
         }
     return out;
@@ -64,7 +65,8 @@ TEST(TaskTable, EveryTaskRoundTripsItsName) {
         parse_task("no_such_task");
         FAIL() << "an unknown task was taken";
     } catch (const vit::Error& e) {
-        for (const TaskSpec& t : all_tasks()) EXPECT_NE(std::string(e.what()).find(t.name), std::string::npos) << e.what();
+        for (const TaskSpec& t : all_tasks())
+            EXPECT_NE(std::string(e.what()).find(t.name), std::string::npos) << e.what();
     }
 }
 
@@ -95,7 +97,8 @@ TEST(TaskTable, EveryTaskSamplesTwoSquaresAndBothLabels) {
                 const std::vector<Square> squares = flat_cells(s, side, 8);
                 ASSERT_EQ(squares.size(), 2u) << t.name << " sample " << i << " at " << side << " px";
                 for (const Square& q : squares)
-                    EXPECT_NE(std::find(kPalette.begin(), kPalette.end(), q.rgb), kPalette.end()) << t.name << ": not a palette colour";
+                    EXPECT_NE(std::find(kPalette.begin(), kPalette.end(), q.rgb), kPalette.end())
+                        << t.name << ": not a palette colour";
                 if (t.asked_about) {
                     EXPECT_TRUE(squares[0].rgb == *t.asked_about || squares[1].rgb == *t.asked_about)
                         << t.name << " sample " << i << " lacks the square its question is about";

@@ -52,9 +52,7 @@ TinyVit random_model(const TrainSettings& s, uint64_t seed) {
     return m;
 }
 
-double loss_of(const TinyVit& m, const Batch& b) {
-    return run_batch(m, b, nullptr, 1).loss;
-}
+double loss_of(const TinyVit& m, const Batch& b) { return run_batch(m, b, nullptr, 1).loss; }
 
 }  // namespace
 
@@ -71,8 +69,9 @@ TEST(TrainBackprop, GradientsMatchFiniteDifferencesInEveryTensor) {
     // In each tensor, its largest gradient entry against a central difference in float32.
     for (size_t t = 0; t < m.tensors.size(); ++t) {
         const auto& grad = g[t];
-        const size_t j = std::max_element(grad.begin(), grad.end(), [](float a, float c) { return std::fabs(a) < std::fabs(c); }) -
-                         grad.begin();
+        const size_t j =
+            std::max_element(grad.begin(), grad.end(), [](float a, float c) { return std::fabs(a) < std::fabs(c); }) -
+            grad.begin();
         const float h = 1e-2f, saved = m.tensors[t].data[j];
         m.tensors[t].data[j] = saved + h;
         const double up = loss_of(m, b);
@@ -157,7 +156,8 @@ TEST(TrainCheckpoint, TheProjectsForwardPassGivesTheTrainersLogits) {
     ASSERT_EQ(trace.logits.size(), 2u);
     for (int k = 0; k < 2; ++k) EXPECT_NEAR(trace.logits[k], r.logits[k], 1e-3f) << "class " << k;
     const TinyVit back = read_model_folder(dir.string());
-    for (size_t t = 0; t < m.tensors.size(); ++t) EXPECT_EQ(back.tensors[t].data, m.tensors[t].data) << m.tensors[t].name;
+    for (size_t t = 0; t < m.tensors.size(); ++t)
+        EXPECT_EQ(back.tensors[t].data, m.tensors[t].data) << m.tensors[t].name;
     fs::remove_all(dir);
 }
 

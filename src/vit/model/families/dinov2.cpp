@@ -14,7 +14,9 @@ namespace {
 
 constexpr const char* kDinov2Scheme = "dinov2";
 
-bool dinov2_timm_architecture(const std::string& architecture) { return architecture.find("dinov2") != std::string::npos; }
+bool dinov2_timm_architecture(const std::string& architecture) {
+    return architecture.find("dinov2") != std::string::npos;
+}
 
 // timm builds vit_*_dinov2 with init_values (layer scale), and with registers only for regN.
 void dinov2_read_timm_name(const ConfigDoc& d, const TimmName& named, ModelConfig& c) {
@@ -36,8 +38,9 @@ void dinov2_read_hf_config(const ConfigDoc& d, ModelConfig& c) {
     c.layer_scale = true;
     if (const json* v = d.find(d.j, "layerscale_value")) d.get_float(*v, "layerscale_value");
     if (const json* v = d.find(d.j, "use_swiglu_ffn"); v && d.get_bool(*v, "use_swiglu_ffn"))
-        d.fail("use_swiglu_ffn is true: the SwiGLU MLP (DINOv2 giant) is not supported, only the GELU MLP "
-               "(fc1, fc2) of DINOv2 small, base and large");
+        d.fail(
+            "use_swiglu_ffn is true: the SwiGLU MLP (DINOv2 giant) is not supported, only the GELU MLP "
+            "(fc1, fc2) of DINOv2 small, base and large");
     if (c.model_type == "dinov2_with_registers") {
         c.num_registers = 4;  // Dinov2WithRegistersConfig's default
         c.registers_from = "num_register_tokens (default 4) in config.json";
@@ -59,14 +62,16 @@ void dinov2_default_preprocessing(PreprocessConfig& pre) {
     pre.hf->shortest_edge = 256;
     pre.mean = {0.485f, 0.456f, 0.406f};
     pre.std = {0.229f, 0.224f, 0.225f};
-    pre.hf->defaults_note = "no preprocessor_config.json: the settings facebook/dinov2-* ship "
-                            "(BitImageProcessor, shortest edge 256, crop 224, bicubic, ImageNet mean and std)";
+    pre.hf->defaults_note =
+        "no preprocessor_config.json: the settings facebook/dinov2-* ship "
+        "(BitImageProcessor, shortest edge 256, crop 224, bicubic, ImageNet mean and std)";
 }
 
 // Registers, or a first block with norm1 or layer scale.
 std::optional<TensorNames> dinov2_layout(const HasTensor& has, const std::string& prefix) {
     const std::string layer0 = prefix + "encoder.layer.0.";
-    if (!has(prefix + "embeddings.register_tokens") && !has(layer0 + "norm1.weight") && !has(layer0 + "layer_scale1.lambda1"))
+    if (!has(prefix + "embeddings.register_tokens") && !has(layer0 + "norm1.weight") &&
+        !has(layer0 + "layer_scale1.lambda1"))
         return std::nullopt;
     TensorNames n = hf_vit_tensor_names(kDinov2Scheme, prefix);
     n.ln1 = "norm1";
