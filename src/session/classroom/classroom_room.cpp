@@ -100,7 +100,7 @@ void classroom_json(const AppState& s, const DrawnReport& drawn, nlohmann::json&
 
 namespace {
 
-using Out = std::vector<ClassroomRequest>;
+using ClassroomOut = std::vector<ClassroomRequest>;
 
 // "8,1/8,2" or "8,1/8,1,second": the left and the right pane.
 ClassroomRoom::SidePane side_pane(const ScriptCommand& c, const std::string& text) {
@@ -113,9 +113,9 @@ ClassroomRoom::SidePane side_pane(const ScriptCommand& c, const std::string& tex
     return p;
 }
 
-const Verb<ClassroomRequest> kVerbs[] = {
+const Verb<ClassroomRequest> kClassroomVerbs[] = {
     {"side-by-side", VerbArg::Required,
-     [](const ScriptCommand& c, const AppState&, Out& out) {
+     [](const ScriptCommand& c, const AppState&, ClassroomOut& out) {
          if (c.arg == "off") {
              out.push_back(act::ShowSideBySide{false});
              return VerbWait{2};
@@ -133,6 +133,6 @@ const Verb<ClassroomRequest> kVerbs[] = {
 
 }  // namespace
 
-std::span<const Verb<ClassroomRequest>> classroom_verbs() { return kVerbs; }
+std::span<const Verb<ClassroomRequest>> classroom_verbs() { return kClassroomVerbs; }
 
 }  // namespace session

@@ -17,7 +17,7 @@ const vit::Trace& need_trace(const ScriptCommand& c, const AppState& s) {
 
 namespace {
 
-using Out = std::vector<CoreRequest>;
+using CoreOut = std::vector<CoreRequest>;
 
 // "colormap=magma scale=log opacity=0.8 fade=off smooth=on grid=off" applied to a style.
 gfx::OverlayStyle parse_style(const ScriptCommand& c, gfx::OverlayStyle st) {
@@ -56,115 +56,115 @@ int head_in_range(const ScriptCommand& c, const AppState& s) {
     return h;
 }
 
-constexpr VerbWait kWorker{0, true}, kNext{1}, kShown{2};
+constexpr VerbWait kWorkerInCore{0, true}, kNextInCore{1}, kShownInCore{2};
 
-const Verb<CoreRequest> kVerbs[] = {
-    {"wait", VerbArg::None, [](const ScriptCommand&, const AppState&, Out&) { return kWorker; }},
+const Verb<CoreRequest> kCoreVerbs[] = {
+    {"wait", VerbArg::None, [](const ScriptCommand&, const AppState&, CoreOut&) { return kWorkerInCore; }},
     {"frames", VerbArg::Required,
-     [](const ScriptCommand& c, const AppState&, Out&) { return VerbWait{whole_number(c)}; }},
+     [](const ScriptCommand& c, const AppState&, CoreOut&) { return VerbWait{whole_number(c)}; }},
     {"select", VerbArg::Required,
-     [](const ScriptCommand& c, const AppState& s, Out& out) {
+     [](const ScriptCommand& c, const AppState& s, CoreOut& out) {
          out.push_back(act::SelectQuery{script_token(c, need_trace(c, s))});
          return VerbWait{};
      }},
     {"layer", VerbArg::Required,
-     [](const ScriptCommand& c, const AppState& s, Out& out) {
+     [](const ScriptCommand& c, const AppState& s, CoreOut& out) {
          out.push_back(act::SetLayer{layer_in_range(c, s)});
          return VerbWait{};
      }},
     {"head", VerbArg::Required,
-     [](const ScriptCommand& c, const AppState& s, Out& out) {
+     [](const ScriptCommand& c, const AppState& s, CoreOut& out) {
          out.push_back(act::SetHead{head_in_range(c, s)});
          return VerbWait{};
      }},
     {"toggle-head", VerbArg::Required,
-     [](const ScriptCommand& c, const AppState& s, Out& out) {
+     [](const ScriptCommand& c, const AppState& s, CoreOut& out) {
          out.push_back(act::ToggleHeadVisible{head_in_range(c, s)});
          return VerbWait{};
      }},
     {"mean", VerbArg::None,
-     [](const ScriptCommand&, const AppState&, Out& out) {
+     [](const ScriptCommand&, const AppState&, CoreOut& out) {
          out.push_back(act::SetMapSource{MapSource::MeanOfVisible});
          return VerbWait{};
      }},
     {"pin", VerbArg::Required,
-     [](const ScriptCommand& c, const AppState& s, Out& out) {
+     [](const ScriptCommand& c, const AppState& s, CoreOut& out) {
          out.push_back(act::PinKey{script_token(c, need_trace(c, s))});
          return VerbWait{};
      }},
     {"temperature", VerbArg::Required,
-     [](const ScriptCommand& c, const AppState&, Out& out) {
+     [](const ScriptCommand& c, const AppState&, CoreOut& out) {
          out.push_back(act::SetTemperature{finite_number(c, c.arg, "temperature")});
          return VerbWait{};
      }},
     {"style", VerbArg::Required,
-     [](const ScriptCommand& c, const AppState& s, Out& out) {
+     [](const ScriptCommand& c, const AppState& s, CoreOut& out) {
          out.push_back(act::SetStyle{parse_style(c, s.style)});
          return VerbWait{};
      }},
     // The tab bar shows a tab chosen this way a frame later; its page asks for its numbers then.
     {"tab", VerbArg::Required,
-     [](const ScriptCommand& c, const AppState&, Out& out) {
+     [](const ScriptCommand& c, const AppState&, CoreOut& out) {
          const auto tab = tab_from_name(c.arg);
          if (!tab) throw vit::Error(c.where + ": tab is math, whatifs or questions");
          out.push_back(act::ShowTab{*tab});
-         return kShown;
+         return kShownInCore;
      }},
     {"size", VerbArg::Required,
-     [](const ScriptCommand& c, const AppState& s, Out& out) {
+     [](const ScriptCommand& c, const AppState& s, CoreOut& out) {
          const int px = whole_number(c);
          const int patch = s.loaded.model ? s.loaded.model->patch : 0;
          if (px <= 0 || (patch && px % patch))
              throw vit::Error(c.where + ": size " + c.arg + " is not a positive multiple of the patch size " +
                               std::to_string(patch));
          out.push_back(cmd::SetInputSize{px});
-         return kWorker;
+         return kWorkerInCore;
      }},
     {"open-image", VerbArg::Required,
-     [](const ScriptCommand& c, const AppState&, Out& out) {
+     [](const ScriptCommand& c, const AppState&, CoreOut& out) {
          out.push_back(cmd::OpenImage{c.arg});
-         return kWorker;
+         return kWorkerInCore;
      }},
     {"compare", VerbArg::Required,
-     [](const ScriptCommand& c, const AppState&, Out& out) {
+     [](const ScriptCommand& c, const AppState&, CoreOut& out) {
          out.push_back(cmd::OpenCompare{c.arg});
-         return kWorker;
+         return kWorkerInCore;
      }},
     {"screenshot", VerbArg::File,
-     [](const ScriptCommand& c, const AppState&, Out& out) {
+     [](const ScriptCommand& c, const AppState&, CoreOut& out) {
          out.push_back(cmd::Screenshot{c.arg});
-         return kNext;
+         return kNextInCore;
      }},
     {"export", VerbArg::File,
-     [](const ScriptCommand& c, const AppState&, Out& out) {
+     [](const ScriptCommand& c, const AppState&, CoreOut& out) {
          out.push_back(cmd::ExportFigure{c.arg});
-         return kNext;
+         return kNextInCore;
      }},
     {"record-path", VerbArg::Required,
-     [](const ScriptCommand& c, const AppState&, Out& out) {
+     [](const ScriptCommand& c, const AppState&, CoreOut& out) {
          out.push_back(act::RecordSweepPath{on_or_off(c)});
          return VerbWait{};
      }},
     {"export-sweep", VerbArg::File,
-     [](const ScriptCommand& c, const AppState&, Out& out) {
+     [](const ScriptCommand& c, const AppState&, CoreOut& out) {
          out.push_back(cmd::ExportSweep{c.arg});
-         return kNext;
+         return kNextInCore;
      }},
     // The fonts are made again for the new size; the layout follows a frame later.
     {"classroom", VerbArg::Required,
-     [](const ScriptCommand& c, const AppState&, Out& out) {
+     [](const ScriptCommand& c, const AppState&, CoreOut& out) {
          out.push_back(act::SetClassroom{on_or_off(c)});
-         return kShown;
+         return kShownInCore;
      }},
     {"theme", VerbArg::Required,
-     [](const ScriptCommand& c, const AppState&, Out& out) {
+     [](const ScriptCommand& c, const AppState&, CoreOut& out) {
          const auto theme = theme_from_name(c.arg);
          if (!theme) throw vit::Error(c.where + ": theme is dark or light");
          out.push_back(act::SetTheme{*theme});
-         return kNext;
+         return kNextInCore;
      }},
     {"quit", VerbArg::None,
-     [](const ScriptCommand&, const AppState&, Out& out) {
+     [](const ScriptCommand&, const AppState&, CoreOut& out) {
          out.push_back(cmd::Quit{});
          return VerbWait{};
      }},
@@ -172,6 +172,6 @@ const Verb<CoreRequest> kVerbs[] = {
 
 }  // namespace
 
-std::span<const Verb<CoreRequest>> core_verbs() { return kVerbs; }
+std::span<const Verb<CoreRequest>> core_verbs() { return kCoreVerbs; }
 
 }  // namespace session

@@ -35,20 +35,20 @@ void files_json(const AppState& s, const DrawnReport&, nlohmann::json& j) {
 
 namespace {
 
-using Out = std::vector<FilesRequest>;
+using FilesOut = std::vector<FilesRequest>;
 
-VerbWait save(const ScriptCommand& c, Out& out, bool embed) {
+VerbWait save(const ScriptCommand& c, FilesOut& out, bool embed) {
     out.push_back(cmd::SaveLesson{c.arg, embed});
     return VerbWait{1};
 }
 
-const Verb<FilesRequest> kVerbs[] = {
+const Verb<FilesRequest> kFilesVerbs[] = {
     {"save-lesson", VerbArg::File,
-     [](const ScriptCommand& c, const AppState&, Out& out) { return save(c, out, false); }},
+     [](const ScriptCommand& c, const AppState&, FilesOut& out) { return save(c, out, false); }},
     {"save-lesson-with-photo", VerbArg::File,
-     [](const ScriptCommand& c, const AppState&, Out& out) { return save(c, out, true); }},
+     [](const ScriptCommand& c, const AppState&, FilesOut& out) { return save(c, out, true); }},
     {"open-lesson", VerbArg::Required,
-     [](const ScriptCommand& c, const AppState&, Out& out) {
+     [](const ScriptCommand& c, const AppState&, FilesOut& out) {
          out.push_back(cmd::OpenLesson{c.arg});
          return VerbWait{0, true};
      }},
@@ -56,6 +56,6 @@ const Verb<FilesRequest> kVerbs[] = {
 
 }  // namespace
 
-std::span<const Verb<FilesRequest>> files_verbs() { return kVerbs; }
+std::span<const Verb<FilesRequest>> files_verbs() { return kFilesVerbs; }
 
 }  // namespace session

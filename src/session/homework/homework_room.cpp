@@ -20,7 +20,7 @@ void homework_json(const AppState& s, const DrawnReport& drawn, nlohmann::json& 
 
 namespace {
 
-using Out = std::vector<HomeworkRequest>;
+using HomeworkOut = std::vector<HomeworkRequest>;
 
 const Exercise& shown_exercise(const ScriptCommand& c, const AppState& s) {
     const Exercise* e = live_exercise_shown(s);
@@ -29,7 +29,7 @@ const Exercise& shown_exercise(const ScriptCommand& c, const AppState& s) {
 }
 
 // The answer as the class gives it, in the form the exercise's kind takes.
-void answer(const ScriptCommand& c, const AppState& s, Out& out) {
+void answer(const ScriptCommand& c, const AppState& s, HomeworkOut& out) {
     using Kind = ExerciseKind;
     const Exercise& e = shown_exercise(c, s);
     if (e.kind == Kind::Weight || e.kind == Kind::ScaledScore) {
@@ -47,36 +47,36 @@ void answer(const ScriptCommand& c, const AppState& s, Out& out) {
 }
 
 // The exercise's state and the panel's places show a frame later.
-constexpr VerbWait kShown{2};
+constexpr VerbWait kShownInHomework{2};
 
-const Verb<HomeworkRequest> kVerbs[] = {
+const Verb<HomeworkRequest> kHomeworkVerbs[] = {
     {"exercises", VerbArg::Required,
-     [](const ScriptCommand& c, const AppState&, Out& out) {
+     [](const ScriptCommand& c, const AppState&, HomeworkOut& out) {
          out.push_back(cmd::OpenExercises{c.arg == "default" ? "" : c.arg});
-         return kShown;
+         return kShownInHomework;
      }},
     {"exercise", VerbArg::Required,
-     [](const ScriptCommand& c, const AppState& s, Out& out) {
+     [](const ScriptCommand& c, const AppState& s, HomeworkOut& out) {
          shown_exercise(c, s);
          const int i = s.live_exercise.index;
          if (c.arg == "next" || c.arg == "back") out.push_back(act::Live{live::Go{i + (c.arg == "next" ? 1 : -1)}});
          else if (c.arg == "reveal") out.push_back(act::Live{live::Reveal{}});
          else if (c.arg == "end") out.push_back(act::Live{live::End{}});
          else throw vit::Error(c.where + ": exercise is next, back, reveal or end");
-         return kShown;
+         return kShownInHomework;
      }},
     {"answer", VerbArg::Required,
-     [](const ScriptCommand& c, const AppState& s, Out& out) {
+     [](const ScriptCommand& c, const AppState& s, HomeworkOut& out) {
          answer(c, s, out);
-         return kShown;
+         return kShownInHomework;
      }},
     {"export-lesson", VerbArg::File,
-     [](const ScriptCommand& c, const AppState&, Out& out) {
+     [](const ScriptCommand& c, const AppState&, HomeworkOut& out) {
          out.push_back(cmd::ExportLesson{c.arg});
          return VerbWait{1};
      }},
     {"export-homework", VerbArg::Folder,
-     [](const ScriptCommand& c, const AppState&, Out& out) {
+     [](const ScriptCommand& c, const AppState&, HomeworkOut& out) {
          out.push_back(cmd::ExportHomework{c.arg});
          return VerbWait{1};
      }},
@@ -84,6 +84,6 @@ const Verb<HomeworkRequest> kVerbs[] = {
 
 }  // namespace
 
-std::span<const Verb<HomeworkRequest>> homework_verbs() { return kVerbs; }
+std::span<const Verb<HomeworkRequest>> homework_verbs() { return kHomeworkVerbs; }
 
 }  // namespace session

@@ -22,7 +22,7 @@ void lab_json(const AppState& s, const DrawnReport& drawn, nlohmann::json& j) {
 
 namespace {
 
-using Out = std::vector<LabRequest>;
+using LabOut = std::vector<LabRequest>;
 
 const LabRun& need_run(const ScriptCommand& c, const AppState& s) {
     if (!s.lab.run) throw vit::Error(c.where + ": " + c.verb + " with no run open in the lab (learning-lab RUN first)");
@@ -30,12 +30,12 @@ const LabRun& need_run(const ScriptCommand& c, const AppState& s) {
 }
 
 // The lab computes its view at the next frame's start; it shows a frame later.
-constexpr VerbWait kShown{2};
+constexpr VerbWait kShownInLab{2};
 
-void push(Out& out, const LabAction& a) { out.emplace_back(std::in_place_type<act::Lab>, act::Lab{a}); }
-void push(Out& out, const LabCommand& c) { out.emplace_back(std::in_place_type<cmd::Lab>, cmd::Lab{c}); }
+void push(LabOut& out, const LabAction& a) { out.emplace_back(std::in_place_type<act::Lab>, act::Lab{a}); }
+void push(LabOut& out, const LabCommand& c) { out.emplace_back(std::in_place_type<cmd::Lab>, cmd::Lab{c}); }
 
-VerbWait train(const ScriptCommand& c, const AppState& s, Out& out) {
+VerbWait train(const ScriptCommand& c, const AppState& s, LabOut& out) {
     std::istringstream words(c.arg);
     std::string task, word, dir;
     words >> task;
@@ -60,10 +60,10 @@ VerbWait train(const ScriptCommand& c, const AppState& s, Out& out) {
         throw vit::Error(c.where + ": lab-train: " + dir + ": no such folder");
     push(out, lab::SetTraining{task, position, steps, dir});
     push(out, lab::Train{});
-    return kShown;
+    return kShownInLab;
 }
 
-VerbWait step(const ScriptCommand& c, const AppState& s, Out& out) {
+VerbWait step(const ScriptCommand& c, const AppState& s, LabOut& out) {
     const LabRun& run = need_run(c, s);
     const int last = static_cast<int>(run.log.size()) - 1;
     int index = 0;
@@ -77,51 +77,51 @@ VerbWait step(const ScriptCommand& c, const AppState& s, Out& out) {
         index = static_cast<int>(run.checkpoint_at(at));
     }
     push(out, lab::SetCheckpoint{index});
-    return kShown;
+    return kShownInLab;
 }
 
-const Verb<LabRequest> kVerbs[] = {
+const Verb<LabRequest> kLabVerbs[] = {
     {"learning-lab", VerbArg::Required,
-     [](const ScriptCommand& c, const AppState&, Out& out) {
+     [](const ScriptCommand& c, const AppState&, LabOut& out) {
          if (c.arg == "open" || c.arg == "close") push(out, lab::Show{c.arg == "open"});
          else push(out, lab::OpenRun{c.arg});
-         return kShown;
+         return kShownInLab;
      }},
     {"lab-train", VerbArg::Required, train},
     {"lab-cancel", VerbArg::None,
-     [](const ScriptCommand&, const AppState&, Out& out) {
+     [](const ScriptCommand&, const AppState&, LabOut& out) {
          push(out, lab::CancelTraining{});
-         return kShown;
+         return kShownInLab;
      }},
     {"lab-wait", VerbArg::None,
-     [](const ScriptCommand&, const AppState&, Out&) {
+     [](const ScriptCommand&, const AppState&, LabOut&) {
          return VerbWait{2, false, true};
      }},
     {"lab-step", VerbArg::Required, step},
     {"lab-layer", VerbArg::Required,
-     [](const ScriptCommand& c, const AppState& s, Out& out) {
+     [](const ScriptCommand& c, const AppState& s, LabOut& out) {
          const int layers = s.lab.now.trace ? static_cast<int>(s.lab.now.trace->layers.size()) : 0;
          const int layer = c.arg == "auto" ? -1 : whole_number(c);
          if (layer < -1 || layer >= layers) throw vit::Error(c.where + ": layer " + c.arg + " is out of range");
          push(out, lab::SetLayer{layer});
-         return kShown;
+         return kShownInLab;
      }},
     {"lab-sample", VerbArg::Required,
-     [](const ScriptCommand& c, const AppState& s, Out& out) {
+     [](const ScriptCommand& c, const AppState& s, LabOut& out) {
          const int sample = whole_number(c);
          if (sample < 0 || sample >= static_cast<int>(need_run(c, s).samples.size()))
              throw vit::Error(c.where + ": sample " + c.arg + " is out of range");
          push(out, lab::SetSample{sample});
-         return kShown;
+         return kShownInLab;
      }},
     {"lab-query", VerbArg::Required,
-     [](const ScriptCommand& c, const AppState&, Out& out) {
+     [](const ScriptCommand& c, const AppState&, LabOut& out) {
          if (c.arg != "0" && c.arg != "1") throw vit::Error(c.where + ": lab-query is 0 or 1");
          push(out, lab::SetQuerySquare{c.arg == "1"});
-         return kShown;
+         return kShownInLab;
      }},
     {"lab-explore", VerbArg::None,
-     [](const ScriptCommand& c, const AppState& s, Out& out) {
+     [](const ScriptCommand& c, const AppState& s, LabOut& out) {
          need_run(c, s);
          push(out, lab::Explore{});
          return VerbWait{2, true};
@@ -130,6 +130,6 @@ const Verb<LabRequest> kVerbs[] = {
 
 }  // namespace
 
-std::span<const Verb<LabRequest>> lab_verbs() { return kVerbs; }
+std::span<const Verb<LabRequest>> lab_verbs() { return kLabVerbs; }
 
 }  // namespace session

@@ -22,28 +22,28 @@ void models_json(const AppState& s, const DrawnReport&, nlohmann::json& j) {
 
 namespace {
 
-using Out = std::vector<ModelsRequest>;
-constexpr VerbWait kWorker{0, true};
+using ModelsOut = std::vector<ModelsRequest>;
+constexpr VerbWait kWorkerInModels{0, true};
 
-const Verb<ModelsRequest> kVerbs[] = {
+const Verb<ModelsRequest> kModelsVerbs[] = {
     {"open-model", VerbArg::Required,
-     [](const ScriptCommand& c, const AppState&, Out& out) {
+     [](const ScriptCommand& c, const AppState&, ModelsOut& out) {
          out.push_back(cmd::OpenModel{c.arg});
-         return kWorker;
+         return kWorkerInModels;
      }},
     {"get-model", VerbArg::Required,
-     [](const ScriptCommand& c, const AppState& s, Out& out) {
+     [](const ScriptCommand& c, const AppState& s, ModelsOut& out) {
          if (!find_known_model(s.get_model.known, c.arg))
              throw vit::Error(c.where + ": no known model '" + c.arg + "'" +
                               (s.get_model.list_error.empty() ? "" : " (" + s.get_model.list_error + ")"));
          out.push_back(act::ShowGetModel{true});
          out.push_back(cmd::GetModel{c.arg});
-         return kWorker;
+         return kWorkerInModels;
      }},
 };
 
 }  // namespace
 
-std::span<const Verb<ModelsRequest>> models_verbs() { return kVerbs; }
+std::span<const Verb<ModelsRequest>> models_verbs() { return kModelsVerbs; }
 
 }  // namespace session

@@ -62,19 +62,19 @@ void questions_json(const AppState& s, const DrawnReport& drawn, nlohmann::json&
 
 namespace {
 
-using Out = std::vector<QuestionsRequest>;
+using QuestionsOut = std::vector<QuestionsRequest>;
 
-const Verb<QuestionsRequest> kVerbs[] = {
+const Verb<QuestionsRequest> kQuestionsVerbs[] = {
     // As for tab: a following `wait` then waits for the numbers the page asked for.
     {"question", VerbArg::Required,
-     [](const ScriptCommand& c, const AppState&, Out& out) {
+     [](const ScriptCommand& c, const AppState&, QuestionsOut& out) {
          if (!vit::find_question_page(c.arg)) throw vit::Error(c.where + ": no question page '" + c.arg + "'");
          out.push_back(act::ShowQuestion{c.arg});
          return VerbWait{2};
      }},
     // Waits until it is saved: its page's experiments may run first.
     {"export-question", VerbArg::File,
-     [](const ScriptCommand& c, const AppState&, Out& out) {
+     [](const ScriptCommand& c, const AppState&, QuestionsOut& out) {
          out.push_back(cmd::ExportQuestionFigure{c.arg, ""});  // the state's page
          return VerbWait{0, true, false, true};
      }},
@@ -82,6 +82,6 @@ const Verb<QuestionsRequest> kVerbs[] = {
 
 }  // namespace
 
-std::span<const Verb<QuestionsRequest>> questions_verbs() { return kVerbs; }
+std::span<const Verb<QuestionsRequest>> questions_verbs() { return kQuestionsVerbs; }
 
 }  // namespace session

@@ -57,12 +57,12 @@ void tour_json(const AppState& s, const DrawnReport& drawn, nlohmann::json& j) {
 
 namespace {
 
-using Out = std::vector<TourRequest>;
+using TourOut = std::vector<TourRequest>;
 
-const Verb<TourRequest> kVerbs[] = {
+const Verb<TourRequest> kTourVerbs[] = {
     // The step's state shows a frame later, as for tab.
     {"tour", VerbArg::Required,
-     [](const ScriptCommand& c, const AppState& s, Out& out) {
+     [](const ScriptCommand& c, const AppState& s, TourOut& out) {
          const bool moves = c.arg == "next" || c.arg == "back", folds = c.arg == "fold" || c.arg == "unfold";
          if ((moves || folds) && !s.tour.tour) throw vit::Error(c.where + ": tour " + c.arg + " with no tour on");
          if (moves) out.push_back(act::TourGo{s.tour.step + (c.arg == "next" ? 1 : -1)});
@@ -72,7 +72,7 @@ const Verb<TourRequest> kVerbs[] = {
          return VerbWait{2};
      }},
     {"export-tour", VerbArg::Folder,
-     [](const ScriptCommand& c, const AppState&, Out& out) {
+     [](const ScriptCommand& c, const AppState&, TourOut& out) {
          out.push_back(cmd::ExportTourSlides{c.arg});
          return VerbWait{1};
      }},
@@ -80,6 +80,6 @@ const Verb<TourRequest> kVerbs[] = {
 
 }  // namespace
 
-std::span<const Verb<TourRequest>> tour_verbs() { return kVerbs; }
+std::span<const Verb<TourRequest>> tour_verbs() { return kTourVerbs; }
 
 }  // namespace session
