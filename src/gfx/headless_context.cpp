@@ -1,7 +1,7 @@
 #include "gfx/headless_context.h"
 
 #include <epoxy/egl.h>
-#include <epoxy/gl.h>
+#include "gfx/gl.h"
 
 #include <cstdio>
 #include <vector>

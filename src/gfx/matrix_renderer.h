@@ -4,7 +4,7 @@
 #pragma once
 #include <vector>
 
-#include <epoxy/gl.h>
+#include "gfx/gl.h"
 
 #include "gfx/overlay_style.h"
 #include "gfx/textures.h"

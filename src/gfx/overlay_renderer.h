@@ -5,7 +5,7 @@
 #pragma once
 #include <vector>
 
-#include <epoxy/gl.h>
+#include "gfx/gl.h"
 
 #include "gfx/overlay_style.h"
 #include "gfx/photo_layers.h"

@@ -6,7 +6,7 @@
 #pragma once
 #include <utility>
 
-#include <epoxy/gl.h>
+#include "gfx/gl.h"
 
 #include "gfx/storage_size.h"
 

@@ -22,12 +22,13 @@ std::string read_text(const std::string& name) {
     }
 }
 
-// Splits "#version ...\n" off the front so includes can follow it.
+// Splits "#version ...\n" off the front so includes can follow it; the
+// version this OpenGL takes in its place (gfx/gl.h).
 std::pair<std::string, std::string> split_version(const std::string& src) {
-    if (src.rfind("#version", 0) != 0) return {"#version 330 core\n", src};
+    if (src.rfind("#version", 0) != 0) return {kGlslHeader, src};
     const size_t eol = src.find('\n');
-    if (eol == std::string::npos) return {src + "\n", ""};
-    return {src.substr(0, eol + 1), src.substr(eol + 1)};
+    if (eol == std::string::npos) return {kGlslHeader, ""};
+    return {kGlslHeader, src.substr(eol + 1)};
 }
 
 std::string info_log(GLuint object, bool is_program) {
@@ -74,7 +75,8 @@ std::string shader_dir() {
 
 GLuint build_program(const std::string& vert, const std::string& frag, const std::vector<std::string>& frag_includes,
                      const std::vector<std::string>& frag_defines) {
-    const GLuint vs = compile(GL_VERTEX_SHADER, {read_text(vert)}, vert);
+    const auto [vert_version, vert_body] = split_version(read_text(vert));
+    const GLuint vs = compile(GL_VERTEX_SHADER, {vert_version, "#line 2 0\n" + vert_body}, vert);
 
     // "#line 1 N" makes the compiler's "N:line" messages point into file N of
     // the list reported with the error.

@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include <epoxy/gl.h>
+#include "gfx/gl.h"
 
 namespace gfx {
 

@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <vector>
 
-#include <epoxy/gl.h>
+#include "gfx/gl.h"
 
 #include "gfx/storage_size.h"
 

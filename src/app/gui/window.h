@@ -39,7 +39,13 @@ class Window {
 public:
     Window(const CliArgs& args, const WindowOptions& opt);
     ~Window();
-    int run();
+    // The event loop's parts (run_event_loop runs them, as the platform
+    // has it: window_platform.h): how long it may wait for events, then one pass after them
+    // (false once the window is to close), then finish (the exit code).
+    double wait_time();
+    bool pass();
+    int finish();
+    const session::AppState& state() const { return s_; }
 
 private:
     using Clock = std::chrono::steady_clock;
@@ -51,6 +57,8 @@ private:
     void begin_frame();
     void apply_all(std::vector<session::Request>& requests);
     void write_state_file();
+    void draw_frame();
+    void save_pending_screenshot(int fw, int fh);
     void take_result(session::ModelWorker::Result r);
     void update_title();
     bool busy() const {
@@ -113,7 +121,10 @@ private:
     std::optional<int> lesson_tour_step_;  // the tour step the pending lesson was opened for
     std::string last_state_;
     int last_title_generation_ = -1;
-    int busy_frames_ = 3;  // frames still to draw before waiting for events
+    std::vector<session::Request> requests_;  // what the frame being drawn asks for
+    int busy_frames_ = 3;                     // frames still to draw before waiting for events
+    bool continuous_ = false;                 // frames without waiting: a script or a change needs them
+    bool script_running_ = false;
     bool was_busy_ = false;
     Clock::time_point busy_since_;  // when the work now running began
     bool vsync_ = false;

@@ -72,7 +72,7 @@ void Window::carry_core(const session::CoreCommands& c) {
                    [&](const ExportFigure& x) {
                        const std::string path = export_name(x.path, "", ".png");
                        save_figure_png(s_, path, session::output_rules(s_, x.replace));
-                       s_.status = "Saved figure " + saved_path(path);
+                       s_.status = "Saved figure " + deliver_saved(path);
                    },
                    [&](const ExportSweep& x) { export_sweep(x.path, x.replace); },
                    [&](const AnswerReplace& x) {

@@ -1,9 +1,10 @@
 #include "app/gui/window_export.h"
+#include "app/gui/window_platform.h"
 
 #include <filesystem>
 #include <vector>
 
-#include <epoxy/gl.h>
+#include "gfx/gl.h"
 
 #include "app/gui/attention_figure.h"
 #include "gfx/figure.h"
@@ -52,6 +53,9 @@ void save_figure_png(const session::AppState& s, const std::string& path, const 
     gfx::export_figure(spec, path, rules);
 }
 
-std::string saved_path(const std::string& path) { return std::filesystem::absolute(path).lexically_normal().string(); }
+std::string deliver_saved(const std::string& path) {
+    offer_download(path);
+    return std::filesystem::absolute(path).lexically_normal().string();
+}
 
 }  // namespace app

@@ -13,7 +13,8 @@ namespace app {
 std::string unique_path(const std::string& dir, const std::string& stem, const std::string& ext);
 
 // The path as the status line names what was saved: absolute, normalised.
-std::string saved_path(const std::string& path);
+// In the browser, what was saved is offered as a download too (offer_download).
+std::string deliver_saved(const std::string& path);
 
 // Reads the default framebuffer's back buffer (call after rendering, before
 // the swap) and writes it as PNG. Throws vit::Error.

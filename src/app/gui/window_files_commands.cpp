@@ -48,7 +48,7 @@ void Window::carry_files(const session::FilesCommands& c) {
                    [&](const SaveLesson& x) {
                        const std::string path = export_name(x.path, "", ".vitscope");
                        session::save_lesson(path, s_, x.embed_photo, session::output_rules(s_, x.replace));
-                       s_.status = "Saved lesson " + saved_path(path);
+                       s_.status = "Saved lesson " + deliver_saved(path);
                    },
                    [&](const OpenLesson& x) {
                        open_lesson(session::read_lesson(x.path), x.path);  // a bad file throws before anything changes

@@ -42,14 +42,14 @@ void Window::carry_homework(const session::HomeworkCommands& c) {
                                ? s_.tour.tour
                                : std::make_shared<const session::Tour>(session::read_tour(default_tour_file()));
                        vit::write_output(path, lesson_page_html(s_, tour.get()), session::output_rules(s_, x.replace));
-                       s_.status = "Saved the lesson page " + saved_path(path);
+                       s_.status = "Saved the lesson page " + deliver_saved(path);
                    },
                    [&](const ExportHomework& x) {
                        const std::string dir =
                            x.dir.empty() ? unique_path(s_.export_dir, session::selection_slug(s_) + "_homework", "")
                                          : x.dir;
                        write_homework(s_, dir, session::output_rules(s_, false));
-                       s_.status = "Saved the homework (page, worksheet, answer key) in " + saved_path(dir);
+                       s_.status = "Saved the homework (page, worksheet, answer key) in " + deliver_saved(dir);
                    },
                },
                c);

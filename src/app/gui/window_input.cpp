@@ -4,7 +4,7 @@
 
 #include <imgui.h>
 
-#include <epoxy/gl.h>  // before GLFW: in a unity batch, window_main.cpp may follow and needs it first
+#include "gfx/gl.h"  // before GLFW: in a unity batch, window_main.cpp may follow and needs it first
 #include <GLFW/glfw3.h>
 #include <backends/imgui_impl_glfw.h>
 
@@ -119,6 +119,8 @@ bool take_activity() {
     return a;
 }
 
+bool has_activity() { return g_activity; }
+
 bool release_held_keys(GLFWwindow* window) {
     const bool any = !g_held.empty();
     g_pressed_this_frame = false;
@@ -127,6 +129,11 @@ bool release_held_keys(GLFWwindow* window) {
         g_held.pop_front();
     }
     return any;
+}
+
+void drop_path(const std::string& path) {
+    g_dropped.push_back(path);
+    g_activity = true;
 }
 
 std::vector<std::string> take_dropped_paths() {

@@ -22,6 +22,8 @@ void install_key_filter(GLFWwindow* window);
 
 // Whether any input arrived since the last call.
 bool take_activity();
+// Whether any arrived since take_activity was last called, leaving it to be taken.
+bool has_activity();
 
 // After each frame: delivers held-back key events and text, up to the next
 // press. Returns whether any were held (the next frame must then be drawn).
@@ -29,6 +31,8 @@ bool release_held_keys(GLFWwindow* window);
 
 // Paths dropped on the window since the last call.
 std::vector<std::string> take_dropped_paths();
+// Opens path as a drop would (a folder is a model, a file a photo): the browser page's file pickers.
+void drop_path(const std::string& path);
 // Whether the monitor's content scale changed since the last call.
 bool take_rescale();
 

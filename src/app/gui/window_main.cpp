@@ -13,7 +13,7 @@
 #include <utility>
 #include <vector>
 
-#include <epoxy/gl.h>
+#include "gfx/gl.h"
 #include <GLFW/glfw3.h>
 #include <backends/imgui_impl_glfw.h>
 #include <backends/imgui_impl_opengl3.h>
@@ -23,6 +23,7 @@
 #include "app/gui/window.h"
 #include "app/gui/window_export.h"
 #include "app/gui/window_input.h"
+#include "app/gui/window_platform.h"
 #include "gfx/matrix_renderer.h"
 #include "gfx/textures.h"
 #include "session/dispatch/actions.h"
@@ -216,7 +217,7 @@ void Window::init_imgui() {
     install_activity_callbacks(win_);  // before the backend, which chains to them
     ImGui_ImplGlfw_InitForOpenGL(win_, true);
     install_key_filter(win_);
-    ImGui_ImplOpenGL3_Init("#version 330 core");
+    ImGui_ImplOpenGL3_Init(gfx::kGlslVersion);
     load_fonts();
 }
 
@@ -224,8 +225,7 @@ void Window::load_fonts() {
     int ww = 0, wh = 0, fw = 0, fh = 0;
     glfwGetWindowSize(win_, &ww, &wh);
     glfwGetFramebufferSize(win_, &fw, &fh);
-    float xs = 1, ys = 1;
-    glfwGetWindowContentScale(win_, &xs, &ys);
+    const float xs = content_scale(win_);
     fb_scale_ = ww > 0 ? static_cast<float>(fw) / ww : 1.f;
     // Where the framebuffer is denser than window coordinates (macOS, Wayland)
     // the content scale is already in it; elsewhere (X11, Windows) we scale.
@@ -323,78 +323,92 @@ void Window::write_state_file() {
     }
 }
 
-int Window::run() {
-    std::vector<session::Request> requests;
-    while (!s_.quit && !glfwWindowShouldClose(win_)) {
-        // Sleep until something happens, unless a script, an animation or a change needs frames.
-        // A script runs frame after frame, except while it waits for background work: then the
-        // window draws its progress as for a person, and leaves the cores to the work.
-        const bool script_running = !script_.finished() && !(script_.waiting() && busy());
-        // A change settles over a few frames (hover, popups closing); once work has started,
-        // the frame that showed the change is enough and the rest come paced.
-        if (busy()) busy_frames_ = std::min(busy_frames_, 1);
-        if (busy() && !was_busy_) busy_since_ = Clock::now();
-        was_busy_ = busy();
-        const bool continuous = script_running || busy_frames_ > 0;
-        const double spinner_in =
-            busy() ? kSpinnerDelay - std::chrono::duration<double>(Clock::now() - busy_since_).count() : 0;
-        if (continuous && !script_running && spinner_in > 0) glfwWaitEventsTimeout(spinner_in);  // done, input or time
-        else if (continuous) glfwPollEvents();
-        else if (busy()) glfwWaitEventsTimeout(busy_frame_interval(s_.frame_ms));
-        else glfwWaitEventsTimeout(0.5);
-        busy_frames_ = std::max(0, busy_frames_ - 1);
-        // Woken by the timeout with nothing new: the picture is still right.
-        const bool input = take_activity();
-        if (!continuous && !busy() && !input) continue;
-        if (input) busy_frames_ = std::max(busy_frames_, 2);  // ImGui settles hover and popups over a few frames
-        if (glfwGetWindowAttrib(win_, GLFW_ICONIFIED)) continue;
+// How long the loop may wait for events before its next pass: 0 when a
+// script, an animation or a change needs frames now, else a time that paces
+// the frames drawn beside background work, or idles.
+double Window::wait_time() {
+    // A script runs frame after frame, except while it waits for background work: then the
+    // window draws its progress as for a person, and leaves the cores to the work.
+    script_running_ = !script_.finished() && !(script_.waiting() && busy());
+    // A change settles over a few frames (hover, popups closing); once work has started,
+    // the frame that showed the change is enough and the rest come paced.
+    if (busy()) busy_frames_ = std::min(busy_frames_, 1);
+    if (busy() && !was_busy_) busy_since_ = Clock::now();
+    was_busy_ = busy();
+    continuous_ = script_running_ || busy_frames_ > 0;
+    const double spinner_in =
+        busy() ? kSpinnerDelay - std::chrono::duration<double>(Clock::now() - busy_since_).count() : 0;
+    if (continuous_ && !script_running_ && spinner_in > 0) return spinner_in;  // done, input or time
+    if (continuous_) return 0;
+    if (busy()) return busy_frame_interval(s_.frame_ms);
+    return 0.5;
+}
 
-        const auto t0 = Clock::now();
-        begin_frame();
-        ImGui_ImplOpenGL3_NewFrame();
-        ImGui_ImplGlfw_NewFrame();
-        ImGui::NewFrame();
-        script_.step(s_, requests);
-        gpu_->map_tally() = {};
-        ui::clip_audit::begin_frame();
-        drawn_ = {};
-        view_->draw(ui::Frame{s_, requests, drawn_, *gpu_, fonts_, ui_scale_, fb_scale_});
-        ImGui::Render();
-        drawn_.clipped_text = ui::clip_audit::findings();
-        drawn_.longest_text = ui::clip_audit::longest_text();
+// One pass of the loop once the events are in: a frame, unless nothing asks
+// for one. False once the window is to close (asked, or a script failed).
+bool Window::pass() {
+    if (s_.quit || glfwWindowShouldClose(win_)) return false;
+    busy_frames_ = std::max(0, busy_frames_ - 1);
+    // Woken by the timeout with nothing new: the picture is still right.
+    const bool input = take_activity();
+    if (!continuous_ && !busy() && !input) return true;
+    if (input) busy_frames_ = std::max(busy_frames_, 2);  // ImGui settles hover and popups over a few frames
+    if (glfwGetWindowAttrib(win_, GLFW_ICONIFIED)) return true;
+    draw_frame();
+    if (!script_.error().empty()) return false;
+    if (!vsync_ && script_.finished() && opt_.frame_stats.empty()) glfwSwapInterval(1), vsync_ = true;
+    return !s_.quit && !glfwWindowShouldClose(win_);
+}
 
-        int fw = 0, fh = 0;
-        glfwGetFramebufferSize(win_, &fw, &fh);
-        glBindFramebuffer(GL_FRAMEBUFFER, 0);
-        glViewport(0, 0, fw, fh);
-        ui::draw_frame_over_panel_colour();
-        if (!pending_screenshot_.empty()) {
-            try {
-                save_window_png(pending_screenshot_, fw, fh, session::output_rules(s_, pending_screenshot_replace_));
-                s_.status = "Saved screenshot " + fs::absolute(pending_screenshot_).lexically_normal().string();
-            } catch (const vit::OutputExists& e) {  // it appeared since the check: ask
-                ask_replace(e.path, session::cmd::Screenshot{pending_screenshot_});
-            } catch (const std::exception& e) {
-                s_.last_error = e.what();
-                script_.writer_failed(e.what());
-            }
-            pending_screenshot_.clear();
-        }
-        glfwSwapBuffers(win_);
-        if (release_held_keys(win_)) busy_frames_ = std::max(busy_frames_, 2);
+void Window::draw_frame() {
+    const auto t0 = Clock::now();
+    begin_frame();
+    ImGui_ImplOpenGL3_NewFrame();
+    ImGui_ImplGlfw_NewFrame();
+    ImGui::NewFrame();
+    script_.step(s_, requests_);
+    gpu_->map_tally() = {};
+    ui::clip_audit::begin_frame();
+    drawn_ = {};
+    view_->draw(ui::Frame{s_, requests_, drawn_, *gpu_, fonts_, ui_scale_, fb_scale_});
+    ImGui::Render();
+    drawn_.clipped_text = ui::clip_audit::findings();
+    drawn_.longest_text = ui::clip_audit::longest_text();
 
-        const double ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
-        stats_.ms.push_back(ms);
-        stats_.beside_work.push_back(!s_.experiments.running.empty() || !s_.analyses.running.empty());
-        if (!opt_.frame_stats.empty()) stats_.interaction.frame_end(s_, gpu_->map_tally(), t0);
-        s_.frame_ms = s_.frames++ ? 0.9f * s_.frame_ms + 0.1f * static_cast<float>(ms) : static_cast<float>(ms);
-        apply_all(requests);
-        s_.text_input = ImGui::GetIO().WantTextInput;
-        write_state_file();
-        if (!script_.error().empty()) break;
-        if (!vsync_ && script_.finished() && opt_.frame_stats.empty()) glfwSwapInterval(1), vsync_ = true;
+    int fw = 0, fh = 0;
+    glfwGetFramebufferSize(win_, &fw, &fh);
+    glBindFramebuffer(GL_FRAMEBUFFER, 0);
+    glViewport(0, 0, fw, fh);
+    ui::draw_frame_over_panel_colour();
+    if (!pending_screenshot_.empty()) save_pending_screenshot(fw, fh);
+    glfwSwapBuffers(win_);
+    if (release_held_keys(win_)) busy_frames_ = std::max(busy_frames_, 2);
+
+    const double ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+    stats_.ms.push_back(ms);
+    stats_.beside_work.push_back(!s_.experiments.running.empty() || !s_.analyses.running.empty());
+    if (!opt_.frame_stats.empty()) stats_.interaction.frame_end(s_, gpu_->map_tally(), t0);
+    s_.frame_ms = s_.frames++ ? 0.9f * s_.frame_ms + 0.1f * static_cast<float>(ms) : static_cast<float>(ms);
+    apply_all(requests_);
+    s_.text_input = ImGui::GetIO().WantTextInput;
+    write_state_file();
+}
+
+void Window::save_pending_screenshot(int fw, int fh) {
+    try {
+        save_window_png(pending_screenshot_, fw, fh, session::output_rules(s_, pending_screenshot_replace_));
+        s_.status = "Saved screenshot " + deliver_saved(pending_screenshot_);
+    } catch (const vit::OutputExists& e) {  // it appeared since the check: ask
+        ask_replace(e.path, session::cmd::Screenshot{pending_screenshot_});
+    } catch (const std::exception& e) {
+        s_.last_error = e.what();
+        script_.writer_failed(e.what());
     }
+    pending_screenshot_.clear();
+}
 
+// The window has closed: frame statistics and settings saved; a failed script's error thrown.
+int Window::finish() {
     int w = 0, h = 0;
     glfwGetWindowSize(win_, &w, &h);
     if (!opt_.frame_stats.empty()) stats_.write(opt_.frame_stats, w, h);
@@ -411,8 +425,7 @@ int Window::run() {
 
 int run_window(const CliArgs& args) {
     const WindowOptions opt = parse_window_options(args);
-    Window window(args, opt);
-    return window.run();
+    return run_event_loop(std::make_unique<Window>(args, opt));
 }
 
 }  // namespace app

@@ -52,7 +52,7 @@ void Window::carry_tour(const session::TourCommands& c) {
                        const std::string dir = x.dir.empty() ? unique_path(s_.export_dir, "tour_slides", "") : x.dir;
                        // In classroom mode, lecture-size slides as `vitscope tour --classroom` draws them.
                        write_tour_slides(at, dir, session::output_rules(s_, false), slide_size(s_.classroom));
-                       s_.status = "Saved the tour's slides in " + saved_path(dir);
+                       s_.status = "Saved the tour's slides in " + deliver_saved(dir);
                    },
                },
                c);

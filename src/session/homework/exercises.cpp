@@ -1,4 +1,5 @@
 #include "session/homework/exercises.h"
+#include "vit/base/charconv_compat.h"
 
 #include <algorithm>
 #include <charconv>
@@ -111,7 +112,7 @@ void note_fields(FieldsOnce& once, const std::string& key, const std::string& va
 
 double positive_number(const std::string& value, const std::string& what, const std::string& where) {
     double v = 0;
-    const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), v);
+    const auto [end, ec] = vit::decimal_from_chars(value.data(), value.data() + value.size(), v);
     if (ec != std::errc() || end != value.data() + value.size() || !(v > 0) || v > 1e6)
         throw vit::Error(where + what + " '" + value + "' is not a positive number");
     return v;

@@ -1,7 +1,7 @@
 #include "ui/widgets/draw_frame.h"
 
 #include <backends/imgui_impl_opengl3.h>
-#include <epoxy/gl.h>
+#include "gfx/gl.h"
 #include <imgui.h>
 
 #include "gfx/render_target.h"

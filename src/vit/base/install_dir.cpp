@@ -6,6 +6,11 @@ namespace vit {
 namespace fs = std::filesystem;
 
 std::string installed_share_dir() {
+#if defined(__EMSCRIPTEN__)
+    // The browser build is always an installed copy: its page's data package
+    // holds share/vitscope at the root of the module's file system (web/app/web_app.cmake).
+    return "/share/vitscope";
+#endif
     std::error_code ec;
     const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
     if (ec) return "";

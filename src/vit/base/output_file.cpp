@@ -12,6 +12,7 @@
 #include <cstring>
 #include <filesystem>
 
+#include "vit/base/file_system_calls.h"
 #include "vit/base/temporaries.h"
 
 namespace vit {
@@ -108,8 +109,9 @@ std::string temp_name(const std::string& path) {
 // Renames without replacing anything (RENAME_NOREPLACE; a hard link where the
 // file system lacks it). Returns errno, 0 on success.
 int rename_no_replace(const std::string& from, const std::string& to, bool folder) {
-    if (::renameat2(AT_FDCWD, from.c_str(), AT_FDCWD, to.c_str(), RENAME_NOREPLACE) == 0) return 0;
-    if ((errno != EINVAL && errno != ENOSYS) || folder) return errno;
+    const int err = fs_calls::rename_no_replace(from.c_str(), to.c_str());
+    if (err == 0) return 0;
+    if ((err != EINVAL && err != ENOSYS) || folder) return err;
     if (::link(from.c_str(), to.c_str()) != 0) return errno;
     ::unlink(from.c_str());
     return 0;
@@ -325,11 +327,11 @@ int OutputFolder::move_to(const std::string& to) {
     std::error_code ec;
     if (!fs::exists(fs::symlink_status(path_, ec))) return rename_no_replace(temp_, to, true);
     if (!earlier_output_(path_).empty()) return EEXIST;
-    if (::renameat2(AT_FDCWD, temp_.c_str(), AT_FDCWD, path_.c_str(), RENAME_EXCHANGE) != 0)
-        return errno == ENOENT ? rename_no_replace(temp_, to, true) : errno;
+    if (const int err = fs_calls::rename_exchange(temp_.c_str(), path_.c_str()); err != 0)
+        return err == ENOENT ? rename_no_replace(temp_, to, true) : err;
     // The earlier one is at the temporary name now; swapped back should anything else have slipped in.
     if (!earlier_output_(temp_).empty()) {
-        ::renameat2(AT_FDCWD, temp_.c_str(), AT_FDCWD, path_.c_str(), RENAME_EXCHANGE);
+        fs_calls::rename_exchange(temp_.c_str(), path_.c_str());
         return EEXIST;
     }
     fs::remove_all(temp_, ec);

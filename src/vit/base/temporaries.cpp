@@ -3,7 +3,6 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <signal.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -11,6 +10,7 @@
 #include <mutex>
 
 #include "vit/base/error.h"
+#include "vit/base/file_system_calls.h"
 
 namespace vit::temporaries {
 namespace {
@@ -36,7 +36,7 @@ void remove_folder(int parent, const char* path, int depth) {
     if (fd >= 0) {
         char* buffer = buffers[depth];
         for (;;) {
-            const long n = ::syscall(SYS_getdents64, fd, buffer, sizeof buffers[0]);
+            const long n = fs_calls::read_folder_entries(fd, buffer, sizeof buffers[0]);
             if (n <= 0) break;
             for (long at = 0; at < n;) {
                 const auto* entry = reinterpret_cast<const struct dirent64*>(buffer + at);

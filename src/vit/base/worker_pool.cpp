@@ -25,13 +25,20 @@ int configured_threads() {
 // that an idle or busy machine loses nothing worth having.
 constexpr auto kSpin = std::chrono::microseconds(100);
 
+// Tells the CPU this is a spin loop (x86's pause); WebAssembly has no such hint.
+inline void spin_pause() {
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#endif
+}
+
 // Returns once value != old: polls for kSpin, then sleeps.
 void wait_while(const std::atomic<unsigned>& value, unsigned old) {
     const auto until = std::chrono::steady_clock::now() + kSpin;
     do {
         for (int i = 0; i < 64; ++i) {
             if (value.load(std::memory_order_acquire) != old) return;
-            __builtin_ia32_pause();
+            spin_pause();
         }
     } while (std::chrono::steady_clock::now() < until);
     value.wait(old);

@@ -1,6 +1,7 @@
 // safetensors reading (validated, memory-mapped), writing, and the half-float
 // conversions both need.
 #include "vit/formats/safetensors.h"
+#include "vit/base/charconv_compat.h"
 
 #include <fcntl.h>
 #include <sys/mman.h>
@@ -324,19 +325,19 @@ float f16_to_f32(uint16_t h) {
     const uint32_t sign = static_cast<uint32_t>(h & 0x8000u) << 16;
     const uint32_t exp = (h >> 10) & 0x1Fu;
     const uint32_t mant = h & 0x3FFu;
-    if (exp == 0x1F) return std::bit_cast<float>(sign | 0x7F800000u | (mant << 13));  // inf / NaN
+    if (exp == 0x1F) return vit::bit_cast<float>(sign | 0x7F800000u | (mant << 13));  // inf / NaN
     if (exp == 0) {
         // Zero or subnormal: mant * 2^-24, exact in f32.
         const float v = std::ldexp(static_cast<float>(mant), -24);
         return sign ? -v : v;
     }
-    return std::bit_cast<float>(sign | ((exp + 112) << 23) | (mant << 13));
+    return vit::bit_cast<float>(sign | ((exp + 112) << 23) | (mant << 13));
 }
 
-float bf16_to_f32(uint16_t b) { return std::bit_cast<float>(static_cast<uint32_t>(b) << 16); }
+float bf16_to_f32(uint16_t b) { return vit::bit_cast<float>(static_cast<uint32_t>(b) << 16); }
 
 uint16_t f32_to_f16(float f) {
-    const uint32_t x = std::bit_cast<uint32_t>(f);
+    const uint32_t x = vit::bit_cast<uint32_t>(f);
     const auto sign = static_cast<uint16_t>((x >> 16) & 0x8000u);
     const float a = std::fabs(f);
     if (std::isnan(f)) return static_cast<uint16_t>(sign | 0x7E00u);
@@ -354,7 +355,7 @@ uint16_t f32_to_f16(float f) {
 }
 
 uint16_t f32_to_bf16(float f) {
-    const uint32_t x = std::bit_cast<uint32_t>(f);
+    const uint32_t x = vit::bit_cast<uint32_t>(f);
     if (std::isnan(f)) return static_cast<uint16_t>((x >> 16) | 0x40u);  // stay a (quiet) NaN
     const uint32_t rounded = x + 0x7FFFu + ((x >> 16) & 1u);             // round to nearest even
     return static_cast<uint16_t>(rounded >> 16);

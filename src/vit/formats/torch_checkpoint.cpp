@@ -5,6 +5,7 @@
 // not check CRCs either, and torch.serialization.set_crc32_options(False)
 // writes archives without them.
 #include "vit/formats/torch_checkpoint.h"
+#include "vit/base/charconv_compat.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -289,13 +290,13 @@ std::vector<float> TorchCheckpoint::to_f32(const std::string& name) const {
     switch (s.dtype) {
         case TorchDType::F32:
             convert_all<uint32_t>(t, raw.data(), big_endian_, out.data(),
-                                  [](uint32_t b) { return std::bit_cast<float>(b); });
+                                  [](uint32_t b) { return vit::bit_cast<float>(b); });
             break;
         case TorchDType::F16: convert_all<uint16_t>(t, raw.data(), big_endian_, out.data(), f16_to_f32); break;
         case TorchDType::BF16: convert_all<uint16_t>(t, raw.data(), big_endian_, out.data(), bf16_to_f32); break;
         case TorchDType::F64:
             convert_all<uint64_t>(t, raw.data(), big_endian_, out.data(),
-                                  [](uint64_t b) { return f64_to_f32(std::bit_cast<double>(b)); });
+                                  [](uint64_t b) { return f64_to_f32(vit::bit_cast<double>(b)); });
             break;
         default: fail("tensor '" + name + "' has no conversion to f32");  // not reached: refused above
     }

@@ -1,4 +1,5 @@
 #include "vit/image/preprocess.h"
+#include "vit/base/charconv_compat.h"
 
 #include <algorithm>
 #include <charconv>
@@ -145,9 +146,9 @@ Image blank(int width, int height) {
 // 0.899999976), so floor(input_size / crop_pct) lands where timm's does.
 double as_written(float value) {
     char text[32];
-    const auto [end, ec] = std::to_chars(text, text + sizeof text, value);
+    const auto [end, ec] = vit::shortest_chars(text, text + sizeof text, value);
     double out = value;
-    std::from_chars(text, end, out);
+    vit::decimal_from_chars(text, end, out);
     return out;
 }
 

@@ -3,6 +3,7 @@
 #include <string>
 
 #include "vit/image/preprocess.h"
+#include "vit/base/charconv_compat.h"
 
 namespace vit {
 namespace {
@@ -11,7 +12,7 @@ namespace {
 template <typename T>
 std::string shortest(T value) {
     char text[32];
-    const auto [end, ec] = std::to_chars(text, text + sizeof text, value);
+    const auto [end, ec] = vit::shortest_chars(text, text + sizeof text, value);
     return std::string(text, end);
 }
 

@@ -3,8 +3,10 @@
 //     tests compare against, and the path for CPUs without AVX2;
 //   - x86-64-v3, AVX2 + FMA (kernels_v3.cpp) and x86-64-v4, AVX-512
 //     (kernels_v4.cpp): vitscope's own GEMM micro-kernels on weights packed
-//     once (kernel_fast.inc), and a softmax with its own vectorised exp.
-// kernels.cpp picks one table at start-up from what the CPU supports.
+//     once (kernel_fast.inc), and a softmax with its own vectorised exp;
+//   - WebAssembly SIMD128 (kernels_simd128.cpp), the browser build's.
+// kernels.cpp uses the table pick_table chose at start-up from what the CPU
+// supports (kernel_choice_x86.cpp, kernel_choice_wasm.cpp: one per platform).
 #pragma once
 
 namespace vit::isa {
@@ -51,7 +53,10 @@ struct KernelTable {
 const KernelTable& table_eigen();
 const KernelTable& table_v3();
 const KernelTable& table_v4();
+const KernelTable& table_simd128();
 // Whether this CPU has the instructions the table's kernels use.
 bool runs_here(const KernelTable& table);
+// The fastest table this CPU runs, or a slower one VITSCOPE_ISA names.
+const KernelTable& pick_table();
 
 }  // namespace vit::isa

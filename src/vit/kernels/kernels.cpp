@@ -1,7 +1,6 @@
 #include "vit/kernels/kernels.h"
 
 #include <algorithm>
-#include <cstdlib>
 #include <string>
 
 #include "vit/kernels/kernel_table.h"
@@ -10,34 +9,12 @@
 namespace vit {
 namespace {
 
-// The fastest table the CPU runs, or a slower one VITSCOPE_ISA names.
-const isa::KernelTable& pick_table() {
-    const char* forced = std::getenv("VITSCOPE_ISA");
-    const std::string want = forced ? forced : "";
-    if (want != "v3" && want != "eigen" && isa::runs_here(isa::table_v4())) return isa::table_v4();
-    if (want != "eigen" && isa::runs_here(isa::table_v3())) return isa::table_v3();
-    return isa::table_eigen();
-}
-
 const isa::KernelTable& table() {
-    static const isa::KernelTable& chosen = pick_table();
+    static const isa::KernelTable& chosen = isa::pick_table();
     return chosen;
 }
 
 }  // namespace
-
-namespace isa {
-
-bool runs_here(const KernelTable& t) {
-    __builtin_cpu_init();
-    if (&t == &table_v4())
-        return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-               __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl");
-    if (&t == &table_v3()) return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
-    return true;
-}
-
-}  // namespace isa
 
 const char* kernel_isa() { return table().name; }
 

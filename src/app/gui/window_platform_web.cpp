@@ -1,0 +1,52 @@
+// The browser's window: emscripten's GLFW on the page's canvas. The page
+// owns the event loop: each animation frame the window takes one pass (the
+// browser delivered the events before it); a file an export saved in the
+// module's file system is handed to the page (web/app/vitscope_page.js) as
+// a download.
+#include <emscripten/emscripten.h>
+
+#include <chrono>
+#include <filesystem>
+
+#include "app/gui/web_page_hooks.h"
+#include "app/gui/window.h"
+#include "app/gui/window_input.h"
+#include "app/gui/window_platform.h"
+
+namespace app {
+namespace {
+
+Window* g_window = nullptr;  // lives as long as the page
+std::chrono::steady_clock::time_point g_next_pass;
+
+// Frames beside background work come paced, as the desktop's waits pace
+// them: a pass before its time only if input arrived.
+void one_pass(void*) {
+    const auto now = std::chrono::steady_clock::now();
+    const double wait = g_window->wait_time();
+    if (wait > 0 && now < g_next_pass && !has_activity()) return;
+    g_next_pass =
+        now + std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(wait));
+    if (!g_window->pass()) emscripten_cancel_main_loop();
+}
+
+}  // namespace
+
+int run_event_loop(std::unique_ptr<Window> window) {
+    g_window = window.release();
+    set_page_state(&g_window->state());
+    emscripten_set_main_loop_arg(one_pass, nullptr, 0, true);  // does not return
+    return 0;
+}
+
+float content_scale(GLFWwindow*) { return 1.0f; }  // the canvas is drawn at CSS pixels
+
+void offer_download(const std::string& path) {
+    std::error_code ec;
+    const std::string file = std::filesystem::is_directory(path, ec) ? zipped_folder(path) : path;
+    // clang-format off
+    EM_ASM({ if (Module.vitscopeOfferDownload) Module.vitscopeOfferDownload(UTF8ToString($0)); }, file.c_str());
+    // clang-format on
+}
+
+}  // namespace app

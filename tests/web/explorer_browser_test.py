@@ -1,0 +1,199 @@
+#!/usr/bin/env python3
+"""The explorer's browser build (build-wasm/vitscope-web; docs/browser.md) in
+Debian's Chromium and Firefox, headless, served by scripts/serve_web.sh with
+and without the COOP/COEP headers threads need.
+
+On a patchwork photo (tests/support/drawn_colours.py: one colour a patch) with
+a script (query 5,3, layer 6, head 1, the map opaque, then an exported figure):
+ - the page loads with no script or console error; served without the headers
+   it runs its single-thread build and says so;
+ - the trace on show, read back through the page's test hook
+   (vitscope_dump_trace: the arrays `vitscope dump` writes) equals the native
+   `vitscope dump` of the same photo within the tolerance BENCHMARKS.md states
+   between the native instruction sets (the browser's SIMD128 has no fused
+   multiply-add: each product is rounded once more);
+ - the exported figure, downloaded, equals the native `vitscope export` of the
+   same map within 2/255 per channel on 99.9 % of its pixels (WebGL 2 against
+   Mesa: the same shaders, another rasteriser);
+ - a real click on patch (9, 10) makes it the query, and every cell centre of
+   the map drawn on the canvas is the colormap of that row of attention
+   (native `vitscope dump`) within 3/255, the query's 3 x 3 left out;
+ - a hostile photo is one line of error in the page and the photo before it
+   stays on show.
+Without the web build (cmake --preset wasm) the test fails when CI is set and
+is skipped (exit 77) otherwise. The first-map times are printed, never asserted.
+"""
+import atexit
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+
+import numpy as np
+from PIL import Image
+
+sys.path[:0] = [os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", d) for d in ("support", "reference")]
+from browser_support import CHROMIUM, FIREFOX, driver, install_puppeteer  # noqa: E402
+from drawn_colours import GRID, VIRIDIS, colormap, patchwork, sample, worst  # noqa: E402
+from script_support import BIN, MODEL, NO_DISPLAY, SRC, Tally  # noqa: E402
+
+tally = Tally()
+check = tally.check
+TMP = tempfile.mkdtemp(prefix="vitscope_explorer_browser_")
+atexit.register(shutil.rmtree, TMP, ignore_errors=True)
+WEB = os.environ.get("VITSCOPE_WEB_DIR", os.path.join(SRC, "build-wasm", "vitscope-web"))
+LAYER, HEAD, ROW, COL = 6, 1, 5, 3
+CLICK = (9, 10)
+# Between the browser's SIMD128 kernels and the desktop's AVX2/AVX-512 ones (BENCHMARKS.md).
+ATOL = {"attn": 2e-5, "logits": 2e-3}
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def serve(isolated):
+    port = free_port()
+    args = [os.path.join(SRC, "scripts", "serve_web.sh"), "--port", str(port), WEB] + ([] if isolated else ["--no-isolation"])
+    server = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    atexit.register(server.kill)
+    for _ in range(100):
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+            return f"http://127.0.0.1:{port}/"
+        except OSError:
+            time.sleep(0.1)
+    raise RuntimeError("serve_web.sh did not start: " + server.stderr.read().decode()[-300:])
+
+
+def native_dump(photo):
+    out = os.path.join(TMP, "native_dump")
+    if not os.path.isdir(out):
+        subprocess.run([BIN, "dump", photo, "-o", out, "--model", MODEL], check=True, capture_output=True,
+                       env=NO_DISPLAY, timeout=600)
+    return out
+
+
+def run_browser(url, out, spec, firefox=False):
+    os.makedirs(out, exist_ok=True)
+    spec_path = os.path.join(out, "spec.json")
+    with open(spec_path, "w") as f:
+        json.dump(spec, f)
+    env = dict(NO_DISPLAY, **({"FIREFOX": FIREFOX} if firefox else {"CHROMIUM": CHROMIUM}))
+    r = subprocess.run(["node", driver("explorer_browser.mjs"), url, out, spec_path], env=env, capture_output=True,
+                       text=True, timeout=1200)
+    try:
+        return json.loads(r.stdout.strip().splitlines()[-1])
+    except (IndexError, json.JSONDecodeError):
+        return {"errors": ["driver output: " + r.stdout[-500:] + r.stderr[-1500:]]}
+
+
+def compare_trace(label, page_dump, native):
+    for name, atol in ATOL.items():
+        path = os.path.join(page_dump, name + ".npy")
+        if not check(f"{label}: the page's dump has {name}.npy", os.path.exists(path)):
+            continue
+        got, want = np.load(path).astype(np.float64), np.load(os.path.join(native, name + ".npy")).astype(np.float64)
+        same = got.shape == want.shape
+        err = float(np.max(np.abs(got - want))) if same else float("inf")
+        check(f"{label}: {name} {got.shape} equals the native dump within {atol:g} (max difference {err:.2e})",
+              same and err <= atol)
+
+
+def check_map(label, shot, state, native):
+    attn = np.load(os.path.join(native, "attn.npy")).astype(np.float64)
+    prefix = attn.shape[-1] - GRID * GRID
+    q = prefix + CLICK[0] * GRID + CLICK[1]
+    row = attn[LAYER, HEAD, q, prefix:].reshape(GRID, GRID)
+    expected = np.rint(colormap(VIRIDIS, row / row.max()) * 255)
+    pw, ph = state["photo_size"]
+    cx, cy, cw, ch = state["crop"]
+    x, y, w, h = state["image_view"]
+    sx, sy = w / pw, h / ph
+    pixels = np.asarray(Image.open(shot).convert("RGB")).astype(np.float64)
+    drawn = sample(pixels, x + cx * sx, y + cy * sy, cw * sx / GRID, ch * sy / GRID)
+    if drawn is None:
+        check(f"{label}: the map's cells are inside the screenshot", False)
+        return
+    err, at = worst(drawn, expected, skip=CLICK)
+    check(f"{label}: every cell of the clicked query's map is its weight's colour within 3/255 (worst {err:.0f} at {at})",
+          err <= 3)
+
+
+def session(label, url, photo, native, firefox=False, full=True):
+    script = os.path.join(TMP, "run.script")
+    figure = "/home/web_user/test/figure.png"
+    with open(script, "w") as f:
+        f.write(f"wait\nselect {ROW},{COL}\nlayer {LAYER}\nhead {HEAD}\nstyle opacity=1 fade=off grid=off\nframes 3\n"
+                + (f"export {figure}\nframes 3\n" if full else ""))
+    hostile = os.path.join(TMP, "hostile.jpg")
+    with open(hostile, "wb") as f:
+        f.write(b"\xff\xd8\xff\xe0" + b"\x00" * 64)  # a JPEG that ends at its first marker
+    spec = {"files": {"/home/web_user/test/patchwork.png": photo, "/home/web_user/test/run.script": script},
+            "args": "--script /home/web_user/test/run.script /home/web_user/test/patchwork.png",
+            "click": list(CLICK) if full else None, "hostile": hostile if full else None, "downloads": 1 if full else 0}
+    out = os.path.join(TMP, label.replace(" ", "_"))
+    report = run_browser(url, out, spec, firefox)
+    check(f"{label}: no script or console error ({report.get('errors', [])[:3]})", not report.get("errors"))
+    if report.get("errors"):
+        print("\n".join(report.get("console", [])[-20:]))
+        return report
+    print(f"{label}: {report.get('browser')}: first map {report.get('firstMapMs')} ms "
+          f"(model cached: {report.get('start', {}).get('modelCached')})")
+    compare_trace(label, os.path.join(out, "dump"), native)
+    if not full:
+        return report
+    native_figure = os.path.join(TMP, "native_figure.png")
+    if not os.path.exists(native_figure):
+        subprocess.run([BIN, "export", photo, "-o", native_figure, "--model", MODEL, "--layer", str(LAYER), "--head",
+                        str(HEAD), "--patch", f"{ROW},{COL}", "--style", "opacity=1", "--style", "fade=off",
+                        "--style", "grid=off"], check=True, capture_output=True, env=NO_DISPLAY, timeout=600)
+    downloaded = os.path.join(out, "figure.png")
+    if check(f"{label}: the exported figure was offered as a download", os.path.exists(downloaded)):
+        a = np.asarray(Image.open(downloaded).convert("RGB")).astype(int)
+        b = np.asarray(Image.open(native_figure).convert("RGB")).astype(int)
+        same = a.shape == b.shape
+        close = float(np.mean(np.abs(a - b).max(axis=2) <= 2)) if same else 0.0
+        check(f"{label}: the downloaded figure {a.shape} equals the native export {b.shape} within 2/255 on "
+              f"{close:.2%} of its pixels (at least 99.9 %)", same and close >= 0.999)
+    state = report.get("afterClick") or {}
+    check(f"{label}: a click on patch {CLICK} makes it the query", (state.get("row"), state.get("col")) == CLICK)
+    if os.path.exists(os.path.join(out, "after_click.png")):
+        check_map(label, os.path.join(out, "after_click.png"), state, native)
+    hostile_state = report.get("afterHostile") or {}
+    error = hostile_state.get("last_error", "")
+    check(f"{label}: a hostile photo is one line of error ({error[:100]!r})", bool(error) and "\n" not in error)
+    check(f"{label}: the photo before it stays on show", hostile_state.get("image") == report.get("imageBefore"))
+    return report
+
+
+def main():
+    if not os.path.exists(os.path.join(WEB, "index.html")):
+        if os.environ.get("CI") not in (None, "", "0", "false"):
+            check(f"the browser build is at {WEB} (cmake --preset wasm)", False)
+            return tally.finish()
+        print(f"skipped: no browser build at {WEB} (cmake --preset wasm && cmake --build --preset wasm)")
+        sys.exit(77)
+    if not install_puppeteer(check):
+        return tally.finish()
+    photo = os.path.join(TMP, "patchwork.png")
+    patchwork(photo, 3)
+    native = native_dump(photo)
+    isolated = serve(True)
+    session("chromium isolated", isolated, photo, native)
+    plain = serve(False)
+    report = session("chromium without COOP-COEP", plain, photo, native, full=False)
+    check("without COOP/COEP the page runs one thread and says so",
+          report.get("isolated") is False and "one thread" in report.get("notice", ""))
+    session("firefox isolated", isolated, photo, native, firefox=True, full=False)
+    return tally.finish()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
