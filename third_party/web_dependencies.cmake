@@ -153,13 +153,13 @@ if(VITSCOPE_GUI)
   target_link_options(vitscope_gl INTERFACE -sUSE_GLFW=3 -sMAX_WEBGL_VERSION=2 -sMIN_WEBGL_VERSION=2)
   add_library(vitscope::gl ALIAS vitscope_gl)
 
-  # Dear ImGui: its core and the GLFW and OpenGL 3 backends, as libimgui-dev has them.
+  # Dear ImGui: its core, std::string inputs and the GLFW and OpenGL 3 backends, as libimgui-dev has them.
   vitscope_debian_source(imgui_src imgui)
   add_library(vitscope_imgui_core STATIC
               ${imgui_src}/imgui.cpp ${imgui_src}/imgui_draw.cpp ${imgui_src}/imgui_tables.cpp
-              ${imgui_src}/imgui_widgets.cpp
+              ${imgui_src}/imgui_widgets.cpp ${imgui_src}/misc/cpp/imgui_stdlib.cpp
               ${imgui_src}/backends/imgui_impl_glfw.cpp ${imgui_src}/backends/imgui_impl_opengl3.cpp)
-  target_include_directories(vitscope_imgui_core SYSTEM PUBLIC ${imgui_src})
+  target_include_directories(vitscope_imgui_core SYSTEM PUBLIC ${imgui_src} ${imgui_src}/misc/cpp)
   target_compile_options(vitscope_imgui_core PRIVATE -w -sUSE_GLFW=3)
   set_target_properties(vitscope_imgui_core PROPERTIES UNITY_BUILD OFF)
   add_library(vitscope_imgui INTERFACE)

@@ -1,25 +1,26 @@
 // Runs inside the WebAssembly module's scope before it starts (emcc
 // --pre-js, web/app/web_app.cmake): puts the files the page fetched (the
 // default model, or a model the user picked) into the module's file system,
-// and keeps the settings folder in the browser's IndexedDB.
+// and keeps the settings folder in the browser's IndexedDB. Written as
+// emscripten 3.1.6's minifier reads JavaScript: var, no destructuring.
 Module.preRun = Module.preRun || [];
 Module.preRun.push(function() {
-    for (const file of Module.vitscopeFiles || []) {
-        FS.mkdirTree(file.path.substring(0, file.path.lastIndexOf('/')));
-        FS.writeFile(file.path, file.data);
+    var files = Module.vitscopeFiles || [];
+    for (var i = 0; i < files.length; ++i) {
+        FS.mkdirTree(files[i].path.substring(0, files[i].path.lastIndexOf('/')));
+        FS.writeFile(files[i].path, files[i].data);
     }
     Module.vitscopeFiles = null;  // the bytes live in the file system now
-    for (const [name, value] of Object.entries(Module.vitscopeEnv || {})) ENV[name] = value;
-    const settings = '/home/web_user/.config/vitscope';
+    var env = Module.vitscopeEnv || {};
+    Object.keys(env).forEach(function(name) { ENV[name] = env[name]; });
+    var settings = '/home/web_user/.config/vitscope';
     FS.mkdirTree(settings);
     FS.mount(IDBFS, {}, settings);
     addRunDependency('vitscope-settings');
     FS.syncfs(true, function() { removeRunDependency('vitscope-settings'); });
 });
-// The page's hooks into the module: what the window's offer_download and
-// settings need (src/app/gui/window_platform_web.cpp).
+// What the page calls (web/app/vitscope_page.js).
 Module.vitscopeReadFile = function(path) { return FS.readFile(path); };
-Module.vitscopeIsFolder = function(path) { return FS.isDir(FS.stat(path).mode); };
 Module.vitscopeListFolder = function(
     path) { return FS.readdir(path).filter(function(n) { return n !== '.' && n !== '..'; }); };
 Module.vitscopeSaveSettings = function() { FS.syncfs(false, function() {}); };

@@ -132,10 +132,19 @@ async function start() {
     window.vitscopeDownloads = [];
     const threads = self.crossOriginIsolated === true && typeof SharedArrayBuffer === 'function';
     $('threads').textContent = threads ? (navigator.hardwareConcurrency + ' threads') : 'one thread';
-    if (!threads)
+    // Without cross-origin isolation the threads' shared memory is not there: the single-thread
+    // build runs if the folder has it, else the page says what the server must send.
+    const program = threads ? 'vitscope.js' : 'vitscope-single.js';
+    if (!threads) {
+        const single = await fetch(program, {method: 'HEAD'}).then((r) => r.ok, () => false);
+        if (!single)
+            throw new Error(
+                'this page is served without cross-origin isolation (the COOP/COEP headers ' +
+                'docs/browser.md names), which vitscope needs: serve it with scripts/serve_web.sh');
         notice(
-            'This page is served without cross-origin isolation (COOP/COEP headers): vitscope runs on one thread, ' +
-            'more slowly. scripts/serve_web.sh serves it with them.');
+            'This page is served without cross-origin isolation (COOP/COEP headers): vitscope runs on one ' +
+            'thread, more slowly. scripts/serve_web.sh serves it with them.');
+    }
     const t0 = performance.now();
     const model = await fetchDefaultModel();
     // Files a browser test puts in place before the explorer starts (tests/support/browser/explorer_browser.mjs).
@@ -162,7 +171,7 @@ async function start() {
         },
     };
     window.vitscopeStart = {t0, modelCached: model.cached, threads};
-    await loadScript(threads ? 'vitscope.js' : 'vitscope-single.js');
+    await loadScript(program);
     window.addEventListener('resize', () => {
         const [w, h] = canvasSize();
         if (Module.setCanvasSize) Module.setCanvasSize(w, h);

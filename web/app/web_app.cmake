@@ -43,6 +43,7 @@ if(VITSCOPE_WEB_THREADS)
        -sDEFAULT_PTHREAD_STACK_SIZE=8388608)
 endif()
 target_link_options(vitscope PRIVATE ${web_link_options})
+target_link_libraries(vitscope PRIVATE vitscope::zip)  # a saved folder downloads as one .zip (web_page_hooks.cpp)
 set_property(TARGET vitscope APPEND PROPERTY LINK_DEPENDS ${CMAKE_SOURCE_DIR}/web/app/module_pre.js)
 
 # The page, and the default model from the mirror (fetched once by the page, then kept in its cache).

@@ -1,4 +1,5 @@
 #include "app/gui/window_input.h"
+#include "app/gui/window_platform.h"
 
 #include <deque>
 
@@ -105,7 +106,7 @@ void install_activity_callbacks(GLFWwindow* window) {
     glfwSetFramebufferSizeCallback(window, on_size);
     glfwSetWindowRefreshCallback(window, on_refresh);
     glfwSetDropCallback(window, on_drop);
-    glfwSetWindowContentScaleCallback(window, on_content_scale);
+    watch_content_scale(window, on_content_scale);
 }
 
 void install_key_filter(GLFWwindow* window) {

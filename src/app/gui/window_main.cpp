@@ -125,14 +125,9 @@ Window::Window(const CliArgs& args, const WindowOptions& opt) : opt_(opt), scrip
 
     glfwSetErrorCallback(on_glfw_error);
     if (!glfwInit()) throw vit::Error("cannot open a window: " + (g_glfw_error.empty() ? "no display?" : g_glfw_error));
-    glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
-    glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
-    glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
-    glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
-    glfwWindowHint(GLFW_SCALE_TO_MONITOR, GLFW_TRUE);
+    set_window_hints(opt_.width != 0);
     int w = opt_.width ? opt_.width : (settings_.window_width >= 640 ? settings_.window_width : 1600);
     int h = opt_.height ? opt_.height : (settings_.window_height >= 480 ? settings_.window_height : 1000);
-    if (opt_.width) glfwWindowHint(GLFW_SCALE_TO_MONITOR, GLFW_FALSE);  // an exact size was asked for
     win_ = glfwCreateWindow(w, h, "vitscope", nullptr, nullptr);
     if (!win_) {
         glfwTerminate();

@@ -16,8 +16,16 @@ class Window;
 // it hands the window to the page's animation frames and never returns.
 int run_event_loop(std::unique_ptr<Window> window);
 
+// GLFW's hints for the window about to open: the OpenGL it needs, and
+// whether its size is exact (--window-size) or scales with the monitor.
+void set_window_hints(bool exact_size);
+
 // How much larger than 96 dpi the window's screen shows things.
 float content_scale(GLFWwindow* window);
+
+// Calls changed when the window moves to a screen of another content scale
+// (the browser's canvas keeps one).
+void watch_content_scale(GLFWwindow* window, void (*changed)(GLFWwindow*, float, float));
 
 // In the browser, a file just saved (a folder: as one .zip) is offered as a
 // download; on the desktop it stays where the user asked for it.

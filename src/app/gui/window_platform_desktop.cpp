@@ -17,10 +17,22 @@ int run_event_loop(std::unique_ptr<Window> window) {
     return window->finish();
 }
 
+void set_window_hints(bool exact_size) {
+    glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
+    glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
+    glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
+    glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
+    glfwWindowHint(GLFW_SCALE_TO_MONITOR, exact_size ? GLFW_FALSE : GLFW_TRUE);
+}
+
 float content_scale(GLFWwindow* window) {
     float x = 1, y = 1;
     glfwGetWindowContentScale(window, &x, &y);
     return x;
+}
+
+void watch_content_scale(GLFWwindow* window, void (*changed)(GLFWwindow*, float, float)) {
+    glfwSetWindowContentScaleCallback(window, changed);
 }
 
 void offer_download(const std::string&) {}

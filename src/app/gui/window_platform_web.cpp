@@ -3,6 +3,7 @@
 // browser delivered the events before it); a file an export saved in the
 // module's file system is handed to the page (web/app/vitscope_page.js) as
 // a download.
+#include <GLFW/glfw3.h>
 #include <emscripten/emscripten.h>
 
 #include <chrono>
@@ -39,7 +40,12 @@ int run_event_loop(std::unique_ptr<Window> window) {
     return 0;
 }
 
+// WebGL 2 (OpenGL ES 3.0): emscripten's GLFW makes it for a major version of 3.
+void set_window_hints(bool) { glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3); }
+
 float content_scale(GLFWwindow*) { return 1.0f; }  // the canvas is drawn at CSS pixels
+
+void watch_content_scale(GLFWwindow*, void (*)(GLFWwindow*, float, float)) {}
 
 void offer_download(const std::string& path) {
     std::error_code ec;

@@ -1,7 +1,6 @@
 #include "session/base/experiments.h"
+#include "vit/base/file_system_calls.h"
 
-#include <sys/resource.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <exception>
@@ -65,7 +64,7 @@ void ExperimentRunner::loop() {
     // split no work over the pool), below the window's threads in priority
     // (Linux: nice applies per thread), so frames come first.
     vit::WorkerPool::keep_to_this_thread();
-    setpriority(PRIO_PROCESS, static_cast<id_t>(syscall(SYS_gettid)), kBackgroundNice);
+    vit::fs_calls::lower_this_thread_priority(kBackgroundNice);
     for (;;) {
         std::string key;
         ExperimentJob job;

@@ -14,9 +14,8 @@
 #include <memory>
 #include <thread>
 
-#include <curl/curl.h>
-
 #include "session/base/clock.h"
+#include "session/models/url_transfer.h"
 #include "vit/base/error.h"
 #include "vit/base/output_file.h"
 #include "vit/formats/checkpoint.h"
@@ -30,12 +29,6 @@ namespace fs = std::filesystem;
 
 struct Cancelled {};
 
-std::string mb(double bytes) {
-    char text[32];
-    std::snprintf(text, sizeof text, "%.1f MB", bytes / 1e6);
-    return text;
-}
-
 // A local path as the path of a file:// URL: every byte but unreserved ones and '/' percent-encoded.
 std::string url_path(const std::string& path) {
     static const char* hex = "0123456789ABCDEF";
@@ -46,8 +39,6 @@ std::string url_path(const std::string& path) {
     }
     return out;
 }
-
-int progress_callback(void* self, curl_off_t dltotal, curl_off_t dlnow, curl_off_t, curl_off_t);
 
 // An exclusive flock on the model's lock file, held while this download runs:
 // a second download of the model (another window) waits for the first to end.
@@ -152,11 +143,7 @@ bool is_downloaded(const KnownModel& m, const std::string& models_dir) {
     return false;
 }
 
-ModelDownloader::ModelDownloader(std::function<void()> on_done) : on_done_(std::move(on_done)) {
-    // Once per process, before any download thread: curl_global_init is not thread-safe everywhere.
-    static const CURLcode init = curl_global_init(CURL_GLOBAL_DEFAULT);
-    (void)init;
-}
+ModelDownloader::ModelDownloader(std::function<void()> on_done) : on_done_(std::move(on_done)) { init_url_transfers(); }
 
 ModelDownloader::~ModelDownloader() {
     cancel_ = true;
@@ -278,48 +265,19 @@ bool ModelDownloader::fetch(const std::string& url, const std::string& path, con
     file_started_ = now_seconds();
     std::unique_ptr<FILE, int (*)(FILE*)> out(std::fopen(path.c_str(), "wb"), &std::fclose);
     if (!out) throw vit::Error(path + ": cannot be written");
-    std::unique_ptr<CURL, void (*)(CURL*)> curl(curl_easy_init(), &curl_easy_cleanup);
-    if (!curl) throw vit::Error("libcurl could not start");
-    char error[CURL_ERROR_SIZE] = "";
-    CURL* c = curl.get();
-    curl_easy_setopt(c, CURLOPT_URL, url.c_str());
-    curl_easy_setopt(c, CURLOPT_PROTOCOLS_STR, "https,http,file");
-    curl_easy_setopt(c, CURLOPT_REDIR_PROTOCOLS_STR, "https,http");  // the hub redirects to its file servers
-    curl_easy_setopt(c, CURLOPT_FOLLOWLOCATION, 1L);
-    curl_easy_setopt(c, CURLOPT_MAXREDIRS, 10L);
-    curl_easy_setopt(c, CURLOPT_FAILONERROR, 1L);       // a 404 is an error, not a file
-    curl_easy_setopt(c, CURLOPT_WRITEDATA, out.get());  // libcurl's default writer: fwrite
-    curl_easy_setopt(c, CURLOPT_NOPROGRESS, 0L);
-    curl_easy_setopt(c, CURLOPT_XFERINFOFUNCTION, &progress_callback);
-    curl_easy_setopt(c, CURLOPT_XFERINFODATA, this);
-    curl_easy_setopt(c, CURLOPT_ERRORBUFFER, error);
-    curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT, 30L);
-    curl_easy_setopt(c, CURLOPT_LOW_SPEED_LIMIT, 1L);  // a stalled connection ends after a minute
-    curl_easy_setopt(c, CURLOPT_LOW_SPEED_TIME, 60L);
-    curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);  // not on the window's thread
-    curl_easy_setopt(c, CURLOPT_USERAGENT, "vitscope");
-    const CURLcode rc = curl_easy_perform(c);
-    long status = 0;
-    curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &status);
-    curl_off_t got = 0, expected = -1;
-    curl_easy_getinfo(c, CURLINFO_SIZE_DOWNLOAD_T, &got);
-    curl_easy_getinfo(c, CURLINFO_CONTENT_LENGTH_DOWNLOAD_T, &expected);
+    const UrlTransfer t =
+        transfer_url(url, out.get(), [this](std::int64_t now, std::int64_t total) { return on_progress(now, total); });
     const bool closed_ok = std::fclose(out.release()) == 0;
-    if (rc == CURLE_OK) {
+    if (t.outcome == UrlTransfer::Outcome::Done) {
         if (!closed_ok) throw vit::Error(path + ": cannot be written");
-        bytes_before_ += got;
+        bytes_before_ += t.got;
         return true;
     }
     std::error_code ec;
     fs::remove(path, ec);
-    if (rc == CURLE_ABORTED_BY_CALLBACK && cancel_) throw Cancelled{};
-    if ((rc == CURLE_HTTP_RETURNED_ERROR && status == 404) || rc == CURLE_FILE_COULDNT_READ_FILE) return false;
-    std::string why = error[0] ? error : curl_easy_strerror(rc);
-    if (rc == CURLE_PARTIAL_FILE)
-        why = "the transfer stopped half-way (" + mb(static_cast<double>(got)) +
-              (expected > 0 ? " of " + mb(static_cast<double>(expected)) : "") + ")";
-    if (rc == CURLE_COULDNT_RESOLVE_HOST || rc == CURLE_COULDNT_CONNECT) why += " (offline?)";
-    throw vit::Error(file + ": " + why);
+    if (t.outcome == UrlTransfer::Outcome::Cancelled && cancel_) throw Cancelled{};
+    if (t.outcome == UrlTransfer::Outcome::NotFound) return false;
+    throw vit::Error(file + ": " + t.why);
 }
 
 bool ModelDownloader::on_progress(std::int64_t now, std::int64_t total) {
@@ -331,13 +289,5 @@ bool ModelDownloader::on_progress(std::int64_t now, std::int64_t total) {
     view_.seconds_left = total > 0 && now > 0 && elapsed > 0.5 ? static_cast<double>(total - now) * elapsed / now : -1;
     return !cancel_;
 }
-
-namespace {
-
-int progress_callback(void* self, curl_off_t dltotal, curl_off_t dlnow, curl_off_t, curl_off_t) {
-    return static_cast<ModelDownloader*>(self)->on_progress(dlnow, dltotal) ? 0 : 1;  // non-zero aborts
-}
-
-}  // namespace
 
 }  // namespace session

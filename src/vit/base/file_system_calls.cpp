@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #if !defined(__EMSCRIPTEN__)
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #endif
 
@@ -37,6 +38,8 @@ long read_folder_entries(int fd, char* buffer, std::size_t size) {
     return ::getdents(fd, reinterpret_cast<struct dirent*>(buffer), size);
 }
 
+void lower_this_thread_priority(int) {}
+
 #else
 
 int rename_no_replace(const char* from, const char* to) {
@@ -48,6 +51,10 @@ int rename_exchange(const char* a, const char* b) {
 }
 
 long read_folder_entries(int fd, char* buffer, std::size_t size) { return ::syscall(SYS_getdents64, fd, buffer, size); }
+
+void lower_this_thread_priority(int nice) {
+    ::setpriority(PRIO_PROCESS, static_cast<id_t>(::syscall(SYS_gettid)), nice);
+}
 
 #endif
 

@@ -1,5 +1,5 @@
-// The file-system calls whose form differs between the platforms vitscope
-// builds for, behind one name each: Linux's (glibc) and the browser build's
+// The system calls whose form differs between the platforms vitscope builds
+// for (files, and one for threads), behind one name each: Linux's (glibc) and the browser build's
 // (emscripten's musl over its in-memory file system, where one process is
 // all there is, so "atomically" needs no help from the kernel).
 #pragma once
@@ -17,5 +17,9 @@ int rename_exchange(const char* a, const char* b);
 // Reads a folder's next entries as struct dirent64 records into buffer
 // (getdents64; async-signal-safe). Returns the bytes read, 0 at the end, < 0 on error.
 long read_folder_entries(int fd, char* buffer, std::size_t size);
+
+// Lowers the calling thread's priority by `nice` steps (Linux: nice applies
+// per thread); nothing where threads have no priority (the browser's workers).
+void lower_this_thread_priority(int nice);
 
 }  // namespace vit::fs_calls

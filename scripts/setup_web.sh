@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# Builds the browser build (docs/browser.md) into build-wasm/vitscope-web/:
+# installs Debian's emscripten and dpkg-dev (only what is missing), unpacks
+# Debian's source packages of its libraries (web_sources.sh), and builds the
+# `wasm` preset. Safe to run again: it does nothing that is already done.
+set -euo pipefail
+here=$(cd "$(dirname "$0")/.." && pwd)
+"$here/scripts/install_packages.sh" emscripten dpkg-dev
+"$here/scripts/web_sources.sh"
+cd "$here"
+# emscripten's JavaScript tools find their node modules (acorn) through NODE_PATH.
+export NODE_PATH=/usr/share/nodejs
+cmake --preset wasm >/dev/null
+cmake --build --preset wasm -j"$(nproc)"

@@ -1,0 +1,28 @@
+// One URL's bytes into an open file, for File > Get a model… (model_download.cpp):
+// libcurl on the desktop (url_transfer_curl.cpp); in the browser build not
+// yet (url_transfer_web.cpp says so in one line).
+#pragma once
+#include <cstdint>
+#include <cstdio>
+#include <functional>
+#include <string>
+
+namespace session {
+
+struct UrlTransfer {
+    enum class Outcome { Done, NotFound, Cancelled, Failed };
+    Outcome outcome = Outcome::Failed;
+    std::string why;             // Failed: the reason, one line
+    std::int64_t got = 0;        // bytes written
+    std::int64_t expected = -1;  // what the server announced; -1 unknown
+};
+
+// Once per process, before any transfer's thread starts.
+void init_url_transfers();
+
+// Fetches url (https, http or file; redirects followed) into out. progress
+// gets the bytes so far and the total (0 while unknown); false cancels.
+UrlTransfer transfer_url(const std::string& url, std::FILE* out,
+                         const std::function<bool(std::int64_t now, std::int64_t total)>& progress);
+
+}  // namespace session
