@@ -136,14 +136,13 @@ async function start() {
     // build runs if the folder has it, else the page says what the server must send.
     const program = threads ? 'vitscope.js' : 'vitscope-single.js';
     if (!threads) {
-        const single = await fetch(program, {method: 'HEAD'}).then((r) => r.ok, () => false);
-        if (!single)
-            throw new Error(
-                'this page is served without cross-origin isolation (the COOP/COEP headers ' +
-                'docs/browser.md names), which vitscope needs: serve it with scripts/serve_web.sh');
-        notice(
-            'This page is served without cross-origin isolation (COOP/COEP headers): vitscope runs on one ' +
-            'thread, more slowly. scripts/serve_web.sh serves it with them.');
+        // builds.json (web/app/web_app.cmake) names the programs the folder has.
+        const builds = await fetch('builds.json').then((r) => r.json(), () => ({programs: []}));
+        if (!builds.programs.includes(program))
+            throw new Error('this page is served without cross-origin isolation (the COOP/COEP headers ' +
+                            'docs/browser.md names), which vitscope needs: serve it with scripts/serve_web.sh');
+        notice('This page is served without cross-origin isolation (COOP/COEP headers): vitscope runs on one ' +
+               'thread, more slowly. scripts/serve_web.sh serves it with them.');
     }
     const t0 = performance.now();
     const model = await fetchDefaultModel();

@@ -46,6 +46,16 @@ target_link_options(vitscope PRIVATE ${web_link_options})
 target_link_libraries(vitscope PRIVATE vitscope::zip)  # a saved folder downloads as one .zip (web_page_hooks.cpp)
 set_property(TARGET vitscope APPEND PROPERTY LINK_DEPENDS ${CMAKE_SOURCE_DIR}/web/app/module_pre.js)
 
+# builds.json: the programs this folder has (the page picks one of them).
+set(built_programs "\"${web_program}.js\"")
+foreach(other vitscope vitscope-single)  # the other preset's, built into the same folder before
+  if(NOT other STREQUAL web_program AND EXISTS ${VITSCOPE_WEB_OUT}/${other}.js)
+    list(APPEND built_programs "\"${other}.js\"")
+  endif()
+endforeach()
+string(JOIN ", " programs_json ${built_programs})
+file(CONFIGURE OUTPUT ${VITSCOPE_WEB_OUT}/builds.json CONTENT "{\"programs\": [${programs_json}]}\n")
+
 # The page, and the default model from the mirror (fetched once by the page, then kept in its cache).
 add_custom_command(TARGET vitscope POST_BUILD
                    COMMAND ${CMAKE_COMMAND} -E copy_if_different ${CMAKE_SOURCE_DIR}/web/app/index.html

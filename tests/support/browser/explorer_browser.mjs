@@ -17,7 +17,9 @@ const spec = JSON.parse(fs.readFileSync(specPath, "utf8"));
 const firefox = process.env.FIREFOX;
 const profile = fs.mkdtempSync(path.join(os.tmpdir(), "vitscope-explorer-"));
 const browser = firefox
-  ? await puppeteer.launch({ browser: "firefox", executablePath: firefox, headless: true, userDataDir: profile })
+  // In a window on the DISPLAY given (Xvfb): headless, Firefox has no WebGL without a GPU.
+  ? await puppeteer.launch({ browser: "firefox", executablePath: firefox, headless: !process.env.DISPLAY,
+                             userDataDir: profile, defaultViewport: null, args: ["--width=1280", "--height=800"] })
   : await puppeteer.launch({
       executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
       headless: true,
@@ -49,7 +51,7 @@ const readModuleFile = (page, p) => page.evaluate((p) => {
 
 try {
   const page = await browser.newPage();
-  await page.setViewport({ width: 1280, height: 720 });
+  if (!firefox) await page.setViewport({ width: 1280, height: 720 });
   page.on("pageerror", (e) => report.errors.push(String(e.stack || e)));
   page.on("console", (m) => {
     report.console.push(m.type() + ": " + m.text());
@@ -60,6 +62,9 @@ try {
   const args = ["--state-file", STATE, "--no-settings", ...(spec.args || "").split(" ").filter(Boolean)];
   const started = Date.now();
   await page.goto(url + "?args=" + encodeURIComponent(args.join(" ")), { waitUntil: "load" });
+  const notice = () => page.evaluate(() => document.getElementById("notice").textContent);
+  await new Promise((r) => setTimeout(r, 1000));
+  report.notice = await notice();
   await waitState(page, (s) => s.ready, "the first map");
   report.firstMapMs = Date.now() - started;
   // The script's exports, once offered for download; then the state it left.
@@ -70,7 +75,7 @@ try {
   const ready = await waitState(page, (s) => s.ready, "the script's end");
   report.start = await page.evaluate(() => window.vitscopeStart);
   report.isolated = await page.evaluate(() => self.crossOriginIsolated === true);
-  report.notice = await page.evaluate(() => document.getElementById("notice").textContent);
+
   report.stateAfterScript = ready;
 
   // The trace on show, as `vitscope dump` writes it.
