@@ -86,7 +86,7 @@ const LessonHomework = (() => {
         } else {
           input += `<p class="buttons"><button class="ex-clear">Clear marks</button> <span class="ex-picked hint">0 patches marked.</span></p>`;
         }
-        input += `<p class="hint">The map of this question is hidden until you check it.</p>`;
+        input += `<p class="hint ex-hidden-note">The map of this question is hidden until you check it.</p>`;
       } else if (NUMERIC.includes(e.kind)) {
         input = `<p><input class="ex-number" type="text" inputmode="decimal" autocomplete="off" size="12" ` +
           `aria-label="your answer to exercise ${e.n}"> <span class="hint">(${precisionText(e)})</span></p>`;
@@ -245,6 +245,7 @@ const LessonHomework = (() => {
       verdict.innerHTML = `<p><b>${correct ? "Right." : "Not right."}</b></p>` + html +
         (key >= 0 && !e.mean ? `<p class="hint">The page now shows this query and key: “The arithmetic for one key” has the same steps.</p>` : "");
       for (const el of div.querySelectorAll("input, button")) el.disabled = true;
+      for (const el of div.querySelectorAll(".ex-hidden-note")) el.hidden = true;
       drawPhoto(entry);
       showProgress();
     }

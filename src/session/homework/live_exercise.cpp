@@ -157,6 +157,8 @@ void reveal_live(AppState& s) {
     if (v->answer.layer >= 0) {
         apply_core(s, act::SetLayer{v->answer.layer});
         if (v->answer.head >= 0) apply_core(s, act::SetHead{v->answer.head});
+        // map=mean: the mean of the heads, as the exercise asked about.
+        apply_core(s, act::SetMapSource{v->answer.mean ? MapSource::MeanOfVisible : MapSource::Head});
         apply_core(s, act::SelectQuery{v->answer.query});
         s.sel.pinned_key = -1;
         if (v->answer.key >= 0) apply_core(s, act::PinKey{v->answer.key});

@@ -239,8 +239,9 @@ def test_sample_right_and_wrong(tally, xvfb, tmp, rows):
                     s = live.state()
                     tally.check(f"exercise {n}: revealed, the photo shows the map of layer {e['layer']}, head {e['head']}, "
                                 f"query {e['query']}", not v["maps_hidden"] and s["maps_on_screen"] and
-                                (s["layer"], s["head"], s["query"]) == (int(e["layer"]), int(e["head"]), int(e["query"])),
-                                (s["layer"], s["head"], s["query"], s["maps_on_screen"]))
+                                (s["layer"], s["query"]) == (int(e["layer"]), int(e["query"]))
+                                and (s["map"] == "mean" if e["head"] == "mean" else s["head"] == int(e["head"])),
+                                (s["layer"], s["head"], s["query"], s.get("map"), s["maps_on_screen"]))
                 if correct and e["kind"] == "weight" and n == 4:
                     shot = screenshot(live, tmp, "weight.png")
                     text = subprocess.run(["tesseract", shot, "-"], capture_output=True, text=True, timeout=300).stdout
