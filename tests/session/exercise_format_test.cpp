@@ -146,6 +146,16 @@ TEST(ExerciseFormat, AChoiceWithSeveralRightOptions) {
     EXPECT_EQ(session::check_exercise(t, set.exercises[0], a, r).given, "options 1 and 2 and 3");
 }
 
+TEST(ExerciseFormat, TheTourParsersErrorsSpeakOfExercisesAndTheFilesPhoto) {
+    // A line every photo sees naming what the file's photo shows; a step with no text; no exercise at all.
+    EXPECT_EQ(refusal("title: T\nphoto: dog.jpg\nwords: dog\nexercise: E\nkind: choice\ntext: The dog?\n"
+                      "option: a\noption: b\nanswer: 1\n"),
+              "f.exercises:6: 'dog' names what the file's own photo shows, in a line other photos see (use own-)");
+    EXPECT_EQ(refusal("title: T\nphoto: dog.jpg\nexercise: E\nkind: choice\noption: a\noption: b\nanswer: 1\n"),
+              "f.exercises:3: exercise 'E' has no text:");
+    EXPECT_EQ(refusal("title: T\nphoto: dog.jpg\n"), "f.exercises:2: no exercises (each starts with exercise: TITLE)");
+}
+
 TEST(ExerciseFormat, ARelativeToleranceChecksAgainstTheAnswersSize) {
     const auto set = session::parse_exercises(numeric("weight") + "tolerance: 5%\n", "f");
     const vit::Trace t = vit::testing::synthetic_trace();

@@ -4,6 +4,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <map>
 #include <set>
 #include <sstream>
@@ -159,6 +160,24 @@ std::vector<int> parse_answers(const std::string& value, const std::string& wher
     return {out.begin(), out.end()};
 }
 
+// A tour parser's error in an exercises file's words: its steps are exercises, its photo the file's.
+std::string in_exercises_words(std::string message) {
+    static const std::pair<const char*, const char*> words[] = {
+        {"the tour's photo's", "the file's own photo's"},
+        {"the tour's photo", "the file's own photo"},
+        {"a region of this tour", "a region of this file"},
+        {"no steps (a step starts with step: TITLE)", "no exercises (each starts with exercise: TITLE)"},
+        {"a step needs a title: step: TITLE", "an exercise needs a title: exercise: TITLE"},
+        {"before the first step:", "before the first exercise:"},
+        {" steps", " exercises"},
+        {"step '", "exercise '"},
+    };
+    for (const auto& [from, to] : words)
+        for (size_t at = message.find(from); at != std::string::npos; at = message.find(from, at + std::strlen(to)))
+            message.replace(at, std::strlen(from), to);
+    return message;
+}
+
 }  // namespace
 
 bool numeric_kind(ExerciseKind k) {
@@ -304,7 +323,12 @@ ExerciseSet parse_exercises(const std::string& text, const std::string& name) {
         }
     }
     ExerciseSet set;
-    auto tour = std::make_shared<Tour>(parse_tour(forwarded, name));
+    std::shared_ptr<Tour> tour;
+    try {
+        tour = std::make_shared<Tour>(parse_tour(forwarded, name));
+    } catch (const vit::Error& e) {
+        throw vit::Error(in_exercises_words(e.what()));
+    }
     for (size_t i = 0; i < exercises.size(); ++i) {
         Exercise& e = exercises[i];
         const TourStep& step = tour->steps[i];
