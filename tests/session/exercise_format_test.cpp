@@ -4,13 +4,19 @@
 // recomputed here from q and k in double, map=mean as the mean of the heads'
 // weights (and refused where there is no one q·k), a choice with several
 // right options, and every refusal one line naming the file and what is missing.
+// And grading a hand-in (session/homework/handin.h) without a browser: CSV as
+// RFC 4180 reads it, FNV-1a against its published vectors, every kind's
+// verdict recomputed from the answer and the key's row (never the hand-in's
+// `correct`), and a code that no longer matches once a row is edited.
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <map>
 #include <string>
 
 #include "session/homework/exercise_check.h"
 #include "session/homework/exercises.h"
+#include "session/homework/handin.h"
 #include "support/synthetic_session.h"
 #include "support/synthetic_trace.h"
 #include "vit/base/error.h"
@@ -182,3 +188,66 @@ TEST(ExerciseFormat, ThePrecisionATolerancAsksFor) {
 }
 
 }  // namespace exercise_format_test
+
+namespace handin_test {
+
+session::KeyRow key_row(const std::string& kind, const std::string& answer, const std::string& accepted,
+                        const std::string& tolerance, const std::string& weights = "") {
+    session::KeyRow k;
+    k.kind = kind, k.answer = answer, k.accepted = accepted, k.tolerance = tolerance, k.weights = weights;
+    return k;
+}
+
+TEST(Handin, CsvFieldsQuotedAsRfc4180Says) {
+    const auto rows = session::parse_csv("a,\"b, c\",\"d \"\"e\"\"\"\r\n1,,\"two\nlines\"\n", "t.csv");
+    ASSERT_EQ(rows.size(), 2u);
+    EXPECT_EQ(rows[0], (std::vector<std::string>{"a", "b, c", "d \"e\""}));
+    EXPECT_EQ(rows[1], (std::vector<std::string>{"1", "", "two\nlines"}));
+    EXPECT_THROW(session::parse_csv("a,\"b\n", "t.csv"), vit::Error);
+}
+
+TEST(Handin, Fnv1aIsThePublishedOne) {
+    EXPECT_EQ(session::fnv1a_hex(""), "811c9dc5");
+    EXPECT_EQ(session::fnv1a_hex("a"), "e40c292c");
+    EXPECT_EQ(session::fnv1a_hex("foobar"), "bf9cf968");
+}
+
+TEST(Handin, VerdictsComeFromTheAnswersAndTheKey) {
+    const session::KeyRow top = key_row("top_key", "88", "88 104", "");
+    EXPECT_TRUE(session::answer_is_right(top, "104"));  // a near-tie the key accepts
+    EXPECT_FALSE(session::answer_is_right(top, "87"));
+    EXPECT_FALSE(session::answer_is_right(top, ""));
+    const session::KeyRow weight = key_row("weight", "0.0019", "0.00186 0.00194", "2%");
+    EXPECT_TRUE(session::answer_is_right(weight, "0.19%"));  // read as the page reads it
+    EXPECT_TRUE(session::answer_is_right(weight, "0,0019"));
+    EXPECT_FALSE(session::answer_is_right(weight, "0.0021"));
+    EXPECT_FALSE(session::answer_is_right(weight, "about 0.002"));
+    const session::KeyRow choice = key_row("choice", "2 4", "2 4", "");
+    EXPECT_TRUE(session::answer_is_right(choice, "4 2"));
+    EXPECT_FALSE(session::answer_is_right(choice, "2"));
+    // A region on a 2 x 2 grid after CLS: the query is token 1 at (0, 0); weights 0.5 0.3 0.1 0.1.
+    session::KeyRow region = key_row("predict_region", "", "", "2", "0.5 0.3 0.1 0.1");
+    region.query = 1, region.query_patch = "(0, 0)";
+    EXPECT_TRUE(session::answer_is_right(region, "1"));     // 0.5 on a quarter of the patches: 2 x an even spread
+    EXPECT_FALSE(session::answer_is_right(region, "1 2"));  // 0.8 on half: 1.6 x
+}
+
+TEST(Handin, AnEditedRowNoLongerMatchesItsCode) {
+    const std::string header = "student,variant,exercise,kind,answer,correct,code\n";
+    session::Handin h = session::parse_handin(header + "Zoë,1,1,weight,0.25,no,x\n", "h.csv");
+    const std::string code = session::handin_code(h);
+    session::Handin good = session::parse_handin(header + "Zoë,1,1,weight,0.25,no," + code + "\n", "h.csv");
+    EXPECT_EQ(session::handin_code(good), good.code);
+    session::Handin edited = session::parse_handin(header + "Zoë,1,1,weight,0.25,yes," + code + "\n", "h.csv");
+    EXPECT_NE(session::handin_code(edited), edited.code);
+    // A row whose student differs from the first's is not one student's hand-in.
+    EXPECT_THROW(session::parse_handin(header + "A,1,1,weight,1,no,c\nB,1,2,weight,1,no,c\n", "h.csv"), vit::Error);
+    // Graded from the answer: the key's interval, whatever `correct` says.
+    std::map<std::pair<std::string, int>, session::KeyRow> key;
+    key[{"1", 1}] = key_row("weight", "0.25", "0.249 0.251", "0.001", "");
+    const session::Grade g = session::grade_handin(edited, key);
+    EXPECT_FALSE(g.code_ok);
+    EXPECT_EQ(g.marks, std::vector<int>{1});
+}
+
+}  // namespace handin_test

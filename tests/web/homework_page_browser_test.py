@@ -319,8 +319,8 @@ def main():
                   and str(e.get("query", "")) == k["query"]
                   and str(e.get("key", "")) == (k["key"] if k["kind"] != "top_key" else "") for e, k in zip(ex, key)),
               [(e, k) for e, k in zip(ex, key)][:2])
-        check(f"{name}: no computed answer in the page (only a choice's)",
-              all(("answers" in e) == (e["kind"] == "choice") and "answer" not in e for e in ex)
+        check(f"{name}: no computed answer in the page (a choice's only as a code)",
+              all(("answer_code" in e) == (e["kind"] == "choice") and "answer" not in e and "answers" not in e for e in ex)
               and all("key" not in e for e in ex if e["kind"] == "top_key")
               and not any(k["answer"] in json.dumps(e) for e, k in zip(ex, key) if k["kind"] in ("weight", "scaled_score")))
 

@@ -91,7 +91,7 @@ const LessonHomework = (() => {
         input = `<p><input class="ex-number" type="text" inputmode="decimal" autocomplete="off" size="12" ` +
           `aria-label="your answer to exercise ${e.n}"> <span class="hint">(${precisionText(e)})</span></p>`;
       } else if (e.kind === "choice") {
-        const several = e.answers.length > 1;
+        const several = e.answer_count > 1;
         input = (several ? `<p class="hint">More than one option is right: tick every right one.</p>` : "") +
           `<div class="ex-options">${e.options.map((o, i) =>
             `<label><input type="${several ? "checkbox" : "radio"}" name="ex-${e.n}" value="${i + 1}"> ` +
@@ -167,7 +167,7 @@ const LessonHomework = (() => {
       }
       if (e.kind === "choice") {
         const on = [...div.querySelectorAll(".ex-options input:checked")].map((x) => Number(x.value)).sort((a, b) => a - b);
-        if (!on.length) return { error: e.answers.length > 1 ? "Tick the options you choose first." : "Choose one of the options first." };
+        if (!on.length) return { error: e.answer_count > 1 ? "Tick the options you choose first." : "Choose one of the options first." };
         return { value: on, typed: on.join(" ") };
       }
       const text = div.querySelector(".ex-number").value.trim();
@@ -186,10 +186,12 @@ const LessonHomework = (() => {
       note(entry, "");
       let correct = false, html = "", pageAnswer = "", key = -1, accepted = [];
       if (e.kind === "choice") {
-        correct = answer.value.length === e.answers.length && answer.value.every((o, i) => o === e.answers[i]);
-        pageAnswer = e.answers.join(" ");
+        // The page holds a code of the right options, not the options: found again now it is checked.
+        correct = M.choiceCode(e.n, e.title, answer.value) === e.answer_code;
+        const right = correct ? answer.value : M.rightOptions(e.n, e.title, e.options.length, e.answer_count, e.answer_code);
+        pageAnswer = right.join(" ");
         html = `<p>Your answer: ${optionsText(e, answer.value)}.</p>` +
-          `<p>The answer${e.answers.length > 1 ? "s" : ""}: ${optionsText(e, e.answers)}.</p>`;
+          `<p>The answer${right.length > 1 ? "s" : ""}: ${optionsText(e, right)}.</p>`;
       } else {
         const r = rowOf(e);
         const isQuery = (j) => (j === e.query ? " (your query itself)" : "");

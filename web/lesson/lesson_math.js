@@ -403,6 +403,22 @@ const LessonMath = (() => {
     return fnv1a(text);
   }
 
+  // A choice's right options as the page holds them (src/session/homework/handin.cpp choice_code):
+  // `options` ascending. rightOptions finds them again from the code, after Check, by trying every
+  // choice of `count` of the `total` options.
+  function choiceCode(exercise, title, options) {
+    return fnv1a(`vitscope choice 1\n${exercise}\n${title}\n${options.join(" ")}`);
+  }
+  function rightOptions(exercise, title, total, count, code) {
+    const pick = (from, left) => {
+      if (left === 0) return [[]];
+      const out = [];
+      for (let o = from; o <= total - left + 1; o++) for (const rest of pick(o + 1, left - 1)) out.push([o, ...rest]);
+      return out;
+    };
+    return pick(1, count).find((c) => choiceCode(exercise, title, c) === code) || [];
+  }
+
   // The CSV a student hands in: student,variant,exercise,kind,answer,correct,code
   // (answer: a number as typed, a key's token, marked patches' tokens, chosen
   // options; correct: the page's verdict, yes, no, or empty when not answered;
@@ -423,6 +439,7 @@ const LessonMath = (() => {
     HALF_UNIT_ROUNDOFF, base64ToBytes, halfToNumber, decodeHalves, headArrays, attentionRow, meanWeights,
     outputContributions, weightErrorBound, parseFragment, formatFragment, rowOf, colOf, movedQuery, patchMax, viridis,
     topKeys, meanTopKeys, formatToPrecision, parseAnswerNumber, scorePrediction, fnv1a, handinCode, answersCsv,
+    choiceCode, rightOptions,
   };
 })();
 

@@ -340,6 +340,14 @@ test("handinCode: FNV-1a over the UTF-8 text; any edit to a name, answer or verd
   assert.notStrictEqual(M.handinCode("Zoë", "1", rows), code);
 });
 
+test("choiceCode and rightOptions: the right options found again from the code, and only from it", () => {
+  const code = M.choiceCode(9, "What always holds", [2, 4]);
+  assert.match(code, /^[0-9a-f]{8}$/);
+  assert.deepStrictEqual(M.rightOptions(9, "What always holds", 5, 2, code), [2, 4]);
+  assert.deepStrictEqual(M.rightOptions(9, "What always holds", 5, 1, code), []);  // no single option matches
+  assert.notStrictEqual(M.choiceCode(9, "What always holds", [2, 3]), code);
+});
+
 test("formatToPrecision: decimals, and significant figures as the answer key prints them", () => {
   assert.strictEqual(M.formatToPrecision(0.028999999999999998, { digits: 3 }), "0.029");
   assert.strictEqual(M.formatToPrecision(1.25, { digits: 1 }), "1.3");

@@ -15,6 +15,7 @@
 #include "app/resource_paths.h"
 #include "session/dispatch/requests.h"
 #include "session/base/selection_json.h"
+#include "session/homework/handin.h"
 #include "session/tour/tour_query.h"
 #include "session/tour/tour_text.h"
 #include "vit/base/base64.h"
@@ -170,8 +171,11 @@ json exercises_json(session::AppState s, const session::ExerciseSet& set) {
         }
         if (a.kind == session::ExerciseKind::PredictRegion) x["ratio"] = e.ratio;
         if (a.kind == session::ExerciseKind::Choice) {
+            // The teacher's options, not in the clear: a code the page matches the student's choice
+            // against (and after Check, every choice of that many options, to show the right one).
             x["options"] = e.options;
-            x["answers"] = a.options;
+            x["answer_count"] = a.options.size();
+            x["answer_code"] = session::choice_code(a.exercise, x["title"].get<std::string>(), a.options);
         }
         out.push_back(x);
     }

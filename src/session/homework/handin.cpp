@@ -83,6 +83,12 @@ std::string fnv1a_hex(const std::string& text) {
     return out;
 }
 
+std::string choice_code(int exercise, const std::string& title, const std::vector<int>& options) {
+    std::string text = "vitscope choice 1\n" + std::to_string(exercise) + "\n" + title + "\n";
+    for (size_t i = 0; i < options.size(); ++i) text.append(i ? " " : "").append(std::to_string(options[i]));
+    return fnv1a_hex(text);
+}
+
 Handin parse_handin(const std::string& text, const std::string& path) {
     const auto rows = parse_csv(text, path);
     if (rows.empty()) throw vit::Error(path + ": an empty file, not a hand-in");

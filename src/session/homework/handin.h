@@ -20,6 +20,12 @@ std::vector<std::vector<std::string>> parse_csv(const std::string& text, const s
 // FNV-1a, 32 bits, over the bytes of text, as 8 lower-case hex digits.
 std::string fnv1a_hex(const std::string& text);
 
+// How the lesson page holds a choice's right options (ascending) without
+// showing them: FNV-1a of "vitscope choice 1", the exercise, its title and
+// the options (lesson_math.js choiceCode). It keeps the answer out of the
+// page's source, not from a student who tries every choice with a script.
+std::string choice_code(int exercise, const std::string& title, const std::vector<int>& options);
+
 struct HandinRow {
     int exercise = 0;
     std::string kind, answer, correct;
