@@ -13,10 +13,15 @@
 #include <cmath>
 #include <map>
 #include <string>
+#include <type_traits>
+#include <variant>
 
 #include "session/homework/exercise_check.h"
 #include "session/homework/exercises.h"
 #include "session/homework/handin.h"
+#include "session/dispatch/actions.h"
+#include "session/homework/homework_room.h"
+#include "session/homework/live_exercise.h"
 #include "support/synthetic_session.h"
 #include "support/synthetic_trace.h"
 #include "vit/base/error.h"
@@ -160,6 +165,43 @@ TEST(ExerciseFormat, TheTourParsersErrorsSpeakOfExercisesAndTheFilesPhoto) {
     EXPECT_EQ(refusal("title: T\nphoto: dog.jpg\nexercise: E\nkind: choice\noption: a\noption: b\nanswer: 1\n"),
               "f.exercises:3: exercise 'E' has no text:");
     EXPECT_EQ(refusal("title: T\nphoto: dog.jpg\n"), "f.exercises:2: no exercises (each starts with exercise: TITLE)");
+}
+
+TEST(ExerciseFormat, TheWindowTakesAZAndSeveralOptionsAsTheScriptAnswersThem) {
+    session::AppState s = vit::testing::state_with(vit::testing::synthetic_trace(), "photos/dog.jpg");
+    auto set = std::make_shared<const session::ExerciseSet>(
+        session::parse_exercises(std::string(kHeader) +
+                                     "exercise: Z\nkind: z\nstate: layer=1 head=0 query=1,1 pin=none\ntext: Z?\n"
+                                     "exercise: C\nkind: choice\ntext: Which?\noption: a\noption: b\noption: c\n"
+                                     "answer: 1, 3\n",
+                                 "f.exercises"));
+    session::prepare_live_exercises(s, *set);
+    session::apply(s, session::act::Live{session::live::Start{set, "f.exercises"}});
+    auto answer = [&](const std::string& arg) {
+        for (const auto& v : session::homework_verbs()) {
+            if (v.name != "answer") continue;
+            std::vector<session::HomeworkRequest> out;
+            v.run({"answer", arg, "t:1"}, s, out);
+            for (const auto& r : out)
+                std::visit(
+                    [&](const auto& x) {
+                        if constexpr (std::is_same_v<std::decay_t<decltype(x)>, session::act::Live>)
+                            session::apply(s, x);
+                    },
+                    r);
+        }
+    };
+    answer("12.5");
+    EXPECT_EQ(s.live_exercise.typed, "12.5");  // a z is typed, as a weight is
+    session::apply(s, session::act::Live{session::live::Go{1}});
+    answer("3");
+    answer("1");
+    answer("2");
+    answer("2");  // again: unticked
+    EXPECT_EQ(s.live_exercise.options, (std::vector<int>{1, 3}));
+    session::apply(s, session::act::Live{session::live::Reveal{}});
+    ASSERT_NE(session::live_verdict(s), nullptr);
+    EXPECT_TRUE(session::live_verdict(s)->check.correct);
 }
 
 TEST(ExerciseFormat, ARelativeToleranceChecksAgainstTheAnswersSize) {
