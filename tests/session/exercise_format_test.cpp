@@ -21,6 +21,7 @@
 #include "session/homework/handin.h"
 #include "session/dispatch/actions.h"
 #include "session/homework/homework_room.h"
+#include "session/homework/variants.h"
 #include "session/homework/live_exercise.h"
 #include "support/synthetic_session.h"
 #include "support/synthetic_trace.h"
@@ -202,6 +203,36 @@ TEST(ExerciseFormat, TheWindowTakesAZAndSeveralOptionsAsTheScriptAnswersThem) {
     session::apply(s, session::act::Live{session::live::Reveal{}});
     ASSERT_NE(session::live_verdict(s), nullptr);
     EXPECT_TRUE(session::live_verdict(s)->check.correct);
+}
+
+TEST(ExerciseFormat, AVariantMovesWhatVarySaysByTheStatedRule) {
+    const vit::Trace t = vit::testing::synthetic_trace();
+    const auto set = session::parse_exercises(
+        std::string(kHeader) +
+            "exercise: T\nkind: top_key\nstate: layer=1 head=0 query=1,1 pin=none\nvary: head query\n"
+            "text: ?\nexercise: W\nkind: weight\nstate: layer=0 head=1 query=1,1 pin=2,2\n"
+            "tolerance: 5%\ntext: ?\n",
+        "f.exercises");
+    const auto base = answers(std::string(kHeader) +
+                              "exercise: T\nkind: top_key\nstate: layer=1 head=0 query=1,1 pin=none\ntext: ?\n"
+                              "exercise: W\nkind: weight\nstate: layer=0 head=1 query=1,1 pin=2,2\n"
+                              "tolerance: 5%\ntext: ?\n");
+    const session::AppState s = vit::testing::state_with(t, "photos/dog.jpg");
+    // Variant 3: head 0 + 2 (of 2 heads: 0), the query (1, 1) = token 5 two patches on: token 7.
+    const auto v3 = session::answer_exercises(s, session::exercise_variant(set, base, t, 3));
+    EXPECT_EQ(v3[0].head, 0);
+    EXPECT_EQ(v3[0].query, 7);
+    EXPECT_EQ(v3[1].head, 1);  // no vary: line, as the file sets it
+    EXPECT_EQ(v3[1].key, base[1].key);
+    const auto v2 = session::answer_exercises(s, session::exercise_variant(set, base, t, 2));
+    EXPECT_EQ(v2[0].head, 1);
+    EXPECT_EQ(v2[0].query, 6);
+    // A query chosen by relevance follows the ranking instead: 5 ranked second after 8 -> 2 then 8.
+    vit::RelevantQueryChoice r;
+    r.query.token = 5;
+    r.query.relevant = {8, 5, 2};
+    EXPECT_EQ(session::answer_exercises(s, session::exercise_variant(set, base, t, 2, &r))[0].query, 2);
+    EXPECT_EQ(session::answer_exercises(s, session::exercise_variant(set, base, t, 3, &r))[0].query, 8);
 }
 
 TEST(ExerciseFormat, ARelativeToleranceChecksAgainstTheAnswersSize) {

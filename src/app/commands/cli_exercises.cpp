@@ -25,6 +25,7 @@
 #include "session/homework/answer_key.h"
 #include "session/homework/exercises.h"
 #include "session/homework/variants.h"
+#include "session/tour/tour_query.h"
 #include "vit/base/error.h"
 #include "vit/base/output_file.h"
 #include "vit/base/printable.h"
@@ -73,6 +74,7 @@ int cmd_exercises(const CliArgs& args) {
     const session::ExerciseSet set = session::read_exercises(file);
     session::AppState s = cli_state(args, run_pipeline(args));
     s.photos_dir = sample_photos_dir();
+    if (!handouts.empty()) session::make_relevant_choice_now(s, *set.tour);  // the ranking a varied query follows
     const std::vector<session::ExerciseAnswer> answers = session::answer_exercises(s, set);
     std::string sheet;
     if (kind == ".html") sheet = worksheet_html(s, set, answers);
@@ -81,7 +83,8 @@ int cmd_exercises(const CliArgs& args) {
     // One key (and quiz) for every variant; the worksheet is variant 1's.
     std::vector<QuizVariant> variants = {{1, set, answers}};
     for (int v = 2; v <= handouts.variants; ++v) {
-        const session::ExerciseSet variant = session::exercise_variant(set, answers, *s.trace(), v);
+        const session::ExerciseSet variant =
+            session::exercise_variant(set, answers, *s.trace(), v, session::relevant_choice(s));
         variants.push_back({v, variant, session::answer_exercises(s, variant)});
     }
     std::string key;

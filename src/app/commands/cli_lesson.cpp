@@ -22,6 +22,7 @@
 #include "app/resource_paths.h"
 #include "session/homework/exercises.h"
 #include "session/homework/variants.h"
+#include "session/tour/tour_query.h"
 #include "session/tour/tour.h"
 #include "vit/base/error.h"
 #include "vit/base/output_file.h"
@@ -57,11 +58,13 @@ int cmd_lesson(const CliArgs& args) {
     }
     session::AppState answering = s;
     if (answering.photos_dir.empty()) answering.photos_dir = sample_photos_dir();
+    session::make_relevant_choice_now(answering, *exercises->tour);  // the ranking a varied query follows
     const auto base = session::answer_exercises(answering, *exercises);
     // Every page made before the folder is: a failure writes nothing.
     std::vector<std::pair<std::string, std::string>> pages;
     for (const Handout& h : handouts.pages) {
-        const session::ExerciseSet set = session::exercise_variant(*exercises, base, *s.trace(), h.variant);
+        const session::ExerciseSet set =
+            session::exercise_variant(*exercises, base, *s.trace(), h.variant, session::relevant_choice(answering));
         pages.emplace_back(handout_file_name(h), lesson_page_html(s, tour.get(), &set, h));
     }
     vit::OutputFolder folder(out, cli_output_rules(args));

@@ -34,7 +34,8 @@
 // `vary: head` (or layer, query, several) makes each student's variant of
 // the exercise differ by a stated rule (variants.h): variant v (1 = the
 // file's own) takes head h + v - 1 (mod the heads), layer l + v - 1 (mod the
-// layers), the query v - 1 patches further in row-major order (wrapping).
+// layers), the query v - 1 patches further in row-major order (wrapping),
+// or v - 1 places down the relevance ranking where relevance chose it.
 //
 // `state: map=mean` asks about the mean of the layer's heads' weights (as
 // the window's M): top_key, weight and predict_region take it; the kinds

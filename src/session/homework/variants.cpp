@@ -23,7 +23,7 @@ std::string trimmed(const std::string& s) {
 }  // namespace
 
 ExerciseSet exercise_variant(const ExerciseSet& set, const std::vector<ExerciseAnswer>& base, const vit::Trace& t,
-                             int variant) {
+                             int variant, const vit::RelevantQueryChoice* relevant) {
     if (variant <= 1) return set;
     auto tour = std::make_shared<Tour>(*set.tour);
     tour->other_query_relevant = false, tour->other_pin_top = false;  // every query and key fixed below
@@ -37,7 +37,12 @@ ExerciseSet exercise_variant(const ExerciseSet& set, const std::vector<ExerciseA
         step.layer = e.vary_layer ? (a.layer + shift) % layers : a.layer;
         if (!a.mean) step.head = e.vary_head ? (a.head + shift) % heads : a.head;
         int query = a.query;
-        if (e.vary_query && t.is_patch(query)) {
+        const std::vector<int>* ranked = relevant ? &relevant->query.relevant : nullptr;
+        const auto at = ranked ? std::find(ranked->begin(), ranked->end(), query) : std::vector<int>::const_iterator{};
+        if (e.vary_query && ranked && query == relevant->query.token && at != ranked->end()) {
+            // Chosen by relevance: the next most relevant patches, in the ranking's order.
+            query = (*ranked)[static_cast<size_t>(at - ranked->begin() + shift) % ranked->size()];
+        } else if (e.vary_query && t.is_patch(query)) {
             const int patches = t.grid * t.grid;
             query = t.prefix + (query - t.prefix + shift) % patches;
         }
