@@ -7,7 +7,7 @@ packages=(build-essential cmake pkg-config git curl
   libeigen3-dev libstb-dev libjpeg62-turbo-dev libwebp-dev libexif-dev libzip-dev libcurl4-openssl-dev libssl-dev libgif-dev libimagequant-dev nlohmann-json3-dev libgtest-dev googletest libbenchmark-dev
   libimgui-dev libglfw3-dev libepoxy-dev libegl-dev zlib1g-dev libgl1-mesa-dri libegl-mesa0 fonts-dejavu-core
   xvfb xauth xdotool tesseract-ocr python3 python3-numpy python3-pil python3-torch
-  python3-dev pybind11-dev
+  python3-dev pybind11-dev libcairo2-dev poppler-utils
   chromium firefox-esr nodejs "$@")
 missing=()
 for p in "${packages[@]}"; do

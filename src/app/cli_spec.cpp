@@ -129,10 +129,13 @@ std::vector<CommandSpec> make_specs() {
     s.push_back(
         {"lesson",
          "usage: vitscope lesson IMAGE -o OUT.html [--tour FILE | --no-tour] [--force] [--model DIR] [--size S]\n"
-         "           [--layer L] [--head H | --mean-heads] [--patch ROW,COL | --query cls|INDEX] [--exercises FILE]\n"
+         "           [--layer L] [--head H | --mean-heads] [--patch ROW,COL | --query cls|INDEX]\n"
+         "           [--exercises FILE [--students ROSTER.csv | --variants N]]\n"
          "  one self-contained HTML page for students' browsers, starting at that selection;\n"
-         "  --exercises FILE adds that homework, each answer checked in the page from its own numbers\n",
-         {"--output", "--tour", "--model", "--size", "--layer", "--head", "--patch", "--query", "--exercises"},
+         "  --exercises FILE adds that homework, each answer checked in the page from its own numbers;\n"
+         "  --students / --variants: -o names a new folder of one page per student (or variant), each its variant\n",
+         {"--output", "--tour", "--model", "--size", "--layer", "--head", "--patch", "--query", "--exercises",
+          "--students", "--variants"},
          {"--no-tour", "--force", "--mean-heads"},
          {},
          1,
@@ -140,17 +143,23 @@ std::vector<CommandSpec> make_specs() {
          "IMAGE"});
     s.push_back(
         {"exercises",
-         "usage: vitscope exercises IMAGE [--exercises FILE] --key KEY.csv [-o SHEET.html] [--model DIR] [--size S] "
-         "[--force]\n"
-         "  the answer key of a homework file (the one that ships unless --exercises) on this photo:\n"
-         "  exercise,kind,layer,head,query,key,answer,tolerance, every answer computed by the model ('-': standard "
-         "output);\n"
-         "  -o SHEET.html: a printable worksheet, the questions and the photo with the query outlined, no answers\n",
-         {"--exercises", "--key", "--output", "--model", "--size"},
+         "usage: vitscope exercises IMAGE [--exercises FILE] --key KEY.csv [-o SHEET.html|.pdf|.png]\n"
+         "           [--paper a4|letter] [--students ROSTER.csv | --variants N] [--moodle QUIZ.xml] [--gift QUIZ.txt]\n"
+         "           [--model DIR] [--size S] [--force]\n"
+         "       vitscope exercises --grade KEY.csv HANDIN.csv... [-o GRADES.csv] [--force]\n"
+         "  the answer key of a homework file (the one that ships unless --exercises) on this photo, every answer\n"
+         "  computed by the model, patches as (row, col), near-ties and the rule for a region ('-': stdout);\n"
+         "  -o SHEET: the paper worksheet, each question with the numbers to answer it by calculator, no answers\n"
+         "  (.pdf and .png on --paper a4, the default, or letter);\n"
+         "  --students ROSTER.csv | --variants N: the key covers every variant the lesson pages hold;\n"
+         "  --moodle QUIZ.xml / --gift QUIZ.txt: the exercises as a question bank an LMS imports, one per variant;\n"
+         "  --grade: the lesson page's hand-ins graded from their answers, one row per student (codes checked)\n",
+         {"--exercises", "--key", "--output", "--paper", "--grade", "--students", "--variants", "--moodle", "--gift",
+          "--model", "--size"},
          {"--force"},
          {},
-         1,
-         1,
+         0,
+         -1,
          "IMAGE"});
     s.push_back(
         {"sweep",

@@ -159,9 +159,10 @@ TEST(Exercises, APlaceholderWithNoValueOnThePhotoIsRefusedNamingItAndTheExercise
                       "answer: 1\n"),
               "");
     // Every placeholder that fills is taken.
-    EXPECT_EQ(
-        session::answer_exercises(s, session::parse_exercises(std::string(kHeader) + kChoice + kWeight, "ok")).size(),
-        2u);
+    EXPECT_EQ(session::answer_exercises(
+                  s, session::parse_exercises(std::string(kHeader) + kChoice + kWeight + "tolerance: 5%\n", "ok"))
+                  .size(),
+              2u);
 }
 
 }  // namespace exercises_test

@@ -33,6 +33,7 @@ text: Which key does query {query} weigh most in layer {layer}, head {head}?
 exercise: A weight
 kind: weight
 state: layer=0 head=1 query=1,1 pin=2,2
+tolerance: 0.0001
 text: The weight of query {query} on key {key}?
 exercise: A scaled score
 kind: scaled_score
@@ -143,13 +144,13 @@ TEST(LiveExercise, AWeightWithinTheToleranceIsRightAnotherFormatIsANoteThatKeeps
     EXPECT_STREQ(session::live_phase_name(s), "answering");
     EXPECT_NE(s.live_exercise.note.find("is not a number"), std::string::npos);
     EXPECT_EQ(s.live_exercise.typed, "about 0.2");  // nothing lost
-    session::apply(s, act::Live{live::Type{fixed(truth + 0.0009)}});
+    session::apply(s, act::Live{live::Type{fixed(truth + 0.00009)}});
     session::apply(s, act::Live{live::Reveal{}});
     ASSERT_NE(session::live_verdict(s), nullptr);
     EXPECT_TRUE(session::live_verdict(s)->check.correct);
     EXPECT_NEAR(session::live_verdict(s)->answer.value, truth, 1e-9);
     session::apply(s, act::Live{live::Go{1}});
-    session::apply(s, act::Live{live::Type{fixed(truth + 0.0011)}});  // just past the default ±0.001
+    session::apply(s, act::Live{live::Type{fixed(truth + 0.00011)}});  // just past the file's ±0.0001
     session::apply(s, act::Live{live::Reveal{}});
     ASSERT_NE(session::live_verdict(s), nullptr);
     EXPECT_FALSE(session::live_verdict(s)->check.correct);
@@ -201,7 +202,7 @@ TEST(LiveExercise, AChoiceKeepsTheMapAndChecksTheTeachersOption) {
     session::apply(s, act::Live{live::Go{4}});
     EXPECT_FALSE(session::live_exercise_hides_maps(s));
     session::apply(s, act::Live{live::Choose{3}});  // no third option
-    EXPECT_EQ(s.live_exercise.option, 0);
+    EXPECT_TRUE(s.live_exercise.options.empty());
     session::apply(s, act::Live{live::Choose{1}});
     session::apply(s, act::Live{live::Reveal{}});
     ASSERT_NE(session::live_verdict(s), nullptr);
@@ -209,7 +210,8 @@ TEST(LiveExercise, AChoiceKeepsTheMapAndChecksTheTeachersOption) {
     const nlohmann::json j = nlohmann::json::parse(session::state_json(s))["live_exercise"];
     EXPECT_EQ(j["phase"], "revealed");
     EXPECT_EQ(j["exercise"], 5);
-    EXPECT_EQ(j["verdict"]["answer"]["option"], 2);
+    EXPECT_EQ(j["verdict"]["answer"]["options"], nlohmann::json::array({2}));
+    EXPECT_EQ(j["given"]["options"], nlohmann::json::array({1}));
     EXPECT_EQ(j["verdict"]["correct"], false);
 }
 

@@ -18,7 +18,9 @@
   // Where the export's selection was (the window's), unless the fragment says otherwise.
   const state = { mean: false, ...data.start, key: -1, tapChoosesKey: false, tourStep: 0 };
   let linkIgnored = [];  // what the link asked for that this page cannot show: said on the page, never silently dropped
-  Object.assign(state, fromFragment(location.hash));
+  let homework = null;   // the homework, when the export was given exercises (lesson_homework.js)
+  // The exercise whose row a selection would show before it is checked (its map and weights are hidden), or null.
+  const hiddenBy = (sel) => (homework ? homework.hides(sel) : null);
 
   const photo = new Image();
   let rows = null;  // the query's rows for every layer and head, recomputed when the query changes
@@ -35,6 +37,14 @@
     if (f.head === "mean") out.mean = true;
     else if (f.head !== undefined) { out.head = f.head; out.mean = false; }
     if (f.query !== undefined) { out.query = f.query; out.key = -1; }
+    // A link that opens an unchecked exercise's row would show its answer: refused, and said so.
+    const n = hiddenBy({ ...state, ...out });
+    if (n !== null && (out.layer !== undefined || out.head !== undefined || out.mean !== undefined || out.query !== undefined)) {
+      const asked = { ...state, ...out };
+      linkIgnored.push(`${M.formatFragment({ ...asked, head: asked.mean ? "mean" : asked.head }, meta)} ` +
+        `(that is exercise ${n}'s question: the link opens it once you have checked it)`);
+      return {};
+    }
     return out;
   }
 
@@ -64,6 +74,8 @@
     rowsQuery = state.query;
     timings.queryMs.push(performance.now() - t0);
   }
+
+  const blank = new Float64Array(meta.tokens);  // a hidden row: the photo without a map
 
   function shownWeights(layer, mean, head) {
     if (mean) return M.meanWeights(rows[layer].map((r) => r.weight));
@@ -162,7 +174,9 @@
       const mean = h === meta.heads;
       f.classList.toggle("on", mean ? state.mean : !state.mean && h === state.head);
       const c = f.querySelector("canvas");
-      drawMap(c, shownWeights(state.layer, mean, h), { outline: true, size: c.clientWidth || 96 });
+      const hidden = hiddenBy({ layer: state.layer, head: h, mean, query: state.query }) !== null;
+      f.classList.toggle("hidden-row", hidden);
+      drawMap(c, hidden ? blank : shownWeights(state.layer, mean, h), { outline: true, size: c.clientWidth || 96 });
     });
   }
 
@@ -187,7 +201,8 @@
     for (const c of grid.querySelectorAll("canvas")) {
       const l = Number(c.dataset.layer), h = Number(c.dataset.head);
       c.classList.toggle("on", l === state.layer && !state.mean && h === state.head);
-      drawMap(c, rows[l][h].weight, { outline: true, size: c.clientWidth || 96 });
+      const hidden = hiddenBy({ layer: l, head: h, mean: false, query: state.query }) !== null;
+      drawMap(c, hidden ? blank : rows[l][h].weight, { outline: true, size: c.clientWidth || 96 });
     }
   }
 
@@ -233,12 +248,25 @@
     return bound;
   }
 
-  function fillWeights(weight, bound) {
+  // An unchecked exercise's row: no numbers on the page (the math panel says why).
+  function hideMath(n) {
+    $("math").innerHTML = `<p class="hidden-row">This query's arithmetic in layer ${state.layer}, ` +
+      `${state.mean ? "the mean of the heads" : "head " + state.head} is hidden until you check homework exercise ${n}.</p>`;
+    return null;
+  }
+
+  function fillWeights(weight, bound, hiddenFor = null) {
     const body = $("weights").tBodies[0];
     $("weights-count").textContent = meta.tokens;
     $("weights").dataset.layer = state.layer;
     $("weights").dataset.head = state.mean ? "mean" : state.head;
     $("weights").dataset.query = state.query;
+    if (hiddenFor !== null) {
+      $("weights").dataset.hidden = hiddenFor;
+      body.innerHTML = `<tr><td colspan="6" class="hidden-row">Hidden until you check homework exercise ${hiddenFor}.</td></tr>`;
+      return;
+    }
+    delete $("weights").dataset.hidden;
     const rowsHtml = [];
     for (let j = 0; j < meta.tokens; j++) {
       const r = M.rowOf(j, meta), c = M.colOf(j, meta);
@@ -292,22 +320,29 @@
       b.classList.toggle("on", h === meta.heads ? state.mean : !state.mean && h === state.head));
     $("tap-query").classList.toggle("on", !state.tapChoosesKey);
     $("tap-key").classList.toggle("on", state.tapChoosesKey);
-    const weight = shownWeights(state.layer, state.mean, state.head);
+    const hiddenFor = hiddenBy(state);
+    const weight = hiddenFor === null ? shownWeights(state.layer, state.mean, state.head) : blank;
     const top = drawMap($("photo"), weight);
     drawColorbar(top);
     const shown = state.mean ? `the mean of layer ${state.layer}'s ${meta.heads} heads` : `layer ${state.layer}, head ${state.head}`;
     const queryIs = state.query < meta.prefix
       ? `the query ${tokenName(state.query)} (labelled on the map: it has no patch)`
       : `the query ${tokenName(state.query)} (outlined in blue)`;
-    $("caption").textContent = `Softmax weights of ${queryIs} in ${shown}, ` +
-      `coloured from 0 to the largest patch weight, ${fmt(top, 4)}. CLS${meta.prefix > 1 ? " and the registers" : ""}: ` +
-      `${percent(weight.slice(0, meta.prefix).reduce((s, x) => s + x, 0))} of the weight.`;
-    if (!same("query", "layer", "head", "mean")) drawThumbs();
-    if (!same("query")) drawGrid();
+    $("caption").textContent = hiddenFor !== null
+      ? `The map of ${queryIs} in ${shown} is hidden until you check homework exercise ${hiddenFor}: it would answer it.`
+      : `Softmax weights of ${queryIs} in ${shown}, ` +
+        `coloured from 0 to the largest patch weight, ${fmt(top, 4)}. CLS${meta.prefix > 1 ? " and the registers" : ""}: ` +
+        `${percent(weight.slice(0, meta.prefix).reduce((s, x) => s + x, 0))} of the weight.`;
+    $("caption").classList.toggle("hidden-row", hiddenFor !== null);
+    const again = drawn && drawn.hiddenFor !== hiddenFor;
+    if (again || !same("query", "layer", "head", "mean")) drawThumbs();
+    if (again || !same("query")) drawGrid();
     else for (const c of $("grid").querySelectorAll("canvas"))
       c.classList.toggle("on", Number(c.dataset.layer) === state.layer && !state.mean && Number(c.dataset.head) === state.head);
-    const bound = drawMath();
-    if (!same("query", "layer", "head", "mean")) fillWeights(weight, state.mean ? null : bound);
+    // The math panel is one head's even when the photo shows the mean: hidden when that head's row is.
+    const mathHiddenFor = hiddenFor ?? hiddenBy({ ...state, mean: false });
+    const bound = mathHiddenFor === null ? drawMath() : hideMath(mathHiddenFor);
+    if (again || !same("query", "layer", "head", "mean")) fillWeights(weight, state.mean ? null : bound, hiddenFor);
     else markKeyRow();
     drawTour();
     const note = $("link-note");
@@ -316,7 +351,7 @@
       ? `The link asked for ${linkIgnored.join(", ")}: ignored; showing layer ${state.layer}, ` +
         `${state.mean ? "the mean of the heads" : "head " + state.head}, query ${tokenName(state.query)}.`
       : "";
-    drawn = { ...state, size };
+    drawn = { ...state, size, hiddenFor };
     const hash = M.formatFragment({ ...state, head: state.mean ? "mean" : state.head }, meta);
     if (location.hash !== hash) history.replaceState(null, "", hash);
     if (timings.firstMapMs === null) {
@@ -400,9 +435,12 @@
 
   setUp();
   // The homework (when the export was given exercises): lesson_homework.js, with what it needs of this page.
-  const homework = data.exercises && data.exercises.length
-    ? LessonHomework.start({ data, meta, values, photo, update, drawMap, tokenName, fmt, arithmeticLines, escapeHtml })
+  // Started before the link is read, so a link to an unchecked exercise's row is refused.
+  const redraw = () => { drawn = null; if (photo.complete) render(); };
+  homework = data.exercises && data.exercises.length
+    ? LessonHomework.start({ data, meta, values, photo, update, redraw, drawMap, tokenName, fmt, arithmeticLines, escapeHtml })
     : null;
+  Object.assign(state, fromFragment(location.hash));
   photo.onload = () => { phases.photoLoaded = performance.now(); render(); if (homework) homework.draw(); };
   photo.src = data.image;
 })();

@@ -4,19 +4,30 @@
 // model's answer to a computed kind: Check computes it here from the page's
 // own q and k (LessonMath), then shows the verdict, the right answer and the
 // arithmetic, and selects that layer, head, query and key on the page.
+//
+// Honest: until an exercise is checked, the page shows nothing that answers
+// it: its row (layer, head or the mean, query) is hidden wherever the page
+// would draw or list it (lesson.js asks hides()), and a link that would open
+// that row is refused. The first Check counts; the hand-in CSV carries the
+// student's name, the page's variant, each answer as typed and a code.
 "use strict";
 
 const LessonHomework = (() => {
+  const NUMERIC = ["weight", "score", "scaled_score", "exp", "z"];
+  const WHAT = { weight: "weight", score: "score q·k", scaled_score: "scaled score", exp: "exp of the scaled score", z: "Z" };
+
   function start(page) {
-    const { data, meta, values, update, drawMap, tokenName, fmt, arithmeticLines, escapeHtml } = page;
+    const { data, meta, values, update, redraw, drawMap, tokenName, fmt, arithmeticLines, escapeHtml } = page;
     const M = LessonMath;
     const $ = (id) => document.getElementById(id);
     const box = $("exercises");
+    const variant = data.variant || "1";
     // Per exercise: what is entered now, and what was checked (the answer that counts).
     const entries = data.exercises.map((e) => ({ e, picked: -1, marked: new Set(), checked: null }));
-    // Checked answers are kept in the browser (per photo, model and exercises), so a reload or a
-    // closed tab loses nothing and the first Check still counts. Without storage they last the visit.
-    const storeKey = "vitscope-homework:" + JSON.stringify([data.photo, data.model, data.exercises.map((e) => [e.n, e.kind, e.title])]);
+    // Checked answers are kept in the browser (per photo, model, variant, student and exercises), so a reload
+    // or a closed tab loses nothing and the first Check still counts. Without storage they last the visit.
+    const storeKey = "vitscope-homework:" + JSON.stringify([data.photo, data.model, variant, data.student || "",
+      data.exercises.map((e) => [e.n, e.kind, e.title])]);
     function loadSaved() {
       try { return JSON.parse(localStorage.getItem(storeKey) || "{}") || {}; } catch (err) { return {}; }
     }
@@ -24,14 +35,41 @@ const LessonHomework = (() => {
       try { localStorage.setItem(storeKey, JSON.stringify({ ...loadSaved(), [n]: input })); } catch (err) { /* kept for this visit only */ }
     }
 
-    // The row the model gives this exercise's query in its layer and head, from the page's numbers.
+    // The row the model gives this exercise's query in its layer and head (or the mean of the
+    // layer's heads), from the page's numbers: {row, bound, weight, wbound}.
     function rowOf(e) {
-      const a = M.headArrays(values, meta, e.layer, e.head);
-      const row = M.attentionRow(a.q, a.k, meta.tokens, meta.head_dim, e.query);
-      return { row, bound: M.weightErrorBound(a.q, a.k, meta.tokens, meta.head_dim, e.query, row.weight) };
+      const one = (h) => {
+        const a = M.headArrays(values, meta, e.layer, h);
+        const row = M.attentionRow(a.q, a.k, meta.tokens, meta.head_dim, e.query);
+        return { row, bound: M.weightErrorBound(a.q, a.k, meta.tokens, meta.head_dim, e.query, row.weight) };
+      };
+      if (!e.mean) { const r = one(e.head); return { ...r, weight: r.row.weight, wbound: r.bound.bound }; }
+      const heads = [];
+      for (let h = 0; h < meta.heads; h++) heads.push(one(h));
+      return { row: null, bound: null, weight: M.meanWeights(heads.map((r) => r.row.weight)),
+               wbound: M.meanWeights(heads.map((r) => r.bound.bound)) };
     }
     const arithmeticTable = (lines) =>
       `<table class="arith">${lines.map(([n, v, why]) => `<tr><td>${n}</td><td class="num">${v}</td><td>${why}</td></tr>`).join("")}</table>`;
+    const where = (e) => `layer ${e.layer}, ${e.mean ? "the mean of its heads" : "head " + e.head}`;
+
+    // The exercise (unchecked, answered from a map) whose row `sel` would show, or null.
+    function hides(sel) {
+      for (const { e, checked } of entries) {
+        if (checked || e.kind === "choice" || e.layer === undefined) continue;
+        if (sel.layer !== e.layer || sel.query !== e.query) continue;
+        // The mean is made of the heads: a mean exercise hides each of the layer's heads too.
+        if (e.mean || (!sel.mean && sel.head === e.head)) return e.n;
+      }
+      return null;
+    }
+
+    function precisionText(e) {
+      const p = e.precision || { significant: false, digits: 3 };
+      const digits = p.significant ? `${p.digits} significant figures` : p.digits === 0 ? "a whole number"
+        : `${p.digits} decimal${p.digits === 1 ? "" : "s"}`;
+      return digits + (e.kind === "weight" ? ", or a percentage" : "");
+    }
 
     function element(entry) {
       const { e } = entry;
@@ -48,12 +86,16 @@ const LessonHomework = (() => {
         } else {
           input += `<p class="buttons"><button class="ex-clear">Clear marks</button> <span class="ex-picked hint">0 patches marked.</span></p>`;
         }
-      } else if (e.kind === "weight" || e.kind === "scaled_score") {
+        input += `<p class="hint ex-hidden-note">The map of this question is hidden until you check it.</p>`;
+      } else if (NUMERIC.includes(e.kind)) {
         input = `<p><input class="ex-number" type="text" inputmode="decimal" autocomplete="off" size="12" ` +
-          `aria-label="your answer to exercise ${e.n}"></p>`;
+          `aria-label="your answer to exercise ${e.n}"> <span class="hint">(${precisionText(e)})</span></p>`;
       } else if (e.kind === "choice") {
-        input = `<div class="ex-options">${e.options.map((o, i) =>
-          `<label><input type="radio" name="ex-${e.n}" value="${i + 1}"> ${escapeHtml(o)}</label>`).join("")}</div>`;
+        const several = e.answer_count > 1;
+        input = (several ? `<p class="hint">More than one option is right: tick every right one.</p>` : "") +
+          `<div class="ex-options">${e.options.map((o, i) =>
+            `<label><input type="${several ? "checkbox" : "radio"}" name="ex-${e.n}" value="${i + 1}"> ` +
+            `<b>${i + 1}.</b> ${escapeHtml(o)}</label>`).join("")}</div>`;
       }
       div.innerHTML = `<h3>${e.n}. ${escapeHtml(e.title)}</h3>${e.text.map((p) => `<p>${escapeHtml(p)}</p>`).join("")}` +
         input + `<p class="buttons"><button class="ex-check">Check</button></p>` +
@@ -62,30 +104,34 @@ const LessonHomework = (() => {
     }
 
     // The exercise's photo: the patch grid, the query outlined in blue, the
-    // student's patches in pink; after the check, the map the row draws.
+    // student's patches in pink; after the check, the map the row draws and
+    // the right answer ringed in black and white, which stays visible on any colour.
     function drawPhoto(entry) {
       const canvas = entry.div.querySelector(".ex-photo");
       if (!canvas || !page.photo.complete) return;
       const { e } = entry;
       const dpr = window.devicePixelRatio || 1;
       const css = canvas.clientWidth || 320;
-      const weight = entry.checked ? rowOf(e).row.weight : new Float64Array(meta.tokens);
+      const weight = entry.checked ? rowOf(e).weight : new Float64Array(meta.tokens);
       drawMap(canvas, weight, { outline: false, size: css });
       const g = canvas.getContext("2d"), px = canvas.width, cell = px / meta.grid;
       g.strokeStyle = "rgba(255,255,255,0.25)"; g.lineWidth = 1;
       for (let i = 1; i < meta.grid; i++) {
         g.beginPath(); g.moveTo(i * cell, 0); g.lineTo(i * cell, px); g.moveTo(0, i * cell); g.lineTo(px, i * cell); g.stroke();
       }
-      const box = (token, colour, fill) => {
+      const box = (token, colour, fill, inset = 1, dash = []) => {
         if (token < meta.prefix) return;
         const x = M.colOf(token, meta) * cell, y = M.rowOf(token, meta) * cell;
         if (fill) { g.fillStyle = fill; g.fillRect(x, y, cell, cell); }
-        g.strokeStyle = colour; g.lineWidth = 2 * dpr; g.strokeRect(x + 1, y + 1, cell - 2, cell - 2);
+        g.strokeStyle = colour; g.lineWidth = 2 * dpr; g.setLineDash(dash.map((d) => d * dpr));
+        g.strokeRect(x + inset * dpr, y + inset * dpr, cell - 2 * inset * dpr, cell - 2 * inset * dpr);
+        g.setLineDash([]);
       };
-      const mine = e.kind === "top_key" ? (entry.picked >= 0 ? [entry.picked] : []) : [...entry.marked];
-      for (const j of mine) box(j, "#ff5aa0", entry.checked ? null : "rgba(255,90,160,0.35)");
-      if (entry.checked && e.kind === "top_key") for (const j of entry.checked.accepted) box(j, "#ffcc33", null);
       box(e.query, "#5ad1ff", null);
+      const mine = e.kind === "top_key" ? (entry.picked >= 0 ? [entry.picked] : []) : [...entry.marked];
+      for (const j of mine) box(j, "#ff5aa0", entry.checked ? null : "rgba(255,90,160,0.35)", 3, entry.checked ? [4, 3] : []);
+      // The answer: a black ring inside a white one, on any cell of the colormap (and on the query's blue).
+      if (entry.checked && e.kind === "top_key") for (const j of entry.checked.accepted) { box(j, "#000", null, 1); box(j, "#fff", null, 3); }
     }
 
     function tokenAt(canvas, event) {
@@ -110,22 +156,26 @@ const LessonHomework = (() => {
       p.textContent = text || "";
     }
 
-    // The student's answer as entered, or {error} for the note beside the exercise.
+    // The student's answer as entered ({value, typed: what the hand-in records}), or {error} for the note.
     function answerOf(entry) {
       const { e, div } = entry;
-      if (e.kind === "top_key") return entry.picked >= 0 ? { value: entry.picked, shown: entry.picked } : { error: "Click a patch on the photo (or CLS) first." };
+      if (e.kind === "top_key") return entry.picked >= 0 ? { value: entry.picked, typed: String(entry.picked) } : { error: "Click a patch on the photo (or CLS) first." };
       if (e.kind === "predict_region") {
         if (!entry.marked.size) return { error: "Mark at least one patch on the photo first." };
         const marked = [...entry.marked].sort((a, b) => a - b);
-        return { value: marked, shown: marked.join(" ") };
+        return { value: marked, typed: marked.join(" ") };
       }
       if (e.kind === "choice") {
-        const on = div.querySelector("input[type=radio]:checked");
-        return on ? { value: Number(on.value), shown: on.value } : { error: "Choose one of the options first." };
+        const on = [...div.querySelectorAll(".ex-options input:checked")].map((x) => Number(x.value)).sort((a, b) => a - b);
+        if (!on.length) return { error: e.answer_count > 1 ? "Tick the options you choose first." : "Choose one of the options first." };
+        return { value: on, typed: on.join(" ") };
       }
-      const parsed = M.parseAnswerNumber(div.querySelector(".ex-number").value, { percent: e.kind === "weight" });
-      return parsed.error ? parsed : { value: parsed.value, shown: String(parsed.value) };
+      const text = div.querySelector(".ex-number").value.trim();
+      const parsed = M.parseAnswerNumber(text, { percent: e.kind === "weight" });
+      return parsed.error ? parsed : { value: parsed.value, typed: text };
     }
+
+    const optionsText = (e, list) => list.map((o) => `${o}. ${escapeHtml(e.options[o - 1])}`).join("; ");
 
     // The verdict with the right answer and how the model's numbers give it.
     function check(entry, restoring = false) {
@@ -134,37 +184,48 @@ const LessonHomework = (() => {
       const answer = answerOf(entry);
       if (answer.error) { note(entry, answer.error); return; }
       note(entry, "");
-      let correct = false, html = "", pageAnswer = "", key = -1;
+      let correct = false, html = "", pageAnswer = "", key = -1, accepted = [];
       if (e.kind === "choice") {
-        correct = answer.value === e.answer;
-        pageAnswer = e.answer;
-        html = `<p>The answer: ${e.answer}. ${escapeHtml(e.options[e.answer - 1])}</p>`;
+        // The page holds a code of the right options, not the options: found again now it is checked.
+        correct = M.choiceCode(e.n, e.title, answer.value) === e.answer_code;
+        const right = correct ? answer.value : M.rightOptions(e.n, e.title, e.options.length, e.answer_count, e.answer_code);
+        pageAnswer = right.join(" ");
+        html = `<p>Your answer: ${optionsText(e, answer.value)}.</p>` +
+          `<p>The answer${right.length > 1 ? "s" : ""}: ${optionsText(e, right)}.</p>`;
       } else {
-        const { row, bound } = rowOf(e);
+        const r = rowOf(e);
+        const isQuery = (j) => (j === e.query ? " (your query itself)" : "");
         if (e.kind === "top_key") {
-          const top = M.topKeys(row.scaled, bound.epsilon);
-          entry.accepted = top.accepted;
+          const top = e.mean ? M.meanTopKeys(r.weight, r.wbound) : M.topKeys(r.row.scaled, r.bound.epsilon);
+          accepted = top.accepted;
           correct = top.accepted.includes(answer.value);
           key = top.top;
           pageAnswer = top.top;
           div.dataset.accepted = top.accepted.join(" ");
-          html = `<p>Query ${tokenName(e.query)} weighs ${tokenName(top.top)} most: weight ${fmt(row.weight[top.top], 4)}, ` +
-            `the largest of its ${meta.tokens} keys (outlined in yellow).` +
+          html = `<p>Your answer: ${tokenName(answer.value)}${isQuery(answer.value)}, weight ${fmt(r.weight[answer.value], 4)}.</p>` +
+            `<p>Query ${tokenName(e.query)} weighs ${tokenName(top.top)}${isQuery(top.top)} most in ${where(e)}: ` +
+            `weight ${fmt(r.weight[top.top], 4)}, the largest of its ${meta.tokens} keys` +
+            (top.top >= meta.prefix ? " (ringed in black and white on the photo)" : "") + `.` +
             (top.accepted.length > 1
-              ? ` A near-tie: ${top.accepted.filter((j) => j !== top.top).map(tokenName).join(", ")} ` +
-                `${top.accepted.length > 2 ? "are" : "is"} within the 16-bit rounding of this page's numbers ` +
-                `(scaled scores within 2 × ${bound.epsilon.toExponential(1)}), so the model's own order could differ: either answer counts.`
-              : "") + `</p>` + arithmeticTable(arithmeticLines(row, e.query, top.top, bound));
-        } else if (e.kind === "weight" || e.kind === "scaled_score") {
-          key = e.key;
-          const truth = e.kind === "weight" ? row.weight[key] : row.scaled[key];
-          correct = Math.abs(answer.value - truth) <= e.tolerance;
+              ? ` A near-tie: ${top.accepted.filter((j) => j !== top.top).map((j) => `${tokenName(j)} (weight ${fmt(r.weight[j], 4)})`).join(", ")} ` +
+                `${top.accepted.length > 2 ? "are" : "is"} within the 16-bit rounding of this page's numbers, ` +
+                `so the model's own order could differ: either answer counts.`
+              : "") + `</p>` + (e.mean ? "" : arithmeticTable(arithmeticLines(r.row, e.query, top.top, r.bound)));
+        } else if (NUMERIC.includes(e.kind)) {
+          key = e.key === undefined ? -1 : e.key;
+          const truth = { weight: () => r.weight[key], score: () => r.row.score[key], scaled_score: () => r.row.scaled[key],
+                          exp: () => r.row.expScaled[key], z: () => r.row.zScaled }[e.kind]();
+          const tol = e.relative ? e.tolerance * Math.abs(truth) : e.tolerance;
+          correct = Math.abs(answer.value - truth) <= tol;
           pageAnswer = truth;
-          html = `<p>The ${e.kind === "weight" ? "weight" : "scaled score"}: ${fmt(truth, 4)} ` +
-            `(yours ${escapeHtml(answer.shown)}; within ±${e.tolerance} counts).</p>` +
-            arithmeticTable(arithmeticLines(row, e.query, key, bound));
+          const shown = (x) => M.formatToPrecision(x, e.precision || { significant: false, digits: 3 });
+          const typedPercent = e.kind === "weight" && /%\s*$/.test(answer.typed);
+          html = `<p>Your answer: ${escapeHtml(answer.typed)}${typedPercent ? ` (${shown(answer.value)})` : ""}.</p>` +
+            `<p>The ${WHAT[e.kind]}: ${shown(truth)}${e.kind === "weight" ? ` (${(100 * truth).toPrecision(3)}%)` : ""}; ` +
+            `right from ${shown(truth - tol)} to ${shown(truth + tol)} (± ${e.relative ? 100 * e.tolerance + "%" : e.tolerance}).</p>` +
+            (e.mean || (key < 0 && e.kind !== "z") ? "" : arithmeticTable(arithmeticLines(r.row, e.query, key >= 0 ? key : e.query, r.bound)));
         } else if (e.kind === "predict_region") {
-          const s = M.scorePrediction(row.weight, answer.value, meta);
+          const s = M.scorePrediction(r.weight, answer.value, meta);
           correct = s.ratio >= e.ratio;
           pageAnswer = s.ratio;
           const pct = (x) => (100 * x).toFixed(1) + "%";
@@ -173,30 +234,46 @@ const LessonHomework = (() => {
             `${s.ratio.toFixed(2)} times an even spread (${pct(s.weightOnMarked)} ÷ ${pct(s.evenSpread)}). Passing needs ${e.ratio} times. ` +
             `The photo now shows the map.</p>`;
         }
-        if (!restoring) update({ layer: e.layer, head: e.head, mean: false, query: e.query, key });
       }
-      entry.checked = { answer: answer.shown, correct, accepted: entry.accepted || [] };
-      if (!restoring) save(e.n, e.kind === "weight" || e.kind === "scaled_score" ? div.querySelector(".ex-number").value : answer.value);
+      entry.checked = { answer: answer.typed, correct, accepted };
+      // Shown only now that it is checked: the page's view moves to the exercise's row.
+      if (!restoring && e.kind !== "choice") update({ layer: e.layer, ...(e.mean ? { mean: true } : { head: e.head, mean: false }), query: e.query, key });
+      if (!restoring) { redraw(); save(e.n, answer.typed); }
       div.dataset.answer = String(pageAnswer);
       div.dataset.verdict = correct ? "right" : "wrong";
       const verdict = div.querySelector(".ex-verdict");
       verdict.hidden = false;
       verdict.className = "ex-verdict " + (correct ? "right" : "wrong");
       verdict.innerHTML = `<p><b>${correct ? "Right." : "Not right."}</b></p>` + html +
-        (key >= 0 ? `<p class="hint">The page now shows this query and key: “The arithmetic for one key” has the same steps.</p>` : "");
+        (key >= 0 && !e.mean ? `<p class="hint">The page now shows this query and key: “The arithmetic for one key” has the same steps.</p>` : "");
       for (const el of div.querySelectorAll("input, button")) el.disabled = true;
+      for (const el of div.querySelectorAll(".ex-hidden-note")) el.hidden = true;
       drawPhoto(entry);
+      showProgress();
+    }
+
+    function showProgress() {
+      const done = entries.filter((x) => x.checked).length;
+      $("homework-progress").textContent = `${done} of ${entries.length} checked.`;
     }
 
     // Bound once, so the page holds no text a self-containment check reads as a CSS url fetch (tests/app/gui/lesson_page_test.py).
     const blobLink = URL.createObjectURL.bind(URL), dropBlobLink = URL.revokeObjectURL.bind(URL);
+    const fileSafe = (s) => s.normalize("NFKD").replace(/[\u0300-\u036f]/g, "").replace(/[^A-Za-z0-9_-]+/g, "_").replace(/^_+|_+$/g, "");
     function downloadAnswers() {
-      const csv = M.answersCsv(entries.map(({ e, checked }) =>
-        ({ exercise: e.n, answer: checked ? checked.answer : "", correct: checked ? (checked.correct ? "yes" : "no") : "" })));
+      const student = (data.student || $("student-name").value).trim();
+      if (!student) {
+        $("answers-note").textContent = "Type your name first: the answers carry it.";
+        $("student-name").focus();
+        return;
+      }
+      const rows = entries.map(({ e, checked }) =>
+        ({ exercise: e.n, kind: e.kind, answer: checked ? checked.answer : "", correct: checked ? (checked.correct ? "yes" : "no") : "" }));
+      const csv = M.answersCsv(student, variant, rows);
       const link = $("answers-link");
       if (link.href) dropBlobLink(link.href);
       link.href = blobLink(new Blob([csv], { type: "text/csv" }));
-      link.download = `answers-${data.photo.replace(/\.[^.]*$/, "").replace(/[^A-Za-z0-9_-]+/g, "_")}.csv`;
+      link.download = `answers-${fileSafe(student) || "student"}-${fileSafe(data.photo.replace(/\.[^.]*$/, ""))}.csv`;
       link.textContent = link.download;
       link.hidden = false;
       const done = entries.filter((x) => x.checked).length;
@@ -205,6 +282,15 @@ const LessonHomework = (() => {
     }
 
     $("homework").hidden = false;
+    // Announced on the first screen: on a phone the homework starts far below it.
+    $("homework-banner").hidden = false;
+    $("homework-banner-text").textContent = `Homework: ${entries.length} exercise${entries.length === 1 ? "" : "s"}` +
+      (data.student ? ` for ${data.student}` : "") + `, under the photo.`;
+    $("homework-go").addEventListener("click", () => $("homework").scrollIntoView({ behavior: "smooth", block: "start" }));
+    if (data.student) {
+      $("student-name").value = data.student;
+      $("student-name").readOnly = true;
+    }
     for (const entry of entries) {
       entry.div = element(entry);
       box.appendChild(entry.div);
@@ -234,15 +320,17 @@ const LessonHomework = (() => {
       if (input === undefined) continue;
       const { e, div } = entry;
       if (e.kind === "top_key") entry.picked = Number(input);
-      else if (e.kind === "predict_region") entry.marked = new Set(input.map(Number));
-      else if (e.kind === "choice") { const r = div.querySelector(`input[type=radio][value="${Number(input)}"]`); if (r) r.checked = true; }
-      else div.querySelector(".ex-number").value = String(input);
+      else if (e.kind === "predict_region") entry.marked = new Set(String(input).split(/[ ,]+/).map(Number));
+      else if (e.kind === "choice") {
+        for (const o of String(input).split(/[ ,]+/)) { const r = div.querySelector(`.ex-options input[value="${Number(o)}"]`); if (r) r.checked = true; }
+      } else div.querySelector(".ex-number").value = String(input);
       showPicked(entry);
       check(entry, true);
     }
+    showProgress();
     $("download-answers").addEventListener("click", downloadAnswers);
     window.addEventListener("resize", () => entries.forEach(drawPhoto));
-    return { draw: () => entries.forEach(drawPhoto) };
+    return { draw: () => entries.forEach(drawPhoto), hides };
   }
   return { start };
 })();

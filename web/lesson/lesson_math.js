@@ -322,6 +322,34 @@ const LessonMath = (() => {
     return { top, accepted };
   }
 
+  // top_key on the mean of the heads (map=mean): the key with the largest mean
+  // weight, and every key whose mean weight is within its bound plus the
+  // top's (each the mean of the heads' weightErrorBound) of the top's: the
+  // model's float32 mean could put it first. As src/session/homework/page_rows.cpp.
+  function meanTopKeys(weight, bound) {
+    let top = 0;
+    for (let j = 1; j < weight.length; j++) if (weight[j] > weight[top]) top = j;
+    const accepted = [];
+    for (let j = 0; j < weight.length; j++) if (weight[top] - weight[j] <= bound[top] + bound[j]) accepted.push(j);
+    accepted.sort((a, b) => weight[b] - weight[a] || a - b);
+    return { top, accepted };
+  }
+
+  // A number to the precision a question asks for ({significant, digits}, as
+  // the answer key prints it: session/homework/exercises.cpp format_to_precision):
+  // 3 decimals "0.029", 3 significant figures "0.00660", "1230", "1.75e-05".
+  function formatToPrecision(x, { significant = false, digits = 3 } = {}) {
+    if (!Number.isFinite(x)) return String(x);
+    if (!significant) return x.toFixed(digits);
+    const a = Math.abs(x);
+    if (a >= 10 ** digits && a < 1e9) {
+      const step = 10 ** (Math.floor(Math.log10(a)) + 1 - digits);
+      return (Math.round(x / step) * step).toFixed(0);
+    }
+    if (a !== 0 && (a < 1e-4 || a >= 1e9)) return x.toExponential(digits - 1).replace(/e([+-])(\d)$/, (m, sign, d) => `e${sign}0${d}`);
+    return x.toPrecision(digits);  // keeps the trailing zeros the figures ask for: 0.00660
+  }
+
   // A typed number: "0.25", ".25", "-1.5e-2", "0,25" (a decimal comma), and
   // for a weight "25%" (0.25). Anything else is {error}, a sentence for the
   // note beside the exercise; the text itself is left as typed.
@@ -354,21 +382,64 @@ const LessonMath = (() => {
              ratio: evenSpread > 0 ? onMarked / evenSpread : 0 };
   }
 
-  // The CSV a student hands in: exercise,answer,correct (yes, no, or empty
-  // when not answered); fields with a comma, quote or line break quoted.
-  function answersCsv(rows) {
+  // FNV-1a, 32 bits, over the UTF-8 bytes of text: 8 hex digits.
+  function fnv1a(text) {
+    let h = 0x811c9dc5;
+    for (const b of new TextEncoder().encode(text)) {
+      h ^= b;
+      h = Math.imul(h, 0x01000193) >>> 0;
+    }
+    return h.toString(16).padStart(8, "0");
+  }
+
+  // The hand-in's verification code: a hash of the student's name, the
+  // page's variant and every row's exercise, answer and verdict, so an answer
+  // or a verdict edited afterwards (in a spreadsheet) no longer matches it.
+  // `vitscope exercises --grade` recomputes it (src/session/homework/handin.cpp).
+  // It catches edits, not a forger who reads this function.
+  function handinCode(student, variant, rows) {
+    let text = `vitscope hand-in 1\n${student}\n${variant}`;
+    for (const r of rows) text += `\n${r.exercise}\t${r.answer}\t${r.correct}`;
+    return fnv1a(text);
+  }
+
+  // A choice's right options as the page holds them (src/session/homework/handin.cpp choice_code):
+  // `options` ascending. rightOptions finds them again from the code, after Check, by trying every
+  // choice of `count` of the `total` options.
+  function choiceCode(exercise, title, options) {
+    return fnv1a(`vitscope choice 1\n${exercise}\n${title}\n${options.join(" ")}`);
+  }
+  function rightOptions(exercise, title, total, count, code) {
+    const pick = (from, left) => {
+      if (left === 0) return [[]];
+      const out = [];
+      for (let o = from; o <= total - left + 1; o++) for (const rest of pick(o + 1, left - 1)) out.push([o, ...rest]);
+      return out;
+    };
+    return pick(1, count).find((c) => choiceCode(exercise, title, c) === code) || [];
+  }
+
+  // The CSV a student hands in: student,variant,exercise,kind,answer,correct,code
+  // (answer: a number as typed, a key's token, marked patches' tokens, chosen
+  // options; correct: the page's verdict, yes, no, or empty when not answered;
+  // code: handinCode, the same on every row). Fields with a comma, quote or
+  // line break quoted.
+  function answersCsv(student, variant, rows) {
     const field = (x) => {
       const s = x === undefined || x === null ? "" : String(x);
       return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
     };
-    return ["exercise,answer,correct", ...rows.map((r) => [r.exercise, r.answer, r.correct].map(field).join(","))]
+    const code = handinCode(student, variant, rows);
+    return ["student,variant,exercise,kind,answer,correct,code",
+      ...rows.map((r) => [student, variant, r.exercise, r.kind, r.answer, r.correct, code].map(field).join(","))]
       .join("\n") + "\n";
   }
 
   return {
     HALF_UNIT_ROUNDOFF, base64ToBytes, halfToNumber, decodeHalves, headArrays, attentionRow, meanWeights,
     outputContributions, weightErrorBound, parseFragment, formatFragment, rowOf, colOf, movedQuery, patchMax, viridis,
-    topKeys, parseAnswerNumber, scorePrediction, answersCsv,
+    topKeys, meanTopKeys, formatToPrecision, parseAnswerNumber, scorePrediction, fnv1a, handinCode, answersCsv,
+    choiceCode, rightOptions,
   };
 })();
 

@@ -317,8 +317,50 @@ test("scorePrediction: the window's ratio of the marked weight to an even spread
   assert.strictEqual(M.scorePrediction(w, [0], meta).ratio, 0);  // CLS is not a patch to mark
 });
 
-test("answersCsv: the header, one row per exercise, quoted where a field needs it", () => {
-  const csv = M.answersCsv([{ exercise: 1, answer: 88, correct: "yes" }, { exercise: 2, answer: "", correct: "" },
-                            { exercise: 3, answer: 'a "b", c', correct: "no" }]);
-  assert.strictEqual(csv, 'exercise,answer,correct\n1,88,yes\n2,,\n3,"a ""b"", c",no\n');
+test("answersCsv: the student, the variant, one row per exercise, quoted where a field needs it, one code", () => {
+  const rows = [{ exercise: 1, kind: "top_key", answer: 88, correct: "yes" }, { exercise: 2, kind: "weight", answer: "", correct: "" },
+                { exercise: 3, kind: "weight", answer: 'a "b", c', correct: "no" }];
+  const code = M.handinCode("Ada, L.", "1", rows);
+  assert.match(code, /^[0-9a-f]{8}$/);
+  const csv = M.answersCsv("Ada, L.", "1", rows);
+  assert.strictEqual(csv, "student,variant,exercise,kind,answer,correct,code\n" +
+    `"Ada, L.",1,1,top_key,88,yes,${code}\n"Ada, L.",1,2,weight,,,${code}\n"Ada, L.",1,3,weight,"a ""b"", c",no,${code}\n`);
+});
+
+test("handinCode: FNV-1a over the UTF-8 text; any edit to a name, answer or verdict changes it", () => {
+  // FNV-1a 32's published vectors: "" -> 811c9dc5, "a" -> e40c292c, "foobar" -> bf9cf968.
+  assert.strictEqual(M.fnv1a(""), "811c9dc5");
+  assert.strictEqual(M.fnv1a("a"), "e40c292c");
+  assert.strictEqual(M.fnv1a("foobar"), "bf9cf968");
+  const rows = [{ exercise: 1, answer: "0.25", correct: "yes" }];
+  const code = M.handinCode("Zoë", "2", rows);
+  assert.notStrictEqual(M.handinCode("Zoe", "2", rows), code);
+  assert.notStrictEqual(M.handinCode("Zoë", "2", [{ ...rows[0], correct: "no" }]), code);
+  assert.notStrictEqual(M.handinCode("Zoë", "2", [{ ...rows[0], answer: "0.26" }]), code);
+  assert.notStrictEqual(M.handinCode("Zoë", "1", rows), code);
+});
+
+test("choiceCode and rightOptions: the right options found again from the code, and only from it", () => {
+  const code = M.choiceCode(9, "What always holds", [2, 4]);
+  assert.match(code, /^[0-9a-f]{8}$/);
+  assert.deepStrictEqual(M.rightOptions(9, "What always holds", 5, 2, code), [2, 4]);
+  assert.deepStrictEqual(M.rightOptions(9, "What always holds", 5, 1, code), []);  // no single option matches
+  assert.notStrictEqual(M.choiceCode(9, "What always holds", [2, 3]), code);
+});
+
+test("formatToPrecision: decimals, and significant figures as the answer key prints them", () => {
+  assert.strictEqual(M.formatToPrecision(0.028999999999999998, { digits: 3 }), "0.029");
+  assert.strictEqual(M.formatToPrecision(1.25, { digits: 1 }), "1.3");
+  assert.strictEqual(M.formatToPrecision(0.0019437, { significant: true, digits: 3 }), "0.00194");
+  assert.strictEqual(M.formatToPrecision(0.0065960437, { significant: true, digits: 3 }), "0.00660");
+  assert.strictEqual(M.formatToPrecision(1234.5678, { significant: true, digits: 3 }), "1230");
+  assert.strictEqual(M.formatToPrecision(1.75e-5, { significant: true, digits: 3 }), "1.75e-05");
+  assert.strictEqual(M.formatToPrecision(2.5e12, { significant: true, digits: 3 }), "2.50e+12");
+});
+
+test("meanTopKeys: the largest mean weight and every key its bounds cannot order against it", () => {
+  const weight = [0.1, 0.4, 0.39, 0.11];
+  const bound = [0.001, 0.006, 0.006, 0.001];  // 0.4 - 0.39 within 0.006 + 0.006
+  assert.deepStrictEqual(M.meanTopKeys(weight, bound), { top: 1, accepted: [1, 2] });
+  assert.deepStrictEqual(M.meanTopKeys(weight, [0, 0.001, 0.001, 0]), { top: 1, accepted: [1] });
 });

@@ -6,6 +6,7 @@
 #include "app/gui/lesson_page.h"
 #include "app/gui/worksheet.h"
 #include "app/resource_paths.h"
+#include "session/homework/answer_key.h"
 #include "session/homework/exercises.h"
 #include "session/homework/live_exercise.h"
 #include "session/tour/tour.h"
@@ -25,7 +26,7 @@ void write_homework(const session::AppState& s, const std::string& dir, const vi
     vit::OutputFolder folder(dir, rules);
     folder.write("homework.html", page);
     folder.write("worksheet.html", sheet);
-    folder.write("answer_key.csv", session::answer_key_csv(set, answers));
+    folder.write("answer_key.csv", session::answer_key_csv(*s.loaded.trace, set, answers));
     folder.commit();
 }
 

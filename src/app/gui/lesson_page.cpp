@@ -15,6 +15,7 @@
 #include "app/resource_paths.h"
 #include "session/dispatch/requests.h"
 #include "session/base/selection_json.h"
+#include "session/homework/handin.h"
 #include "session/tour/tour_query.h"
 #include "session/tour/tour_text.h"
 #include "vit/base/base64.h"
@@ -92,7 +93,7 @@ std::string json_in_script(const std::string& text) {
 
 // The photo as the model sees it: the crop rectangle of the original pixels
 // (rounded to whole pixels), resized with PIL's bicubic to at most 512 px.
-std::string photo_jpeg_data_uri(const vit::Image& image, const vit::CropRect& crop, int input_size) {
+vit::Image photo_crop_square(const vit::Image& image, const vit::CropRect& crop, int input_size) {
     const int x0 = std::clamp(static_cast<int>(std::lround(crop.x)), 0, image.width - 1);
     const int y0 = std::clamp(static_cast<int>(std::lround(crop.y)), 0, image.height - 1);
     const int x1 = std::clamp(static_cast<int>(std::lround(crop.x + crop.w)), x0 + 1, image.width);
@@ -106,7 +107,12 @@ std::string photo_jpeg_data_uri(const vit::Image& image, const vit::CropRect& cr
                     &cropped.rgb[static_cast<size_t>(y) * cropped.width * 3]);
     const int side =
         std::clamp(std::min(cropped.width, cropped.height), input_size, std::max(input_size, kMaxPhotoSide));
-    const vit::Image square = vit::resize_pil(cropped, side, side, "bicubic");
+    return vit::resize_pil(cropped, side, side, "bicubic");
+}
+
+std::string photo_jpeg_data_uri(const vit::Image& image, const vit::CropRect& crop, int input_size) {
+    const vit::Image square = photo_crop_square(image, crop, input_size);
+    const int side = square.width;
     std::string jpeg;
     auto append = [](void* context, void* bytes, int size) {
         static_cast<std::string*>(context)->append(static_cast<const char*>(bytes), static_cast<size_t>(size));
@@ -153,16 +159,23 @@ json exercises_json(session::AppState s, const session::ExerciseSet& set) {
                   {"text", a.text}};
         if (a.layer >= 0) x["layer"] = a.layer;  // a choice has none
         if (a.head >= 0) x["head"] = a.head;
+        if (a.mean) x["mean"] = true;  // map=mean: the mean of the layer's heads
         if (a.query >= 0) x["query"] = a.query;
         // top_key's `key` is its answer; the others' is the pinned key the question names.
-        if (a.kind == session::ExerciseKind::Weight || a.kind == session::ExerciseKind::ScaledScore) {
-            x["key"] = a.key;
+        if (session::pinned_key_kind(a.kind)) x["key"] = a.key;
+        if (session::numeric_kind(a.kind)) {
+            const session::Precision p = session::precision_of(e);
             x["tolerance"] = e.tolerance;
+            x["relative"] = e.relative;
+            x["precision"] = {{"significant", p.significant}, {"digits", p.digits}};
         }
         if (a.kind == session::ExerciseKind::PredictRegion) x["ratio"] = e.ratio;
         if (a.kind == session::ExerciseKind::Choice) {
+            // The teacher's options, not in the clear: a code the page matches the student's choice
+            // against (and after Check, every choice of that many options, to show the right one).
             x["options"] = e.options;
-            x["answer"] = a.option;
+            x["answer_count"] = a.options.size();
+            x["answer_code"] = session::choice_code(a.exercise, x["title"].get<std::string>(), a.options);
         }
         out.push_back(x);
     }
@@ -187,7 +200,7 @@ void check_lesson_files() {
 }
 
 std::string lesson_page_html(const session::AppState& s, const session::Tour* tour,
-                             const session::ExerciseSet* exercises) {
+                             const session::ExerciseSet* exercises, const Handout& handout) {
     if (!s.loaded.ready()) throw vit::Error("no photo and model to make a lesson page of");
     const vit::Trace& t = *s.loaded.trace;
     const vit::Model& model = *s.loaded.model;
@@ -227,7 +240,11 @@ std::string lesson_page_html(const session::AppState& s, const session::Tour* to
                      {"query", s.sel.query},
                      {"mean", s.sel.source == session::MapSource::MeanOfVisible}};
     data["tour"] = tour ? tour_json(s, *tour) : json(nullptr);
-    if (exercises) data["exercises"] = exercises_json(s, *exercises);
+    if (exercises) {
+        data["exercises"] = exercises_json(s, *exercises);
+        data["variant"] = std::to_string(handout.variant);
+        if (!handout.student.empty()) data["student"] = handout.student;
+    }
 
     return fill_template(read_part("lesson.html"),
                          {{"{{TITLE}}", html_escaped("vitscope lesson: " + data["photo"].get<std::string>())},

@@ -36,11 +36,19 @@ constexpr size_t kMaxLessonBytes = 128u << 20;
 // answer) but never the model's answer to a computed kind: the page computes
 // that itself from its q and k. Throws vit::Error as answer_exercises does.
 // File > Export homework (issue 35, item 4) can call this as the CLI does.
+// `handout` names the student the page is for (shown on it, written into the
+// hand-in, which cannot then be renamed) and the variant of the exercises it
+// holds (variants.h); empty: anyone's page, variant 1.
+struct Handout {
+    std::string student;
+    int variant = 1;
+};
 std::string lesson_page_html(const session::AppState& s, const session::Tour* tour,
-                             const session::ExerciseSet* exercises = nullptr);
+                             const session::ExerciseSet* exercises = nullptr, const Handout& handout = {});
 
-// The model input's crop of the photo as a JPEG data: URI, at most 512 px a
-// side (the lesson page's photo; the worksheet's too).
+// The model input's crop of the photo, square, at most 512 px a side (the
+// lesson page's photo; the worksheet's too), and as a JPEG data: URI.
+vit::Image photo_crop_square(const vit::Image& image, const vit::CropRect& crop, int input_size);
 std::string photo_jpeg_data_uri(const vit::Image& image, const vit::CropRect& crop, int input_size);
 
 // Checks the page's files can be read before any heavy work; throws vit::Error.

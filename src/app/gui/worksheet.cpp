@@ -4,6 +4,7 @@
 
 #include "app/gui/html_escaped.h"
 #include "app/gui/lesson_page.h"
+#include "app/gui/worksheet_content.h"
 #include "vit/base/error.h"
 
 namespace app {
@@ -43,6 +44,10 @@ h1 { font-size: 1.4em; margin: 0 0 0.2em; }
 .options { list-style: none; padding: 0; }
 .options li::before { content: "\2610\00a0"; }
 .legend { color: #444; font-size: 0.9em; }
+.given { border-collapse: collapse; margin: 0.4em 0; font-size: 0.95em; }
+.given caption { text-align: left; font-weight: 600; }
+.given td { padding: 1px 10px 1px 0; }
+.given td.num { text-align: right; font-variant-numeric: tabular-nums; }
 @media print { body { margin: 0; } }
 )";
 
@@ -50,50 +55,46 @@ h1 { font-size: 1.4em; margin: 0 0 0.2em; }
 
 std::string worksheet_html(const session::AppState& s, const session::ExerciseSet& set,
                            const std::vector<session::ExerciseAnswer>& answers) {
-    if (!s.loaded.ready()) throw vit::Error("no photo and model to make a worksheet of");
+    const WorksheetContent c = worksheet_content(s, set, answers);
     const vit::Trace& t = *s.loaded.trace;
-    const std::string name = std::filesystem::path(s.loaded.image_path).filename().string();
     const int input_size = s.loaded.input ? s.loaded.input->size : s.loaded.model->config.pre.input_size;
     const std::string photo = photo_jpeg_data_uri(*s.loaded.image, s.loaded.crop, input_size);
 
     std::string body;
-    for (const session::ExerciseAnswer& a : answers) {
-        const session::Exercise& e = set.exercises[static_cast<size_t>(a.exercise - 1)];
-        body += "<section class=\"exercise\" data-exercise=\"" + std::to_string(a.exercise) + "\"><h2>" +
-                std::to_string(a.exercise) + ". " +
-                html_escaped(set.tour->steps[static_cast<size_t>(a.exercise - 1)].title) + "</h2>";
-        for (const std::string& p : a.text) body += "<p>" + html_escaped(p) + "</p>";
-        switch (a.kind) {
-            case session::ExerciseKind::TopKey:
-                body += photo_with_grid(photo, t.grid, t.prefix, a.query) +
-                        "<p class=\"legend\">The query is outlined in blue. Cross the key's patch, or tick: &#x2610; "
-                        "CLS</p>";
-                break;
-            case session::ExerciseKind::PredictRegion:
-                body +=
-                    photo_with_grid(photo, t.grid, t.prefix, a.query) +
-                    "<p class=\"legend\">The query is outlined in blue. Shade the patches you expect it to weigh.</p>";
-                break;
-            case session::ExerciseKind::Weight:
-            case session::ExerciseKind::ScaledScore:
-                body += "<p class=\"answer\">Answer: <span class=\"line\"></span></p>";
-                break;
-            case session::ExerciseKind::Choice:
-                body += "<ul class=\"options\">";
-                for (size_t i = 0; i < e.options.size(); ++i)
-                    body += "<li>" + std::to_string(i + 1) + ". " + html_escaped(e.options[i]) + "</li>";
-                body += "</ul>";
-                break;
+    for (const WorksheetItem& item : c.items) {
+        body += "<section class=\"exercise\" data-exercise=\"" + std::to_string(item.exercise) + "\"><h2>" +
+                std::to_string(item.exercise) + ". " + html_escaped(item.title) + "</h2>";
+        for (const std::string& p : item.text) body += "<p>" + html_escaped(p) + "</p>";
+        if (!item.given.empty()) {
+            body += "<table class=\"given\"><caption>The numbers you need</caption>";
+            for (const session::GivenNumber& g : item.given)
+                body += "<tr><td>" + html_escaped(g.label) + "</td><td class=\"num\" data-given=\"" +
+                        html_escaped(g.name) + "\" data-value=\"" + g.shown + "\">" + g.shown + "</td></tr>";
+            body += "</table>";
+        }
+        if (item.photo) {
+            const int query = item.query_row < 0 ? -1 : t.prefix + item.query_row * t.grid + item.query_col;
+            body += photo_with_grid(photo, t.grid, t.prefix, query) +
+                    "<p class=\"legend\">The query is outlined in blue. " + html_escaped(item.how) + "</p>";
+        } else if (!item.options.empty()) {
+            body += "<p class=\"legend\">" + html_escaped(item.how) + "</p><ul class=\"options\">";
+            for (size_t i = 0; i < item.options.size(); ++i)
+                body += "<li>" + std::to_string(i + 1) + ". " + html_escaped(item.options[i]) + "</li>";
+            body += "</ul>";
+        } else {
+            body += "<p class=\"answer\">" + html_escaped(item.how) + " <span class=\"line\"></span></p>";
         }
         body += "</section>\n";
     }
     return "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
            "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
            "<meta name=\"generator\" content=\"vitscope exercises\">\n<title>" +
-           html_escaped(set.tour->title + ": " + name) + "</title>\n<style>" + kStyle +
-           "</style>\n</head>\n<body>\n<h1>" + html_escaped(set.tour->title) + "</h1>\n<p class=\"sub\">On " +
-           html_escaped(name) + ", " + std::to_string(t.grid) + " &times; " + std::to_string(t.grid) +
-           " patches. Name: <span class=\"line\"></span></p>\n" + body + "</body>\n</html>\n";
+           html_escaped(c.title + ": " + c.photo_name) + "</title>\n<style>" + kStyle +
+           "</style>\n</head>\n<body>\n<h1>" + html_escaped(c.title) + "</h1>\n<p class=\"sub\">On " +
+           html_escaped(c.photo_name) + ", " + std::to_string(t.grid) + " &times; " + std::to_string(t.grid) +
+           " patches; a patch is named (row, column), from (0, 0) at the top left. Name: <span "
+           "class=\"line\"></span></p>\n" +
+           body + "</body>\n</html>\n";
 }
 
 }  // namespace app

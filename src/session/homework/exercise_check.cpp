@@ -67,20 +67,29 @@ ExerciseVerdict check_exercise(const vit::Trace& t, const Exercise& e, const Exe
                                const ExerciseResponse& r) {
     ExerciseVerdict v;
     switch (e.kind) {
-        case ExerciseKind::Choice:
-            if (r.option < 1 || r.option > static_cast<int>(e.options.size())) {
-                v.error = "Choose one of the options first.";
+        case ExerciseKind::Choice: {
+            std::vector<int> chosen;
+            for (int o : r.options)
+                if (o >= 1 && o <= static_cast<int>(e.options.size())) chosen.push_back(o);
+            std::sort(chosen.begin(), chosen.end());
+            chosen.erase(std::unique(chosen.begin(), chosen.end()), chosen.end());
+            if (chosen.empty()) {
+                v.error =
+                    a.options.size() > 1 ? "Tick the options you choose first." : "Choose one of the options first.";
                 return v;
             }
-            v.given = "option " + std::to_string(r.option);
-            v.correct = r.option == a.option;
+            v.given = chosen.size() == 1 ? "option " : "options ";
+            for (size_t i = 0; i < chosen.size(); ++i)
+                v.given.append(i ? " and " : "").append(std::to_string(chosen[i]));
+            v.correct = chosen == a.options;
             return v;
+        }
         case ExerciseKind::TopKey: {
             if (r.key < 0 || r.key >= t.tokens) {
                 v.error = "Click a patch on the photo (or CLS) first.";
                 return v;
             }
-            const vit::Vec row = vit::attention_row(t, a.layer, a.head, a.query);
+            const vit::Vec row = exercise_row(t, a);
             for (int j = 0; j < t.tokens; ++j)
                 if (row[j] == row[a.key]) v.accepted.push_back(j);  // the key's, and exact ties
             v.given = vit::token_name(t, r.key);
@@ -88,7 +97,10 @@ ExerciseVerdict check_exercise(const vit::Trace& t, const Exercise& e, const Exe
             return v;
         }
         case ExerciseKind::Weight:
-        case ExerciseKind::ScaledScore: {
+        case ExerciseKind::Score:
+        case ExerciseKind::ScaledScore:
+        case ExerciseKind::Exp:
+        case ExerciseKind::Z: {
             const TypedNumber n = parse_answer_number(r.typed, e.kind == ExerciseKind::Weight);
             if (!n.error.empty()) {
                 v.error = n.error;
@@ -96,7 +108,7 @@ ExerciseVerdict check_exercise(const vit::Trace& t, const Exercise& e, const Exe
             }
             v.given_value = n.value;
             v.given = number_text(n.value);
-            v.correct = std::abs(n.value - a.value) <= e.tolerance;
+            v.correct = std::abs(n.value - a.value) <= tolerance_for(e, a.value);
             return v;
         }
         case ExerciseKind::PredictRegion: {
@@ -104,7 +116,7 @@ ExerciseVerdict check_exercise(const vit::Trace& t, const Exercise& e, const Exe
                 v.error = "Mark at least one patch on the photo first.";
                 return v;
             }
-            v.region = vit::score_prediction(t, vit::attention_row(t, a.layer, a.head, a.query), r.marked);
+            v.region = vit::score_prediction(t, exercise_row(t, a), r.marked);
             v.given = std::to_string(v.region->marked) + (v.region->marked == 1 ? " patch" : " patches");
             v.correct = v.region->ratio >= e.ratio;
             return v;

@@ -33,15 +33,15 @@ TypedNumber parse_answer_number(const std::string& text, bool percent);
 struct ExerciseResponse {
     int key = -1;             // top_key: a token, 0 = CLS
     std::vector<int> marked;  // predict_region: patch tokens
-    std::string typed;        // weight, scaled_score
-    int option = 0;           // choice: 1-based
+    std::string typed;        // the numeric kinds
+    std::vector<int> options;  // choice: the options chosen, 1-based
 };
 
 struct ExerciseVerdict {
     std::string error;  // not checked: nothing given, or a number in another format (one line)
     bool correct = false;
     std::string given;          // the class's answer as shown: "(3, 4)", "CLS", "0.25", "5 patches", "option 2"
-    double given_value = 0;     // weight, scaled_score: the number read
+    double given_value = 0;     // the numeric kinds: the number read
     std::vector<int> accepted;  // top_key: the keys that count (the key's, and exact ties)
     std::optional<vit::PredictionScore> region;  // predict_region: the marks scored on the exercise's row
 };

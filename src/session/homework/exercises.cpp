@@ -5,6 +5,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <map>
 #include <set>
 #include <sstream>
@@ -23,8 +24,10 @@ namespace {
 
 // A number typed within these of the model's passes (the lesson page computes
 // from float16 q and k: weights agree to about 1e-3, scores to about 1e-2).
-constexpr double kWeightTolerance = 0.001;  // "three decimals"
-constexpr double kScoreTolerance = 0.01;    // "two decimals"
+constexpr double kWeightTolerance = 0.001;      // "three decimals"
+constexpr double kScaledScoreTolerance = 0.01;  // "two decimals"
+constexpr double kScoreTolerance = 0.1;         // q·k is √dₖ times the scaled score: "one decimal"
+constexpr double kRelativeTolerance = 0.01;     // exp and Z span many powers of ten: 1 %
 constexpr double kRegionRatio = 2;          // the window's predict-then-reveal calls 2 x "more than an even spread"
 constexpr int kOptions = 8;
 
@@ -34,17 +37,24 @@ struct KindName {
 };
 constexpr KindName kKinds[] = {{ExerciseKind::TopKey, "top_key"},
                                {ExerciseKind::Weight, "weight"},
+                               {ExerciseKind::Score, "score"},
                                {ExerciseKind::ScaledScore, "scaled_score"},
+                               {ExerciseKind::Exp, "exp"},
+                               {ExerciseKind::Z, "z"},
                                {ExerciseKind::PredictRegion, "predict_region"},
                                {ExerciseKind::Choice, "choice"}};
+constexpr const char* kKindList = "top_key, weight, score, scaled_score, exp, z, predict_region or choice";
 
 std::string trim(const std::string& s) {
     const auto b = s.find_first_not_of(" \t\r"), e = s.find_last_not_of(" \t\r");
     return b == std::string::npos ? "" : s.substr(b, e - b + 1);
 }
 
-bool needs_key(ExerciseKind k) { return k == ExerciseKind::Weight || k == ExerciseKind::ScaledScore; }
 bool needs_query(ExerciseKind k) { return k != ExerciseKind::Choice; }
+// The kinds computed from one head's q and k: the mean of the heads has none.
+bool one_head_kind(ExerciseKind k) {
+    return k == ExerciseKind::Score || k == ExerciseKind::ScaledScore || k == ExerciseKind::Exp || k == ExerciseKind::Z;
+}
 
 // The placeholders a question may use: they name the selection, not the answer.
 bool allowed_placeholder(const std::string& name, const Exercise& e, bool pinned) {
@@ -53,7 +63,9 @@ bool allowed_placeholder(const std::string& name, const Exercise& e, bool pinned
         "layer", "head",  "query", "top1",    "top1_probability", "classes", "query_rank", "relevant_quarter"};
     if (naming.count(name)) return true;
     if (name == "key") return pinned;
-    if (name == "score") return pinned && needs_key(e.kind);
+    if (name == "score")
+        return pinned &&
+               (e.kind == ExerciseKind::Weight || e.kind == ExerciseKind::ScaledScore || e.kind == ExerciseKind::Exp);
     return false;
 }
 
@@ -92,8 +104,8 @@ private:
 // refuses anyway (unknown keys, a bad state:) are left to it.
 void note_fields(FieldsOnce& once, const std::string& key, const std::string& value, int line, const std::string& where,
                  const std::string& in) {
-    static const std::set<std::string> single = {"title",  "photo",     "other-query", "other-pin", "kind",
-                                                 "answer", "tolerance", "ratio",       "panel",     "frame"};
+    static const std::set<std::string> single = {"title",     "photo", "other-query", "other-pin", "kind", "answer",
+                                                 "tolerance", "ratio", "panel",       "frame",     "vary"};
     if (single.count(key)) return once.set(key, key + ":", line, where, in);
     if (key.rfind("region ", 0) == 0) return once.set("region " + trim(key.substr(7)), key + ":", line, where, in);
     if (key == "state") {
@@ -118,7 +130,113 @@ double positive_number(const std::string& value, const std::string& what, const 
     return v;
 }
 
+// "0.01" (absolute) or "5%" (relative, under 100 %: 100 % would accept 0).
+void parse_tolerance(Exercise& e, const std::string& value, const std::string& where) {
+    if (!value.empty() && value.back() == '%') {
+        const std::string number = trim(value.substr(0, value.size() - 1));
+        const double percent = positive_number(number, "tolerance", where);
+        if (percent >= 100)
+            throw vit::Error(where + "tolerance " + value + " would accept 0 (a relative tolerance is under 100%)");
+        e.tolerance = percent / 100, e.relative = true;
+        return;
+    }
+    e.tolerance = positive_number(value, "tolerance", where);
+}
+
+// "2" or "1, 3" (or "1 3"): the right options, ascending, each once.
+std::vector<int> parse_answers(const std::string& value, const std::string& where) {
+    std::string spaced = value;
+    std::replace(spaced.begin(), spaced.end(), ',', ' ');
+    std::istringstream words(spaced);
+    std::set<int> out;
+    for (std::string word; words >> word;) {
+        int n = 0;
+        const auto [end, ec] = std::from_chars(word.data(), word.data() + word.size(), n);
+        if (ec != std::errc() || end != word.data() + word.size() || n < 1)
+            throw vit::Error(where + "answer '" + vit::quote_for_error(value) +
+                             "' is not an option's number (or several: answer: 1, 3)");
+        if (!out.insert(n).second) throw vit::Error(where + "answer: names option " + word + " twice");
+    }
+    if (out.empty()) throw vit::Error(where + "answer: names no option (answer: 2, or answer: 1, 3)");
+    return {out.begin(), out.end()};
+}
+
+// A tour parser's error in an exercises file's words: its steps are exercises, its photo the file's.
+std::string in_exercises_words(std::string message) {
+    static const std::pair<const char*, const char*> words[] = {
+        {"the tour's photo's", "the file's own photo's"},
+        {"the tour's photo", "the file's own photo"},
+        {"a region of this tour", "a region of this file"},
+        {"no steps (a step starts with step: TITLE)", "no exercises (each starts with exercise: TITLE)"},
+        {"a step needs a title: step: TITLE", "an exercise needs a title: exercise: TITLE"},
+        {"before the first step:", "before the first exercise:"},
+        {" steps", " exercises"},
+        {"step '", "exercise '"},
+    };
+    for (const auto& [from, to] : words)
+        for (size_t at = message.find(from); at != std::string::npos; at = message.find(from, at + std::strlen(to)))
+            message.replace(at, std::strlen(from), to);
+    return message;
+}
+
 }  // namespace
+
+bool numeric_kind(ExerciseKind k) {
+    return k == ExerciseKind::Weight || k == ExerciseKind::Score || k == ExerciseKind::ScaledScore ||
+           k == ExerciseKind::Exp || k == ExerciseKind::Z;
+}
+
+bool pinned_key_kind(ExerciseKind k) { return numeric_kind(k) && k != ExerciseKind::Z; }
+
+double tolerance_for(const Exercise& e, double answer) {
+    return e.relative ? e.tolerance * std::abs(answer) : e.tolerance;
+}
+
+std::string tolerance_text(const Exercise& e) {
+    char text[64];
+    if (e.relative) std::snprintf(text, sizeof text, "%g%%", 100 * e.tolerance);
+    else std::snprintf(text, sizeof text, "%g", e.tolerance);
+    return text;
+}
+
+Precision precision_of(const Exercise& e) {
+    // The digits a tolerance asks for: 0.001 -> 3 decimals, 0.005 -> 3, 0.1 -> 1;
+    // 1% -> 3 significant figures, 5% -> 3, 0.1% -> 4.
+    const int digits = std::max(0, static_cast<int>(std::ceil(-std::log10(e.tolerance) - 1e-9)));
+    if (e.relative) return {true, std::max(2, digits + 1)};
+    return {false, digits};
+}
+
+std::string precision_text(const Precision& p) {
+    if (p.significant) return std::to_string(p.digits) + " significant figures";
+    if (p.digits == 0) return "a whole number";
+    return std::to_string(p.digits) + (p.digits == 1 ? " decimal" : " decimals");
+}
+
+std::string format_to_precision(double value, const Precision& p) {
+    char text[64];
+    if (p.significant && std::abs(value) >= std::pow(10.0, p.digits) && std::abs(value) < 1e9) {
+        // 1234.5 to 3 figures as 1230, not %g's 1.23e+03: a whole number a student writes down.
+        const double step = std::pow(10.0, std::floor(std::log10(std::abs(value))) + 1 - p.digits);
+        std::snprintf(text, sizeof text, "%.0f", std::round(value / step) * step);
+    } else if (p.significant) {
+        // %#g keeps the trailing zeros the figures ask for (0.00660, not 0.0066).
+        std::snprintf(text, sizeof text, "%#.*g", p.digits, value);
+        std::string s = text;
+        if (!s.empty() && s.back() == '.') s.pop_back();
+        return s;
+    } else {
+        std::snprintf(text, sizeof text, "%.*f", p.digits, value);
+    }
+    return text;
+}
+
+vit::Vec exercise_row(const vit::Trace& t, const ExerciseAnswer& a) {
+    if (!a.mean) return vit::attention_row(t, a.layer, a.head, a.query);
+    std::vector<int> heads(t.layers.at(static_cast<size_t>(a.layer)).heads.size());
+    for (size_t h = 0; h < heads.size(); ++h) heads[h] = static_cast<int>(h);
+    return vit::mean_attention_row(t, a.layer, heads, a.query);
+}
 
 const char* exercise_kind_name(ExerciseKind kind) {
     for (const KindName& k : kKinds)
@@ -166,7 +284,8 @@ ExerciseSet parse_exercises(const std::string& text, const std::string& name) {
             continue;
         }
         if (!key.empty()) note_fields(once, key, value, line, where, in_exercise);
-        const bool own = key == "kind" || key == "option" || key == "answer" || key == "tolerance" || key == "ratio";
+        const bool own = key == "kind" || key == "option" || key == "answer" || key == "tolerance" || key == "ratio" ||
+                         key == "vary";
         if (!own) {
             forwarded += raw + "\n";
             continue;
@@ -178,8 +297,7 @@ ExerciseSet parse_exercises(const std::string& text, const std::string& name) {
             const KindName* k =
                 std::find_if(std::begin(kKinds), std::end(kKinds), [&](const KindName& n) { return value == n.name; });
             if (k == std::end(kKinds))
-                throw vit::Error(where + "unknown kind '" + vit::quote_for_error(value) +
-                                 "' (top_key, weight, scaled_score, predict_region or choice)");
+                throw vit::Error(where + "unknown kind '" + vit::quote_for_error(value) + "' (" + kKindList + ")");
             e.kind = k->kind;
             kind_line.back() = line;
         } else if (key == "option") {
@@ -188,41 +306,71 @@ ExerciseSet parse_exercises(const std::string& text, const std::string& name) {
                 throw vit::Error(where + "more than " + std::to_string(kOptions) + " options");
             e.options.push_back(value);
         } else if (key == "answer") {
-            e.answer = static_cast<int>(positive_number(value, "answer", where));
-            if (std::to_string(e.answer) != value)
-                throw vit::Error(where + "answer '" + value + "' is not an option's number");
+            e.answers = parse_answers(value, where);
         } else if (key == "tolerance") {
-            e.tolerance = positive_number(value, "tolerance", where);
+            parse_tolerance(e, value, where);
+        } else if (key == "vary") {
+            std::istringstream words(value);
+            for (std::string w; words >> w;) {
+                bool& flag = w == "layer" ? e.vary_layer : w == "head" ? e.vary_head : e.vary_query;
+                if (w != "layer" && w != "head" && w != "query")
+                    throw vit::Error(where + "vary: '" + vit::quote_for_error(w) + "' is not layer, head or query");
+                flag = true;
+            }
+            if (!e.vary_layer && !e.vary_head && !e.vary_query)
+                throw vit::Error(where + "vary: names nothing (layer, head or query)");
         } else {
             e.ratio = positive_number(value, "ratio", where);
         }
     }
     ExerciseSet set;
-    auto tour = std::make_shared<Tour>(parse_tour(forwarded, name));
+    std::shared_ptr<Tour> tour;
+    try {
+        tour = std::make_shared<Tour>(parse_tour(forwarded, name));
+    } catch (const vit::Error& e) {
+        throw vit::Error(in_exercises_words(e.what()));
+    }
     for (size_t i = 0; i < exercises.size(); ++i) {
         Exercise& e = exercises[i];
         const TourStep& step = tour->steps[i];
         const std::string where = name + ":" + std::to_string(title_line[i]) + ": exercise '" + step.title + "': ";
-        if (!kind_line[i])
-            throw vit::Error(where + "no kind: (top_key, weight, scaled_score, predict_region or choice)");
+        if (!kind_line[i]) throw vit::Error(where + "no kind: (" + kKindList + ")");
         const bool choice = e.kind == ExerciseKind::Choice;
+        const std::string range = "1 to " + std::to_string(e.options.size());
         if (choice && e.options.size() < 2) throw vit::Error(where + "a choice needs two option: lines or more");
-        if (choice && (e.answer < 1 || e.answer > static_cast<int>(e.options.size())))
-            throw vit::Error(where + "answer: names option 1 to " + std::to_string(e.options.size()));
-        if (!choice && (!e.options.empty() || e.answer))
+        if (choice && e.answers.empty())
+            throw vit::Error(where + "no answer: (the right option's number, " + range + "; several: answer: 1, 3)");
+        if (choice && e.answers.back() > static_cast<int>(e.options.size()))
+            throw vit::Error(where + "answer: names option " + std::to_string(e.answers.back()) +
+                             ", but the options are " + range);
+        if (!choice && (!e.options.empty() || !e.answers.empty()))
             throw vit::Error(where + "option: and answer: belong to kind: choice (the model answers the others)");
-        if (e.tolerance > 0 && !needs_key(e.kind))
-            throw vit::Error(where + "tolerance: belongs to weight and scaled_score");
+        if (e.tolerance > 0 && !numeric_kind(e.kind))
+            throw vit::Error(where + "tolerance: belongs to weight, score, scaled_score, exp and z");
         if (e.ratio > 0 && e.kind != ExerciseKind::PredictRegion)
             throw vit::Error(where + "ratio: belongs to predict_region");
+        if (choice && (e.vary_layer || e.vary_head || e.vary_query))
+            throw vit::Error(where +
+                             "vary: belongs to the kinds the model answers (a choice has no layer, head or query)");
         if (needs_query(e.kind) && !step.query)
             throw vit::Error(where + "state: sets no query (query=ROW,COL, cls or relevant)");
         if (e.kind == ExerciseKind::PredictRegion && *step.query == "cls")
             throw vit::Error(where + "predict_region needs a patch as the query (CLS has no place on the photo)");
         const bool pinned = step.pin && *step.pin != "none";
-        if (needs_key(e.kind) && !pinned) throw vit::Error(where + "state: sets no key (pin=ROW,COL, cls or top)");
-        if (e.kind == ExerciseKind::Weight && e.tolerance == 0) e.tolerance = kWeightTolerance;
-        if (e.kind == ExerciseKind::ScaledScore && e.tolerance == 0) e.tolerance = kScoreTolerance;
+        if (pinned_key_kind(e.kind) && !pinned)
+            throw vit::Error(where + "state: sets no key (pin=ROW,COL, cls or top)");
+        if (step.map && *step.map == "mean" && one_head_kind(e.kind))
+            throw vit::Error(where + "map=mean has no q·k of its own: " + exercise_kind_name(e.kind) +
+                             " needs one head (map=head, head=H)");
+        if (step.map && *step.map == "mean" && e.kind == ExerciseKind::Choice)
+            throw vit::Error(where + "map=mean sets nothing a choice asks about");
+        if (e.tolerance == 0) {
+            if (e.kind == ExerciseKind::Weight) e.tolerance = kWeightTolerance;
+            if (e.kind == ExerciseKind::ScaledScore) e.tolerance = kScaledScoreTolerance;
+            if (e.kind == ExerciseKind::Score) e.tolerance = kScoreTolerance;
+            if (e.kind == ExerciseKind::Exp || e.kind == ExerciseKind::Z)
+                e.tolerance = kRelativeTolerance, e.relative = true;
+        }
         if (e.kind == ExerciseKind::PredictRegion && e.ratio == 0) e.ratio = kRegionRatio;
         for (const TourParagraph& p : step.text)
             for (const std::string& ph : placeholders(p.text))
@@ -271,7 +419,7 @@ std::vector<ExerciseAnswer> answer_exercises(AppState s, const ExerciseSet& set)
         }
         a.text = shown_tour_text(s);
         if (e.kind == ExerciseKind::Choice) {
-            a.option = e.answer;
+            a.options = e.answers;
             out.push_back(std::move(a));
             continue;
         }
@@ -286,43 +434,40 @@ std::vector<ExerciseAnswer> answer_exercises(AppState s, const ExerciseSet& set)
         if (query < 0)
             throw vit::Error(where + "query " + *step.query + " is not on this photo's " + std::to_string(t->grid) +
                              " × " + std::to_string(t->grid) + " grid");
-        a.layer = s.sel.layer, a.head = s.sel.head, a.query = s.sel.query;
-        const vit::Vec row = vit::attention_row(*t, a.layer, a.head, a.query);
+        a.layer = s.sel.layer, a.query = s.sel.query;
+        a.mean = step.map && *step.map == "mean";
+        a.head = a.mean ? -1 : s.sel.head;
+        const vit::Vec row = exercise_row(*t, a);
         if (e.kind == ExerciseKind::TopKey) {
             Eigen::Index top = 0;
             a.value = row.maxCoeff(&top);
             a.key = static_cast<int>(top);
-        } else if (needs_key(e.kind)) {
+        } else if (pinned_key_kind(e.kind)) {
             a.key = s.sel.pinned_key;
             if (a.key < 0)
                 throw vit::Error(where + "key " + *step.pin + " is not on this photo's " + std::to_string(t->grid) +
                                  " × " + std::to_string(t->grid) + " grid (or no patch is left to pin)");
-            a.value =
-                e.kind == ExerciseKind::Weight ? row[a.key] : vit::scaled_scores(*t, a.layer, a.head, a.query)[a.key];
+        }
+        if (e.kind == ExerciseKind::Weight) a.value = row[a.key];
+        if (e.kind == ExerciseKind::Score) a.value = vit::raw_scores(*t, a.layer, a.head, a.query)[a.key];
+        if (e.kind == ExerciseKind::ScaledScore) a.value = vit::scaled_scores(*t, a.layer, a.head, a.query)[a.key];
+        if (e.kind == ExerciseKind::Exp)
+            a.value = std::exp(static_cast<double>(vit::scaled_scores(*t, a.layer, a.head, a.query)[a.key]));
+        if (e.kind == ExerciseKind::Z)
+            a.value = vit::scaled_scores(*t, a.layer, a.head, a.query).cast<double>().array().exp().sum();
+        if (numeric_kind(e.kind) && !std::isfinite(a.value))
+            throw vit::Error(where + "the answer, " + exercise_kind_name(e.kind) +
+                             ", is beyond what a calculator holds on this photo (over 1e308)");
+        // A tolerance as large as the answer marks 0 (or any small number) right.
+        if (numeric_kind(e.kind) && tolerance_for(e, a.value) >= std::abs(a.value)) {
+            char text[160];
+            std::snprintf(text, sizeof text, "tolerance %s accepts 0: the answer on this photo is %.3g",
+                          tolerance_text(e).c_str(), a.value);
+            throw vit::Error(where + text + " (give a relative tolerance, tolerance: 5%, or one under the answer)");
         }
         out.push_back(std::move(a));
     }
     return out;
-}
-
-std::string answer_key_csv(const ExerciseSet& set, const std::vector<ExerciseAnswer>& answers) {
-    std::string csv = "exercise,kind,layer,head,query,key,answer,tolerance\n";
-    auto index = [](int v) { return v < 0 ? std::string() : std::to_string(v); };
-    for (const ExerciseAnswer& a : answers) {
-        const Exercise& e = set.exercises[static_cast<size_t>(a.exercise - 1)];
-        char number[64] = "", tolerance[64] = "";
-        if (a.kind == ExerciseKind::TopKey) std::snprintf(number, sizeof number, "%d", a.key);
-        if (needs_key(a.kind)) {
-            std::snprintf(number, sizeof number, "%.9g", a.value);
-            std::snprintf(tolerance, sizeof tolerance, "%.9g", e.tolerance);
-        }
-        if (a.kind == ExerciseKind::PredictRegion) std::snprintf(tolerance, sizeof tolerance, "%.9g", e.ratio);
-        if (a.kind == ExerciseKind::Choice) std::snprintf(number, sizeof number, "%d", a.option);
-        csv += std::to_string(a.exercise) + "," + exercise_kind_name(a.kind) + "," + index(a.layer) + "," +
-               index(a.head) + "," + index(a.query) + "," + (a.kind == ExerciseKind::TopKey ? "" : index(a.key)) + "," +
-               number + "," + tolerance + "\n";
-    }
-    return csv;
 }
 
 }  // namespace session

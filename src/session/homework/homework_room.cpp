@@ -32,7 +32,7 @@ const Exercise& shown_exercise(const ScriptCommand& c, const AppState& s) {
 void answer(const ScriptCommand& c, const AppState& s, HomeworkOut& out) {
     using Kind = ExerciseKind;
     const Exercise& e = shown_exercise(c, s);
-    if (e.kind == Kind::Weight || e.kind == Kind::ScaledScore) {
+    if (numeric_kind(e.kind)) {
         out.push_back(act::Live{live::Type{c.arg}});  // checked on Reveal, as typed in the field
     } else if (e.kind == Kind::Choice) {
         out.push_back(act::Live{live::Choose{whole_number(c)}});

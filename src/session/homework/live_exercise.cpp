@@ -68,9 +68,13 @@ std::string live_percent(double x) { return live_format("%.1f %%", 100 * x); }
 // The right answer in words, beside the class's.
 std::string answer_sentence(const vit::Trace& t, const Exercise& e, const ExerciseAnswer& a, const ExerciseVerdict& v) {
     switch (e.kind) {
-        case ExerciseKind::Choice:
-            return "The answer: " + std::to_string(a.option) + ". " + e.options[static_cast<size_t>(a.option - 1)] +
-                   " (yours: " + v.given + ").";
+        case ExerciseKind::Choice: {
+            std::string s = a.options.size() == 1 ? "The answer: " : "The answers: ";
+            for (size_t i = 0; i < a.options.size(); ++i)
+                s.append(i ? "; " : "")
+                    .append(std::to_string(a.options[i]) + ". " + e.options[static_cast<size_t>(a.options[i] - 1)]);
+            return s + " (yours: " + v.given + ").";
+        }
         case ExerciseKind::TopKey: {
             std::string s = "Query " + vit::token_name(t, a.query) + " weighs " + vit::token_name(t, a.key) +
                             " most: weight " + live_format("%.4f", a.value) + ", the largest of its " +
@@ -80,11 +84,19 @@ std::string answer_sentence(const vit::Trace& t, const Exercise& e, const Exerci
             return s;
         }
         case ExerciseKind::Weight:
-            return "The weight: " + live_format("%.4f", a.value) + " (yours " + v.given + "; within ±" +
-                   live_format("%g", e.tolerance) + " counts).";
+        case ExerciseKind::Score:
         case ExerciseKind::ScaledScore:
-            return "The scaled score: " + live_format("%.4f", a.value) + " (yours " + v.given + "; within ±" +
-                   live_format("%g", e.tolerance) + " counts).";
+        case ExerciseKind::Exp:
+        case ExerciseKind::Z: {
+            const Precision p = precision_of(e);
+            const char* what = e.kind == ExerciseKind::Weight        ? "The weight: "
+                               : e.kind == ExerciseKind::Score       ? "The score q·k: "
+                               : e.kind == ExerciseKind::ScaledScore ? "The scaled score: "
+                               : e.kind == ExerciseKind::Exp         ? "exp of the scaled score: "
+                                                                     : "Z: ";
+            return std::string(what) + format_to_precision(a.value, p) + " (yours " +
+                   format_to_precision(v.given_value, p) + "; within ±" + tolerance_text(e) + " counts).";
+        }
         case ExerciseKind::PredictRegion: {
             const vit::PredictionScore& r = *v.region;
             return "The " + std::to_string(r.marked) + " patches marked (" + live_percent(r.area_share) + " of the " +
@@ -102,7 +114,7 @@ void reset_answer(LiveExercise& x) {
     x.picked = -1;
     x.marked.clear();
     x.typed.clear();
-    x.option = 0;
+    x.options.clear();
     x.note.clear();
     x.verdict.reset();
 }
@@ -125,14 +137,14 @@ void reveal_live(AppState& s) {
     try {
         v->answer = key_answers(s, *x.set)[static_cast<size_t>(x.index)];
         ExerciseResponse r;
-        r.key = x.picked, r.marked = x.marked, r.typed = x.typed, r.option = x.option;
+        r.key = x.picked, r.marked = x.marked, r.typed = x.typed, r.options = x.options;
         v->check = check_exercise(*t, e, v->answer, r);
         if (!v->check.error.empty()) {
             x.note = v->check.error;  // nothing given, or another format: the answer stays as typed
             return;
         }
         v->sentence = answer_sentence(*t, e, v->answer, v->check);
-        if (e.kind == ExerciseKind::TopKey || e.kind == ExerciseKind::Weight || e.kind == ExerciseKind::ScaledScore) {
+        if (!v->answer.mean && (e.kind == ExerciseKind::TopKey || pinned_key_kind(e.kind))) {
             v->arithmetic = arithmetic_of(*t, v->answer, v->answer.key);
             v->lines = arithmetic_lines(*t, *v->arithmetic);
         }
@@ -144,7 +156,9 @@ void reveal_live(AppState& s) {
     // The map on show is the row the answer comes from, its key pinned.
     if (v->answer.layer >= 0) {
         apply_core(s, act::SetLayer{v->answer.layer});
-        apply_core(s, act::SetHead{v->answer.head});
+        if (v->answer.head >= 0) apply_core(s, act::SetHead{v->answer.head});
+        // map=mean: the mean of the heads, as the exercise asked about.
+        apply_core(s, act::SetMapSource{v->answer.mean ? MapSource::MeanOfVisible : MapSource::Head});
         apply_core(s, act::SelectQuery{v->answer.query});
         s.sel.pinned_key = -1;
         if (v->answer.key >= 0) apply_core(s, act::PinKey{v->answer.key});
@@ -228,15 +242,26 @@ void apply_live(AppState& s, const LiveAction& a) {
                        x.note.clear();
                    },
                    [&](const live::Type& type) {
-                       if (t &&
-                           (answering_kind(s, ExerciseKind::Weight) || answering_kind(s, ExerciseKind::ScaledScore)))
+                       const Exercise* e = live_exercise_shown(s);
+                       if (t && e && numeric_kind(e->kind) && !live_revealed(s))
                            x.typed = type.text.substr(0, kMaxTyped), x.note.clear();
                    },
                    [&](const live::Choose& choose) {
                        const Exercise* e = live_exercise_shown(s);
-                       if (t && answering_kind(s, ExerciseKind::Choice) && choose.option >= 1 &&
-                           choose.option <= static_cast<int>(e->options.size()))
-                           x.option = choose.option, x.note.clear();
+                       if (!t || !answering_kind(s, ExerciseKind::Choice) || choose.option < 1 ||
+                           choose.option > static_cast<int>(e->options.size()))
+                           return;
+                       x.note.clear();
+                       if (e->answers.size() == 1) {  // one right option: a click chooses it
+                           x.options = {choose.option};
+                           return;
+                       }
+                       // several: a click ticks or unticks it
+                       const auto at = std::find(x.options.begin(), x.options.end(), choose.option);
+                       if (at != x.options.end()) x.options.erase(at);
+                       else
+                           x.options.insert(std::upper_bound(x.options.begin(), x.options.end(), choose.option),
+                                            choose.option);
                    },
                },
                a);

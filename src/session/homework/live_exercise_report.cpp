@@ -23,7 +23,7 @@ nlohmann::json live_exercise_json(const AppState& s) {
     j["options"] = e->options;
     j["maps_hidden"] = live_exercise_hides_maps(s);
     j["waiting"] = live_reveal_waits(s);
-    j["given"] = {{"key", x.picked}, {"typed", x.typed}, {"option", x.option}, {"marked", json::array()}};
+    j["given"] = {{"key", x.picked}, {"typed", x.typed}, {"options", x.options}, {"marked", json::array()}};
     for (int token : x.marked) j["given"]["marked"].push_back(patch(token));
     j["note"] = x.note;
     j["verdict"] = nullptr;
@@ -36,8 +36,9 @@ nlohmann::json live_exercise_json(const AppState& s) {
                  {"head", a.head},
                  {"query", a.query},
                  {"key", a.key},
+                 {"mean", a.mean},
                  {"value", a.value},
-                 {"option", a.option}}},
+                 {"options", a.options}}},
                {"accepted", v->check.accepted},
                {"sentence", v->sentence}};
         if (const auto& k = v->arithmetic)

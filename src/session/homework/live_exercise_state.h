@@ -29,8 +29,8 @@ struct LiveExercise {
     // The class's answer so far; each exercise starts with none.
     int picked = -1;                             // top_key: the key clicked (a token; 0 = CLS); -1 none
     std::vector<int> marked;                     // predict_region: patch tokens, in the order marked
-    std::string typed;                           // weight, scaled_score: the text as typed
-    int option = 0;                              // choice: 1-based; 0 none
+    std::string typed;                           // the numeric kinds: the text as typed
+    std::vector<int> options;                    // choice: the options chosen, 1-based, ascending; none yet
     std::string note;                            // why Reveal did not check (nothing given, another format): one line
     std::shared_ptr<const LiveVerdict> verdict;  // once revealed: the check, the right answer, the arithmetic
 };
@@ -52,10 +52,10 @@ struct Mark {
 };  // predict_region: marks a patch, or unmarks it
 struct Type {
     std::string text;
-};  // weight, scaled_score: the text typed so far
+};  // the numeric kinds: the text typed so far
 struct Choose {
     int option;
-};                 // choice: 1-based
+};                 // choice: 1-based (with several right options, ticks or unticks it)
 struct Reveal {};  // checks the answer; a missing or misformatted one is a note instead
 struct End {};     // back to the explorer (the tour of exercises ends too)
 }  // namespace live

@@ -53,6 +53,9 @@ const char* how_to_answer(ExerciseKind kind) {
             return "Click the patches where the query will look (again to unmark), then Reveal.";
         case ExerciseKind::Weight: return "Type the weight (0 to 1, or a percentage), then Enter or Reveal.";
         case ExerciseKind::ScaledScore: return "Type the scaled score, then Enter or Reveal.";
+        case ExerciseKind::Score: return "Type the score q·k, then Enter or Reveal.";
+        case ExerciseKind::Exp: return "Type exp of the scaled score, then Enter or Reveal.";
+        case ExerciseKind::Z: return "Type Z, the sum of exp over the row, then Enter or Reveal.";
         case ExerciseKind::Choice: return "Click an option, then Reveal.";
     }
     return "";
@@ -72,14 +75,15 @@ void option_box(const Frame& f, const session::Exercise& e, int n, bool revealed
     ImGui::PopID();
     report("option " + std::to_string(n));
     if (clicked) f.emit(session::act::Live{live::Choose{n}});
-    const bool chosen = x.option == n;
+    const bool chosen = std::find(x.options.begin(), x.options.end(), n) != x.options.end();
     ImDrawList* dl = ImGui::GetWindowDrawList();
     const ImVec2 end(at.x + size.x, at.y + size.y);
     ImVec4 fill = ImGui::GetStyleColorVec4(chosen                                ? ImGuiCol_ButtonActive
                                            : ImGui::IsItemHovered() && !revealed ? ImGuiCol_ButtonHovered
                                                                                  : ImGuiCol_FrameBg);
     dl->AddRectFilled(at, end, ImGui::GetColorU32(fill), st.FrameRounding);
-    if (revealed && n == f.s.live_exercise.set->exercises[static_cast<size_t>(x.index)].answer)
+    const std::vector<int>& right = x.set->exercises[static_cast<size_t>(x.index)].answers;
+    if (revealed && std::find(right.begin(), right.end(), n) != right.end())
         dl->AddRect(at, end, ImGui::GetColorU32(colors::ok), st.FrameRounding, 0, f.px(3));
     else if (chosen)
         dl->AddRect(at, end, ImGui::GetColorU32(revealed ? colors::error : colors::accent), st.FrameRounding, 0,
@@ -178,7 +182,10 @@ void ExercisePanel::answer_input(const Frame& f) {
             ImGui::Text("%zu patch%s marked.", x.marked.size(), x.marked.size() == 1 ? "" : "es");
             break;
         case ExerciseKind::Weight:
-        case ExerciseKind::ScaledScore: {
+        case ExerciseKind::Score:
+        case ExerciseKind::ScaledScore:
+        case ExerciseKind::Exp:
+        case ExerciseKind::Z: {
             if (x.typed != synced_) {  // a new exercise, or a script typed
                 std::snprintf(typed_, sizeof typed_, "%s", x.typed.c_str());
                 synced_ = x.typed;

@@ -33,7 +33,8 @@ def key_rows():
 
 def attention(layer, head, query):
     """The command line's row: key -> {row, col, score, scaled, weight}."""
-    r = subprocess.run([BIN, "attention", CHELSEA, "--layer", str(layer), "--head", str(head), "--query", str(query),
+    heads = ["--mean-heads"] if head == "mean" else ["--head", str(head)]  # map=mean: the mean of the heads
+    r = subprocess.run([BIN, "attention", CHELSEA, "--layer", str(layer), *heads, "--query", str(query),
                         "--model", MODEL], capture_output=True, text=True, timeout=300, check=True)
     return {int(d["key"]): {k: float(v) for k, v in d.items()} for d in csv.DictReader(io.StringIO(r.stdout))}
 
@@ -119,9 +120,12 @@ def answer(live, tally, e, row, correct, grid):
     kind, n = e["kind"], int(e["exercise"])
     state = live.state()
     if kind == "choice":
-        option = int(e["answer"]) if correct else (1 if int(e["answer"]) != 1 else 2)
-        live.click(f"option {option}")
-        live.wait(lambda x: x["given"]["option"] == option, f"option {option} chosen")
+        # Several right options: each clicked (a click ticks one); wrong: one option that is not all of them.
+        right = [int(x) for x in e["answer"].split()]
+        options = right if correct else [1 if right != [1] else 2]
+        for option in options:
+            live.click(f"option {option}")
+        live.wait(lambda x: x["given"]["options"] == options, f"options {options} chosen")
         return live.reveal()
     if kind == "top_key":
         token = int(e["answer"]) if correct else wrong_token(row, grid, int(e["answer"]))
@@ -145,7 +149,8 @@ def answer(live, tally, e, row, correct, grid):
                     abs(v["verdict"]["region"]["ratio"] - expected) < 1e-3 * max(1, expected), v["verdict"].get("region"))
         return v
     # weight, scaled_score: typed into the field, Enter checks it.
-    truth, tol = float(e["answer"]), float(e["tolerance"])
+    low, high = (float(x) for x in e["accepted"].split())
+    truth, tol = float(e["answer"]), (high - low) / 2
     text = f"{truth:.4f}" if correct else f"{truth + 5 * tol:.4f}"
     live.click("answer field")
     live.w.wait_for(lambda s: s["text_input"], what="the answer field to take the keyboard")
@@ -178,7 +183,7 @@ def test_sample_right_and_wrong(tally, xvfb, tmp, rows):
         w.wait_for(lambda s: s.get("ready") and s["live_exercise"]["phase"] == "answering", what="the live exercise")
         live = Live(w)
         grid = live.state()["grid"]
-        tally.check("exercise 1 of 10 is on, in classroom mode", live.live()["exercise"] == 1 and live.live()["count"] == len(rows)
+        tally.check(f"exercise 1 of {len(rows)} is on, in classroom mode", live.live()["exercise"] == 1 and live.live()["count"] == len(rows)
                     and live.state()["classroom"], live.live())
         cache = {}
         for correct in (False, True):
@@ -214,10 +219,12 @@ def test_sample_right_and_wrong(tally, xvfb, tmp, rows):
                 tally.check(f"exercise {n} ({e['kind']}) answered {'right' if correct else 'wrong'}: the verdict says so",
                             d["correct"] == correct, d)
                 if e["kind"] == "choice":
-                    tally.check(f"exercise {n}: the revealed option is the key's", d["answer"]["option"] == int(e["answer"]), d)
+                    tally.check(f"exercise {n}: the revealed options are the key's",
+                                d["answer"]["options"] == [int(x) for x in e["answer"].split()], d)
                 elif e["kind"] == "top_key":
                     tally.check(f"exercise {n}: the revealed key is the key's", d["answer"]["key"] == int(e["answer"]), d)
-                    check_arithmetic(tally, n, v, row)
+                    if e["head"] != "mean":  # the mean of the heads has no one head's arithmetic
+                        check_arithmetic(tally, n, v, row)
                 elif e["kind"] in ("weight", "scaled_score"):
                     tally.check(f"exercise {n}: the revealed {e['kind']} is the key's ({e['answer']}), key {e['key']}",
                                 abs(d["answer"]["value"] - float(e["answer"])) < 1e-6 * max(1, abs(float(e["answer"])))
@@ -232,8 +239,9 @@ def test_sample_right_and_wrong(tally, xvfb, tmp, rows):
                     s = live.state()
                     tally.check(f"exercise {n}: revealed, the photo shows the map of layer {e['layer']}, head {e['head']}, "
                                 f"query {e['query']}", not v["maps_hidden"] and s["maps_on_screen"] and
-                                (s["layer"], s["head"], s["query"]) == (int(e["layer"]), int(e["head"]), int(e["query"])),
-                                (s["layer"], s["head"], s["query"], s["maps_on_screen"]))
+                                (s["layer"], s["query"]) == (int(e["layer"]), int(e["query"]))
+                                and (s["map"] == "mean" if e["head"] == "mean" else s["head"] == int(e["head"])),
+                                (s["layer"], s["head"], s["query"], s.get("map"), s["maps_on_screen"]))
                 if correct and e["kind"] == "weight" and n == 4:
                     shot = screenshot(live, tmp, "weight.png")
                     text = subprocess.run(["tesseract", shot, "-"], capture_output=True, text=True, timeout=300).stdout
@@ -325,8 +333,8 @@ def main():
     if not tally.check_model():
         return tally.finish()
     rows = key_rows()
-    tally.check("the key has the sample's 10 exercises over its 5 kinds",
-                len(rows) == 10 and {r["kind"] for r in rows} == {"choice", "top_key", "weight", "scaled_score", "predict_region"})
+    tally.check("the key has the sample's 11 exercises over 5 kinds",
+                len(rows) == 11 and {r["kind"] for r in rows} == {"choice", "top_key", "weight", "scaled_score", "predict_region"})
     xvfb = Xvfb()
     try:
         with tempfile.TemporaryDirectory(prefix="vitscope_live_exercise_") as tmp:
