@@ -178,6 +178,18 @@ std::vector<CommandSpec> make_specs() {
                      "  --benchmark: training steps per second (--steps, default 30), nothing written.\n"),
          {"--task", "--output", "--steps", "--seed", "--threads", "--lr", "--check-gradients"},
          {"--no-position", "--force", "--benchmark"}});
+    s.push_back({"lab",
+                 "usage: vitscope lab RUN --csv FILE [--sample I] [--force]\n"
+                 "  the Learning lab's numbers for a training run on its held-out sample I (default 0), as CSV\n"
+                 "  ('-': standard output): step,layer,head,query,weight_square1,weight_square2,weight_background,\n"
+                 "  accuracy,loss,position_near,position_far,position_holds, one row per checkpoint x layer x head x\n"
+                 "  query (square1, square2, cls).\n",
+                 {"--csv", "--sample"},
+                 {"--force"},
+                 {},
+                 1,
+                 1,
+                 "RUN"});
     s.push_back({"help", "usage: vitscope help [COMMAND]\n", {}, {}, {}, 0, 1, "COMMAND"});
     s.push_back({"version",
                  "usage: vitscope version (also --version, -V)\n"
