@@ -81,14 +81,14 @@ void lab_curves(const Frame& f, float height) {
     if (training_now) add_accuracy(l.training.log, "training now", colors::series[2]);
     PlotAxes axes;
     step_range(l, axes);
-    PlotSeries chance = line("chance", colors::muted);
+    PlotSeries chance = line("", colors::muted);  // named on the y axis
     chance.x = {axes.x_lo, axes.x_hi};
     chance.y = {0.5, 0.5};
     acc.push_back(chance);
     if (l.run && l.checkpoint < static_cast<int>(l.run->log.size()))
         acc.push_back(marker(l.run->log[l.checkpoint].step, l.run->log[l.checkpoint].accuracy));
     axes.x_label = "step";
-    axes.y_label = "held-out accuracy";
+    axes.y_label = "held-out accuracy (grey: chance)";
     axes.y_lo = 0.4;
     axes.y_hi = 1.0;
     plot(f, "##accuracy", ImVec2(ImGui::GetContentRegionAvail().x, h), axes, acc);
@@ -100,7 +100,8 @@ void lab_curves(const Frame& f, float height) {
         for (const auto& r : log) s.x.push_back(r.step), s.y.push_back(r.loss);
         loss.push_back(s);
     };
-    if (l.run) add_loss(l.run->log, "held-out loss", setting_colour(l.run->position));
+    if (l.run)
+        add_loss(l.run->log, l.run->position ? "with positions" : "without positions", setting_colour(l.run->position));
     if (l.pair)
         add_loss(l.pair->log, l.pair->position ? "with positions" : "without positions",
                  setting_colour(l.pair->position));
@@ -113,7 +114,7 @@ void lab_curves(const Frame& f, float height) {
     if (l.run && l.checkpoint < static_cast<int>(l.run->log.size()))
         loss.push_back(marker(l.run->log[l.checkpoint].step, l.run->log[l.checkpoint].loss));
     PlotAxes la = axes;
-    la.y_label = "loss (chance: ln 2 = 0.69)";
+    la.y_label = "held-out loss (chance: ln 2 = 0.69)";
     la.y_lo = 0;
     double top = 0.8;
     for (const PlotSeries& s : loss)
@@ -146,7 +147,7 @@ void lab_curves(const Frame& f, float height) {
     wa.y_label = query == session::kQueryCls ? "class token's weight on the squares (line: 4 x even)"
                                              : "query's weight on the other square (line: 4 x even)";
     wa.y_lo = 0;
-    wa.y_hi = 1;
+    wa.y_hi = 1.02;  // a weight of 1 drawn inside the box, not on its edge
     plot(f, "##moment", ImVec2(ImGui::GetContentRegionAvail().x, h), wa, att);
 }
 

@@ -84,7 +84,14 @@ void LearningLabPanel::draw(const Frame& f, const PanelRect& area) {
         const ImVec2 avail = ImGui::GetContentRegionAvail();
         const float left_w = std::clamp(avail.x * 0.26f, f.px(280), f.px(420));
         if (ImGui::BeginChild("##lab_left", ImVec2(left_w, avail.y), false)) {
-            train_section(f);
+            // Folded once a run is open (its room goes to the curves), unfolded while one trains.
+            const session::LabState& l = f.s.lab;
+            const std::string fold_key = (l.run ? l.run->dir : std::string()) + (l.training.running ? "|training" : "");
+            if (fold_key != train_folded_for_) {
+                ImGui::SetNextItemOpen(!l.run || l.training.running);
+                train_folded_for_ = fold_key;
+            }
+            if (ImGui::CollapsingHeader("Train a model", ImGuiTreeNodeFlags_DefaultOpen)) train_section(f);
             ImGui::Separator();
             runs_section(f);
             ImGui::Separator();
@@ -114,9 +121,6 @@ void LearningLabPanel::draw(const Frame& f, const PanelRect& area) {
 void LearningLabPanel::train_section(const Frame& f) {
     const session::LabState& l = f.s.lab;
     const session::LabTraining& t = l.training;
-    ImGui::PushFont(f.fonts.bold);
-    ImGui::TextUnformatted("Train a model");
-    ImGui::PopFont();
     std::string task = l.train_task;
     bool position = l.train_position;
     int steps = l.train_steps;
@@ -254,6 +258,12 @@ void LearningLabPanel::timeline(const Frame& f) {
     if (ImGui::IsItemHovered())
         ImGui::SetTooltip(
             "The layer and head that single out the task's squares most at the step shown, for the query chosen");
+    ImGui::SameLine(0, f.px(16));
+    if (ImGui::Button("Open in the explorer")) f.emit(LabCommand{lab::Explore{}});
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("%s", (fs::path(run.checkpoint_dir(l.checkpoint)).filename().string() + " on " +
+                                 run.samples[l.sample] + ": the checkpoint in the explorer, with every panel and page")
+                                    .c_str());
     if (l.squares.size() == 2) {
         ImGui::TextUnformatted("query on");
         ImGui::SameLine();
@@ -307,15 +317,24 @@ void LearningLabPanel::maps(const Frame& f, float height) {
     const int rows = l.pair_now ? 2 : 1;
     const float gap = f.px(8);
     const float text_h = ImGui::GetTextLineHeightWithSpacing();
-    // Under the maps: the colour bar, then the sentences beside the position grid (at least this tall).
-    const float below = std::max(f.px(150), height * 0.42f);
-    const float captions = text_h * (cls ? 3.f : 2.f) + f.px(4);
-    const float for_maps = height - below - ImGui::GetFrameHeightWithSpacing();
-    // The sample's column is as wide as its caption when that is wider than a tile.
-    const float caption_w = ImGui::CalcTextSize("step 10,000 · acc. 0.00").x;
-    const float spare = ImGui::GetContentRegionAvail().x - gap * heads;
-    const float by_width = std::min(spare / (heads + 1), (spare - caption_w) / heads);
-    const float tile = std::max(f.px(56), std::min(by_width, for_maps / rows - captions));
+    // From the bottom up: the sentences (their wrapped height), the colour bar's row; the maps take the rest,
+    // beside the position embeddings' grid.
+    const float full_w = ImGui::GetContentRegionAvail().x;
+    const float below = sentences_height(f, full_w) + ImGui::GetFrameHeightWithSpacing() + f.px(12);
+    const float for_maps = std::max(f.px(160), height - below);
+    const float sample_w = ImGui::CalcTextSize("step 10,000 · acc. 0.00").x;
+    // Captions: the main row has 3 lines above its tiles (2 beside the sample) and 2 under the sample.
+    const float captions = text_h * 4.f + (rows - 1) * text_h * 3.f + gap * rows;
+    const float grid_side = std::clamp(for_maps - text_h * 2.5f, f.px(100), full_w * 0.32f);
+    // The sample's column is as wide as its tile, or as its caption when that is wider.
+    const float maps_w = full_w - grid_side - f.px(24) - gap * (heads + 1);
+    const float even_w = maps_w / static_cast<float>(heads + 1);
+    const float by_width = even_w >= sample_w ? even_w : (maps_w - sample_w) / static_cast<float>(heads);
+    // The run beside it, for comparison, at a smaller size.
+    constexpr float kPairScale = 0.7f;
+    const float tile =
+        std::max(f.px(48), std::min(by_width, (for_maps - captions) / (1 + kPairScale * static_cast<float>(rows - 1))));
+    const float pair_tile = std::max(f.px(40), tile * kPairScale);
 
     gfx::OverlayStyle style = f.s.style;
     style.normalization = gfx::Normalization::Absolute;  // every head and step on one 0..1 scale
@@ -337,9 +356,10 @@ void LearningLabPanel::maps(const Frame& f, float height) {
         ImGui::TextUnformatted(position ? "with positions" : "without positions");
         ImGui::PopFont();
         ImGui::TextColored(colors::muted, "step %s · acc. %.2f", session::with_thousands(c.step).c_str(), c.accuracy);
-        if (cls) ImGui::TextColored(colors::muted, "query: class token");
+        if (main_row) ImGui::TextUnformatted("");  // level with the heads' third caption line
         std::string id = "##sample" + std::to_string(first_view);
-        const MapHit sample_hit = views_[first_view]->show(f, id.c_str(), nullptr, marks, ImVec2(tile, tile), &photo);
+        const float side = main_row ? tile : pair_tile;
+        const MapHit sample_hit = views_[first_view]->show(f, id.c_str(), nullptr, marks, ImVec2(side, side), &photo);
         if (cls) {
             outline_cell(f, sample_hit, *c.trace, l.square1, colors::accent);
             outline_cell(f, sample_hit, *c.trace, l.square2, colors::accent);
@@ -360,23 +380,23 @@ void LearningLabPanel::maps(const Frame& f, float height) {
             const session::LabHeadRow& r = c.heads[h];
             const bool chosen = main_row && static_cast<int>(h) == l.shown_head;
             ImGui::PushFont(f.fonts.bold);
-            if (chosen) ImGui::TextColored(colors::accent, "head %zu · layer %d", h, c.layer);
+            if (chosen) ImGui::TextColored(colors::accent, "head %zu · L%d", h, c.layer);
             else ImGui::Text("head %zu", h);
             ImGui::PopFont();
-            if (cls) {
-                ImGui::TextColored(colors::muted, "%.1f %% on the squares", 100 * r.on_task);
-                ImGui::TextColored(colors::muted, "%.0f · %.0f · %.0f %%", 100 * r.shares.square1,
-                                   100 * r.shares.square2, 100 * r.shares.background);
-            } else if (l.other >= 0) {
-                ImGui::TextColored(colors::muted, "%.1f %% on the other", 100 * r.on_task);
-            } else {
-                ImGui::TextColored(colors::muted, "largest %.3f", r.largest);
+            // Short, so a column is as wide as its tile: the colour bar's row says what they are.
+            if (l.other >= 0 || cls) ImGui::TextColored(colors::strong, "%.1f %%", 100 * r.on_task);
+            else ImGui::TextColored(colors::muted, "largest %.3f", r.largest);
+            if (main_row) {
+                if (cls)
+                    ImGui::TextColored(colors::muted, "%.0f · %.0f · %.0f", 100 * r.shares.square1,
+                                       100 * r.shares.square2, 100 * r.shares.background);
+                else ImGui::TextUnformatted("");
             }
             vit::Vec row(static_cast<Eigen::Index>(r.weights.size()));
             for (size_t j = 0; j < r.weights.size(); ++j) row[static_cast<Eigen::Index>(j)] = r.weights[j];
             const MapData map = weights_map(*c.trace, row, style);
             id = "##head" + std::to_string(first_view + 1 + h);
-            const MapHit hit = views_[first_view + 1 + h]->show(f, id.c_str(), &map, marks, ImVec2(tile, tile), &photo);
+            const MapHit hit = views_[first_view + 1 + h]->show(f, id.c_str(), &map, marks, ImVec2(side, side), &photo);
             if (cls) {
                 outline_cell(f, hit, *c.trace, l.square1, colors::pinned);
                 outline_cell(f, hit, *c.trace, l.square2, colors::pinned);
@@ -395,29 +415,35 @@ void LearningLabPanel::maps(const Frame& f, float height) {
         }
     };
     while (views_.size() < static_cast<size_t>((heads + 1) * rows)) views_.push_back(std::make_unique<MapView>());
+    ImGui::BeginGroup();
     row_of_maps(l.now, l.run->position, 0, true);
     if (l.pair_now) row_of_maps(*l.pair_now, l.pair->position, heads + 1, false);
+    ImGui::EndGroup();
+    ImGui::SameLine(0, f.px(24));
+    ImGui::BeginGroup();
+    lab_position_grid(f, grid_side);
+    ImGui::EndGroup();
 
     MapData bar;
     bar.grid = 1;
     bar.style = style;
-    color_bar(f, bar, std::min(ImGui::GetContentRegionAvail().x * 0.4f, f.px(360)),
-              "attention weight, 0 to 1 (every head, every step)");
+    color_bar(f, bar, std::min(full_w * 0.3f, f.px(300)), "attention weight, 0 to 1");
     ImGui::SameLine(0, f.px(16));
     ImGui::TextColored(colors::muted, "%s",
-                       cls ? "outlined: the two squares (class token: square 1 · square 2 · background)"
-                           : "white outline: the query · orange: the other square");
+                       cls ? "per head: % on the two squares (outlined); square 1 · 2 · background"
+                           : "per head: % on the other square (orange); white: the query");
+    sentences(f, full_w);
+}
 
-    // The sentences, and beside them the position embeddings' grid.
-    const float grid_side = std::clamp(ImGui::GetContentRegionAvail().y - text_h * 3.f, f.px(120), f.px(300));
-    const float sentences_w = ImGui::GetContentRegionAvail().x - grid_side - f.px(16);
-    ImGui::BeginGroup();
-    sentences(f, sentences_w);
-    ImGui::EndGroup();
-    ImGui::SameLine(0, f.px(16));
-    ImGui::BeginGroup();
-    lab_position_grid(f, grid_side);
-    ImGui::EndGroup();
+// The sentences' height at this width, as sentences() wraps them.
+float LearningLabPanel::sentences_height(const Frame& f, float width) const {
+    const session::LabState& l = f.s.lab;
+    const float indent = ImGui::GetTreeNodeToLabelSpacing(), spacing = ImGui::GetStyle().ItemSpacing.y;
+    float h = 0;
+    if (!l.notice.empty()) h += ImGui::CalcTextSize(l.notice.c_str(), nullptr, false, width).y + spacing;
+    for (const session::LabSentence& s : l.sentences)
+        h += ImGui::CalcTextSize(s.text.c_str(), nullptr, false, width - indent).y + spacing;
+    return h;
 }
 
 void LearningLabPanel::sentences(const Frame& f, float width) {
@@ -430,13 +456,6 @@ void LearningLabPanel::sentences(const Frame& f, float width) {
         else ImGui::TextUnformatted(s.text.c_str());
     }
     ImGui::PopTextWrapPos();
-    ImGui::Spacing();
-    if (ImGui::Button("Open this checkpoint in the explorer")) f.emit(LabCommand{lab::Explore{}});
-    ImGui::SameLine();
-    ImGui::TextColored(colors::muted, "%s",
-                       bounded(fs::path(l.run->checkpoint_dir(l.checkpoint)).filename().string() + " on " +
-                               l.run->samples[l.sample])
-                           .c_str());
 }
 
 }  // namespace ui

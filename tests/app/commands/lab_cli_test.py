@@ -2,7 +2,9 @@
 against `vitscope attention --model RUN/step_N` (the class token's and the
 squares' queries), accuracy and loss against log.csv, the position-similarity
 columns against NumPy on each checkpoint's pos_embed, a run without positions
-saying it has none, and bad input refused with one line and exit 2."""
+saying it has none, `-o DIR` slides (a GIF frame per checkpoint, a PNG per
+chosen checkpoint with the sentences as its description, index.html), and bad
+input refused with one line and exit 2."""
 import csv
 import io
 import json
@@ -129,10 +131,31 @@ def main():
         tally.check("without positions: --csv FILE written, position_holds 'none' on every row",
                     nrows and all(x["position_holds"] == "none" and x["position_near"] == "" for x in nrows), r.stderr)
 
+        # Slides: -o DIR at a small size, two chosen checkpoints.
+        slides = os.path.join(tmp, "slides")
+        r = run(["lab", rundir, "-o", slides, "--window-size", "960x540", "--steps", f"0,{steps[-1]}", "--query", "cls"])
+        tally.check("lab RUN -o DIR exits 0", r.returncode == 0, r.stderr[-400:])
+        if r.returncode == 0:
+            gif = Image.open(os.path.join(slides, "timeline.gif"))
+            tally.check(f"timeline.gif: a 960 x 540 frame per checkpoint ({len(log)})",
+                        gif.size == (960, 540) and getattr(gif, "n_frames", 1) == len(log), (gif.size, getattr(gif, "n_frames", 1)))
+            names = sorted(n for n in os.listdir(slides) if n.endswith(".png"))
+            tally.check("a PNG per chosen checkpoint", names == [f"step_{steps[0]:06d}.png", f"step_{steps[-1]:06d}.png"], names)
+            if names:
+                png = Image.open(os.path.join(slides, names[-1]))
+                text = png.text.get("Description", "")
+                tally.check("... each at slide size, the lab's sentences as its description",
+                            png.size == (960, 540) and "class token" in text and "Held-out accuracy" in text, text[:200])
+            html = open(os.path.join(slides, "index.html")).read()
+            tally.check("index.html shows them with the sentences as captions",
+                        all(n in html for n in names) and "Held-out accuracy" in html)
+
         for name, args, said in (("no --csv", ["lab", rundir], "--csv"),
                                  ("not a run", ["lab", tmp, "--csv", "-"], "not a training run"),
                                  ("sample out of range", ["lab", rundir, "--csv", "-", "--sample", "512"], "--sample"),
-                                 ("an existing file without --force", ["lab", rundir, "--csv", os.path.join(tmp, "nopos.csv")], "")):
+                                 ("an existing file without --force", ["lab", rundir, "--csv", os.path.join(tmp, "nopos.csv")], ""),
+                                 ("-o onto an existing folder", ["lab", rundir, "-o", tmp], ""),
+                                 ("a bad --query", ["lab", rundir, "-o", os.path.join(tmp, "new"), "--query", "2"], "--query")):
             r = run(args)
             lines = r.stderr.strip().splitlines()
             tally.check(f"{name}: exit 2 with one line{' naming ' + said if said else ''}",
