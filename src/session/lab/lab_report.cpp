@@ -65,8 +65,9 @@ nlohmann::json lab_json(const LabState& lab) {
                        {"learned_weight", lab.moment->learned_weight},
                        {"accurate_step", lab.moment->accurate_step}};
     j["positions"] = nullptr;
-    if (!lab.series.empty() && lab.checkpoint < static_cast<int>(lab.series.size()))
-        if (const auto& p = lab.series[lab.checkpoint].positions)
+    // Of the checkpoint `now` is of: `checkpoint` runs ahead of it from an action until the next sync.
+    if (const size_t shown = lab.run ? lab.run->checkpoint_at(lab.now.step) : 0; shown < lab.series.size())
+        if (const auto& p = lab.series[shown].positions)
             j["positions"] = {{"near", p->near}, {"far", p->far}, {"holds", p->holds()}, {"grid", p->grid}};
     j["swap"] = lab.swap;
     j["swapped"] = nullptr;

@@ -132,6 +132,12 @@ const Verb<LabRequest> kLabVerbs[] = {
          push(out, lab::ShowSwap{c.arg == "on"});
          return kShownInLab;
      }},
+    {"lab-export", VerbArg::Folder,
+     [](const ScriptCommand& c, const AppState& s, LabOut& out) {
+         need_run(c, s);
+         push(out, lab::ExportSlides{c.arg});
+         return kShownInLab;
+     }},
     {"lab-explore", VerbArg::None,
      [](const ScriptCommand& c, const AppState& s, LabOut& out) {
          need_run(c, s);

@@ -11,6 +11,7 @@
 //   lab-next-wrong                     the next sample the checkpoint shown answers wrongly
 //   lab-query 0 | 1 | cls              the query on the first square (left_of: the red one), the other, the class token
 //   lab-swap on | off                  "swap the squares": the checkpoint on the sample with them exchanged
+//   lab-export [DIR]                   as File > Export the lab's timeline as slides (DIR: a new folder)
 //   lab-explore                        as the lab's "Open in the explorer" (then waits)
 #pragma once
 #include <nlohmann/json_fwd.hpp>

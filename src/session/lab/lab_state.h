@@ -90,6 +90,9 @@ struct ShowSwap {
     bool show;
 };
 struct NextWrongSample {};  // the next sample the checkpoint shown answers wrongly
+struct ExportSlides {
+    std::string dir;
+};  // the run's timeline as slides (the window draws them); empty: a new folder in export_dir
 struct SetTraining {
     std::string task;
     bool position;
@@ -104,8 +107,8 @@ struct Explore {};         // the checkpoint shown, on its sample, in the explor
 // the window's LabController carries out (cmd::Lab): reading runs, training.
 using LabAction =
     std::variant<lab::Show, lab::SetCheckpoint, lab::SetLayer, lab::SetSample, lab::SetQuerySquare, lab::ShowSwap>;
-using LabCommand =
-    std::variant<lab::OpenRun, lab::SetTraining, lab::Train, lab::CancelTraining, lab::Explore, lab::NextWrongSample>;
+using LabCommand = std::variant<lab::OpenRun, lab::SetTraining, lab::Train, lab::CancelTraining, lab::Explore,
+                                lab::NextWrongSample, lab::ExportSlides>;
 
 inline constexpr int kMaxLabSteps = 100000;  // as vitscope train --steps
 // The lab's maps: viridis on one 0..1 scale at this opacity, not faded with

@@ -156,8 +156,8 @@ void lab_position_grid(const Frame& f, float side) {
     heading(f, "Position embeddings: cosine similarity");
     if (!l.run) return;
     const session::LabPositions* p = nullptr;
-    if (l.checkpoint < static_cast<int>(l.series.size()) && l.series[l.checkpoint].positions)
-        p = &*l.series[l.checkpoint].positions;
+    if (const size_t shown = l.run->checkpoint_at(l.now.step); shown < l.series.size() && l.series[shown].positions)
+        p = &*l.series[shown].positions;
     if (!p) {
         ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + side);
         ImGui::TextColored(colors::muted, "%s",
@@ -192,7 +192,9 @@ void lab_position_grid(const Frame& f, float side) {
                   row = std::clamp(static_cast<int>((m.y - at.y) / (tile + gap)), 0, g - 1);
         ImGui::SetTooltip("position (%d, %d): its similarity with every other position", row, col);
     }
+    ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + side);
     ImGui::TextColored(colors::muted, "tile (r, c): position (r, c) against all; blue -1 · white 0 · red +1");
+    ImGui::PopTextWrapPos();
 }
 
 }  // namespace ui

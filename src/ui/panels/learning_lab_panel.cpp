@@ -325,7 +325,7 @@ void LearningLabPanel::maps(const Frame& f, float height) {
     const float sample_w = ImGui::CalcTextSize("step 10,000 · acc. 0.00").x;
     // Captions: the main row has 3 lines above its tiles (2 beside the sample) and 2 under the sample.
     const float captions = text_h * 4.f + (rows - 1) * text_h * 3.f + gap * rows;
-    const float grid_side = std::clamp(for_maps - text_h * 2.5f, f.px(100), full_w * 0.32f);
+    const float grid_side = std::clamp(for_maps - text_h * 3.5f, f.px(100), full_w * 0.32f);
     // The sample's column is as wide as its tile, or as its caption when that is wider.
     const float maps_w = full_w - grid_side - f.px(24) - gap * (heads + 1);
     const float even_w = maps_w / static_cast<float>(heads + 1);
@@ -448,7 +448,8 @@ float LearningLabPanel::sentences_height(const Frame& f, float width) const {
 
 void LearningLabPanel::sentences(const Frame& f, float width) {
     const session::LabState& l = f.s.lab;
-    ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + width);
+    (void)width;  // as sentences_height measured: the column's whole width
+    ImGui::PushTextWrapPos(0.f);
     if (!l.notice.empty()) ImGui::TextColored(colors::muted, "%s", l.notice.c_str());
     for (const session::LabSentence& s : l.sentences) {
         ImGui::Bullet();

@@ -22,7 +22,8 @@ reaches about 1.000, without it stays at chance), in a real window under Xvfb:
 - the position claim against NumPy on the checkpoint's pos_embed (and "none"
   without positions);
 - at 1280 x 720 and 1920 x 1080 no text is cut (clipped_text), the plots'
-  last ticks included, and the screenshots are kept for a look.
+  last ticks included; VITSCOPE_LAB_SHOTS=DIR keeps the screenshots for a look,
+  VITSCOPE_LAB_RUNS=DIR takes the two runs from DIR instead of training them.
 Prints "N passed, M failed"."""
 import csv
 import io
@@ -118,7 +119,11 @@ def main():
         runs = os.path.join(tmp, "runs")
         os.mkdir(runs)
         lo, nopos = os.path.join(runs, "lo"), os.path.join(runs, "lo_no_position")
-        jobs = [subprocess.Popen([BIN, "train", "--task", "left_of", "--steps", "500", "--threads", "1", *extra, "-o", out],
+        reuse = os.environ.get("VITSCOPE_LAB_RUNS")  # a folder holding lo and lo_no_position made as below: no training
+        if reuse:
+            for name in ("lo", "lo_no_position"):
+                shutil.copytree(os.path.join(reuse, name), os.path.join(runs, name))
+        jobs = [] if reuse else [subprocess.Popen([BIN, "train", "--task", "left_of", "--steps", "500", "--threads", "1", *extra, "-o", out],
                                  stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
                 for extra, out in (([], lo), (["--no-position"], nopos))]
         for j in jobs:
