@@ -63,7 +63,7 @@ void lab_curves(const Frame& f, float height) {
     }
     const bool attention = l.run && !l.series.empty() && l.square2 >= 0;
     const int plots = attention ? 3 : 2;
-    const float h = std::max(f.px(90), height / plots - f.px(4));
+    const float h = std::max(f.px(70), height / plots - f.px(4));
 
     // Accuracy, with chance.
     std::vector<PlotSeries> acc;
@@ -153,18 +153,17 @@ void lab_curves(const Frame& f, float height) {
 
 void lab_position_grid(const Frame& f, float side) {
     const session::LabState& l = f.s.lab;
-    heading(f, "Position embeddings: cosine similarity");
+    heading(f, "Position embeddings");
     if (!l.run) return;
     const session::LabPositions* p = nullptr;
     if (const size_t shown = l.run->checkpoint_at(l.now.step); shown < l.series.size() && l.series[shown].positions)
         p = &*l.series[shown].positions;
     if (!p) {
-        ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + side);
-        ImGui::TextColored(colors::muted, "%s",
-                           l.run->position ? "(none at this checkpoint)"
-                                           : "None: this model has no position embeddings, so nothing tells it "
-                                             "where a patch is.");
-        ImGui::PopTextWrapPos();
+        text_wrapped_at_spaces(colors::muted,
+                               l.run->position ? "(none at this checkpoint)"
+                                               : "None: this model has no position embeddings, so nothing tells it "
+                                                 "where a patch is.",
+                               side);
         return;
     }
     const int g = p->grid, n = g * g;
@@ -192,9 +191,7 @@ void lab_position_grid(const Frame& f, float side) {
                   row = std::clamp(static_cast<int>((m.y - at.y) / (tile + gap)), 0, g - 1);
         ImGui::SetTooltip("position (%d, %d): its similarity with every other position", row, col);
     }
-    ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + side);
-    ImGui::TextColored(colors::muted, "tile (r, c): position (r, c) against all; blue -1 · white 0 · red +1");
-    ImGui::PopTextWrapPos();
+    text_wrapped_at_spaces(colors::muted, kLabGridCaption, side);
 }
 
 }  // namespace ui

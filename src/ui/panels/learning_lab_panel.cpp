@@ -84,13 +84,9 @@ void LearningLabPanel::draw(const Frame& f, const PanelRect& area) {
         const ImVec2 avail = ImGui::GetContentRegionAvail();
         const float left_w = std::clamp(avail.x * 0.26f, f.px(280), f.px(420));
         if (ImGui::BeginChild("##lab_left", ImVec2(left_w, avail.y), false)) {
-            // Folded once a run is open (its room goes to the curves), unfolded while one trains.
-            const session::LabState& l = f.s.lab;
-            const std::string fold_key = (l.run ? l.run->dir : std::string()) + (l.training.running ? "|training" : "");
-            if (fold_key != train_folded_for_) {
-                ImGui::SetNextItemOpen(!l.run || l.training.running);
-                train_folded_for_ = fold_key;
-            }
+            // Folded when the lab opens on a run (its room goes to the curves), open when it opens empty; never
+            // folded by itself later: opening a run does not move Open a run's buttons under the mouse.
+            ImGui::SetNextItemOpen(!f.s.lab.run, ImGuiCond_Appearing);
             if (ImGui::CollapsingHeader("Train a model", ImGuiTreeNodeFlags_DefaultOpen)) train_section(f);
             ImGui::Separator();
             runs_section(f);
@@ -314,18 +310,24 @@ void LearningLabPanel::maps(const Frame& f, float height) {
     }
     const bool cls = l.query_square == session::kQueryCls;
     const int heads = static_cast<int>(l.now.heads.size());
+    if (heads == 0) return;
     const int rows = l.pair_now ? 2 : 1;
     const float gap = f.px(8);
     const float text_h = ImGui::GetTextLineHeightWithSpacing();
     // From the bottom up: the sentences (their wrapped height), the colour bar's row; the maps take the rest,
     // beside the position embeddings' grid.
     const float full_w = ImGui::GetContentRegionAvail().x;
-    const float below = sentences_height(f, full_w) + ImGui::GetFrameHeightWithSpacing() + f.px(12);
-    const float for_maps = std::max(f.px(160), height - below);
+    const float spacing = ImGui::GetStyle().ItemSpacing.y;
+    const float below = sentences_height(f, full_w) + color_bar_height(f) + spacing;
+    const float for_maps = std::max(f.px(120), height - below - f.px(2));
     const float sample_w = ImGui::CalcTextSize("step 10,000 · acc. 0.00").x;
-    // Captions: the main row has 3 lines above its tiles (2 beside the sample) and 2 under the sample.
-    const float captions = text_h * 4.f + (rows - 1) * text_h * 3.f + gap * rows;
-    const float grid_side = std::clamp(for_maps - text_h * 3.5f, f.px(100), full_w * 0.32f);
+    // The rows' heights beside their tiles: the main row's sample column has 2 caption lines, a blank and 2 verdict
+    // lines; the row beside it 2 caption lines; each row a group, with the spacing after it.
+    const float captions = text_h * 5.f + spacing * 2 + (rows - 1) * (text_h * 2.f + spacing * 2);
+    // The position grid: its heading, its side and its caption's lines (wrapped in its width) in the maps' height.
+    float grid_side = std::clamp(for_maps - text_h * 3.f, f.px(100), full_w * 0.32f);
+    const size_t caption_lines = wrapped_lines(kLabGridCaption, ImGui::GetFont(), grid_side).size();
+    grid_side = std::clamp(for_maps - text_h * static_cast<float>(1 + caption_lines) - spacing, f.px(100), grid_side);
     // The sample's column is as wide as its tile, or as its caption when that is wider.
     const float maps_w = full_w - grid_side - f.px(24) - gap * (heads + 1);
     const float even_w = maps_w / static_cast<float>(heads + 1);
@@ -333,8 +335,8 @@ void LearningLabPanel::maps(const Frame& f, float height) {
     // The run beside it, for comparison, at a smaller size.
     constexpr float kPairScale = 0.7f;
     const float tile =
-        std::max(f.px(48), std::min(by_width, (for_maps - captions) / (1 + kPairScale * static_cast<float>(rows - 1))));
-    const float pair_tile = std::max(f.px(40), tile * kPairScale);
+        std::max(f.px(40), std::min(by_width, (for_maps - captions) / (1 + kPairScale * static_cast<float>(rows - 1))));
+    const float pair_tile = std::max(f.px(32), tile * kPairScale);
 
     gfx::OverlayStyle style = f.s.style;
     style.normalization = gfx::Normalization::Absolute;  // every head and step on one 0..1 scale
@@ -435,28 +437,25 @@ void LearningLabPanel::maps(const Frame& f, float height) {
     sentences(f, full_w);
 }
 
-// The sentences' height at this width, as sentences() wraps them.
+// The sentences' height at this width, as sentences() wraps them (at spaces: a number is never split).
 float LearningLabPanel::sentences_height(const Frame& f, float width) const {
     const session::LabState& l = f.s.lab;
-    const float indent = ImGui::GetTreeNodeToLabelSpacing(), spacing = ImGui::GetStyle().ItemSpacing.y;
-    float h = 0;
-    if (!l.notice.empty()) h += ImGui::CalcTextSize(l.notice.c_str(), nullptr, false, width).y + spacing;
-    for (const session::LabSentence& s : l.sentences)
-        h += ImGui::CalcTextSize(s.text.c_str(), nullptr, false, width - indent).y + spacing;
-    return h;
+    const float indent = ImGui::GetTreeNodeToLabelSpacing(), line = ImGui::GetTextLineHeightWithSpacing();
+    size_t lines = l.notice.empty() ? 0 : wrapped_lines(l.notice, ImGui::GetFont(), width).size();
+    for (const session::LabSentence& s : l.sentences) lines += wrapped_lines(s.text, ImGui::GetFont(), width - indent).size();
+    return static_cast<float>(lines) * line;
 }
 
 void LearningLabPanel::sentences(const Frame& f, float width) {
     const session::LabState& l = f.s.lab;
-    (void)width;  // as sentences_height measured: the column's whole width
-    ImGui::PushTextWrapPos(0.f);
-    if (!l.notice.empty()) ImGui::TextColored(colors::muted, "%s", l.notice.c_str());
+    const float indent = ImGui::GetTreeNodeToLabelSpacing();
+    if (!l.notice.empty()) text_wrapped_at_spaces(colors::muted, l.notice.c_str(), width);
     for (const session::LabSentence& s : l.sentences) {
         ImGui::Bullet();
-        if (s.kind == "sample" && !s.holds) ImGui::TextColored(colors::error, "%s", s.text.c_str());
-        else ImGui::TextUnformatted(s.text.c_str());
+        const bool wrong = s.kind == "sample" && !s.holds;
+        text_wrapped_at_spaces(wrong ? colors::error : ImGui::GetStyleColorVec4(ImGuiCol_Text), s.text.c_str(),
+                               width - indent);
     }
-    ImGui::PopTextWrapPos();
 }
 
 }  // namespace ui

@@ -37,7 +37,6 @@ private:
     std::string open_path_;                         // the path field under the runs
     std::string train_dir_text_, train_dir_shown_;  // the Train folder's field, and the folder it last showed
     bool train_dir_editing_ = false;
-    std::string train_folded_for_ = "-";  // the run (and training) Train's section was last folded or unfolded for
     std::vector<std::string> runs_;  // runs found in the folder listed
     std::string listed_, listed_finished_;
     double listed_at_ = -1;
