@@ -12,7 +12,7 @@ namespace ui {
 
 // The position grid's caption (the lab's layout wraps it in the grid's width).
 inline constexpr const char* kLabGridCaption =
-    "tile (r, c): the cosine similarity of position (r, c) with every other; blue -1 · white 0 · red +1";
+    "tile (r, c): cosine of position (r, c) with each; blue -1 · white 0 · red +1";
 // The accuracy, loss and attention plots, stacked in `height`.
 void lab_curves(const Frame& f, float height);
 // The grid of grid x grid maps at the checkpoint shown, `side` px square; a

@@ -319,15 +319,19 @@ void LearningLabPanel::maps(const Frame& f, float height) {
     const float full_w = ImGui::GetContentRegionAvail().x;
     const float spacing = ImGui::GetStyle().ItemSpacing.y;
     const float below = sentences_height(f, full_w) + color_bar_height(f) + spacing;
-    const float for_maps = std::max(f.px(120), height - below - f.px(2));
+    const float for_maps = std::max(f.px(120), height - below - text_h * 0.5f);  // half a line to spare
     const float sample_w = ImGui::CalcTextSize("step 10,000 · acc. 0.00").x;
     // The rows' heights beside their tiles: the main row's sample column has 2 caption lines, a blank and 2 verdict
     // lines; the row beside it 2 caption lines; each row a group, with the spacing after it.
     const float captions = text_h * 5.f + spacing * 2 + (rows - 1) * (text_h * 2.f + spacing * 2);
     // The position grid: its heading, its side and its caption's lines (wrapped in its width) in the maps' height.
+    // A narrower grid wraps its caption into more lines: measured again at the side found.
     float grid_side = std::clamp(for_maps - text_h * 3.f, f.px(100), full_w * 0.32f);
-    const size_t caption_lines = wrapped_lines(kLabGridCaption, ImGui::GetFont(), grid_side).size();
-    grid_side = std::clamp(for_maps - text_h * static_cast<float>(1 + caption_lines) - spacing, f.px(100), grid_side);
+    for (int pass = 0; pass < 2; ++pass) {
+        const size_t caption_lines = wrapped_lines(kLabGridCaption, ImGui::GetFont(), grid_side).size();
+        grid_side = std::clamp(for_maps - text_h * static_cast<float>(1 + caption_lines) - spacing * 2, f.px(100),
+                               grid_side);
+    }
     // The sample's column is as wide as its tile, or as its caption when that is wider.
     const float maps_w = full_w - grid_side - f.px(24) - gap * (heads + 1);
     const float even_w = maps_w / static_cast<float>(heads + 1);
