@@ -329,8 +329,8 @@ void LearningLabPanel::maps(const Frame& f, float height) {
     float grid_side = std::clamp(for_maps - text_h * 3.f, f.px(100), full_w * 0.32f);
     for (int pass = 0; pass < 2; ++pass) {
         const size_t caption_lines = wrapped_lines(kLabGridCaption, ImGui::GetFont(), grid_side).size();
-        grid_side = std::clamp(for_maps - text_h * static_cast<float>(1 + caption_lines) - spacing * 2, f.px(100),
-                               grid_side);
+        grid_side =
+            std::clamp(for_maps - text_h * static_cast<float>(1 + caption_lines) - spacing * 2, f.px(100), grid_side);
     }
     // The sample's column is as wide as its tile, or as its caption when that is wider.
     const float maps_w = full_w - grid_side - f.px(24) - gap * (heads + 1);
