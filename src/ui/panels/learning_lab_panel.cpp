@@ -446,7 +446,8 @@ float LearningLabPanel::sentences_height(const Frame& f, float width) const {
     const session::LabState& l = f.s.lab;
     const float indent = ImGui::GetTreeNodeToLabelSpacing(), line = ImGui::GetTextLineHeightWithSpacing();
     size_t lines = l.notice.empty() ? 0 : wrapped_lines(l.notice, ImGui::GetFont(), width).size();
-    for (const session::LabSentence& s : l.sentences) lines += wrapped_lines(s.text, ImGui::GetFont(), width - indent).size();
+    for (const session::LabSentence& s : l.sentences)
+        lines += wrapped_lines(s.text, ImGui::GetFont(), width - indent).size();
     return static_cast<float>(lines) * line;
 }
 
