@@ -21,6 +21,7 @@ reaches about 1.000, without it stays at chance), in a real window under Xvfb:
   difference is at most 1e-5;
 - the position claim against NumPy on the checkpoint's pos_embed (and "none"
   without positions);
+- lab-export (File > Export the lab's timeline as slides) writes the slides;
 - at 1280 x 720 and 1920 x 1080 no text is cut (clipped_text), the plots'
   last ticks included; VITSCOPE_LAB_SHOTS=DIR keeps the screenshots for a look,
   VITSCOPE_LAB_RUNS=DIR takes the two runs from DIR instead of training them.
@@ -177,6 +178,8 @@ lab-sample 1
 frames 6
 lab-next-wrong
 frames 6
+lab-export {tmp}/exported_SIZE
+frames 3
 learning-lab {nopos}
 lab-query cls
 lab-step last
@@ -201,6 +204,13 @@ quit
                     if os.path.exists(p):
                         shutil.copy(p, SHOTS)
 
+        # File > Export the lab's timeline as slides (lab-export): a GIF frame per checkpoint, the PNGs, index.html.
+        exported = os.path.join(tmp, "exported_1920x1080")
+        pngs = sorted(n for n in os.listdir(exported) if n.endswith(".png")) if os.path.isdir(exported) else []
+        frames = getattr(Image.open(os.path.join(exported, "timeline.gif")), "n_frames", 0) if pngs else 0
+        tally.check(f"lab-export: timeline.gif with a frame per checkpoint ({len(steps)}), the chosen PNGs, index.html",
+                    frames == len(steps) and f"step_{steps[0]:06d}.png" in pngs and f"step_{last:06d}.png" in pngs
+                    and os.path.isfile(os.path.join(exported, "index.html")), (frames, pngs))
         seen = seen_by_size["1280x720"]
         labs = [s["lab"] for s in seen if s.get("lab", {}).get("run") == lo and s["lab"]["sentences"]]
 
