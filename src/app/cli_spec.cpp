@@ -187,6 +187,22 @@ std::vector<CommandSpec> make_specs() {
                      "  --benchmark: training steps per second (--steps, default 30), nothing written.\n"),
          {"--task", "--output", "--steps", "--seed", "--threads", "--lr", "--check-gradients"},
          {"--no-position", "--force", "--benchmark"}});
+    s.push_back({"lab",
+                 "usage: vitscope lab RUN (--csv FILE | -o DIR | both) [--sample I] [--force]\n"
+                 "           [--query 0|1|cls] [--steps S,S,...] [--window-size WxH]\n"
+                 "  the Learning lab's numbers for a training run on its held-out sample I (default 0).\n"
+                 "  --csv FILE ('-': standard output): step,layer,head,query,weight_square1,weight_square2,\n"
+                 "  weight_background,accuracy,loss,position_near,position_far,position_holds, one row per\n"
+                 "  checkpoint x layer x head x query (square1, square2, cls).\n"
+                 "  -o DIR: the lab's timeline as slides (1920x1080 unless --window-size): timeline.gif, a PNG per\n"
+                 "  chosen checkpoint (--steps, else the first, the learned moment's two, the last) with the\n"
+                 "  sentences as captions, and index.html; --query: the lab's query (default cls).\n",
+                 {"--csv", "--sample", "--output", "--query", "--steps", "--window-size"},
+                 {"--force"},
+                 {},
+                 1,
+                 1,
+                 "RUN"});
     s.push_back({"help", "usage: vitscope help [COMMAND]\n", {}, {}, {}, 0, 1, "COMMAND"});
     s.push_back({"version",
                  "usage: vitscope version (also --version, -V)\n"

@@ -42,6 +42,7 @@ int dispatch(const app::CliArgs& args) {
     if (c == "sweep") return app::cmd_sweep(args);
     if (c == "lesson") return app::cmd_lesson(args);
     if (c == "train") return app::cmd_train(args);
+    if (c == "lab") return app::cmd_lab(args);
     if (c == "exercises") return app::cmd_exercises(args);
     return app::run_window(args);
 }

@@ -14,6 +14,9 @@ int cmd_lesson(const CliArgs&) {
 int cmd_exercises(const CliArgs&) {
     throw vit::Error("vitscope exercises is part of the GUI build (configured with VITSCOPE_GUI=OFF)");
 }
+int lab_slides(const CliArgs&, const std::string&) {
+    throw vit::Error("vitscope lab -o (slides) is part of the GUI build (configured with VITSCOPE_GUI=OFF); use --csv");
+}
 int run_window(const CliArgs&) { throw vit::Error("this build has no window (configured with VITSCOPE_GUI=OFF)"); }
 
 std::string check_explain_figure(const CliArgs&, const std::string&) {

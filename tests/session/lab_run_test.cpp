@@ -44,7 +44,7 @@ LabCheckpoint checkpoint_with(int step, const std::vector<std::vector<float>>& r
         h.weights = r;
         for (int j = 0; j < 65; ++j)
             if (r[j] > h.largest) h.largest = r[j], h.largest_token = j;
-        h.on_other = r[other];
+        h.on_task = r[other];
         c.heads.push_back(h);
     }
     return c;
@@ -139,7 +139,7 @@ TEST(LabSentences, ClaimsHoldOnlyAgainstTheirBaselines) {
     EXPECT_EQ(s[1].kind, "other_square");
     EXPECT_TRUE(s[1].holds);
     EXPECT_EQ(s[1].head, 1);
-    EXPECT_NE(s[1].text.find("At step 2,000 head 1 puts 60 %"), std::string::npos) << s[1].text;
+    EXPECT_NE(s[1].text.find("At step 2,000 head 1 of layer 0 puts 60 %"), std::string::npos) << s[1].text;
     EXPECT_NE(s[2].text.find("0.980"), std::string::npos) << s[2].text;
 
     // Under kReachRatio x an even share the claim does not hold, and the sentence says so with the best number.
@@ -155,6 +155,56 @@ TEST(LabSentences, ClaimsHoldOnlyAgainstTheirBaselines) {
     const auto s3 = lab_sentences(checkpoint_with(0, {peaked}, other), now, nullptr, false, true);
     EXPECT_FALSE(s3[0].holds);
     EXPECT_NE(s3[0].text.find("already uneven"), std::string::npos) << s3[0].text;
+}
+
+TEST(LabSentences, TheClassTokensClaimHoldsAtFourTimesTwoSquaresOfThePatches) {
+    // The class token's weight on the two squares against 2 / 64 (two of the patches): holds at 4 x that, 0.125.
+    const int s1 = 10, s2 = 40;
+    auto cls_checkpoint = [&](double on_squares) {
+        LabCheckpoint c = checkpoint_with(400, {even_row(), even_row()}, s1);
+        c.layer = 2;
+        c.heads[1].on_task = on_squares;
+        c.heads[1].shares.square1 = on_squares / 2;
+        c.heads[1].shares.square2 = on_squares / 2;
+        c.heads[0].on_task = 2.0 / 65;
+        (void)s2;
+        return c;
+    };
+    const LabCheckpoint first = checkpoint_with(0, {even_row(), even_row()}, s1);
+    const auto holds =
+        lab_sentences(first, cls_checkpoint(0.954), nullptr, false, true, kQueryCls, {7, "red left of blue"});
+    ASSERT_GE(holds.size(), 4u);
+    EXPECT_EQ(holds[1].kind, "class_token");
+    EXPECT_TRUE(holds[1].holds);
+    EXPECT_EQ(holds[1].layer, 2);
+    EXPECT_DOUBLE_EQ(holds[1].baseline, 2.0 / 64);
+    EXPECT_NE(holds[1].text.find(
+                  "head 1 of layer 2 puts 95 % of the class token's weight on the two squares, 31 times"),
+              std::string::npos)
+        << holds[1].text;
+    const auto weak = lab_sentences(first, cls_checkpoint(0.12), nullptr, false, true, kQueryCls);
+    EXPECT_FALSE(weak[1].holds);
+    EXPECT_NE(weak[1].text.find("no head singles out the two squares"), std::string::npos) << weak[1].text;
+    // The sample judged: its label, the answer, right or wrong.
+    LabCheckpoint now = cls_checkpoint(0.954);
+    now.predicted = "red right of blue";
+    now.probability = 0.99;
+    const auto judged = lab_sentences(first, now, nullptr, false, true, kQueryCls, {7, "red left of blue"});
+    EXPECT_EQ(judged[3].kind, "sample");
+    EXPECT_FALSE(judged[3].holds);
+    EXPECT_NE(judged[3].text.find(
+                  "Sample 7 is \"red left of blue\"; the model answers \"red right of blue\" (99 %): wrong."),
+              std::string::npos)
+        << judged[3].text;
+}
+
+TEST(LabSentences, TrainWarnsBelowTheStepsTheDefaultRunNeeded) {
+    EXPECT_NE(short_run_warning("same_colour", true, 300).find("300 steps is short"), std::string::npos);
+    EXPECT_NE(short_run_warning("same_colour", true, 300).find("chance (0.5)"), std::string::npos);
+    EXPECT_EQ(short_run_warning("same_colour", true, 1000), "");
+    EXPECT_EQ(short_run_warning("left_of", true, vit::train::task_spec(vit::train::Task::LeftOf).learned_by), "");
+    EXPECT_NE(short_run_warning("left_of", false, 5000).find("at any length"), std::string::npos);
+    EXPECT_EQ(short_run_warning("same_colour", false, 1000), "") << "same_colour needs no positions";
 }
 
 TEST(LabState, ActionsClampToTheRun) {
@@ -210,13 +260,13 @@ TEST(LabRun, ARealRunReadBackAndItsCheckpointRunOnASample) {
     ASSERT_EQ(squares.size(), 2u);
     const auto trace = run_checkpoint(m, img);
     const int q = 1 + squares[0].patch, o = 1 + squares[1].patch;
-    const auto rows = head_rows(*trace, 2, q, o);
+    const auto rows = head_rows(*trace, 2, kQuerySquare1, q, o);
     ASSERT_EQ(rows.size(), 4u);
     for (const auto& r : rows) {
         double sum = 0;
         for (float w : r.weights) sum += w;
         EXPECT_NEAR(sum, 1.0, 1e-5);
-        EXPECT_FLOAT_EQ(static_cast<float>(r.on_other), trace->layers[2].heads[&r - rows.data()].attn(q, o));
+        EXPECT_FLOAT_EQ(static_cast<float>(r.on_task), trace->layers[2].heads[&r - rows.data()].attn(q, o));
     }
 
     // The same task and steps without position embeddings beside it is its pair; a broken log is refused in one line.

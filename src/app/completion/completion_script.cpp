@@ -33,6 +33,7 @@ const std::map<std::string, Value>& value_kinds() {
         {"--delay", Value::Nothing},   {"--frame-size", Value::Nothing},   {"--path", Value::Nothing},
         {"--sizes", Value::Nothing},   {"--window-size", Value::Nothing},  {"--ui-scale", Value::Nothing},
         {"--steps", Value::Nothing},   {"--threads", Value::Nothing},      {"--lr", Value::Nothing},
+        {"--sample", Value::Nothing},
     };
     return kinds;
 }

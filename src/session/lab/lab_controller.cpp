@@ -55,6 +55,9 @@ std::optional<LabExplore> LabController::handle(AppState& s, const LabCommand& a
         lab.training = trainer_.view();
     } else if (std::holds_alternative<lab::CancelTraining>(a)) {
         trainer_.cancel();
+    } else if (std::holds_alternative<lab::NextWrongSample>(a)) {
+        if (!lab.run) throw vit::Error("no run open in the lab");
+        next_wrong_sample(lab);
     } else if (std::holds_alternative<lab::Explore>(a)) {
         if (!lab.run) throw vit::Error("no run open in the lab");
         lab.open = false;
@@ -75,8 +78,12 @@ void LabController::open_run(AppState& s, const std::string& dir) {
     lab.sample = 0;
     lab.layer = -1;
     lab.query_square = 0;
+    lab.swap = false;
     lab.error.clear();
+    lab.notice.clear();
+    lab.series.clear();
     computed_.clear();
+    series_for_.clear();
 }
 
 std::shared_ptr<const vit::Model> LabController::model(const std::string& dir) {
@@ -88,7 +95,7 @@ std::shared_ptr<const vit::Model> LabController::model(const std::string& dir) {
 }
 
 LabCheckpoint LabController::checkpoint(const LabRun& run, size_t index, const vit::Image& sample, int layer, int query,
-                                        int other) {
+                                        int square1, int square2) {
     LabCheckpoint c;
     const vit::train::LogRow& row = run.log.at(index);
     c.step = row.step;
@@ -97,12 +104,30 @@ LabCheckpoint LabController::checkpoint(const LabRun& run, size_t index, const v
     const auto m = model(run.checkpoint_dir(index));
     c.trace = run_checkpoint(*m, sample);
     c.layer = std::clamp(layer, 0, static_cast<int>(c.trace->layers.size()) - 1);
-    c.heads = head_rows(*c.trace, c.layer, query, other);
+    c.heads = head_rows(*c.trace, c.layer, query, square1, square2);
     if (const auto top = vit::top_classes(*m, *c.trace, 1); !top.empty()) {
         c.predicted = top[0].label;
         c.probability = top[0].probability;
     }
     return c;
+}
+
+void LabController::next_wrong_sample(LabState& lab) {
+    const LabRun& run = *lab.run;
+    const auto m = model(run.checkpoint_dir(lab.checkpoint));
+    const int n = static_cast<int>(run.samples.size());
+    for (int i = 1; i <= n; ++i) {
+        const int index = (lab.sample + i) % n;
+        const auto trace = run_checkpoint(*m, vit::load_image(run.sample_path(index)));
+        const auto top = vit::top_classes(*m, *trace, 1);
+        if (!top.empty() && top[0].label != run.sample_labels[index]) {
+            lab.sample = index;
+            lab.notice.clear();
+            return;
+        }
+    }
+    lab.notice = "At step " + with_thousands(run.log[lab.checkpoint].step) + " the model answers all " +
+                 std::to_string(n) + " samples right: no wrong sample.";
 }
 
 void LabController::sync(AppState& s) {
@@ -120,7 +145,8 @@ void LabController::sync(AppState& s) {
     if (!lab.open || !lab.run) return;
     const std::string key = lab.run->dir + "|" + (lab.pair ? lab.pair->dir : "") + "|" +
                             std::to_string(lab.checkpoint) + "|" + std::to_string(lab.layer) + "|" +
-                            std::to_string(lab.sample) + "|" + std::to_string(lab.query_square);
+                            std::to_string(lab.sample) + "|" + std::to_string(lab.query_square) + "|" +
+                            std::to_string(lab.swap);
     if (key == computed_) return;
     computed_ = key;
     try {
@@ -134,26 +160,74 @@ void LabController::sync(AppState& s) {
         const vit::Image& img = *lab.sample_image;
         const auto first_model = model(run.checkpoint_dir(0));
         lab.squares = find_squares(img, first_model->patch, run.task);
+        lab.sample_label = run.sample_labels.at(lab.sample);
         const int prefix = first_model->prefix_tokens();
         const bool two = lab.squares.size() == 2;
-        lab.query = two                   ? prefix + lab.squares[lab.query_square].patch
-                    : lab.squares.empty() ? 0
-                                          : prefix + lab.squares[0].patch;
-        lab.other = two ? prefix + lab.squares[1 - lab.query_square].patch : -1;
-        int layer = lab.layer;
-        if (layer < 0) {
-            const auto last = run_checkpoint(*model(run.checkpoint_dir(run.log.size() - 1)), img);
-            layer = lab.other >= 0 ? layer_reaching_most(*last, lab.query, lab.other) : 0;
+        lab.square1 = lab.squares.empty() ? -1 : prefix + lab.squares[0].patch;
+        lab.square2 = two ? prefix + lab.squares[1].patch : -1;
+        const int query = two ? lab.query_square : lab.squares.empty() ? kQueryCls : kQuerySquare1;
+        lab.query = lab_query_token(query, lab.square1, lab.square2);
+        lab.other = query == kQuerySquare1 ? lab.square2 : query == kQuerySquare2 ? lab.square1 : -1;
+        // Every checkpoint on the sample, once per run and sample: the curves, auto and the positions read it.
+        if (const std::string for_ = run.dir + "|" + path; for_ != series_for_) {
+            lab.series =
+                run_numbers(run, img, lab.square1, lab.square2, [this](const std::string& dir) { return model(dir); });
+            series_for_ = for_;
         }
-        lab.first = checkpoint(run, 0, img, layer, lab.query, lab.other);
-        lab.now = checkpoint(run, lab.checkpoint, img, layer, lab.query, lab.other);
+        // Auto: the layer (and head) singling out the task's squares most at the step shown.
+        int layer = lab.layer;
+        if (layer < 0) layer = two ? pick_head(lab.series.at(lab.checkpoint).shares, query).layer : 0;
+        lab.first = checkpoint(run, 0, img, layer, query, lab.square1, lab.square2);
+        lab.now = checkpoint(run, lab.checkpoint, img, layer, query, lab.square1, lab.square2);
         lab.shown_layer = lab.now.layer;
+        lab.shown_head = std::max(0, lab.now.best_head());
+        lab.moment.reset();
+        if (two)
+            lab.moment = learned_moment(lab.series, lab.shown_layer, lab.shown_head, query, lab.now.trace->tokens,
+                                        lab.now.trace->grid * lab.now.trace->grid);
         lab.pair_now.reset();
         if (lab.pair)
-            lab.pair_now =
-                checkpoint(*lab.pair, lab.pair->checkpoint_at(lab.now.step), img, layer, lab.query, lab.other);
-        lab.sentences = lab_sentences(lab.first, lab.now, lab.pair_now ? &*lab.pair_now : nullptr,
-                                      lab.pair && lab.pair->position, lab.other >= 0);
+            lab.pair_now = checkpoint(*lab.pair, lab.pair->checkpoint_at(lab.now.step), img, layer, query, lab.square1,
+                                      lab.square2);
+        lab.sentences =
+            lab_sentences(lab.first, lab.now, lab.pair_now ? &*lab.pair_now : nullptr, lab.pair && lab.pair->position,
+                          two, query, LabSampleFacts{lab.sample, lab.sample_label});
+        if (lab.moment) {
+            LabSentence m;
+            m.kind = "moment";
+            m.step = lab.moment->learned_step;
+            m.layer = lab.moment->layer;
+            m.head = lab.moment->head;
+            m.value = lab.moment->learned_weight;
+            m.baseline = lab.moment->threshold;
+            m.holds = lab.moment->learned_step >= 0;
+            m.text = moment_sentence(*lab.moment);
+            lab.sentences.push_back(m);
+        }
+        if (const auto& pos = lab.series.at(lab.checkpoint).positions; pos || !run.position) {
+            LabSentence p;
+            p.kind = "positions";
+            p.step = lab.now.step;
+            p.holds = pos && pos->holds();
+            p.value = pos ? pos->near - pos->far : 0;
+            p.baseline = kPositionMargin;
+            p.text = position_sentence(pos ? &*pos : nullptr, lab.now.step);
+            lab.sentences.push_back(p);
+        }
+        lab.swapped.reset();
+        if (lab.swap && two) {
+            lab.swapped =
+                run_swap(*model(run.checkpoint_dir(lab.checkpoint)), img, lab.squares[0].patch, lab.squares[1].patch);
+            const vit::train::TaskSpec* spec = vit::train::find_task(run.task);
+            LabSentence w;
+            w.kind = "swap";
+            w.step = lab.now.step;
+            w.value = lab.swapped->cls_difference;
+            w.baseline = kSwapTolerance;
+            w.holds = run.position ? lab.swapped->answer_flips() : lab.swapped->cls_difference <= kSwapTolerance;
+            w.text = swap_sentence(*lab.swapped, run.position, spec && spec->swap_flips_label);
+            lab.sentences.push_back(w);
+        }
         lab.error = two ? ""
                         : "this sample has " + std::to_string(lab.squares.size()) +
                               " flat squares, not 2: no other square to follow";

@@ -114,10 +114,28 @@ const Verb<LabRequest> kLabVerbs[] = {
          push(out, lab::SetSample{sample});
          return kShownInLab;
      }},
+    {"lab-next-wrong", VerbArg::None,
+     [](const ScriptCommand& c, const AppState& s, LabOut& out) {
+         need_run(c, s);
+         push(out, lab::NextWrongSample{});
+         return kShownInLab;
+     }},
     {"lab-query", VerbArg::Required,
      [](const ScriptCommand& c, const AppState&, LabOut& out) {
-         if (c.arg != "0" && c.arg != "1") throw vit::Error(c.where + ": lab-query is 0 or 1");
-         push(out, lab::SetQuerySquare{c.arg == "1"});
+         if (c.arg != "0" && c.arg != "1" && c.arg != "cls") throw vit::Error(c.where + ": lab-query is 0, 1 or cls");
+         push(out, lab::SetQuerySquare{c.arg == "cls" ? kQueryCls : c.arg == "1" ? kQuerySquare2 : kQuerySquare1});
+         return kShownInLab;
+     }},
+    {"lab-swap", VerbArg::Required,
+     [](const ScriptCommand& c, const AppState&, LabOut& out) {
+         if (c.arg != "on" && c.arg != "off") throw vit::Error(c.where + ": lab-swap is on or off");
+         push(out, lab::ShowSwap{c.arg == "on"});
+         return kShownInLab;
+     }},
+    {"lab-export", VerbArg::Folder,
+     [](const ScriptCommand& c, const AppState& s, LabOut& out) {
+         need_run(c, s);
+         push(out, lab::ExportSlides{c.arg});
          return kShownInLab;
      }},
     {"lab-explore", VerbArg::None,

@@ -6,10 +6,13 @@
 //   lab-cancel                         as the lab's Cancel
 //   lab-wait                           until no training runs (it finished, was cancelled or failed), then 2 frames
 //   lab-step S | first | last | next | back   the timeline: the last checkpoint at or before step S, ...
-//   lab-layer L | auto                 the layer whose maps show (auto: the lab's choice)
+//   lab-layer L | auto                 the layer whose maps show (auto: the layer and head singling out most)
 //   lab-sample I                       the held-out sample
-//   lab-query 0 | 1                    the query on the first square (left_of: the red one) or the other
-//   lab-explore                        as "Open this checkpoint in the explorer" (then waits)
+//   lab-next-wrong                     the next sample the checkpoint shown answers wrongly
+//   lab-query 0 | 1 | cls              the query on the first square (left_of: the red one), the other, the class token
+//   lab-swap on | off                  "swap the squares": the checkpoint on the sample with them exchanged
+//   lab-export [DIR]                   as File > Export the lab's timeline as slides (DIR: a new folder)
+//   lab-explore                        as the lab's "Open in the explorer" (then waits)
 #pragma once
 #include <nlohmann/json_fwd.hpp>
 #include <span>

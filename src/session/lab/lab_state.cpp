@@ -18,7 +18,8 @@ void apply_lab(LabState& lab, const LabAction& a) {
                    [&](const lab::SetSample& x) {
                        if (lab.run) lab.sample = std::clamp(x.sample, 0, static_cast<int>(lab.run->samples.size()) - 1);
                    },
-                   [&](const lab::SetQuerySquare& x) { lab.query_square = std::clamp(x.square, 0, 1); },
+                   [&](const lab::SetQuerySquare& x) { lab.query_square = std::clamp(x.square, 0, kQueryCls); },
+                   [&](const lab::ShowSwap& x) { lab.swap = x.show; },
                },
                a);
 }

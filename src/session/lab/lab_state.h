@@ -11,7 +11,9 @@
 #include <variant>
 #include <vector>
 
+#include "session/lab/lab_numbers.h"
 #include "session/lab/lab_run.h"
+#include "session/lab/lab_swap.h"
 #include "session/lab/lab_view.h"
 #include "vit/train/tasks.h"
 
@@ -34,17 +36,24 @@ struct LabState {
     bool open = false;
     std::shared_ptr<const LabRun> run, pair;  // pair: the same task with the other position setting, beside run
     int checkpoint = 0;                       // index into run->log
-    int layer = -1;                           // -1: chosen on the run (the layer reaching most at its last checkpoint)
-    int sample = 0;                           // index into run->samples
-    int query_square = 0;  // which square is the query: 0 the first (the one the task asks about), 1 the other
+    int layer = -1;        // -1: auto (the layer and head singling out the task's squares most at the step shown)
+    int sample = 0;        // index into run->samples
+    int query_square = 0;  // the query: kQuerySquare1 (the square the task asks about), kQuerySquare2, kQueryCls
+    bool swap = false;     // "swap the squares" shown
 
     // What the lab computed from the above (LabController::sync):
     std::shared_ptr<const vit::Image> sample_image;
     std::string sample_image_path;
     int sample_generation = 0;  // bumps with sample_image (its texture)
     std::vector<LabSquare> squares;
-    int query = -1, other = -1;  // tokens (-1: the sample has no such square)
-    int shown_layer = 0;
+    int query = -1, other = -1;      // tokens: the query, and the other square for a square's query (-1: none)
+    int square1 = -1, square2 = -1;  // the squares' tokens (-1: the sample has no such square)
+    int shown_layer = 0, shown_head = 0;
+    std::vector<LabStepNumbers> series;     // every checkpoint on the sample: the curves, auto, the positions
+    std::optional<LabMoment> moment;        // the shown head's learned moment beside the accuracy's
+    std::optional<LabSwap> swapped;         // the checkpoint on the sample with its squares swapped
+    std::string sample_label;               // the sample's true label (samples.csv)
+    std::string notice;                     // a one-line answer to a button (no wrong sample left, ...)
     LabCheckpoint first, now;               // the run's first checkpoint and the one shown
     std::optional<LabCheckpoint> pair_now;  // the pair at the same step (its checkpoint at or before it)
     std::vector<LabSentence> sentences;
@@ -76,7 +85,14 @@ struct SetSample {
 };
 struct SetQuerySquare {
     int square;
+};  // kQuerySquare1, kQuerySquare2, kQueryCls
+struct ShowSwap {
+    bool show;
 };
+struct NextWrongSample {};  // the next sample the checkpoint shown answers wrongly
+struct ExportSlides {
+    std::string dir;
+};  // the run's timeline as slides (the window draws them); empty: a new folder in export_dir
 struct SetTraining {
     std::string task;
     bool position;
@@ -89,8 +105,10 @@ struct Explore {};         // the checkpoint shown, on its sample, in the explor
 }  // namespace lab
 // What the lab's state alone answers (apply_lab, through act::Lab), and what
 // the window's LabController carries out (cmd::Lab): reading runs, training.
-using LabAction = std::variant<lab::Show, lab::SetCheckpoint, lab::SetLayer, lab::SetSample, lab::SetQuerySquare>;
-using LabCommand = std::variant<lab::OpenRun, lab::SetTraining, lab::Train, lab::CancelTraining, lab::Explore>;
+using LabAction =
+    std::variant<lab::Show, lab::SetCheckpoint, lab::SetLayer, lab::SetSample, lab::SetQuerySquare, lab::ShowSwap>;
+using LabCommand = std::variant<lab::OpenRun, lab::SetTraining, lab::Train, lab::CancelTraining, lab::Explore,
+                                lab::NextWrongSample, lab::ExportSlides>;
 
 inline constexpr int kMaxLabSteps = 100000;  // as vitscope train --steps
 // The lab's maps: viridis on one 0..1 scale at this opacity, not faded with

@@ -6,6 +6,7 @@
 #include <imgui_stdlib.h>
 
 #include "session/lab/lab_view.h"
+#include "ui/panels/lab_curves.h"
 #include "ui/widgets/bounded_text.h"
 #include "ui/widgets/color_bar.h"
 #include "ui/widgets/imgui_helpers.h"
@@ -83,12 +84,14 @@ void LearningLabPanel::draw(const Frame& f, const PanelRect& area) {
         const ImVec2 avail = ImGui::GetContentRegionAvail();
         const float left_w = std::clamp(avail.x * 0.26f, f.px(280), f.px(420));
         if (ImGui::BeginChild("##lab_left", ImVec2(left_w, avail.y), false)) {
-            train_section(f);
+            // Folded when the lab opens on a run (its room goes to the curves), open when it opens empty; never
+            // folded by itself later: opening a run does not move Open a run's buttons under the mouse.
+            ImGui::SetNextItemOpen(!f.s.lab.run, ImGuiCond_Appearing);
+            if (ImGui::CollapsingHeader("Train a model", ImGuiTreeNodeFlags_DefaultOpen)) train_section(f);
             ImGui::Separator();
             runs_section(f);
             ImGui::Separator();
-            curves(f, std::max(f.px(150),
-                               ImGui::GetContentRegionAvail().y - ImGui::GetTextLineHeightWithSpacing() * 1.5f));
+            lab_curves(f, std::max(f.px(240), ImGui::GetContentRegionAvail().y - f.px(4)));
         }
         ImGui::EndChild();
         ImGui::SameLine(0, f.px(12));
@@ -114,9 +117,6 @@ void LearningLabPanel::draw(const Frame& f, const PanelRect& area) {
 void LearningLabPanel::train_section(const Frame& f) {
     const session::LabState& l = f.s.lab;
     const session::LabTraining& t = l.training;
-    ImGui::PushFont(f.fonts.bold);
-    ImGui::TextUnformatted("Train a model");
-    ImGui::PopFont();
     std::string task = l.train_task;
     bool position = l.train_position;
     int steps = l.train_steps;
@@ -136,6 +136,12 @@ void LearningLabPanel::train_section(const Frame& f) {
     }
     if (changed) f.emit(LabCommand{lab::SetTraining{task, position, steps, l.train_dir}});
     ImGui::EndDisabled();
+    if (const std::string warning = session::short_run_warning(l.train_task, l.train_position, l.train_steps);
+        !warning.empty()) {
+        ImGui::PushTextWrapPos(0);
+        ImGui::TextColored(colors::error, "%s", warning.c_str());
+        ImGui::PopTextWrapPos();
+    }
     if (!t.running) {
         if (ImGui::Button("Train")) f.emit(LabCommand{lab::Train{}});
         ImGui::SameLine();
@@ -206,58 +212,6 @@ void LearningLabPanel::runs_section(const Frame& f) {
     f.drawn.lab_open.push_back(last_item_target("browse"));
 }
 
-void LearningLabPanel::curves(const Frame& f, float height) {
-    const session::LabState& l = f.s.lab;
-    std::vector<PlotSeries> series;
-    auto add = [&](const std::vector<vit::train::LogRow>& log, const std::string& label, int colour) {
-        PlotSeries s;
-        s.label = label;
-        s.color = colors::series[colour % 5];
-        for (const auto& r : log) s.x.push_back(r.step), s.y.push_back(r.accuracy);
-        series.push_back(s);
-    };
-    // One colour per setting, whichever run is open: with positions blue, without orange.
-    if (l.run) add(l.run->log, l.run->position ? "with positions" : "without positions", l.run->position ? 1 : 3);
-    if (l.pair) add(l.pair->log, l.pair->position ? "with positions" : "without positions", l.pair->position ? 1 : 3);
-    if (l.training.running || (!l.training.log.empty() && !l.run)) add(l.training.log, "training now", 2);
-    ImGui::PushFont(f.fonts.bold);
-    ImGui::TextUnformatted("Held-out accuracy");
-    ImGui::PopFont();
-    if (series.empty()) {
-        ImGui::TextColored(colors::muted, "(curves appear with a run)");
-        return;
-    }
-    const bool loss = l.training.running && l.training.batch_loss.size() > 1;
-    const float h = loss ? height * 0.5f - f.px(14) : height - f.px(4);
-    PlotAxes axes;
-    axes.x_label = "step";
-    axes.y_label = "accuracy";
-    axes.y_lo = 0.4;
-    axes.y_hi = 1.0;
-    // The checkpoint shown, as a dot on its run's curve.
-    if (l.run && l.checkpoint < static_cast<int>(l.run->log.size())) {
-        PlotSeries dot;
-        dot.kind = PlotSeries::Kind::Dots;
-        dot.color = colors::accent;
-        dot.x = {static_cast<double>(l.run->log[l.checkpoint].step)};
-        dot.y = {l.run->log[l.checkpoint].accuracy};
-        dot.highlight = 0;
-        series.push_back(dot);
-    }
-    plot(f, "##accuracy", ImVec2(ImGui::GetContentRegionAvail().x, h), axes, series);
-    if (loss) {
-        PlotSeries s;
-        s.label = "training-batch loss";
-        s.color = colors::series[2];
-        const auto& b = l.training.batch_loss;
-        for (size_t i = 0; i < b.size(); ++i) s.x.push_back(static_cast<double>(i + 1)), s.y.push_back(b[i]);
-        PlotAxes la;
-        la.x_label = "step";
-        la.y_label = "loss";
-        plot(f, "##loss", ImVec2(ImGui::GetContentRegionAvail().x, h), la, {s});
-    }
-}
-
 void LearningLabPanel::timeline(const Frame& f) {
     const session::LabState& l = f.s.lab;
     const session::LabRun& run = *l.run;
@@ -283,9 +237,12 @@ void LearningLabPanel::timeline(const Frame& f) {
     if (index != l.checkpoint) f.emit(LabAction{lab::SetCheckpoint{index}});
 
     int sample = l.sample;
-    ImGui::SetNextItemWidth(f.px(140));
+    ImGui::SetNextItemWidth(f.px(120));
     if (ImGui::SliderInt("sample", &sample, 0, static_cast<int>(run.samples.size()) - 1))
         f.emit(LabAction{lab::SetSample{sample}});
+    ImGui::SameLine();
+    if (ImGui::Button("next wrong")) f.emit(LabCommand{lab::NextWrongSample{}});
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("The next sample the checkpoint shown answers wrongly");
     ImGui::SameLine(0, f.px(16));
     int layer = l.shown_layer;
     ImGui::SetNextItemWidth(f.px(100));
@@ -296,19 +253,52 @@ void LearningLabPanel::timeline(const Frame& f) {
     if (ImGui::Checkbox("auto", &chosen)) f.emit(LabAction{lab::SetLayer{chosen ? -1 : l.shown_layer}});
     if (ImGui::IsItemHovered())
         ImGui::SetTooltip(
-            "The layer where a head puts the most weight on the other square at the run's last checkpoint");
+            "The layer and head that single out the task's squares most at the step shown, for the query chosen");
+    ImGui::SameLine(0, f.px(16));
+    if (ImGui::Button("Open in the explorer")) f.emit(LabCommand{lab::Explore{}});
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("%s", (fs::path(run.checkpoint_dir(l.checkpoint)).filename().string() + " on " +
+                                 run.samples[l.sample] + ": the checkpoint in the explorer, with every panel and page")
+                                    .c_str());
     if (l.squares.size() == 2) {
-        ImGui::SameLine(0, f.px(16));
         ImGui::TextUnformatted("query on");
         ImGui::SameLine();
         // A run of a task this build does not know (its config names another): the first task's plain names.
         const vit::train::TaskSpec* task = vit::train::find_task(run.task);
         const auto& squares = (task ? *task : vit::train::all_tasks().front()).squares;
-        if (ImGui::RadioButton(squares[0], l.query_square == 0)) f.emit(LabAction{lab::SetQuerySquare{0}});
+        if (ImGui::RadioButton(squares[0], l.query_square == session::kQuerySquare1))
+            f.emit(LabAction{lab::SetQuerySquare{session::kQuerySquare1}});
         ImGui::SameLine();
-        if (ImGui::RadioButton(squares[1], l.query_square == 1)) f.emit(LabAction{lab::SetQuerySquare{1}});
+        if (ImGui::RadioButton(squares[1], l.query_square == session::kQuerySquare2))
+            f.emit(LabAction{lab::SetQuerySquare{session::kQuerySquare2}});
+        ImGui::SameLine();
+        if (ImGui::RadioButton("class token", l.query_square == session::kQueryCls))
+            f.emit(LabAction{lab::SetQuerySquare{session::kQueryCls}});
+        if (ImGui::IsItemHovered())
+            ImGui::SetTooltip("The class token: where a ViT's answer is read out (its output goes to the classifier)");
+        ImGui::SameLine(0, f.px(16));
+        bool swap = l.swap;
+        if (ImGui::Checkbox("swap the squares", &swap)) f.emit(LabAction{lab::ShowSwap{swap}});
+        if (ImGui::IsItemHovered())
+            ImGui::SetTooltip(
+                "Runs the checkpoint on the sample with its two squares' places exchanged: both answers, and how "
+                "much the class token's output changes");
     }
 }
+
+namespace {
+
+// A token's cell outlined on a drawn map (a square of the task on the sample or a head's map).
+void outline_cell(const Frame& f, const MapHit& hit, const vit::Trace& t, int token, const ImVec4& colour) {
+    if (!t.is_patch(token)) return;
+    const float cell = (hit.max.x - hit.min.x) / t.grid;
+    const ImVec2 a(hit.min.x + cell * t.col_of(token), hit.min.y + cell * t.row_of(token));
+    ImGui::GetWindowDrawList()->AddRect(ImVec2(a.x - f.px(2), a.y - f.px(2)),
+                                        ImVec2(a.x + cell + f.px(2), a.y + cell + f.px(2)), ImGui::GetColorU32(colour),
+                                        0, 0, f.px(2.5f));
+}
+
+}  // namespace
 
 void LearningLabPanel::maps(const Frame& f, float height) {
     const session::LabState& l = f.s.lab;
@@ -318,17 +308,39 @@ void LearningLabPanel::maps(const Frame& f, float height) {
         sample_.upload(*l.sample_image, gfx::PhotoTexture::Filter::Nearest);
         sample_generation_ = l.sample_generation;
     }
+    const bool cls = l.query_square == session::kQueryCls;
     const int heads = static_cast<int>(l.now.heads.size());
+    if (heads == 0) return;
     const int rows = l.pair_now ? 2 : 1;
     const float gap = f.px(8);
     const float text_h = ImGui::GetTextLineHeightWithSpacing();
-    // The sentences take about six lines under the maps; each row a caption line above its tiles.
-    const float for_maps = height - text_h * (l.pair_now ? 7.f : 6.f) - ImGui::GetFrameHeightWithSpacing() * 2;
-    // The sample's column is as wide as its caption when that is wider than a tile.
-    const float caption_w = ImGui::CalcTextSize("step 10,000 · acc. 0.00").x;
-    const float spare = ImGui::GetContentRegionAvail().x - gap * heads;
-    const float by_width = std::min(spare / (heads + 1), (spare - caption_w) / heads);
-    const float tile = std::max(f.px(60), std::min(by_width, for_maps / rows - text_h * 2));
+    // From the bottom up: the sentences (their wrapped height), the colour bar's row; the maps take the rest,
+    // beside the position embeddings' grid.
+    const float full_w = ImGui::GetContentRegionAvail().x;
+    const float spacing = ImGui::GetStyle().ItemSpacing.y;
+    const float below = sentences_height(f, full_w) + color_bar_height(f) + spacing;
+    const float for_maps = std::max(f.px(120), height - below - text_h * 0.5f);  // half a line to spare
+    const float sample_w = ImGui::CalcTextSize("step 10,000 · acc. 0.00").x;
+    // The rows' heights beside their tiles: the main row's sample column has 2 caption lines, a blank and 2 verdict
+    // lines; the row beside it 2 caption lines; each row a group, with the spacing after it.
+    const float captions = text_h * 5.f + spacing * 2 + (rows - 1) * (text_h * 2.f + spacing * 2);
+    // The position grid: its heading, its side and its caption's lines (wrapped in its width) in the maps' height.
+    // A narrower grid wraps its caption into more lines: measured again at the side found.
+    float grid_side = std::clamp(for_maps - text_h * 3.f, f.px(100), full_w * 0.32f);
+    for (int pass = 0; pass < 2; ++pass) {
+        const size_t caption_lines = wrapped_lines(kLabGridCaption, ImGui::GetFont(), grid_side).size();
+        grid_side =
+            std::clamp(for_maps - text_h * static_cast<float>(1 + caption_lines) - spacing * 2, f.px(100), grid_side);
+    }
+    // The sample's column is as wide as its tile, or as its caption when that is wider.
+    const float maps_w = full_w - grid_side - f.px(24) - gap * (heads + 1);
+    const float even_w = maps_w / static_cast<float>(heads + 1);
+    const float by_width = even_w >= sample_w ? even_w : (maps_w - sample_w) / static_cast<float>(heads);
+    // The run beside it, for comparison, at a smaller size.
+    constexpr float kPairScale = 0.7f;
+    const float tile =
+        std::max(f.px(40), std::min(by_width, (for_maps - captions) / (1 + kPairScale * static_cast<float>(rows - 1))));
+    const float pair_tile = std::max(f.px(32), tile * kPairScale);
 
     gfx::OverlayStyle style = f.s.style;
     style.normalization = gfx::Normalization::Absolute;  // every head and step on one 0..1 scale
@@ -341,42 +353,65 @@ void LearningLabPanel::maps(const Frame& f, float height) {
     photo.crop =
         vit::CropRect{0, 0, static_cast<double>(l.sample_image->width), static_cast<double>(l.sample_image->height)};
 
-    auto row_of_maps = [&](const session::LabCheckpoint& c, bool position, int first_view) {
+    auto row_of_maps = [&](const session::LabCheckpoint& c, bool position, int first_view, bool main_row) {
         photo.trace = c.trace.get();
-        // The query outlined, and the other square as a pinned key is.
-        const gfx::Marks marks = marks_for(*c.trace, l.query, -1, l.other);
+        // A square's query outlined, and the other square as a pinned key is; the class token's: both squares.
+        const gfx::Marks marks = cls ? gfx::Marks{} : marks_for(*c.trace, l.query, -1, l.other);
         ImGui::BeginGroup();
         ImGui::PushFont(f.fonts.bold);
         ImGui::TextUnformatted(position ? "with positions" : "without positions");
         ImGui::PopFont();
         ImGui::TextColored(colors::muted, "step %s · acc. %.2f", session::with_thousands(c.step).c_str(), c.accuracy);
+        if (main_row) ImGui::TextUnformatted("");  // level with the heads' third caption line
         std::string id = "##sample" + std::to_string(first_view);
-        const MapHit sample_hit = views_[first_view]->show(f, id.c_str(), nullptr, marks, ImVec2(tile, tile), &photo);
-        // The query's square outlined on the sample (the maps outline it too).
-        if (c.trace->is_patch(l.query)) {
-            const float cell = (sample_hit.max.x - sample_hit.min.x) / c.trace->grid;
-            const ImVec2 a(sample_hit.min.x + cell * c.trace->col_of(l.query),
-                           sample_hit.min.y + cell * c.trace->row_of(l.query));
-            ImGui::GetWindowDrawList()->AddRect(ImVec2(a.x - f.px(2), a.y - f.px(2)),
-                                                ImVec2(a.x + cell + f.px(2), a.y + cell + f.px(2)),
-                                                ImGui::GetColorU32(colors::accent), 0, 0, f.px(2.5f));
+        const float side = main_row ? tile : pair_tile;
+        const MapHit sample_hit = views_[first_view]->show(f, id.c_str(), nullptr, marks, ImVec2(side, side), &photo);
+        if (cls) {
+            outline_cell(f, sample_hit, *c.trace, l.square1, colors::accent);
+            outline_cell(f, sample_hit, *c.trace, l.square2, colors::accent);
+        } else {
+            outline_cell(f, sample_hit, *c.trace, l.query, colors::accent);
+        }
+        if (main_row) {
+            // The sample judged: its true label, the model's answer, right or wrong.
+            const bool right = !c.predicted.empty() && c.predicted == l.sample_label;
+            ImGui::TextColored(colors::muted, "%s", bounded("true: " + l.sample_label).c_str());
+            ImGui::TextColored(right ? colors::ok : colors::error, "%s",
+                               bounded(std::string(right ? "right: " : "wrong: ") + c.predicted).c_str());
         }
         ImGui::EndGroup();
         for (size_t h = 0; h < c.heads.size(); ++h) {
             ImGui::SameLine(0, gap);
             ImGui::BeginGroup();
             const session::LabHeadRow& r = c.heads[h];
+            const bool chosen = main_row && static_cast<int>(h) == l.shown_head;
             ImGui::PushFont(f.fonts.bold);
-            ImGui::Text("head %zu", h);
+            if (chosen) ImGui::TextColored(colors::accent, "head %zu · L%d", h, c.layer);
+            else ImGui::Text("head %zu", h);
             ImGui::PopFont();
-            if (l.other >= 0) ImGui::TextColored(colors::muted, "%.1f %% on the other", 100 * r.on_other);
+            // Short, so a column is as wide as its tile: the colour bar's row says what they are.
+            if (l.other >= 0 || cls) ImGui::TextColored(colors::strong, "%.1f %%", 100 * r.on_task);
             else ImGui::TextColored(colors::muted, "largest %.3f", r.largest);
+            if (main_row) {
+                if (cls)
+                    ImGui::TextColored(colors::muted, "%.0f · %.0f · %.0f", 100 * r.shares.square1,
+                                       100 * r.shares.square2, 100 * r.shares.background);
+                else ImGui::TextUnformatted("");
+            }
             vit::Vec row(static_cast<Eigen::Index>(r.weights.size()));
             for (size_t j = 0; j < r.weights.size(); ++j) row[static_cast<Eigen::Index>(j)] = r.weights[j];
             const MapData map = weights_map(*c.trace, row, style);
             id = "##head" + std::to_string(first_view + 1 + h);
-            const MapHit hit = views_[first_view + 1 + h]->show(f, id.c_str(), &map, marks, ImVec2(tile, tile), &photo);
-            rects_.push_back({hit.min.x, hit.min.y, hit.max.x - hit.min.x, hit.max.y - hit.min.y});
+            const MapHit hit = views_[first_view + 1 + h]->show(f, id.c_str(), &map, marks, ImVec2(side, side), &photo);
+            if (cls) {
+                outline_cell(f, hit, *c.trace, l.square1, colors::pinned);
+                outline_cell(f, hit, *c.trace, l.square2, colors::pinned);
+            }
+            if (chosen)
+                ImGui::GetWindowDrawList()->AddRect(ImVec2(hit.min.x - f.px(4), hit.min.y - f.px(4)),
+                                                    ImVec2(hit.max.x + f.px(4), hit.max.y + f.px(4)),
+                                                    ImGui::GetColorU32(colors::accent), 0, 0, f.px(2));
+            if (main_row) rects_.push_back({hit.min.x, hit.min.y, hit.max.x - hit.min.x, hit.max.y - hit.min.y});
             if (hit.hovered && hit.token >= 0) {
                 ImGui::BeginTooltip();
                 ImGui::Text("patch (%d, %d) · weight %.4f", hit.row, hit.col, r.weights[hit.token]);
@@ -386,28 +421,46 @@ void LearningLabPanel::maps(const Frame& f, float height) {
         }
     };
     while (views_.size() < static_cast<size_t>((heads + 1) * rows)) views_.push_back(std::make_unique<MapView>());
-    row_of_maps(l.now, l.run->position, 0);
-    if (l.pair_now) row_of_maps(*l.pair_now, l.pair->position, heads + 1);
+    ImGui::BeginGroup();
+    row_of_maps(l.now, l.run->position, 0, true);
+    if (l.pair_now) row_of_maps(*l.pair_now, l.pair->position, heads + 1, false);
+    ImGui::EndGroup();
+    ImGui::SameLine(0, f.px(24));
+    ImGui::BeginGroup();
+    lab_position_grid(f, grid_side);
+    ImGui::EndGroup();
 
     MapData bar;
     bar.grid = 1;
     bar.style = style;
-    color_bar(f, bar, std::min(ImGui::GetContentRegionAvail().x * 0.45f, f.px(420)),
-              "attention weight, 0 to 1 (every head, every step)");
+    color_bar(f, bar, std::min(full_w * 0.3f, f.px(300)), "attention weight, 0 to 1");
     ImGui::SameLine(0, f.px(16));
-    ImGui::TextColored(colors::muted, "white outline: the query · orange: the other square");
-    ImGui::Spacing();
-    ImGui::PushTextWrapPos(0);
+    ImGui::TextColored(colors::muted, "%s",
+                       cls ? "per head: % on the two squares (outlined); square 1 · 2 · background"
+                           : "per head: % on the other square (orange); white: the query");
+    sentences(f, full_w);
+}
+
+// The sentences' height at this width, as sentences() wraps them (at spaces: a number is never split).
+float LearningLabPanel::sentences_height(const Frame& f, float width) const {
+    const session::LabState& l = f.s.lab;
+    const float indent = ImGui::GetTreeNodeToLabelSpacing(), line = ImGui::GetTextLineHeightWithSpacing();
+    size_t lines = l.notice.empty() ? 0 : wrapped_lines(l.notice, ImGui::GetFont(), width).size();
+    for (const session::LabSentence& s : l.sentences)
+        lines += wrapped_lines(s.text, ImGui::GetFont(), width - indent).size();
+    return static_cast<float>(lines) * line;
+}
+
+void LearningLabPanel::sentences(const Frame& f, float width) {
+    const session::LabState& l = f.s.lab;
+    const float indent = ImGui::GetTreeNodeToLabelSpacing();
+    if (!l.notice.empty()) text_wrapped_at_spaces(colors::muted, l.notice.c_str(), width);
     for (const session::LabSentence& s : l.sentences) {
         ImGui::Bullet();
-        ImGui::TextUnformatted(s.text.c_str());
+        const bool wrong = s.kind == "sample" && !s.holds;
+        text_wrapped_at_spaces(wrong ? colors::error : ImGui::GetStyleColorVec4(ImGuiCol_Text), s.text.c_str(),
+                               width - indent);
     }
-    ImGui::PopTextWrapPos();
-    ImGui::Spacing();
-    if (ImGui::Button("Open this checkpoint in the explorer")) f.emit(LabCommand{lab::Explore{}});
-    ImGui::SameLine();
-    ImGui::TextColored(colors::muted, "%s",
-                       bounded(l.run->checkpoint_dir(l.checkpoint) + " on " + l.run->samples[l.sample]).c_str());
 }
 
 }  // namespace ui

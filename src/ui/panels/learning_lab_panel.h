@@ -25,9 +25,10 @@ public:
 private:
     void train_section(const Frame& f);
     void runs_section(const Frame& f);
-    void curves(const Frame& f, float height);
     void timeline(const Frame& f);
     void maps(const Frame& f, float height);
+    void sentences(const Frame& f, float width);
+    float sentences_height(const Frame& f, float width) const;
 
     gfx::PhotoTexture sample_;
     int sample_generation_ = -1;

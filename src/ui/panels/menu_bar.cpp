@@ -27,6 +27,8 @@ void file_menu(const Frame& f) {
     if (ImGui::MenuItem("Export figure", "Ctrl+E", false, s.trace() != nullptr)) f.emit(session::cmd::ExportFigure{""});
     if (ImGui::MenuItem("Export tour as slides", nullptr, false, s.trace() != nullptr))
         f.emit(session::cmd::ExportTourSlides{""});
+    if (s.lab.open && ImGui::MenuItem("Export the lab's timeline as slides", nullptr, false, s.lab.run && s.trace()))
+        f.emit(session::cmd::Lab{session::lab::ExportSlides{""}});
     if (ImGui::MenuItem("Export lesson page (HTML)", nullptr, false, s.trace() != nullptr))
         f.emit(session::cmd::ExportLesson{""});
     if (ImGui::MenuItem("Export homework (page, worksheet, answer key)", nullptr, false, s.trace() != nullptr))

@@ -114,7 +114,9 @@ PlotHit plot(const Frame& f, const char* id, ImVec2 size, const PlotAxes& axes, 
         const ImVec2 s = to_screen(x, yr.lo);
         dl->AddLine(s, ImVec2(s.x, s.y + f.px(3)), axis);
         const ImVec2 ts = ImGui::CalcTextSize(label.c_str());
-        dl->AddText(ImVec2(s.x - ts.x / 2, p1.y + f.px(3)), axis, label.c_str());
+        // Centred under its tick, but kept whole inside the plot's box: the last tick ("1000") at the right edge.
+        const float left_x = std::clamp(s.x - ts.x / 2, origin.x, std::max(origin.x, origin.x + size.x - ts.x));
+        dl->AddText(ImVec2(left_x, p1.y + f.px(3)), axis, label.c_str());
     };
     if (!axes.x_names.empty()) {
         for (size_t i = 0; i < axes.x_names.size(); ++i) x_tick(static_cast<double>(i), axes.x_names[i]);
@@ -174,9 +176,13 @@ PlotHit plot(const Frame& f, const char* id, ImVec2 size, const PlotAxes& axes, 
                         dl->AddLine(p, to_screen(s.x[i + 1], s.y[i + 1]), col, f.px(2));
                     break;
                 case PlotSeries::Kind::Dots:
+                    // Whole even on the box's edge (the last step's marker): clipped to the box grown by a dot.
+                    dl->PushClipRect(ImVec2(p0.x - f.px(10), p0.y - f.px(10)), ImVec2(p1.x + f.px(10), p1.y + f.px(10)),
+                                     false);
                     dl->AddCircleFilled(p, f.px(static_cast<int>(i) == s.highlight ? 6.f : 3.5f), col);
                     if (static_cast<int>(i) == s.highlight)
                         dl->AddCircle(p, f.px(8), ImGui::GetColorU32(colors::accent), 0, f.px(2));
+                    dl->PopClipRect();
                     break;
                 case PlotSeries::Kind::Bars: {
                     const ImVec2 a = to_screen(s.x[i] - s.bar_width / 2, std::max(0.0, yr.lo)),

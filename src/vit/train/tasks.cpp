@@ -56,8 +56,9 @@ Sample left_of(std::mt19937_64& rng, int side, int cell) {
 namespace {
 
 constexpr TaskSpec kTasks[] = {
-#define TASK(id, name, question, needs, label0, label1, square0, square1, asked_about) \
-    {Task::id, #name, question, needs, {label0, label1}, {square0, square1}, asked_about, samplers::name},
+#define TASK(id, name, question, needs, label0, label1, square0, square1, asked_about, swap_flips, learned_by) \
+    {Task::id,           #name,       question,   needs,      {label0, label1},                                \
+     {square0, square1}, asked_about, swap_flips, learned_by, samplers::name},
 #include "vit/train/task_list.inc"
 #undef TASK
 };

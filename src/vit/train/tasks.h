@@ -46,6 +46,8 @@ struct TaskSpec {
     std::array<const char*, 2> labels;   // class names in label order
     std::array<const char*, 2> squares;  // the lab's names for the two squares, asked-about first
     std::optional<Rgb> asked_about;      // that square's colour; none: the squares in reading order
+    bool swap_flips_label;               // exchanging the two squares' places flips the label
+    int learned_by;                      // the step the default run first passed 0.9 held-out accuracy
     Sampler draw;
 };
 

@@ -168,7 +168,7 @@ TEST(TrainRun, AShortRunLowersTheLossAndBeatsChance) {
     s.batch = 32;
     s.adamw.lr = 1e-3;
     s.warmup = 10;
-    const TrainResult r = train(s, {});
+    const TrainResult r = vit::train::train(s, {});
     ASSERT_GE(r.log.size(), 2u);
     EXPECT_EQ(r.log.front().step, 0);
     EXPECT_EQ(r.log.back().step, s.steps);
@@ -180,12 +180,12 @@ TEST(TrainRun, TheSameSeedGivesTheSameLogWhateverTheThreads) {
     TrainSettings s = small_settings(Task::SameColour, true);
     s.steps = 12;
     s.threads = 1;
-    const std::string a = log_csv(train(s, {}).log);
+    const std::string a = log_csv(vit::train::train(s, {}).log);
     s.threads = 2;
-    const std::string b = log_csv(train(s, {}).log);
+    const std::string b = log_csv(vit::train::train(s, {}).log);
     EXPECT_EQ(a, b);
     s.seed = 8;
-    EXPECT_NE(log_csv(train(s, {}).log), a) << "another seed should give another run";
+    EXPECT_NE(log_csv(vit::train::train(s, {}).log), a) << "another seed should give another run";
 }
 
 TEST(TrainRun, CancelStopsBetweenStepsWithCompleteCheckpoints) {
@@ -202,7 +202,7 @@ TEST(TrainRun, CancelStopsBetweenStepsWithCompleteCheckpoints) {
     std::vector<int> saved;
     TrainCallbacks cb;
     cb.checkpoint = [&](const TinyVit&, const LogRow& row) { saved.push_back(row.step); };
-    const TrainResult r = train(s, cb, control);
+    const TrainResult r = vit::train::train(s, cb, control);
     EXPECT_TRUE(r.cancelled);
     EXPECT_EQ(last_reported, 9);
     EXPECT_EQ(saved, (std::vector<int>{0, 1, 2, 3, 4, 5, 6, 7, 8}));
