@@ -45,7 +45,9 @@ TEST(LabSwap, SwappingExchangesTheTwoPatchesAndNothingElse) {
     for (int y = 0; y < 64; ++y)
         for (int x = 0; x < 64; ++x) {
             const int p = (y / 8) * 8 + x / 8;
-            if (p != sq[0].patch && p != sq[1].patch) EXPECT_EQ(out.at(x, y, 0), img.at(x, y, 0));
+            if (p != sq[0].patch && p != sq[1].patch) {
+                EXPECT_EQ(out.at(x, y, 0), img.at(x, y, 0));
+            }
             changed += out.at(x, y, 0) != img.at(x, y, 0);
         }
     EXPECT_GT(changed, 0);

@@ -27,7 +27,7 @@ void Window::carry_lab(const session::LabCommands& c) {
         at.lab = {};
         write_lab_slides(at, s_.lab.run->dir, LabSlideChoice{s_.lab.sample, s_.lab.query_square, {}}, dir,
                          session::output_rules(s_, false), slide_size(s_.classroom));
-        s_.status = "Saved the lab's slides in " + saved_path(dir);
+        s_.status = "Saved the lab's slides in " + deliver_saved(dir);
         return;
     }
     if (auto explore = lab_->handle(s_, x.command)) run_worker({explore->model_dir, explore->image, ""});
