@@ -23,6 +23,7 @@
 #include "session/homework/homework_room.h"
 #include "session/homework/variants.h"
 #include "session/homework/live_exercise.h"
+#include "support/exercises_refusal.h"
 #include "support/synthetic_session.h"
 #include "support/synthetic_trace.h"
 #include "vit/base/error.h"
@@ -33,14 +34,8 @@ constexpr const char* kHeader = "title: T\nphoto: dog.jpg\n";
 // query=1,1 and pin=2,2 on the synthetic 3 x 3 grid with CLS first: tokens 5 and 9.
 constexpr int kQuery = 5, kKey = 9;
 
-std::string refusal(const std::string& text) {
-    try {
-        session::parse_exercises(text, "f.exercises");
-    } catch (const vit::Error& e) {
-        return e.what();
-    }
-    return {};
-}
+using test_support::exercises_refusal;
+std::string refusal(const std::string& text) { return exercises_refusal(text); }
 
 std::string numeric(const std::string& kind, const std::string& extra = "") {
     return std::string(kHeader) + "exercise: N\nkind: " + kind + "\nstate: layer=1 head=0 query=1,1 pin=2,2" + extra +

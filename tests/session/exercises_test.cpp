@@ -12,6 +12,7 @@
 
 #include "session/homework/exercises.h"
 #include "session/tour/tour_limits.h"
+#include "support/exercises_refusal.h"
 #include "support/synthetic_session.h"
 #include "support/synthetic_trace.h"
 #include "vit/base/error.h"
@@ -24,15 +25,8 @@ constexpr const char* kChoice = "exercise: E\nkind: choice\ntext: Which?\noption
 constexpr const char* kWeight =
     "exercise: W\nkind: weight\nstate: layer=1 head=1 query=1,1 pin=2,2\ntext: The weight?\n";
 
-// The message parse_exercises refuses `text` with; empty when it accepts it.
-std::string refusal(const std::string& text) {
-    try {
-        session::parse_exercises(text, "f.exercises");
-    } catch (const vit::Error& e) {
-        return e.what();
-    }
-    return {};
-}
+using test_support::exercises_refusal;
+std::string refusal(const std::string& text) { return exercises_refusal(text); }
 
 TEST(Exercises, TheSampleFilesParse) {
     EXPECT_EQ(refusal(std::string(kHeader) + kChoice + kWeight), "");
