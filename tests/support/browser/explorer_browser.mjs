@@ -4,7 +4,8 @@
 // and prints what it saw as one JSON object for tests/web/explorer_browser_test.py:
 //   node explorer_browser.mjs URL OUT_DIR SPEC.json
 // SPEC: {"files": {"/module/path": "local file"}, "args": "explorer arguments", "click": [row, col],
-//        "hostile": "local file", "downloads": the number of files the script's exports offer}.
+//        "hostile": "local file", "downloads": the number of files the script's exports offer,
+//        "refused": true where the page is to refuse to start (only its notice and errors read)}.
 // Files go into the module's file system before it starts (the page's window.vitscopeTestFiles);
 // the explorer runs with --state-file /home/web_user/test/state.json.
 import fs from "node:fs";
@@ -28,6 +29,7 @@ const browser = firefox
              "--no-first-run", "--use-angle=swiftshader", "--enable-unsafe-swiftshader", "--ignore-gpu-blocklist"],
     });
 const STATE = "/home/web_user/test/state.json";
+class Done extends Error {}
 const report = { browser: await browser.version(), errors: [], console: [] };
 
 const readState = (page) => page.evaluate((p) => {
@@ -65,6 +67,8 @@ try {
   const notice = () => page.evaluate(() => document.getElementById("notice").textContent);
   await new Promise((r) => setTimeout(r, 1000));
   report.notice = await notice();
+  report.isolated = await page.evaluate(() => self.crossOriginIsolated === true);
+  if (spec.refused) throw new Done();  // a page that is to refuse to start: its notice is all there is
   await waitState(page, (s) => s.ready, "the first map");
   report.firstMapMs = Date.now() - started;
   // The script's exports, once offered for download; then the state it left.
@@ -74,7 +78,6 @@ try {
   await new Promise((r) => setTimeout(r, 1000));
   const ready = await waitState(page, (s) => s.ready, "the script's end");
   report.start = await page.evaluate(() => window.vitscopeStart);
-  report.isolated = await page.evaluate(() => self.crossOriginIsolated === true);
 
   report.stateAfterScript = ready;
 
@@ -118,7 +121,7 @@ try {
     report.imageBefore = before.image;
   }
 } catch (e) {
-  report.errors.push("driver: " + String(e.stack || e));
+  if (!(e instanceof Done)) report.errors.push("driver: " + String(e.stack || e));
 } finally {
   await browser.close();
   fs.rmSync(profile, { recursive: true, force: true });
