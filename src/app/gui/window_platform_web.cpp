@@ -7,6 +7,7 @@
 #include <emscripten/emscripten.h>
 
 #include <chrono>
+#include <cstdio>
 #include <filesystem>
 
 #include "app/gui/web_page_hooks.h"
@@ -49,7 +50,13 @@ void watch_content_scale(GLFWwindow*, void (*)(GLFWwindow*, float, float)) {}
 
 void offer_download(const std::string& path) {
     std::error_code ec;
-    const std::string file = std::filesystem::is_directory(path, ec) ? zipped_folder(path) : path;
+    std::string file = path;
+    try {
+        if (std::filesystem::is_directory(path, ec)) file = zipped_folder(path);
+    } catch (const std::exception& e) {  // the folder is saved; only its download failed: said on the page
+        std::fprintf(stderr, "vitscope: error: %s\n", e.what());
+        return;
+    }
     // clang-format off
     EM_ASM({ if (Module.vitscopeOfferDownload) Module.vitscopeOfferDownload(UTF8ToString($0)); }, file.c_str());
     // clang-format on

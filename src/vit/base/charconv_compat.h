@@ -12,9 +12,6 @@
 #include <string>
 #include <system_error>
 #include <type_traits>
-#if !(defined(_LIBCPP_VERSION) && _LIBCPP_VERSION < 15000)
-#include <bit>
-#endif
 
 namespace vit {
 
