@@ -11,8 +11,6 @@ Module.preRun.push(function() {
         FS.writeFile(files[i].path, files[i].data);
     }
     Module.vitscopeFiles = null;  // the bytes live in the file system now
-    var env = Module.vitscopeEnv || {};
-    Object.keys(env).forEach(function(name) { ENV[name] = env[name]; });
     var settings = '/home/web_user/.config/vitscope';
     FS.mkdirTree(settings);
     FS.mount(IDBFS, {}, settings);

@@ -155,7 +155,6 @@ async function start() {
     window.Module = {
         canvas,
         vitscopeFiles: model.files,
-        vitscopeEnv: {},
         print: (text) => console.log(text),
         printErr: (text) => {
             stderr.push(text);

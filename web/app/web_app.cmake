@@ -34,7 +34,7 @@ endforeach()
 list(APPEND web_link_options
      -sALLOW_MEMORY_GROWTH=1 -sINITIAL_MEMORY=268435456 -sMAXIMUM_MEMORY=4294967296
      -sINVOKE_RUN=0 -sFORCE_FILESYSTEM=1 -sENVIRONMENT=web,worker -lidbfs.js
-     "-sEXPORTED_RUNTIME_METHODS=['callMain','ccall','FS','ENV','UTF8ToString']"
+     "-sEXPORTED_RUNTIME_METHODS=['callMain','ccall','FS','UTF8ToString']"
      "SHELL:--pre-js ${CMAKE_SOURCE_DIR}/web/app/module_pre.js")
 if(VITSCOPE_WEB_THREADS)
   # Workers made at start: the model's thread, the kernels' pool (one per core

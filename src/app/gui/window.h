@@ -124,7 +124,6 @@ private:
     std::vector<session::Request> requests_;  // what the frame being drawn asks for
     int busy_frames_ = 3;                     // frames still to draw before waiting for events
     bool continuous_ = false;                 // frames without waiting: a script or a change needs them
-    bool script_running_ = false;
     bool was_busy_ = false;
     Clock::time_point busy_since_;  // when the work now running began
     bool vsync_ = false;

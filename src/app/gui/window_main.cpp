@@ -324,16 +324,16 @@ void Window::write_state_file() {
 double Window::wait_time() {
     // A script runs frame after frame, except while it waits for background work: then the
     // window draws its progress as for a person, and leaves the cores to the work.
-    script_running_ = !script_.finished() && !(script_.waiting() && busy());
+    const bool script_running = !script_.finished() && !(script_.waiting() && busy());
     // A change settles over a few frames (hover, popups closing); once work has started,
     // the frame that showed the change is enough and the rest come paced.
     if (busy()) busy_frames_ = std::min(busy_frames_, 1);
     if (busy() && !was_busy_) busy_since_ = Clock::now();
     was_busy_ = busy();
-    continuous_ = script_running_ || busy_frames_ > 0;
+    continuous_ = script_running || busy_frames_ > 0;
     const double spinner_in =
         busy() ? kSpinnerDelay - std::chrono::duration<double>(Clock::now() - busy_since_).count() : 0;
-    if (continuous_ && !script_running_ && spinner_in > 0) return spinner_in;  // done, input or time
+    if (continuous_ && !script_running && spinner_in > 0) return spinner_in;  // done, input or time
     if (continuous_) return 0;
     if (busy()) return busy_frame_interval(s_.frame_ms);
     return 0.5;

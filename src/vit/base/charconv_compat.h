@@ -16,10 +16,11 @@
 namespace vit {
 
 #if defined(_LIBCPP_VERSION) && _LIBCPP_VERSION < 15000
-inline constexpr bool kStdFloatChars = false;
+#define VIT_STD_FLOAT_CHARS 0
 #else
-inline constexpr bool kStdFloatChars = true;
+#define VIT_STD_FLOAT_CHARS 1
 #endif
+inline constexpr bool kStdFloatChars = VIT_STD_FLOAT_CHARS;
 
 template <class To, class From>
 constexpr To bit_cast(const From& from) noexcept {
@@ -50,7 +51,7 @@ std::to_chars_result shortest_chars(char* first, char* last, T value) {
 // A decimal number from [first, last) as std::from_chars reads a double (no
 // leading '+' or spaces, no hex); ec is invalid_argument where none starts.
 inline std::from_chars_result decimal_from_chars(const char* first, const char* last, double& value) {
-#if !(defined(_LIBCPP_VERSION) && _LIBCPP_VERSION < 15000)
+#if VIT_STD_FLOAT_CHARS
     return std::from_chars(first, last, value);
 #else
     const std::string text(first, last);

@@ -102,7 +102,7 @@ try {
     const y = canvasBox[1] + vy + ((cy + ((row + 0.5) * ch) / s.grid) * vh) / ph;
     await page.mouse.move(x, y);
     await page.mouse.click(x, y);
-    report.afterClick = await waitState(page, (t) => t.row === row && t.col === col && t.ready, "the clicked query");
+    await waitState(page, (t) => t.row === row && t.col === col && t.ready, "the clicked query");
     await page.mouse.move(2, 700);  // no hover highlight over the map
     await new Promise((r) => setTimeout(r, 1500));
     report.afterClick = await readState(page);
