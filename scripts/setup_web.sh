@@ -2,7 +2,9 @@
 # Builds the browser build (docs/browser.md) into build-wasm/vitscope-web/:
 # installs Debian's emscripten and dpkg-dev (only what is missing), unpacks
 # Debian's source packages of its libraries (web_sources.sh), and builds the
-# `wasm` preset. Safe to run again: it does nothing that is already done.
+# `wasm` preset (threads) and then the `wasm-single` one (one thread, for
+# pages served without COOP/COEP) into the same folder. Safe to run again:
+# it does nothing that is already done.
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 "$here/scripts/install_packages.sh" emscripten dpkg-dev
@@ -10,5 +12,7 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 cd "$here"
 # emscripten's JavaScript tools find their node modules (acorn) through NODE_PATH.
 export NODE_PATH=/usr/share/nodejs
-cmake --preset wasm >/dev/null
-cmake --build --preset wasm -j"$(nproc)"
+for preset in wasm wasm-single; do
+  cmake --preset $preset >/dev/null
+  cmake --build --preset $preset -j"$(nproc)"
+done

@@ -30,6 +30,7 @@ struct OverlayStyle {
     float dim_outside = 0.45f;                    // brightness of the photo outside the model's crop
     float line_width = 1.f;                       // grid line width in pixels; outlines scale with it
     float background[3] = {0.12f, 0.12f, 0.12f};  // where the view goes beyond the photo
+    bool operator==(const OverlayStyle&) const = default;
 };
 
 // What to highlight, in patch-grid coordinates; -1 = none.

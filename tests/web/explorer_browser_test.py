@@ -12,8 +12,10 @@ a script (query 5,3, layer 6, head 1, an exported figure, then the map opaque):
    `vitscope dump` of the same photo within the tolerance BENCHMARKS.md states
    between the native instruction sets (the browser's SIMD128 has no fused
    multiply-add: each product is rounded once more);
- - served without the headers the page says in one line what the server must
-   send (the single-thread build is not made yet);
+ - served without the headers the page runs the single-thread build
+   (vitscope-single.js: background jobs in turns, session::JobThread) and says
+   so once, with the same numbers, figure, click and errors as with threads; a
+   folder without that build says in one line what the server must send;
  - the exported figure, downloaded, equals the native `vitscope export` of the
    same map within 2/255 per channel on 99.9 % of its pixels (WebGL 2 against
    Mesa: the same shaders, another rasteriser);
@@ -22,9 +24,12 @@ a script (query 5,3, layer 6, head 1, an exported figure, then the map opaque):
    (native `vitscope dump`) within 3/255, the query's 3 x 3 left out and the
    first row, under the crop's name;
  - a hostile photo is one line of error in the page and the photo before it
-   stays on show.
-Without the web build (scripts/setup_web.sh) the test is skipped (exit 77):
-CI does not build it yet (docs/browser.md). The first-map times are printed, never asserted.
+   stays on show;
+ - File > Get a model… (script `get-model`, the page's ?mirror=) fetches a
+   model's files from a mirror on the same server, with threads (in the
+   download's worker) and without (on the page's thread), and opens it.
+Without the web build (scripts/setup_web.sh; CI builds it) the test is
+skipped (exit 77). The first-map times are printed, never asserted.
 """
 import atexit
 import json
@@ -42,7 +47,7 @@ from PIL import Image
 sys.path[:0] = [os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", d) for d in ("support", "reference")]
 from browser_support import CHROMIUM, FIREFOX, driver, install_puppeteer  # noqa: E402
 from drawn_colours import GRID, VIRIDIS, colormap, patchwork, sample, worst  # noqa: E402
-from script_support import BIN, MODEL, NO_DISPLAY, SRC, Tally  # noqa: E402
+from script_support import BIN, MIRROR, MODEL, NO_DISPLAY, SRC, Tally  # noqa: E402
 from window_support import Xvfb  # noqa: E402
 
 tally = Tally()
@@ -52,6 +57,7 @@ atexit.register(shutil.rmtree, TMP, ignore_errors=True)
 WEB = os.environ.get("VITSCOPE_WEB_DIR", os.path.join(SRC, "build-wasm", "vitscope-web"))
 LAYER, HEAD, ROW, COL = 6, 1, 5, 3
 CLICK = (9, 10)
+GOT_MODEL, GOT_FOLDER = "google/vit-base-patch16-224", "vit-base-patch16-224"  # assets/models.json
 # Between the browser's SIMD128 kernels and the desktop's AVX2/AVX-512 ones (BENCHMARKS.md).
 ATOL = {"attn": 2e-5, "logits": 2e-3}
 
@@ -62,9 +68,9 @@ def free_port():
         return s.getsockname()[1]
 
 
-def serve(isolated):
+def serve(isolated, folder=WEB):
     port = free_port()
-    args = [os.path.join(SRC, "scripts", "serve_web.sh"), "--port", str(port), WEB] + ([] if isolated else ["--no-isolation"])
+    args = [os.path.join(SRC, "scripts", "serve_web.sh"), "--port", str(port), folder] + ([] if isolated else ["--no-isolation"])
     server = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     atexit.register(server.kill)
     for _ in range(100):
@@ -135,6 +141,43 @@ def check_map(label, shot, state, native):
           f"(worst {err:.0f} at {at})", err <= 3)
 
 
+def threads_only_folder():
+    """The build's folder without its single-thread program, as a folder built by the wasm preset alone."""
+    folder = os.path.join(TMP, "threads_only")
+    os.makedirs(folder)
+    for name in os.listdir(WEB):
+        if not name.startswith("vitscope-single.") and name != "builds.json":
+            os.symlink(os.path.join(WEB, name), os.path.join(folder, name))
+    with open(os.path.join(folder, "builds.json"), "w") as f:
+        json.dump({"programs": ["vitscope.js"]}, f)
+    return folder
+
+
+def mirror_folder():
+    """The build's folder with a mirror of one known model beside it (mirror/FOLDER: the HF-layout ViT-Ti)."""
+    folder = os.path.join(TMP, "with_mirror")
+    os.makedirs(os.path.join(folder, "mirror"))
+    for name in os.listdir(WEB):
+        os.symlink(os.path.join(WEB, name), os.path.join(folder, name))
+    os.symlink(os.path.join(MIRROR, os.path.basename(MODEL) + "-hf"), os.path.join(folder, "mirror", GOT_FOLDER))
+    return folder
+
+
+def get_model(label, url):
+    spec = {"files": {}, "args": f"--script /home/web_user/test/get.script", "query": "mirror=mirror",
+            "model": "/" + GOT_FOLDER}
+    script = os.path.join(TMP, "get.script")
+    with open(script, "w") as f:
+        f.write(f"wait\nget-model {GOT_MODEL}\nwait\n")
+    spec["files"]["/home/web_user/test/get.script"] = script
+    report = run_browser(url, os.path.join(TMP, label.replace(" ", "_")), spec)
+    state = report.get("afterModel") or {}
+    check(f"{label}: Get a model… fetched {GOT_MODEL} from the mirror and opened it "
+          f"(model {state.get('model', '')[-40:]!r}, error {(state.get('download') or {}).get('error', '')!r}, "
+          f"{report.get('errors', [])[:2]})", state.get("model", "").endswith("/" + GOT_FOLDER) and state.get("ready")
+          and not state.get("last_error") and not report.get("errors"))
+
+
 def session(label, url, photo, native, firefox=False, full=True):
     script = os.path.join(TMP, "run.script")
     figure = "/home/web_user/test/figure.png"
@@ -192,15 +235,27 @@ def main():
     patchwork(photo, 3)
     native = native_dump(photo)
     isolated = serve(True)
-    session("chromium isolated", isolated, photo, native)
-    # Served without the headers: the folder has no single-thread build yet (docs/browser.md), so the page
-    # says in one line what the server must send, and nothing else fails.
+    report = session("chromium isolated", isolated, photo, native)
+    check("isolated, the page runs the threaded build", (report.get("start") or {}).get("threads") is True)
+    # Served without the headers: the single-thread build, said once in the page's notice.
     plain = serve(False)
-    report = run_browser(plain, os.path.join(TMP, "plain"), {"files": {}, "args": "", "refused": True})
-    check(f"without COOP/COEP the page names the headers it needs ({report.get('notice', '')[:90]!r}), "
-          f"no script error ({report.get('errors', [])[:2]})", "COOP/COEP" in report.get("notice", "")
-          and report.get("isolated") is not True and not report.get("errors"))
+    report = session("chromium one thread", plain, photo, native)
+    notice = report.get("notice", "")
+    check(f"without COOP/COEP the page runs one thread and says so ({notice[:90]!r})",
+          (report.get("start") or {}).get("threads") is False and report.get("isolated") is not True
+          and "one thread" in notice and "COOP/COEP" in notice)
+    # A folder with the threaded build alone: the page names the headers it needs, and nothing else fails.
+    report = run_browser(serve(False, threads_only_folder()), os.path.join(TMP, "refused"),
+                         {"files": {}, "args": "", "refused": True})
+    check(f"without COOP/COEP or a single-thread build the page names the headers it needs "
+          f"({report.get('notice', '')[:90]!r}), no script error ({report.get('errors', [])[:2]})",
+          "COOP/COEP" in report.get("notice", "") and "scripts/serve_web.sh" in report.get("notice", "")
+          and not report.get("errors"))
     session("firefox isolated", isolated, photo, native, firefox=True, full=False)
+    session("firefox one thread", plain, photo, native, firefox=True, full=False)
+    with_mirror = mirror_folder()
+    get_model("chromium get a model with threads", serve(True, with_mirror))
+    get_model("chromium get a model on one thread", serve(False, with_mirror))
     return tally.finish()
 
 

@@ -11,6 +11,9 @@ Module.preRun.push(function() {
         FS.writeFile(files[i].path, files[i].data);
     }
     Module.vitscopeFiles = null;  // the bytes live in the file system now
+    // The page's settings as the explorer's environment (a mirror for File > Get a model…).
+    var env = Module.vitscopeEnv || {};
+    for (var name in env) ENV[name] = env[name];
     var settings = '/home/web_user/.config/vitscope';
     FS.mkdirTree(settings);
     FS.mount(IDBFS, {}, settings);

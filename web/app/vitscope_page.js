@@ -89,12 +89,20 @@ function loadScript(src) {
     });
 }
 
+// The canvas's size in CSS pixels, and in device pixels (its drawing buffer: sharp on Retina
+// screens; the explorer scales its text by the ratio, window_platform_web.cpp).
 function canvasSize() { return [Math.max(640, window.innerWidth), Math.max(480, window.innerHeight - BAR_HEIGHT)]; }
+function devicePixels() {
+    const [w, h] = canvasSize(), ratio = window.devicePixelRatio || 1;
+    document.documentElement.style.setProperty('--canvas-width', w + 'px');
+    document.documentElement.style.setProperty('--canvas-height', h + 'px');
+    return [Math.round(w * ratio), Math.round(h * ratio)];
+}
 
 // The explorer's arguments: the canvas's size, and what the page's address
 // adds (?args=..., space-separated: a test's --script or --state-file).
 function explorerArguments() {
-    const [w, h] = canvasSize();
+    const [w, h] = devicePixels();
     const args = ['--window-size', w + 'x' + h];
     if (params.get('args')) args.push(...params.get('args').split(' ').filter(Boolean));
     return args;
@@ -155,6 +163,8 @@ async function start() {
     window.Module = {
         canvas,
         vitscopeFiles: model.files,
+        // ?mirror=URL: File > Get a model… fetches from URL/FOLDER/FILE instead of the hub (a school's copy).
+        vitscopeEnv: params.get('mirror') ? {VITSCOPE_MODEL_MIRROR: new URL(params.get('mirror'), location.href).href.replace(/\/+$/, '')} : {},
         print: (text) => console.log(text),
         printErr: (text) => {
             stderr.push(text);
@@ -171,7 +181,7 @@ async function start() {
     window.vitscopeStart = {t0, modelCached: model.cached, threads};
     await loadScript(program);
     window.addEventListener('resize', () => {
-        const [w, h] = canvasSize();
+        const [w, h] = devicePixels();
         if (Module.setCanvasSize) Module.setCanvasSize(w, h);
     });
     $('open-photo').onclick = () => $('photo-input').click();

@@ -3,6 +3,8 @@
 #include <emscripten/emscripten.h>
 #include <zip.h>
 
+#include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <memory>
@@ -12,11 +14,17 @@
 #include "session/state/app_state.h"
 #include "vit/base/atomic_file.h"
 #include "vit/base/error.h"
+#include "vit/forward/forward.h"
 
 namespace app {
 namespace {
 
 const session::AppState* g_state = nullptr;
+
+// A float array as raw little-endian bytes (what the benchmark page feeds ONNX Runtime).
+void write_floats(const std::string& path, const float* data, size_t count) {
+    vit::write_file_atomic(path, std::string(reinterpret_cast<const char*>(data), count * sizeof(float)));
+}
 
 }  // namespace
 
@@ -70,3 +78,29 @@ EMSCRIPTEN_KEEPALIVE int vitscope_dump_trace(const char* dir) {
 }
 
 }  // extern "C"
+
+extern "C" EMSCRIPTEN_KEEPALIVE const char* vitscope_time_forward(int size, int runs, const char* dir) {
+    static std::string json;
+    try {
+        if (!app::g_state || !app::g_state->loaded.ready()) throw vit::Error("no photo on show yet");
+        const session::Loaded& l = app::g_state->loaded;
+        const vit::Input input = vit::preprocess(*l.image, l.model->config.pre, size);
+        std::filesystem::create_directories(dir);
+        app::write_floats(std::string(dir) + "/input.f32", input.chw.data(), input.chw.size());
+        json = "{\"ms\": [";
+        vit::Trace trace;
+        for (int i = 0; i < runs; ++i) {
+            const auto t0 = std::chrono::steady_clock::now();
+            trace = vit::forward(*l.model, input, {}, std::move(trace));
+            const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+            json += (i ? ", " : "") + std::to_string(ms);
+        }
+        json += "]}";
+        app::write_floats(std::string(dir) + "/logits.f32", trace.logits.data(), trace.logits.size());
+    } catch (const std::exception& e) {
+        std::string why = e.what();
+        std::replace(why.begin(), why.end(), '"', '\'');
+        json = "{\"error\": \"" + why + "\"}";
+    }
+    return json.c_str();
+}

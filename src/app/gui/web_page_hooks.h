@@ -1,7 +1,7 @@
 // What the browser page calls in the module, and what it gets back
 // (web/app/vitscope_page.js): the file pickers' paths, a saved folder as one
-// .zip to download, and the test hook that writes the trace on show as
-// `vitscope dump` does.
+// .zip to download, the test hook that writes the trace on show as
+// `vitscope dump` does, and the benchmark's (bench/web/compare_ort_web.mjs).
 #pragma once
 #include <string>
 
@@ -25,4 +25,9 @@ void vitscope_open_path(const char* path);
 // Writes the trace on show into dir as `vitscope dump` writes its arrays (NAME.npy each); 0 on
 // success, else 2 with the reason on standard error. The browser tests read it back.
 int vitscope_dump_trace(const char* dir);
+// The benchmark against ONNX Runtime Web: the photo on show preprocessed at size px, then `runs`
+// forward passes with the full trace (as the explorer runs them) on this thread and the kernels'
+// pool. Writes the input (float32 NCHW) and the last pass's logits (float32) into dir as
+// input.f32 and logits.f32 and returns {"ms": [each pass]} as JSON, or {"error": "..."}.
+const char* vitscope_time_forward(int size, int runs, const char* dir);
 }

@@ -57,6 +57,7 @@ private:
     void begin_frame();
     void apply_all(std::vector<session::Request>& requests);
     void write_state_file();
+    void save_settings(bool if_changed);
     void draw_frame();
     void save_pending_screenshot(int fw, int fh);
     void take_result(session::ModelWorker::Result r);

@@ -350,6 +350,7 @@ bool Window::pass() {
     if (input) busy_frames_ = std::max(busy_frames_, 2);  // ImGui settles hover and popups over a few frames
     if (glfwGetWindowAttrib(win_, GLFW_ICONIFIED)) return true;
     draw_frame();
+    if (settings_saved_on_change()) save_settings(true);
     if (!script_.error().empty()) return false;
     if (!vsync_ && script_.finished() && opt_.frame_stats.empty()) glfwSwapInterval(1), vsync_ = true;
     return !s_.quit && !glfwWindowShouldClose(win_);
@@ -402,18 +403,28 @@ void Window::save_pending_screenshot(int fw, int fh) {
     pending_screenshot_.clear();
 }
 
+// The settings as they are now (if_changed: unless they are what was last read or written).
+void Window::save_settings(bool if_changed) {
+    if (settings_file_.empty()) return;
+    int w = 0, h = 0;
+    glfwGetWindowSize(win_, &w, &h);
+    const session::Settings now = session::settings_from_state(s_, w, h);
+    if (if_changed && now == settings_) return;
+    try {
+        session::save_settings(settings_file_, now);
+        settings_written();
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "vitscope: warning: settings not saved: %s\n", vit::printable(e.what()).c_str());
+    }
+    settings_ = now;  // a failure is said once, not every frame
+}
+
 // The window has closed: frame statistics and settings saved; a failed script's error thrown.
 int Window::finish() {
     int w = 0, h = 0;
     glfwGetWindowSize(win_, &w, &h);
     if (!opt_.frame_stats.empty()) stats_.write(opt_.frame_stats, w, h);
-    if (!settings_file_.empty()) {
-        try {
-            session::save_settings(settings_file_, session::settings_from_state(s_, w, h));
-        } catch (const std::exception& e) {
-            std::fprintf(stderr, "vitscope: warning: settings not saved: %s\n", vit::printable(e.what()).c_str());
-        }
-    }
+    save_settings(false);
     if (!script_.error().empty()) throw vit::Error("script: " + script_.error());
     return 0;
 }

@@ -27,6 +27,12 @@ float content_scale(GLFWwindow* window);
 // (the browser's canvas keeps one).
 void watch_content_scale(GLFWwindow* window, void (*changed)(GLFWwindow*, float, float));
 
+// Whether the settings are saved whenever they change (the browser: a tab
+// closes without the window's finish) or once, as the window closes.
+bool settings_saved_on_change();
+// The settings file was just written: the browser keeps it in its storage (IndexedDB).
+void settings_written();
+
 // In the browser, a file just saved (a folder: as one .zip) is offered as a
 // download; on the desktop it stays where the user asked for it.
 void offer_download(const std::string& path);

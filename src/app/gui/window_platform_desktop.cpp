@@ -35,6 +35,10 @@ void watch_content_scale(GLFWwindow* window, void (*changed)(GLFWwindow*, float,
     glfwSetWindowContentScaleCallback(window, changed);
 }
 
+bool settings_saved_on_change() { return false; }
+
+void settings_written() {}
+
 void offer_download(const std::string&) {}
 
 }  // namespace app

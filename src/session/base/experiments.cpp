@@ -16,17 +16,21 @@ constexpr int kBackgroundNice = 19;
 
 }  // namespace
 
+// Beside the window, not in its way: one core (the forward passes it runs
+// split no work over the pool), below the window's threads in priority
+// (Linux: nice applies per thread), so frames come first.
 ExperimentRunner::ExperimentRunner(std::function<void()> on_change)
-    : on_change_(std::move(on_change)), thread_([this] { loop(); }) {}
+    : on_change_(std::move(on_change)),
+      jobs_([this] { run_waiting(); },
+            [] {
+                vit::WorkerPool::keep_to_this_thread();
+                vit::fs_calls::lower_this_thread_priority(kBackgroundNice);
+            }) {}
 
 ExperimentRunner::~ExperimentRunner() {
-    {
-        std::lock_guard lock(mutex_);
-        stop_ = true;
-        cancel_ = true;
-    }
-    wake_.notify_all();
-    thread_.join();
+    std::lock_guard lock(mutex_);
+    pending_ = nullptr;
+    cancel_ = true;
 }
 
 void ExperimentRunner::start(const std::string& key, ExperimentJob job) {
@@ -37,7 +41,7 @@ void ExperimentRunner::start(const std::string& key, ExperimentJob job) {
         pending_key_ = key;
         pending_ = std::move(job);
     }
-    wake_.notify_all();
+    jobs_.wake();
 }
 
 void ExperimentRunner::cancel() {
@@ -59,19 +63,13 @@ bool ExperimentRunner::idle() const {
     return view_.running.empty() && !pending_;
 }
 
-void ExperimentRunner::loop() {
-    // Beside the window, not in its way: one core (the forward passes it runs
-    // split no work over the pool), below the window's threads in priority
-    // (Linux: nice applies per thread), so frames come first.
-    vit::WorkerPool::keep_to_this_thread();
-    vit::fs_calls::lower_this_thread_priority(kBackgroundNice);
+void ExperimentRunner::run_waiting() {
     for (;;) {
         std::string key;
         ExperimentJob job;
         {
-            std::unique_lock lock(mutex_);
-            wake_.wait(lock, [this] { return stop_ || pending_; });
-            if (stop_) return;
+            std::lock_guard lock(mutex_);
+            if (!pending_) return;
             key = std::move(pending_key_);
             job = std::move(pending_);
             pending_ = nullptr;

@@ -1,6 +1,6 @@
 // Long what-if computations the Questions pages ask for (a forward pass per
 // head for the ablation table, timings at several input sizes, shuffled and
-// shifted runs) run on a thread of their own, one at a time, so the window
+// shifted runs) run in the background (a JobThread), one at a time, so the window
 // stays responsive; they report progress and stop when cancelled.
 //
 // A page emits cmd::RunExperiment with a key naming what it computes and for
@@ -9,15 +9,14 @@
 // `experiments` snapshot says what is running and holds finished results by key.
 #pragma once
 #include <atomic>
-#include <condition_variable>
 #include <deque>
 #include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <string>
-#include <thread>
 
+#include "session/base/job_thread.h"
 #include "vit/base/task_control.h"
 
 namespace session {
@@ -43,7 +42,7 @@ struct ExperimentsView {
 class ExperimentRunner {
 public:
     explicit ExperimentRunner(std::function<void()> on_change = {});
-    ~ExperimentRunner();  // cancels and joins
+    ~ExperimentRunner();  // cancels and waits for the job running
     ExperimentRunner(const ExperimentRunner&) = delete;
     ExperimentRunner& operator=(const ExperimentRunner&) = delete;
 
@@ -52,22 +51,20 @@ public:
     void cancel();
     ExperimentsView view() const;
     // No job running and none waiting to start (view() shows a started job
-    // only once the runner's thread has picked it up).
+    // only once the runner has picked it up).
     bool idle() const;
 
 private:
-    void loop();
+    void run_waiting();  // jobs_'s work: the job waiting, and any started meanwhile
 
     std::function<void()> on_change_;
     mutable std::mutex mutex_;
-    std::condition_variable wake_;
     std::string pending_key_;
     ExperimentJob pending_;
     ExperimentsView view_;
     std::deque<std::string> finished_;  // keys of view_.results, oldest first (the oldest goes when full)
     std::atomic<bool> cancel_{false};
-    bool stop_ = false;
-    std::thread thread_;  // last: starts after everything above exists
+    JobThread jobs_;  // last: runs after everything above exists
 };
 
 }  // namespace session

@@ -19,6 +19,7 @@ struct Settings {
     int window_width = 0, window_height = 0;        // 0: not remembered
     bool tour_offered = false;                      // the first run offered the guided tour
     AppState::Theme theme = AppState::Theme::Dark;  // View > Theme
+    bool operator==(const Settings&) const = default;
 };
 
 // Empty when neither XDG_CONFIG_HOME nor HOME is set.

@@ -1,6 +1,7 @@
 #include "session/lab/lab_controller.h"
 
 #include <filesystem>
+#include <thread>
 
 #include "session/core/output_rules.h"
 #include "vit/base/error.h"

@@ -10,10 +10,10 @@ namespace fs = std::filesystem;
 
 namespace session {
 
-LabTrainer::~LabTrainer() {
-    cancel_ = true;
-    if (thread_.joinable()) thread_.join();
-}
+LabTrainer::LabTrainer(std::function<void()> on_change)
+    : on_change_(std::move(on_change)), jobs_([this] { run_waiting(); }) {}
+
+LabTrainer::~LabTrainer() { cancel_ = true; }
 
 void LabTrainer::start(const vit::train::TrainSettings& settings, const std::string& run,
                        const vit::OutputRules& rules) {
@@ -21,7 +21,7 @@ void LabTrainer::start(const vit::train::TrainSettings& settings, const std::str
         std::lock_guard<std::mutex> lock(mutex_);
         if (view_.running) throw vit::Error("a training run is going on; cancel it first");
     }
-    if (thread_.joinable()) thread_.join();
+    jobs_.finish_waiting();                                      // the previous run, already over
     auto out = std::make_shared<vit::OutputFolder>(run, rules);  // refuses an existing RUN before any work
     cancel_ = false;
     {
@@ -32,8 +32,22 @@ void LabTrainer::start(const vit::train::TrainSettings& settings, const std::str
         view_.task = vit::train::task_name(settings.task);
         view_.position = settings.model.position;
         view_.steps = settings.steps;
+        pending_ = settings;
+        pending_out_ = std::move(out);
     }
-    thread_ = std::thread([this, settings, out = std::move(out)]() mutable { work(settings, std::move(out)); });
+    jobs_.wake();
+}
+
+void LabTrainer::run_waiting() {
+    std::optional<vit::train::TrainSettings> settings;
+    std::shared_ptr<vit::OutputFolder> out;
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        settings = std::move(pending_);
+        out = std::move(pending_out_);
+        pending_.reset();
+    }
+    if (settings) work(*settings, std::move(out));
 }
 
 void LabTrainer::cancel() { cancel_ = true; }

@@ -1,4 +1,4 @@
-// The Learning lab's Train: vit::train::train on a thread of its own, writing
+// The Learning lab's Train: vit::train::train in the background (a JobThread), writing
 // a run folder as `vitscope train -o RUN` does (config, samples, a model
 // folder per checkpoint, log.csv), so the window stays responsive. The run is
 // written into a temporary folder beside RUN (vit::OutputFolder: the output
@@ -9,9 +9,10 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
-#include <thread>
 
+#include "session/base/job_thread.h"
 #include "session/lab/lab_state.h"
 #include "vit/base/output_file.h"
 #include "vit/train/trainer.h"
@@ -20,8 +21,8 @@ namespace session {
 
 class LabTrainer {
 public:
-    explicit LabTrainer(std::function<void()> on_change = {}) : on_change_(std::move(on_change)) {}
-    ~LabTrainer();  // cancels and joins
+    explicit LabTrainer(std::function<void()> on_change = {});
+    ~LabTrainer();  // cancels and waits for the run to stop
     LabTrainer(const LabTrainer&) = delete;
     LabTrainer& operator=(const LabTrainer&) = delete;
 
@@ -32,13 +33,16 @@ public:
     LabTraining view() const;
 
 private:
+    void run_waiting();  // jobs_'s work: the run started, if any
     void work(vit::train::TrainSettings settings, std::shared_ptr<vit::OutputFolder> out);
 
     std::function<void()> on_change_;
     mutable std::mutex mutex_;
     LabTraining view_;
     std::atomic<bool> cancel_{false};
-    std::thread thread_;
+    std::optional<vit::train::TrainSettings> pending_;  // a run started, not yet begun
+    std::shared_ptr<vit::OutputFolder> pending_out_;
+    JobThread jobs_;  // last: runs after everything above exists
 };
 
 }  // namespace session

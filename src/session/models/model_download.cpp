@@ -143,12 +143,12 @@ bool is_downloaded(const KnownModel& m, const std::string& models_dir) {
     return false;
 }
 
-ModelDownloader::ModelDownloader(std::function<void()> on_done) : on_done_(std::move(on_done)) { init_url_transfers(); }
-
-ModelDownloader::~ModelDownloader() {
-    cancel_ = true;
-    if (thread_.joinable()) thread_.join();
+ModelDownloader::ModelDownloader(std::function<void()> on_done)
+    : on_done_(std::move(on_done)), jobs_([this] { run_waiting(); }) {
+    init_url_transfers();
 }
+
+ModelDownloader::~ModelDownloader() { cancel_ = true; }
 
 bool ModelDownloader::start(const Request& request) {
     {
@@ -159,22 +159,35 @@ bool ModelDownloader::start(const Request& request) {
         view_.stage = "Starting";
         done_.reset();
     }
-    if (thread_.joinable()) thread_.join();  // the previous download, already over
+    jobs_.finish_waiting();  // the previous download, already over
     cancel_ = false;
-    thread_ = std::thread([this, request] {
-        Result r = run(request);
-        {
-            std::lock_guard lock(mutex_);
-            view_.model.clear();
-            view_.file.clear();
-            view_.stage.clear();
-            view_.seconds_left = -1;
-            view_.error = r.error;
-            done_ = std::move(r);
-        }
-        if (on_done_) on_done_();
-    });
+    {
+        std::lock_guard lock(mutex_);
+        pending_ = request;
+    }
+    jobs_.wake();
     return true;
+}
+
+void ModelDownloader::run_waiting() {
+    std::optional<Request> request;
+    {
+        std::lock_guard lock(mutex_);
+        request = std::move(pending_);
+        pending_.reset();
+    }
+    if (!request) return;
+    Result r = run(*request);
+    {
+        std::lock_guard lock(mutex_);
+        view_.model.clear();
+        view_.file.clear();
+        view_.stage.clear();
+        view_.seconds_left = -1;
+        view_.error = r.error;
+        done_ = std::move(r);
+    }
+    if (on_done_) on_done_();
 }
 
 void ModelDownloader::cancel() { cancel_ = true; }

@@ -1,5 +1,5 @@
-// File > Get a model…: downloads a known model with libcurl on a thread of
-// its own, into a temporary folder of its own beside DIR/FOLDER
+// File > Get a model…: downloads a known model with libcurl in the
+// background (a JobThread), into a temporary folder of its own beside DIR/FOLDER
 // (vit::OutputFolder), checks that it loads, and only then renames it
 // DIR/FOLDER, never replacing anything. A failure of any kind (offline, 404,
 // cancelled, a transfer that stops half-way, files that do not load) removes
@@ -15,8 +15,8 @@
 #include <mutex>
 #include <optional>
 #include <string>
-#include <thread>
 
+#include "session/base/job_thread.h"
 #include "session/models/known_models.h"
 
 namespace session {
@@ -56,7 +56,7 @@ public:
         std::string error;  // one line otherwise
     };
 
-    // on_done runs on the download thread when a download ends (the window wakes its event loop with it).
+    // on_done runs in the background when a download ends (the window wakes its event loop with it).
     explicit ModelDownloader(std::function<void()> on_done = {});
     ~ModelDownloader();  // cancels and waits
     ModelDownloader(const ModelDownloader&) = delete;
@@ -73,6 +73,7 @@ public:
     bool on_progress(std::int64_t now, std::int64_t total);
 
 private:
+    void run_waiting();  // jobs_'s work: the download started, if any
     Result run(const Request& request);
     // Fetches url to path; false when the server has no such file. Throws otherwise.
     bool fetch(const std::string& url, const std::string& path, const std::string& file);
@@ -81,10 +82,11 @@ private:
     mutable std::mutex mutex_;
     DownloadView view_;
     std::optional<Result> done_;
-    std::int64_t bytes_before_ = 0;  // finished files of this download (download thread only)
-    double file_started_ = 0;        // when the current file started (download thread only)
+    std::int64_t bytes_before_ = 0;  // finished files of this download (jobs_ only)
+    double file_started_ = 0;        // when the current file started (jobs_ only)
     std::atomic<bool> cancel_{false};
-    std::thread thread_;
+    std::optional<Request> pending_;  // started, not yet begun
+    JobThread jobs_;                  // last: runs after everything above exists
 };
 
 }  // namespace session

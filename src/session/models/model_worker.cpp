@@ -27,16 +27,8 @@ std::string describe(const std::exception_ptr& e) {
 
 }  // namespace
 
-ModelWorker::ModelWorker(std::function<void()> on_done) : on_done_(std::move(on_done)), thread_([this] { loop(); }) {}
-
-ModelWorker::~ModelWorker() {
-    {
-        std::lock_guard lock(mutex_);
-        stop_ = true;
-    }
-    wake_.notify_all();
-    thread_.join();
-}
+ModelWorker::ModelWorker(std::function<void()> on_done)
+    : on_done_(std::move(on_done)), jobs_([this] { run_waiting(); }) {}
 
 void ModelWorker::submit(const Request& request) {
     {
@@ -57,7 +49,7 @@ void ModelWorker::submit(const Request& request) {
         if (request.whole) merged.lesson_path = request.lesson_path;
         pending_ = merged;
     }
-    wake_.notify_all();
+    jobs_.wake();
 }
 
 std::optional<ModelWorker::Result> ModelWorker::poll() {
@@ -68,8 +60,9 @@ std::optional<ModelWorker::Result> ModelWorker::poll() {
 }
 
 ModelWorker::Result ModelWorker::wait() {
-    std::unique_lock lock(mutex_);
-    idle_.wait(lock, [this] { return !running_ && !pending_ && done_; });
+    jobs_.finish_waiting();
+    std::lock_guard lock(mutex_);
+    if (!done_) throw vit::Error("nothing was asked of the model worker");
     Result r = std::move(*done_);
     done_.reset();
     return r;
@@ -89,13 +82,12 @@ void ModelWorker::set_stage(const std::string& stage) {
     stage_ = stage;
 }
 
-void ModelWorker::loop() {
+void ModelWorker::run_waiting() {
     for (;;) {
         Request request;
         {
-            std::unique_lock lock(mutex_);
-            wake_.wait(lock, [this] { return stop_ || pending_.has_value(); });
-            if (stop_) return;
+            std::lock_guard lock(mutex_);
+            if (!pending_) return;
             request = *pending_;
             pending_.reset();
             running_ = true;
@@ -109,7 +101,6 @@ void ModelWorker::loop() {
             done_ = std::move(result);
             running_ = false;
         }
-        idle_.notify_all();
         if (on_done_) on_done_();
     }
 }

@@ -1,17 +1,16 @@
-// Loads models and photos and runs the forward pass on a background thread,
-// so the window never blocks on it. The worker keeps the last good model and
+// Loads models and photos and runs the forward pass in the background (a
+// JobThread), so the window never blocks on it. The worker keeps the last good model and
 // photo: a request that fails leaves them in place and reports the error.
 // A second photo (File > Compare with…) runs through the same model; a new
 // model re-runs it too.
 #pragma once
-#include <condition_variable>
 #include <functional>
 #include <mutex>
 #include <optional>
 #include <string>
-#include <thread>
 #include <vector>
 
+#include "session/base/job_thread.h"
 #include "session/base/loaded.h"
 #include "session/base/trace_recycler.h"
 #include "session/base/work_progress.h"
@@ -38,9 +37,9 @@ public:
         std::string error;  // empty on success; one line otherwise
     };
 
-    // on_done runs on the worker thread after each job (the window wakes its event loop with it).
+    // on_done runs in the background after each job (the window wakes its event loop with it).
     explicit ModelWorker(std::function<void()> on_done = {});
-    ~ModelWorker();  // waits for a running job to finish
+    ~ModelWorker() = default;  // jobs_ waits for a running job to finish
     ModelWorker(const ModelWorker&) = delete;
     ModelWorker& operator=(const ModelWorker&) = delete;
 
@@ -55,7 +54,7 @@ public:
     WorkProgress progress() const;
 
 private:
-    void loop();
+    void run_waiting();  // jobs_'s work: every request waiting, one after the other
     Result process(const Request& request);
     // process() without the rollback of a whole request.
     Result process_parts(const Request& request);
@@ -68,20 +67,18 @@ private:
 
     std::function<void()> on_done_;
     mutable std::mutex mutex_;
-    std::condition_variable wake_;
-    std::condition_variable idle_;  // a job ended (wait())
     std::optional<Request> pending_;
     std::optional<Result> done_;
-    bool running_ = false, stop_ = false;
+    bool running_ = false;
     std::string stage_;
     double started_ = 0;
-    Loaded current_;         // only the worker thread touches it
+    Loaded current_;         // only jobs_ touches it
     Loaded compared_;        // the same for the second photo
     int input_size_ = 0;     // the size current_ was run at as asked for (0: the model's own)
     int compared_size_ = 0;  // the size compared_ was run at
     int generation_ = 0;
     TraceRecycler traces_;  // the storage of traces no longer shown, for the next run
-    std::thread thread_;    // last: starts after everything above exists
+    JobThread jobs_;        // last: runs after everything above exists
 };
 
 }  // namespace session

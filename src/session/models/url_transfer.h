@@ -1,7 +1,7 @@
 // One URL's bytes into an open file, for File > Get a model…
 // (src/session/models/model_download.cpp): libcurl on the desktop
-// (src/session/models/url_transfer_curl.cpp); in the browser build not yet
-// (src/session/models/url_transfer_web.cpp says so in one line).
+// (src/session/models/url_transfer_curl.cpp); a synchronous XMLHttpRequest
+// in the browser build (src/session/models/url_transfer_web.cpp).
 #pragma once
 #include <cstdint>
 #include <cstdio>

@@ -5,7 +5,8 @@
 //   node explorer_browser.mjs URL OUT_DIR SPEC.json
 // SPEC: {"files": {"/module/path": "local file"}, "args": "explorer arguments", "click": [row, col],
 //        "hostile": "local file", "downloads": the number of files the script's exports offer,
-//        "refused": true where the page is to refuse to start (only its notice and errors read)}.
+//        "refused": true where the page is to refuse to start (only its notice and errors read),
+//        "query": more of the page's address ("mirror=..."), "model": the end of the model's path to wait for}.
 // Files go into the module's file system before it starts (the page's window.vitscopeTestFiles);
 // the explorer runs with --state-file /home/web_user/test/state.json.
 import fs from "node:fs";
@@ -63,7 +64,8 @@ try {
   await page.evaluateOnNewDocument((files) => { window.vitscopeTestFiles = files; }, files);
   const args = ["--state-file", STATE, "--no-settings", ...(spec.args || "").split(" ").filter(Boolean)];
   const started = Date.now();
-  await page.goto(url + "?args=" + encodeURIComponent(args.join(" ")), { waitUntil: "load" });
+  await page.goto(url + "?args=" + encodeURIComponent(args.join(" ")) + (spec.query ? "&" + spec.query : ""),
+                  { waitUntil: "load" });
   const notice = () => page.evaluate(() => document.getElementById("notice").textContent);
   await new Promise((r) => setTimeout(r, 1000));
   report.notice = await notice();
@@ -71,6 +73,11 @@ try {
   if (spec.refused) throw new Done();  // a page that is to refuse to start: its notice is all there is
   await waitState(page, (s) => s.ready, "the first map");
   report.firstMapMs = Date.now() - started;
+  if (spec.model) {  // a model the script gets (File > Get a model…): open, or its error
+    report.afterModel = await waitState(page, (s) => (s.model.endsWith(spec.model) && s.ready) || s.download.error,
+                                        "the model " + spec.model);
+    throw new Done();
+  }
   // The script's exports, once offered for download; then the state it left.
   const until = Date.now() + 240000;
   while ((await page.evaluate(() => window.vitscopeDownloads.length)) < (spec.downloads || 0) && Date.now() < until)
