@@ -71,7 +71,11 @@ void watch_content_scale(GLFWwindow* window, void (*changed)(GLFWwindow*, float,
 
 bool settings_saved_on_change() { return true; }
 
-void settings_written() { EM_ASM({ if (Module.vitscopeSaveSettings) Module.vitscopeSaveSettings(); }); }
+void settings_written() {
+    EM_ASM({
+        if (Module.vitscopeSaveSettings) Module.vitscopeSaveSettings();
+    });
+}
 
 void offer_download(const std::string& path) {
     std::error_code ec;
