@@ -24,7 +24,8 @@ a script (query 5,3, layer 6, head 1, an exported figure, then the map opaque):
    (native `vitscope dump`) within 3/255, the query's 3 x 3 left out and the
    first row, under the crop's name;
  - a hostile photo is one line of error in the page and the photo before it
-   stays on show;
+   stays on show; a malformed model (a safetensors header cut short) likewise,
+   the model and photo before it kept;
  - File > Get a model… (script `get-model`, the page's ?mirror=) fetches a
    model's files from a mirror on the same server, with threads (in the
    download's worker) and without (on the page's thread), and opens it.
@@ -187,9 +188,14 @@ def session(label, url, photo, native, firefox=False, full=True):
     hostile = os.path.join(TMP, "hostile.jpg")
     with open(hostile, "wb") as f:
         f.write(b"\xff\xd8\xff\xe0" + b"\x00" * 64)  # a JPEG that ends at its first marker
+    bad_weights = os.path.join(TMP, "model.safetensors")
+    with open(os.path.join(MODEL, "model.safetensors"), "rb") as f, open(bad_weights, "wb") as out:
+        out.write(f.read(4096))  # the header says more bytes than the file has
     spec = {"files": {"/home/web_user/test/patchwork.png": photo, "/home/web_user/test/run.script": script},
             "args": "--script /home/web_user/test/run.script /home/web_user/test/patchwork.png",
-            "click": list(CLICK) if full else None, "hostile": hostile if full else None, "downloads": 1 if full else 0}
+            "click": list(CLICK) if full else None, "hostile": hostile if full else None, "downloads": 1 if full else 0,
+            "hostileModel": {"config.json": os.path.join(MODEL, "config.json"), "model.safetensors": bad_weights}
+            if full else None}
     out = os.path.join(TMP, label.replace(" ", "_"))
     report = run_browser(url, out, spec, firefox)
     check(f"{label}: no script or console error ({report.get('errors', [])[:3]})", not report.get("errors"))
@@ -222,6 +228,11 @@ def session(label, url, photo, native, firefox=False, full=True):
     error = hostile_state.get("last_error", "")
     check(f"{label}: a hostile photo is one line of error ({error[:100]!r})", bool(error) and "\n" not in error)
     check(f"{label}: the photo before it stays on show", hostile_state.get("image") == report.get("imageBefore"))
+    model_state = report.get("afterHostileModel") or {}
+    error = model_state.get("last_error", "")
+    check(f"{label}: a malformed model is one line of error ({error[:100]!r})", bool(error) and "\n" not in error)
+    check(f"{label}: the model and photo before it stay", model_state.get("model") == report.get("modelBefore")
+          and model_state.get("image") == report.get("imageBeforeModel") and model_state.get("ready"))
     return report
 
 

@@ -21,6 +21,10 @@ void LabTrainer::start(const vit::train::TrainSettings& settings, const std::str
         std::lock_guard<std::mutex> lock(mutex_);
         if (view_.running) throw vit::Error("a training run is going on; cancel it first");
     }
+    // In turns between frames a run of minutes would hold the page still for all of them.
+    if (!JobThread::has_threads())
+        throw vit::Error("training needs threads, and this page has one (served without COOP/COEP headers): "
+                         "serve it as docs/browser.md says, or train with `vitscope train`");
     jobs_.finish_waiting();                                      // the previous run, already over
     auto out = std::make_shared<vit::OutputFolder>(run, rules);  // refuses an existing RUN before any work
     cancel_ = false;

@@ -26,8 +26,9 @@ public:
     LabTrainer(const LabTrainer&) = delete;
     LabTrainer& operator=(const LabTrainer&) = delete;
 
-    // Refuses (vit::Error, one line) a run folder the rules refuse or one
-    // while training runs; otherwise starts at once.
+    // Refuses (vit::Error, one line) a run folder the rules refuse, one
+    // while training runs, or any where background work runs in turns
+    // (JobThread: the browser's one-thread build); otherwise starts at once.
     void start(const vit::train::TrainSettings& settings, const std::string& run, const vit::OutputRules& rules);
     void cancel();
     LabTraining view() const;

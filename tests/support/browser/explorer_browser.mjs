@@ -127,6 +127,19 @@ try {
     report.afterHostile = await waitState(page, (t) => t.last_error && !t.busy, "the hostile photo's error", 60000);
     report.imageBefore = before.image;
   }
+  // A malformed model (its folder picked as the page's Open model… puts it): one line, the model and photo kept.
+  if (spec.hostileModel) {
+    const before = await readState(page);
+    await page.evaluate((files) => {
+      for (const [name, b64] of Object.entries(files))
+        Module.vitscopeWriteFile("/home/web_user/test/bad-model/" + name, Uint8Array.from(atob(b64), (c) => c.charCodeAt(0)));
+      Module.ccall("vitscope_open_path", null, ["string"], ["/home/web_user/test/bad-model"]);
+    }, Object.fromEntries(Object.entries(spec.hostileModel).map(([n, f]) => [n, fs.readFileSync(f).toString("base64")])));
+    report.afterHostileModel = await waitState(page, (t) => t.last_error && t.last_error !== before.last_error && !t.busy,
+                                               "the malformed model's error", 60000);
+    report.modelBefore = before.model;
+    report.imageBeforeModel = before.image;
+  }
 } catch (e) {
   if (!(e instanceof Done)) report.errors.push("driver: " + String(e.stack || e));
 } finally {
