@@ -97,14 +97,54 @@ function(vitscope_web_library name package)
   add_dependencies(vitscope_web_${name} debian_${name})
 endfunction()
 
-vitscope_web_library(jpeg libjpeg-turbo OPTIONS -DENABLE_SHARED=OFF -DWITH_SIMD=OFF -DWITH_TURBOJPEG=OFF -DWITH_JAVA=OFF
-                     TARGETS jpeg-static LIBS libjpeg.a INCLUDES <S> <B>)
-vitscope_web_library(webp libwebp
-                     OPTIONS -DWEBP_BUILD_ANIM_UTILS=OFF -DWEBP_BUILD_CWEBP=OFF -DWEBP_BUILD_DWEBP=OFF
-                             -DWEBP_BUILD_GIF2WEBP=OFF -DWEBP_BUILD_IMG2WEBP=OFF -DWEBP_BUILD_VWEBP=OFF
-                             -DWEBP_BUILD_WEBPINFO=OFF -DWEBP_BUILD_WEBPMUX=OFF -DWEBP_BUILD_EXTRAS=OFF
-                             -DWEBP_USE_THREAD=OFF -DWEBP_ENABLE_SIMD=OFF
-                     TARGETS webp webpdemux libwebpmux LIBS libwebpmux.a libwebpdemux.a libwebp.a INCLUDES <S>/src)
+
+# libjpeg-turbo: its libjpeg (8-bit samples, arithmetic coding, no SIMD: there is none for
+# WebAssembly), its configure headers written from their templates as its CMake build does.
+function(vitscope_web_jpeg_library)  # a function: its template variables stay in it
+  vitscope_debian_source(jpeg_src libjpeg-turbo)
+  set(jpeg_config ${CMAKE_BINARY_DIR}/libjpeg_config)
+  set(JPEG_LIB_VERSION 62)
+  set(VERSION 2.1.5)
+  set(LIBJPEG_TURBO_VERSION_NUMBER 2001005)
+  set(C_ARITH_CODING_SUPPORTED 1)
+  set(D_ARITH_CODING_SUPPORTED 1)
+  set(MEM_SRCDST_SUPPORTED 1)
+  set(BITS_IN_JSAMPLE 8)
+  set(BUILD vitscope)
+  set(INLINE "__inline__ __attribute__((always_inline))")
+  set(THREAD_LOCAL "")
+  set(CMAKE_PROJECT_NAME libjpeg-turbo)
+  set(SIZE_T 4)
+  set(COPYRIGHT_YEAR "1991-2023")
+  foreach(header jconfig jconfigint jversion)
+    configure_file(${jpeg_src}/${header}.h.in ${jpeg_config}/${header}.h)
+  endforeach()
+  set(jpeg_names jcapimin jcapistd jccoefct jccolor jcdctmgr jchuff jcicc jcinit jcmainct jcmarker jcmaster jcomapi
+                 jcparam jcphuff jcprepct jcsample jctrans jdapimin jdapistd jdatadst jdatasrc jdcoefct jdcolor jddctmgr
+                 jdhuff jdicc jdinput jdmainct jdmarker jdmaster jdmerge jdphuff jdpostct jdsample jdtrans jerror
+                 jfdctflt jfdctfst jfdctint jidctflt jidctfst jidctint jidctred jquant1 jquant2 jutils jmemmgr jmemnobs
+                 jaricom jcarith jdarith jsimd_none)
+  list(TRANSFORM jpeg_names PREPEND ${jpeg_src}/ OUTPUT_VARIABLE jpeg_sources)
+  list(TRANSFORM jpeg_sources APPEND .c)
+  add_library(vitscope_web_jpeg STATIC ${jpeg_sources})
+  target_include_directories(vitscope_web_jpeg SYSTEM PUBLIC ${jpeg_config} ${jpeg_src})
+  target_compile_options(vitscope_web_jpeg PRIVATE -w)
+  set_target_properties(vitscope_web_jpeg PROPERTIES UNITY_BUILD OFF)
+endfunction()
+vitscope_web_jpeg_library()
+
+# libwebp: decoder, encoder, demux and mux, without threads and without the
+# files of other machines' SIMD (NEON, MIPS, MSA, SSE), which compile to nothing here.
+vitscope_debian_source(webp_src libwebp)
+file(GLOB webp_sources ${webp_src}/src/dec/*.c ${webp_src}/src/dsp/*.c ${webp_src}/src/enc/*.c
+     ${webp_src}/src/utils/*.c ${webp_src}/src/demux/*.c ${webp_src}/src/mux/*.c)
+list(FILTER webp_sources EXCLUDE REGEX "_(neon|mips32|mips_dsp_r2|msa|sse2|sse41)\\.c$")
+add_library(vitscope_web_webp STATIC ${webp_sources})
+target_include_directories(vitscope_web_webp SYSTEM PUBLIC ${webp_src}/src PRIVATE ${webp_src})
+target_compile_options(vitscope_web_webp PRIVATE -w)
+set_target_properties(vitscope_web_webp PROPERTIES UNITY_BUILD OFF)
+
+# libzip: configured by its own CMake build (its header and error strings are generated).
 vitscope_web_library(zip libzip
                      OPTIONS -DENABLE_COMMONCRYPTO=OFF -DENABLE_GNUTLS=OFF -DENABLE_MBEDTLS=OFF -DENABLE_OPENSSL=OFF
                              -DENABLE_WINDOWS_CRYPTO=OFF -DENABLE_BZIP2=OFF -DENABLE_LZMA=OFF -DBUILD_TOOLS=OFF

@@ -3,8 +3,8 @@
 Debian's Chromium and Firefox, headless, served by scripts/serve_web.sh with
 and without the COOP/COEP headers threads need.
 
-On a patchwork photo (tests/support/drawn_colours.py: one colour a patch) with
-a script (query 5,3, layer 6, head 1, an exported figure, then the map opaque):
+On a patchwork photo (tests/support/drawn_colours.py: one colour a patch; the
+dog's JPEG in one session) with a script (query 5,3, layer 6, head 1, an exported figure, then the map opaque):
  - the page loads with no script or console error (Firefox in a window on
    Xvfb: headless it has no WebGL without a GPU);
  - the trace on show, read back through the page's test hook
@@ -26,6 +26,8 @@ a script (query 5,3, layer 6, head 1, an exported figure, then the map opaque):
  - a hostile photo is one line of error in the page and the photo before it
    stays on show; a malformed model (a safetensors header cut short) likewise,
    the model and photo before it kept;
+ - settings kept: a theme and a style set by a script are there on the page's
+   second visit (IndexedDB, written as they change);
  - File > Get a model… (script `get-model`, the page's ?mirror=) fetches a
    model's files from a mirror on the same server, with threads (in the
    download's worker) and without (on the page's thread), and opens it.
@@ -84,7 +86,7 @@ def serve(isolated, folder=WEB):
 
 
 def native_dump(photo):
-    out = os.path.join(TMP, "native_dump")
+    out = os.path.join(TMP, "native_dump_" + os.path.basename(photo))
     if not os.path.isdir(out):
         subprocess.run([BIN, "dump", photo, "-o", out, "--model", MODEL], check=True, capture_output=True,
                        env=NO_DISPLAY, timeout=600)
@@ -179,6 +181,22 @@ def get_model(label, url):
           and not state.get("last_error") and not report.get("errors"))
 
 
+def settings_kept(label, url):
+    script = os.path.join(TMP, "settings.script")
+    with open(script, "w") as f:
+        f.write("wait\ntheme light\nstyle colormap=magma\nframes 3\n")
+    spec = {"files": {"/home/web_user/test/settings.script": script},
+            "settings": {"theme": "light", "style.colormap": "magma"},
+            "args": "--script /home/web_user/test/settings.script"}
+    report = run_browser(url, os.path.join(TMP, label.replace(" ", "_")), spec)
+    first, second = report.get("firstVisit") or {}, report.get("secondVisit") or {}
+    check(f"{label}: the theme and colormap a script set are there on the second visit "
+          f"({first.get('theme')}/{(first.get('style') or {}).get('colormap')} -> "
+          f"{second.get('theme')}/{(second.get('style') or {}).get('colormap')}; {report.get('errors', [])[:2]})",
+          second.get("theme") == "light" and (second.get("style") or {}).get("colormap") == "magma"
+          and not report.get("errors"))
+
+
 def session(label, url, photo, native, firefox=False, full=True):
     script = os.path.join(TMP, "run.script")
     figure = "/home/web_user/test/figure.png"
@@ -191,8 +209,9 @@ def session(label, url, photo, native, firefox=False, full=True):
     bad_weights = os.path.join(TMP, "model.safetensors")
     with open(os.path.join(MODEL, "model.safetensors"), "rb") as f, open(bad_weights, "wb") as out:
         out.write(f.read(4096))  # the header says more bytes than the file has
-    spec = {"files": {"/home/web_user/test/patchwork.png": photo, "/home/web_user/test/run.script": script},
-            "args": "--script /home/web_user/test/run.script /home/web_user/test/patchwork.png",
+    shown = "/home/web_user/test/" + os.path.basename(photo)
+    spec = {"files": {shown: photo, "/home/web_user/test/run.script": script},
+            "args": "--script /home/web_user/test/run.script " + shown,
             "click": list(CLICK) if full else None, "hostile": hostile if full else None, "downloads": 1 if full else 0,
             "hostileModel": {"config.json": os.path.join(MODEL, "config.json"), "model.safetensors": bad_weights}
             if full else None}
@@ -263,7 +282,10 @@ def main():
           "COOP/COEP" in report.get("notice", "") and "scripts/serve_web.sh" in report.get("notice", "")
           and not report.get("errors"))
     session("firefox isolated", isolated, photo, native, firefox=True, full=False)
-    session("firefox one thread", plain, photo, native, firefox=True, full=False)
+    # A JPEG photo (libjpeg-turbo built from Debian's source for the browser) decodes as on the desktop.
+    dog = os.path.join(SRC, "assets", "dog.jpg")
+    session("firefox one thread", plain, dog, native_dump(dog), firefox=True, full=False)
+    settings_kept("chromium settings kept", isolated)
     with_mirror = mirror_folder()
     get_model("chromium get a model with threads", serve(True, with_mirror))
     get_model("chromium get a model on one thread", serve(False, with_mirror))

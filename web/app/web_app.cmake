@@ -35,7 +35,9 @@ list(APPEND web_link_options
      -sALLOW_MEMORY_GROWTH=1 -sINITIAL_MEMORY=268435456 -sMAXIMUM_MEMORY=4294967296
      -sINVOKE_RUN=0 -sFORCE_FILESYSTEM=1 -sENVIRONMENT=web,worker -lidbfs.js
      "-sEXPORTED_RUNTIME_METHODS=['callMain','ccall','FS','UTF8ToString']"
-     "SHELL:--pre-js ${CMAKE_SOURCE_DIR}/web/app/module_pre.js")
+     "SHELL:--pre-js ${CMAKE_SOURCE_DIR}/web/app/module_pre.js"
+     # A call wasm-ld cannot match to its function becomes a trap at run time: refused here instead.
+     -Wl,--fatal-warnings)
 if(VITSCOPE_WEB_THREADS)
   # Workers made at start: the model's thread, the kernels' pool (one per core
   # but this one) and the window's background jobs never wait for one.

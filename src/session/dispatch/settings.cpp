@@ -126,7 +126,9 @@ Settings load_settings(const std::string& path, std::string& warning) {
     s.window_width = top.value_or("window_width", 0);
     s.window_height = top.value_or("window_height", 0);
     s.tour_offered = top.value_or("tour_offered", false);
-    s.theme = top.enum_or("theme", theme_from_name, s.theme);
+    // Called here, not passed by name: clang (emscripten 3.1.6) declared it `void()` where its
+    // optional return type was not yet instantiated, and wasm-ld turned the call into a trap.
+    s.theme = top.enum_or("theme", [](const std::string& name) { return theme_from_name(name); }, s.theme);
     if (j.contains("overlay") && !j["overlay"].is_object()) {
         ignored.push_back("overlay");
     } else if (j.contains("overlay")) {

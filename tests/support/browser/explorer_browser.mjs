@@ -6,7 +6,9 @@
 // SPEC: {"files": {"/module/path": "local file"}, "args": "explorer arguments", "click": [row, col],
 //        "hostile": "local file", "downloads": the number of files the script's exports offer,
 //        "refused": true where the page is to refuse to start (only its notice and errors read),
-//        "query": more of the page's address ("mirror=..."), "model": the end of the model's path to wait for}.
+//        "query": more of the page's address ("mirror=..."), "model": the end of the model's path to wait for,
+//        "settings": {field: value} the script sets: settings kept (no --no-settings), the page opened a second
+//        time without the script once the state shows them}.
 // Files go into the module's file system before it starts (the page's window.vitscopeTestFiles);
 // the explorer runs with --state-file /home/web_user/test/state.json.
 import fs from "node:fs";
@@ -62,7 +64,8 @@ try {
   });
   const files = Object.entries(spec.files || {}).map(([p, local]) => ({ path: p, base64: fs.readFileSync(local).toString("base64") }));
   await page.evaluateOnNewDocument((files) => { window.vitscopeTestFiles = files; }, files);
-  const args = ["--state-file", STATE, "--no-settings", ...(spec.args || "").split(" ").filter(Boolean)];
+  const args = ["--state-file", STATE, ...(spec.settings ? [] : ["--no-settings"]),
+                ...(spec.args || "").split(" ").filter(Boolean)];
   const started = Date.now();
   await page.goto(url + "?args=" + encodeURIComponent(args.join(" ")) + (spec.query ? "&" + spec.query : ""),
                   { waitUntil: "load" });
@@ -73,6 +76,14 @@ try {
   if (spec.refused) throw new Done();  // a page that is to refuse to start: its notice is all there is
   await waitState(page, (s) => s.ready, "the first map");
   report.firstMapMs = Date.now() - started;
+  if (spec.settings) {  // what the script set, saved as it changed; then the page's second visit
+    const set = (s) => Object.entries(spec.settings).every(([k, v]) => JSON.stringify(k.split(".").reduce((o, p) => o && o[p], s)) === JSON.stringify(v));
+    report.firstVisit = await waitState(page, (s) => s.ready && set(s), "the script's settings");
+    await new Promise((r) => setTimeout(r, 1500));  // IndexedDB written
+    await page.goto(url + "?args=" + encodeURIComponent(`--state-file ${STATE}`), { waitUntil: "load" });
+    report.secondVisit = await waitState(page, (s) => s.ready, "the second visit's first map");
+    throw new Done();
+  }
   if (spec.model) {  // a model the script gets (File > Get a model…): open, or its error
     report.afterModel = await waitState(page, (s) => (s.model.endsWith(spec.model) && s.ready) || s.download.error,
                                         "the model " + spec.model);
