@@ -37,6 +37,8 @@ LINK = re.compile(r"\]\(([^)\s]+)\)")
 # PyTorch's and Pillow's own sources, named where vitscope follows them.
 FOREIGN = {"jpeglib.h", "Node.js", "llama.cpp", "serialization.py", "_utils.py", "pickle.py", "JpegImagePlugin.py",
            "WebPImagePlugin.py"}
+# Files the browser build writes into its folder (web/app/web_app.cmake), named where docs/browser.md explains them.
+FOREIGN |= {"vitscope.js", "vitscope-single.js"}
 SKIP_DIRS = {".git", "node_modules", "models", "Testing", "__pycache__"}
 
 
