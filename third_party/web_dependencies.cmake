@@ -133,11 +133,11 @@ function(vitscope_web_jpeg_library)  # a function: its template variables stay i
 endfunction()
 vitscope_web_jpeg_library()
 
-# libwebp: decoder, encoder, demux and mux, without threads and without the
+# libwebp: decoder, encoder (with its sharp YUV conversion), demux and mux, without threads and without the
 # files of other machines' SIMD (NEON, MIPS, MSA, SSE), which compile to nothing here.
 vitscope_debian_source(webp_src libwebp)
 file(GLOB webp_sources ${webp_src}/src/dec/*.c ${webp_src}/src/dsp/*.c ${webp_src}/src/enc/*.c
-     ${webp_src}/src/utils/*.c ${webp_src}/src/demux/*.c ${webp_src}/src/mux/*.c)
+     ${webp_src}/src/utils/*.c ${webp_src}/src/demux/*.c ${webp_src}/src/mux/*.c ${webp_src}/sharpyuv/*.c)
 list(FILTER webp_sources EXCLUDE REGEX "_(neon|mips32|mips_dsp_r2|msa|sse2|sse41)\\.c$")
 add_library(vitscope_web_webp STATIC ${webp_sources})
 target_include_directories(vitscope_web_webp SYSTEM PUBLIC ${webp_src}/src PRIVATE ${webp_src})
