@@ -73,7 +73,7 @@ function serve(isolated) {
   return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve(server)));
 }
 
-const STATE = "/home/web_user/bench/state.json";
+const STATE = "/tmp/vitscope-state.json";  // a folder the module's file system has
 const readState = (page) => page.evaluate((p) => {
   try { return JSON.parse(new TextDecoder().decode(Module.vitscopeReadFile(p))); } catch (e) { return null; }
 }, STATE);
