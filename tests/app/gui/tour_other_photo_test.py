@@ -94,7 +94,7 @@ def main():
         # The last state at each step on the way forward, and on the way back (the states after the last step).
         forward, back = {}, {}
         for s in shown[:reached + 1]:
-            if s["ready"] and s["tour_pending_step"] < 0:
+            if s["tokens"] and s["tour_pending_step"] < 0:  # Next may leave a step before the window is idle
                 forward[s["tour_step"]] = s
         turned = False
         for s in shown[reached:]:
