@@ -2,16 +2,20 @@
 // global, dynamic, permutation, position, cross, mlp. The numbers come from
 // src/vit; here only the selection is read and the columns formatted (the
 // contracts are in docs/command-line-and-python.md).
+#include <algorithm>
 #include <climits>
+#include <cstdlib>
 #include <cstdio>
 #include <initializer_list>
 #include <string>
+#include <vector>
 
 #include "app/csv_field.h"
 #include "app/explain_questions.h"
 #include "vit/analysis/cross.h"
 #include "vit/analysis/divergence.h"
 #include "vit/analysis/global.h"
+#include "vit/analysis/token_norms.h"
 #include "vit/analysis/mlp.h"
 #include "vit/analysis/permutation.h"
 #include "vit/analysis/position.h"
@@ -62,12 +66,24 @@ std::string explain_global(const ExplainInput& in) {
     const vit::Trace& t = in.photo.trace;
     const int query = patch_query(in, "global");
     std::string out;
-    for (int l = 0; l < static_cast<int>(t.layers.size()); ++l)
+    for (int l = 0; l < static_cast<int>(t.layers.size()); ++l) {
+        // Beside the bands, the weight beyond 3 patches with the high-norm tokens entering the layer left
+        // out, and theirs (vit/analysis/high_norm_distance.h: the corners, late in the default model).
+        const std::vector<int> high = vit::high_norm_entering(t, l);
         for (int h = 0; h < static_cast<int>(t.layers[l].heads.size()); ++h) {
             const vit::DistanceMass m = vit::distance_mass(t, l, h, query);
+            const auto& a = t.layers[l].heads[h].attn;
+            double beyond = 0, on_high = 0;
+            for (int j = t.prefix; j < t.tokens; ++j) {
+                const bool is_high = std::find(high.begin(), high.end(), j) != high.end();
+                if (is_high) on_high += a(query, j);
+                else if (std::max(std::abs(t.row_of(j) - t.row_of(query)), std::abs(t.col_of(j) - t.col_of(query))) > 3)
+                    beyond += a(query, j);
+            }
             out += line({number(l), number(h), number(m.band[0]), number(m.band[1]), number(m.band[2]),
-                         number(m.band[3]), number(m.band[4]), number(m.far_quarter)});
+                         number(m.band[3]), number(m.band[4]), number(m.far_quarter), number(beyond), number(on_high)});
         }
+    }
     return out;
 }
 

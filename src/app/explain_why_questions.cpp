@@ -14,7 +14,9 @@
 #include "app/progress.h"
 #include "vit/analysis/cls.h"
 #include "vit/analysis/head_ablation.h"
+#include "vit/analysis/global.h"
 #include "vit/analysis/heads.h"
+#include "vit/analysis/high_norm_distance.h"
 #include "vit/analysis/logit_lens.h"
 #include "vit/analysis/quadratic.h"
 #include "vit/analysis/rollout.h"
@@ -74,13 +76,21 @@ std::string explain_scaling(const ExplainInput& in) {
     return out;
 }
 
+// Beside each distance, the same with the high-norm tokens entering the layer left out
+// (vit/analysis/high_norm_distance.h), and the share of weight they take.
 std::string explain_heads(const ExplainInput& in) {
-    const Eigen::MatrixXd distance = vit::mean_attention_distances(in.photo.trace, in.photo.model.patch);
-    const Eigen::MatrixXd spread = vit::mean_spreads(in.photo.trace);
+    const vit::Trace& t = in.photo.trace;
+    const Eigen::MatrixXd distance = vit::mean_attention_distances(t, in.photo.model.patch);
+    const Eigen::MatrixXd spread = vit::mean_spreads(t);
     std::string out;
-    for (int l = 0; l < distance.rows(); ++l)
-        for (int h = 0; h < distance.cols(); ++h)
-            out += format("%d,%d,%.9g,%.9g\n", l, h, distance(l, h), spread(l, h));
+    for (int l = 0; l < distance.rows(); ++l) {
+        const std::vector<double> beyond = vit::mean_mass_beyond(t, l, 3);
+        for (int h = 0; h < distance.cols(); ++h) {
+            const vit::HighNormDistance d = vit::distance_without_high_norm(t, l, h, in.photo.model.patch, 3);
+            out += format("%d,%d,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g\n", l, h, distance(l, h), spread(l, h), d.distance_px,
+                          beyond[h], d.beyond, d.high_norm_share);
+        }
+    }
     return out;
 }
 

@@ -100,6 +100,32 @@ def mean_distance_and_spread(r, patch):
     return distance, spread
 
 
+def without_high_norm(r, patch):
+    """Per layer and head: the mean distance (px) and the share beyond 3 patches with the high-norm tokens
+    entering the layer left out (as keys and queries), the share beyond 3 with them, and the share of the
+    patch queries' weight on them."""
+    attn, prefix, grid = r["attn"], r["prefix"], r["grid"]
+    rows, cols = np.divmod(np.arange(grid * grid), grid)
+    dist = patch * np.hypot(rows[:, None] - rows[None], cols[:, None] - cols[None])
+    cheb = np.maximum(abs(rows[:, None] - rows[None]), abs(cols[:, None] - cols[None]))
+    L, H = attn.shape[:2]
+    out = {k: np.zeros((L, H)) for k in ("distance", "beyond_3", "beyond_3_without", "high_norm_share")}
+    for l in range(L):
+        norms = np.linalg.norm(r["x_in"][l][prefix:], axis=1)
+        high = norms >= 10 * np.median(norms)
+        kept = ~high
+        for h in range(H):
+            a = attn[l, h][prefix:, prefix:].astype(np.float64)
+            out["high_norm_share"][l, h] = a[:, high].sum(axis=1).mean()
+            out["beyond_3"][l, h] = (a * (cheb > 3)).sum(axis=1).mean()
+            ak = a[np.ix_(kept, kept)]
+            out["beyond_3_without"][l, h] = (ak * (cheb[np.ix_(kept, kept)] > 3)).sum(axis=1).mean()
+            mass = ak.sum(axis=1)
+            d = (ak * dist[np.ix_(kept, kept)]).sum(axis=1)
+            out["distance"][l, h] = (d[mass > 0] / mass[mass > 0]).mean()
+    return out
+
+
 def scaling(r):
     q, k, attn = r["q"], r["k"], r["attn"]
     raw = q @ k.transpose(0, 1, 3, 2)               # (L, H, N, N)
@@ -135,7 +161,9 @@ def logit_lens(model, r):
 
 def check_heads(tmp, model, r):
     header, rows = explain_csv(tmp, "heads")
-    tally.check("heads: header", header == ["layer", "head", "mean_distance_px", "spread_keys"], header)
+    tally.check("heads: header", header == ["layer", "head", "mean_distance_px", "spread_keys",
+                                            "mean_distance_px_without_high_norm", "beyond_3",
+                                            "beyond_3_without_high_norm", "high_norm_share"], header)
     tally.check("heads: one row per layer and head", len(rows) == model.depth * model.heads, len(rows))
     distance, spread = mean_distance_and_spread(r, model.patch)
     d_err, d_ok = worst([(float(row[2]), distance[int(row[0]), int(row[1])]) for row in rows], relative=True)
@@ -144,6 +172,21 @@ def check_heads(tmp, model, r):
           f"max relative error {d_err:.1e}; spread max relative error {s_err:.1e}")
     tally.check("heads: mean attention distance matches NumPy (1e-4 relative)", d_ok, f"{d_err:.2e}")
     tally.check("heads: spread matches NumPy (1e-4 relative)", s_ok, f"{s_err:.2e}")
+    # The high-norm columns: the tokens entering each layer at least 10 x the median patch norm (NumPy states).
+    want = without_high_norm(r, model.patch)
+    bad = []
+    for row in rows:
+        l, h = int(row[0]), int(row[1])
+        for i, name in ((4, "distance"), (5, "beyond_3"), (6, "beyond_3_without"), (7, "high_norm_share")):
+            w = want[name][l, h]
+            if abs(float(row[i]) - w) > 1e-4 * max(abs(w), 1.0):
+                bad.append(f"L{l}H{h} {name}: {row[i]} vs {w:.6f}")
+    late = [(l, h) for l in range(model.depth) for h in range(model.heads) if want["high_norm_share"][l, h] > 0.1]
+    print("    without the high-norm tokens: " + "; ".join(
+        f"L{l}H{h} {distance[l, h]:.0f} -> {want['distance'][l, h]:.0f} px, beyond 3 {want['beyond_3'][l, h]:.2f} -> "
+        f"{want['beyond_3_without'][l, h]:.2f} (they take {want['high_norm_share'][l, h]:.2f})" for l, h in late[:4]))
+    tally.check(f"heads: the distances and shares without the high-norm tokens match NumPy ({len(late)} heads give "
+                "them over 10% of their weight)", not bad, bad[:3])
 
 
 def jacobian_norm(a):

@@ -272,7 +272,8 @@ def global_bands():
     r = forward(DOG)
     header, rows = explain(DOG, "global", "--patch", "5,7")
     problems = []
-    want_header = ["layer", "head", "mass_same", "mass_1", "mass_2_3", "mass_4_7", "mass_8_plus", "mass_far_quarter"]
+    want_header = ["layer", "head", "mass_same", "mass_1", "mass_2_3", "mass_4_7", "mass_8_plus", "mass_far_quarter",
+                   "mass_beyond_3_without_high_norm", "mass_high_norm"]
     if header != want_header:
         return [f"header {header}, expected {want_header}"]
     L, H = r["attn"].shape[:2]
@@ -286,6 +287,18 @@ def global_bands():
         for name, want in zip(want_header[2:7], bands):
             worst = max(worst, expect(problems, f"layer {l} head {h} {name}", x[name], want, 1e-4))
         worst = max(worst, expect(problems, f"layer {l} head {h} far quarter", x["mass_far_quarter"], far, 1e-4))
+        # Without the high-norm tokens entering the layer (10 x the median patch norm of the NumPy states).
+        p, g = r["prefix"], r["grid"]
+        norms = np.linalg.norm(r["x_in"][l][p:], axis=1)
+        high = norms >= 10 * np.median(norms)
+        rows_, cols_ = np.divmod(np.arange(g * g), g)
+        qr, qc = divmod(q - p, g)
+        w = r["attn"][l, h, q, p:].astype(np.float64)
+        far3 = np.maximum(abs(rows_ - qr), abs(cols_ - qc)) > 3
+        worst = max(worst, expect(problems, f"layer {l} head {h} beyond 3 without high-norm",
+                                  x["mass_beyond_3_without_high_norm"], w[far3 & ~high].sum(), 1e-4))
+        worst = max(worst, expect(problems, f"layer {l} head {h} on the high-norm tokens", x["mass_high_norm"],
+                                  w[high].sum(), 1e-4))
         if abs(sum(bands) + r["attn"][l, h, q, :r["prefix"]].sum() - 1) > 1e-9:
             problems.append("reference bands and prefix do not sum to 1")
     print(f"    max |diff| {worst:.1e} over {len(rows)} rows; layer 0 head 1: "

@@ -21,18 +21,29 @@ lines on dog.jpg, other- lines elsewhere). From attn.npy it recomputes:
       median patch token's norm there, ratio 10 (a high-norm token is one at
       least 10 x the median), from token states of the float64 NumPy forward
       pass (tests/reference/vit_reference.py) on vitscope's own input.npy.
-  - selective_reach: the 10 heaviest patches outside the neighbourhood,
-      leaving out the high-norm tokens entering the layer (over 10 x the
-      median patch norm of the NumPy forward's block input) / the weight on
-      patch keys; baseline 10 / patches; holds at ratio x baseline
+  - content_reach: the 10 heaviest patches 3 or more patches from the query
+      (Chebyshev), leaving out the high-norm tokens entering the layer (over
+      10 x the median patch norm of the NumPy forward's block input), over the
+      weight on the patch keys kept; baseline: the share the head's
+      position-only kernel (its mean renormalised weight at each offset over
+      every patch query of the photo, high-norm queries and keys left out)
+      gives the same patches, renormalised over the same keys; holds at
+      value >= ratio x baseline and >= ratio x 10 / patches; its choice: the
+      head with the largest value / max(baseline, 10 / patches). A synthetic
+      Gaussian-kernel attention (sigma 1 and 1.5 patches) must fail it.
   - unscaled_top_weight: the largest softmax weight of the raw scores q . k
       (q.npy, k.npy); baseline the largest weight of attn.npy; holds from 0.9;
       its choice: among the heads it holds for, the largest value - baseline
   - beyond_neighbourhood holds only with half the patch weight beyond, too.
 Every claims.csv row must match, and there must be one row per claim step.
-Each selective_reach and unscaled_top_weight row is recomputed once more from
-`vitscope attention --layer L --head H --query Q`'s CSV alone (weight and raw
-score columns).
+Each unscaled_top_weight row, and each content_reach row's value, is
+recomputed once more from `vitscope attention --layer L --head H --query Q`'s
+CSV alone (weight and raw score columns).
+
+The automatic region (`relevant`, on photos that are not the tour's): the
+patches of that relevance's top quarter, no high-norm token, joined to the
+query edge to edge (breadth-first here); region_beyond_neighbourhood on it as
+on a drawn region.
 
 The query on a photo that is not the tour's (other-query: relevant): the
 patch the criterion picks from `vitscope explain --question relevance
@@ -70,7 +81,8 @@ sys.path[:0] = [os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", d
 from script_support import BIN, DOG, MODEL, NO_DISPLAY, SRC, Tally
 
 import vit_reference  # noqa: E402
-from tour_claims_np import choice_score, claim, high_norm, holds, layer_norms, relevant_patch, top_softmax  # noqa: E402
+from tour_claims_np import (choice_score, claim, content_reach, high_norm, holds, layer_norms,  # noqa: E402
+                            relevant_patch, relevant_region, top_softmax)
 
 tally = Tally()
 check = tally.check
@@ -155,11 +167,17 @@ def expected_rows(tour, photo_name, trace, grid, prefix, norms):
     rows = []
 
     def extra(kind, l, h, q):
-        if kind == "selective_reach":
+        if kind in ("selective_reach", "content_reach"):
             return trace["entering"][l]
         if kind == "unscaled_top_weight":
             return trace["k"][l, h].astype(np.float64) @ trace["q"][l, h, q].astype(np.float64)
         return None
+
+    def region_of(name):  # the tour's, or on another photo `relevant`, the automatic one
+        return tour["regions"].get(name) or (trace["relevant_region"] if name == "relevant" else [])
+
+    def weights(kind, l, h, q):  # content_reach reads the whole head (its kernel), the others one row
+        return attn[l, h] if kind == "content_reach" else attn[l, h, q]
 
     for i, step in enumerate(tour["steps"]):
         st = step["state"]
@@ -180,19 +198,19 @@ def expected_rows(tour, photo_name, trace, grid, prefix, norms):
             continue
         choose = step["choose"].get(own)
         if choose:
-            region = tour["regions"].get(choose["region"], [])
+            region = region_of(choose["region"])
             layers = choose["layer"] if choose["layer"] is not None else range(attn.shape[0])
-            values = [(choice_score(choose["kind"], *claim(attn[l, h, query], grid, prefix, query, choose["kind"], region,
-                                                          extra(choose["kind"], l, h, query))), l, h)
+            values = [(choice_score(choose["kind"], *claim(weights(choose["kind"], l, h, query), grid, prefix, query,
+                                                          choose["kind"], region, extra(choose["kind"], l, h, query))), l, h)
                       for l in layers for h in range(attn.shape[1])]
             best = max(v for v, _, _ in values)
             _, layer, head = next(x for x in values if x[0] == best)  # ties: the first
         c = step["claim"].get(own)
         if c:
-            value, baseline = claim(attn[layer, head, query], grid, prefix, query, c["kind"],
-                                    tour["regions"].get(c["region"], []), extra(c["kind"], layer, head, query))
+            value, baseline, *even = claim(weights(c["kind"], layer, head, query), grid, prefix, query, c["kind"],
+                                           region_of(c["region"]), extra(c["kind"], layer, head, query))
             rows.append({"step": i + 1, "claim": c["kind"], "layer": layer, "head": head, "query": query,
-                         "value": value, "baseline": baseline, "ratio": c["ratio"]})
+                         "value": value, "baseline": baseline, "ratio": c["ratio"], "even": even[0] if even else 0.0})
     return rows
 
 
@@ -213,11 +231,13 @@ def compare(name, got, want):
             problems.append(f"{where}: value {g['value']} baseline {g['baseline']} vs {w['value']:.6f} "
                             f"{w['baseline']:.6f}")
         margins = [w["value"] - w["ratio"] * w["baseline"]]
+        if w["claim"] == "content_reach":
+            margins.append(w["value"] - w["ratio"] * w["even"])
         if w["claim"] == "unscaled_top_weight":
             margins = [w["value"] - 0.9]
         if w["claim"] == "beyond_neighbourhood":
             margins.append(w["value"] - 0.5)
-        want_holds = holds(w["claim"], w["value"], w["baseline"], w["ratio"])
+        want_holds = holds(w["claim"], w["value"], w["baseline"], w["ratio"], w.get("even", 0.0))
         if min(abs(m) for m in margins) > 2e-5 * scale * (50 if w.get("relative") else 1) and \
                 int(g["holds"]) != int(want_holds):
             problems.append(f"{where}: holds {g['holds']} vs {int(want_holds)}")
@@ -282,17 +302,18 @@ def attention_csv(photo, layer, head, query):
 
 
 def from_attention_cli(photo, row, entering, grid, prefix):
-    """A selective_reach or unscaled_top_weight row of claims.csv from `vitscope attention` alone."""
+    """An unscaled_top_weight row of claims.csv (value, baseline), or a content_reach row's value (the
+    kernel needs every row of the head: None for its baseline), from `vitscope attention` alone."""
     a = attention_csv(photo, int(row["layer"]), int(row["head"]), int(row["query"]))
     if row["claim"] == "unscaled_top_weight":
         return top_softmax(a["score"]), float(a["weight"].max())
     query = int(row["query"])
     qr, qc = divmod(query - prefix, grid)
     patch = a["row"] >= 0
-    far = patch & ((np.abs(a["row"] - qr) > 1) | (np.abs(a["col"] - qc) > 1)) & \
-        ~np.isin(a["key"], sorted(entering[int(row["layer"])]))
+    kept = patch & ~np.isin(a["key"], sorted(entering[int(row["layer"])]))
+    far = kept & (np.maximum(np.abs(a["row"] - qr), np.abs(a["col"] - qc)) >= 3)
     top = np.sort(a["weight"][far])[::-1][:10]
-    return top.sum() / a["weight"][patch].sum(), len(top) / patch.sum()
+    return top.sum() / a["weight"][kept].sum(), None
 
 
 def slides_check(tour, photo_name):
@@ -322,7 +343,11 @@ def slides_check(tour, photo_name):
             for word in CLAIM_WORDS:
                 if word not in p.lower():
                     continue
-                ok = any(int(r["holds"]) and (word != "high-norm" or r["claim"] == "high_norm_tokens") for r in claims)
+                # "high-norm" also where the step says what its numbers are without those tokens, on a photo
+                # that has them (its class-token step's claim holds).
+                has_high = any(r["claim"] == "high_norm_tokens" and int(r["holds"]) for r in rows)
+                ok = any(int(r["holds"]) and (word != "high-norm" or r["claim"] == "high_norm_tokens") for r in claims) \
+                    or (word == "high-norm" and has_high and "left out" in p)
                 check(f"{photo_name} step {i + 1} says '{word}' where its claim holds", ok,
                       (p[:80], [(r["claim"], r["holds"]) for r in claims]))
     # The class-token step says what its claim found, in words that depend on it, and never "none".
@@ -330,7 +355,7 @@ def slides_check(tour, photo_name):
     said = [p for p in page.paragraphs if "times as long as the median patch" in p]
     if check(f"{photo_name}: the class-token step has its high-norm claim and one paragraph about it",
              high is not None and len(said) == 1, said):
-        opening = "A high-norm token here is" if int(high["holds"]) else "On this photo no patch vector leaves"
+        opening = "Layer 11 has high-norm tokens" if int(high["holds"]) else "On this photo no patch vector leaves"
         # The card leads with the sentence that carries the claim's numbers (the slide's key sentence): the
         # numbers are looked for in the whole step, the key sentence with the paragraph it was taken from.
         step_text = next((" ".join(ps) for ps in steps if said[0] in ps), said[0])
@@ -350,7 +375,37 @@ def slides_check(tour, photo_name):
           len(query_step) == 1 and label in query_step[0] and "patch patch" not in query_step[0], query_step)
 
 
+def gaussian_attention(grid, prefix, sigma):
+    """Every query's row a Gaussian of its distance to the key, sigma in patches, CLS given 0.1:
+    attention that knows only where a key is."""
+    rows, cols = np.divmod(np.arange(grid * grid), grid)
+    d2 = (rows[:, None] - rows[None]) ** 2 + (cols[:, None] - cols[None]) ** 2
+    g = np.exp(-d2 / (2 * sigma ** 2))
+    a = np.zeros((prefix + grid * grid,) * 2)
+    a[:prefix, :prefix] = np.eye(prefix)
+    a[prefix:, 0] = 0.1
+    a[prefix:, prefix:] = 0.9 * g / g.sum(axis=1, keepdims=True)
+    return a
+
+
+def blur_check():
+    """A content-free blur fails content_reach for every patch query: against its own kernel it is about 1 x
+    at every width, also where (sigma 2.5) many queries' 10 heaviest patches 3 or more away hold over 3 x an
+    even share, so it is the kernel, not the even share, that fails it."""
+    grid, prefix = 14, 1
+    for sigma in (1.0, 1.5, 2.5):
+        a = gaussian_attention(grid, prefix, sigma)
+        results = [content_reach(a, grid, prefix, prefix + p, set()) for p in range(grid * grid)]
+        held = [p for p, (v, b, e) in enumerate(results) if holds("content_reach", v, b, 3, e)]
+        worst = max(v / b for v, b, e in results)
+        above_even = sum(v >= 3 * e for v, b, e in results)
+        check(f"a Gaussian-kernel attention (sigma {sigma}) fails content_reach for every query (at most {worst:.2f} x "
+              f"its own kernel; {above_even} of {grid * grid} queries beat 3 x an even share)",
+              not held and worst < 1.1 and (sigma < 2 or above_even > 0), held[:5])
+
+
 def main():
+    blur_check()
     tour = read_tour(TOUR)
     check("the tour checks claims on both kinds of photo",
           any(s["claim"].get("own") for s in tour["steps"]) and any(s["claim"].get("other") for s in tour["steps"]))
@@ -384,6 +439,11 @@ def main():
         check(f"{name}: the relevance CSV has one grad_rollout per patch, in token order",
               [int(x["token"]) for x in rel_rows] == list(range(prefix, prefix + grid * grid)))
         trace["relevant"] = relevant_patch(relevance, grid, prefix, anywhere)
+        trace["relevant_region"] = relevant_region(relevance, grid, prefix, trace["relevant"], anywhere) \
+            if trace["relevant"] is not None else []
+        if name != "dog.jpg":
+            check(f"{name}: the automatic region holds the query and {len(trace['relevant_region'])} patches",
+                  len(trace["relevant_region"]) >= 1)
         with open(out, newline="") as f:
             reader = csv.DictReader(f)
             header, got = reader.fieldnames, list(reader)
@@ -394,8 +454,9 @@ def main():
         check(f"{name}: {len(want)} claims, each head, value, baseline and holds as NumPy recomputes them",
               len(want) > 0 and not problems, problems[:3])
         kinds = {w["claim"] for w in got}
-        check(f"{name}: the tour checks selective_reach (other photos) and unscaled_top_weight",
-              "unscaled_top_weight" in kinds and ("selective_reach" in kinds) == (name != tour["photo"]), kinds)
+        check(f"{name}: the tour checks content_reach (other photos) and unscaled_top_weight, never selective_reach",
+              "unscaled_top_weight" in kinds and ("content_reach" in kinds) == (name != tour["photo"]) and
+              "selective_reach" not in kinds, kinds)
         if name != tour["photo"]:
             queries = {int(w["query"]) for w in got if w["claim"] != "high_norm_tokens"}
             q = trace["relevant"]
@@ -404,7 +465,7 @@ def main():
                   f"rollout for class {top1}), in the top quarter and no high-norm token",
                   queries == {q} and rank <= (grid * grid + 3) // 4 and q not in anywhere, (queries, q, sorted(anywhere)))
         for w in got:
-            if w["claim"] in ("selective_reach", "unscaled_top_weight"):
+            if w["claim"] == "unscaled_top_weight":
                 value, baseline = from_attention_cli(photo, w, trace["entering"], grid, prefix)
                 ok = abs(value - float(w["value"])) < 2e-5 and abs(baseline - float(w["baseline"])) < 2e-6
                 own = "own" if name == tour["photo"] else "other"
@@ -412,6 +473,10 @@ def main():
                 check(f"{name}: step {w['step']} {w['claim']} from `vitscope attention` alone: {value:.4f} against "
                       f"{baseline:.4f}, holds {int(want_holds)}", ok and int(w["holds"]) == int(want_holds),
                       (w["value"], w["baseline"], w["holds"]))
+            elif w["claim"] == "content_reach":
+                value, _ = from_attention_cli(photo, w, trace["entering"], grid, prefix)
+                check(f"{name}: step {w['step']} content_reach's value from `vitscope attention` alone: {value:.4f}",
+                      abs(value - float(w["value"])) < 2e-5, w["value"])
 
         table += [f"{name} step {r['step']} {r['claim']} L{r['layer']}H{r['head']}: {float(r['value']):.3f} vs "
                   f"{float(r['baseline']):.3f} holds {r['holds']}" for r in got]

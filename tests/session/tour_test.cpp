@@ -77,7 +77,8 @@ TEST(TourFile, ErrorsNameTheFileAndTheLine) {
     const std::string step = "step: S\ntext: x\n";
     EXPECT_EQ(
         error_of(kHeader + step + "colour: red\n"),
-        "my.tour:6: unknown key 'colour' in a step (state, panel, frame, lesson, text, holds, fails, choose, claim)");
+        "my.tour:6: unknown key 'colour' in a step (state, panel, frame, lesson, key, key-holds, key-fails, text, "
+        "holds, fails, choose, claim)");
     EXPECT_EQ(error_of(kHeader + "step: S\nlesson:\ntext: x\n"), "my.tour:5: lesson: needs a file");
     EXPECT_EQ(error_of(kHeader + "lesson: a.vitscope\n" + step), "my.tour:4: lesson: before the first step:");
     EXPECT_EQ(error_of(kHeader + "step: S\ntext: the {nonsense}\n"), "my.tour:5: unknown placeholder {nonsense}");
@@ -265,12 +266,12 @@ TEST(TourFile, LinesOtherPhotosSeeMustNotNameTheTourPhoto) {
               "my.tour:6: layers 3-1 run backwards");
     EXPECT_EQ(error_of(h + "step: S\nchoose: finds_the_kite\ntext: x\n"),
               "my.tour:6: 'finds_the_kite' does not start with region_beyond_neighbourhood, beyond_neighbourhood, "
-              "selective_reach, unscaled_top_weight or high_norm_tokens");
+              "selective_reach, content_reach, unscaled_top_weight or high_norm_tokens");
     EXPECT_EQ(
         error_of(h + "step: S\nclaim: unscaled_top_weight ratio=2\ntext: x\n"),
         "my.tour:6: unscaled_top_weight holds from a largest weight of 0.9 (vit::kSaturatedWeight): it takes no ratio");
     EXPECT_EQ(error_of(h + "step: S\nclaim: selective_reach far ratio=3\ntext: x\n"),
-              "my.tour:6: 'far' is not a region of this tour");
+              "my.tour:6: 'far' is not a region of this tour (nor relevant, the automatic one)");
     EXPECT_EQ(error_of(h + "step: S\nchoose: selective_reach layer=0-3\nclaim: selective_reach ratio=3\n"
                            "claim: unscaled_top_weight\nstate: query=relevant\ntext: x\n"),
               "");
@@ -458,6 +459,99 @@ TEST(TourHighNormClaim, TheSentenceShownFollowsWhetherTheLayerHasAHighNormPatch)
     EXPECT_NEAR(c->value.baseline, 2, 1e-9);
     EXPECT_EQ(session::shown_tour_text(s),
               std::vector<std::string>{"1 patch: (0, 1) at least 10 x the median: 100.0 against 2.0"});
+}
+
+}  // namespace
+
+namespace {
+
+// key:, key-holds: and key-fails: lines say the card's key sentence once per
+// case; the card leads with the one that shows, whatever sentence carries
+// the claim's number elsewhere.
+TEST_F(TourClaimTest, KeyLinesLeadTheCardPerCase) {
+    auto tour = tour_of(
+        "step: S\nstate: query=1,1 layer=0 head=0\nown-choose: region_beyond_neighbourhood far\n"
+        "own-claim: region_beyond_neighbourhood far ratio=2\n"
+        "text: Attention weighs every patch.\n"
+        "own-holds: So the head finds it: {claim_value}.\n"
+        "own-key-holds: Head {head} of layer {layer} puts {claim_value} on the far patch.\n"
+        "own-key-fails: No head puts twice an even share on the far patch.\n"
+        "step: T\nstate: query=1,1\nkey: Layer {layer} has 2 heads.\ntext: Then {head}. More.\n");
+    session::apply(s, act::StartTour{tour});
+    session::TourCardText card = session::tour_card_text(s);
+    EXPECT_EQ(card.key, "Head 1 of layer 1 puts 60% on the far patch.");
+    EXPECT_EQ(card.rest, (std::vector<std::string>{"Attention weighs every patch.", "So the head finds it: 60%."}));
+    session::apply(s, act::TourGo{1});
+    card = session::tour_card_text(s);
+    EXPECT_EQ(card.key, "Layer 1 has 2 heads.");
+    EXPECT_EQ(card.rest, (std::vector<std::string>{"Then 1. More."}));
+    EXPECT_EQ(error_of(kHeader + "step: S\nkey: One sentence. Two sentences.\n"),
+              "my.tour:5: a key sentence is one sentence: it is what a projector shows alone");
+    EXPECT_EQ(error_of(kHeader + "step: S\nkey-holds: Holds {claim_value}.\ntext: x\n"),
+              "my.tour:4: step 'S' says holds: or fails: with no claim: for its own photo");
+}
+
+// Each step is the tour's start with the steps up to it replayed: Back shows
+// exactly what Next showed, whatever the later steps set.
+TEST_F(TourClaimTest, BackIsTheExactReverseOfNext) {
+    auto tour = tour_of(
+        "step: A\nstate: query=1,1 layer=1 head=1 scale=log\ntext: a\n"
+        "step: B\nstate: question=heads\ntext: b {layer}\n"
+        "step: C\nstate: layer=0 head=0 query=cls scale=rowmax pin=1,1 tab=math\ntext: c\n"
+        "step: D\nstate: question=global\ntext: d\n");
+    session::apply(s, act::SelectQuery{s.trace()->token_of(2, 2)});
+    session::apply(s, act::StartTour{tour});
+    struct Seen {
+        int layer, head, query, pin, tab;
+        std::string question;
+        gfx::Normalization scale;
+        bool operator==(const Seen&) const = default;
+    };
+    const auto seen = [&] {
+        return Seen{s.sel.layer, s.sel.head,           s.sel.query, s.sel.pinned_key, static_cast<int>(s.tab),
+                    s.question,  s.style.normalization};
+    };
+    std::vector<Seen> forward = {seen()};
+    for (int i = 1; i < 4; ++i) {
+        session::apply(s, act::TourGo{i});
+        forward.push_back(seen());
+    }
+    EXPECT_EQ(forward[1].layer, 1);  // B sets no layer: A's
+    EXPECT_EQ(forward[3].layer, 0);  // D sets no layer: C's
+    for (int i = 2; i >= 0; --i) {
+        session::apply(s, act::TourGo{i});
+        EXPECT_TRUE(seen() == forward[i]) << "step " << i << ": layer " << s.sel.layer << " head " << s.sel.head;
+    }
+}
+
+// With a classifier, a step on another photo whose query the model's answer
+// picks waits for that choice: the step on show stays, Next asks again, and
+// the card says what it computes. Without one, the card says why the file's
+// patch is used.
+TEST_F(TourClaimTest, AStepWaitsForItsQueryAndTheCardSaysSo) {
+    s.loaded.image_path = "photos/kite.jpg";
+    s.loaded.top5 = {{0, 0.9f, "kite"}};
+    auto tour = std::make_shared<const Tour>(
+        parse_tour("other-query: relevant\ntitle: T\nphoto: dog.jpg\nstep: A\nstate: query=cls\ntext: a\n"
+                   "step: B\nstate: query=1,1\ntext: b {query}\n",
+                   "t.tour"));
+    session::apply(s, act::StartTour{tour});
+    EXPECT_TRUE(session::tour_card_text(s).status.empty());
+    session::apply(s, act::TourGo{1});
+    EXPECT_EQ(s.tour.step, 0);  // waits on A, never shows B on the file's patch
+    EXPECT_EQ(s.tour.pending_step, 1);
+    EXPECT_EQ(s.sel.query, 0);
+    EXPECT_NE(session::tour_card_text(s).status.find("step 2 shows once its query is known"), std::string::npos);
+    session::apply(s, act::TourGo{1});  // Next again: still waiting, nothing skipped
+    EXPECT_EQ(s.tour.step, 0);
+
+    s.loaded.top5.clear();  // no classifier: nothing to wait for, and the card says why
+    s.loaded.generation += 1;
+    session::apply(s, act::StartTour{tour});
+    session::apply(s, act::TourGo{1});
+    EXPECT_EQ(s.tour.step, 1);
+    EXPECT_EQ(s.sel.query, s.trace()->token_of(1, 1));
+    EXPECT_NE(session::tour_card_text(s).status.find("no classifier"), std::string::npos);
 }
 
 }  // namespace

@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "session/dispatch/actions.h"
-#include "session/tour/tour_show.h"
+#include "session/tour/tour_room.h"
 
 namespace session {
 
@@ -33,8 +33,10 @@ void adopt(AppState& s, Loaded loaded) {
         s.sweep_path.tokens.clear();
         s.prediction.marked.clear();
     }
-    // A tour started before the first trace (--tour) sets its step's query and pin now.
-    if (!old && s.tour.tour) show_tour_step(s, false);
+    // A tour started before the first trace (--tour), or a step asked for while the photo was loading, shows
+    // now, or waits for its query (tour_query.h).
+    if (s.tour.tour && (!old || s.tour.pending_step >= 0))
+        apply_tour(s, act::TourGo{s.tour.pending_step >= 0 ? s.tour.pending_step : s.tour.step});
 }
 
 }  // namespace session

@@ -327,6 +327,7 @@ ExerciseSet parse_exercises(const std::string& text, const std::string& name) {
     std::shared_ptr<Tour> tour;
     try {
         tour = std::make_shared<Tour>(parse_tour(forwarded, name));
+        tour->replays_steps = false;  // each exercise over what is on show, as a student left it
     } catch (const vit::Error& e) {
         throw vit::Error(in_exercises_words(e.what()));
     }

@@ -5,7 +5,7 @@
 // The format is a tour's (tour.h) with `exercise: TITLE` for `step:`: each
 // exercise sets its layer, head, query and key through `state:` and
 // `choose:` lines exactly as a tour step does (query=relevant, pin=top,
-// choose: selective_reach ...), and adds what the student answers:
+// choose: content_reach ...), and adds what the student answers:
 //
 //   title: First look: homework
 //   photo: dog.jpg

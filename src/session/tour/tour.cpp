@@ -10,6 +10,7 @@
 #include "session/files/lesson.h"
 #include "session/base/selection.h"
 #include "session/tour/tour_limits.h"
+#include "session/tour/tour_query.h"
 #include "session/tour/tour_text.h"
 #include "vit/analysis/questions.h"
 #include "vit/analysis/token_norms.h"
@@ -92,7 +93,7 @@ struct Parser {
                 if (value != "cls" && value != "relevant") patch(value, "query");
                 step.query = value;
             } else if (key == "pin") {
-                if (value != "none" && value != "top" && value != "cls") patch(value, "pin");
+                if (value != "none" && value != "top" && value != "argmax" && value != "cls") patch(value, "pin");
                 step.pin = value;
             } else if (key == "map") {
                 if (value != "head" && value != "mean") fail("map is head or mean");
@@ -117,7 +118,7 @@ struct Parser {
         if (w.empty() || !vit::claim_from_name(w[0], &c.kind))
             fail("'" + text +
                  "' does not start with region_beyond_neighbourhood, beyond_neighbourhood, selective_reach, "
-                 "unscaled_top_weight or high_norm_tokens");
+                 "content_reach, unscaled_top_weight or high_norm_tokens");
         const bool high_norm = c.kind == vit::ClaimKind::HighNormTokens;
         const bool saturation = c.kind == vit::ClaimKind::UnscaledTopWeight;
         if (high_norm && choosing) fail("high_norm_tokens is a claim about a layer: there is no head to choose by it");
@@ -127,7 +128,9 @@ struct Parser {
             const size_t eq = w[i].find('=');
             const std::string key = w[i].substr(0, eq == std::string::npos ? 0 : eq), value = w[i].substr(eq + 1);
             if (eq == std::string::npos) {
-                if (!c.region.empty() || !tour.regions.count(w[i])) fail("'" + w[i] + "' is not a region of this tour");
+                // `relevant`: the region the model's evidence outlines on another photo (tour_query.h).
+                if (!c.region.empty() || (!tour.regions.count(w[i]) && w[i] != kAutomaticRegion))
+                    fail("'" + w[i] + "' is not a region of this tour (nor relevant, the automatic one)");
                 c.region = w[i];
             } else if (choosing && key == "layer") {
                 const size_t dash = value.find('-');
@@ -282,13 +285,20 @@ Tour parse_tour(const std::string& text, const std::string& name) {
         } else if (what == "choose" || what == "claim") {
             TourStep& s = in_step((key + ":").c_str());
             const TourCriterion c = p.criterion(value, what == "choose", tour);
-            if (!c.region.empty() && photo != TourPhoto::Own)
+            const bool automatic = c.region == kAutomaticRegion && !tour.regions.count(c.region);
+            if (!c.region.empty() && !automatic && photo != TourPhoto::Own)
                 p.fail("a region is the tour's photo's: " + what + " with a region is own-" + what + ":");
+            if (automatic && photo != TourPhoto::Other)
+                p.fail("the automatic region is for other photos: " + what + " with it is other-" + what + ":");
             for (int i : {0, 1})
                 if (photo == TourPhoto::Any || (photo == TourPhoto::Own) == (i == 0))
                     (what == "choose" ? s.choose : s.claim)[i] = c;
-        } else if (what == "text" || what == "holds" || what == "fails") {
+        } else if (what == "text" || what == "holds" || what == "fails" || what == "key" || what == "key-holds" ||
+                   what == "key-fails") {
             TourStep& s = in_step((key + ":").c_str());
+            const bool key_line = what.rfind("key", 0) == 0;
+            if (key_line && tour_sentences(value).size() != 1)
+                p.fail("a key sentence is one sentence: it is what a projector shows alone");
             if (const size_t open = limits::unclosed_brace(value); open != std::string::npos)
                 p.fail("the '{' at '" + value.substr(open, 20) + "' has no closing '}'");
             size_t bytes = value.size();
@@ -301,13 +311,14 @@ Tour parse_tour(const std::string& text, const std::string& name) {
                 p.fail("unknown placeholder {" + bad + "}");
             if (photo != TourPhoto::Own) p.check_neutral(value, tour);
             if (photo == TourPhoto::Other && names_region(value)) p.fail("a line for other photos cannot use a region");
-            const TourWhen when = what == "text"    ? TourWhen::Always
-                                  : what == "holds" ? TourWhen::Holds
-                                                    : TourWhen::Fails;
-            s.text.push_back({value, photo, when});
+            const TourWhen when = what == "text" || what == "key"          ? TourWhen::Always
+                                  : what == "holds" || what == "key-holds" ? TourWhen::Holds
+                                                                           : TourWhen::Fails;
+            s.text.push_back({value, photo, when, key_line});
         } else {
             p.fail("unknown key '" + key + "'" +
-                   (step ? " in a step (state, panel, frame, lesson, text, holds, fails, choose, claim)"
+                   (step ? " in a step (state, panel, frame, lesson, key, key-holds, key-fails, text, holds, fails, "
+                           "choose, claim)"
                          : " (title, photo, words, other-query, other-pin, region NAME, step)"));
         }
     }

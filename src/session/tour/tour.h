@@ -17,7 +17,7 @@
 //   other-pin: top                  on other photos, every pin=ROW,COL is pin=top
 //
 // State keys: tab (math, whatifs, questions), question (a page name), layer,
-// head, query (cls, ROW,COL or relevant), pin (none, cls, ROW,COL or top), map (head or mean),
+// head, query (cls, ROW,COL or relevant), pin (none, cls, ROW,COL, top or argmax), map (head or mean),
 // scale (rowmax, absolute or log: the maps' normalisation; a step about
 // spread shows it on a scale where spread looks spread), math (the step
 // classroom mode shows: query, key, score, scale, softmax, value or output).
@@ -35,15 +35,21 @@
 // pin=top is the patch key the row on show weighs most (the largest raw
 // score), leaving out the query itself and the high-norm tokens entering the
 // layer (tour_query.h); it is found after the step's head is chosen.
+// pin=argmax is the key the row weighs most, whatever it is (CLS, the query
+// itself, a high-norm token): the key the scores' scaling acts on most.
 //
 // Claims. A step that says something about the photo checks it there:
 //   choose: region_beyond_neighbourhood dog       the head (of any layer, of
 //   choose: beyond_neighbourhood layer=0          layer=L or of layers A-B)
 //   choose: beyond_neighbourhood layer=0-6        with the largest value for
-//   choose: selective_reach                       the step's query
+//   choose: content_reach                         the step's query
 //   choose: unscaled_top_weight
 //   claim: region_beyond_neighbourhood dog ratio=2  holds when value >= ratio x baseline
-//   claim: selective_reach ratio=3                 (beyond_neighbourhood: and value >= 0.5)
+//   other-claim: region_beyond_neighbourhood relevant ratio=2   the automatic
+//       region on other photos: the patches of the top quarter of the
+//       relevance map for the answer connected to the query (tour_query.h)
+//   claim: content_reach ratio=3                   (beyond_neighbourhood: and value >= 0.5;
+//                                                  content_reach: and value >= ratio x even)
 //   claim: unscaled_top_weight                     holds when value >= 0.9 (no ratio)
 //   claim: high_norm_tokens                        the selected layer has a patch token
 //                                                  at least 10 x the median patch norm
@@ -54,6 +60,16 @@
 // own-choose:, own-claim:, own-holds:, own-fails:) only on the tour's own
 // photo, other- only on any other photo, no prefix on every photo. A line
 // for other photos must not name the tour's regions or its words (refused).
+// The key sentence: what classroom mode and the slides show bold, and all a
+// class may read. It must stand alone: name its subject, state the claim
+// with its number, one idea, no "It"/"This"/"Those" pointing back at text
+// folded away. A step says it once per case:
+//   key: Layer {layer} has {heads} heads.         shown on every photo
+//   key-holds: Head {head} ... {claim_value} ...   shown when the claim holds
+//   key-fails: No head ... {claim_value} ...       shown when it fails
+// (own- and other- prefixes as for text:). A key line is one sentence, and
+// it opens the card: the step's other lines follow it. A step with no key
+// line shown leads with the sentence that carries the claim's number.
 // Frames: `frame: contributions` scrolls the math panel to its table.
 // Lessons: `lesson: FILE.vitscope` (a path relative to the tour file) opens
 // that lesson when the step is shown (its photo, model, size and selection),
@@ -79,6 +95,7 @@ struct TourParagraph {
     std::string text;  // placeholders unfilled
     TourPhoto photo = TourPhoto::Any;
     TourWhen when = TourWhen::Always;
+    bool key = false;  // key:, key-holds:, key-fails: the step's key sentence (what a projector shows bold)
 };
 
 // choose: and claim: lines: a claim about the query's weight, its region
@@ -115,6 +132,9 @@ struct Tour {
     std::vector<std::string> words;     // what the photo shows ("dog"): only own- lines may say them
     bool other_query_relevant = false;  // other-query: relevant
     bool other_pin_top = false;         // other-pin: top
+    // Each step shown over the tour's start and the steps before it, so Back is the reverse of Next
+    // (tour_show.h); false for an exercise set, whose exercises start from what the student left.
+    bool replays_steps = true;
     std::vector<TourStep> steps;
 };
 

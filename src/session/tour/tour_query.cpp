@@ -9,6 +9,7 @@
 #include "session/tour/tour_show.h"
 #include "session/tour/tour_text.h"
 #include "vit/analysis/attention_rows.h"
+#include "vit/analysis/relevant_region.h"
 #include "vit/analysis/token_norms.h"
 #include "vit/base/error.h"
 
@@ -60,7 +61,13 @@ std::optional<cmd::RunAnalysis> follow_relevant_choice(AppState& s) {
     const std::string key = job_key(s.loaded.generation);
     if (auto done = s.analyses.result<RelevantChoiceResult>(key)) {
         keep(s, done->choice);
-        reapply_tour_step(s);
+        if (s.tour.pending_step >= 0) {
+            s.tour.step = s.tour.pending_step;
+            s.tour.pending_step = -1;
+            show_tour_step(s);
+        } else {
+            reapply_tour_step(s);
+        }
         return std::nullopt;
     }
     if (s.analyses.is_running(key)) return std::nullopt;
@@ -70,6 +77,54 @@ std::optional<cmd::RunAnalysis> follow_relevant_choice(AppState& s) {
                                 return std::make_shared<RelevantChoiceResult>(
                                     RelevantChoiceResult{choose(*model, *trace)});
                             }};
+}
+
+std::optional<vit::GridRegion> tour_region(const AppState& s, const std::string& name) {
+    if (name.empty()) return vit::GridRegion{};
+    if (s.tour.tour)
+        if (const auto it = s.tour.tour->regions.find(name); it != s.tour.tour->regions.end()) return it->second;
+    const vit::RelevantQueryChoice* c = relevant_choice(s);
+    if (name != kAutomaticRegion || !c) return std::nullopt;
+    std::vector<int> left_out;
+    try {
+        left_out = vit::high_norm_anywhere(*s.trace());
+    } catch (const vit::Error&) {
+        // no token states: nothing is known to be long
+    }
+    vit::GridRegion region = vit::relevant_region(*s.trace(), c->query, s.sel.query, left_out);
+    if (region.empty()) return std::nullopt;
+    return region;
+}
+
+int first_step_needing_query(const AppState& s) {
+    if (!s.tour.tour) return -1;
+    const Tour& tour = *s.tour.tour;
+    for (int i = 0; i < static_cast<int>(tour.steps.size()); ++i) {
+        const std::optional<std::string>& q = tour.steps[i].query;
+        // Before the photo's trace, any patch query waits for it; then those the choice gives.
+        if (q && (s.trace() ? needs_choice(s, tour, *q) : *q != "cls")) return i;
+    }
+    return -1;
+}
+
+bool tour_waits_for_query(AppState& s, int n) {
+    const int first = first_step_needing_query(s);
+    if (first < 0 || first > n) return false;
+    if (!s.trace()) return true;  // the choice is asked for once the photo's trace arrives
+    if (made(s)) return false;
+    if (!s.loaded.model || s.loaded.top5.empty()) {
+        keep(s, nullptr);  // no classifier: no answer to find the patches for, nothing to wait for
+        return false;
+    }
+    s.tour.relevant_wanted = s.loaded.generation;
+    return true;
+}
+
+bool tour_query_fell_back(const AppState& s) {
+    if (!s.tour.tour || !s.trace() || !made(s) || s.tour.relevant) return false;
+    for (const TourStep& step : s.tour.tour->steps)
+        if (step.query && needs_choice(s, *s.tour.tour, *step.query)) return true;
+    return false;
 }
 
 void make_relevant_choice_now(AppState& s, const Tour& tour) {
@@ -108,12 +163,22 @@ int top_patch_key(const AppState& s) {
     return best;
 }
 
+// The key the row on show weighs most, CLS and the query included.
+int argmax_key(const AppState& s) {
+    const vit::Trace& t = *s.trace();
+    if (s.sel.query < 0 || s.sel.query >= t.tokens) return -1;
+    vit::Vec::Index best = 0;
+    vit::attention_row(t, s.sel.layer, s.sel.head, s.sel.query).maxCoeff(&best);
+    return static_cast<int>(best);
+}
+
 }  // namespace
 
 int tour_pin_token(const AppState& s, const std::string& value) {
     const vit::Trace* t = s.trace();
     if (!t) return -1;
     const Tour* tour = s.tour.tour.get();
+    if (value == "argmax") return argmax_key(s);
     if (value == "top" || (value != "cls" && tour && tour->other_pin_top && !own_photo(s, *tour)))
         return top_patch_key(s);
     return grid_token(*t, value);

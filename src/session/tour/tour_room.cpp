@@ -12,6 +12,26 @@
 
 namespace session {
 
+namespace {
+
+// Shows step n, or, where the steps up to it need the query the model's
+// answer picks and it is not known yet, keeps the step on show and waits for it.
+void go_to_step(AppState& s, int n) {
+    n = std::clamp(n, 0, static_cast<int>(s.tour.tour->steps.size()) - 1);
+    if (tour_waits_for_query(s, n)) {
+        s.tour.pending_step = n;
+        // Meanwhile the card stays on a step that does not need the query (the last before the first that does).
+        s.tour.step = std::min(s.tour.step, std::max(0, first_step_needing_query(s) - 1));
+        if (!tour_waits_for_query(s, s.tour.step)) show_tour_step(s);
+        return;
+    }
+    s.tour.pending_step = -1;
+    s.tour.step = n;
+    show_tour_step(s);
+}
+
+}  // namespace
+
 void apply_tour(AppState& s, const TourActions& a) {
     std::visit(Overloaded{
                    [&](const act::StartTour& x) {
@@ -23,13 +43,16 @@ void apply_tour(AppState& s, const TourActions& a) {
                                  s.classroom,
                                  s.tour.relevant,
                                  s.tour.relevant_generation,
-                                 s.tour.relevant_wanted};
-                       if (x.tour && !x.tour->steps.empty()) show_tour_step(s);
+                                 s.tour.relevant_wanted,
+                                 -1,
+                                 std::make_shared<const TourStart>(tour_start_of(s))};
+                       if (!x.tour || x.tour->steps.empty()) return;
+                       // The query the model's answer picks is asked for now, while the first steps are on show.
+                       tour_waits_for_query(s, static_cast<int>(x.tour->steps.size()) - 1);
+                       go_to_step(s, 0);
                    },
                    [&](const act::TourGo& x) {
-                       if (!s.tour.tour) return;
-                       s.tour.step = std::clamp(x.step, 0, static_cast<int>(s.tour.tour->steps.size()) - 1);
-                       show_tour_step(s);
+                       if (s.tour.tour) go_to_step(s, x.step);
                    },
                    [&](const act::ExitTour&) { s.tour = {}; },
                    [&](const act::FoldTourText& x) { s.tour.text_folded = x.folded && s.tour.tour; },
@@ -50,6 +73,8 @@ void tour_json(const AppState& s, const DrawnReport& drawn, nlohmann::json& j) {
     j["tour_text"] = shown_tour_text(s);  // the card's sentences, numbers filled in
     j["tour_text_folded"] = s.tour.text_folded;
     j["tour_relevant_waiting"] = awaiting_relevant_choice(s);  // a step waits for its query (tour_query.h)
+    j["tour_pending_step"] = s.tour.tour ? s.tour.pending_step : -1;  // the step Next asked for, waiting for it
+    j["tour_status"] = s.tour.tour ? tour_card_text(s).status : "";   // what the card says it computes, or why
     j["tour_card"] = drawn.tour_card;
     j["tour_key_sentence"] = s.tour.tour ? tour_card_text(s).key : "";  // the sentence the card leads with
     j["tour_key_rect"] = drawn.tour_key;

@@ -19,12 +19,11 @@ void choose_tour_head(AppState& s, const TourStep& step) {
     const std::optional<TourCriterion>& c = step.choose[own_photo(s, tour) ? 0 : 1];
     if (!c || !t || !t->is_patch(s.sel.query) || c->last_layer >= static_cast<int>(t->layers.size())) return;
     if (t->layers.empty() || t->layers[0].heads.empty() || t->layers[0].heads[0].attn.rows() != t->tokens) return;
-    const auto region = tour.regions.find(c->region);
+    const std::optional<vit::GridRegion> region = tour_region(s, c->region);
+    if (!region) return;  // the automatic region is not known here: the head stays
     vit::ChosenHead best;
     try {
-        best = vit::strongest_head(*t, s.sel.query, c->kind,
-                                   region == tour.regions.end() ? vit::GridRegion{} : region->second, c->first_layer,
-                                   c->last_layer);
+        best = vit::strongest_head(*t, s.sel.query, c->kind, *region, c->first_layer, c->last_layer);
     } catch (const vit::Error&) {
         return;  // a trace without the states or Q and K the criterion reads: the head stays
     }
@@ -32,14 +31,24 @@ void choose_tour_head(AppState& s, const TourStep& step) {
     apply_core(s, act::SetHead{best.head});
 }
 
-}  // namespace
+void restore_start(AppState& s, const TourStart& start) {
+    const vit::Trace* t = s.trace();
+    apply_core(s, act::SetLayer{start.layer});
+    apply_core(s, act::SetHead{start.head});
+    apply_core(s, act::SetMathStep{start.math_step});
+    apply_core(s, act::SetMapSource{start.source});
+    if (t && start.query >= 0 && start.query < t->tokens) apply_core(s, act::SelectQuery{start.query});
+    s.sel.pinned_key = -1;
+    if (t && start.pinned_key >= 0 && start.pinned_key < t->tokens) apply_core(s, act::PinKey{start.pinned_key});
+    s.style.normalization = start.scale;
+    s.question = start.question;
+    apply_core(s, act::ShowTab{start.tab});
+}
 
 // Through the actions the mouse and keys emit. A query or pin off this grid
 // (another input size) is skipped; query=relevant, pin=top and other photos'
 // queries and pins are resolved by tour_query.h.
-void show_tour_step(AppState& s, bool open_lesson) {
-    const TourStep& step = s.tour.tour->steps[s.tour.step];
-    if (open_lesson) s.tour.lesson_to_open = step.lesson;
+void set_step_state(AppState& s, const TourStep& step) {
     const vit::Trace* t = s.trace();
     if (step.layer) apply_core(s, act::SetLayer{*step.layer});
     if (step.head) apply_core(s, act::SetHead{*step.head});
@@ -63,6 +72,30 @@ void show_tour_step(AppState& s, bool open_lesson) {
         for (AppState::Tab tab : {AppState::Tab::Math, AppState::Tab::WhatIfs, AppState::Tab::Questions})
             if (*step.tab == tab_name(tab)) apply_core(s, act::ShowTab{tab});
     }
+}
+
+}  // namespace
+
+TourStart tour_start_of(const AppState& s) {
+    TourStart start;
+    start.tab = s.tab;
+    start.question = s.question;
+    start.layer = s.sel.layer, start.head = s.sel.head, start.query = s.sel.query;
+    start.pinned_key = s.sel.pinned_key, start.math_step = s.math_step;
+    start.source = s.sel.source;
+    start.scale = s.style.normalization;
+    return start;
+}
+
+void show_tour_step(AppState& s, bool open_lesson) {
+    const Tour& tour = *s.tour.tour;
+    const int target = s.tour.step;
+    if (open_lesson) s.tour.lesson_to_open = tour.steps[target].lesson;
+    // A lesson sets the window anew: the replay starts at the last step that opens one.
+    int from = target;
+    while (tour.replays_steps && from > 0 && tour.steps[from].lesson.empty()) --from;
+    if (tour.replays_steps && tour.steps[from].lesson.empty() && s.tour.start) restore_start(s, *s.tour.start);
+    for (int i = from; i <= target; ++i) set_step_state(s, tour.steps[i]);
 }
 
 void reapply_tour_step(AppState& s) {

@@ -11,6 +11,8 @@ struct RelevantQueryChoice;
 
 namespace session {
 
+struct TourStart;  // tour_show.h: what the steps set, as it was when the tour started
+
 struct TourRoom {
     bool tour_offered = true;  // false on a first run: the window offers the tour once
     // The guided tour on show (Help > Guided tour): null when none.
@@ -27,6 +29,12 @@ struct TourRoom {
         std::shared_ptr<const vit::RelevantQueryChoice> relevant;
         int relevant_generation = -1;
         int relevant_wanted = -1;
+        // A step asked for (Next, Back, a script) that needs that choice before it is made: the card says what
+        // it computes and the step shows once the choice arrives; -1: none.
+        int pending_step = -1;
+        // Every step is shown by restoring this and replaying the steps up to it, so Back is exactly the
+        // reverse of Next.
+        std::shared_ptr<const TourStart> start;
     } tour;
 };
 

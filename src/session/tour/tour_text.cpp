@@ -9,8 +9,10 @@
 
 #include "session/core/shown_rows.h"
 #include "session/tour/tour_query.h"
+#include "vit/analysis/content_reach.h"
 #include "vit/analysis/global.h"
 #include "vit/analysis/heads.h"
+#include "vit/analysis/high_norm_distance.h"
 #include "vit/analysis/step_explanation.h"
 #include "vit/analysis/token_norms.h"
 #include "vit/base/error.h"
@@ -35,15 +37,21 @@ const std::set<std::string>& plain_names() {
                                                 "score",
                                                 "scaled",
                                                 "weight",
+                                                "unscaled_weight",
+                                                "key_rank",
+                                                "key_match",
                                                 "top_key",
                                                 "top_weight",
                                                 "cls_weight",
                                                 "beyond_3x3",
                                                 "far_quarter",
                                                 "distance",
+                                                "distance_note",
                                                 "claim_value",
                                                 "claim_baseline",
                                                 "claim_ratio",
+                                                "claim_even",
+                                                "claim_times",
                                                 "neighbourhood",
                                                 "high_norm_tokens",
                                                 "high_norm_times",
@@ -107,6 +115,53 @@ std::string high_norm_value(const std::string& name, const vit::Trace& t, int la
     return out;
 }
 
+// ", or 93 px with the 4 high-norm tokens left out (...)" where high-norm
+// tokens enter the layer; "" where none do, or the trace kept no states.
+std::string distance_note(const vit::Trace& t, int layer, int head, int patch_px) {
+    vit::HighNormDistance d;
+    try {
+        d = vit::distance_without_high_norm(t, layer, head, patch_px);
+    } catch (const vit::Error&) {
+        return "";
+    }
+    if (d.left_out.empty()) return "";
+    char text[200];
+    std::snprintf(text, sizeof text,
+                  ", or %.0f px with the %zu high-norm token%s entering the layer left out (%s of its queries' "
+                  "weight goes to %s)",
+                  d.distance_px, d.left_out.size(), d.left_out.size() == 1 ? "" : "s",
+                  percent(d.high_norm_share).c_str(), d.left_out.size() == 1 ? "it" : "them");
+    return text;
+}
+
+// The weight the explained key would get had the scores not been divided by
+// sqrt(d_k): the softmax of the raw scores, in double.
+double unscaled_weight(const vit::StepExplanation& e) {
+    const double top = e.raw.maxCoeff();
+    double z = 0;
+    for (int j = 0; j < e.raw.size(); ++j) z += std::exp(double(e.raw[j]) - top);
+    return std::exp(double(e.raw[e.key]) - top) / z;
+}
+
+// The explained key's place among the row's keys by raw score ("2 of 197"; 1: the best match).
+int rank_of(const vit::StepExplanation& e) { return 1 + static_cast<int>((e.raw.array() > e.raw[e.key]).count()); }
+std::string key_rank(const vit::StepExplanation& e) {
+    return std::to_string(rank_of(e)) + " of " + std::to_string(e.raw.size());
+}
+
+// How the explained key stands in the row, said so it stays true: the best
+// match, or the best after the query's own key, or its rank after another.
+std::string key_match(const vit::Trace& t, const vit::StepExplanation& e) {
+    vit::Vec::Index top = 0;
+    e.raw.maxCoeff(&top);
+    if (top == e.key) return "the key this query's q matches best in this head";
+    const std::string rank = key_rank(e);
+    if (top == e.query && rank_of(e) == 2)
+        return "the key this query's q matches best after its own key, which ranks first (" + rank + ")";
+    const std::string first = top == e.query ? "the query's own key" : vit::token_name(t, static_cast<int>(top));
+    return "ranked " + rank + " by this query's q in this head (" + first + " ranks first)";
+}
+
 // The placeholders that read the relevance the tour's query was chosen by
 // (tour_query.h): "—" until a step has chosen a query on this photo.
 std::string relevance_value(const std::string& name, const AppState& s, int layer, int head, int query) {
@@ -120,8 +175,7 @@ std::string relevance_value(const std::string& name, const AppState& s, int laye
         return std::to_string(1 + (c->relevance.array() > mine).count());
     }
     if (t.layers[layer].x_in.rows() != t.tokens) return kNone;
-    const vit::SelectiveReach reach = vit::selective_reach(t, t.layers[layer].heads[head].attn.row(query).transpose(),
-                                                           query, vit::high_norm_entering(t, layer));
+    const vit::ContentReach reach = vit::content_reach(t, layer, head, query);
     int on_relevant = 0;
     for (int j : reach.patches)
         on_relevant += std::find(c->query.relevant.begin(), c->query.relevant.end(), j) != c->query.relevant.end();
@@ -166,8 +220,9 @@ std::optional<TourClaimCheck> tour_claim(const AppState& s) {
         out.holds = !n.high.empty();
         return out;
     }
-    const auto found = tour.regions.find(c->region);
-    const vit::GridRegion region = found == tour.regions.end() ? vit::GridRegion{} : found->second;
+    const std::optional<vit::GridRegion> found = tour_region(s, c->region);
+    if (!found) return std::nullopt;  // the automatic region is not known here
+    const vit::GridRegion& region = *found;
     const vit::Vec row = t->layers[layer].heads[head].attn.row(query).transpose();
     out.split = vit::neighbourhood_split(*t, row, query, region);
     try {
@@ -260,6 +315,7 @@ std::string fill_tour_text(const std::string& text, const AppState& s, const Tou
         if (name == "head") return std::to_string(head);
         if (name == "query") return vit::token_name(*t, query);
         if (name == "distance") return format("%.0f px", vit::mean_attention_distance(*t, layer, head, m.patch));
+        if (name == "distance_note") return distance_note(*t, layer, head, m.patch);
         if (name.rfind("high_norm_", 0) == 0) return high_norm_value(name, *t, layer, head);
         if (name == "top1") return s.loaded.top5.empty() ? kNone : s.loaded.top5[0].label;
         if (name == "top1_probability")
@@ -267,10 +323,14 @@ std::string fill_tour_text(const std::string& text, const AppState& s, const Tou
         if (name == "classes") return m.num_classes() > 0 ? std::to_string(m.num_classes()) : kNone;
         if (name == "query_rank" || name == "relevant_quarter" || name == "reach_relevant")
             return relevance_value(name, s, layer, head, query);
-        if (name == "claim_value" || name == "claim_baseline" || name == "neighbourhood" || name == "claim_ratio") {
+        if (name == "claim_value" || name == "claim_baseline" || name == "neighbourhood" || name == "claim_ratio" ||
+            name == "claim_even" || name == "claim_times") {
             const std::optional<TourClaimCheck> c = tour_claim(s);
             if (!c) return kNone;
             if (name == "claim_ratio") return format("%g", c->ratio);
+            if (name == "claim_times")  // the value over its baseline, as "6.1×"
+                return c->value.baseline > 0 ? format("%.1f×", c->value.value / c->value.baseline) : kNone;
+            if (name == "claim_even") return c->kind == vit::ClaimKind::ContentReach ? percent(c->value.even) : kNone;
             if (c->kind == vit::ClaimKind::HighNormTokens)  // norms, not shares
                 return name == "neighbourhood"
                            ? kNone
@@ -282,12 +342,15 @@ std::string fill_tour_text(const std::string& text, const AppState& s, const Tou
                            : name == "claim_baseline" ? c->value.baseline
                                                       : c->split.within);
         }
-        if (name == "key" || name == "score" || name == "scaled" || name == "weight") {
+        if (name == "key" || name == "score" || name == "scaled" || name == "weight" || name == "unscaled_weight" ||
+            name == "key_rank" || name == "key_match") {
             const vit::StepExplanation e = vit::explain_step(*t, layer, head, query, explained_key(s).token);
             if (name == "key") return vit::token_name(*t, e.key);
             if (name == "score") return format("%.2f", e.score);
             if (name == "scaled") return format("%.2f", e.scaled_score);
-            return format("%.3f", e.model_weight);
+            if (name == "weight") return format("%.3f", e.model_weight);
+            if (name == "unscaled_weight") return format("%.3f", unscaled_weight(e));
+            return name == "key_rank" ? key_rank(e) : key_match(*t, e);
         }
         if (!row) return kNone;
         if (name == "top_key" || name == "top_weight") {
@@ -389,6 +452,14 @@ std::vector<std::string> shown_tour_text(const AppState& s, bool* left_out) {
 
 TourCardText tour_card_text(const AppState& s) {
     TourCardText card;
+    if (s.tour.tour && s.tour.pending_step >= 0)
+        card.status = std::string(s.trace() ? "Finding the patch the model uses for its answer (one backward pass)"
+                                            : "Running the model on the photo") +
+                      ": step " + std::to_string(s.tour.pending_step + 1) + " shows once its query is known.";
+    else if (tour_query_fell_back(s))
+        card.status =
+            "This model gives no answer to choose a query by (it has no classifier, or the choice did not fit in "
+            "memory), so the steps use the patches the tour file names for its own photo.";
     const std::vector<const TourParagraph*> shown = shown_paragraphs(s, &card.left_out);
     if (shown.empty()) return card;
     const Tour& tour = *s.tour.tour;
@@ -404,6 +475,7 @@ TourCardText tour_card_text(const AppState& s) {
                 }
     };
     auto has_claim_value = [](const std::string& text) { return text.find("{claim_value}") != std::string::npos; };
+    find([](const TourParagraph& p, const std::string&) { return p.key; });  // the tour says which
     find(
         [&](const TourParagraph& p, const std::string& t) { return p.when != TourWhen::Always && has_claim_value(t); });
     find([&](const TourParagraph&, const std::string& t) { return has_claim_value(t); });

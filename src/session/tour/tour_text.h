@@ -4,18 +4,29 @@
 //   {layer} {head} {query}: the model and the selection
 //   {key} {score} {scaled} {weight}: the key the math panel explains (pinned,
 //       else the strongest) and its raw score q·k, q·k/√dₖ and softmax weight
+//   {unscaled_weight}: that key's weight had the scores not been divided by
+//       √dₖ; {key_rank}: its rank among the row's keys by raw score ("2 of
+//       197"); {key_match}: the key's standing said in words ("the key this
+//       query's q matches best in this head", or the best after the query's
+//       own key, with its rank, or its rank after the key that ranks first)
 //   {top_key} {top_weight}: the key with the largest weight in the shown row
 //   {cls_weight}: the shown row's weight on CLS, in % ("83%"; one decimal below 1%)
 //   {beyond_3x3} {far_quarter}: its patch weight outside the query's 3 × 3
 //       neighbourhood, and on the farthest quarter of the patches, in %
 //   {distance}: the head's mean attention distance in pixels (ViT paper Fig. 7)
+//   {distance_note}: where high-norm tokens enter the layer, ", or 93 px with
+//       the 4 high-norm tokens entering the layer left out (45% of its
+//       queries' weight goes to them)"; empty where none do
+//       (vit/analysis/high_norm_distance.h)
 //   {share:REGION}: the shown row's patch weight that lands on the region, in %
 //   {area:REGION}: the region's share of the patches, in %
 //   {claim_value} {claim_baseline}: the step's claim checked on the selected
 //       head and query (tour.h): its value and its baseline, in %; for
 //       high_norm_tokens the selected layer's largest and median patch
 //       norms ("412.3"), for unscaled_top_weight the two weights ("0.941");
-//       {claim_ratio}: the ratio it holds at ("10"; "0.9": the threshold)
+//       {claim_ratio}: the ratio it holds at ("10"; "0.9": the threshold);
+//       {claim_times}: the value over the baseline ("6.1×"); {claim_even}:
+//       content_reach's second baseline, an even spread's share, in %
 //   {neighbourhood}: the selected head's patch weight inside the query's
 //       3 × 3 neighbourhood, in % (the claims' normalisation)
 //   {high_norm_tokens}: the high-norm patch tokens leaving the selected layer
@@ -30,7 +41,7 @@
 //   {query_rank} {relevant_quarter}: where gradient-weighted rollout for the
 //       top-1 class ranks the query among the patches (1: the most
 //       relevant), and how many patches its top quarter holds; {reach_relevant}:
-//       how many of the selected head's selective_reach patches lie in that
+//       how many of the selected head's content_reach patches lie in that
 //       quarter ("7 of the 10"). These three read the relevance the tour's
 //       query=relevant was chosen by (tour_query.h): "—" before it was
 // "The shown row" is what the photo shows: the selected head, or the mean of
@@ -103,13 +114,14 @@ std::string unfilled_placeholder(const AppState& s);
 // a digit or a placeholder; each keeps its stop.
 std::vector<std::string> tour_sentences(const std::string& text);
 
-// The card as a projector shows it: its key sentence first (the sentence
-// with the step's claim and its number: in the paragraph that holds or
+// The card as a projector shows it: its key sentence first (the step's
+// key: line that shows, tour.h; else the sentence with the step's claim and its number: in the paragraph that holds or
 // fails, else any with {claim_value}; else the first sentence with a number
 // from the trace; else the first sentence), then the rest of the
 // shown paragraphs, the key sentence taken out of its own. left_out: as
 // shown_tour_text's.
 struct TourCardText {
+    std::string status;  // what the card waits for, or why the file's patches are used; empty: nothing to say
     std::string key;
     std::vector<std::string> rest;
     bool left_out = false;

@@ -1,5 +1,7 @@
 #include "ui/panels/help_window.h"
 
+#include <algorithm>
+
 #include "ui/widgets/theme.h"
 
 namespace ui {
@@ -44,27 +46,45 @@ const Entry kEntries[] = {
 
 }  // namespace
 
+// Sized to the screen, not to a fixed width: on a 1280 x 720 projector (or
+// 1024 x 768) in classroom mode's large type every row shows whole, the
+// effects wrapped, in two pairs of columns where the screen is wide enough.
 void help_window(const Frame& f) {
     if (!f.s.show_help) return;
     const ImVec2 display = ImGui::GetIO().DisplaySize;
-    ImGui::SetNextWindowPos(ImVec2(display.x * 0.5f, display.y * 0.5f), ImGuiCond_Appearing, ImVec2(0.5f, 0.5f));
-    ImGui::SetNextWindowSize(ImVec2(f.px(620), 0), ImGuiCond_Appearing);
+    const float width = std::min(display.x - f.px(24), f.px(1100));
+    ImGui::SetNextWindowPos(ImVec2(display.x * 0.5f, display.y * 0.5f), ImGuiCond_Always, ImVec2(0.5f, 0.5f));
+    ImGui::SetNextWindowSize(ImVec2(width, 0), ImGuiCond_Always);
+    ImGui::SetNextWindowSizeConstraints(ImVec2(0, 0), ImVec2(width, display.y - f.px(24)));
     bool open = true;
     if (ImGui::Begin("Mouse and keyboard", &open, ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoSavedSettings)) {
-        if (ImGui::BeginTable("##keys", 2, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp)) {
-            for (const Entry& e : kEntries) {
+        const int pairs = width >= f.px(900) ? 2 : 1;
+        const int count = static_cast<int>(sizeof kEntries / sizeof kEntries[0]);
+        const int rows = (count + pairs - 1) / pairs;
+        if (ImGui::BeginTable("##keys", 2 * pairs, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp,
+                              ImVec2(width - 2 * ImGui::GetStyle().WindowPadding.x, 0))) {
+            for (int p = 0; p < pairs; ++p) {
+                ImGui::TableSetupColumn("", ImGuiTableColumnFlags_WidthStretch, 0.8f);
+                ImGui::TableSetupColumn("", ImGuiTableColumnFlags_WidthStretch, 1.2f);
+            }
+            for (int r = 0; r < rows; ++r) {
                 ImGui::TableNextRow();
-                ImGui::TableNextColumn();
-                ImGui::PushFont(f.fonts.bold);
-                ImGui::TextUnformatted(e.input);
-                ImGui::PopFont();
-                ImGui::TableNextColumn();
-                ImGui::TextUnformatted(e.effect);
+                for (int p = 0; p < pairs; ++p) {
+                    const int i = p * rows + r;
+                    ImGui::TableNextColumn();
+                    if (i < count) {
+                        ImGui::PushFont(f.fonts.bold);
+                        ImGui::TextWrapped("%s", kEntries[i].input);
+                        ImGui::PopFont();
+                    }
+                    ImGui::TableNextColumn();
+                    if (i < count) ImGui::TextWrapped("%s", kEntries[i].effect);
+                }
             }
             ImGui::EndTable();
         }
         ImGui::Spacing();
-        ImGui::PushTextWrapPos(0);
+        ImGui::PushTextWrapPos(width - ImGui::GetStyle().WindowPadding.x);
         ImGui::TextColored(colors::muted,
                            "Every number comes from the model's forward pass on this photo. What-ifs are labelled "
                            "as such: they change one step of attention to show why it is there.");

@@ -235,8 +235,9 @@ void MathPanel::maps(const Frame& f, const vit::StepExplanation& e, std::initial
     const float title_and_bar = ImGui::GetTextLineHeightWithSpacing() + f.px(14) + ImGui::GetTextLineHeight() + gap;
     const ImVec2 avail = ImGui::GetContentRegionAvail();
     const float w = std::floor((avail.x - (n - 1) * gap) / n);
-    // Never below a readable size: the panel scrolls rather than shrink them to stamps.
-    const float h = std::max(f.px(120), avail.y - below - title_and_bar);
+    // Never below a readable size (the panel scrolls rather than shrink them to stamps), but in the room
+    // the panel has down to that: on a projector the card's large key sentence takes some of it.
+    const float h = std::max(f.px(80), avail.y - below - title_and_bar);
     const ImVec2 size = fit_photo(s, ImVec2(w, std::min(w, h)));
     const gfx::Marks marks = marks_for(t, s.sel.query, s.sel.hovered_key, s.sel.pinned_key);
     const char* titles[3] = {"raw score sᵢⱼ", "scaled sᵢⱼ/√dₖ", "softmax weight aᵢⱼ"};

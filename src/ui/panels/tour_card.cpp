@@ -153,8 +153,15 @@ std::vector<float> sentences(const Frame& f, const session::Tour& tour, float wi
     const ImGuiStyle& st = ImGui::GetStyle();
     const float text_w = width - 2 * st.WindowPadding.x - st.ScrollbarSize;
     std::vector<float> key_rect;
+    if (!card.status.empty()) {  // what the step waits for, or why the file's patches are used: said first
+        ImGui::PushStyleColor(ImGuiCol_Text, colors::muted);
+        ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + text_w);
+        ImGui::TextUnformatted(card.status.c_str());
+        ImGui::PopTextWrapPos();
+        ImGui::PopStyleColor();
+    }
     if (!card.key.empty()) {
-        ImGui::PushFont(s.classroom ? f.fonts.large_bold : f.fonts.bold);
+        ImGui::PushFont(s.classroom ? f.fonts.key : f.fonts.bold);
         ImGui::Spacing();
         const ImVec2 top = ImGui::GetCursorScreenPos();
         for (const std::string& line : wrapped_lines(card.key, ImGui::GetFont(), text_w))

@@ -24,8 +24,10 @@
 #include "ui/widgets/theme.h"
 #include "ui/widgets/number_table.h"
 #include "vit/analysis/attention_rows.h"
+#include "vit/analysis/content_reach.h"
 #include "vit/analysis/divergence.h"
 #include "vit/analysis/kernel_evidence.h"
+#include "vit/base/error.h"
 #include "vit/forward/token_name.h"
 
 namespace ui {
@@ -127,6 +129,36 @@ HeadRef DynamicView::two_photos(const Frame& f, const vit::Trace& b, float w) {
     return shown;
 }
 
+// The head's position-only kernel (its mean weight at each offset over the
+// photo's queries) against the query on show: whether it reaches for content
+// far away beyond what position alone gives (vit/analysis/content_reach.h).
+void reach_against_kernel(const vit::Trace& t, HeadRef shown, int query) {
+    if (!t.is_patch(query)) return;
+    vit::ContentReach r;
+    try {
+        r = vit::content_reach(t, shown.layer, shown.head, query);
+    } catch (const vit::Error&) {
+        return;  // a trace without token states: the high-norm tokens are not known
+    }
+    const bool holds = vit::claim_holds(vit::ClaimKind::ContentReach, r.value, 3);
+    char said[600];
+    std::snprintf(said, sizeof said,
+                  "Against this head's own position-only kernel (its mean weight at each offset over every query of "
+                  "the photo, high-norm tokens left out): the %zu heaviest patches 3 or more patches from %s hold "
+                  "%.0f %% of its patch weight, %.1f times the %.1f %% the kernel gives them (an even share: %.1f %%). "
+                  "%s",
+                  r.patches.size(), vit::token_name(t, query).c_str(), 100 * r.value.value,
+                  r.value.baseline > 0 ? r.value.value / r.value.baseline : 0.0, 100 * r.value.baseline,
+                  100 * r.value.even,
+                  holds ? "At 3 times both, this head reaches for content there, not just for positions."
+                        : "Under 3 times the larger of the two: position alone explains this query's far weight "
+                          "about as well.");
+    ImGui::Spacing();
+    ImGui::PushTextWrapPos(0);
+    ImGui::TextUnformatted(said);
+    ImGui::PopTextWrapPos();
+}
+
 void DynamicView::within_photo(const Frame& f, HeadRef shown, float w) {
     const session::AppState& s = f.s;
     const vit::Trace& t = *s.trace();
@@ -174,6 +206,7 @@ void DynamicView::within_photo(const Frame& f, HeadRef shown, float w) {
     ImGui::PushTextWrapPos(0);
     ImGui::TextUnformatted(said);
     ImGui::PopTextWrapPos();
+    reach_against_kernel(t, shown, s.sel.query);
 }
 
 void DynamicView::draw(const Frame& f) {

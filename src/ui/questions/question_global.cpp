@@ -25,6 +25,8 @@
 #include "ui/widgets/number_table.h"
 #include "vit/analysis/attention_rows.h"
 #include "vit/analysis/global.h"
+#include "vit/analysis/high_norm_distance.h"
+#include "vit/base/error.h"
 
 namespace ui {
 namespace {
@@ -78,6 +80,7 @@ private:
     // Per photo and model: mean_mass_beyond of every layer (each walks N² weights per head).
     int beyond_generation_ = -1;
     std::vector<std::vector<double>> beyond_;
+    std::string high_norm_note_;  // what the high-norm tokens take of the late layers' far weight (same generation)
     MapView example_map_;
 };
 
@@ -209,12 +212,46 @@ void GlobalView::query_bands(const Frame& f, float w) {
     note(said);
 }
 
+// Where high-norm tokens enter the layers (the corners, from layer 7 on in the
+// default model), how much of the weight beyond 3 patches is theirs, and
+// what is left without them; empty where no layer has them.
+std::string high_norm_beyond_note(const vit::Trace& t, int patch) {
+    int first = -1;
+    double lo_all = 1, hi_all = 0, lo_high = 1, hi_high = 0, lo_without = 1, hi_without = 0;
+    try {
+        for (int l = 0; l < static_cast<int>(t.layers.size()); ++l) {
+            const std::vector<double> all = vit::mean_mass_beyond(t, l, kBeyond);
+            for (int h = 0; h < static_cast<int>(all.size()); ++h) {
+                const vit::HighNormDistance d = vit::distance_without_high_norm(t, l, h, patch, kBeyond);
+                if (d.left_out.empty()) continue;
+                if (first < 0) first = l;
+                lo_all = std::min(lo_all, all[h]), hi_all = std::max(hi_all, all[h]);
+                lo_high = std::min(lo_high, d.high_norm_share), hi_high = std::max(hi_high, d.high_norm_share);
+                lo_without = std::min(lo_without, d.beyond), hi_without = std::max(hi_without, d.beyond);
+            }
+        }
+    } catch (const vit::Error&) {
+        return "";
+    }
+    if (first < 0) return "";
+    char text[600];
+    std::snprintf(text, sizeof text,
+                  "From layer %d on, high-norm tokens enter the layers (patch vectors at least 10 times the median's, "
+                  "mostly in the corners, where the model stores global information). There the weight beyond 3 "
+                  "patches is %.2f–%.2f per head, and the high-norm tokens take %.2f–%.2f of all the weight; left "
+                  "out, %.2f–%.2f remains beyond 3 patches. Far weight in those layers is mostly not about the "
+                  "pixels far away.",
+                  first, lo_all, hi_all, lo_high, hi_high, lo_without, hi_without);
+    return text;
+}
+
 void GlobalView::every_head(const Frame& f, float w) {
     const session::AppState& s = f.s;
     const vit::Trace& t = *s.trace();
     if (beyond_generation_ != s.loaded.generation) {
         beyond_.clear();
         for (int l = 0; l < s.layers(); ++l) beyond_.push_back(vit::mean_mass_beyond(t, l, kBeyond));
+        high_norm_note_ = high_norm_beyond_note(t, s.loaded.model->patch);
         beyond_generation_ = s.loaded.generation;
     }
     evidence_heading(
@@ -239,6 +276,7 @@ void GlobalView::every_head(const Frame& f, float w) {
         "would give 0 here. A stack of 3 × 3 convolutions widens its "
         "view by one patch per side per layer; attention can reach every patch from the first layer, and the learned "
         "weights decide how far each head actually looks.");
+    if (!high_norm_note_.empty()) note(high_norm_note_.c_str());
 }
 
 void GlobalView::draw(const Frame& f) {

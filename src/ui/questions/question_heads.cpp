@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdio>
 #include <memory>
+#include <string>
 
 #include "ui/questions/question_view.h"
 #include "ui/questions/question_widgets.h"
@@ -17,6 +18,8 @@
 #include "ui/widgets/theme.h"
 #include "vit/analysis/head_ablation.h"
 #include "vit/analysis/heads.h"
+#include "vit/analysis/high_norm_distance.h"
+#include "vit/base/error.h"
 
 namespace ui {
 namespace {
@@ -26,7 +29,7 @@ public:
     void draw(const Frame& f) override;
 
 private:
-    void distance_plot(const Frame& f, const Eigen::MatrixXd& distances);
+    void distance_plot(const Frame& f, const Eigen::MatrixXd& distances, const std::string& late_note);
     void layer_table(const Frame& f, const Eigen::MatrixXd& distances, const Eigen::MatrixXd& spreads,
                      const Eigen::MatrixXd& jsd);
     void head_removal(const Frame& f);
@@ -39,13 +42,49 @@ private:
 // long at a large input, so computed off the window's thread).
 struct HeadNumbers {
     Eigen::MatrixXd distance, spread;
+    std::string late_note;  // late_layers_note's sentence
 };
+
+// What the plot says about late layers, checked without the high-norm tokens
+// (they sit in the corners, far from most queries): the ViT paper's Fig. 7
+// reading only where it holds so.
+std::string late_layers_note(const vit::Trace& t, int patch) {
+    vit::LateLayersFar far;
+    try {
+        far = vit::late_layers_look_far(t, patch);
+    } catch (const vit::Error&) {
+        return "Measured on this photo.";
+    }
+    char text[700];
+    std::string out = "Measured on this photo. ";
+    if (far.first_high_norm >= 0) {
+        std::snprintf(text, sizeof text,
+                      "From layer %d on, high-norm tokens (patch vectors at least 10 times the median's, mostly in "
+                      "the corners) enter the layers and take %.0f–%.0f %% of the patch queries' weight: the dots "
+                      "count them as far. Left out, ",
+                      far.first_high_norm, 100 * far.least_share, 100 * far.most_share);
+        out += text;
+    } else {
+        out += "No high-norm token enters any layer here, and ";
+    }
+    if (far.holds)
+        std::snprintf(text, sizeof text,
+                      "every head of layers %d on averages at least the median head's %.0f px (the nearest, layer "
+                      "%d head %d, %.0f px): as in the ViT paper's Fig. 7 over many images, late layers look far.",
+                      far.first_late, far.median_px, far.nearest_layer, far.nearest_head, far.nearest_px);
+    else
+        std::snprintf(text, sizeof text,
+                      "layer %d head %d averages %.0f px, under the median head's %.0f px: on this photo the late "
+                      "layers do not all look far, unlike the ViT paper's Fig. 7 over many images.",
+                      far.nearest_layer, far.nearest_head, far.nearest_px, far.median_px);
+    return out + text;
+}
 
 // The x of head h's dot: its layer, the heads side by side around it so they
 // can be told apart and clicked.
 double dot_x(int layer, int head, int heads) { return layer + 0.5 * (head - 0.5 * (heads - 1)) / std::max(2, heads); }
 
-void HeadsView::distance_plot(const Frame& f, const Eigen::MatrixXd& distances) {
+void HeadsView::distance_plot(const Frame& f, const Eigen::MatrixXd& distances, const std::string& late_note) {
     const session::AppState& s = f.s;
     const int layers = static_cast<int>(distances.rows()), heads = static_cast<int>(distances.cols());
     const int patch = s.loaded.model->patch, input = s.loaded.input->size;
@@ -94,9 +133,7 @@ void HeadsView::distance_plot(const Frame& f, const Eigen::MatrixXd& distances) 
         targets.push_back({name, p.x, p.y});
     }
     f.drawn.page_targets = targets;
-    note(
-        "Measured on this photo. In general (the ViT paper's Fig. 7 over many images), early layers mix heads that "
-        "look near and far; late layers look far.");
+    note(late_note.c_str());
 }
 
 void HeadsView::layer_table(const Frame& f, const Eigen::MatrixXd& distances, const Eigen::MatrixXd& spreads,
@@ -306,15 +343,17 @@ void HeadsView::removal_table(const Frame& f) {
 void HeadsView::draw(const Frame& f) {
     const session::AppState& s = f.s;
     const int layer = s.sel.layer;
-    const auto numbers = analysis<HeadNumbers>(
-        f, experiment_key(f, "heads-distance"), [trace = s.loaded.trace, patch = s.loaded.model->patch] {
-            return HeadNumbers{vit::mean_attention_distances(*trace, patch), vit::mean_spreads(*trace)};
-        });
+    const auto numbers =
+        analysis<HeadNumbers>(f, experiment_key(f, "heads-distance"),
+                              [trace = s.loaded.trace, patch = s.loaded.model->patch] {
+                                  return HeadNumbers{vit::mean_attention_distances(*trace, patch),
+                                                     vit::mean_spreads(*trace), late_layers_note(*trace, patch)};
+                              });
     const auto jsd =
         analysis<Eigen::MatrixXd>(f, experiment_key(f, "heads-jsd-L" + std::to_string(layer)),
                                   [trace = s.loaded.trace, layer] { return vit::head_divergences(*trace, layer); });
     if (numbers && numbers->value) {
-        distance_plot(f, numbers->value->distance);
+        distance_plot(f, numbers->value->distance, numbers->value->late_note);
     } else {
         evidence_heading(f, "On this photo: how far each head looks");
         if (numbers) ImGui::TextColored(colors::error, "%s", bounded(numbers->error).c_str());

@@ -43,11 +43,15 @@ Fonts load_fonts(float size_px, float fb_scale, std::string& warning) {
     // Classroom mode's 22.5 px type times 1.1: the card's sentences at 24 px and more, for the back row.
     f.large = add("DejaVuSans.ttf", size_px * 1.1f, fb_scale);
     f.large_bold = add("DejaVuSans-Bold.ttf", size_px * 1.1f, fb_scale);
+    // The key sentence, all a class may read from the card: 22.5 px x 1.25 = 28 px, DejaVu Bold's capitals
+    // 0.73 em of it, 20.5 px.
+    f.key = add("DejaVuSans-Bold.ttf", size_px * 1.25f, fb_scale);
     // The live exercise's question and answer on a tall screen (1080 lines): 36 px in classroom mode.
     f.lecture = add("DejaVuSans.ttf", size_px * 1.6f, fb_scale);
     f.lecture_bold = add("DejaVuSans-Bold.ttf", size_px * 1.6f, fb_scale);
     if (!f.large) f.large = f.regular;
     if (!f.large_bold) f.large_bold = f.bold ? f.bold : f.regular;
+    if (!f.key) f.key = f.large_bold;
     if (!f.lecture) f.lecture = f.large;
     if (!f.lecture_bold) f.lecture_bold = f.large_bold;
     if (!f.bold) f.bold = f.regular;

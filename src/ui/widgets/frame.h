@@ -23,6 +23,7 @@ struct Fonts {
     ImFont* title = nullptr;       // step numbers and panel headings
     ImFont* large = nullptr;       // the tour card's sentences in classroom mode (24 px and more there)
     ImFont* large_bold = nullptr;  // its key sentence
+    ImFont* key = nullptr;         // the key sentence on a projector: capitals 20 px and more in classroom mode
     ImFont* lecture = nullptr;     // the live exercise's question where the panel is tall (36 px in classroom mode)
     ImFont* lecture_bold = nullptr;
 };

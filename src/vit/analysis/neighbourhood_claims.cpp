@@ -7,6 +7,7 @@
 #include <set>
 
 #include "vit/analysis/attention_rows.h"
+#include "vit/analysis/content_reach.h"
 #include "vit/analysis/token_norms.h"
 #include "vit/base/error.h"
 
@@ -18,13 +19,14 @@ const char* claim_name(ClaimKind kind) {
         case ClaimKind::HighNormTokens: return "high_norm_tokens";
         case ClaimKind::SelectiveReach: return "selective_reach";
         case ClaimKind::UnscaledTopWeight: return "unscaled_top_weight";
+        case ClaimKind::ContentReach: return "content_reach";
         default: return "beyond_neighbourhood";
     }
 }
 
 bool claim_from_name(const std::string& name, ClaimKind* kind) {
     for (ClaimKind k : {ClaimKind::RegionBeyondNeighbourhood, ClaimKind::BeyondNeighbourhood, ClaimKind::HighNormTokens,
-                        ClaimKind::SelectiveReach, ClaimKind::UnscaledTopWeight})
+                        ClaimKind::SelectiveReach, ClaimKind::UnscaledTopWeight, ClaimKind::ContentReach})
         if (name == claim_name(k)) return *kind = k, true;
     return false;
 }
@@ -77,7 +79,9 @@ ClaimValue claim_value(const NeighbourhoodSplit& s, ClaimKind kind) {
     return {s.beyond, s.beyond_baseline};
 }
 
-bool claim_holds(const ClaimValue& v, double ratio) { return v.baseline > 0 && v.value >= ratio * v.baseline; }
+bool claim_holds(const ClaimValue& v, double ratio) {
+    return v.baseline > 0 && v.value >= ratio * v.baseline && v.value >= ratio * v.even;
+}
 
 bool claim_holds(ClaimKind kind, const ClaimValue& v, double ratio) {
     if (kind == ClaimKind::UnscaledTopWeight) return v.value >= kSaturatedWeight;
@@ -131,10 +135,12 @@ ClaimValue head_claim(const Trace& t, int layer, int head, int query, ClaimKind 
     if (kind == ClaimKind::UnscaledTopWeight) return unscaled_top_weight(t, layer, head, query);
     const Vec row = attention_row(t, layer, head, query);
     if (kind == ClaimKind::SelectiveReach) return selective_reach(t, row, query, high_norm_entering(t, layer)).value;
+    if (kind == ClaimKind::ContentReach) return content_reach(t, layer, head, query).value;
     return claim_value(neighbourhood_split(t, row, query, region), kind);
 }
 
 double choice_score(ClaimKind kind, const ClaimValue& v) {
+    if (kind == ClaimKind::ContentReach) return content_reach_margin(v);
     if (kind == ClaimKind::UnscaledTopWeight && claim_holds(kind, v, kSaturatedWeight)) return 1 + v.value - v.baseline;
     return v.value;
 }

@@ -45,10 +45,11 @@ enum class ClaimKind {
     BeyondNeighbourhood,
     HighNormTokens,
     SelectiveReach,
-    UnscaledTopWeight
+    UnscaledTopWeight,
+    ContentReach
 };
 // "region_beyond_neighbourhood", "beyond_neighbourhood", "high_norm_tokens",
-// "selective_reach", "unscaled_top_weight".
+// "selective_reach", "unscaled_top_weight", "content_reach".
 const char* claim_name(ClaimKind kind);
 // The kind named so; false when no claim has that name.
 bool claim_from_name(const std::string& name, ClaimKind* kind);
@@ -69,10 +70,12 @@ NeighbourhoodSplit neighbourhood_split(const Trace& t, const Vec& weights, int q
 
 struct ClaimValue {
     double value = 0, baseline = 0;
+    double even = 0;  // content_reach only: an even spread's share, which the value must also beat
 };
 // region_beyond_neighbourhood and beyond_neighbourhood from the split.
 ClaimValue claim_value(const NeighbourhoodSplit& split, ClaimKind kind);
-// value >= ratio x baseline (and baseline > 0): the rule of most claims.
+// value >= ratio x baseline (and baseline > 0): the rule of most claims
+// (content_reach: and value >= ratio x even).
 bool claim_holds(const ClaimValue& v, double ratio);
 // The rule of that kind of claim, exceptions included (above).
 bool claim_holds(ClaimKind kind, const ClaimValue& v, double ratio);
@@ -104,7 +107,9 @@ std::string unscaled_top_weight_clause(const ClaimValue& v);
 // selective_reach needs the trace's token states. Throws vit::Error.
 ClaimValue head_claim(const Trace& t, int layer, int head, int query, ClaimKind kind, const GridRegion& region = {});
 
-// How a choice ranks a head: its value, except for unscaled_top_weight, where
+// How a choice ranks a head: its value, except for content_reach (its value
+// over the larger of its two baselines: the head that beats both most) and
+// for unscaled_top_weight, where
 // the heads it holds for come first, and among them the one whose largest
 // weight the division by sqrt(d_k) changes most (1 + value - baseline): a
 // head that saturates with the division too shows nothing about it.

@@ -13,8 +13,9 @@ photos with no dog, every answer recomputed here from its definition:
   - top_key: the argmax of the dumped weights over every key, CLS included;
     weight: the dumped weight; scaled_score: q · k / sqrt(d_k) in float64 from
     the dumped q and k; choice: the file's answer;
-  - predict_region's head: the head of any layer with the largest
-    selective_reach for the query (NumPy), its ratio the file's (default 2).
+  - predict_region's head: the head of any layer whose content_reach for the
+    query beats its baselines most (NumPy, the head's position-only kernel
+    included), its ratio the file's (default 2).
 Then the refusals: an unknown kind, a layer or head out of range, a query off
 the grid, a question that gives its answer away, a file that is not there:
 exit 2, one line naming the file and line or exercise, no key written.
@@ -29,7 +30,7 @@ import numpy as np
 
 sys.path[:0] = [os.path.join(os.path.dirname(os.path.abspath(__file__)), "../..", d) for d in ("support", "reference")]
 from script_support import BIN, CHELSEA, DOG, MODEL, NO_DISPLAY, SRC, Tally
-from tour_claims_np import high_norm, selective_reach
+from tour_claims_np import choice_score, content_reach, high_norm
 
 tally = Tally()
 check = tally.check
@@ -118,11 +119,13 @@ def check_photo(path, exercises, tmp):
         layer, head = int(row["layer"]), (row["head"] if mean else int(row["head"]))
         check(f"{where}: the query's patch beside its token", row["query_patch"] == patch_name(int(row["query"]), grid, prefix),
               row["query_patch"])
-        if ex["choose"] == "selective_reach":
-            best = max(((selective_reach(attn[l, h, query], grid, prefix, query, entering[l])[0], l, h)
-                        for l in range(attn.shape[0]) for h in range(attn.shape[1])))
-            check(f"{where}: the head with the largest selective_reach (NumPy: layer {best[1]} head {best[2]})",
-                  (layer, head) == best[1:], (layer, head))
+        if ex["choose"] == "content_reach":
+            scores = [(choice_score("content_reach", *content_reach(attn[l, h], grid, prefix, query, entering[l])), l, h)
+                      for l in range(attn.shape[0]) for h in range(attn.shape[1])]
+            top = max(x[0] for x in scores)
+            best = next(x for x in scores if x[0] == top)  # ties: the first
+            check(f"{where}: the head whose content_reach beats its baselines most (NumPy: layer {best[1]} head "
+                  f"{best[2]}, {top:.2f} x)", (layer, head) == best[1:], (layer, head))
         elif mean:
             check(f"{where}: layer as the file sets it, head 'mean' (map=mean)", (str(layer), head) ==
                   (st.get("layer"), "mean"), (layer, head))

@@ -38,7 +38,8 @@ def expect_error(tmp, name, args, must_mention):
 
 def test_contracts(tmp):
     headers = {
-        "global": ("layer,head,mass_same,mass_1,mass_2_3,mass_4_7,mass_8_plus,mass_far_quarter", 36, []),
+        "global": ("layer,head,mass_same,mass_1,mass_2_3,mass_4_7,mass_8_plus,mass_far_quarter,"
+                   "mass_beyond_3_without_high_norm,mass_high_norm", 36, []),
         "dynamic": ("layer,head,jsd", 36, ["--compare", CHELSEA]),
         "permutation": ("with_pos_max_abs_diff,without_pos_max_abs_diff,top1_with_pos,top1_without_pos", 1,
                         ["--seed", 3]),
