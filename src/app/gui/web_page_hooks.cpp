@@ -8,9 +8,12 @@
 #include <cstdio>
 #include <filesystem>
 #include <memory>
+#include <mutex>
+#include <optional>
 
 #include "app/dump_arrays.h"
 #include "app/gui/window_input.h"
+#include "session/base/job_thread.h"
 #include "session/state/app_state.h"
 #include "vit/base/atomic_file.h"
 #include "vit/base/error.h"
@@ -79,28 +82,80 @@ EMSCRIPTEN_KEEPALIVE int vitscope_dump_trace(const char* dir) {
 
 }  // extern "C"
 
-extern "C" EMSCRIPTEN_KEEPALIVE const char* vitscope_time_forward(int size, int runs, const char* dir) {
-    static std::string json;
+namespace app {
+namespace {
+
+// One timing asked for by the benchmark page, run as the explorer runs its passes: off the
+// page's thread (a JobThread: the page's thread does not sleep while its workers compute).
+struct Timing {
+    std::shared_ptr<const vit::Model> model;
+    std::shared_ptr<const vit::Image> image;
+    int size = 0, runs = 0;
+    std::string dir;
+};
+std::mutex g_timing_mutex;
+std::optional<Timing> g_timing;  // asked for, not yet taken
+std::string g_timing_json;       // the last one's result; empty while one runs
+
+std::string time_forward(const Timing& t) {
     try {
-        if (!app::g_state || !app::g_state->loaded.ready()) throw vit::Error("no photo on show yet");
-        const session::Loaded& l = app::g_state->loaded;
-        const vit::Input input = vit::preprocess(*l.image, l.model->config.pre, size);
-        std::filesystem::create_directories(dir);
-        app::write_floats(std::string(dir) + "/input.f32", input.chw.data(), input.chw.size());
-        json = "{\"ms\": [";
+        const vit::Input input = vit::preprocess(*t.image, t.model->config.pre, t.size);
+        std::filesystem::create_directories(t.dir);
+        write_floats(t.dir + "/input.f32", input.chw.data(), input.chw.size());
+        std::string json = "{\"ms\": [";
         vit::Trace trace;
-        for (int i = 0; i < runs; ++i) {
+        for (int i = 0; i < t.runs; ++i) {
             const auto t0 = std::chrono::steady_clock::now();
-            trace = vit::forward(*l.model, input, {}, std::move(trace));
+            trace = vit::forward(*t.model, input, {}, std::move(trace));
             const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
             json += (i ? ", " : "") + std::to_string(ms);
         }
-        json += "]}";
-        app::write_floats(std::string(dir) + "/logits.f32", trace.logits.data(), trace.logits.size());
+        write_floats(t.dir + "/logits.f32", trace.logits.data(), trace.logits.size());
+        return json + "]}";
     } catch (const std::exception& e) {
         std::string why = e.what();
         std::replace(why.begin(), why.end(), '"', '\'');
-        json = "{\"error\": \"" + why + "\"}";
+        return "{\"error\": \"" + why + "\"}";
     }
-    return json.c_str();
 }
+
+session::JobThread& timing_jobs() {
+    static session::JobThread jobs([] {
+        std::optional<Timing> t;
+        {
+            std::lock_guard lock(g_timing_mutex);
+            t = std::move(g_timing);
+            g_timing.reset();
+        }
+        if (!t) return;
+        std::string json = time_forward(*t);
+        std::lock_guard lock(g_timing_mutex);
+        g_timing_json = std::move(json);
+    });
+    return jobs;
+}
+
+}  // namespace
+}  // namespace app
+
+extern "C" {
+
+EMSCRIPTEN_KEEPALIVE void vitscope_start_timing(int size, int runs, const char* dir) {
+    std::lock_guard lock(app::g_timing_mutex);
+    app::g_timing_json.clear();
+    if (!app::g_state || !app::g_state->loaded.ready()) {
+        app::g_timing_json = "{\"error\": \"no photo on show yet\"}";
+        return;
+    }
+    app::g_timing = app::Timing{app::g_state->loaded.model, app::g_state->loaded.image, size, runs, dir};
+    app::timing_jobs().wake();
+}
+
+EMSCRIPTEN_KEEPALIVE const char* vitscope_timing_result() {
+    static std::string result;
+    std::lock_guard lock(app::g_timing_mutex);
+    result = app::g_timing_json;
+    return result.c_str();
+}
+
+}  // extern "C"

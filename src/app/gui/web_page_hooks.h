@@ -25,9 +25,11 @@ void vitscope_open_path(const char* path);
 // Writes the trace on show into dir as `vitscope dump` writes its arrays (NAME.npy each); 0 on
 // success, else 2 with the reason on standard error. The browser tests read it back.
 int vitscope_dump_trace(const char* dir);
-// The benchmark against ONNX Runtime Web: the photo on show preprocessed at size px, then `runs`
-// forward passes with the full trace (as the explorer runs them) on this thread and the kernels'
-// pool. Writes the input (float32 NCHW) and the last pass's logits (float32) into dir as
-// input.f32 and logits.f32 and returns {"ms": [each pass]} as JSON, or {"error": "..."}.
-const char* vitscope_time_forward(int size, int runs, const char* dir);
+// The benchmark against ONNX Runtime Web (bench/web/compare_ort_web.mjs): the photo on show
+// preprocessed at size px, then `runs` forward passes with the full trace, off the page's thread
+// as the explorer runs them (in turns where there are no threads). Writes the input (float32 NCHW)
+// and the last pass's logits (float32) into dir as input.f32 and logits.f32.
+void vitscope_start_timing(int size, int runs, const char* dir);
+// "" while the timing runs, then {"ms": [each pass]} or {"error": "..."}.
+const char* vitscope_timing_result();
 }
