@@ -24,11 +24,6 @@ namespace {
 
 const session::AppState* g_state = nullptr;
 
-// A float array as raw little-endian bytes (what the benchmark page feeds ONNX Runtime).
-void write_floats(const std::string& path, const float* data, size_t count) {
-    vit::write_file_atomic(path, std::string(reinterpret_cast<const char*>(data), count * sizeof(float)));
-}
-
 }  // namespace
 
 void set_page_state(const session::AppState* state) { g_state = state; }
@@ -96,6 +91,11 @@ struct Timing {
 std::mutex g_timing_mutex;
 std::optional<Timing> g_timing;  // asked for, not yet taken
 std::string g_timing_json;       // the last one's result; empty while one runs
+
+// A float array as raw little-endian bytes (what the benchmark page feeds ONNX Runtime).
+void write_floats(const std::string& path, const float* data, size_t count) {
+    vit::write_file_atomic(path, std::string(reinterpret_cast<const char*>(data), count * sizeof(float)));
+}
 
 std::string time_forward(const Timing& t) {
     try {
